@@ -1,0 +1,60 @@
+/* cli.c: loading with diagnostics, policy lookup and output escaping for the
+ * subcommands. */
+#include "cli.h"
+#include <stdarg.h>
+#include <string.h>
+#include "sched/load.h"
+
+graph *cli_load(const char *path, int quiet_warnings)
+{
+    diag d;
+    diag_init(&d, strcmp(path, "-") == 0 ? "<stdin>" : path);
+    graph *g = load_file(path, &d, NULL, NULL);
+    for (size_t i = 0; i < d.nlines; i++)
+        if (d.severity[i] == DIAG_ERROR || !quiet_warnings) fprintf(stderr, "%s\n", d.lines[i]);
+    diag_free(&d);
+    return g;
+}
+
+const policy *cli_policy(const char *name)
+{
+    const policy *p = policy_find(name);
+    if (p) return p;
+    fprintf(stderr, "memtris: unknown policy '%s'; known policies:", name);
+    for (size_t i = 0; policy_at(i); i++) fprintf(stderr, " %s", policy_at(i)->name);
+    fprintf(stderr, "\n");
+    return NULL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "memtris %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry 'memtris %s --help'.\n", cmd);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+void cli_csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}

@@ -1,0 +1,27 @@
+/* cli.h: what the subcommands share: loading a graph with diagnostics on
+ * stderr, policy lists, and the subcommand entry points. */
+#ifndef MEMTRIS_CLI_H
+#define MEMTRIS_CLI_H
+#include <stdio.h>
+#include "sched/graph.h"
+#include "sched/policy.h"
+
+/* Exit statuses. */
+enum { EXIT_OK = 0, EXIT_BAD = 1, EXIT_USAGE = 2 };
+
+/* Loads path ("-" = stdin), printing warnings and errors to stderr; NULL on error. */
+graph *cli_load(const char *path, int quiet_warnings);
+/* Looks a policy up, or prints an error naming the known ones. */
+const policy *cli_policy(const char *name);
+/* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints a string as a JSON string literal. */
+void cli_json_string(FILE *f, const char *s);
+/* Prints a string as a CSV field (quoted when needed). */
+void cli_csv_field(FILE *f, const char *s);
+
+int cmd_schedule(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+
+#endif

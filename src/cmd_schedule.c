@@ -1,0 +1,107 @@
+/* cmd_schedule.c: "memtris schedule": one policy's order and memory curve as
+ * a table, JSON or CSV. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+#include "cli.h"
+#include "sched/units.h"
+
+static const char help[] =
+    "Usage: memtris schedule FILE [--policy NAME] [--format text|json|csv]\n"
+    "Run one scheduling policy over the graph and print, for every step, the node\n"
+    "popped and the live memory after it, then the peak.\n"
+    "\n"
+    "  -p, --policy NAME   fifo or priority (default priority)\n"
+    "  -f, --format FMT    text (default), json or csv\n"
+    "  -h, --help          show this help and exit\n"
+    "\n"
+    "JSON: {\"policy\", \"nodes\", \"peak\", \"order\": [ids], \"memory\": [bytes after each step]}\n";
+
+static void print_text(const graph *g, const policy *p, const run *r)
+{
+    char a[32], b[32];
+    printf("%s: policy %s, %u nodes\n", g->source, p->name, g->n);
+    printf("%8s  %12s  %-20s  %12s  %12s\n", "step", "id", "op", "change", "memory");
+    for (uint32_t s = 0; s < r->n; s++) {
+        uint32_t u = r->order[s];
+        printf("%8" PRIu32 "  %12" PRId64 "  %-20.20s  %12s  %12s%s\n", s + 1, g->id[u],
+               graph_name(g, u), units_bytes(a, sizeof a, g->change[u], 1),
+               units_bytes(b, sizeof b, r->memory[s], 0),
+               s + 1 == r->peak_step ? "  <- peak" : "");
+    }
+    if (r->peak_step)
+        printf("peak %s (%" PRId64 " bytes) at step %" PRIu32 " (node %" PRId64 ")\n",
+               units_bytes(a, sizeof a, r->peak, 0), r->peak, r->peak_step,
+               g->id[r->order[r->peak_step - 1]]);
+    else
+        printf("peak 0 B: live memory never rises above zero\n");
+}
+
+static void print_json(const graph *g, const policy *p, const run *r)
+{
+    printf("{\"policy\": ");
+    cli_json_string(stdout, p->name);
+    printf(", \"nodes\": %" PRIu32 ", \"peak\": %" PRId64 ", \"order\": [", g->n, r->peak);
+    for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %" PRId64 : "%" PRId64, g->id[r->order[s]]);
+    printf("], \"memory\": [");
+    for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %" PRId64 : "%" PRId64, r->memory[s]);
+    printf("]}\n");
+}
+
+static void print_csv(const graph *g, const run *r)
+{
+    printf("step,id,op,name,change,memory\n");
+    for (uint32_t s = 0; s < r->n; s++) {
+        uint32_t u = r->order[s];
+        printf("%" PRIu32 ",%" PRId64 ",", s + 1, g->id[u]);
+        cli_csv_field(stdout, graph_op(g, u));
+        putchar(',');
+        cli_csv_field(stdout, g->name[u] ? graph_name(g, u) : "");
+        printf(",%" PRId64 ",%" PRId64 "\n", g->change[u], r->memory[s]);
+    }
+}
+
+int cmd_schedule(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"policy", required_argument, 0, 'p'},
+        {"format", required_argument, 0, 'f'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *pname = "priority", *format = "text";
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":p:f:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': pname = optarg; break;
+        case 'f': format = optarg; break;
+        case 'h': fputs(help, stdout); return EXIT_OK;
+        case ':': return cli_usage_error("schedule", "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error("schedule", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("schedule", optind == argc ? "missing FILE" : "expected one FILE, got %d",
+                               argc - optind);
+    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv"))
+        return cli_usage_error("schedule", "unknown format '%s' (text, json or csv)", format);
+    const policy *p = cli_policy(pname);
+    if (!p) return EXIT_USAGE;
+
+    graph *g = cli_load(argv[optind], 0);
+    if (!g) return EXIT_BAD;
+    run r;
+    char err[256];
+    if (policy_run(g, p, &r, err, sizeof err)) {
+        fprintf(stderr, "%s: error: %s\n", g->source, err);
+        graph_free(g);
+        return EXIT_BAD;
+    }
+    if (!strcmp(format, "json")) print_json(g, p, &r);
+    else if (!strcmp(format, "csv")) print_csv(g, &r);
+    else print_text(g, p, &r);
+    run_free(&r);
+    graph_free(g);
+    return fflush(stdout) ? EXIT_BAD : EXIT_OK;
+}

@@ -1,0 +1,57 @@
+/* cmd_validate.c: "memtris validate": every error and warning, then a summary. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+#include "cli.h"
+#include "sched/units.h"
+
+static const char help[] =
+    "Usage: memtris validate FILE\n"
+    "Check a graph: JSON syntax, fields, ids, buffers, edges, cycles and that every\n"
+    "FREE depends on its ALLOC. Errors and warnings go to standard error; a valid\n"
+    "graph gets a summary on standard output. Exit status 1 if there are errors.\n"
+    "\n"
+    "  -h, --help   show this help and exit\n";
+
+int cmd_validate(int argc, char **argv)
+{
+    static const struct option opts[] = {{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (c == 'h') { fputs(help, stdout); return EXIT_OK; }
+        return cli_usage_error("validate", "unknown option '%s'", argv[optind - 1]);
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("validate", optind == argc ? "missing FILE" : "expected one FILE, got %d",
+                               argc - optind);
+    graph *g = cli_load(argv[optind], 0);
+    if (!g) return EXIT_BAD;
+
+    uint32_t nalloc = 0, nfree = 0;
+    for (uint32_t i = 0; i < g->n; i++) {
+        nalloc += g->kind[i] == NODE_ALLOC;
+        nfree += g->kind[i] == NODE_FREE;
+    }
+    int64_t total = 0;
+    int over = 0;
+    uint32_t big = GRAPH_NONE;
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        if (__builtin_add_overflow(total, g->buf_size[b], &total)) over = 1;
+        if (big == GRAPH_NONE || g->buf_size[b] > g->buf_size[big]) big = b;
+    }
+    char a[32];
+    printf("%s: valid\n", g->source);
+    printf("  nodes      %" PRIu32 " (%" PRIu32 " ALLOC, %" PRIu32 " FREE, %" PRIu32 " compute)\n",
+           g->n, nalloc, nfree, g->n - nalloc - nfree);
+    printf("  edges      %" PRIu32 "\n", g->nedges);
+    printf("  buffers    %" PRIu32 "\n", g->nbufs);
+    if (over) printf("  allocated  more than 2^63-1 bytes in all\n");
+    else printf("  allocated  %s (%" PRId64 " bytes)\n", units_bytes(a, sizeof a, total, 0), total);
+    if (big != GRAPH_NONE)
+        printf("  largest    buffer %" PRId64 ", %s (%" PRId64 " bytes), ALLOC node %" PRId64 "\n",
+               g->buf_id[big], units_bytes(a, sizeof a, g->buf_size[big], 0), g->buf_size[big],
+               g->id[g->buf_alloc[big]]);
+    graph_free(g);
+    return fflush(stdout) ? EXIT_BAD : EXIT_OK;
+}

@@ -1,0 +1,36 @@
+/* heap.h: binary min-heap of ready nodes keyed by three int64s, compared in
+ * order (the seed's (change, type, id) tuple, or FIFO's queue position).
+ * With a position index it can also remove any node (used by undo). */
+#ifndef MEMTRIS_HEAP_H
+#define MEMTRIS_HEAP_H
+#include <stdint.h>
+
+typedef struct heap_item {
+    int64_t k[3];
+    uint32_t node;
+} heap_item;
+
+typedef struct heap {
+    heap_item *a;
+    uint32_t len, cap;
+    uint32_t *pos;     /* pos[node] = index in a[], or UINT32_MAX; may be NULL */
+} heap;
+
+/* cap: most items ever held at once; npos: nodes for the position index, or 0. */
+int heap_init(heap *h, uint32_t cap, uint32_t npos);
+void heap_free(heap *h);
+void heap_clear(heap *h);
+static inline int heap_less(const heap_item *x, const heap_item *y)
+{
+    if (x->k[0] != y->k[0]) return x->k[0] < y->k[0];
+    if (x->k[1] != y->k[1]) return x->k[1] < y->k[1];
+    return x->k[2] < y->k[2];
+}
+void heap_push(heap *h, heap_item it);
+heap_item heap_pop(heap *h);
+void heap_remove(heap *h, uint32_t node);   /* needs the position index */
+/* Writes items of rank skip.. skip+max-1 in key order into out (without
+ * changing h); returns how many were written. */
+uint32_t heap_sorted(const heap *h, uint32_t skip, heap_item *out, uint32_t max);
+
+#endif

@@ -1,0 +1,28 @@
+/* load.h: reads a graph from JSON (a file, "-" for standard input, or a
+ * buffer), validates it and builds the compact graph. Exports load_*. */
+#ifndef MEMTRIS_LOAD_H
+#define MEMTRIS_LOAD_H
+#include <stddef.h>
+#include "diag.h"
+#include "graph.h"
+
+typedef struct load_opts {
+    /* Called now and then while parsing with bytes done and total; may be NULL. */
+    void (*progress)(void *ctx, size_t done, size_t total);
+    void *progress_ctx;
+} load_opts;
+
+/* Timings of the phases, for the benchmark (seconds). */
+typedef struct load_stats {
+    double parse_s;          /* inside cJSON */
+    double build_s;          /* everything else: fields, maps, CSR, validation */
+    size_t bytes;
+} load_stats;
+
+/* Each returns the graph, or NULL with at least one error in d. Warnings go
+ * to d as well. opts and stats may be NULL. */
+graph *load_file(const char *path, diag *d, const load_opts *opts, load_stats *stats);
+graph *load_buffer(const char *buf, size_t len, const char *source, diag *d,
+                   const load_opts *opts, load_stats *stats);
+
+#endif
