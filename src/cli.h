@@ -23,5 +23,6 @@ void cli_csv_field(FILE *f, const char *s);
 int cmd_schedule(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 
 #endif

@@ -114,7 +114,7 @@ int cmd_compare(int argc, char **argv)
                 snprintf(saving, sizeof saving, "(baseline)");
             else if (fifo.peak > 0)
                 snprintf(saving, sizeof saving, "%.1f%% (%s)", 100.0 * (double)save / (double)fifo.peak,
-                         units_bytes(b, sizeof b, save, 1));
+                         units_bytes(b, sizeof b, save, 0));
             else
                 snprintf(saving, sizeof saving, "-");
             uint32_t d = run_diverge(&fifo, x);

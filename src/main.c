@@ -1,6 +1,7 @@
 /* main.c: memtris's entry point; dispatches to a subcommand. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 
 #ifndef MEMTRIS_VERSION
@@ -8,10 +9,14 @@
 #endif
 
 static const char usage_text[] =
-    "Usage: memtris COMMAND [OPTION]... FILE\n"
+    "Usage: memtris [view] [FILE] [OPTION]...\n"
+    "       memtris COMMAND [OPTION]... FILE\n"
     "Visualize and compare memory-aware schedules of computation graphs.\n"
+    "Without a command, memtris opens the terminal UI on FILE, or on a built-in\n"
+    "demo graph when no FILE is given.\n"
     "\n"
     "Commands:\n"
+    "  view [FILE]     the terminal UI (see 'memtris view --help' for its options)\n"
     "  schedule FILE   run one policy and print the order and the memory after each step\n"
     "  compare FILE    compare the peak memory of several policies\n"
     "  validate FILE   check a graph and summarize it\n"
@@ -29,10 +34,7 @@ int main(int argc, char **argv)
 {
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-    if (argc < 2) {
-        fputs(usage_text, stdout);
-        return EXIT_OK;
-    }
+    if (argc < 2) return cmd_view(argc, argv);
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) { fputs(usage_text, stdout); return EXIT_OK; }
     if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
@@ -42,6 +44,10 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "schedule")) return cmd_schedule(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare")) return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate")) return cmd_validate(argc - 1, argv + 1);
-    fprintf(stderr, "memtris: unknown command '%s'\nTry 'memtris --help'.\n", cmd);
+    if (!strcmp(cmd, "view")) return cmd_view(argc - 1, argv + 1);
+    /* "memtris FILE" and "memtris --ascii" open the UI too. */
+    struct stat st;
+    if (cmd[0] == '-' || stat(cmd, &st) == 0) return cmd_view(argc, argv);
+    fprintf(stderr, "memtris: '%s' is neither a command nor a file\nTry 'memtris --help'.\n", cmd);
     return EXIT_USAGE;
 }

@@ -1,0 +1,322 @@
+/* app.c: TUI state machine: stepping, jumps, prompts, focus and scrolling,
+ * compare mode, auto-play, and the "why" sentence for the last pop. */
+#include "app.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sched/units.h"
+#include "view.h"
+
+static const uint32_t speeds[APP_SPEEDS] = {1, 2, 5, 10, 25, 50, 100, 250, 1000, 5000, 20000};
+
+static const char *pretty_kind(const graph *g, uint32_t u)
+{
+    return g->kind[u] == NODE_COMPUTE ? graph_name(g, u) : graph_kind_word(g->kind[u]);
+}
+
+/* Explains stepper s's last pop by comparing it with the runner-up at that
+ * moment (undo, look at the two best keys, redo). */
+static void explain(app *a, int which)
+{
+    stepper *s = &a->st[which];
+    const graph *g = a->g;
+    char *out = a->why[which];
+    char ch[32], ch2[32];
+    if (s->k == 0) {
+        snprintf(out, sizeof a->why[0], "%s: step 0, nothing popped yet; %u node%s ready",
+                 s->pol->name, step_ready_count(s), step_ready_count(s) == 1 ? "" : "s");
+        return;
+    }
+    uint32_t k = s->k;
+    step_back(s);
+    heap_item top[2];
+    uint32_t nready = step_ready_count(s);
+    uint32_t got = step_ready(s, 0, top, 2);
+    step_forward(s);
+    uint32_t u = s->r.order[k - 1];
+    int n = snprintf(out, sizeof a->why[0], "%s: popped %s %" PRId64 " (%s): ", s->pol->name,
+                     pretty_kind(g, u), g->id[u], units_bytes(ch, sizeof ch, g->change[u], 1));
+    size_t room = sizeof a->why[0] - (size_t)n;
+    char *p = out + n;
+    if (got < 2) {
+        snprintf(p, room, "the only ready node");
+        return;
+    }
+    uint32_t v = top[1].node;
+    if (!strcmp(s->pol->name, "fifo")) {
+        uint32_t since = 0;
+        for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++)
+            if (s->r.pos[g->pred[e]] + 1 > since) since = s->r.pos[g->pred[e]] + 1;
+        if (since) snprintf(p, room, "first in the queue of %u, waiting since step %u", nready, since);
+        else snprintf(p, room, "first in the queue of %u, ready since the start", nready);
+        return;
+    }
+    if (!strcmp(s->pol->name, "priority")) {
+        if (g->change[u] < g->change[v])
+            snprintf(p, room, "the smallest change of %u ready; next best %s %" PRId64 " (%s)", nready,
+                     pretty_kind(g, v), g->id[v], units_bytes(ch2, sizeof ch2, g->change[v], 1));
+        else if (g->kind[u] < g->kind[v])
+            snprintf(p, room, "ties on change with %s %" PRId64 "; FREE < compute < ALLOC when changes tie",
+                     pretty_kind(g, v), g->id[v]);
+        else
+            snprintf(p, room, "ties on change and type with %" PRId64 "; the smaller id wins", g->id[v]);
+        return;
+    }
+    snprintf(p, room, "the smallest key of %u ready; next %" PRId64, nready, g->id[v]);
+}
+
+static void after_move(app *a)
+{
+    explain(a, 0);
+    if (a->have_cmp) explain(a, 1);
+}
+
+static int init_main(app *a, const policy *pol)
+{
+    step_free(&a->st[0]);
+    place_free(&a->pl);
+    a->pol = pol;
+    if (step_init(&a->st[0], a->g, pol, a->err, sizeof a->err)) return -1;
+    if (place_first_fit(a->g, &a->st[0].r, PLACE_ALIGN_DEFAULT, &a->pl, a->err, sizeof a->err)) return -1;
+    return 0;
+}
+
+static int init_cmp(app *a)
+{
+    if (a->have_cmp) step_free(&a->st[1]);
+    a->have_cmp = 0;
+    if (step_init(&a->st[1], a->g, a->cmp_pol, a->err, sizeof a->err)) return -1;
+    a->have_cmp = 1;
+    a->diverge = run_diverge(&a->st[0].r, &a->st[1].r);
+    step_jump(&a->st[1], a->st[0].k);
+    return 0;
+}
+
+int app_init(app *a, const graph *g, const char *title, const policy *pol, const policy *cmp_pol,
+             int compare)
+{
+    memset(a, 0, sizeof *a);
+    a->g = g;
+    a->title = title;
+    a->cmp_pol = cmp_pol;
+    a->focus = P_READY;
+    a->speed = 3;
+    a->utf8 = 1;
+    a->mouse = 1;
+    if (init_main(a, pol)) return -1;
+    if (compare && init_cmp(a)) return -1;
+    a->compare = compare;
+    after_move(a);
+    layout_compute(80, 24, a->compare, &a->lay);
+    return 0;
+}
+
+void app_free(app *a)
+{
+    step_free(&a->st[0]);
+    if (a->have_cmp) step_free(&a->st[1]);
+    place_free(&a->pl);
+}
+
+void app_resize(app *a, int w, int h)
+{
+    layout_compute(w, h, a->compare, &a->lay);
+    if (!a->lay.used[a->focus]) a->focus = P_READY;
+}
+
+const stepper *app_ready_stepper(const app *a, int panel)
+{
+    return a->compare && panel == P_READY ? &a->st[1] : &a->st[0];
+}
+
+void app_jump(app *a, uint32_t k)
+{
+    if (k > a->g->n) k = a->g->n;
+    step_jump(&a->st[0], k);
+    if (a->have_cmp) step_jump(&a->st[1], k);
+    a->scroll[P_READY] = a->scroll[P_READY2] = 0;
+    after_move(a);
+}
+
+uint32_t app_steps_per_sec(const app *a)
+{
+    return speeds[a->speed];
+}
+
+int app_tick_ms(const app *a)
+{
+    if (!a->playing) return -1;
+    uint32_t sps = speeds[a->speed];
+    return sps >= 50 ? 20 : (int)(1000 / sps);
+}
+
+int app_tick(app *a)
+{
+    if (!a->playing) return 0;
+    uint32_t sps = speeds[a->speed];
+    uint32_t per = sps >= 50 ? sps / 50 : 1;
+    uint32_t k = a->st[0].k;
+    if (k >= a->g->n) { a->playing = 0; return 1; }
+    app_jump(a, k + per > a->g->n ? a->g->n : k + per);
+    if (a->st[0].k >= a->g->n) a->playing = 0;
+    return 1;
+}
+
+static void cycle_focus(app *a, int dir)
+{
+    static const int order[] = {P_READY, P_READY2, P_CURVE, P_TETRIS, P_SUMMARY};
+    int n = (int)(sizeof order / sizeof order[0]), i = 0;
+    while (i < n && order[i] != a->focus) i++;
+    for (int t = 0; t < n; t++) {
+        i = (i + dir + n) % n;
+        if (a->lay.used[order[i]]) { a->focus = order[i]; return; }
+    }
+}
+
+static void scroll(app *a, int64_t delta)
+{
+    int p = a->focus;
+    int64_t v = (int64_t)a->scroll[p] + delta;
+    int64_t max = 0;
+    if (p == P_READY || p == P_READY2) {
+        max = (int64_t)step_ready_count(app_ready_stepper(a, p)) - 1;
+    } else if (p == P_TETRIS) {
+        max = 64;
+    }
+    if (v > max) v = max;
+    if (v < 0) v = 0;
+    a->scroll[p] = (uint32_t)v;
+}
+
+static void finish_prompt(app *a)
+{
+    char *end;
+    long long v = strtoll(a->pbuf, &end, 10);
+    int ok = a->pbuf[0] && *end == 0 && v >= 0;
+    if (a->prompt == 'g') {
+        if (!ok || v > (long long)a->g->n)
+            snprintf(a->msg, sizeof a->msg, "no step '%s': steps run from 0 to %u", a->pbuf, a->g->n);
+        else
+            app_jump(a, (uint32_t)v);
+    } else {
+        uint32_t u = ok ? graph_find(a->g, v) : GRAPH_NONE;
+        if (u == GRAPH_NONE) {
+            snprintf(a->msg, sizeof a->msg, "no node with id '%s'", a->pbuf);
+        } else {
+            uint32_t s = a->st[0].r.pos[u] + 1;
+            app_jump(a, s);
+            snprintf(a->msg, sizeof a->msg, "node %lld (%s) pops at step %u under %s", v,
+                     graph_name(a->g, u), s, a->pol->name);
+        }
+    }
+    a->prompt = 0;
+}
+
+static int prompt_key(app *a, int key)
+{
+    size_t len = strlen(a->pbuf);
+    if (key == K_ESC) { a->prompt = 0; return 1; }
+    if (key == K_ENTER || key == '\n' || key == '\r') { finish_prompt(a); return 1; }
+    if (key == K_BACKSPACE || key == 127 || key == 8) {
+        if (len) a->pbuf[len - 1] = 0;
+        return 1;
+    }
+    if (key >= '0' && key <= '9' && len + 1 < sizeof a->pbuf) {
+        a->pbuf[len] = (char)key;
+        a->pbuf[len + 1] = 0;
+    }
+    return 1;
+}
+
+static int switch_policy(app *a)
+{
+    size_t i = 0;
+    while (policy_at(i) && policy_at(i) != a->pol) i++;
+    const policy *next = policy_at(i + 1) ? policy_at(i + 1) : policy_at(0);
+    if (a->compare && next == a->cmp_pol) {      /* keep the two sides different */
+        a->cmp_pol = a->pol;
+    }
+    uint32_t k = a->st[0].k;
+    if (init_main(a, next)) return 0;
+    if (a->have_cmp && init_cmp(a)) return 0;
+    app_jump(a, k);
+    snprintf(a->msg, sizeof a->msg, "policy %s: %s", next->name, next->desc);
+    return 1;
+}
+
+int app_key(app *a, int key)
+{
+    a->msg[0] = 0;
+    if (a->prompt) return prompt_key(a, key);
+    if (a->help && key != K_RESIZE) {
+        a->help = 0;                         /* any key closes the help */
+        if (key == '?' || key == K_F1 || key == K_ESC) return 1;
+        if (key == 'q' || key == K_F10) { a->quit = 1; return 1; }
+        return 1;
+    }
+    uint32_t n = a->g->n, k = a->st[0].k;
+    int page = a->lay.used[a->focus] ? a->lay.r[a->focus].h - 3 : 10;
+    if (page < 1) page = 1;
+    switch (key) {
+    case 'q': case K_F10: a->quit = 1; return 1;
+    case '?': case K_F1: case 'h': a->help = 1; return 1;
+    case ' ': case 'n': case K_RIGHT:
+        if (k < n) app_jump(a, k + 1);
+        else snprintf(a->msg, sizeof a->msg, "at the last step (%u); Home goes back to the start", n);
+        return 1;
+    case 'p': case K_LEFT: case K_BACKSPACE: case 127: case 8:
+        if (k > 0) app_jump(a, k - 1);
+        else snprintf(a->msg, sizeof a->msg, "at step 0: nothing to undo");
+        return 1;
+    case K_HOME: app_jump(a, 0); return 1;
+    case K_END: app_jump(a, n); return 1;
+    case 'P': {
+        uint32_t at = a->st[0].r.peak_step;
+        app_jump(a, at);
+        snprintf(a->msg, sizeof a->msg, "peak of %s at step %u", a->pol->name, at);
+        return 1;
+    }
+    case 'g': case '/':
+        a->prompt = key;
+        a->pbuf[0] = 0;
+        a->playing = 0;
+        return 1;
+    case 'r':
+        a->playing = !a->playing;
+        if (a->playing && k >= n) app_jump(a, 0);
+        return 1;
+    case '+': case '=':
+        if (a->speed < APP_SPEEDS - 1) a->speed++;
+        snprintf(a->msg, sizeof a->msg, "auto-play speed %u steps/s", speeds[a->speed]);
+        return 1;
+    case '-': case '_':
+        if (a->speed > 0) a->speed--;
+        snprintf(a->msg, sizeof a->msg, "auto-play speed %u steps/s", speeds[a->speed]);
+        return 1;
+    case K_TAB: cycle_focus(a, 1); return 1;
+    case K_BTAB: cycle_focus(a, -1); return 1;
+    case K_UP: scroll(a, -1); return 1;
+    case K_DOWN: scroll(a, 1); return 1;
+    case K_PGUP: scroll(a, -page); return 1;
+    case K_PGDN: scroll(a, page); return 1;
+    case 's': return switch_policy(a);
+    case 'c':
+        if (!a->have_cmp && init_cmp(a)) return 1;
+        a->compare = !a->compare;
+        app_resize(a, a->lay.w, a->lay.h);
+        after_move(a);
+        return 1;
+    case K_RESIZE: return 1;
+    case K_ESC: a->playing = 0; return 1;
+    default: return 0;
+    }
+}
+
+int app_click(app *a, int x, int y)
+{
+    uint32_t k;
+    if (!view_curve_step(a, x, y, &k)) return 0;
+    app_jump(a, k);
+    return 1;
+}

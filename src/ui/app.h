@@ -1,0 +1,62 @@
+/* app.h: the TUI's state and its reactions to keys, clicks and ticks, with
+ * no terminal in sight (ui_curses.c feeds it; tests and the benchmark drive
+ * it directly). Exports app_*. */
+#ifndef MEMTRIS_APP_H
+#define MEMTRIS_APP_H
+#include <stdint.h>
+#include "layout.h"
+#include "sched/graph.h"
+#include "sched/place.h"
+#include "sched/step.h"
+
+/* Keys beyond ASCII, as the app sees them. */
+enum {
+    K_UP = 0x1000, K_DOWN, K_LEFT, K_RIGHT, K_HOME, K_END, K_PGUP, K_PGDN,
+    K_BACKSPACE, K_ENTER, K_ESC, K_TAB, K_BTAB, K_F1, K_F10, K_RESIZE
+};
+
+#define APP_SPEEDS 11
+
+typedef struct app {
+    const graph *g;
+    const char *title;          /* graph name for the status bar */
+    const policy *pol;          /* main policy: the stepped one */
+    const policy *cmp_pol;      /* the other side in compare mode */
+    stepper st[2];              /* st[0]: pol; st[1]: cmp_pol (when have_cmp) */
+    int have_cmp;
+    placement pl;               /* first-fit placement of st[0]'s run */
+    int compare;                /* compare mode shown */
+    uint32_t diverge;           /* first step (0-based) where the orders differ, n if never */
+    int focus;                  /* panel_id with keyboard focus */
+    uint32_t scroll[P_COUNT];
+    int help;                   /* help overlay shown */
+    int playing, speed;         /* auto-play and its speed index */
+    int prompt;                 /* 0, 'g' (go to step) or '/' (find node) */
+    char pbuf[24];
+    char msg[200];              /* one-shot message shown in the why line */
+    char why[2][256];           /* why the last pop happened, per stepper */
+    int quit;
+    int mono, utf8, mouse;
+    layout lay;                 /* layout of the last frame, for clicks */
+    char err[256];
+} app;
+
+/* Sets up steppers and placement; returns 0 or -1 with app->err set. */
+int app_init(app *a, const graph *g, const char *title, const policy *pol, const policy *cmp_pol,
+             int compare);
+void app_free(app *a);
+void app_resize(app *a, int w, int h);
+/* Handles one key; returns 1 if the screen should be redrawn. */
+int app_key(app *a, int key);
+/* A click at (x, y): on the memory curve it jumps to that step. */
+int app_click(app *a, int x, int y);
+/* Auto-play: milliseconds until the next tick, or -1 when not playing. */
+int app_tick_ms(const app *a);
+int app_tick(app *a);
+void app_jump(app *a, uint32_t k);
+uint32_t app_steps_per_sec(const app *a);
+/* The stepper a ready panel shows: in compare mode P_READY is the other
+ * side (cmp_pol) and P_READY2 the main policy. */
+const stepper *app_ready_stepper(const app *a, int panel);
+
+#endif

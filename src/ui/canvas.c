@@ -1,0 +1,139 @@
+/* canvas.c: drawing primitives on the off-screen cell grid. */
+#define _XOPEN_SOURCE 700
+#include "canvas.h"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+int canvas_init(canvas *cv, int w, int h, int utf8)
+{
+    cv->w = w > 0 ? w : 0;
+    cv->h = h > 0 ? h : 0;
+    cv->utf8 = utf8;
+    cv->c = calloc((size_t)cv->w * cv->h + 1, sizeof *cv->c);
+    if (!cv->c) return -1;
+    canvas_clear(cv);
+    return 0;
+}
+
+void canvas_free(canvas *cv)
+{
+    free(cv->c);
+    cv->c = NULL;
+}
+
+void canvas_clear(canvas *cv)
+{
+    for (int i = 0; i < cv->w * cv->h; i++) cv->c[i] = (cell){' ', ST_NORMAL};
+}
+
+void canvas_put(canvas *cv, int x, int y, uint32_t ch, int style)
+{
+    cell *c = canvas_at(cv, x, y);
+    if (!c) return;
+    if (!cv->utf8 && ch > 0x7e) ch = '?';
+    c->ch = ch;
+    c->style = (uint8_t)style;
+}
+
+void canvas_style(canvas *cv, int x, int y, int style)
+{
+    cell *c = canvas_at(cv, x, y);
+    if (c) c->style = (uint8_t)style;
+}
+
+void canvas_fill(canvas *cv, rect r, uint32_t ch, int style)
+{
+    for (int y = r.y; y < r.y + r.h; y++)
+        for (int x = r.x; x < r.x + r.w; x++) canvas_put(cv, x, y, ch, style);
+}
+
+/* Decodes one UTF-8 sequence; returns bytes used (at least 1). */
+static int utf8_next(const unsigned char *s, uint32_t *cp)
+{
+    if (s[0] < 0x80) { *cp = s[0]; return 1; }
+    int n = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+    if (!n) { *cp = '?'; return 1; }
+    uint32_t v = s[0] & (0x7F >> n);
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) { *cp = '?'; return i; }
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    *cp = v;
+    return n;
+}
+
+int canvas_text(canvas *cv, int x, int y, int maxw, int style, const char *s)
+{
+    int w = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && w < maxw) {
+        uint32_t cp;
+        p += utf8_next(p, &cp);
+        if (cp < 0x20 || cp == 0x7f) cp = '?';
+        else if (cp > 0x7e && (!cv->utf8 || wcwidth((wchar_t)cp) != 1)) cp = '?';
+        canvas_put(cv, x + w, y, cp, style);
+        w++;
+    }
+    return w;
+}
+
+int canvas_printf(canvas *cv, int x, int y, int maxw, int style, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return canvas_text(cv, x, y, maxw, style, buf);
+}
+
+void canvas_box(canvas *cv, rect r, const char *title, int style, int title_style)
+{
+    if (r.w < 2 || r.h < 2) return;
+    uint32_t h = cv->utf8 ? 0x2500 : '-', v = cv->utf8 ? 0x2502 : '|';
+    uint32_t tl = cv->utf8 ? 0x250C : '+', tr = cv->utf8 ? 0x2510 : '+';
+    uint32_t bl = cv->utf8 ? 0x2514 : '+', br = cv->utf8 ? 0x2518 : '+';
+    for (int x = r.x + 1; x < r.x + r.w - 1; x++) {
+        canvas_put(cv, x, r.y, h, style);
+        canvas_put(cv, x, r.y + r.h - 1, h, style);
+    }
+    for (int y = r.y + 1; y < r.y + r.h - 1; y++) {
+        canvas_put(cv, r.x, y, v, style);
+        canvas_put(cv, r.x + r.w - 1, y, v, style);
+    }
+    canvas_put(cv, r.x, r.y, tl, style);
+    canvas_put(cv, r.x + r.w - 1, r.y, tr, style);
+    canvas_put(cv, r.x, r.y + r.h - 1, bl, style);
+    canvas_put(cv, r.x + r.w - 1, r.y + r.h - 1, br, style);
+    if (title && r.w > 4) {
+        int n = canvas_text(cv, r.x + 2, r.y, r.w - 4, title_style, title);
+        (void)n;
+    }
+}
+
+static void put_utf8(FILE *f, uint32_t cp)
+{
+    if (cp < 0x80) fputc((int)cp, f);
+    else if (cp < 0x800) { fputc(0xC0 | (cp >> 6), f); fputc(0x80 | (cp & 0x3F), f); }
+    else if (cp < 0x10000) {
+        fputc(0xE0 | (cp >> 12), f); fputc(0x80 | ((cp >> 6) & 0x3F), f); fputc(0x80 | (cp & 0x3F), f);
+    } else {
+        fputc(0xF0 | (cp >> 18), f); fputc(0x80 | ((cp >> 12) & 0x3F), f);
+        fputc(0x80 | ((cp >> 6) & 0x3F), f); fputc(0x80 | (cp & 0x3F), f);
+    }
+}
+
+void canvas_dump(const canvas *cv, FILE *f, int styles)
+{
+    for (int y = 0; y < cv->h; y++) {
+        for (int x = 0; x < cv->w; x++) put_utf8(f, cv->c[y * cv->w + x].ch);
+        fputc('\n', f);
+    }
+    if (!styles) return;
+    for (int y = 0; y < cv->h; y++) {
+        for (int x = 0; x < cv->w; x++) fputc(style_letter(cv->c[y * cv->w + x].style), f);
+        fputc('\n', f);
+    }
+}

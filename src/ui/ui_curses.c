@@ -1,0 +1,183 @@
+/* ui_curses.c: the one file that talks to ncurses: terminal setup and
+ * restore (on every exit path, signals included), keys and mouse into app
+ * keys, and copying the canvas to the screen. Exports ui_run. */
+#define _XOPEN_SOURCE_EXTENDED 1
+#define _GNU_SOURCE
+#include "ui.h"
+#include <curses.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "view.h"
+
+static volatile sig_atomic_t got_signal;
+static int curses_on;
+
+static void restore_terminal(void)
+{
+    if (curses_on && !isendwin()) endwin();
+    curses_on = 0;
+}
+
+static void on_stop_signal(int sig)
+{
+    got_signal = sig;      /* the loop sees it within one timeout */
+}
+
+static void on_crash(int sig)
+{
+    restore_terminal();    /* as htop does: leave a usable terminal behind */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static attr_t attrs_of(int a)
+{
+    attr_t r = A_NORMAL;
+    if (a & SA_BOLD) r |= A_BOLD;
+    if (a & SA_REVERSE) r |= A_REVERSE;
+    if (a & SA_UNDERLINE) r |= A_UNDERLINE;
+    if (a & SA_DIM) r |= A_DIM;
+    return r;
+}
+
+static void setup_colors(int mono)
+{
+    if (mono) return;
+    start_color();
+    use_default_colors();
+    for (int s = 0; s < ST_COUNT; s++) {
+        const style_look *l = style_look_of(s, 0);
+        init_pair((short)(s + 1), l->fg, l->bg);
+    }
+}
+
+static void blit(const canvas *cv, int mono)
+{
+    for (int y = 0; y < cv->h; y++)
+        for (int x = 0; x < cv->w; x++) {
+            const cell *c = &cv->c[y * cv->w + x];
+            const style_look *l = style_look_of(c->style, mono);
+            wchar_t wc[2] = {(wchar_t)c->ch, 0};
+            cchar_t cc;
+            setcchar(&cc, wc, attrs_of(l->attr), mono ? 0 : (short)(c->style + 1), NULL);
+            mvadd_wch(y, x, &cc);   /* the last cell may report ERR; it is still drawn */
+        }
+}
+
+static int map_key(int rc, wint_t ch)
+{
+    if (rc == KEY_CODE_YES) {
+        switch (ch) {
+        case KEY_UP: return K_UP;
+        case KEY_DOWN: return K_DOWN;
+        case KEY_LEFT: return K_LEFT;
+        case KEY_RIGHT: return K_RIGHT;
+        case KEY_HOME: return K_HOME;
+        case KEY_END: return K_END;
+        case KEY_PPAGE: return K_PGUP;
+        case KEY_NPAGE: return K_PGDN;
+        case KEY_BACKSPACE: return K_BACKSPACE;
+        case KEY_ENTER: return K_ENTER;
+        case KEY_BTAB: return K_BTAB;
+        case KEY_RESIZE: return K_RESIZE;
+        case KEY_F(1): return K_F1;
+        case KEY_F(10): return K_F10;
+        default: return -1;
+        }
+    }
+    switch (ch) {
+    case '\t': return K_TAB;
+    case '\n': case '\r': return K_ENTER;
+    case 27: return K_ESC;
+    case 127: case 8: return K_BACKSPACE;
+    default: return ch < 128 ? (int)ch : -1;
+    }
+}
+
+int ui_check_terminal(char *why, size_t cap)
+{
+    const char *term = getenv("TERM");
+    if (!isatty(STDOUT_FILENO)) snprintf(why, cap, "standard output is not a terminal");
+    else if (!isatty(STDIN_FILENO) && access("/dev/tty", R_OK) != 0)
+        snprintf(why, cap, "there is no terminal to read keys from");
+    else if (!term || !*term || !strcmp(term, "dumb")) snprintf(why, cap, "TERM is %s", term && *term ? term : "not set");
+    else return 0;
+    return -1;
+}
+
+int ui_run(app *a)
+{
+    /* Keys come from the terminal even when the graph came on standard input. */
+    FILE *in = isatty(STDIN_FILENO) ? stdin : fopen("/dev/tty", "r");
+    SCREEN *scr = in ? newterm(NULL, stdout, in) : NULL;
+    if (!scr) {
+        if (in && in != stdin) fclose(in);
+        fprintf(stderr, "memtris: cannot start the terminal UI for TERM=%s\n", getenv("TERM"));
+        return 1;
+    }
+    curses_on = 1;
+    atexit(restore_terminal);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGSEGV, on_crash);
+    signal(SIGABRT, on_crash);
+    signal(SIGBUS, on_crash);
+    signal(SIGFPE, on_crash);
+
+    set_escdelay(25);
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    if (!has_colors()) a->mono = 1;
+    setup_colors(a->mono);
+    if (a->mouse) mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
+    mouseinterval(0);
+
+    canvas cv = {0};
+    int status = 0;
+    while (!a->quit && !got_signal) {
+        int h, w;
+        getmaxyx(stdscr, h, w);
+        if (w != cv.w || h != cv.h || !cv.c) {
+            canvas_free(&cv);
+            if (canvas_init(&cv, w, h, a->utf8)) { status = 1; break; }
+            app_resize(a, w, h);
+        }
+        view_render(&cv, a);
+        blit(&cv, a->mono);
+        refresh();
+
+        int tick = app_tick_ms(a);
+        timeout(tick >= 0 ? tick : 250);
+        wint_t ch;
+        int rc = get_wch(&ch);
+        if (rc == ERR) {            /* timeout: auto-play tick or signal check */
+            app_tick(a);
+            continue;
+        }
+        if (rc == KEY_CODE_YES && ch == KEY_MOUSE) {
+            MEVENT ev;
+            if (getmouse(&ev) == OK && (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+                app_click(a, ev.x, ev.y);
+            continue;
+        }
+        int key = map_key(rc, ch);
+        if (key == K_RESIZE) { getmaxyx(stdscr, h, w); cv.w = -1; }
+        if (key >= 0) app_key(a, key);
+    }
+    canvas_free(&cv);
+    restore_terminal();
+    delscreen(scr);
+    if (in != stdin) fclose(in);
+    if (got_signal) return 128 + got_signal;
+    return status;
+}

@@ -1,0 +1,183 @@
+/* view_curve.c: the live-memory curve over all steps: braille dots (2x4 a
+ * cell) or ASCII, past steps bright and future ones dimmed, each column the
+ * min..max of the steps it covers so no peak is lost; the current step as a
+ * cursor, the peak marked; two curves and a legend in compare mode. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sched/units.h"
+#include "view.h"
+
+#define YLAB 10   /* width of the y-axis labels */
+
+typedef struct geom {
+    rect plot;        /* cells holding the curve */
+    int axis_y;       /* row of the x-axis labels */
+    int dx, dy;       /* dots across and down */
+    int sub;          /* dot columns per cell: 2 (braille) or 1 */
+} geom;
+
+static int curve_geom(rect r, int utf8, geom *g)
+{
+    g->plot = (rect){r.x + 1 + YLAB + 1, r.y + 1, r.w - 3 - YLAB - 1, r.h - 3};
+    g->axis_y = r.y + r.h - 2;
+    g->sub = utf8 ? 2 : 1;
+    g->dx = g->plot.w * g->sub;
+    g->dy = g->plot.h * (utf8 ? 4 : 1);
+    return g->plot.w >= 4 && g->plot.h >= 2;
+}
+
+static uint32_t step_of_col(int c, int dx, uint32_t n)
+{
+    return (uint32_t)((uint64_t)c * (n + 1) / (uint64_t)dx);
+}
+
+static int col_of_step(uint32_t k, int dx, uint32_t n)
+{
+    return (int)((uint64_t)k * (uint64_t)dx / ((uint64_t)n + 1));
+}
+
+static int dot_row(int64_t v, int64_t ymax, int dy)
+{
+    double f = (double)v / (double)ymax * (dy - 1) + 0.5;
+    int d = (int)f;
+    return d < 0 ? 0 : d >= dy ? dy - 1 : d;
+}
+
+/* Plots one curve into bits[] (braille dot bits or 1 = ASCII mark) and
+ * styles[] per cell; later curves are drawn over earlier ones. */
+static void plot(const geom *gm, const stepper *s, int64_t ymax, uint8_t *bits, uint8_t *sty,
+                 uint8_t *own, int id, int st_past, int st_future)
+{
+    static const uint8_t dotbit[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
+    uint32_t n = s->r.n, k = s->k;
+    int pw = gm->plot.w, ph = gm->plot.h;
+    int cells_per_row = gm->dy / ph;
+    for (int c = 0; c < gm->dx; c++) {
+        uint32_t a = step_of_col(c, gm->dx, n), b = step_of_col(c + 1, gm->dx, n);
+        if (b <= a) b = a + 1;
+        if (b > n + 1) b = n + 1;
+        int64_t lo = step_memory_at(s, a), hi = lo;
+        for (uint32_t t = a + 1; t < b; t++) {
+            int64_t m = s->r.memory[t - 1];
+            if (m < lo) lo = m;
+            if (m > hi) hi = m;
+        }
+        if (a > 0) {                     /* join to the previous step */
+            int64_t m = step_memory_at(s, a - 1);
+            if (m < lo) lo = m;
+            if (m > hi) hi = m;
+        }
+        int d0 = dot_row(lo, ymax, gm->dy), d1 = dot_row(hi, ymax, gm->dy);
+        int cx = c / gm->sub, sc = c % gm->sub;
+        int style = a <= k ? st_past : st_future;
+        for (int d = d0; d <= d1; d++) {
+            int cy = ph - 1 - d / cells_per_row, sr = cells_per_row - 1 - d % cells_per_row;
+            int i = cy * pw + cx;
+            if (own[i] != id) { own[i] = (uint8_t)id; bits[i] = 0; sty[i] = (uint8_t)style; }
+            else if (sty[i] != st_past) sty[i] = (uint8_t)style;   /* past wins in a shared cell */
+            bits[i] |= gm->sub == 2 ? dotbit[sr][sc] : 1;
+        }
+    }
+}
+
+static void legend(canvas *cv, int *x, int y, int maxx, int style, const char *name, int64_t peak, int utf8)
+{
+    char buf[96], pk[32];
+    if (*x + 3 >= maxx) return;
+    canvas_put(cv, (*x)++, y, ' ', ST_BORDER);
+    canvas_put(cv, (*x)++, y, utf8 ? 0x2501 : '=', style);
+    snprintf(buf, sizeof buf, " %s peak %s ", name, units_bytes(pk, sizeof pk, peak, 0));
+    *x += canvas_text(cv, *x, y, maxx - *x, style, buf);
+}
+
+void view_curve(canvas *cv, const app *a, rect r)
+{
+    int focused = a->focus == P_CURVE;
+    canvas_box(cv, r, " Memory ", focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
+    geom gm;
+    if (!curve_geom(r, cv->utf8, &gm)) return;
+    const stepper *s = &a->st[0];
+    const stepper *o = a->compare ? &a->st[1] : NULL;
+    uint32_t n = s->r.n;
+    int64_t ymax = s->r.peak;
+    if (o && o->r.peak > ymax) ymax = o->r.peak;
+    if (ymax <= 0) ymax = 1;
+
+    /* Legend (and peaks) in the top border. */
+    int lx = r.x + 10, maxx = r.x + r.w - 2;
+    if (o) legend(cv, &lx, r.y, maxx, ST_CURVE2, o->pol->name, o->r.peak, cv->utf8);
+    legend(cv, &lx, r.y, maxx, ST_CURVE, s->pol->name, s->r.peak, cv->utf8);
+
+    /* Y axis. */
+    char lab[32];
+    int axis_x = gm.plot.x - 1;
+    for (int y = gm.plot.y; y < gm.plot.y + gm.plot.h; y++)
+        canvas_put(cv, axis_x, y, cv->utf8 ? 0x2502 : '|', ST_AXIS);
+    int rows[3] = {gm.plot.y, gm.plot.y + gm.plot.h / 2, gm.plot.y + gm.plot.h - 1};
+    int64_t vals[3] = {ymax, ymax / 2, 0};
+    for (int i = 0; i < 3; i++) {
+        if (i == 1 && (rows[1] == rows[0] || rows[1] == rows[2])) continue;
+        units_bytes(lab, sizeof lab, vals[i], 0);
+        int len = (int)strlen(lab);
+        canvas_text(cv, axis_x - len, rows[i], len, ST_AXIS, lab);
+        canvas_put(cv, axis_x, rows[i], cv->utf8 ? 0x2524 : '+', ST_AXIS);
+    }
+
+    /* Curves. */
+    size_t ncell = (size_t)gm.plot.w * gm.plot.h;
+    uint8_t *bits = calloc(ncell, 3);
+    if (!bits) return;
+    uint8_t *sty = bits + ncell, *own = bits + 2 * ncell;
+    if (o) plot(&gm, o, ymax, bits, sty, own, 2, ST_CURVE2, ST_FUTURE2);
+    plot(&gm, s, ymax, bits, sty, own, 1, ST_CURVE, ST_FUTURE);
+    int curx = gm.plot.x + col_of_step(s->k, gm.dx, n) / gm.sub;
+    for (int cy = 0; cy < gm.plot.h; cy++)
+        for (int cx = 0; cx < gm.plot.w; cx++) {
+            size_t i = (size_t)cy * gm.plot.w + cx;
+            int x = gm.plot.x + cx, y = gm.plot.y + cy;
+            if (bits[i]) {
+                uint32_t ch;
+                if (cv->utf8) ch = 0x2800 + bits[i];
+                else ch = sty[i] == ST_CURVE ? '#' : sty[i] == ST_FUTURE ? ':' : sty[i] == ST_CURVE2 ? '+' : '.';
+                canvas_put(cv, x, y, ch, sty[i]);
+            } else if (x == curx) {
+                canvas_put(cv, x, y, cv->utf8 ? 0x2502 : '|', ST_CURSOR);
+            }
+        }
+    free(bits);
+
+    /* X axis: 0, the last step, the peak mark and the cursor's step. */
+    canvas_text(cv, gm.plot.x, gm.axis_y, 1, ST_AXIS, "0");
+    snprintf(lab, sizeof lab, "%u", n);
+    int len = (int)strlen(lab);
+    canvas_text(cv, gm.plot.x + gm.plot.w - len, gm.axis_y, len, ST_AXIS, lab);
+    snprintf(lab, sizeof lab, "%s%u", cv->utf8 ? "\u2502" : "|", s->k);
+    int clen = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
+    int cx0 = curx + clen <= gm.plot.x + gm.plot.w ? curx : gm.plot.x + gm.plot.w - clen;
+    canvas_text(cv, cx0, gm.axis_y, clen, ST_CURSOR, lab);
+    if (s->r.peak_step) {                /* the peak mark, unless it would cover the cursor's */
+        int px = gm.plot.x + col_of_step(s->r.peak_step, gm.dx, n) / gm.sub;
+        snprintf(lab, sizeof lab, "%speak %u", cv->utf8 ? "\u25b2" : "^", s->r.peak_step);
+        len = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
+        int x = px + len <= gm.plot.x + gm.plot.w ? px : gm.plot.x + gm.plot.w - len;
+        if (x + len < cx0 || x > cx0 + clen)
+            canvas_text(cv, x, gm.axis_y, len, ST_PEAK, lab);
+    }
+}
+
+int view_curve_step(const app *a, int x, int y, uint32_t *k)
+{
+    const layout *l = &a->lay;
+    if (l->too_small || !l->used[P_CURVE]) return 0;
+    geom gm;
+    if (!curve_geom(l->r[P_CURVE], a->utf8, &gm)) return 0;
+    if (x < gm.plot.x || x >= gm.plot.x + gm.plot.w || y < gm.plot.y || y > gm.axis_y) return 0;
+    uint32_t n = a->g->n;
+    /* The middle of the cell, so a click selects the step drawn there. */
+    int c = (x - gm.plot.x) * gm.sub + gm.sub / 2;
+    uint32_t s = step_of_col(c, gm.dx, n);
+    *k = s > n ? n : s;
+    return 1;
+}
