@@ -64,6 +64,17 @@ static int utf8_next(const unsigned char *s, uint32_t *cp)
     return n;
 }
 
+/* Columns a code point takes. The glyphs memtris draws itself (box drawing,
+ * blocks, braille, arrows, shapes) are one column in any UTF-8 locale, even
+ * where wcwidth() does not know them (the C locale of tests). */
+static int cp_width(uint32_t cp)
+{
+    if (cp < 0x300) return 1;
+    if ((cp >= 0x2190 && cp <= 0x21FF) || (cp >= 0x2500 && cp <= 0x25FF) || (cp >= 0x2800 && cp <= 0x28FF))
+        return 1;
+    return wcwidth((wchar_t)cp);
+}
+
 int canvas_text(canvas *cv, int x, int y, int maxw, int style, const char *s)
 {
     int w = 0;
@@ -72,7 +83,7 @@ int canvas_text(canvas *cv, int x, int y, int maxw, int style, const char *s)
         uint32_t cp;
         p += utf8_next(p, &cp);
         if (cp < 0x20 || cp == 0x7f) cp = '?';
-        else if (cp > 0x7e && (!cv->utf8 || wcwidth((wchar_t)cp) != 1)) cp = '?';
+        else if (cp > 0x7e && (!cv->utf8 || cp_width(cp) != 1)) cp = '?';
         canvas_put(cv, x + w, y, cp, style);
         w++;
     }

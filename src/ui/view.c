@@ -107,12 +107,13 @@ void view_render(canvas *cv, const app *a)
     canvas_clear(cv);
     const layout *l = &a->lay;
     if (l->too_small || l->w != cv->w || l->h != cv->h) {
-        char buf[96];
-        snprintf(buf, sizeof buf, "memtris needs at least %dx%d; this terminal is %dx%d",
-                 LAYOUT_MIN_W, LAYOUT_MIN_H, cv->w, cv->h);
-        int len = (int)strlen(buf);
-        int x = cv->w > len ? (cv->w - len) / 2 : 0;
-        canvas_text(cv, x, cv->h / 2, cv->w, ST_WARN, buf);
+        char need[64], have[64];
+        snprintf(need, sizeof need, "memtris needs at least %dx%d", LAYOUT_MIN_W, LAYOUT_MIN_H);
+        snprintf(have, sizeof have, "this terminal is %dx%d", cv->w, cv->h);
+        int y = cv->h > 1 ? cv->h / 2 - 1 : 0;
+        int n1 = (int)strlen(need), n2 = (int)strlen(have);
+        canvas_text(cv, cv->w > n1 ? (cv->w - n1) / 2 : 0, y, cv->w, ST_WARN, need);
+        canvas_text(cv, cv->w > n2 ? (cv->w - n2) / 2 : 0, y + 1, cv->w, ST_WARN, have);
         return;
     }
     status_bar(cv, a, l->r[P_STATUS]);

@@ -50,7 +50,9 @@ void view_tetris(canvas *cv, const app *a, rect r)
     units_bytes(b1, sizeof b1, 0, 0);
     canvas_text(cv, axis_x - (int)strlen(b1), area.y + ph - 1, TLAB, ST_AXIS, b1);
     snprintf(title, sizeof title, "arena %s", units_bytes(b1, sizeof b1, arena, 0));
-    canvas_text(cv, r.x + 1, r.y + 1, r.w - 2, ST_AXIS, title);
+    int tx = r.x + 1 + canvas_text(cv, r.x + 1, r.y + 1, r.w - 2, ST_AXIS, title);
+    snprintf(title, sizeof title, "   high-water so far %s", units_bytes(b1, sizeof b1, hwm, 0));
+    canvas_text(cv, tx, r.y + 1, r.x + r.w - 1 - tx, ST_HWM, title);
     if (arena <= 0) {
         canvas_text(cv, area.x + 1, area.y + ph / 2, area.w - 1, ST_DIM, "no buffer is ever allocated");
         return;
@@ -95,10 +97,6 @@ void view_tetris(canvas *cv, const app *a, rect r)
         canvas_text(cv, axis_x - len, y, TLAB, ST_HWM, b1);
         canvas_put(cv, axis_x, y, cv->utf8 ? 0x2524 : '+', ST_HWM);
         if (!used[jh]) canvas_fill(cv, (rect){area.x, y, area.w, 1}, cv->utf8 ? 0x2504 : '-', ST_HWM);
-        snprintf(title, sizeof title, " high-water %s ", b1);
-        len = (int)strlen(title);
-        if (!used[jh] || jh + 1 >= ph) canvas_text(cv, area.x + area.w - len, y, len, ST_HWM, title);
-        else canvas_text(cv, area.x + area.w - len, y - 1, len, ST_HWM, title);
     }
     /* Totals in the bottom border. */
     snprintf(title, sizeof title, " live %u buffer%s, %s ", nlive, nlive == 1 ? "" : "s",

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# test_tui_tmux.sh: runs the real memtris binary under tmux at 120x35, presses
+# keys and reads the screen back, as a person would. Usage: test_tui_tmux.sh MEMTRIS SRCDIR
+set -u
+bin=$1
+src=$2
+pass=0 fail=0
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "SKIP: tmux is not installed (the README's test command installs it)"
+    exit 77
+fi
+sock="memtris-test-$$"
+work=$(mktemp -d)
+T() { tmux -L "$sock" "$@"; }
+cleanup() { T kill-server 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $1"; echo "--- screen ---"; screen; echo "--------------"; }
+screen() { T capture-pane -p -t "$session" 2>/dev/null; }
+# wait_for TEXT: polls the screen until TEXT shows (at most ~10 s).
+wait_for() {
+    for _ in $(seq 100); do
+        screen | grep -qF -- "$1" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+check() { if wait_for "$2"; then ok "$1"; else bad "$1 (expected '$2')"; fi; }
+keys() { T send-keys -t "$session" "$@"; }
+# The line after EXIT= lists icanon, echo and icrnl, none negated.
+modes_ok() {
+    local m
+    m=$(screen | grep -A1 '^EXIT=' | tail -1)
+    for f in icanon echo icrnl; do echo " $m " | grep -q " $f " || return 1; done
+}
+
+# A session whose shell reports the exit status and the tty modes afterwards.
+start() {
+    session=$1
+    shift
+    T new-session -d -s "$session" -x 120 -y 35 \
+        "env LANG=C.UTF-8 $*; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo|icrnl)$' | tr '\n' ' '; echo; sleep 60"
+}
+
+start main "$bin" "$src/samples/demo.json"
+check "opens at step 0" "step 0/61"
+check "ready queue shows the first node" "Ready priority (1)"
+keys Space Space Space
+check "space steps forward" "step 3/61"
+keys n Right
+check "n and Right step" "step 5/61"
+if screen | grep -q "Ready priority (3)"; then ok "ready queue changed with the steps"; else bad "ready queue at step 5"; fi
+keys Left p
+check "Left and p step back" "step 3/61"
+keys P
+check "P jumps to the peak" "step 18/61"
+check "status shows the peak and its step" "peak 7.0 MiB @18"
+keys End
+check "End goes to the last step" "step 61/61"
+keys Home
+check "Home goes back" "step 0/61"
+keys g 2 5 Enter
+check "g jumps to a step" "step 25/61"
+keys / 4 1 Enter
+check "/ finds a node and jumps to its pop" "node 41 ("
+keys c
+check "compare mode shows fifo's ready queue" "Ready fifo"
+check "compare mode shows priority's ready queue" "Ready priority"
+check "compare mode shows both peaks" "fifo peak 10.5 MiB"
+check "compare mode shows the saving" "saving    3.5 MiB (33.3%) with priority"
+check "compare mode shows the divergence" "orders diverge first at step 5"
+keys c
+T resize-window -t main -x 100 -y 30
+sleep 0.3
+if wait_for "live " && [ "$(screen | head -1 | wc -L)" -le 100 ] && screen | sed -n 30p | grep -q "F1Help"; then
+    ok "resize to 100x30 redraws at the new size"
+else
+    bad "resize to 100x30"
+fi
+T resize-window -t main -x 50 -y 12
+check "too small a terminal says so" "memtris needs at least 60x16"
+check "... and gives its size" "this terminal is 50x12"
+T resize-window -t main -x 120 -y 35
+check "back to 120x35 redraws the panels" "Ready priority"
+keys '?'
+check "? opens the help" "any key closes this help"
+keys Escape
+sleep 0.2
+if screen | grep -q "any key closes this help"; then bad "Esc closes the help"; else ok "Esc closes the help"; fi
+keys q
+check "q exits with status 0" "EXIT=0"
+if modes_ok; then
+    ok "the terminal is usable after q (icanon, echo, icrnl restored)"
+else
+    bad "terminal modes after q"
+fi
+
+# SIGTERM restores the terminal too, and exits with 128+15.
+start term "$bin"
+check "the built-in demo opens without a file" "demo (built in)"
+pid=$(pgrep -n -f "^$bin\$" || true)
+if [ -n "$pid" ]; then kill -TERM "$pid"; fi
+check "SIGTERM exits with 143" "EXIT=143"
+session=term
+if modes_ok; then ok "the terminal is usable after SIGTERM"; else bad "terminal modes after SIGTERM"; fi
+
+# Monochrome and ASCII render (NO_COLOR, --ascii).
+start mono env NO_COLOR=1 "$bin" --ascii "$src/samples/demo.json"
+check "ASCII borders with --ascii" "+- Ready priority (1) -"
+keys q
+check "q exits the ASCII session" "EXIT=0"
+
+# No terminal: refuse and point to the text commands.
+out=$("$bin" "$src/samples/demo.json" </dev/null 2>&1 >/dev/null)
+st=$?
+if [ $st -eq 1 ] && echo "$out" | grep -q "memtris schedule FILE"; then
+    ok "without a terminal memtris refuses the TUI and names schedule/compare"
+else
+    fail=$((fail + 1)); echo "FAIL: no-terminal refusal (status $st: $out)"
+fi
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

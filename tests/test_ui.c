@@ -1,0 +1,446 @@
+/* test_ui.c: the TUI without a terminal: golden screens rendered into the
+ * canvas (80x24 and 132x40; color and monochrome; UTF-8 and ASCII), layout
+ * at every size from 1x1 to 300x100, and the keys' effects on the app.
+ * Goldens are rewritten only when run with --update-golden. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "sched/load.h"
+#include "ui/app.h"
+#include "ui/view.h"
+
+static int update_golden;
+
+static graph *load_sample(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/samples/%s", MEMTRIS_SOURCE_DIR, name);
+    diag d;
+    diag_init(&d, name);
+    graph *g = load_file(path, &d, NULL, NULL);
+    diag_free(&d);
+    assert_non_null(g);
+    return g;
+}
+
+typedef struct fixture {
+    graph *g;
+    app a;
+} fixture;
+
+static void open_app(fixture *f, const char *sample, int compare)
+{
+    f->g = load_sample(sample);
+    assert_int_equal(app_init(&f->a, f->g, sample, policy_find("priority"), policy_find("fifo"), compare), 0);
+}
+
+static void close_app(fixture *f)
+{
+    app_free(&f->a);
+    graph_free(f->g);
+}
+
+static char *render(app *a, int w, int h, int utf8, int mono, size_t *len)
+{
+    canvas cv;
+    assert_int_equal(canvas_init(&cv, w, h, utf8), 0);
+    a->utf8 = utf8;
+    a->mono = mono;
+    app_resize(a, w, h);
+    view_render(&cv, a);
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    canvas_dump(&cv, f, 1);
+    fclose(f);
+    canvas_free(&cv);
+    return buf;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t cap = 0;
+    FILE *m = open_memstream(&buf, &cap);
+    int c;
+    while ((c = fgetc(f)) != EOF) fputc(c, m);
+    fclose(f);
+    fclose(m);
+    *len = cap;
+    return buf;
+}
+
+/* Compares a rendered screen with tests/golden/NAME.txt. */
+static void check_golden(const char *name, const char *got, size_t len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/golden/%s.txt", MEMTRIS_SOURCE_DIR, name);
+    if (update_golden) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fwrite(got, 1, len, f);
+        fclose(f);
+        return;
+    }
+    size_t wlen = 0;
+    char *want = slurp(path, &wlen);
+    if (!want) fail_msg("missing golden %s (run test_ui --update-golden on purpose to create it)", path);
+    if (wlen != len || memcmp(want, got, len)) {
+        /* Report the first differing line and keep the actual screen. */
+        int line = 1;
+        size_t i = 0;
+        while (i < len && i < wlen && want[i] == got[i]) { if (got[i] == '\n') line++; i++; }
+        char out[1024];
+        snprintf(out, sizeof out, "%s/%s.actual.txt", MEMTRIS_BINARY_DIR, name);
+        FILE *f = fopen(out, "wb");
+        if (f) { fwrite(got, 1, len, f); fclose(f); }
+        free(want);
+        fail_msg("screen %s differs from its golden at line %d; actual screen in %s", name, line, out);
+    }
+    free(want);
+}
+
+static void golden_case(const char *sample, int compare, uint32_t step, const char *tag)
+{
+    static const int sizes[2][2] = {{80, 24}, {132, 40}};
+    fixture f;
+    open_app(&f, sample, compare);
+    app_jump(&f.a, step);
+    for (int s = 0; s < 2; s++)
+        for (int utf8 = 1; utf8 >= 0; utf8--)
+            for (int mono = 0; mono <= 1; mono++) {
+                size_t len;
+                char *got = render(&f.a, sizes[s][0], sizes[s][1], utf8, mono, &len);
+                char name[256];
+                snprintf(name, sizeof name, "%s-%dx%d-%s-%s", tag, sizes[s][0], sizes[s][1],
+                         utf8 ? "utf8" : "ascii", mono ? "mono" : "color");
+                check_golden(name, got, len);
+                free(got);
+            }
+    close_app(&f);
+}
+
+static void test_golden_demo(void **state)
+{
+    (void)state;
+    golden_case("demo.json", 0, 14, "demo-step14");
+}
+
+static void test_golden_demo_compare(void **state)
+{
+    (void)state;
+    golden_case("demo.json", 1, 30, "demo-compare-step30");
+}
+
+static void test_golden_seed(void **state)
+{
+    (void)state;
+    golden_case("seed-example.json", 0, 1, "seed-step1");
+}
+
+/* Panels never overlap and stay on screen, at every size and in both modes. */
+static void test_layout_all_sizes(void **state)
+{
+    (void)state;
+    for (int compare = 0; compare <= 1; compare++)
+        for (int w = 1; w <= 300; w++)
+            for (int h = 1; h <= 100; h++) {
+                layout l;
+                layout_compute(w, h, compare, &l);
+                if (w < LAYOUT_MIN_W || h < LAYOUT_MIN_H) {
+                    assert_true(l.too_small);
+                    continue;
+                }
+                assert_false(l.too_small);
+                assert_true(l.used[P_STATUS] && l.used[P_READY] && l.used[P_CURVE]);
+                assert_int_equal(l.used[P_TETRIS], !compare);
+                assert_int_equal(l.used[P_READY2], compare);
+                for (int p = 0; p < P_COUNT; p++) {
+                    if (!l.used[p]) continue;
+                    rect r = l.r[p];
+                    if (r.w < 1 || r.h < 1 || r.x < 0 || r.y < 0 || r.x + r.w > w || r.y + r.h > h)
+                        fail_msg("%dx%d compare=%d: panel %d at %d,%d %dx%d is off screen", w, h, compare, p,
+                                 r.x, r.y, r.w, r.h);
+                    for (int q = p + 1; q < P_COUNT; q++) {
+                        if (!l.used[q]) continue;
+                        rect s = l.r[q];
+                        if (r.x < s.x + s.w && s.x < r.x + r.w && r.y < s.y + s.h && s.y < r.y + r.h)
+                            fail_msg("%dx%d compare=%d: panels %d and %d overlap", w, h, compare, p, q);
+                    }
+                }
+            }
+}
+
+/* Rendering at every size never writes outside the canvas (the sanitizer
+ * build checks) and says so when the terminal is too small. */
+static void test_render_all_sizes(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app_jump(&f.a, 20);
+    for (int compare = 0; compare <= 1; compare++) {
+        if (compare) app_key(&f.a, 'c');
+        for (int w = 1; w <= 300; w += (w < 70 ? 1 : 7))
+            for (int h = 1; h <= 100; h += (h < 20 ? 1 : 3)) {
+                canvas cv;
+                assert_int_equal(canvas_init(&cv, w, h, 1), 0);
+                app_resize(&f.a, w, h);
+                view_render(&cv, &f.a);
+                if (w < LAYOUT_MIN_W || h < LAYOUT_MIN_H) {
+                    /* The notice, as much of it as fits, around the middle row. */
+                    const cell *c = &cv.c[(h > 1 ? h / 2 - 1 : 0) * w];
+                    int found = 0;
+                    for (int x = 0; x < w; x++) found |= c[x].ch != ' ';
+                    assert_true(found);
+                }
+                canvas_free(&cv);
+            }
+    }
+    close_app(&f);
+}
+
+static void test_too_small_notice(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    size_t len;
+    char *got = render(&f.a, 59, 20, 1, 0, &len);
+    assert_non_null(strstr(got, "memtris needs at least 60x16"));
+    assert_non_null(strstr(got, "this terminal is 59x20"));
+    free(got);
+    close_app(&f);
+}
+
+static void test_keys_stepping(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    uint32_t n = f.g->n;
+    app_resize(a, 120, 35);
+    assert_int_equal(a->st[0].k, 0);
+    app_key(a, ' ');
+    app_key(a, 'n');
+    app_key(a, K_RIGHT);
+    assert_int_equal(a->st[0].k, 3);
+    app_key(a, 'p');
+    assert_int_equal(a->st[0].k, 2);
+    app_key(a, K_LEFT);
+    app_key(a, K_BACKSPACE);
+    assert_int_equal(a->st[0].k, 0);
+    app_key(a, K_LEFT);                   /* at step 0 it says so */
+    assert_int_equal(a->st[0].k, 0);
+    assert_non_null(strstr(a->msg, "step 0"));
+    app_key(a, K_END);
+    assert_int_equal(a->st[0].k, n);
+    app_key(a, ' ');
+    assert_int_equal(a->st[0].k, n);
+    assert_non_null(strstr(a->msg, "last step"));
+    app_key(a, K_HOME);
+    assert_int_equal(a->st[0].k, 0);
+    app_key(a, 'P');
+    assert_int_equal(a->st[0].k, a->st[0].r.peak_step);
+    uint32_t at;
+    assert_int_equal(step_peak(&a->st[0], &at), a->st[0].r.peak);
+    close_app(&f);
+}
+
+static void type(app *a, const char *s)
+{
+    for (; *s; s++) app_key(a, *s);
+}
+
+static void test_keys_prompts(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_resize(a, 120, 35);
+    app_key(a, 'g');
+    assert_int_equal(a->prompt, 'g');
+    type(a, "27");
+    app_key(a, K_ENTER);
+    assert_int_equal(a->prompt, 0);
+    assert_int_equal(a->st[0].k, 27);
+    app_key(a, 'g');
+    type(a, "9999");
+    app_key(a, K_ENTER);
+    assert_int_equal(a->st[0].k, 27);
+    assert_non_null(strstr(a->msg, "no step '9999'"));
+    app_key(a, 'g');
+    type(a, "5");
+    app_key(a, K_ESC);                    /* cancelled */
+    assert_int_equal(a->st[0].k, 27);
+    app_key(a, '/');
+    type(a, "41");
+    app_key(a, K_ENTER);
+    uint32_t u = graph_find(f.g, 41);
+    assert_int_equal(a->st[0].k, a->st[0].r.pos[u] + 1);
+    assert_int_equal(step_last(&a->st[0]), u);
+    assert_non_null(strstr(a->msg, "node 41"));
+    app_key(a, '/');
+    type(a, "12345");
+    app_key(a, K_ENTER);
+    assert_non_null(strstr(a->msg, "no node with id '12345'"));
+    close_app(&f);
+}
+
+static void test_keys_modes(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_resize(a, 120, 35);
+    app_jump(a, 10);
+    /* Switch policy: the step is kept, the order changes. */
+    app_key(a, 's');
+    assert_string_equal(a->pol->name, "fifo");
+    assert_int_equal(a->st[0].k, 10);
+    app_key(a, 's');
+    assert_string_equal(a->pol->name, "priority");
+    /* Compare mode: two steppers in step, two ready panels, the divergence. */
+    app_key(a, 'c');
+    assert_true(a->compare);
+    assert_true(a->lay.used[P_READY2]);
+    assert_int_equal(a->st[1].k, 10);
+    assert_string_equal(a->st[1].pol->name, "fifo");
+    assert_int_equal(a->diverge, run_diverge(&a->st[0].r, &a->st[1].r));
+    assert_true(a->diverge < f.g->n);     /* the demo's orders do differ */
+    app_key(a, ' ');
+    assert_int_equal(a->st[0].k, 11);
+    assert_int_equal(a->st[1].k, 11);
+    app_key(a, 'c');
+    assert_false(a->compare);
+    /* Help overlay: shown, and any key closes it without acting. */
+    app_key(a, '?');
+    assert_true(a->help);
+    app_key(a, ' ');
+    assert_false(a->help);
+    assert_int_equal(a->st[0].k, 11);
+    app_key(a, K_F1);
+    assert_true(a->help);
+    app_key(a, K_ESC);
+    assert_false(a->help);
+    /* Focus moves over the panels shown; arrows scroll the focused one. */
+    assert_int_equal(a->focus, P_READY);
+    app_key(a, K_TAB);
+    assert_int_equal(a->focus, P_CURVE);
+    app_key(a, K_TAB);
+    assert_int_equal(a->focus, P_TETRIS);
+    app_key(a, K_TAB);
+    assert_int_equal(a->focus, P_READY);
+    app_key(a, K_BTAB);
+    assert_int_equal(a->focus, P_TETRIS);
+    app_key(a, K_TAB);
+    app_jump(a, 0);
+    app_key(a, K_END);
+    app_key(a, K_HOME);
+    app_key(a, K_DOWN);                   /* one ready node at step 0: nothing to scroll */
+    assert_int_equal(a->scroll[P_READY], 0);
+    app_key(a, 'q');
+    assert_true(a->quit);
+    close_app(&f);
+}
+
+static void test_autoplay(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    assert_int_equal(app_tick_ms(a), -1);
+    app_key(a, 'r');
+    assert_true(a->playing);
+    uint32_t sps = app_steps_per_sec(a);
+    app_key(a, '+');
+    assert_true(app_steps_per_sec(a) > sps);
+    app_key(a, '-');
+    assert_int_equal(app_steps_per_sec(a), sps);
+    assert_true(app_tick_ms(a) > 0);
+    app_tick(a);
+    app_tick(a);
+    assert_int_equal(a->st[0].k, 2);
+    while (a->playing) app_tick(a);       /* stops by itself at the end */
+    assert_int_equal(a->st[0].k, f.g->n);
+    close_app(&f);
+}
+
+static void test_click_on_curve(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_resize(a, 120, 35);
+    rect r = a->lay.r[P_CURVE];
+    uint32_t k;
+    /* Outside the plot: no jump. */
+    assert_false(view_curve_step(a, r.x, r.y, &k));
+    assert_false(app_click(a, 0, 0));
+    /* The plot's left edge is step 0, its right edge the last step. */
+    int x0 = r.x + 12, x1 = r.x + r.w - 3;
+    assert_true(app_click(a, x0, r.y + 2));
+    assert_int_equal(a->st[0].k, 0);
+    assert_true(app_click(a, x1, r.y + 2));
+    assert_true(a->st[0].k >= f.g->n - 2);
+    /* A click in the middle lands in the middle. */
+    assert_true(app_click(a, (x0 + x1) / 2, r.y + 3));
+    assert_true(a->st[0].k > f.g->n / 3 && a->st[0].k < 2 * f.g->n / 3);
+    close_app(&f);
+}
+
+static void test_why_line(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 1);
+    app *a = &f.a;
+    assert_non_null(strstr(a->why[0], "step 0, nothing popped yet"));
+    app_jump(a, 1);
+    assert_non_null(strstr(a->why[0], "priority: popped ALLOC 0"));
+    assert_non_null(strstr(a->why[0], "the only ready node"));
+    /* Somewhere in the demo a FREE wins a tie or the smallest change; and
+     * fifo explains with its queue. */
+    int smallest = 0, fifo = 0;
+    for (uint32_t k = 1; k <= f.g->n; k++) {
+        app_jump(a, k);
+        smallest |= strstr(a->why[0], "the smallest change of") != NULL;
+        fifo |= strstr(a->why[1], "first in the queue of") != NULL;
+    }
+    assert_true(smallest);
+    assert_true(fifo);
+    close_app(&f);
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--update-golden")) update_golden = 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_demo),
+        cmocka_unit_test(test_golden_demo_compare),
+        cmocka_unit_test(test_golden_seed),
+        cmocka_unit_test(test_layout_all_sizes),
+        cmocka_unit_test(test_render_all_sizes),
+        cmocka_unit_test(test_too_small_notice),
+        cmocka_unit_test(test_keys_stepping),
+        cmocka_unit_test(test_keys_prompts),
+        cmocka_unit_test(test_keys_modes),
+        cmocka_unit_test(test_autoplay),
+        cmocka_unit_test(test_click_on_curve),
+        cmocka_unit_test(test_why_line),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
