@@ -629,7 +629,7 @@ static int build_edges(builder *b, graph *g)
             uint32_t v = succ[e];
             if (fill[v] == u) {
                 WARN(b, DC_DUP_EDGE, "edge [%lld, %lld] is listed more than once; it is kept once",
-                     (long long)b->id[u], (long long)b->id[v]);
+                     (long long)g->id[u], (long long)g->id[v]);
                 continue;
             }
             fill[v] = u;
