@@ -16,6 +16,16 @@ graph *cli_load(const char *path, int quiet_warnings)
     return g;
 }
 
+#ifndef MEMTRIS_VERSION
+#define MEMTRIS_VERSION "unknown"
+#endif
+
+int cli_version(void)
+{
+    printf("memtris %s\n", MEMTRIS_VERSION);
+    return EXIT_OK;
+}
+
 const policy *cli_policy(const char *name)
 {
     const policy *p = policy_find(name);

@@ -11,6 +11,8 @@ enum { EXIT_OK = 0, EXIT_BAD = 1, EXIT_USAGE = 2 };
 
 /* Loads path ("-" = stdin), printing warnings and errors to stderr; NULL on error. */
 graph *cli_load(const char *path, int quiet_warnings);
+/* Prints "memtris VERSION" to stdout; returns EXIT_OK. */
+int cli_version(void);
 /* Looks a policy up, or prints an error naming the known ones. */
 const policy *cli_policy(const char *name);
 /* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr; returns EXIT_USAGE. */

@@ -48,7 +48,7 @@ int cmd_compare(int argc, char **argv)
     static const struct option opts[] = {
         {"policies", required_argument, 0, 'P'},
         {"format", required_argument, 0, 'f'},
-        {"help", no_argument, 0, 'h'},
+        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
     const policy *pol[MAX_POLICIES];
@@ -56,11 +56,12 @@ int cmd_compare(int argc, char **argv)
     char *list = NULL;
     const char *format = "text";
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":P:f:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":P:f:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'P': list = optarg; break;
         case 'f': format = optarg; break;
         case 'h': fputs(help, stdout); return EXIT_OK;
+        case 'V': return cli_version();
         case ':': return cli_usage_error("compare", "option '%s' needs a value", argv[optind - 1]);
         default: return cli_usage_error("compare", "unknown option '%s'", argv[optind - 1]);
         }

@@ -66,17 +66,18 @@ int cmd_schedule(int argc, char **argv)
     static const struct option opts[] = {
         {"policy", required_argument, 0, 'p'},
         {"format", required_argument, 0, 'f'},
-        {"help", no_argument, 0, 'h'},
+        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
     const char *pname = "priority", *format = "text";
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:f:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":p:f:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'p': pname = optarg; break;
         case 'f': format = optarg; break;
         case 'h': fputs(help, stdout); return EXIT_OK;
+        case 'V': return cli_version();
         case ':': return cli_usage_error("schedule", "option '%s' needs a value", argv[optind - 1]);
         default: return cli_usage_error("schedule", "unknown option '%s'", argv[optind - 1]);
         }

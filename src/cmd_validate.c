@@ -15,11 +15,12 @@ static const char help[] =
 
 int cmd_validate(int argc, char **argv)
 {
-    static const struct option opts[] = {{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    static const struct option opts[] = {{"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'}, {0, 0, 0, 0}};
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
         if (c == 'h') { fputs(help, stdout); return EXIT_OK; }
+        if (c == 'V') return cli_version();
         return cli_usage_error("validate", "unknown option '%s'", argv[optind - 1]);
     }
     if (optind != argc - 1)

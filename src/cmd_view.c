@@ -42,13 +42,13 @@ int cmd_view(int argc, char **argv)
     static const struct option opts[] = {
         {"policy", required_argument, 0, 'p'}, {"compare", required_argument, 0, 'c'},
         {"ascii", no_argument, 0, 'A'},        {"no-color", no_argument, 0, 'M'},
-        {"no-mouse", no_argument, 0, 'N'},     {"help", no_argument, 0, 'h'},
+        {"no-mouse", no_argument, 0, 'N'},     {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
     const char *pname = "priority", *cname = NULL;
     int ascii = 0, mono = 0, mouse = 1, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:c:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":p:c:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'p': pname = optarg; break;
         case 'c': cname = optarg; break;
@@ -56,6 +56,7 @@ int cmd_view(int argc, char **argv)
         case 'M': mono = 1; break;
         case 'N': mouse = 0; break;
         case 'h': fputs(help, stdout); return EXIT_OK;
+        case 'V': return cli_version();
         case ':': return cli_usage_error("view", "option '%s' needs a value", argv[optind - 1]);
         default: return cli_usage_error("view", "unknown option '%s'", argv[optind - 1]);
         }

@@ -4,10 +4,6 @@
 #include <sys/stat.h>
 #include "cli.h"
 
-#ifndef MEMTRIS_VERSION
-#define MEMTRIS_VERSION "unknown"
-#endif
-
 static const char usage_text[] =
     "Usage: memtris [view] [FILE] [OPTION]...\n"
     "       memtris COMMAND [OPTION]... FILE\n"
@@ -37,10 +33,7 @@ int main(int argc, char **argv)
     if (argc < 2) return cmd_view(argc, argv);
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) { fputs(usage_text, stdout); return EXIT_OK; }
-    if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
-        printf("memtris %s\n", MEMTRIS_VERSION);
-        return EXIT_OK;
-    }
+    if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) return cli_version();
     if (!strcmp(cmd, "schedule")) return cmd_schedule(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare")) return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate")) return cmd_validate(argc - 1, argv + 1);

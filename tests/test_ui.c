@@ -426,8 +426,10 @@ static void test_why_line(void **state)
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--update-golden")) update_golden = 1;
+        else cmocka_set_test_filter(argv[i]);   /* ctest runs one test at a time */
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_demo),
         cmocka_unit_test(test_golden_demo_compare),

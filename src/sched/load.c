@@ -3,6 +3,7 @@
  * once; the graph is then checked and packed into CSR arrays. Exports load_*. */
 #define _GNU_SOURCE
 #include "load.h"
+#include "jscan.h"
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,7 @@ typedef struct builder {
     int64_t *id, *change;         /* change holds Size (ALLOC), declared Size or -1 (FREE) */
     uint8_t *kind;
     uint32_t *buf, *op, *name;
+    uint32_t *src;                /* Nodes[] index of each accepted node, for messages */
     double *latency;              /* allocated when the first Latency appears */
     int64_t *stream;
     uint32_t *in_off;
@@ -105,11 +107,15 @@ static const char *skip_ws(const char *p, const char *end)
     return p;
 }
 
-static void syntax_error(builder *b, const char *p)
+/* Reports a syntax error at p; at the end of the input it is a truncation,
+ * placed just after the last character that is not white space. */
+static void syntax_error(builder *b, const char *p, const char *what)
 {
     const char *end = b->text + b->len;
     if (skip_ws(p, end) >= end) {
-        ERR_AT(b, p, DC_SYNTAX, "invalid JSON: unexpected end of input (truncated file?)");
+        const char *q = end;
+        while (q > b->text && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\n' || q[-1] == '\r')) q--;
+        ERR_AT(b, q, DC_SYNTAX, "invalid JSON: unexpected end of input (truncated file?)");
         return;
     }
     char snip[24];
@@ -117,10 +123,11 @@ static void syntax_error(builder *b, const char *p)
     for (const char *q = p; q < end && k < 16 && *q != '\n' && *q != '\r'; q++)
         snip[k++] = *q;
     snip[k] = 0;
-    ERR_AT(b, p, DC_SYNTAX, "invalid JSON near '%s'", snip);
+    ERR_AT(b, p, DC_SYNTAX, "invalid JSON: %s, at '%s'", what, snip);
 }
 
-/* Parses one JSON value at p; on failure reports it and returns NULL. */
+/* Parses one JSON value at p; on failure reports where and why (cJSON only
+ * says roughly where, so jscan finds the exact place) and returns NULL. */
 static cJSON *parse_value(builder *b, const char *p, const char **after)
 {
     const char *end = b->text + b->len;
@@ -129,7 +136,12 @@ static cJSON *parse_value(builder *b, const char *p, const char **after)
     cJSON *v = cJSON_ParseWithLengthOpts(p, (size_t)(end - p), &stop, 0);
     b->parse_s += now_s() - t0;
     if (!v) {
-        syntax_error(b, stop && stop >= p && stop <= end ? stop : p);
+        const char *where, *what;
+        if (jscan_value(p, end, &where, &what) == 0) {
+            where = stop && stop >= p && stop <= end ? stop : p;
+            what = "cJSON cannot parse this value";
+        }
+        syntax_error(b, where, what);
         return NULL;
     }
     *after = stop;
@@ -252,7 +264,7 @@ static int node_reserve(builder *b)
     size_t nc = b->cap ? (size_t)b->cap * 2 : 1024;
     if (nc > UINT32_MAX - 2) nc = UINT32_MAX - 2;
 #define RE(f) do { void *q = realloc(b->f, nc * sizeof *b->f); if (!q) { b->oom = 1; return -1; } b->f = q; } while (0)
-    RE(id); RE(change); RE(kind); RE(buf); RE(op); RE(name);
+    RE(id); RE(change); RE(kind); RE(buf); RE(op); RE(name); RE(src);
     if (b->latency) RE(latency);
     if (b->stream) RE(stream);
 #undef RE
@@ -375,10 +387,11 @@ static void add_node(builder *b, const cJSON *v, const char *at, size_t index)
     if (prev == IMAP_NONE - 1) { b->oom = 1; return; }
     if (prev != IMAP_NONE) {
         ERR_AT(b, at, DC_DUP_ID, "duplicate Id %lld: Nodes[%u] and Nodes[%zu] both use it",
-               (long long)id, prev, index);
+               (long long)id, b->src[prev], index);
         return;
     }
     b->id[i] = id;
+    b->src[i] = (uint32_t)index;
     b->kind[i] = (uint8_t)kind;
     b->op[i] = op_intern(b, jop->valuestring);
     b->name[i] = jname ? pool_add(b, jname->valuestring) : 0;
@@ -484,7 +497,7 @@ static const char *walk_array(builder *b, const char *p, const char *key,
         p = skip_ws(after, end);
         if (p < end && *p == ',') { p = skip_ws(p + 1, end); continue; }
         if (p < end && *p == ']') return p + 1;
-        syntax_error(b, p);
+        syntax_error(b, p, "expected ',' or ']' after an array element");
         return NULL;
     }
 }
@@ -493,7 +506,9 @@ static const char *walk_array(builder *b, const char *p, const char *key,
 static int read_document(builder *b)
 {
     const char *end = b->text + b->len;
-    const char *p = skip_ws(b->text, end);
+    const char *p = b->text;
+    if (b->len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;     /* a UTF-8 byte order mark */
+    p = skip_ws(p, end);
     if (p >= end) {
         ERR(b, DC_SYNTAX, "empty input: expected a JSON object with \"Nodes\" and \"Edges\"");
         return -1;
@@ -510,7 +525,7 @@ static int read_document(builder *b)
     p = skip_ws(p + 1, end);
     if (p < end && *p == '}') p++;
     else for (;;) {
-        if (p >= end || *p != '"') { syntax_error(b, p); return -1; }
+        if (p >= end || *p != '"') { syntax_error(b, p, "expected a string key"); return -1; }
         const char *after;
         cJSON *k = parse_value(b, p, &after);
         if (!k) return -1;
@@ -518,9 +533,9 @@ static int read_document(builder *b)
         cJSON_Delete(k);
         const char *keyat = p;
         p = skip_ws(after, end);
-        if (p >= end || *p != ':') { syntax_error(b, p); return -1; }
+        if (p >= end || *p != ':') { syntax_error(b, p, "expected ':' after a key"); return -1; }
         p = skip_ws(p + 1, end);
-        if (p >= end) { syntax_error(b, p); return -1; }
+        if (p >= end) { syntax_error(b, p, "expected a value"); return -1; }
         if (which == 1 || which == 2) {
             const char *name = which == 1 ? "Nodes" : "Edges";
             int *seen = which == 1 ? &b->seen_nodes : &b->seen_edges;
@@ -537,7 +552,7 @@ static int read_document(builder *b)
         p = skip_ws(p, end);
         if (p < end && *p == ',') { p = skip_ws(p + 1, end); continue; }
         if (p < end && *p == '}') { p++; break; }
-        syntax_error(b, p);
+        syntax_error(b, p, "expected ',' or '}' after a member of the top-level object");
         return -1;
     }
     p = skip_ws(p, end);
@@ -749,7 +764,7 @@ static void check_free_order(builder *b, const graph *g, const uint32_t *pos)
 static void builder_free(builder *b)
 {
     free(b->id); free(b->change); free(b->kind); free(b->buf); free(b->op); free(b->name);
-    free(b->latency); free(b->stream); free(b->in_off); free(b->inputs);
+    free(b->src); free(b->latency); free(b->stream); free(b->in_off); free(b->inputs);
     free(b->ep);
     if (b->ops) for (uint32_t i = 0; i < b->nops; i++) free(b->ops[i]);
     free(b->ops); free(b->opslot); free(b->pool);

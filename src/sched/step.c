@@ -132,16 +132,29 @@ static int cmp_alloc_step(const void *a, const void *b, void *ctx)
     return (x > y) - (x < y);
 }
 
+static int is_live(const stepper *s, uint32_t b)
+{
+    const graph *g = s->g;
+    if (s->r.pos[g->buf_alloc[b]] >= s->k) return 0;
+    return g->buf_free[b] == GRAPH_NONE || s->r.pos[g->buf_free[b]] >= s->k;
+}
+
 uint32_t step_live(const stepper *s, uint32_t *bufs, uint32_t cap)
 {
     const graph *g = s->g;
     uint32_t cnt = 0;
-    for (uint32_t b = 0; b < g->nbufs; b++) {
-        if (s->r.pos[g->buf_alloc[b]] >= s->k) continue;
-        if (g->buf_free[b] != GRAPH_NONE && s->r.pos[g->buf_free[b]] < s->k) continue;
-        if (cnt < cap) bufs[cnt] = b;
-        cnt++;
+    for (uint32_t b = 0; b < g->nbufs; b++) cnt += is_live(s, b);
+    if (cap == 0 || cnt == 0) return cnt;
+    /* All of them, oldest first; then the first cap. */
+    uint32_t *all = cnt <= cap ? bufs : malloc((size_t)cnt * sizeof *all);
+    if (!all) return 0;
+    uint32_t i = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++)
+        if (is_live(s, b)) all[i++] = b;
+    if (cnt > 1) qsort_r(all, cnt, sizeof *all, cmp_alloc_step, (void *)s);
+    if (all != bufs) {
+        memcpy(bufs, all, (size_t)cap * sizeof *bufs);
+        free(all);
     }
-    qsort_r(bufs, cnt < cap ? cnt : cap, sizeof *bufs, cmp_alloc_step, (void *)s);
     return cnt;
 }

@@ -1,0 +1,128 @@
+/* jscan.c: recursive-descent JSON syntax check (RFC 8259), no tree built;
+ * used only after cJSON has rejected the text, to say where and why. */
+#include "jscan.h"
+#include <string.h>
+
+#define JSCAN_DEPTH 1000   /* cJSON's nesting limit */
+
+typedef struct scan {
+    const char *p, *end;
+    const char *where, *what;
+} scan;
+
+static int fail(scan *s, const char *at, const char *what)
+{
+    s->where = at;
+    s->what = at >= s->end ? "unexpected end of input (truncated file?)" : what;
+    return -1;
+}
+
+static void ws(scan *s)
+{
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r')) s->p++;
+}
+
+static int value(scan *s, int depth);
+
+static int string(scan *s)
+{
+    s->p++;   /* opening quote */
+    while (s->p < s->end) {
+        unsigned char c = (unsigned char)*s->p;
+        if (c == '"') { s->p++; return 0; }
+        if (c < 0x20) return fail(s, s->p, "control character inside a string");
+        if (c == '\\') {
+            s->p++;
+            if (s->p >= s->end) break;
+            if (*s->p == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (s->p + i >= s->end || !strchr("0123456789abcdefABCDEF", s->p[i]) || !s->p[i])
+                        return fail(s, s->p + i, "bad \\u escape in a string");
+                s->p += 5;
+                continue;
+            }
+            if (!strchr("\"\\/bfnrt", *s->p) || !*s->p) return fail(s, s->p, "bad escape in a string");
+        }
+        s->p++;
+    }
+    return fail(s, s->end, "unterminated string");
+}
+
+static int digits(scan *s)
+{
+    const char *start = s->p;
+    while (s->p < s->end && *s->p >= '0' && *s->p <= '9') s->p++;
+    return s->p > start ? 0 : fail(s, s->p, "expected a digit in a number");
+}
+
+static int number(scan *s)
+{
+    if (*s->p == '-') s->p++;
+    if (s->p < s->end && *s->p == '0') s->p++;
+    else if (digits(s)) return -1;
+    if (s->p < s->end && *s->p == '.') { s->p++; if (digits(s)) return -1; }
+    if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
+        s->p++;
+        if (s->p < s->end && (*s->p == '+' || *s->p == '-')) s->p++;
+        if (digits(s)) return -1;
+    }
+    return 0;
+}
+
+static int word(scan *s, const char *w)
+{
+    size_t n = strlen(w);
+    for (size_t i = 0; i < n; i++)
+        if (s->p + i >= s->end || s->p[i] != w[i]) return fail(s, s->p + i, "invalid literal");
+    s->p += n;
+    return 0;
+}
+
+static int container(scan *s, int depth, char close)
+{
+    if (depth >= JSCAN_DEPTH) return fail(s, s->p, "nested too deeply");
+    s->p++;
+    ws(s);
+    if (s->p < s->end && *s->p == close) { s->p++; return 0; }
+    for (;;) {
+        if (close == '}') {
+            if (s->p >= s->end || *s->p != '"') return fail(s, s->p, "expected a string key");
+            if (string(s)) return -1;
+            ws(s);
+            if (s->p >= s->end || *s->p != ':') return fail(s, s->p, "expected ':' after a key");
+            s->p++;
+            ws(s);
+        }
+        if (value(s, depth + 1)) return -1;
+        ws(s);
+        if (s->p < s->end && *s->p == ',') { s->p++; ws(s); continue; }
+        if (s->p < s->end && *s->p == close) { s->p++; return 0; }
+        return fail(s, s->p, close == '}' ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array");
+    }
+}
+
+static int value(scan *s, int depth)
+{
+    ws(s);
+    if (s->p >= s->end) return fail(s, s->p, "expected a value");
+    switch (*s->p) {
+    case '{': return container(s, depth, '}');
+    case '[': return container(s, depth, ']');
+    case '"': return string(s);
+    case 't': return word(s, "true");
+    case 'f': return word(s, "false");
+    case 'n': return word(s, "null");
+    default:
+        if (*s->p == '-' || (*s->p >= '0' && *s->p <= '9')) return number(s);
+        return fail(s, s->p, "expected a value");
+    }
+}
+
+int jscan_value(const char *p, const char *end, const char **where, const char **what)
+{
+    scan s = {p, end, NULL, NULL};
+    if (value(&s, 0) == 0) return 0;
+    *where = s.where;
+    *what = s.what;
+    return -1;
+}

@@ -1,0 +1,332 @@
+#!/usr/bin/env bash
+# test_cli.sh: end-to-end checks of the memtris command line: exit statuses,
+# --help/--version, '-' for stdin, the json/csv/text outputs and error messages.
+# Usage: test_cli.sh MEMTRIS SOURCE_DIR [GROUP]   (GROUP: one of the groups
+# below; all of them when omitted). Prints "N passed, M failed" last.
+set -u
+
+if [ $# -lt 2 ]; then
+    echo "usage: $0 MEMTRIS SOURCE_DIR [GROUP]" >&2
+    exit 2
+fi
+M=$1
+SRC=$2
+GROUP=${3:-all}
+SEED=$SRC/samples/seed-example.json
+DATA=$SRC/tests/data
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/memtris-cli.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+OUT=$TMP/out
+ERR=$TMP/err
+pass=0
+fail=0
+rc=0
+
+# run CMD...: runs it with stdout in $OUT, stderr in $ERR and the status in $rc.
+run() {
+    "$@" >"$OUT" 2>"$ERR"
+    rc=$?
+}
+
+ok() { pass=$((pass + 1)); }
+
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $*"
+    echo "  exit status: $rc"
+    echo "  stdout: $(head -c 600 "$OUT")"
+    echo "  stderr: $(head -c 600 "$ERR")"
+}
+
+# expect_rc WANT DESC
+expect_rc() {
+    if [ "$rc" -eq "$1" ]; then ok; else bad "$2: exit status $rc, expected $1"; fi
+}
+
+# expect_out_line WANT DESC: stdout is exactly the one line WANT.
+expect_out_line() {
+    local want=$1 got
+    got=$(cat "$OUT")
+    if [ "$got" = "$want" ] && [ "$(wc -l <"$OUT")" -eq 1 ]; then ok
+    else bad "$2: stdout is not exactly: $want"; fi
+}
+
+# expect_out_file WANTFILE DESC: stdout equals the file.
+expect_out_file() {
+    if cmp -s "$1" "$OUT"; then ok
+    else bad "$2: stdout differs:"; diff "$1" "$OUT" | head -20; fi
+}
+
+# expect_grep FILE FIXED_STRING DESC
+expect_grep() {
+    if grep -qF -- "$2" "$1"; then ok; else bad "$3: '$2' not found in $(basename "$1")"; fi
+}
+
+expect_empty() {
+    if [ ! -s "$1" ]; then ok; else bad "$2: $(basename "$1") is not empty"; fi
+}
+
+expect_nonempty() {
+    if [ -s "$1" ]; then ok; else bad "$2: $(basename "$1") is empty"; fi
+}
+
+# usage_error DESC CMD...: status 2, a message on stderr, nothing on stdout.
+usage_error() {
+    local desc=$1
+    shift
+    run "$@"
+    expect_rc 2 "$desc"
+    expect_empty "$OUT" "$desc (stdout)"
+    expect_nonempty "$ERR" "$desc (message on stderr)"
+}
+
+# ------------------------------------------------------------------ groups
+
+group_exit() {
+    local c
+    for c in schedule compare validate; do
+        run "$M" "$c" "$SEED"
+        expect_rc 0 "$c on the seed example"
+        run "$M" "$c" "$DATA/bad-line3.json"
+        expect_rc 1 "$c on invalid JSON"
+        run "$M" "$c" "$TMP/no-such-file.json"
+        expect_rc 1 "$c on a missing file"
+        usage_error "$c with an unknown option" "$M" "$c" --bogus "$SEED"
+        expect_grep "$ERR" "--bogus" "$c: the unknown option is named"
+        expect_grep "$ERR" "Try 'memtris $c --help'" "$c: usage hint"
+        usage_error "$c with an unknown short option" "$M" "$c" -Z "$SEED"
+        usage_error "$c without FILE" "$M" "$c"
+        usage_error "$c with two FILEs" "$M" "$c" "$SEED" "$SEED"
+    done
+    # view (the TUI) checks its options before it looks for a terminal.
+    usage_error "view with an unknown option" "$M" view --bogus "$SEED"
+    usage_error "view with an unknown policy" "$M" view --policy nope "$SEED"
+    usage_error "schedule with an unknown policy" "$M" schedule --policy nope "$SEED"
+    expect_grep "$ERR" "'nope'" "unknown policy is named"
+    expect_grep "$ERR" "fifo priority" "known policies are listed"
+    usage_error "compare with an unknown policy" "$M" compare --policies fifo,nope "$SEED"
+    expect_grep "$ERR" "'nope'" "compare: unknown policy is named"
+    usage_error "schedule with an unknown format" "$M" schedule --format xml "$SEED"
+    expect_grep "$ERR" "xml" "unknown format is named"
+    usage_error "compare with an unknown format" "$M" compare --format csv "$SEED"
+    usage_error "schedule option without its value" "$M" schedule "$SEED" --policy
+    run "$M" frobnicate "$SEED"
+    expect_rc 2 "unknown command"
+    expect_empty "$OUT" "unknown command (stdout)"
+    expect_grep "$ERR" "frobnicate" "unknown command is named"
+    run "$M" --bogus
+    expect_rc 2 "unknown top-level option"
+    # Cycles and other validation errors are bad input.
+    printf '{"Nodes": [{"Id": 1, "Op": "X"}, {"Id": 2, "Op": "X"}], "Edges": [[1, 2], [2, 1]]}' >"$TMP/cycle.json"
+    run "$M" schedule "$TMP/cycle.json"
+    expect_rc 1 "schedule on a cyclic graph"
+    # Live memory passing 2^63-1 is a runtime failure, status 1.
+    {
+        printf '{"Nodes": ['
+        for i in $(seq 0 1099); do
+            [ "$i" -gt 0 ] && printf ', '
+            printf '{"Id": %d, "Op": "ALLOC", "Size": 9007199254740991, "BufId": %d}' "$i" "$i"
+        done
+        printf '], "Edges": []}'
+    } >"$TMP/overflow.json"
+    run "$M" schedule "$TMP/overflow.json"
+    expect_rc 1 "schedule with live memory past 2^63-1"
+    expect_grep "$ERR" "2^63-1" "overflow message"
+    expect_empty "$OUT" "overflow (stdout)"
+}
+
+group_help() {
+    local c opt
+    for opt in --help -h; do
+        run "$M" "$opt"
+        expect_rc 0 "memtris $opt"
+        expect_grep "$OUT" "Usage: memtris" "memtris $opt to stdout"
+        expect_empty "$ERR" "memtris $opt (stderr)"
+        for c in schedule compare validate view; do
+            run "$M" "$c" "$opt"
+            expect_rc 0 "memtris $c $opt"
+            if grep -qE "^Usage: memtris \[?$c" "$OUT"; then ok; else bad "memtris $c $opt: its usage on stdout"; fi
+            expect_empty "$ERR" "memtris $c $opt (stderr)"
+        done
+    done
+}
+
+group_version() {
+    local c opt
+    for opt in --version -V; do
+        run "$M" "$opt"
+        expect_rc 0 "memtris $opt"
+        if grep -qE '^memtris [0-9]+\.[0-9]+' "$OUT"; then ok; else bad "memtris $opt prints 'memtris X.Y'"; fi
+        expect_empty "$ERR" "memtris $opt (stderr)"
+        for c in schedule compare validate view; do
+            run "$M" "$c" "$opt"
+            expect_rc 0 "memtris $c $opt"
+            if grep -qE '^memtris [0-9]+\.[0-9]+' "$OUT"; then ok; else bad "memtris $c $opt prints 'memtris X.Y'"; fi
+            expect_empty "$ERR" "memtris $c $opt (stderr)"
+        done
+    done
+}
+
+SEED_JSON_PRIORITY='{"policy": "priority", "nodes": 3, "peak": 1024, "order": [0, 1, 2], "memory": [1024, 1024, 0]}'
+SEED_JSON_FIFO='{"policy": "fifo", "nodes": 3, "peak": 1024, "order": [0, 1, 2], "memory": [1024, 1024, 0]}'
+
+group_stdin() {
+    run "$M" schedule --format json - <"$SEED"
+    expect_rc 0 "schedule - < file"
+    expect_out_line "$SEED_JSON_PRIORITY" "schedule - < file"
+    expect_grep "$ERR" "<stdin>" "warnings name <stdin>"
+    cat "$SEED" | "$M" schedule --format json - >"$OUT" 2>"$ERR"
+    rc=$?
+    expect_rc 0 "schedule - from a pipe"
+    expect_out_line "$SEED_JSON_PRIORITY" "schedule - from a pipe"
+    run "$M" validate - <"$SEED"
+    expect_rc 0 "validate -"
+    expect_grep "$OUT" "<stdin>: valid" "validate - names <stdin>"
+    : | "$M" validate - >"$OUT" 2>"$ERR"
+    rc=$?
+    expect_rc 1 "validate - on empty input"
+    expect_grep "$ERR" "<stdin>: error: empty input" "empty stdin message"
+    printf '{"Nodes": [\n  {"Id": 0, "Op": "X"},\n  {"Id": 1, "Op": bogus}\n], "Edges": []}\n' |
+        "$M" compare - >"$OUT" 2>"$ERR"
+    rc=$?
+    expect_rc 1 "compare - on invalid JSON"
+    expect_grep "$ERR" "<stdin>:3:19: error:" "stdin error position"
+}
+
+group_schedule() {
+    run "$M" schedule --format json "$SEED"
+    expect_rc 0 "schedule --format json"
+    expect_out_line "$SEED_JSON_PRIORITY" "schedule --format json (priority is the default)"
+    run "$M" schedule --policy fifo --format json "$SEED"
+    expect_out_line "$SEED_JSON_FIFO" "schedule --policy fifo --format json"
+    run "$M" schedule -p priority -f json "$SEED"
+    expect_out_line "$SEED_JSON_PRIORITY" "schedule -p priority -f json"
+    # Warnings go to stderr, never into the JSON.
+    if [ "$(grep -c 'warning:' "$ERR")" -eq 2 ]; then ok; else bad "seed example gives 2 warnings on stderr"; fi
+    run "$M" schedule -p fifo -f json "$DATA/branches.json"
+    expect_out_line '{"policy": "fifo", "nodes": 11, "peak": 1200, "order": [0, 1, 4, 7, 2, 5, 8, 3, 6, 9, 10], "memory": [0, 400, 700, 1200, 1200, 1200, 1200, 800, 500, 0, 0]}' "schedule fifo json on branches"
+    run "$M" schedule -f json "$DATA/branches.json"
+    expect_out_line '{"policy": "priority", "nodes": 11, "peak": 500, "order": [0, 4, 5, 6, 1, 2, 3, 7, 8, 9, 10], "memory": [0, 300, 300, 0, 400, 400, 0, 500, 500, 0, 0]}' "schedule priority json on branches"
+    expect_empty "$ERR" "no warnings for branches"
+
+    run "$M" schedule --format csv "$SEED"
+    expect_rc 0 "schedule --format csv"
+    printf 'step,id,op,name,change,memory\n1,0,ALLOC,,1024,1024\n2,1,Matmul,,0,1024\n3,2,FREE,,-1024,0\n' >"$TMP/seed.csv"
+    expect_out_file "$TMP/seed.csv" "schedule csv on the seed example"
+    run "$M" schedule -f csv "$DATA/chain.json"
+    if [ "$(head -1 "$OUT")" = "step,id,op,name,change,memory" ]; then ok; else bad "csv header"; fi
+    expect_grep "$OUT" "1,0,ALLOC,x,100,100" "csv row with a Name"
+    expect_grep "$OUT" "7,6,FREE,,-200,0" "csv last row"
+    # Names that need quoting in CSV.
+    printf '{"Nodes": [{"Id": 0, "Op": "A,B", "Name": "say \\"hi\\""}], "Edges": []}' >"$TMP/quote.json"
+    run "$M" schedule -f csv "$TMP/quote.json"
+    expect_grep "$OUT" '1,0,"A,B","say ""hi""",0,0' "csv quoting"
+
+    run "$M" schedule "$SEED"
+    expect_rc 0 "schedule text"
+    expect_grep "$OUT" "peak 1.0 KiB (1024 bytes) at step 1 (node 0)" "text peak line"
+    run "$M" schedule "$DATA/huge.json"
+    expect_grep "$OUT" "(4503599627374591 bytes)" "text peak of the huge graph is exact"
+}
+
+group_compare() {
+    run "$M" compare --format json "$SEED"
+    expect_rc 0 "compare --format json"
+    expect_out_line "{\"graph\": \"$SEED\", \"results\": [{\"policy\": \"fifo\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000}, {\"policy\": \"priority\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000}]}" "compare json on the seed example"
+    run "$M" compare -f json "$DATA/branches.json"
+    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"results\": [{\"policy\": \"fifo\", \"peak\": 1200, \"steps\": 11, \"vs_fifo\": 1.000000}, {\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667}]}" "compare json on branches"
+    if command -v python3 >/dev/null 2>&1; then
+        if python3 - "$OUT" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert set(d) == {"graph", "results"}, d
+for r in d["results"]:
+    assert set(r) == {"policy", "peak", "steps", "vs_fifo"}, r
+    assert isinstance(r["peak"], int) and isinstance(r["steps"], int)
+    assert r["vs_fifo"] is None or isinstance(r["vs_fifo"], float)
+EOF
+        then ok; else bad "compare json parses with the documented keys"; fi
+    fi
+    run "$M" compare --policies priority -f json "$DATA/branches.json"
+    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"results\": [{\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667}]}" "compare --policies priority json"
+    # fifo's peak 0 and another's above 0: vs_fifo is null.
+    printf '{"Nodes": [{"Id": 0, "Op": "X"}], "Edges": []}' >"$TMP/zero.json"
+    run "$M" compare -f json "$TMP/zero.json"
+    expect_grep "$OUT" '"vs_fifo": 1.000000' "compare with both peaks 0"
+
+    run "$M" compare "$DATA/branches.json"
+    expect_rc 0 "compare text"
+    expect_grep "$OUT" "differs from step 2" "compare text: where the orders differ"
+    expect_grep "$OUT" "step 2: fifo pops node 1, priority pops node 4" "compare text: first differing pops"
+    expect_grep "$OUT" "58.3%" "compare text: saving"
+}
+
+group_validate() {
+    run "$M" validate "$SEED"
+    expect_rc 0 "validate the seed example"
+    {
+        echo "$SEED: valid"
+        echo "  nodes      3 (1 ALLOC, 1 FREE, 1 compute)"
+        echo "  edges      2"
+        echo "  buffers    1"
+        echo "  allocated  1.0 KiB (1024 bytes)"
+        echo "  largest    buffer 1, 1.0 KiB (1024 bytes), ALLOC node 0"
+    } >"$TMP/seed.summary"
+    expect_out_file "$TMP/seed.summary" "validate summary"
+    if [ "$(grep -c "^$SEED: warning:" "$ERR")" -eq 2 ]; then ok; else bad "validate: 2 warnings on stderr"; fi
+    expect_grep "$ERR" "buffer 0 in \"Inputs\"" "validate warning names buffer 0"
+    expect_grep "$ERR" "buffer 2 in \"Inputs\"" "validate warning names buffer 2"
+
+    run "$M" validate "$DATA/branches.json"
+    expect_grep "$OUT" "nodes      11 (3 ALLOC, 3 FREE, 5 compute)" "validate counts node kinds"
+    expect_grep "$OUT" "largest    buffer 3, 500 B (500 bytes), ALLOC node 7" "validate largest buffer"
+    expect_empty "$ERR" "validate branches: no diagnostics"
+
+    # A repeated edge is a warning: the graph is still valid, the edge kept once.
+    run "$M" validate "$DATA/repeated-edge.json"
+    expect_rc 0 "validate with a repeated edge"
+    expect_grep "$ERR" "warning: edge [0, 1] is listed more than once" "repeated edge warning"
+    expect_grep "$OUT" "  edges      1" "repeated edge counted once"
+}
+
+group_errors() {
+    local c
+    for c in schedule compare validate; do
+        run "$M" "$c" "$DATA/bad-line3.json"
+        expect_rc 1 "$c on bad-line3.json"
+        expect_grep "$ERR" "$DATA/bad-line3.json:3:19: error:" "$c: error with FILE:LINE:COL on stderr"
+        expect_empty "$OUT" "$c on a bad file (stdout)"
+    done
+    run "$M" validate "$TMP/no-such-file.json"
+    expect_grep "$ERR" "$TMP/no-such-file.json: error: cannot open" "missing file message"
+    printf '{"Nodes": [{"Id": 4, "Op": "X"}, {"Id": 7, "Op": "X"}, {"Id": 9, "Op": "X"}, {"Id": 1, "Op": "X"}],\n "Edges": [[1, 7], [7, 9], [9, 4], [4, 7]]}\n' >"$TMP/cycle.json"
+    run "$M" validate "$TMP/cycle.json"
+    expect_rc 1 "validate a cycle"
+    expect_grep "$ERR" "cycle: 4 -> 7 -> 9 -> 4" "cycle message"
+    expect_empty "$OUT" "validate a cycle (stdout)"
+    printf '{"Nodes": [{"Id": 0, "Op": "ALLOC", "Size": 1, "BufId": 1}, {"Id": 1, "Op": "FREE", "BufId": 1}], "Edges": []}' >"$TMP/order.json"
+    run "$M" schedule "$TMP/order.json"
+    expect_rc 1 "FREE not after its ALLOC"
+    expect_grep "$ERR" "FREE node 1 of buffer 1 does not depend on ALLOC node 0" "FREE order message"
+}
+
+# ------------------------------------------------------------------ driver
+
+GROUPS_ALL="exit help version stdin schedule compare validate errors"
+if [ ! -x "$M" ]; then
+    echo "FAIL: $M is not an executable"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+if [ "$GROUP" = all ]; then
+    for g in $GROUPS_ALL; do "group_$g"; done
+elif [[ " $GROUPS_ALL " == *" $GROUP "* ]]; then
+    "group_$GROUP"
+else
+    echo "unknown group '$GROUP' (one of: $GROUPS_ALL)" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,770 @@
+/* test_load.c: the loader's validation rules, one test per rule, through
+ * load_buffer on inline JSON: what is rejected, what is only warned about,
+ * and that each message names the position or the ids involved. */
+#include <math.h>
+#include "testutil.h"
+
+/* A node that is fine everywhere it is used below. */
+#define N0 "{\"Id\": 0, \"Op\": \"X\"}"
+
+/* Loads json that must be accepted; returns the graph and leaves d set. */
+static graph *load_ok(const char *json, diag *d)
+{
+    graph *g = tu_load(json, d);
+    if (!g || d->nerrors) tu_print_diag(d);
+    assert_non_null(g);
+    assert_int_equal(d->nerrors, 0);
+    return g;
+}
+
+/* ------------------------------------------------------------ syntax */
+
+static void not_json_reports_position(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("hello", TU_SOURCE ":1:1: error:", "hello");
+}
+
+static void syntax_error_on_line_3(void **state)
+{
+    (void)state;
+    /* "bogus" starts at line 3, column 19. */
+    const char *json =
+        "{\"Nodes\": [\n"
+        "  {\"Id\": 0, \"Op\": \"X\"},\n"
+        "  {\"Id\": 1, \"Op\": bogus}\n"
+        "], \"Edges\": []}\n";
+    TU_EXPECT_ERROR(json, TU_SOURCE ":3:19: error:", "bogus");
+}
+
+static void syntax_error_missing_comma_on_line_3(void **state)
+{
+    (void)state;
+    /* The second key on line 3 (column 13) follows a value without a comma. */
+    const char *json =
+        "{\"Nodes\": [\n"
+        "  {\"Id\": 0, \"Op\": \"X\"},\n"
+        "  {\"Id\": 1  \"Op\": \"X\"}\n"
+        "], \"Edges\": []}\n";
+    TU_EXPECT_ERROR(json, TU_SOURCE ":3:13: error:");
+}
+
+static void syntax_error_column_points_at_offending_char(void **state)
+{
+    (void)state;
+    /* A trailing comma in an object: the '}' at line 3, column 23 is where
+     * a key was expected. */
+    const char *json =
+        "{\"Nodes\": [\n"
+        "  {\"Id\": 0, \"Op\": \"X\"},\n"
+        "  {\"Id\": 1, \"Op\": \"X\",}\n"
+        "], \"Edges\": []}\n";
+    TU_EXPECT_ERROR(json, TU_SOURCE ":3:23: error:", "'}");
+}
+
+static void syntax_column_counts_utf8_characters(void **state)
+{
+    (void)state;
+    /* "é" is two bytes but one column: "bogus" is at column 41. */
+    const char *json = "{\"Nodes\": [{\"Id\": 0, \"Name\": \"\xc3\xa9\", \"Op\": bogus}], \"Edges\": []}";
+    TU_EXPECT_ERROR(json, TU_SOURCE ":1:41: error:");
+}
+
+static void truncated_between_nodes(void **state)
+{
+    (void)state;
+    /* Ends right after a node: the end of input is line 2, column 23. */
+    const char *json =
+        "{\"Nodes\": [\n"
+        "  {\"Id\": 0, \"Op\": \"X\"}";
+    TU_EXPECT_ERROR(json, TU_SOURCE ":2:23: error:", "unexpected end of input");
+}
+
+static void truncated_inside_a_node(void **state)
+{
+    (void)state;
+    /* The file stops in the middle of the node on line 3; the end of input
+     * is line 3, column 22. A truncated file should be reported as such. */
+    const char *json =
+        "{\"Nodes\": [\n"
+        "  {\"Id\": 0, \"Op\": \"X\"},\n"
+        "  {\"Id\": 1, \"Op\": \"X\"";
+    TU_EXPECT_ERROR(json, TU_SOURCE ":3:22: error:", "unexpected end of input");
+}
+
+static void truncated_inside_an_edge(void **state)
+{
+    (void)state;
+    const char *json = "{\"Nodes\": [" N0 "], \"Edges\": [[0, 1";
+    TU_EXPECT_ERROR(json, TU_SOURCE ":1:", "unexpected end of input");
+}
+
+static void every_prefix_of_a_valid_file_is_rejected(void **state)
+{
+    (void)state;
+    const char *json =
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 1024, \"BufId\": 1},\n"
+        "  {\"Id\": 1, \"Op\": \"Matmul\", \"Inputs\": [1], \"Name\": \"mm\"},\n"
+        "  {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 1}],\n"
+        " \"Edges\": [[0, 1], [1, 2]]}";
+    size_t len = strlen(json);
+    char *buf = malloc(len + 1);
+    assert_non_null(buf);
+    for (size_t k = 0; k < len; k++) {
+        memcpy(buf, json, k);
+        buf[k] = 0;
+        diag d;
+        graph *g = tu_load(buf, &d);
+        if (g || d.nerrors == 0 || d.nlines == 0) {
+            print_message("prefix of %zu bytes:\n", k);
+            tu_print_diag(&d);
+        }
+        assert_null(g);
+        assert_true(d.nerrors >= 1);
+        assert_true(d.nlines >= 1);
+        /* Every message names the source; positions stay inside the text. */
+        unsigned long line, col;
+        assert_non_null(strstr(d.lines[0], TU_SOURCE));
+        if (sscanf(d.lines[0], TU_SOURCE ":%lu:%lu:", &line, &col) == 2) {
+            assert_true(line >= 1 && line <= 4);
+            assert_true(col >= 1 && col <= 70);
+        }
+        diag_free(&d);
+    }
+    free(buf);
+    diag d;
+    graph *g = load_ok(json, &d);
+    graph_free(g);
+    diag_free(&d);
+}
+
+static void empty_input(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("", "error:", "empty input");
+    TU_EXPECT_ERROR("  \n\t \n", "error:", "empty input");
+}
+
+static void top_level_not_an_object(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("[1, 2]", TU_SOURCE ":1:1: error:", "top level must be an object", "an array");
+    TU_EXPECT_ERROR("\n  \"Nodes\"", TU_SOURCE ":2:3: error:", "top level must be an object", "a string");
+}
+
+static void trailing_garbage(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [], \"Edges\": []}\n  xyz", TU_SOURCE ":2:3: error:",
+                    "unexpected data after the top-level object");
+    TU_EXPECT_ERROR("{\"Nodes\": [], \"Edges\": []} {}", TU_SOURCE ":1:28: error:",
+                    "unexpected data after the top-level object");
+}
+
+static void utf8_byte_order_mark(void **state)
+{
+    (void)state;
+    /* Editors on Windows often start JSON files with a UTF-8 byte order mark
+     * (cJSON itself skips it). Either the file loads, or the message must
+     * not contradict itself by rejecting an object for not being one. */
+    diag d;
+    graph *g = tu_load("\xef\xbb\xbf{\"Nodes\": [" N0 "], \"Edges\": []}", &d);
+    int contradiction = !g && tu_find_line(&d, "must be an object", "found an object", (const char *)NULL) >= 0;
+    if (!g) tu_print_diag(&d);
+    graph_free(g);
+    diag_free(&d);
+    if (contradiction) fail_msg("a file starting with a UTF-8 BOM is rejected as not an object");
+}
+
+/* ------------------------------------------------------ Nodes and Edges */
+
+static void edges_before_nodes(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = tu_load("{\"Edges\": [[0, 1]], \"Nodes\": [" N0 ", {\"Id\": 1, \"Op\": \"Y\"}]}", &d);
+    assert_non_null(g);
+    assert_int_equal(d.nerrors, 0);
+    assert_int_equal(g->nedges, 1);
+    assert_int_equal(g->succ[g->succ_off[graph_find(g, 0)]], graph_find(g, 1));
+    graph_free(g);
+    diag_free(&d);
+}
+
+static void missing_nodes(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Edges\": []}", "error:", "missing \"Nodes\"");
+}
+
+static void missing_edges(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "]}", "error:", "missing \"Edges\"");
+}
+
+static void nodes_wrong_type(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": {\"a\": 1}, \"Edges\": []}", TU_SOURCE ":1:11: error:",
+                    "\"Nodes\" must be an array", "an object");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 ", 7], \"Edges\": []}", "error:", "Nodes[1] must be an object",
+                    "a number");
+}
+
+static void edges_wrong_type(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": 5}", "error:", "\"Edges\" must be an array", "a number");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [[0]]}", "error:", "Edges[0] must be a pair");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [[0, 1, 2]]}", "error:", "Edges[0] must be a pair");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [\"0-1\"]}", "error:", "Edges[0] must be a pair",
+                    "a string");
+}
+
+static void nodes_appearing_twice(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [], \"Nodes\": []}", TU_SOURCE ":1:48: error:",
+                    "\"Nodes\" appears twice");
+}
+
+/* ------------------------------------------------------ node fields */
+
+static void missing_id(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 ", {\"Op\": \"X\"}], \"Edges\": []}", TU_SOURCE ":1:",
+                    "Nodes[1] has no \"Id\"");
+}
+
+static void id_wrong_type(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": \"3\", \"Op\": \"X\"}], \"Edges\": []}", "error:",
+                    "Nodes[0]", "\"Id\" must be a non-negative integer", "a string");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": null, \"Op\": \"X\"}], \"Edges\": []}", "error:",
+                    "Nodes[0]", "\"Id\"", "null");
+}
+
+static void missing_op(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3}], \"Edges\": []}", "error:", "Nodes[0] (Id 3) has no \"Op\"");
+}
+
+static void op_wrong_type(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": 4}], \"Edges\": []}", "error:",
+                    "Nodes[0] (Id 3)", "\"Op\" must be a string", "a number");
+}
+
+static void alloc_without_size(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"BufId\": 1}], \"Edges\": []}", "error:",
+                    "Nodes[0] (Id 3)", "ALLOC has no \"Size\"");
+}
+
+static void size_wrong_type(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": \"1\", \"BufId\": 1}], \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 3)", "\"Size\"", "a string");
+}
+
+static void alloc_without_bufid(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": 1}], \"Edges\": []}", "error:",
+                    "Nodes[0] (Id 3)", "ALLOC has no \"BufId\"");
+}
+
+static void free_without_bufid(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"FREE\"}], \"Edges\": []}", "error:",
+                    "Nodes[0] (Id 3)", "FREE has no \"BufId\"");
+}
+
+static void bufid_wrong_type(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": \"1\"}], \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 3)", "\"BufId\" must be a non-negative integer", "a string");
+}
+
+/* ------------------------------------------------------ numbers */
+
+static void non_integer_number(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1.5, \"Op\": \"X\"}], \"Edges\": []}", TU_SOURCE ":1:12: error:",
+                    "\"Id\"", "1.5", "not an integer");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 1.5, \"BufId\": 1}], \"Edges\": []}",
+                    "error:", "\"Size\"", "1.5", "not an integer");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [[0, 1.5]]}", "error:", "Edges[0]", "1.5",
+                    "not an integer");
+}
+
+static void negative_number(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": -3, \"Op\": \"X\"}], \"Edges\": []}", "error:", "\"Id\"", "-3",
+                    "negative");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": -1, \"BufId\": 1}], \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 1)", "\"Size\"", "-1", "negative");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": -2}], \"Edges\": []}",
+                    "error:", "\"BufId\"", "-2", "negative");
+}
+
+static void number_above_2_53(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 9007199254740992, \"BufId\": 1}], "
+                    "\"Edges\": []}", "error:", "\"Size\"", "9007199254740992", "above 2^53-1");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 9007199254740992, \"Op\": \"X\"}], \"Edges\": []}", "error:",
+                    "\"Id\"", "9007199254740992", "above 2^53-1");
+}
+
+static void huge_number(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 1e400, \"BufId\": 1}], \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 1)", "\"Size\"", "out of range");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1e400, \"Op\": \"X\"}], \"Edges\": []}", "error:", "\"Id\"",
+                    "out of range");
+}
+
+static void size_exactly_2_53_minus_1_accepted(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = load_ok("{\"Nodes\": [{\"Id\": 9007199254740991, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, "
+                       "\"BufId\": 9007199254740991}, {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 9007199254740991}],"
+                       " \"Edges\": [[9007199254740991, 1]]}", &d);
+    assert_int_equal(d.nwarnings, 0);
+    assert_int_equal(g->nbufs, 1);
+    assert_true(g->buf_size[0] == GRAPH_MAX_SIZE);
+    assert_true(g->buf_id[0] == (int64_t)9007199254740991);
+    uint32_t a = graph_find(g, 9007199254740991), f = graph_find(g, 1);
+    assert_int_equal(a, 0);
+    assert_int_equal(f, 1);
+    assert_true(g->change[a] == GRAPH_MAX_SIZE);
+    assert_true(g->change[f] == -GRAPH_MAX_SIZE);
+    graph_free(g);
+    diag_free(&d);
+}
+
+/* ------------------------------------------------------ ids and edges */
+
+static void duplicate_id(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 5, \"Op\": \"X\"}, {\"Id\": 6, \"Op\": \"X\"}, {\"Id\": 5, \"Op\": \"Y\"}],"
+                    " \"Edges\": []}", "error:", "duplicate Id 5", "Nodes[0]", "Nodes[2]");
+}
+
+static void duplicate_id_after_an_earlier_duplicate(void **state)
+{
+    (void)state;
+    /* Id 2 is used by Nodes[2] and Nodes[3]; an earlier duplicate must not
+     * shift the indices the message gives. */
+    const char *json = "{\"Nodes\": [{\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 1, \"Op\": \"X\"},"
+                       " {\"Id\": 2, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"X\"}], \"Edges\": []}";
+    diag d;
+    graph *g = tu_load(json, &d);
+    int ok = !g && d.nerrors == 2 &&
+             tu_find_line(&d, "duplicate Id 1", "Nodes[0] and Nodes[1]", (const char *)NULL) >= 0 &&
+             tu_find_line(&d, "duplicate Id 2", "Nodes[2] and Nodes[3]", (const char *)NULL) >= 0;
+    if (!ok) tu_print_diag(&d);
+    graph_free(g);
+    diag_free(&d);
+    if (!ok) fail_msg("expected: duplicate Id 1: Nodes[0] and Nodes[1]; duplicate Id 2: Nodes[2] and Nodes[3]");
+}
+
+static void edge_endpoint_not_a_node(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 ", {\"Id\": 1, \"Op\": \"X\"}], \"Edges\": [[0, 1], [0, 5]]}", "error:",
+                    "Edges[1]", "[0, 5]", "node 5 does not exist");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [[8, 0]]}", "error:", "Edges[0]", "[8, 0]",
+                    "node 8 does not exist");
+}
+
+static void self_loop(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 ", {\"Id\": 3, \"Op\": \"X\"}], \"Edges\": [[0, 3], [3, 3]]}", "error:",
+                    "Edges[1]", "[3, 3]", "self-loop");
+}
+
+static void edge_listed_twice(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = load_ok("{\"Nodes\": [" N0 ", {\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"X\"}],"
+                       " \"Edges\": [[0, 1], [1, 2], [0, 1]]}", &d);
+    assert_int_equal(d.nwarnings, 1);
+    TU_ASSERT_LINE(&d, "warning:", "edge [0, 1]", "more than once");
+    assert_int_equal(g->nedges, 2);
+    assert_int_equal(g->succ_off[1] - g->succ_off[0], 1);
+    assert_int_equal(g->pred_off[2] - g->pred_off[1], 1);
+    graph_free(g);
+    diag_free(&d);
+}
+
+static void cycle_printed_from_smallest_id(void **state)
+{
+    (void)state;
+    /* 4 -> 7 -> 9 -> 4, reached from node 1, with 20 hanging off it; Nodes
+     * are listed so that the cycle is found starting elsewhere. */
+    const char *json =
+        "{\"Nodes\": [{\"Id\": 20, \"Op\": \"X\"}, {\"Id\": 9, \"Op\": \"X\"}, {\"Id\": 1, \"Op\": \"X\"},"
+        " {\"Id\": 7, \"Op\": \"X\"}, {\"Id\": 4, \"Op\": \"X\"}, {\"Id\": 30, \"Op\": \"X\"}],"
+        " \"Edges\": [[1, 9], [9, 4], [4, 7], [7, 9], [7, 20], [1, 30]]}";
+    diag d;
+    graph *g = tu_load(json, &d);
+    assert_null(g);
+    assert_int_equal(d.nerrors, 1);
+    TU_ASSERT_LINE(&d, "error:", "cycle: 4 -> 7 -> 9 -> 4");
+    diag_free(&d);
+}
+
+static void two_node_cycle(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 12, \"Op\": \"X\"}, {\"Id\": 11, \"Op\": \"X\"}],"
+                    " \"Edges\": [[12, 11], [11, 12]]}", "error:", "cycle: 11 -> 12 -> 11");
+}
+
+/* ------------------------------------------------------ buffers */
+
+static void two_allocs_of_one_buffer(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 10, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 5},"
+                    " {\"Id\": 11, \"Op\": \"ALLOC\", \"Size\": 2, \"BufId\": 5}], \"Edges\": []}", "error:",
+                    "buffer 5 is allocated twice", "ALLOC nodes 10 and 11");
+}
+
+static void free_of_unknown_buffer(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 ", {\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 44}], \"Edges\": [[0, 3]]}",
+                    "error:", "FREE node 3", "buffer 44", "no ALLOC creates");
+}
+
+static void two_frees_of_one_buffer(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 5},"
+                    " {\"Id\": 21, \"Op\": \"FREE\", \"BufId\": 5}, {\"Id\": 22, \"Op\": \"FREE\", \"BufId\": 5}],"
+                    " \"Edges\": [[0, 21], [0, 22]]}", "error:", "buffer 5 is freed twice",
+                    "FREE nodes 21 and 22");
+}
+
+static void free_not_depending_on_alloc(void **state)
+{
+    (void)state;
+    /* Unrelated: no path either way. */
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 5},"
+                    " {\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 5}],"
+                    " \"Edges\": [[0, 1]]}", "error:", "FREE node 2", "buffer 5", "ALLOC node 0");
+    /* Reversed: the FREE runs before its ALLOC. */
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 7, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 6},"
+                    " {\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 6}], \"Edges\": [[3, 7]]}", "error:",
+                    "FREE node 3", "buffer 6", "ALLOC node 7");
+    /* Only through a sibling: ALLOC and FREE share a predecessor. */
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"X\"}, {\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 2},"
+                    " {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 2}], \"Edges\": [[0, 1], [0, 2]]}", "error:",
+                    "FREE node 2", "buffer 2", "ALLOC node 1");
+}
+
+static void free_depending_on_alloc_by_a_long_path(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1},"
+                       " {\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"X\"}, {\"Id\": 3, \"Op\": \"X\"},"
+                       " {\"Id\": 4, \"Op\": \"FREE\", \"BufId\": 1}, {\"Id\": 5, \"Op\": \"X\"}],"
+                       " \"Edges\": [[5, 4], [0, 1], [1, 2], [5, 2], [2, 3], [3, 4]]}", &d);
+    assert_int_equal(d.nwarnings, 0);
+    graph_free(g);
+    diag_free(&d);
+}
+
+static void alloc_never_freed(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = load_ok("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": 64, \"BufId\": 9},"
+                       " {\"Id\": 4, \"Op\": \"X\", \"Inputs\": [9]}], \"Edges\": [[3, 4]]}", &d);
+    assert_int_equal(d.nwarnings, 1);
+    TU_ASSERT_LINE(&d, "warning:", "buffer 9", "ALLOC node 3", "64 bytes", "never freed");
+    assert_int_equal(g->nbufs, 1);
+    assert_int_equal(g->buf_free[0], GRAPH_NONE);
+    /* Live to the end: the memory after the last step still holds it. */
+    run r;
+    char err[256];
+    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    assert_true(r.memory[0] == 64 && r.memory[1] == 64);
+    assert_true(r.peak == 64);
+    run_free(&r);
+    graph_free(g);
+    diag_free(&d);
+}
+
+static void inputs_naming_unknown_buffer(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1},"
+                       " {\"Id\": 1, \"Op\": \"X\", \"Inputs\": [1, 77]},"
+                       " {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 1}], \"Edges\": [[0, 1], [1, 2]]}", &d);
+    assert_int_equal(d.nwarnings, 1);
+    TU_ASSERT_LINE(&d, "warning:", "node 1", "buffer 77", "Inputs");
+    /* Inputs are kept as written. */
+    uint32_t i = graph_find(g, 1);
+    assert_int_equal(g->in_off[i + 1] - g->in_off[i], 2);
+    assert_true(g->inputs[g->in_off[i]] == 1 && g->inputs[g->in_off[i] + 1] == 77);
+    graph_free(g);
+    diag_free(&d);
+}
+
+static void free_size_differs_from_alloc(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 10, \"BufId\": 5},"
+                       " {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 5, \"Size\": 20}], \"Edges\": [[0, 1]]}", &d);
+    assert_int_equal(d.nwarnings, 1);
+    TU_ASSERT_LINE(&d, "warning:", "FREE node 1", "20", "buffer 5", "ALLOC node 0", "10");
+    assert_true(g->change[graph_find(g, 1)] == -10);
+    run r;
+    char err[256];
+    assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
+    assert_true(r.memory[0] == 10 && r.memory[1] == 0 && r.peak == 10);
+    run_free(&r);
+    graph_free(g);
+    diag_free(&d);
+}
+
+static void free_with_matching_size_is_quiet(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 10, \"BufId\": 5},"
+                       " {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 5, \"Size\": 10}], \"Edges\": [[0, 1]]}", &d);
+    assert_int_equal(d.nwarnings, 0);
+    assert_int_equal(d.nlines, 0);
+    graph_free(g);
+    diag_free(&d);
+}
+
+/* ------------------------------------------------------ accepted extras */
+
+static void unknown_fields_ignored(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = load_ok("{\"Version\": 3, \"Meta\": {\"a\": [1, {\"b\": null}]},"
+                       " \"Nodes\": [{\"Id\": 0, \"Op\": \"X\", \"Color\": \"red\", \"Attrs\": {\"k\": [1, 2]}}],"
+                       " \"Extra\": [], \"Edges\": [], \"Tail\": true}", &d);
+    assert_int_equal(d.nwarnings, 0);
+    assert_int_equal(d.nlines, 0);
+    assert_int_equal(g->n, 1);
+    graph_free(g);
+    diag_free(&d);
+}
+
+static void ids_non_contiguous_and_unsorted(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = load_ok("{\"Nodes\": [{\"Id\": 100, \"Op\": \"ALLOC\", \"Size\": 4, \"BufId\": 3},"
+                       " {\"Id\": 7, \"Op\": \"Relu\"}, {\"Id\": 42, \"Op\": \"FREE\", \"BufId\": 3}],"
+                       " \"Edges\": [[100, 7], [7, 42]]}", &d);
+    assert_int_equal(d.nwarnings, 0);
+    assert_int_equal(g->n, 3);
+    assert_int_equal(graph_find(g, 100), 0);
+    assert_int_equal(graph_find(g, 7), 1);
+    assert_int_equal(graph_find(g, 42), 2);
+    assert_int_equal(graph_find(g, 0), GRAPH_NONE);
+    assert_int_equal(graph_find(g, 1), GRAPH_NONE);
+    assert_int_equal(graph_find_buf(g, 3), 0);
+    assert_int_equal(graph_find_buf(g, 100), GRAPH_NONE);
+    assert_int_equal(g->kind[0], NODE_ALLOC);
+    assert_int_equal(g->kind[1], NODE_COMPUTE);
+    assert_int_equal(g->kind[2], NODE_FREE);
+    assert_string_equal(graph_op(g, 1), "Relu");
+    run r;
+    char err[256];
+    assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
+    assert_true(g->id[r.order[0]] == 100 && g->id[r.order[1]] == 7 && g->id[r.order[2]] == 42);
+    assert_true(r.memory[0] == 4 && r.memory[1] == 4 && r.memory[2] == 0);
+    run_free(&r);
+    graph_free(g);
+    diag_free(&d);
+}
+
+static void optional_name_latency_stream_kept(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"Conv\", \"Name\": \"conv1\", \"Latency\": 2.5,"
+                       " \"Stream\": 3}, {\"Id\": 1, \"Op\": \"Relu\"},"
+                       " {\"Id\": 2, \"Op\": \"Add\", \"Latency\": 0, \"Name\": \"add \\\"x\\\"\"}],"
+                       " \"Edges\": [[0, 1]]}", &d);
+    assert_int_equal(d.nwarnings, 0);
+    assert_string_equal(graph_name(g, 0), "conv1");
+    assert_string_equal(graph_op(g, 0), "Conv");
+    assert_string_equal(graph_name(g, 1), "Relu");   /* no Name: the Op */
+    assert_int_equal(g->name[1], 0);
+    assert_string_equal(graph_name(g, 2), "add \"x\"");
+    assert_non_null(g->latency);
+    assert_true(g->latency[0] == 2.5);
+    assert_true(isnan(g->latency[1]));
+    assert_true(g->latency[2] == 0.0);
+    assert_non_null(g->stream);
+    assert_true(g->stream[0] == 3);
+    assert_true(g->stream[1] == -1 && g->stream[2] == -1);
+    graph_free(g);
+
+    /* Without any Latency or Stream, the columns are absent. */
+    g = load_ok("{\"Nodes\": [" N0 "], \"Edges\": []}", &d);
+    assert_null(g->latency);
+    assert_null(g->stream);
+    graph_free(g);
+    diag_free(&d);
+}
+
+static void empty_graph_loads(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = load_ok("{\"Nodes\": [], \"Edges\": []}", &d);
+    assert_int_equal(g->n, 0);
+    assert_int_equal(g->nedges, 0);
+    assert_int_equal(g->nbufs, 0);
+    graph_free(g);
+    diag_free(&d);
+}
+
+/* ------------------------------------------------------ many messages */
+
+static void many_leaks_keep_few_lines(void **state)
+{
+    (void)state;
+    tu_str b = {0};
+    tu_printf(&b, "{\"Nodes\": [");
+    for (int i = 0; i < 10000; i++)
+        tu_printf(&b, "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 16, \"BufId\": %d}", i ? ", " : "", i, i);
+    tu_printf(&b, "], \"Edges\": []}");
+    diag d;
+    graph *g = load_ok(b.s, &d);
+    assert_int_equal(g->n, 10000);
+    assert_int_equal(d.nwarnings, 10000);
+    assert_true(d.nlines <= DIAG_KEEP_PER_CLASS + 1);
+    assert_int_equal(d.nlines, DIAG_KEEP_PER_CLASS + 1);
+    TU_ASSERT_LINE(&d, "warning:", "buffer 0 ", "never freed");
+    assert_non_null(strstr(d.lines[d.nlines - 1], "and 9990 more"));
+    graph_free(g);
+    diag_free(&d);
+    free(b.s);
+}
+
+static void many_errors_keep_few_lines(void **state)
+{
+    (void)state;
+    tu_str b = {0};
+    tu_printf(&b, "{\"Nodes\": [" N0 "], \"Edges\": [");
+    for (int i = 0; i < 500; i++) tu_printf(&b, "%s[0, %d]", i ? ", " : "", i + 1);
+    tu_printf(&b, "]}");
+    diag d;
+    graph *g = tu_load(b.s, &d);
+    assert_null(g);
+    assert_int_equal(d.nerrors, 500);
+    assert_int_equal(d.nlines, DIAG_KEEP_PER_CLASS + 1);
+    TU_ASSERT_LINE(&d, "error:", "Edges[0]", "node 1 does not exist");
+    assert_non_null(strstr(d.lines[d.nlines - 1], "and 490 more errors"));
+    diag_free(&d);
+    free(b.s);
+}
+
+static void load_file_reports_missing_file(void **state)
+{
+    (void)state;
+    diag d;
+    diag_init(&d, "/nonexistent/memtris-test.json");
+    graph *g = load_file("/nonexistent/memtris-test.json", &d, NULL, NULL);
+    assert_null(g);
+    assert_int_equal(d.nerrors, 1);
+    TU_ASSERT_LINE(&d, "/nonexistent/memtris-test.json", "error:", "cannot open");
+    diag_free(&d);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(not_json_reports_position),
+        cmocka_unit_test(syntax_error_on_line_3),
+        cmocka_unit_test(syntax_error_missing_comma_on_line_3),
+        cmocka_unit_test(syntax_error_column_points_at_offending_char),
+        cmocka_unit_test(syntax_column_counts_utf8_characters),
+        cmocka_unit_test(truncated_between_nodes),
+        cmocka_unit_test(truncated_inside_a_node),
+        cmocka_unit_test(truncated_inside_an_edge),
+        cmocka_unit_test(every_prefix_of_a_valid_file_is_rejected),
+        cmocka_unit_test(empty_input),
+        cmocka_unit_test(top_level_not_an_object),
+        cmocka_unit_test(trailing_garbage),
+        cmocka_unit_test(utf8_byte_order_mark),
+        cmocka_unit_test(edges_before_nodes),
+        cmocka_unit_test(missing_nodes),
+        cmocka_unit_test(missing_edges),
+        cmocka_unit_test(nodes_wrong_type),
+        cmocka_unit_test(edges_wrong_type),
+        cmocka_unit_test(nodes_appearing_twice),
+        cmocka_unit_test(missing_id),
+        cmocka_unit_test(id_wrong_type),
+        cmocka_unit_test(missing_op),
+        cmocka_unit_test(op_wrong_type),
+        cmocka_unit_test(alloc_without_size),
+        cmocka_unit_test(size_wrong_type),
+        cmocka_unit_test(alloc_without_bufid),
+        cmocka_unit_test(free_without_bufid),
+        cmocka_unit_test(bufid_wrong_type),
+        cmocka_unit_test(non_integer_number),
+        cmocka_unit_test(negative_number),
+        cmocka_unit_test(number_above_2_53),
+        cmocka_unit_test(huge_number),
+        cmocka_unit_test(size_exactly_2_53_minus_1_accepted),
+        cmocka_unit_test(duplicate_id),
+        cmocka_unit_test(duplicate_id_after_an_earlier_duplicate),
+        cmocka_unit_test(edge_endpoint_not_a_node),
+        cmocka_unit_test(self_loop),
+        cmocka_unit_test(edge_listed_twice),
+        cmocka_unit_test(cycle_printed_from_smallest_id),
+        cmocka_unit_test(two_node_cycle),
+        cmocka_unit_test(two_allocs_of_one_buffer),
+        cmocka_unit_test(free_of_unknown_buffer),
+        cmocka_unit_test(two_frees_of_one_buffer),
+        cmocka_unit_test(free_not_depending_on_alloc),
+        cmocka_unit_test(free_depending_on_alloc_by_a_long_path),
+        cmocka_unit_test(alloc_never_freed),
+        cmocka_unit_test(inputs_naming_unknown_buffer),
+        cmocka_unit_test(free_size_differs_from_alloc),
+        cmocka_unit_test(free_with_matching_size_is_quiet),
+        cmocka_unit_test(unknown_fields_ignored),
+        cmocka_unit_test(ids_non_contiguous_and_unsorted),
+        cmocka_unit_test(optional_name_latency_stream_kept),
+        cmocka_unit_test(empty_graph_loads),
+        cmocka_unit_test(many_leaks_keep_few_lines),
+        cmocka_unit_test(many_errors_keep_few_lines),
+        cmocka_unit_test(load_file_reports_missing_file),
+    };
+    if (argc > 1) cmocka_set_test_filter(argv[1]);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
