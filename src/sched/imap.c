@@ -1,5 +1,5 @@
-/* imap.c: open-addressing (linear probing) int64 -> uint32 map, kept at most
- * half full so probes stay short. */
+/* imap.c: direct table while keys are dense, else linear-probing hash kept
+ * at most half full. */
 #include "imap.h"
 #include <stdlib.h>
 #include <string.h>
@@ -13,62 +13,85 @@ static size_t imap_hash(int64_t k)
     return (size_t)x;
 }
 
-static int imap_alloc(imap *m, size_t cap)
-{
-    m->keys = malloc(cap * sizeof *m->keys);
-    m->vals = malloc(cap * sizeof *m->vals);
-    if (!m->keys || !m->vals) {
-        free(m->keys); free(m->vals);
-        m->keys = NULL; m->vals = NULL;
-        return -1;
-    }
-    memset(m->keys, 0xff, cap * sizeof *m->keys);
-    m->mask = cap - 1;
-    m->count = 0;
-    return 0;
-}
-
-int imap_init(imap *m, size_t expect)
-{
-    size_t cap = 16;
-    while (cap < expect * 2) cap <<= 1;
-    return imap_alloc(m, cap);
-}
-
 void imap_free(imap *m)
 {
-    free(m->keys); free(m->vals);
+    free(m->dense);
+    free(m->keys);
+    free(m->vals);
     memset(m, 0, sizeof *m);
 }
 
 uint32_t imap_get(const imap *m, int64_t key)
 {
-    if (!m->keys) return IMAP_NONE;
+    if (!m->keys) return (uint64_t)key < m->dcap ? m->dense[key] : IMAP_NONE;
     for (size_t i = imap_hash(key) & m->mask;; i = (i + 1) & m->mask) {
         if (m->keys[i] == key) return m->vals[i];
         if (m->keys[i] < 0) return IMAP_NONE;
     }
 }
 
-static int imap_grow(imap *m)
+static uint32_t hash_put(imap *m, int64_t key, uint32_t val)
+{
+    for (size_t i = imap_hash(key) & m->mask;; i = (i + 1) & m->mask) {
+        if (m->keys[i] == key) return m->vals[i];
+        if (m->keys[i] < 0) {
+            m->keys[i] = key;
+            m->vals[i] = val;
+            m->count++;
+            return IMAP_NONE;
+        }
+    }
+}
+
+/* Rebuilds as a hash of at least cap slots, moving every entry over. */
+static int rehash(imap *m, size_t cap)
 {
     imap old = *m;
-    if (imap_alloc(m, (old.mask + 1) * 2)) { *m = old; return -1; }
-    for (size_t i = 0; i <= old.mask; i++)
-        if (old.keys[i] >= 0) imap_put(m, old.keys[i], old.vals[i]);
-    free(old.keys); free(old.vals);
+    int64_t *keys = malloc(cap * sizeof *keys);
+    uint32_t *vals = malloc(cap * sizeof *vals);
+    if (!keys || !vals) { free(keys); free(vals); return -1; }
+    memset(keys, 0xff, cap * sizeof *keys);
+    memset(m, 0, sizeof *m);
+    m->keys = keys;
+    m->vals = vals;
+    m->mask = cap - 1;
+    if (old.keys) {
+        for (size_t i = 0; i <= old.mask; i++)
+            if (old.keys[i] >= 0) hash_put(m, old.keys[i], old.vals[i]);
+    } else {
+        for (size_t k = 0; k < old.dcap; k++)
+            if (old.dense[k] != IMAP_NONE) hash_put(m, (int64_t)k, old.dense[k]);
+    }
+    free(old.dense);
+    free(old.keys);
+    free(old.vals);
     return 0;
 }
 
 uint32_t imap_put(imap *m, int64_t key, uint32_t val)
 {
-    if (!m->keys && imap_init(m, 8)) return IMAP_NONE - 1;
-    if ((m->count + 1) * 2 > m->mask + 1 && imap_grow(m)) return IMAP_NONE - 1;
-    for (size_t i = imap_hash(key) & m->mask;; i = (i + 1) & m->mask) {
-        if (m->keys[i] == key) return m->vals[i];
-        if (m->keys[i] < 0) {
-            m->keys[i] = key; m->vals[i] = val; m->count++;
+    if (!m->keys) {
+        if ((uint64_t)key < m->dcap) {
+            if (m->dense[key] != IMAP_NONE) return m->dense[key];
+            m->dense[key] = val;
+            m->count++;
             return IMAP_NONE;
         }
+        /* Grow the table while it stays at most 4 slots an entry; else hash. */
+        if ((uint64_t)key < 4 * (uint64_t)m->count + 4096) {
+            size_t cap = m->dcap ? m->dcap : 1024;
+            while (cap <= (uint64_t)key) cap *= 2;
+            uint32_t *d = realloc(m->dense, cap * sizeof *d);
+            if (!d) return IMAP_NONE - 1;
+            memset(d + m->dcap, 0xff, (cap - m->dcap) * sizeof *d);
+            m->dense = d;
+            m->dcap = cap;
+            return imap_put(m, key, val);
+        }
+        size_t cap = 16;
+        while (cap < (m->count + 1) * 2) cap <<= 1;
+        if (rehash(m, cap)) return IMAP_NONE - 1;
     }
+    if ((m->count + 1) * 2 > m->mask + 1 && rehash(m, (m->mask + 1) * 2)) return IMAP_NONE - 1;
+    return hash_put(m, key, val);
 }

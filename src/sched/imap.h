@@ -1,5 +1,6 @@
-/* imap.h: open-addressing hash map from int64 keys to uint32 values.
- * Used for node ids and buffer ids, which are arbitrary non-negative integers. */
+/* imap.h: map from non-negative int64 keys to uint32 values. While keys stay
+ * small (ids 0, 1, 2... as most graphs number them) it is a direct table;
+ * once a key is far beyond the count it turns into an open-addressing hash. */
 #ifndef MEMTRIS_IMAP_H
 #define MEMTRIS_IMAP_H
 #include <stdint.h>
@@ -8,17 +9,18 @@
 #define IMAP_NONE UINT32_MAX
 
 typedef struct imap {
-    int64_t *keys;     /* -1 marks an empty slot (keys are never negative) */
+    uint32_t *dense;   /* direct mode: dense[key], IMAP_NONE if absent */
+    size_t dcap;
+    int64_t *keys;     /* hash mode: -1 marks an empty slot */
     uint32_t *vals;
     size_t mask;       /* capacity - 1; capacity is a power of two */
     size_t count;
 } imap;
 
-int imap_init(imap *m, size_t expect);            /* 0 ok, -1 out of memory */
 void imap_free(imap *m);
 uint32_t imap_get(const imap *m, int64_t key);    /* IMAP_NONE if absent */
 /* Inserts key->val unless present; returns the existing value, IMAP_NONE if
- * inserted, or IMAP_NONE-1 when out of memory. */
+ * inserted, or IMAP_NONE-1 when out of memory. Keys must be >= 0. */
 uint32_t imap_put(imap *m, int64_t key, uint32_t val);
 
 #endif
