@@ -705,6 +705,45 @@ static void load_file_reports_missing_file(void **state)
     diag_free(&d);
 }
 
+/* Loading reports progress: growing byte counts, ending at the total. */
+typedef struct progress_log { size_t calls, last, total; int monotonic; } progress_log;
+
+static void on_progress(void *ctx, size_t done, size_t total)
+{
+    progress_log *p = ctx;
+    if (p->calls && done < p->last) p->monotonic = 0;
+    p->calls++;
+    p->last = done;
+    p->total = total;
+}
+
+static void load_reports_progress(void **state)
+{
+    (void)state;
+    /* A graph of some size: a chain of 20000 compute nodes. */
+    size_t cap = 2 << 20, len = 0;
+    char *json = malloc(cap);
+    assert_non_null(json);
+    len += (size_t)sprintf(json + len, "{\"Nodes\": [");
+    for (int i = 0; i < 20000; i++) len += (size_t)sprintf(json + len, "%s{\"Id\": %d, \"Op\": \"X\"}", i ? ", " : "", i);
+    len += (size_t)sprintf(json + len, "], \"Edges\": [");
+    for (int i = 1; i < 20000; i++) len += (size_t)sprintf(json + len, "%s[%d, %d]", i > 1 ? ", " : "", i - 1, i);
+    len += (size_t)sprintf(json + len, "]}");
+    progress_log p = {0, 0, 0, 1};
+    load_opts opts = {on_progress, &p};
+    diag d;
+    diag_init(&d, TU_SOURCE);
+    graph *g = load_buffer(json, len, TU_SOURCE, &d, &opts, NULL);
+    assert_non_null(g);
+    assert_true(p.calls >= 3);
+    assert_true(p.monotonic);
+    assert_int_equal(p.total, len);
+    assert_int_equal(p.last, len);
+    graph_free(g);
+    diag_free(&d);
+    free(json);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -764,6 +803,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(many_leaks_keep_few_lines),
         cmocka_unit_test(many_errors_keep_few_lines),
         cmocka_unit_test(load_file_reports_missing_file),
+        cmocka_unit_test(load_reports_progress),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

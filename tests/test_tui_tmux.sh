@@ -105,6 +105,19 @@ check "SIGTERM exits with 143" "EXIT=143"
 session=term
 if modes_ok; then ok "the terminal is usable after SIGTERM"; else bad "terminal modes after SIGTERM"; fi
 
+# Ctrl-C (SIGINT) restores the terminal too, and exits with 128+2.
+start int "$bin" "$src/samples/demo.json"
+check "a second session opens" "step 0/61"
+keys C-c
+check "Ctrl-C exits with 130" "EXIT=130"
+if modes_ok; then ok "the terminal is usable after Ctrl-C"; else bad "terminal modes after Ctrl-C"; fi
+
+# TERM=dumb: refuse and point to the text commands.
+start dumb env TERM=dumb "$bin" "$src/samples/demo.json"
+check "TERM=dumb is refused" "cannot open the terminal UI: TERM is dumb"
+check "... pointing to schedule and compare" "use 'memtris schedule FILE' or 'memtris compare FILE'"
+check "... with status 1" "EXIT=1"
+
 # Monochrome and ASCII render (NO_COLOR, --ascii).
 start mono env NO_COLOR=1 "$bin" --ascii "$src/samples/demo.json"
 check "ASCII borders with --ascii" "+- Ready priority (1) -"

@@ -181,8 +181,6 @@ static void scroll(app *a, int64_t delta)
     int64_t max = 0;
     if (p == P_READY || p == P_READY2) {
         max = (int64_t)step_ready_count(app_ready_stepper(a, p)) - 1;
-    } else if (p == P_TETRIS) {
-        max = 64;
     }
     if (v > max) v = max;
     if (v < 0) v = 0;

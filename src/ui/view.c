@@ -17,7 +17,7 @@ static const char *const help_lines[] = {
     "r                  auto-play on / off",
     "+  -               auto-play faster / slower",
     "Tab  Shift-Tab     move focus between panels",
-    "Up Down PgUp PgDn  scroll the focused panel",
+    "Up Down PgUp PgDn  scroll the focused ready queue",
     "s                  switch policy",
     "c                  compare mode (two policies)",
     "click on curve     jump to that step",
