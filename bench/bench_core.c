@@ -191,7 +191,7 @@ static result measure(const char *path, int sched_repeat)
             double dt = now_s() - s0;
             if (r.sched_s[k] < 0 || dt < r.sched_s[k]) r.sched_s[k] = dt;
             r.peak[k] = (double)run.peak;
-            run_free(&run);
+            policy_run_free(&run);
         }
     }
     graph_free(g);

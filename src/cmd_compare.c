@@ -82,12 +82,20 @@ int cmd_compare(int argc, char **argv)
 
     graph *g = cli_load(argv[optind], 0);
     if (!g) return EXIT_BAD;
-    run runs[MAX_POLICIES], fifo;
+    run runs[MAX_POLICIES], own;   /* own: fifo's run when fifo is not in the list */
+    const run *base = NULL;
+    int have_own = 0;
     char err[256];
     int status = EXIT_OK, done = 0;
-    if (policy_run(g, policy_find("fifo"), &fifo, err, sizeof err)) goto fail;
-    for (; done < npol; done++)
+    for (; done < npol; done++) {
         if (policy_run(g, pol[done], &runs[done], err, sizeof err)) goto fail;
+        if (!base && !strcmp(pol[done]->name, "fifo")) base = &runs[done];
+    }
+    if (!base) {
+        if (policy_run(g, policy_find("fifo"), &own, err, sizeof err)) goto fail;
+        have_own = 1;
+        base = &own;
+    }
 
     char a[32], b[32], r[32];
     if (!strcmp(format, "json")) {
@@ -95,7 +103,7 @@ int cmd_compare(int argc, char **argv)
         cli_json_string(stdout, g->source);
         printf(", \"results\": [");
         for (int i = 0; i < npol; i++) {
-            ratio(r, sizeof r, runs[i].peak, fifo.peak);
+            ratio(r, sizeof r, runs[i].peak, base->peak);
             printf("%s{\"policy\": ", i ? ", " : "");
             cli_json_string(stdout, pol[i]->name);
             printf(", \"peak\": %" PRId64 ", \"steps\": %" PRIu32 ", \"vs_fifo\": %s}",
@@ -108,30 +116,30 @@ int cmd_compare(int argc, char **argv)
                "saving vs fifo", "order vs fifo");
         for (int i = 0; i < npol; i++) {
             const run *x = &runs[i];
-            int64_t save = fifo.peak - x->peak;
+            int64_t save = base->peak - x->peak;
             char saving[64], div[64];
-            int base = !strcmp(pol[i]->name, "fifo");
-            if (base)
+            int is_base = x == base;
+            if (is_base)
                 snprintf(saving, sizeof saving, "(baseline)");
-            else if (fifo.peak > 0)
-                snprintf(saving, sizeof saving, "%.1f%% (%s)", 100.0 * (double)save / (double)fifo.peak,
+            else if (base->peak > 0)
+                snprintf(saving, sizeof saving, "%.1f%% (%s)", 100.0 * (double)save / (double)base->peak,
                          units_bytes(b, sizeof b, save, 0));
             else
                 snprintf(saving, sizeof saving, "-");
-            uint32_t d = run_diverge(&fifo, x);
-            if (base) snprintf(div, sizeof div, "-");
+            uint32_t d = policy_diverge(base, x);
+            if (is_base) snprintf(div, sizeof div, "-");
             else if (d == g->n) snprintf(div, sizeof div, "same order");
             else snprintf(div, sizeof div, "differs from step %" PRIu32, d + 1);
-            if (fifo.peak > 0) snprintf(r, sizeof r, "%.3f", (double)x->peak / (double)fifo.peak);
+            if (base->peak > 0) snprintf(r, sizeof r, "%.3f", (double)x->peak / (double)base->peak);
             else snprintf(r, sizeof r, "-");
             printf("%-10s  %12s  %10" PRIu32 "  %8s  %-22s  %s\n", pol[i]->name,
                    units_bytes(a, sizeof a, x->peak, 0), x->peak_step, r, saving, div);
         }
         for (int i = 0; i < npol; i++) {
-            uint32_t d = run_diverge(&fifo, &runs[i]);
+            uint32_t d = policy_diverge(base, &runs[i]);
             if (d == g->n || !strcmp(pol[i]->name, "fifo")) continue;
             printf("step %" PRIu32 ": fifo pops node %" PRId64 ", %s pops node %" PRId64 "\n", d + 1,
-                   g->id[fifo.order[d]], pol[i]->name, g->id[runs[i].order[d]]);
+                   g->id[base->order[d]], pol[i]->name, g->id[runs[i].order[d]]);
         }
     }
     goto out;
@@ -139,8 +147,8 @@ fail:
     fprintf(stderr, "%s: error: %s\n", g->source, err);
     status = EXIT_BAD;
 out:
-    for (int i = 0; i < done; i++) run_free(&runs[i]);
-    run_free(&fifo);
+    for (int i = 0; i < done; i++) policy_run_free(&runs[i]);
+    if (have_own) policy_run_free(&own);
     graph_free(g);
     if (fflush(stdout)) status = EXIT_BAD;
     return status;

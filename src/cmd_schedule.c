@@ -21,11 +21,11 @@ static void print_text(const graph *g, const policy *p, const run *r)
 {
     char a[32], b[32];
     printf("%s: policy %s, %u nodes\n", g->source, p->name, g->n);
-    printf("%8s  %12s  %-20s  %12s  %12s\n", "step", "id", "op", "change", "memory");
+    printf("%8s  %12s  %-12s  %-28s  %12s  %12s\n", "step", "id", "op", "name", "change", "memory");
     for (uint32_t s = 0; s < r->n; s++) {
         uint32_t u = r->order[s];
-        printf("%8" PRIu32 "  %12" PRId64 "  %-20.20s  %12s  %12s%s\n", s + 1, g->id[u],
-               graph_name(g, u), units_bytes(a, sizeof a, g->change[u], 1),
+        printf("%8" PRIu32 "  %12" PRId64 "  %-12.12s  %-28.28s  %12s  %12s%s\n", s + 1, g->id[u],
+               graph_op(g, u), g->name[u] ? graph_name(g, u) : "", units_bytes(a, sizeof a, g->change[u], 1),
                units_bytes(b, sizeof b, r->memory[s], 0),
                s + 1 == r->peak_step ? "  <- peak" : "");
     }
@@ -102,7 +102,7 @@ int cmd_schedule(int argc, char **argv)
     if (!strcmp(format, "json")) print_json(g, p, &r);
     else if (!strcmp(format, "csv")) print_csv(g, &r);
     else print_text(g, p, &r);
-    run_free(&r);
+    policy_run_free(&r);
     graph_free(g);
     return fflush(stdout) ? EXIT_BAD : EXIT_OK;
 }

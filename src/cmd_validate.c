@@ -47,7 +47,12 @@ int cmd_validate(int argc, char **argv)
            g->n, nalloc, nfree, g->n - nalloc - nfree);
     printf("  edges      %" PRIu32 "\n", g->nedges);
     printf("  buffers    %" PRIu32 "\n", g->nbufs);
-    if (over) printf("  allocated  more than 2^63-1 bytes in all\n");
+    if (over) {
+        printf("  allocated  more than 2^63-1 bytes in all\n");
+        fprintf(stderr, "%s: warning: the ALLOCs add up to more than 2^63-1 bytes; a schedule that keeps "
+                        "enough of them live at once cannot be accounted (schedule and compare say which)\n",
+                g->source);
+    }
     else printf("  allocated  %s (%" PRId64 " bytes)\n", units_bytes(a, sizeof a, total, 0), total);
     if (big != GRAPH_NONE)
         printf("  largest    buffer %" PRId64 ", %s (%" PRId64 " bytes), ALLOC node %" PRId64 "\n",

@@ -511,7 +511,7 @@ static void alloc_never_freed(void **state)
     assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
     assert_true(r.memory[0] == 64 && r.memory[1] == 64);
     assert_true(r.peak == 64);
-    run_free(&r);
+    policy_run_free(&r);
     graph_free(g);
     diag_free(&d);
 }
@@ -546,7 +546,7 @@ static void free_size_differs_from_alloc(void **state)
     char err[256];
     assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
     assert_true(r.memory[0] == 10 && r.memory[1] == 0 && r.peak == 10);
-    run_free(&r);
+    policy_run_free(&r);
     graph_free(g);
     diag_free(&d);
 }
@@ -604,7 +604,7 @@ static void ids_non_contiguous_and_unsorted(void **state)
     assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
     assert_true(g->id[r.order[0]] == 100 && g->id[r.order[1]] == 7 && g->id[r.order[2]] == 42);
     assert_true(r.memory[0] == 4 && r.memory[1] == 4 && r.memory[2] == 0);
-    run_free(&r);
+    policy_run_free(&r);
     graph_free(g);
     diag_free(&d);
 }
@@ -703,6 +703,52 @@ static void load_file_reports_missing_file(void **state)
     assert_int_equal(d.nerrors, 1);
     TU_ASSERT_LINE(&d, "/nonexistent/memtris-test.json", "error:", "cannot open");
     diag_free(&d);
+}
+
+/* A chain of `len` compute nodes (ids 1000..) between ALLOC 0 (buffer 1) and
+ * FREE 1; with `linked` the chain starts at the ALLOC, else the ALLOC is a
+ * separate root (and 70 more buffers make the far check run in chunks). */
+static char *far_free_graph(int len, int linked)
+{
+    size_t cap = 64 + (size_t)len * 64 + 70 * 200, n = 0;
+    char *j = malloc(cap);
+    assert_non_null(j);
+    n += (size_t)sprintf(j + n, "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1}, "
+                               "{\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 1}");
+    for (int i = 0; i < len; i++) n += (size_t)sprintf(j + n, ", {\"Id\": %d, \"Op\": \"X\"}", 1000 + i);
+    for (int k = 0; k < 70; k++)
+        n += (size_t)sprintf(j + n, ", {\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": %d}, "
+                                    "{\"Id\": %d, \"Op\": \"FREE\", \"BufId\": %d}", 10 + 2 * k, 100 + k,
+                             11 + 2 * k, 100 + k);
+    n += (size_t)sprintf(j + n, "], \"Edges\": [");
+    if (linked) n += (size_t)sprintf(j + n, "[0, 1000], ");
+    for (int i = 1; i < len; i++) n += (size_t)sprintf(j + n, "[%d, %d], ", 999 + i, 1000 + i);
+    for (int k = 0; k < 70; k++)   /* each extra buffer's FREE waits for the whole chain too */
+        n += (size_t)sprintf(j + n, "[%d, %d], [%d, %d], ", 10 + 2 * k, 1000, 1000 + len - 1, 11 + 2 * k);
+    n += (size_t)sprintf(j + n, "[%d, 1]]}", 1000 + len - 1);
+    return j;
+}
+
+/* A FREE far from its ALLOC (beyond the backward search's budget) is still
+ * checked exactly, both ways. */
+static void free_far_from_alloc(void **state)
+{
+    (void)state;
+    diag d;
+    char *j = far_free_graph(3000, 1);
+    graph *g = tu_load(j, &d);
+    if (!g) tu_print_diag(&d);
+    assert_non_null(g);
+    graph_free(g);
+    diag_free(&d);
+    free(j);
+    j = far_free_graph(3000, 0);
+    g = tu_load(j, &d);
+    assert_null(g);
+    assert_int_equal(d.nerrors, 1);
+    TU_ASSERT_LINE(&d, "FREE node 1 of buffer 1 does not depend on ALLOC node 0");
+    diag_free(&d);
+    free(j);
 }
 
 /* Loading reports progress: growing byte counts, ending at the total. */
@@ -804,6 +850,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(many_errors_keep_few_lines),
         cmocka_unit_test(load_file_reports_missing_file),
         cmocka_unit_test(load_reports_progress),
+        cmocka_unit_test(free_far_from_alloc),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 /* test_sched.c: golden schedules (hand-checked order, memory and peak) for the
  * seed example and the seed's test families, the FIFO and priority rules,
- * 64-bit totals and overflow, and run_diverge. */
+ * 64-bit totals and overflow, and policy_diverge. */
 #include "testutil.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
@@ -48,7 +48,7 @@ static void expect_run(const graph *g, const char *pname, uint32_t n, const int6
     }
     if (r.peak != peak) fail_msg("%s: peak %lld, expected %lld", pname, (long long)r.peak, (long long)peak);
     assert_int_equal(r.peak_step, peak_step);
-    run_free(&r);
+    policy_run_free(&r);
 }
 
 #define LEN(a) (uint32_t)(sizeof(a) / sizeof(a)[0])
@@ -159,8 +159,8 @@ static void many_alloc_free_large(void **state)
     assert_true(f.memory[3 * L - 1] == 0 && p.memory[3 * L - 1] == 0);
     for (uint32_t s = 0; s < 3 * L; s++)       /* priority: ALLOC, Layer, FREE per layer */
         assert_true(g->id[p.order[s]] == (int64_t)s);
-    run_free(&f);
-    run_free(&p);
+    policy_run_free(&f);
+    policy_run_free(&p);
     graph_free(g);
 }
 
@@ -222,7 +222,7 @@ static void fifo_seq_is_queue_position(void **state)
     char err[256];
     assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
     for (uint32_t s = 0; s < r.n; s++) assert_int_equal(r.seq[r.order[s]], s);
-    run_free(&r);
+    policy_run_free(&r);
     graph_free(g);
     diag_free(&d);
 }
@@ -321,7 +321,7 @@ static void largest_total_below_overflow_is_exact(void **state)
     assert_true(r.memory[0] == GRAPH_MAX_SIZE);
     assert_true(r.memory[1023] == INT64_MAX - 1023);
     assert_int_equal(r.peak_step, 1024);
-    run_free(&r);
+    policy_run_free(&r);
     graph_free(g);
 }
 
@@ -337,18 +337,18 @@ static void run_diverge_first_differing_step(void **state)
     assert_int_equal(policy_run(g, policy_find("fifo"), &f, err, sizeof err), 0);
     assert_int_equal(policy_run(g, policy_find("fifo"), &f2, err, sizeof err), 0);
     assert_int_equal(policy_run(g, policy_find("priority"), &p, err, sizeof err), 0);
-    assert_int_equal(run_diverge(&f, &p), 1);     /* both pop node 0 first */
-    assert_int_equal(run_diverge(&p, &f), 1);
-    assert_int_equal(run_diverge(&f, &f2), g->n); /* identical: n */
-    run_free(&f); run_free(&f2); run_free(&p);
+    assert_int_equal(policy_diverge(&f, &p), 1);     /* both pop node 0 first */
+    assert_int_equal(policy_diverge(&p, &f), 1);
+    assert_int_equal(policy_diverge(&f, &f2), g->n); /* identical: n */
+    policy_run_free(&f); policy_run_free(&f2); policy_run_free(&p);
     graph_free(g);
     diag_free(&d);
 
     g = load_path(DATA("chain.json"), &d);
     assert_int_equal(policy_run(g, policy_find("fifo"), &f, err, sizeof err), 0);
     assert_int_equal(policy_run(g, policy_find("priority"), &p, err, sizeof err), 0);
-    assert_int_equal(run_diverge(&f, &p), 7);
-    run_free(&f); run_free(&p);
+    assert_int_equal(policy_diverge(&f, &p), 7);
+    policy_run_free(&f); policy_run_free(&p);
     graph_free(g);
     diag_free(&d);
 }
@@ -379,7 +379,7 @@ static void empty_graph_schedules(void **state)
         assert_int_equal(r.n, 0);
         assert_true(r.peak == 0);
         assert_int_equal(r.peak_step, 0);
-        run_free(&r);
+        policy_run_free(&r);
     }
     graph_free(g);
 }

@@ -3,6 +3,7 @@
  * at every size from 1x1 to 300x100, and the keys' effects on the app.
  * Goldens are rewritten only when run with --update-golden. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -316,7 +317,7 @@ static void test_keys_modes(void **state)
     assert_true(a->lay.used[P_READY2]);
     assert_int_equal(a->st[1].k, 10);
     assert_string_equal(a->st[1].pol->name, "fifo");
-    assert_int_equal(a->diverge, run_diverge(&a->st[0].r, &a->st[1].r));
+    assert_int_equal(a->diverge, policy_diverge(&a->st[0].r, &a->st[1].r));
     assert_true(a->diverge < f.g->n);     /* the demo's orders do differ */
     app_key(a, ' ');
     assert_int_equal(a->st[0].k, 11);
@@ -424,6 +425,38 @@ static void test_why_line(void **state)
     close_app(&f);
 }
 
+/* Every committed sample opens in the TUI, at its peak, in both modes. */
+static void test_every_sample_renders(void **state)
+{
+    (void)state;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/samples", MEMTRIS_SOURCE_DIR);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int count = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json")) continue;
+        fixture f;
+        open_app(&f, e->d_name, 0);
+        app_jump(&f.a, f.a.st[0].r.peak_step);
+        for (int compare = 0; compare <= 1; compare++) {
+            if (compare) app_key(&f.a, 'c');
+            size_t n;
+            char *got = render(&f.a, 120, 35, 1, 0, &n);
+            char want[128];
+            snprintf(want, sizeof want, "step %u/%u", f.a.st[0].r.peak_step, f.g->n);
+            if (!strstr(got, want)) fail_msg("%s: the status bar lacks '%s'", e->d_name, want);
+            if (!strstr(got, compare ? "Compare" : "Arena")) fail_msg("%s: a panel is missing", e->d_name);
+            free(got);
+        }
+        close_app(&f);
+        count++;
+    }
+    closedir(d);
+    assert_true(count >= 8);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -443,6 +476,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_autoplay),
         cmocka_unit_test(test_click_on_curve),
         cmocka_unit_test(test_why_line),
+        cmocka_unit_test(test_every_sample_renders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

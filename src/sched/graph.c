@@ -50,3 +50,8 @@ const char *graph_kind_word(int kind)
     default: return "compute";
     }
 }
+
+const char *graph_label(const graph *g, uint32_t i)
+{
+    return g->kind[i] == NODE_COMPUTE ? graph_name(g, i) : graph_kind_word(g->kind[i]);
+}

@@ -50,7 +50,10 @@ uint32_t graph_find(const graph *g, int64_t id);         /* node index or GRAPH_
 uint32_t graph_find_buf(const graph *g, int64_t bufid);  /* buffer index or GRAPH_NONE */
 const char *graph_op(const graph *g, uint32_t i);
 const char *graph_name(const graph *g, uint32_t i);      /* Name, else Op */
-/* Largest (change, type, id) view for display: "ALLOC", "FREE" or "compute". */
+/* "ALLOC", "FREE" or "compute". */
 const char *graph_kind_word(int kind);
+/* How a node is called in sentences: "ALLOC", "FREE", or a compute node's
+ * Name (else its Op). */
+const char *graph_label(const graph *g, uint32_t i);
 
 #endif

@@ -1,5 +1,6 @@
-/* jscan.c: recursive-descent JSON syntax check (RFC 8259), no tree built;
- * used only after cJSON has rejected the text, to say where and why. */
+/* jscan.c: recursive-descent JSON syntax check (RFC 8259), no tree built.
+ * It runs over the whole input before cJSON, which accepts some invalid JSON
+ * (leading zeros, "1.", raw control characters in strings). */
 #include "jscan.h"
 #include <string.h>
 
@@ -80,7 +81,7 @@ static int word(scan *s, const char *w)
 
 static int container(scan *s, int depth, char close)
 {
-    if (depth >= JSCAN_DEPTH) return fail(s, s->p, "nested too deeply");
+    if (depth >= JSCAN_DEPTH) return fail(s, s->p, "nested more than 1000 levels deep (cJSON's limit)");
     s->p++;
     ws(s);
     if (s->p < s->end && *s->p == close) { s->p++; return 0; }
@@ -121,7 +122,10 @@ static int value(scan *s, int depth)
 int jscan_value(const char *p, const char *end, const char **where, const char **what)
 {
     scan s = {p, end, NULL, NULL};
-    if (value(&s, 0) == 0) return 0;
+    if (value(&s, 0) == 0) {
+        *where = s.p;
+        return 0;
+    }
     *where = s.where;
     *what = s.what;
     return -1;

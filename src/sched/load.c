@@ -676,8 +676,8 @@ static int build_edges(builder *b, graph *g)
     }
     g->succ_off[n] = w;
     g->nedges = w;
-    g->succ = realloc(succ, ((size_t)w + 1) * sizeof *succ);
-    if (!g->succ) g->succ = succ;
+    uint32_t *shrunk = realloc(succ, ((size_t)w + 1) * sizeof *succ);
+    g->succ = shrunk ? shrunk : succ;
 
     /* Reverse CSR. */
     for (uint32_t u = 0; u < n; u++)
@@ -694,12 +694,11 @@ static int build_edges(builder *b, graph *g)
 
 /* Kahn's algorithm; fills topo position pos[] and returns 0, or reports one
  * cycle and returns -1. */
-static int check_cycles(builder *b, const graph *g, uint32_t *pos)
+static int check_cycles(builder *b, const graph *g, uint32_t *pos, uint32_t *q)
 {
     uint32_t n = g->n, head = 0, tail = 0;
-    uint32_t *q = malloc(((size_t)n + 1) * sizeof *q);
     uint32_t *rem = malloc(((size_t)n + 1) * sizeof *rem);
-    if (!q || !rem) { free(q); free(rem); b->oom = 1; return -1; }
+    if (!rem) { b->oom = 1; return -1; }
     for (uint32_t i = 0; i < n; i++) {
         rem[i] = g->pred_off[i + 1] - g->pred_off[i];
         if (!rem[i]) q[tail++] = i;
@@ -710,7 +709,7 @@ static int check_cycles(builder *b, const graph *g, uint32_t *pos)
         for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++)
             if (--rem[g->succ[e]] == 0) q[tail++] = g->succ[e];
     }
-    if (tail == n) { free(q); free(rem); return 0; }
+    if (tail == n) { free(rem); return 0; }
 
     /* Every node left has a predecessor that is left too: walk back until a
      * node repeats; the walk from there is a cycle (in reverse). */
@@ -740,46 +739,117 @@ static int check_cycles(builder *b, const graph *g, uint32_t *pos)
 #undef CYC
     ERR(b, DC_CYCLE, "the graph has a cycle, so no schedule exists: cycle: %s (%u nodes cannot run)",
         msg, n - tail);
-    free(q); free(rem);
+    free(rem);
     return -1;
 }
 
-/* Every FREE must depend by some path on its buffer's ALLOC. Search backwards
- * from the FREE, pruning nodes placed before the ALLOC in a topological order
- * (they cannot be its descendants). */
-static void check_free_order(builder *b, const graph *g, const uint32_t *pos)
+/* Every FREE must depend by some path on its buffer's ALLOC. First a small
+ * search from both ends: forward from the ALLOC marking what it reaches, then
+ * backward from the FREE until it meets a mark, both pruned to the nodes
+ * between them in a topological order and both on a budget of edges. The
+ * buffers it cannot settle are then done 64 at a time, by pushing a bit per
+ * ALLOC forward along the edges over the window of the order they span. */
+#define FREE_SEARCH_BUDGET 256
+
+static void order_error(builder *b, const graph *g, uint32_t k)
 {
-    uint32_t n = g->n;
-    uint32_t *seen = malloc(((size_t)n + 1) * sizeof *seen);
+    ERR(b, DC_ORDER, "FREE node %lld of buffer %lld does not depend on ALLOC node %lld by any path "
+        "of Edges, so a schedule could free the buffer before allocating it",
+        (long long)g->id[g->buf_free[k]], (long long)g->buf_id[k], (long long)g->id[g->buf_alloc[k]]);
+}
+
+static int cmp_by_alloc_pos(const void *x, const void *y, void *ctx)
+{
+    const graph *g = ((const void **)ctx)[0];
+    const uint32_t *pos = ((const void **)ctx)[1];
+    uint32_t a = pos[g->buf_alloc[*(const uint32_t *)x]], c = pos[g->buf_alloc[*(const uint32_t *)y]];
+    return (a > c) - (a < c);
+}
+
+static void check_free_order(builder *b, const graph *g, const uint32_t *pos, const uint32_t *order)
+{
+    uint32_t n = g->n, ndefer = 0;
+    uint32_t *fwd = malloc(((size_t)n + 1) * sizeof *fwd);     /* = k: reached from buffer k's ALLOC */
+    uint32_t *seen = malloc(((size_t)n + 1) * sizeof *seen);   /* = k: met by the backward search */
     uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
-    if (!seen || !stack) { free(seen); free(stack); b->oom = 1; return; }
+    uint32_t *defer = malloc(((size_t)g->nbufs + 1) * sizeof *defer);
+    if (!fwd || !seen || !stack || !defer) {
+        free(fwd); free(seen); free(stack); free(defer);
+        b->oom = 1;
+        return;
+    }
+    memset(fwd, 0xff, (size_t)n * sizeof *fwd);
     memset(seen, 0xff, (size_t)n * sizeof *seen);
     for (uint32_t k = 0; k < g->nbufs; k++) {
         uint32_t a = g->buf_alloc[k], f = g->buf_free[k];
         if (f == GRAPH_NONE) continue;
-        int found = 0;
-        if (pos[f] > pos[a]) {
-            uint32_t sp = 0;
-            stack[sp++] = f;
-            seen[f] = k;
-            while (sp && !found) {
-                uint32_t u = stack[--sp];
-                for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++) {
-                    uint32_t p = g->pred[e];
-                    if (p == a) { found = 1; break; }
-                    if (seen[p] == k || pos[p] < pos[a]) continue;
-                    seen[p] = k;
-                    stack[sp++] = p;
-                }
+        if (pos[f] < pos[a]) { order_error(b, g, k); continue; }
+        int found = 0, complete;
+        uint32_t sp = 0, work = 0;
+        stack[sp++] = a;                   /* forward, marking */
+        fwd[a] = k;
+        while (sp && !found && work < FREE_SEARCH_BUDGET) {
+            uint32_t u = stack[--sp];
+            for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1] && work < FREE_SEARCH_BUDGET; e++, work++) {
+                uint32_t v = g->succ[e];
+                if (v == f) { found = 1; break; }
+                if (fwd[v] == k || pos[v] > pos[f]) continue;
+                fwd[v] = k;
+                stack[sp++] = v;
             }
         }
-        if (!found)
-            ERR(b, DC_ORDER, "FREE node %lld of buffer %lld does not depend on ALLOC node %lld by any path "
-                "of Edges, so a schedule could free the buffer before allocating it",
-                (long long)g->id[f], (long long)g->buf_id[k], (long long)g->id[a]);
+        if (found) continue;
+        if (!sp && work < FREE_SEARCH_BUDGET) { order_error(b, g, k); continue; }   /* all reached: no f */
+        sp = work = 0;                     /* backward, until a mark */
+        stack[sp++] = f;
+        seen[f] = k;
+        complete = 1;
+        while (sp && !found) {
+            uint32_t u = stack[--sp];
+            for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++, work++) {
+                if (work >= FREE_SEARCH_BUDGET) { complete = 0; break; }
+                uint32_t p = g->pred[e];
+                if (fwd[p] == k) { found = 1; break; }
+                if (seen[p] == k || pos[p] < pos[a]) continue;
+                seen[p] = k;
+                stack[sp++] = p;
+            }
+            if (!complete) break;
+        }
+        if (found) continue;
+        if (complete) order_error(b, g, k);
+        else defer[ndefer++] = k;
     }
+    free(fwd);
     free(seen);
     free(stack);
+
+    uint64_t *mask = ndefer ? calloc((size_t)n + 1, sizeof *mask) : NULL;
+    if (ndefer && !mask) { free(defer); b->oom = 1; return; }
+    const void *ctx[2] = {g, pos};
+    qsort_r(defer, ndefer, sizeof *defer, cmp_by_alloc_pos, ctx);
+    for (uint32_t c0 = 0; c0 < ndefer; c0 += 64) {
+        uint32_t cnt = ndefer - c0 < 64 ? ndefer - c0 : 64;
+        uint32_t lo = pos[g->buf_alloc[defer[c0]]], hi = 0;
+        for (uint32_t i = 0; i < cnt; i++) {
+            uint32_t k = defer[c0 + i];
+            mask[g->buf_alloc[k]] |= (uint64_t)1 << i;
+            if (pos[g->buf_free[k]] > hi) hi = pos[g->buf_free[k]];
+        }
+        for (uint32_t t = lo; t <= hi; t++) {
+            uint32_t u = order[t];
+            if (!mask[u]) continue;
+            for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++)
+                if (pos[g->succ[e]] <= hi) mask[g->succ[e]] |= mask[u];
+        }
+        for (uint32_t i = 0; i < cnt; i++) {
+            uint32_t k = defer[c0 + i];
+            if (!(mask[g->buf_free[k]] >> i & 1)) order_error(b, g, k);
+        }
+        for (uint32_t t = lo; t <= hi; t++) mask[order[t]] = 0;
+    }
+    free(mask);
+    free(defer);
 }
 
 /* -------------------------------------------------------------- driver */
@@ -840,9 +910,16 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     b.pc_col = 1;
     double t0 = now_s();
     graph *g = NULL;
-    uint32_t *pos = NULL;
+    uint32_t *pos = NULL, *order = NULL;
 
-    int bad = read_document(&b) || b.oom || node_reserve(&b);
+    /* cJSON accepts some text that is not JSON: check the syntax first. */
+    const char *bad_at, *bad_why, *start = text, *end = text + len;
+    if (len >= 3 && !memcmp(start, "\xEF\xBB\xBF", 3)) start += 3;     /* a UTF-8 byte order mark */
+    double ts = now_s();
+    int bad = skip_ws(start, end) < end && jscan_value(start, end, &bad_at, &bad_why);
+    double syntax_s = now_s() - ts;
+    if (bad) syntax_error(&b, bad_at, bad_why);
+    else bad = read_document(&b) || b.oom || node_reserve(&b);
     if (release) release(ctx);
     release = NULL;
     b.text = NULL;
@@ -856,20 +933,23 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     if (!g || !g->id || !g->source) { b.oom = 1; goto done; }
     if (build_edges(&b, g) || b.oom) goto done;
     pos = malloc(((size_t)g->n + 1) * sizeof *pos);
-    if (!pos) { b.oom = 1; goto done; }
-    if (check_cycles(&b, g, pos) || b.oom) goto done;
-    check_free_order(&b, g, pos);
+    order = malloc(((size_t)g->n + 1) * sizeof *order);
+    if (!pos || !order) { b.oom = 1; goto done; }
+    if (check_cycles(&b, g, pos, order) || b.oom) goto done;
+    check_free_order(&b, g, pos, order);
 
 done:
     if (release) release(ctx);
     if (b.oom) ERR(&b, DC_LIMIT, "out of memory or over the size limits after %u nodes", b.n);
     free(pos);
+    free(order);
     builder_free(&b);
     diag_finish(d);
     if (d->nerrors) { graph_free(g); g = NULL; }
     if (stats) {
+        stats->syntax_s = syntax_s;
         stats->parse_s = b.parse_s;
-        stats->build_s = now_s() - t0 - b.parse_s;
+        stats->build_s = now_s() - t0 - b.parse_s - syntax_s;
         stats->bytes = len;
     }
     return g;

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "policy.h"
 #include "heap.h"
+#include "units.h"
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,11 +25,37 @@ static void key_fifo(const graph *g, uint32_t i, uint32_t seq, int64_t k[3])
     k[2] = 0;
 }
 
+static void why_fifo(const graph *g, const run *r, uint32_t u, uint32_t v, uint32_t nready, char *out,
+                     size_t cap)
+{
+    (void)v;
+    uint32_t since = 0;      /* the step of its last predecessor's pop */
+    for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++)
+        if (r->pos[g->pred[e]] + 1 > since) since = r->pos[g->pred[e]] + 1;
+    if (since) snprintf(out, cap, "first in the queue of %u, waiting since step %u", nready, since);
+    else snprintf(out, cap, "first in the queue of %u, ready since the start", nready);
+}
+
+static void why_priority(const graph *g, const run *r, uint32_t u, uint32_t v, uint32_t nready, char *out,
+                         size_t cap)
+{
+    (void)r;
+    char ch[32];
+    if (g->change[u] < g->change[v])
+        snprintf(out, cap, "the smallest change of %u ready; next best %s %" PRId64 " (%s)", nready,
+                 graph_label(g, v), g->id[v], units_bytes(ch, sizeof ch, g->change[v], 1));
+    else if (g->kind[u] < g->kind[v])
+        snprintf(out, cap, "ties on change with %s %" PRId64 "; FREE < compute < ALLOC when changes tie",
+                 graph_label(g, v), g->id[v]);
+    else
+        snprintf(out, cap, "ties on change and type with %" PRId64 "; the smaller id wins", g->id[v]);
+}
+
 static const policy policies[] = {
     {"fifo", "Kahn's algorithm with a FIFO queue: ready nodes run in the order they became ready",
-     key_fifo, 1, {"queued", NULL, NULL}},
+     key_fifo, 1, {"queued", NULL, NULL}, why_fifo},
     {"priority", "the seed's memory-aware order: min-heap of (change, type, id), FREE < compute < ALLOC",
-     key_priority, 3, {"change", "type", "id"}},
+     key_priority, 3, {"change", "type", "id"}, why_priority},
 };
 
 size_t policy_count(void) { return sizeof policies / sizeof policies[0]; }
@@ -41,7 +69,7 @@ const policy *policy_find(const char *name)
     return NULL;
 }
 
-void run_free(run *r)
+void policy_run_free(run *r)
 {
     free(r->order); free(r->memory); free(r->pos); free(r->seq); free(r->pmax);
     memset(r, 0, sizeof *r);
@@ -97,8 +125,8 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
     while (h.len) {
         uint32_t u = heap_pop(&h).node;
         if (__builtin_add_overflow(mem, g->change[u], &mem)) {
-            snprintf(err, errcap, "live memory passes 2^63-1 bytes at step %u (node %lld)", s + 1,
-                     (long long)g->id[u]);
+            snprintf(err, errcap, "%s: live memory passes 2^63-1 bytes at step %u (node %lld)", p->name,
+                     s + 1, (long long)g->id[u]);
             goto fail;
         }
         r->order[s] = u;
@@ -129,11 +157,11 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
 fail:
     free(rem);
     heap_free(&h);
-    run_free(r);
+    policy_run_free(r);
     return -1;
 }
 
-uint32_t run_diverge(const run *a, const run *b)
+uint32_t policy_diverge(const run *a, const run *b)
 {
     uint32_t n = a->n < b->n ? a->n : b->n, s = 0;
     while (s < n && a->order[s] == b->order[s]) s++;

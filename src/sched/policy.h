@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include "graph.h"
 
+struct run;
+
 typedef struct policy {
     const char *name;
     const char *desc;
@@ -15,6 +17,10 @@ typedef struct policy {
     void (*key)(const graph *g, uint32_t i, uint32_t seq, int64_t k[3]);
     int nkeys;                   /* key fields worth showing */
     const char *key_names[3];
+    /* Why node u popped, in words, when v was the runner-up among nready
+     * ready nodes (r is the policy's whole run); for the TUI. */
+    void (*why)(const graph *g, const struct run *r, uint32_t u, uint32_t v, uint32_t nready, char *out,
+                size_t cap);
 } policy;
 
 const policy *policy_find(const char *name);     /* NULL if unknown */
@@ -36,8 +42,8 @@ typedef struct run {
 /* Runs p on g. Returns 0, or -1 with a message in err (out of memory, or live
  * memory passing 2^63-1). */
 int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap);
-void run_free(run *r);
+void policy_run_free(run *r);
 /* First step (0-based) where the orders differ, or n if they never do. */
-uint32_t run_diverge(const run *a, const run *b);
+uint32_t policy_diverge(const run *a, const run *b);
 
 #endif

@@ -48,7 +48,7 @@ int step_init(stepper *s, const graph *g, const policy *p, char *err, size_t err
 
 void step_free(stepper *s)
 {
-    run_free(&s->r);
+    policy_run_free(&s->r);
     heap_free(&s->ready);
     free(s->rem);
     memset(s, 0, sizeof *s);
@@ -132,7 +132,7 @@ static int cmp_alloc_step(const void *a, const void *b, void *ctx)
     return (x > y) - (x < y);
 }
 
-static int is_live(const stepper *s, uint32_t b)
+int step_buf_live(const stepper *s, uint32_t b)
 {
     const graph *g = s->g;
     if (s->r.pos[g->buf_alloc[b]] >= s->k) return 0;
@@ -143,14 +143,14 @@ uint32_t step_live(const stepper *s, uint32_t *bufs, uint32_t cap)
 {
     const graph *g = s->g;
     uint32_t cnt = 0;
-    for (uint32_t b = 0; b < g->nbufs; b++) cnt += is_live(s, b);
+    for (uint32_t b = 0; b < g->nbufs; b++) cnt += step_buf_live(s, b);
     if (cap == 0 || cnt == 0) return cnt;
     /* All of them, oldest first; then the first cap. */
     uint32_t *all = cnt <= cap ? bufs : malloc((size_t)cnt * sizeof *all);
     if (!all) return 0;
     uint32_t i = 0;
     for (uint32_t b = 0; b < g->nbufs; b++)
-        if (is_live(s, b)) all[i++] = b;
+        if (step_buf_live(s, b)) all[i++] = b;
     if (cnt > 1) qsort_r(all, cnt, sizeof *all, cmp_alloc_step, (void *)s);
     if (all != bufs) {
         memcpy(bufs, all, (size_t)cap * sizeof *bufs);

@@ -30,6 +30,8 @@ int64_t step_peak(const stepper *s, uint32_t *at);
 uint32_t step_ready_count(const stepper *s);
 /* Ready nodes of rank skip.. in pop order, with their keys. */
 uint32_t step_ready(const stepper *s, uint32_t skip, heap_item *out, uint32_t max);
+/* Whether buffer b is live at step k (allocated, not yet freed). */
+int step_buf_live(const stepper *s, uint32_t b);
 /* Live buffers at step k, ordered by allocation step; returns the count
  * (writes at most cap). */
 uint32_t step_live(const stepper *s, uint32_t *bufs, uint32_t cap);

@@ -10,11 +10,6 @@
 
 static const uint32_t speeds[APP_SPEEDS] = {1, 2, 5, 10, 25, 50, 100, 250, 1000, 5000, 20000};
 
-static const char *pretty_kind(const graph *g, uint32_t u)
-{
-    return g->kind[u] == NODE_COMPUTE ? graph_name(g, u) : graph_kind_word(g->kind[u]);
-}
-
 /* Explains stepper s's last pop by comparing it with the runner-up at that
  * moment (undo, look at the two best keys, redo). */
 static void explain(app *a, int which)
@@ -22,7 +17,7 @@ static void explain(app *a, int which)
     stepper *s = &a->st[which];
     const graph *g = a->g;
     char *out = a->why[which];
-    char ch[32], ch2[32];
+    char ch[32];
     if (s->k == 0) {
         snprintf(out, sizeof a->why[0], "%s: step 0, nothing popped yet; %u node%s ready",
                  s->pol->name, step_ready_count(s), step_ready_count(s) == 1 ? "" : "s");
@@ -36,34 +31,14 @@ static void explain(app *a, int which)
     step_forward(s);
     uint32_t u = s->r.order[k - 1];
     int n = snprintf(out, sizeof a->why[0], "%s: popped %s %" PRId64 " (%s): ", s->pol->name,
-                     pretty_kind(g, u), g->id[u], units_bytes(ch, sizeof ch, g->change[u], 1));
+                     graph_label(g, u), g->id[u], units_bytes(ch, sizeof ch, g->change[u], 1));
     size_t room = sizeof a->why[0] - (size_t)n;
     char *p = out + n;
     if (got < 2) {
         snprintf(p, room, "the only ready node");
         return;
     }
-    uint32_t v = top[1].node;
-    if (!strcmp(s->pol->name, "fifo")) {
-        uint32_t since = 0;
-        for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++)
-            if (s->r.pos[g->pred[e]] + 1 > since) since = s->r.pos[g->pred[e]] + 1;
-        if (since) snprintf(p, room, "first in the queue of %u, waiting since step %u", nready, since);
-        else snprintf(p, room, "first in the queue of %u, ready since the start", nready);
-        return;
-    }
-    if (!strcmp(s->pol->name, "priority")) {
-        if (g->change[u] < g->change[v])
-            snprintf(p, room, "the smallest change of %u ready; next best %s %" PRId64 " (%s)", nready,
-                     pretty_kind(g, v), g->id[v], units_bytes(ch2, sizeof ch2, g->change[v], 1));
-        else if (g->kind[u] < g->kind[v])
-            snprintf(p, room, "ties on change with %s %" PRId64 "; FREE < compute < ALLOC when changes tie",
-                     pretty_kind(g, v), g->id[v]);
-        else
-            snprintf(p, room, "ties on change and type with %" PRId64 "; the smaller id wins", g->id[v]);
-        return;
-    }
-    snprintf(p, room, "the smallest key of %u ready; next %" PRId64, nready, g->id[v]);
+    s->pol->why(g, &s->r, u, top[1].node, nready, p, room);
 }
 
 static void after_move(app *a)
@@ -72,23 +47,42 @@ static void after_move(app *a)
     if (a->have_cmp) explain(a, 1);
 }
 
-static int init_main(app *a, const policy *pol)
+/* Builds a stepper (and with pl, its placement) for pol into the caller's
+ * structs; on failure leaves them empty and sets a->err. */
+static int make_side(app *a, const policy *pol, stepper *st, placement *pl)
 {
-    step_free(&a->st[0]);
-    place_free(&a->pl);
-    a->pol = pol;
-    if (step_init(&a->st[0], a->g, pol, a->err, sizeof a->err)) return -1;
-    if (place_first_fit(a->g, &a->st[0].r, PLACE_ALIGN_DEFAULT, &a->pl, a->err, sizeof a->err)) return -1;
+    if (step_init(st, a->g, pol, a->err, sizeof a->err)) return -1;
+    if (pl && place_first_fit(a->g, &st->r, PLACE_ALIGN_DEFAULT, pl, a->err, sizeof a->err)) {
+        step_free(st);
+        return -1;
+    }
     return 0;
 }
 
-static int init_cmp(app *a)
+/* Makes pol the main (stepped) policy; the app is unchanged on failure. */
+static int init_main(app *a, const policy *pol)
 {
+    stepper st;
+    placement pl;
+    if (make_side(a, pol, &st, &pl)) return -1;
+    step_free(&a->st[0]);
+    place_free(&a->pl);
+    a->st[0] = st;
+    a->pl = pl;
+    a->pol = pol;
+    return 0;
+}
+
+/* (Re)builds the compare side for cmp_pol; the app is unchanged on failure. */
+static int init_cmp(app *a, const policy *cmp_pol)
+{
+    stepper st;
+    if (make_side(a, cmp_pol, &st, NULL)) return -1;
     if (a->have_cmp) step_free(&a->st[1]);
-    a->have_cmp = 0;
-    if (step_init(&a->st[1], a->g, a->cmp_pol, a->err, sizeof a->err)) return -1;
+    a->st[1] = st;
     a->have_cmp = 1;
-    a->diverge = run_diverge(&a->st[0].r, &a->st[1].r);
+    a->cmp_pol = cmp_pol;
+    a->diverge = policy_diverge(&a->st[0].r, &a->st[1].r);
     step_jump(&a->st[1], a->st[0].k);
     return 0;
 }
@@ -105,7 +99,7 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     a->utf8 = 1;
     a->mouse = 1;
     if (init_main(a, pol)) return -1;
-    if (compare && init_cmp(a)) return -1;
+    if (compare && init_cmp(a, cmp_pol)) return -1;
     a->compare = compare;
     after_move(a);
     layout_compute(80, 24, a->compare, &a->lay);
@@ -232,12 +226,16 @@ static int switch_policy(app *a)
     size_t i = 0;
     while (policy_at(i) && policy_at(i) != a->pol) i++;
     const policy *next = policy_at(i + 1) ? policy_at(i + 1) : policy_at(0);
-    if (a->compare && next == a->cmp_pol) {      /* keep the two sides different */
-        a->cmp_pol = a->pol;
-    }
+    const policy *prev = a->pol, *other = next == a->cmp_pol ? prev : a->cmp_pol;   /* sides differ */
     uint32_t k = a->st[0].k;
-    if (init_main(a, next)) return 0;
-    if (a->have_cmp && init_cmp(a)) return 0;
+    if (init_main(a, next) || (a->have_cmp && other != a->cmp_pol && init_cmp(a, other))) {
+        if (a->pol != prev) init_main(a, prev);     /* put the old side back */
+        snprintf(a->msg, sizeof a->msg, "cannot switch to %s: %.150s", next->name, a->err);
+        app_jump(a, k);
+        return 1;
+    }
+    a->cmp_pol = other;
+    if (a->have_cmp) a->diverge = policy_diverge(&a->st[0].r, &a->st[1].r);
     app_jump(a, k);
     snprintf(a->msg, sizeof a->msg, "policy %s: %s", next->name, next->desc);
     return 1;
@@ -300,7 +298,10 @@ int app_key(app *a, int key)
     case K_PGDN: scroll(a, page); return 1;
     case 's': return switch_policy(a);
     case 'c':
-        if (!a->have_cmp && init_cmp(a)) return 1;
+        if (!a->have_cmp && init_cmp(a, a->cmp_pol)) {
+            snprintf(a->msg, sizeof a->msg, "cannot compare with %s: %.150s", a->cmp_pol->name, a->err);
+            return 1;
+        }
         a->compare = !a->compare;
         app_resize(a, a->lay.w, a->lay.h);
         after_move(a);

@@ -36,8 +36,7 @@ static void status_bar(canvas *cv, const app *a, rect r)
     uint32_t u = step_last(s);
     char popped[96] = "-";
     if (u != GRAPH_NONE)
-        snprintf(popped, sizeof popped, "%s %" PRId64,
-                 g->kind[u] == NODE_COMPUTE ? graph_name(g, u) : graph_kind_word(g->kind[u]), g->id[u]);
+        snprintf(popped, sizeof popped, "%s %" PRId64, graph_label(g, u), g->id[u]);
     canvas_fill(cv, r, ' ', ST_STATUS);
     int x = r.x;
     x += canvas_text(cv, x, r.y, r.w, ST_STATUS_KEY, " memtris ");

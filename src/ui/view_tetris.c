@@ -1,7 +1,6 @@
 /* view_tetris.c: the "Tetris" stack (live buffers as blocks at their arena
  * addresses, holes where freed blocks were, the high-water mark as a line)
  * and the compare-mode summary panel. */
-#define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,15 +11,6 @@
 #define TLAB 10
 
 
-
-static int by_span_desc(const void *x, const void *y, void *ctx)
-{
-    const graph *g = ctx;
-    int64_t a = g->buf_size[*(const uint32_t *)x], b = g->buf_size[*(const uint32_t *)y];
-    if (a != b) return a < b ? 1 : -1;
-    uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
-    return (i > j) - (i < j);
-}
 
 /* Row (0 = bottom) holding address addr, on ph rows spanning [0, arena). */
 static int addr_row(int64_t addr, int64_t arena, int ph)
@@ -58,31 +48,46 @@ void view_tetris(canvas *cv, const app *a, rect r)
         return;
     }
 
-    uint32_t cap = g->nbufs ? g->nbufs : 1;
-    uint32_t *live = malloc((size_t)cap * sizeof *live);
+    /* Each row shows the smallest live block covering it (so small blocks
+     * stay visible), and each block is labelled on its middle row (edge rows
+     * can be shared with a neighbour). One pass over the buffers, no sort. */
+    uint32_t *rowbuf = malloc((size_t)ph * 2 * sizeof *rowbuf);
     uint8_t *used = calloc((size_t)ph, 1);
-    if (!live || !used) { free(live); free(used); return; }
-    uint32_t nlive = step_live(s, live, cap);
-    qsort_r(live, nlive < cap ? nlive : cap, sizeof *live, by_span_desc, (void *)g);
-
+    if (!rowbuf || !used) { free(rowbuf); free(used); return; }
+    uint32_t *rowlab = rowbuf + ph;
+    for (int j = 0; j < 2 * ph; j++) rowbuf[j] = GRAPH_NONE;
     int64_t live_bytes = 0;
-    for (uint32_t i = 0; i < nlive; i++) {
-        uint32_t b = live[i];
-        int64_t off = pl->offset[b], span = place_span(g->buf_size[b], pl->align);
+    uint32_t nlive = 0;
+#define SMALLER(b, c) ((c) == GRAPH_NONE || g->buf_size[b] < g->buf_size[c] || \
+                       (g->buf_size[b] == g->buf_size[c] && (b) < (c)))
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        if (!step_buf_live(s, b)) continue;
+        nlive++;
         live_bytes += g->buf_size[b];
+        int64_t off = pl->offset[b], span = place_span(g->buf_size[b], pl->align);
         int j0 = addr_row(off, arena, ph);
-        int j1 = addr_row(off + span - 1, arena, ph);
+        int j1 = addr_row(off + (span > 0 ? span - 1 : 0), arena, ph);
         if (j1 >= ph) j1 = ph - 1;
         if (j0 > j1) j0 = j1;
-        int st = style_buf((int)b);
-        uint32_t glyph = style_buf_glyph((int)b, a->mono, cv->utf8);
-        for (int j = j0; j <= j1; j++) {
-            canvas_fill(cv, (rect){area.x, area.y + ph - 1 - j, area.w, 1}, glyph, st);
-            used[j] = 1;
-        }
+        for (int j = j0; j <= j1; j++)
+            if (SMALLER(b, rowbuf[j])) rowbuf[j] = b;
+        int jm = (j0 + j1 + 1) / 2;
+        if (SMALLER(b, rowlab[jm])) rowlab[jm] = b;
+    }
+#undef SMALLER
+    for (int j = 0; j < ph; j++) {
+        uint32_t b = rowbuf[j];
+        if (b == GRAPH_NONE) continue;
+        canvas_fill(cv, (rect){area.x, area.y + ph - 1 - j, area.w, 1},
+                    style_buf_glyph((int)b, a->mono, cv->utf8), style_buf((int)b));
+        used[j] = 1;
+    }
+    for (int j = 0; j < ph; j++) {
+        uint32_t b = rowlab[j];
+        if (b == GRAPH_NONE) continue;
         char lab[64];
         snprintf(lab, sizeof lab, " b%" PRId64 " %s ", g->buf_id[b], units_bytes(b1, sizeof b1, g->buf_size[b], 0));
-        canvas_text(cv, area.x + 1, area.y + ph - 1 - j1, area.w - 2, st, lab);
+        canvas_text(cv, area.x + 1, area.y + ph - 1 - j, area.w - 2, style_buf((int)b), lab);
     }
 
     /* Holes below the high-water mark, then the mark itself. */
@@ -102,7 +107,7 @@ void view_tetris(canvas *cv, const app *a, rect r)
     snprintf(title, sizeof title, " live %u buffer%s, %s ", nlive, nlive == 1 ? "" : "s",
              units_bytes(b2, sizeof b2, live_bytes, 0));
     canvas_text(cv, r.x + 2, r.y + r.h - 1, r.w - 4, ST_TITLE, title);
-    free(live);
+    free(rowbuf);
     free(used);
 }
 

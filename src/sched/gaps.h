@@ -1,0 +1,31 @@
+/* gaps.h: the free gaps of an arena, ordered by address, in a treap whose
+ * nodes know the largest gap below them: first fit, neighbour lookups and
+ * coalescing in O(log n). Exports gaps_*. */
+#ifndef MEMTRIS_GAPS_H
+#define MEMTRIS_GAPS_H
+#include <stdint.h>
+
+#define GAPS_NONE UINT32_MAX
+
+typedef struct gap_node {
+    int64_t off, len, max;     /* the gap [off, off+len); max: largest len in the subtree */
+    uint32_t left, right, prio;
+} gap_node;
+
+typedef struct gaps {
+    gap_node *n;
+    uint32_t root, cap, used, free_list;
+    uint64_t seed;
+} gaps;
+
+int gaps_init(gaps *t, uint32_t cap);     /* cap: most gaps at once; 0 or -1 */
+void gaps_free(gaps *t);
+int gaps_insert(gaps *t, int64_t off, int64_t len);   /* 0, or -1 when full */
+void gaps_remove(gaps *t, int64_t off);
+/* The lowest-addressed gap of at least len bytes, or GAPS_NONE. */
+uint32_t gaps_first_fit(const gaps *t, int64_t len);
+/* The gap with the largest off below (pred) or smallest off above (succ) addr. */
+uint32_t gaps_pred(const gaps *t, int64_t addr);
+uint32_t gaps_succ(const gaps *t, int64_t addr);
+
+#endif
