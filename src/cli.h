@@ -26,5 +26,6 @@ int cmd_schedule(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_view(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
 
 #endif

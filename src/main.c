@@ -16,6 +16,8 @@ static const char usage_text[] =
     "  schedule FILE   run one policy and print the order and the memory after each step\n"
     "  compare FILE    compare the peak memory of several policies\n"
     "  validate FILE   check a graph and summarize it\n"
+    "  gen KIND        write a synthetic graph (chain, branch, alloc-heavy, huge,\n"
+    "                  random, randwire) of --nodes N with --seed S\n"
     "\n"
     "FILE is a JSON graph ({\"Nodes\": [...], \"Edges\": [...]}); '-' reads standard input.\n"
     "Each command takes --help. See memtris(1) for the graph format.\n"
@@ -38,6 +40,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "compare")) return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate")) return cmd_validate(argc - 1, argv + 1);
     if (!strcmp(cmd, "view")) return cmd_view(argc - 1, argv + 1);
+    if (!strcmp(cmd, "gen")) return cmd_gen(argc - 1, argv + 1);
     /* "memtris FILE" and "memtris --ascii" open the UI too. */
     struct stat st;
     if (cmd[0] == '-' || stat(cmd, &st) == 0) return cmd_view(argc, argv);

@@ -18,30 +18,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/memtris-cli.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 OUT=$TMP/out
 ERR=$TMP/err
-pass=0
-fail=0
-rc=0
-
-# run CMD...: runs it with stdout in $OUT, stderr in $ERR and the status in $rc.
-run() {
-    "$@" >"$OUT" 2>"$ERR"
-    rc=$?
-}
-
-ok() { pass=$((pass + 1)); }
-
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $*"
-    echo "  exit status: $rc"
-    echo "  stdout: $(head -c 600 "$OUT")"
-    echo "  stderr: $(head -c 600 "$ERR")"
-}
-
-# expect_rc WANT DESC
-expect_rc() {
-    if [ "$rc" -eq "$1" ]; then ok; else bad "$2: exit status $rc, expected $1"; fi
-}
+. "$(dirname "$0")/clilib.sh"
 
 # expect_out_line WANT DESC: stdout is exactly the one line WANT.
 expect_out_line() {
@@ -55,19 +32,6 @@ expect_out_line() {
 expect_out_file() {
     if cmp -s "$1" "$OUT"; then ok
     else bad "$2: stdout differs:"; diff "$1" "$OUT" | head -20; fi
-}
-
-# expect_grep FILE FIXED_STRING DESC
-expect_grep() {
-    if grep -qF -- "$2" "$1"; then ok; else bad "$3: '$2' not found in $(basename "$1")"; fi
-}
-
-expect_empty() {
-    if [ ! -s "$1" ]; then ok; else bad "$2: $(basename "$1") is not empty"; fi
-}
-
-expect_nonempty() {
-    if [ -s "$1" ]; then ok; else bad "$2: $(basename "$1") is empty"; fi
 }
 
 # usage_error DESC CMD...: status 2, a message on stderr, nothing on stdout.
@@ -312,21 +276,4 @@ group_errors() {
 
 # ------------------------------------------------------------------ driver
 
-GROUPS_ALL="exit help version stdin schedule compare validate errors"
-if [ ! -x "$M" ]; then
-    echo "FAIL: $M is not an executable"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-if [ "$GROUP" = all ]; then
-    for g in $GROUPS_ALL; do "group_$g"; done
-elif [[ " $GROUPS_ALL " == *" $GROUP "* ]]; then
-    "group_$GROUP"
-else
-    echo "unknown group '$GROUP' (one of: $GROUPS_ALL)" >&2
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+run_groups "exit help version stdin schedule compare validate errors"
