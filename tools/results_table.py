@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""results_table.py: rebuilds the two generated tables of samples/README.md
+from the samples themselves, through the memtris CLI:
+  - every sample: nodes, edges, buffers, bytes allocated in all;
+  - the model samples: peak with fifo and with priority (`memtris compare
+    --format json`), the saving, next to the figures seed 001 reports.
+Usage: results_table.py MEMTRIS [README]   (default samples/README.md)
+The tables go between <!-- NAME:begin --> and <!-- NAME:end --> markers."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+# Seed 001, section 4: the saving it reports for each model.
+SEED = {"resnet50": ("ResNet-50", "about 15%"), "mobilenet_v2": ("MobileNetV2", "15.5% (342 -> 289 MB)"),
+        "efficientnet_b0": ("EfficientNet-b0", "15.3% (413 -> 350 MB)"),
+        "bert_base": ("BERT-base", "15.2% (587 -> 498 MB)")}
+
+
+def mib(b):
+    return f"{b / 1048576:.2f} MiB"
+
+
+def run(exe, *args):
+    p = subprocess.run([exe, *args], capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f"results_table: memtris {' '.join(args)} failed: {p.stderr.strip()}")
+    return p.stdout
+
+
+def samples_table(exe, d):
+    rows = ["| sample | nodes | edges | buffers | allocated in all |", "|---|---:|---:|---:|---:|"]
+    for f in sorted(os.listdir(d)):
+        if not f.endswith(".json"):
+            continue
+        out = run(exe, "validate", os.path.join(d, f))
+        get = lambda key: re.search(rf"^\s+{key}\s+(\d+)", out, re.M).group(1)
+        total = int(re.search(r"allocated\s+.*\((\d+) bytes\)", out).group(1))
+        rows.append(f"| {f} | {get('nodes')} | {get('edges')} | {get('buffers')} | {mib(total)} ({total} B) |")
+    return rows
+
+
+def results_table(exe, d):
+    rows = ["| model | nodes | fifo peak | priority peak | saving | seed 001 reports |",
+            "|---|---:|---:|---:|---:|---|"]
+    for name, (label, seed) in SEED.items():
+        path = os.path.join(d, name + ".json")
+        res = {r["policy"]: r for r in json.loads(run(exe, "compare", path, "--format", "json"))["results"]}
+        fifo, prio = res["fifo"]["peak"], res["priority"]["peak"]
+        save = 100.0 * (fifo - prio) / fifo if fifo else 0.0
+        rows.append(f"| {label} ({name}.json) | {res['fifo']['steps']} | {mib(fifo)} | {mib(prio)} | "
+                    f"{save:.1f}% | {seed} |")
+    return rows
+
+
+def replace(text, name, rows):
+    pat = re.compile(rf"(<!-- {name}:begin -->\n).*?(<!-- {name}:end -->)", re.S)
+    if not pat.search(text):
+        sys.exit(f"results_table: no <!-- {name}:begin/end --> markers in the README")
+    return pat.sub(lambda m: m.group(1) + "\n".join(rows) + "\n" + m.group(2), text)
+
+
+def main():
+    exe = sys.argv[1]
+    readme = sys.argv[2] if len(sys.argv) > 2 else "samples/README.md"
+    d = os.path.dirname(readme) or "."
+    text = open(readme).read()
+    text = replace(text, "samples", samples_table(exe, d))
+    text = replace(text, "results", results_table(exe, d))
+    open(readme, "w").write(text)
+
+
+if __name__ == "__main__":
+    main()
