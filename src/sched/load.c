@@ -766,11 +766,56 @@ static int cmp_by_alloc_pos(const void *x, const void *y, void *ctx)
     return (a > c) - (a < c);
 }
 
+enum { SEARCH_FOUND, SEARCH_NONE, SEARCH_BUDGET };
+
+/* Backward from f over predecessors placed after a, for a itself or (with
+ * fwd) for any node that fwd marks with k; seen[] is stamped with stamp. */
+static int search_back(const graph *g, const uint32_t *pos, uint32_t a, uint32_t f, uint64_t stamp,
+                       uint64_t *seen, uint32_t *stack, const uint32_t *fwd, uint32_t k)
+{
+    uint32_t sp = 0, work = 0;
+    stack[sp++] = f;
+    seen[f] = stamp;
+    while (sp) {
+        uint32_t u = stack[--sp];
+        for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++) {
+            if (++work > FREE_SEARCH_BUDGET) return SEARCH_BUDGET;
+            uint32_t p = g->pred[e];
+            if (p == a || (fwd && fwd[p] == k)) return SEARCH_FOUND;
+            if (seen[p] == stamp || pos[p] < pos[a]) continue;
+            seen[p] = stamp;
+            stack[sp++] = p;
+        }
+    }
+    return SEARCH_NONE;
+}
+
+/* Forward from a over successors placed before f, marking them with k. */
+static int search_forward(const graph *g, const uint32_t *pos, uint32_t a, uint32_t f, uint32_t k,
+                          uint32_t *fwd, uint32_t *stack)
+{
+    uint32_t sp = 0, work = 0;
+    stack[sp++] = a;
+    fwd[a] = k;
+    while (sp) {
+        uint32_t u = stack[--sp];
+        for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++) {
+            if (++work > FREE_SEARCH_BUDGET) return SEARCH_BUDGET;
+            uint32_t v = g->succ[e];
+            if (v == f) return SEARCH_FOUND;
+            if (fwd[v] == k || pos[v] > pos[f]) continue;
+            fwd[v] = k;
+            stack[sp++] = v;
+        }
+    }
+    return SEARCH_NONE;
+}
+
 static void check_free_order(builder *b, const graph *g, const uint32_t *pos, const uint32_t *order)
 {
     uint32_t n = g->n, ndefer = 0;
     uint32_t *fwd = malloc(((size_t)n + 1) * sizeof *fwd);     /* = k: reached from buffer k's ALLOC */
-    uint32_t *seen = malloc(((size_t)n + 1) * sizeof *seen);   /* = k: met by the backward search */
+    uint64_t *seen = malloc(((size_t)n + 1) * sizeof *seen);   /* stamps of the backward searches */
     uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
     uint32_t *defer = malloc(((size_t)g->nbufs + 1) * sizeof *defer);
     if (!fwd || !seen || !stack || !defer) {
@@ -784,41 +829,13 @@ static void check_free_order(builder *b, const graph *g, const uint32_t *pos, co
         uint32_t a = g->buf_alloc[k], f = g->buf_free[k];
         if (f == GRAPH_NONE) continue;
         if (pos[f] < pos[a]) { order_error(b, g, k); continue; }
-        int found = 0, complete;
-        uint32_t sp = 0, work = 0;
-        stack[sp++] = a;                   /* forward, marking */
-        fwd[a] = k;
-        while (sp && !found && work < FREE_SEARCH_BUDGET) {
-            uint32_t u = stack[--sp];
-            for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1] && work < FREE_SEARCH_BUDGET; e++, work++) {
-                uint32_t v = g->succ[e];
-                if (v == f) { found = 1; break; }
-                if (fwd[v] == k || pos[v] > pos[f]) continue;
-                fwd[v] = k;
-                stack[sp++] = v;
-            }
-        }
-        if (found) continue;
-        if (!sp && work < FREE_SEARCH_BUDGET) { order_error(b, g, k); continue; }   /* all reached: no f */
-        sp = work = 0;                     /* backward, until a mark */
-        stack[sp++] = f;
-        seen[f] = k;
-        complete = 1;
-        while (sp && !found) {
-            uint32_t u = stack[--sp];
-            for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++, work++) {
-                if (work >= FREE_SEARCH_BUDGET) { complete = 0; break; }
-                uint32_t p = g->pred[e];
-                if (fwd[p] == k) { found = 1; break; }
-                if (seen[p] == k || pos[p] < pos[a]) continue;
-                seen[p] = k;
-                stack[sp++] = p;
-            }
-            if (!complete) break;
-        }
-        if (found) continue;
-        if (complete) order_error(b, g, k);
-        else defer[ndefer++] = k;
+        /* Backward from f for a itself (enough for most graphs), then forward
+         * from a marking, then backward again for any mark. */
+        int r = search_back(g, pos, a, f, 2 * (uint64_t)k, seen, stack, NULL, k);
+        if (r == SEARCH_BUDGET) r = search_forward(g, pos, a, f, k, fwd, stack);
+        if (r == SEARCH_BUDGET) r = search_back(g, pos, a, f, 2 * (uint64_t)k + 1, seen, stack, fwd, k);
+        if (r == SEARCH_NONE) order_error(b, g, k);
+        else if (r == SEARCH_BUDGET) defer[ndefer++] = k;
     }
     free(fwd);
     free(seen);
