@@ -72,8 +72,9 @@ static void random_graphs(void **state)
             int64_t aligns[] = {1, 64, 4096};
             for (int k = 0; k < 3; k++) {
                 placement pl;
-                assert_int_equal(place_first_fit(g, &r, aligns[k], &pl, err, sizeof err), 0);
+                assert_int_equal(place_run(g, &r, placer_find("first-fit"), aligns[k], &pl, err, sizeof err), 0);
                 check_plan(g, &r, &pl);
+                if (place_verify(g, &r, &pl, err, sizeof err)) fail_msg("verify: %s", err);
                 int64_t *ref = calloc((size_t)g->nbufs + 1, sizeof *ref);
                 assert_int_equal(reference_first_fit(g, &r, aligns[k], ref), pl.arena);
                 for (uint32_t b = 0; b < g->nbufs; b++)
@@ -113,7 +114,7 @@ static void many_live_buffers(void **state)
     char err[256];
     assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
     placement pl;
-    assert_int_equal(place_first_fit(g, &r, 64, &pl, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("first-fit"), 64, &pl, err, sizeof err), 0);
     assert_int_equal(pl.arena, r.peak);   /* all live at once, packed with no hole */
     place_free(&pl);
     policy_run_free(&r);
@@ -139,10 +140,10 @@ static void arena_overflow_is_an_error(void **state)
     char err[256];
     assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
     placement pl;
-    if (place_first_fit(g, &r, 1, &pl, err, sizeof err)) fail_msg("%s", err);
+    if (place_run(g, &r, placer_find("first-fit"), 1, &pl, err, sizeof err)) fail_msg("%s", err);
     assert_int_equal(pl.arena, r.peak);
     place_free(&pl);
-    assert_int_equal(place_first_fit(g, &r, 64, &pl, err, sizeof err), -1);
+    assert_int_equal(place_run(g, &r, placer_find("first-fit"), 64, &pl, err, sizeof err), -1);
     assert_non_null(strstr(err, "the arena would pass 2^63-1 bytes"));
     policy_run_free(&r);
     graph_free(g);

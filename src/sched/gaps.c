@@ -62,7 +62,7 @@ static uint32_t merge(gaps *t, uint32_t a, uint32_t b)
     return b;
 }
 
-int gaps_insert(gaps *t, int64_t off, int64_t len)
+uint32_t gaps_insert(gaps *t, int64_t off, int64_t len)
 {
     uint32_t i;
     if (t->free_list != GAPS_NONE) {
@@ -71,14 +71,14 @@ int gaps_insert(gaps *t, int64_t off, int64_t len)
     } else if (t->used < t->cap) {
         i = t->used++;
     } else {
-        return -1;
+        return GAPS_NONE;
     }
     t->seed ^= t->seed << 13; t->seed ^= t->seed >> 7; t->seed ^= t->seed << 17;   /* xorshift64 */
     t->n[i] = (gap_node){off, len, len, GAPS_NONE, GAPS_NONE, (uint32_t)(t->seed >> 32)};
     uint32_t a, b;
     split(t, t->root, off, &a, &b);
     t->root = merge(t, merge(t, a, i), b);
-    return 0;
+    return i;
 }
 
 void gaps_remove(gaps *t, int64_t off)

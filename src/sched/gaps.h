@@ -20,7 +20,8 @@ typedef struct gaps {
 
 int gaps_init(gaps *t, uint32_t cap);     /* cap: most gaps at once; 0 or -1 */
 void gaps_free(gaps *t);
-int gaps_insert(gaps *t, int64_t off, int64_t len);   /* 0, or -1 when full */
+/* Returns the new gap's node index, or GAPS_NONE when full. */
+uint32_t gaps_insert(gaps *t, int64_t off, int64_t len);
 void gaps_remove(gaps *t, int64_t off);
 /* The lowest-addressed gap of at least len bytes, or GAPS_NONE. */
 uint32_t gaps_first_fit(const gaps *t, int64_t len);

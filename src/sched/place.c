@@ -1,6 +1,7 @@
-/* place.c: first-fit placement, replaying the schedule as an allocator
- * would: free gaps below the highest live block, coalesced, in address order
- * (gaps.c); an ALLOC takes the lowest gap that fits, else the top. */
+/* place.c: buffer lifetimes, the placer table, place_run (high-water marks),
+ * the verifier, and the online first fit: free gaps below the highest live
+ * block, coalesced, in address order (gaps.c); an ALLOC takes the lowest gap
+ * that fits, else the top. */
 #include "place.h"
 #include "gaps.h"
 #include <stdio.h>
@@ -14,26 +15,16 @@ int64_t place_span(int64_t size, int64_t align)
     return r ? size + (align - r) : size;   /* sizes are at most 2^53-1: no overflow */
 }
 
-void place_free(placement *pl)
+int place_first_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                    char *err, size_t errcap)
 {
-    free(pl->offset);
-    free(pl->hwm);
-    memset(pl, 0, sizeof *pl);
-}
-
-int place_first_fit(const graph *g, const run *r, int64_t align, placement *pl, char *err, size_t errcap)
-{
-    memset(pl, 0, sizeof *pl);
-    pl->align = align;
-    pl->offset = calloc((size_t)g->nbufs + 1, sizeof *pl->offset);
-    pl->hwm = malloc(((size_t)g->n + 1) * sizeof *pl->hwm);
+    (void)lt;
     gaps t;
-    if (!pl->offset || !pl->hwm || gaps_init(&t, g->nbufs + 1)) {
-        place_free(pl);
+    if (gaps_init(&t, g->nbufs + 1)) {
         snprintf(err, errcap, "out of memory placing %u buffers", g->nbufs);
         return -1;
     }
-    int64_t tail = 0, top = 0;   /* tail: end of the highest live block; all above is free */
+    int64_t tail = 0;   /* the end of the highest live block; all above is free */
     for (uint32_t s = 0; s < r->n; s++) {
         uint32_t u = r->order[s], b = g->buf[u];
         int64_t span = b == GRAPH_NONE ? 0 : place_span(g->buf_size[b], align);
@@ -52,11 +43,9 @@ int place_first_fit(const graph *g, const run *r, int64_t align, placement *pl, 
                 snprintf(err, errcap, "the arena would pass 2^63-1 bytes at step %u (buffer %lld)", s + 1,
                          (long long)g->buf_id[b]);
                 gaps_free(&t);
-                place_free(pl);
                 return -1;
             }
             if (end > tail) tail = end;
-            if (end > top) top = end;
             pl->offset[b] = at;
         } else if (g->kind[u] == NODE_FREE && span > 0) {
             /* Coalesce with the gaps that touch the block, or give it back to the tail. */
@@ -74,9 +63,149 @@ int place_first_fit(const graph *g, const run *r, int64_t align, placement *pl, 
             if (hi >= tail) tail = lo;
             else gaps_insert(&t, lo, hi - lo);
         }
-        pl->hwm[s] = top;
     }
-    pl->arena = top;
+    pl->reserved = 0;
     gaps_free(&t);
     return 0;
+}
+
+/* ------------------------------------------------------------ the table */
+
+static const placer placers[] = {
+    {"first-fit", "online: the lowest free gap that fits, over an address-ordered free list that coalesces "
+     "neighbours", 1, place_first_fit},
+};
+
+size_t placer_count(void) { return sizeof placers / sizeof placers[0]; }
+
+const placer *placer_at(size_t i) { return i < placer_count() ? &placers[i] : NULL; }
+
+const placer *placer_find(const char *name)
+{
+    for (size_t i = 0; i < placer_count(); i++)
+        if (strcmp(placers[i].name, name) == 0) return &placers[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------ lifetimes */
+
+int place_lifetimes(const graph *g, const run *r, lifetimes *lt)
+{
+    lt->alloc_step = malloc(((size_t)g->nbufs + 1) * sizeof *lt->alloc_step);
+    lt->free_step = malloc(((size_t)g->nbufs + 1) * sizeof *lt->free_step);
+    if (!lt->alloc_step || !lt->free_step) { place_lifetimes_free(lt); return -1; }
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        lt->alloc_step[b] = r->pos[g->buf_alloc[b]];
+        lt->free_step[b] = g->buf_free[b] == GRAPH_NONE ? r->n : r->pos[g->buf_free[b]];
+    }
+    return 0;
+}
+
+void place_lifetimes_free(lifetimes *lt)
+{
+    free(lt->alloc_step);
+    free(lt->free_step);
+    lt->alloc_step = lt->free_step = NULL;
+}
+
+/* ------------------------------------------------------------ running */
+
+void place_free(placement *pl)
+{
+    free(pl->offset);
+    free(pl->hwm);
+    memset(pl, 0, sizeof *pl);
+}
+
+int place_run(const graph *g, const run *r, const placer *p, int64_t align, placement *pl, char *err,
+              size_t errcap)
+{
+    memset(pl, 0, sizeof *pl);
+    if (align < 1 || (align & (align - 1))) {
+        snprintf(err, errcap, "alignment %lld is not a power of two", (long long)align);
+        return -1;
+    }
+    pl->placer = p->name;
+    pl->align = align;
+    pl->offset = calloc((size_t)g->nbufs + 1, sizeof *pl->offset);
+    pl->hwm = calloc((size_t)g->n + 1, sizeof *pl->hwm);
+    lifetimes lt = {0};
+    if (!pl->offset || !pl->hwm || place_lifetimes(g, r, &lt)) {
+        place_free(pl);
+        snprintf(err, errcap, "out of memory placing %u buffers", g->nbufs);
+        return -1;
+    }
+    if (p->place(g, r, &lt, align, pl, err, errcap)) {
+        place_lifetimes_free(&lt);
+        place_free(pl);
+        return -1;
+    }
+    pl->placer = p->name;
+    pl->align = align;
+    /* hwm[s]: the largest end among buffers allocated at or before step s. */
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        int64_t end = pl->offset[b] + place_span(g->buf_size[b], align);
+        if (end > pl->hwm[lt.alloc_step[b]]) pl->hwm[lt.alloc_step[b]] = end;
+    }
+    for (uint32_t s = 1; s < g->n; s++)
+        if (pl->hwm[s - 1] > pl->hwm[s]) pl->hwm[s] = pl->hwm[s - 1];
+    pl->arena = g->n ? pl->hwm[g->n - 1] : 0;
+    if (pl->reserved > pl->arena) pl->arena = pl->reserved;
+    pl->reserved = pl->reserved ? pl->reserved : pl->arena;
+    place_lifetimes_free(&lt);
+    return 0;
+}
+
+double place_fragmentation(const placement *pl, int64_t lower_bound)
+{
+    return pl->arena > 0 ? (double)(pl->arena - lower_bound) / (double)pl->arena : 0.0;
+}
+
+/* ------------------------------------------------------------ verifier */
+
+int place_verify(const graph *g, const run *r, const placement *pl, char *err, size_t errcap)
+{
+    lifetimes lt = {0};
+    gaps live;   /* live blocks, keyed by offset */
+    uint32_t *at_off = malloc(((size_t)g->nbufs + 1) * sizeof *at_off);
+    if (place_lifetimes(g, r, &lt) || !at_off || gaps_init(&live, g->nbufs + 1)) {
+        place_lifetimes_free(&lt);
+        free(at_off);
+        snprintf(err, errcap, "out of memory verifying %u buffers", g->nbufs);
+        return -1;
+    }
+    int bad = 0;
+    for (uint32_t b = 0; b < g->nbufs && !bad; b++)
+        if (pl->offset[b] < 0 || pl->offset[b] % pl->align) {
+            snprintf(err, errcap, "buffer %lld is at offset %lld, not a multiple of %lld", (long long)g->buf_id[b],
+                     (long long)pl->offset[b], (long long)pl->align);
+            bad = 1;
+        }
+    /* Sweep the steps: remove blocks as they are freed, check each new block
+     * against its neighbours in address. */
+    for (uint32_t s = 0; s < r->n && !bad; s++) {
+        uint32_t u = r->order[s], b = g->buf[u];
+        if (b == GRAPH_NONE) continue;
+        int64_t off = pl->offset[b], span = place_span(g->buf_size[b], pl->align);
+        if (span == 0) continue;
+        if (g->kind[u] == NODE_FREE) { gaps_remove(&live, off); continue; }
+        if (g->kind[u] != NODE_ALLOC) continue;
+        uint32_t p = gaps_pred(&live, off + 1), q = gaps_succ(&live, off);
+        uint32_t hit = p != GAPS_NONE && live.n[p].off + live.n[p].len > off ? p
+                     : q != GAPS_NONE && live.n[q].off < off + span ? q : GAPS_NONE;
+        if (hit != GAPS_NONE) {
+            uint32_t other = at_off[hit];
+            snprintf(err, errcap, "buffers %lld [%lld, %lld) and %lld [%lld, %lld) are live together at step %u "
+                     "and overlap", (long long)g->buf_id[other], (long long)pl->offset[other],
+                     (long long)(pl->offset[other] + place_span(g->buf_size[other], pl->align)),
+                     (long long)g->buf_id[b], (long long)off, (long long)(off + span), s + 1);
+            bad = 1;
+            break;
+        }
+        at_off[gaps_insert(&live, off, span)] = b;
+    }
+    gaps_free(&live);
+    free(at_off);
+    place_lifetimes_free(&lt);
+    return bad ? -1 : 0;
 }

@@ -1,6 +1,6 @@
-/* place.h: where each buffer lives in one arena for a given schedule.
- * Exports place_first_fit (an online first-fit allocator over an
- * address-ordered free space that coalesces neighbours). */
+/* place.h: where each buffer lives in one arena for a given schedule: buffer
+ * lifetimes, the placers (a table of name, description and function), the
+ * verifier and the figures derived from a plan. Exports place_* and placer_*. */
 #ifndef MEMTRIS_PLACE_H
 #define MEMTRIS_PLACE_H
 #include <stddef.h>
@@ -10,16 +10,58 @@
 
 #define PLACE_ALIGN_DEFAULT 64
 
+/* Steps are 0-based positions in the schedule: a buffer is live from the step
+ * of its ALLOC (inclusive) to the step of its FREE (exclusive); a buffer never
+ * freed has free_step = n. */
+typedef struct lifetimes {
+    uint32_t *alloc_step;   /* [nbufs] */
+    uint32_t *free_step;    /* [nbufs] */
+} lifetimes;
+
+int place_lifetimes(const graph *g, const run *r, lifetimes *lt);   /* 0, or -1 out of memory */
+void place_lifetimes_free(lifetimes *lt);
+
 typedef struct placement {
-    int64_t *offset;   /* [nbufs] byte offset of each buffer */
-    int64_t *hwm;      /* [n] arena high-water mark after step s */
-    int64_t arena;     /* arena size: the final high-water mark */
+    const char *placer;     /* the placer's name */
     int64_t align;
+    int64_t *offset;        /* [nbufs] byte offset of each buffer */
+    int64_t *hwm;           /* [n] arena high-water mark after step s: the largest end of any
+                             * buffer allocated at or before s (for pool: reserved bytes) */
+    int64_t arena;          /* bytes the plan needs: the final high-water mark */
+    int64_t reserved;       /* pool: bytes taken from the system and kept; others: arena */
 } placement;
 
-int place_first_fit(const graph *g, const run *r, int64_t align, placement *pl, char *err, size_t errcap);
+typedef struct placer {
+    const char *name;
+    const char *desc;
+    int online;             /* replays the schedule as an allocator would */
+    /* Fills pl->offset (allocated by place_run) and pl->reserved; 0 or -1 with err. */
+    int (*place)(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
+                 size_t errcap);
+} placer;
+
+const placer *placer_find(const char *name);   /* NULL if unknown */
+const placer *placer_at(size_t i);             /* NULL past the end */
+size_t placer_count(void);
+
+/* Runs a placer: allocates pl's arrays, places, then fills hwm and arena.
+ * align must be a power of two >= 1. 0, or -1 with a message in err. */
+int place_run(const graph *g, const run *r, const placer *p, int64_t align, placement *pl, char *err,
+              size_t errcap);
 void place_free(placement *pl);
+
+/* Checks a plan: every offset aligned, and no two buffers live at the same
+ * step overlap in address. 0, or -1 naming the buffers (or offset) in err. */
+int place_verify(const graph *g, const run *r, const placement *pl, char *err, size_t errcap);
+
 /* Bytes a buffer occupies: its size rounded up to the alignment. */
 int64_t place_span(int64_t size, int64_t align);
+/* (arena - lower_bound) / arena, 0 for an empty arena; lower_bound is the
+ * schedule's peak live bytes. */
+double place_fragmentation(const placement *pl, int64_t lower_bound);
+
+/* The online first fit, used by place.c's table; exposed for tests. */
+int place_first_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                    char *err, size_t errcap);
 
 #endif

@@ -52,7 +52,7 @@ static void after_move(app *a)
 static int make_side(app *a, const policy *pol, stepper *st, placement *pl)
 {
     if (step_init(st, a->g, pol, a->err, sizeof a->err)) return -1;
-    if (pl && place_first_fit(a->g, &st->r, PLACE_ALIGN_DEFAULT, pl, a->err, sizeof a->err)) {
+    if (pl && place_run(a->g, &st->r, placer_find("first-fit"), PLACE_ALIGN_DEFAULT, pl, a->err, sizeof a->err)) {
         step_free(st);
         return -1;
     }
