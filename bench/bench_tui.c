@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     }
     double t1 = now();
     app a;
-    if (app_init(&a, g, argv[1], policy_find("priority"), policy_find("fifo"), 0)) {
+    if (app_init(&a, g, argv[1], policy_find("priority"), policy_find("fifo"), 0, NULL)) {
         fprintf(stderr, "%s\n", a.err);
         return 1;
     }
@@ -83,6 +83,9 @@ int main(int argc, char **argv)
     printf("  %-44s best %7.3f ms\n", "jump step 0 -> last (End)", best * 1e3);
     printf("  %-44s best %7.3f ms\n", "jump last -> step 0 (Home)", bestback * 1e3);
 
+    app_key(&a, 't');
+    frames(&a, &cv, "timeline view: step + frame, mid-run", n / 2, ' ', 100);
+    app_key(&a, 't');
     app_key(&a, 'c');
     frames(&a, &cv, "compare mode: step + frame, mid-run", n / 2, ' ', 100);
     canvas_free(&cv);

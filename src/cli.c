@@ -36,6 +36,35 @@ const policy *cli_policy(const char *name)
     return NULL;
 }
 
+void cli_placer_list(FILE *f)
+{
+    for (size_t i = 0; placer_at(i); i++) fprintf(f, "%s%s", i ? ", " : "", placer_at(i)->name);
+}
+
+const placer *cli_placer(const char *cmd, const char *name)
+{
+    const placer *p = placer_find(name);
+    if (p) return p;
+    fprintf(stderr, "memtris %s: unknown placer '%s'; known placers: ", cmd, name);
+    cli_placer_list(stderr);
+    fprintf(stderr, "\nTry 'memtris %s --help'.\n", cmd);
+    return NULL;
+}
+
+int cli_align(const char *cmd, const char *arg, int64_t *align)
+{
+    int64_t v = 0;
+    const char *s = arg;
+    for (; *s >= '0' && *s <= '9' && v <= CLI_ALIGN_MAX; s++) v = v * 10 + (*s - '0');
+    if (!*arg || *s || v < 1 || v > CLI_ALIGN_MAX || (v & (v - 1))) {
+        cli_usage_error(cmd, "--align wants a power of two from 1 to %lld, not '%s'", (long long)CLI_ALIGN_MAX,
+                        arg);
+        return -1;
+    }
+    *align = v;
+    return 0;
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

@@ -4,6 +4,7 @@
 #define MEMTRIS_CLI_H
 #include <stdio.h>
 #include "sched/graph.h"
+#include "sched/place.h"
 #include "sched/policy.h"
 
 /* Exit statuses. */
@@ -15,6 +16,15 @@ graph *cli_load(const char *path, int quiet_warnings);
 int cli_version(void);
 /* Looks a policy up, or prints an error naming the known ones. */
 const policy *cli_policy(const char *name);
+/* Looks a placer up, or prints a usage error for CMD naming the known ones. */
+const placer *cli_placer(const char *cmd, const char *name);
+/* Prints the placers' names, comma-separated, to f. */
+void cli_placer_list(FILE *f);
+/* The largest --align: 2^30 (1 GiB). */
+#define CLI_ALIGN_MAX ((int64_t)1 << 30)
+/* Parses an --align value for CMD: a power of two from 1 to CLI_ALIGN_MAX.
+ * 0, or -1 after printing a usage error. */
+int cli_align(const char *cmd, const char *arg, int64_t *align);
 /* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints a string as a JSON string literal. */
@@ -27,5 +37,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 #endif

@@ -1,5 +1,6 @@
 /* cmd_compare.c: "memtris compare": peaks of several policies on one graph,
- * with the saving against fifo and where the orders first differ. */
+ * with the saving against fifo and where the orders first differ; with
+ * --placers, the arena each placer needs for each policy's schedule. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -8,17 +9,24 @@
 #include "sched/units.h"
 
 #define MAX_POLICIES 16
+#define MAX_PLACERS 32
 
 static const char help[] =
-    "Usage: memtris compare FILE [--policies NAME,NAME...] [--format text|json]\n"
-    "Run several policies over the graph and compare their peak live memory.\n"
+    "Usage: memtris compare FILE [--policies NAME,NAME...] [--placers NAME,NAME...|all]\n"
+    "                            [--align N] [--format text|json]\n"
+    "Run several policies over the graph and compare their peak live memory; with\n"
+    "--placers, also the arena each placer needs for each policy's schedule.\n"
     "\n"
     "  -P, --policies LIST  comma-separated policies (default: all, fifo first)\n"
+    "  -L, --placers LIST   comma-separated placers, or 'all' (default: none); see\n"
+    "                       'memtris plan --help' for the list\n"
+    "  -a, --align N        the placers' alignment, a power of two (default 64)\n"
     "  -f, --format FMT     text (default) or json\n"
     "  -h, --help           show this help and exit\n"
     "\n"
     "JSON: {\"graph\", \"results\": [{\"policy\", \"peak\", \"steps\", \"vs_fifo\"}, ...]}\n"
-    "vs_fifo is peak / fifo's peak (null when fifo's peak is 0 and this one's is not).\n";
+    "vs_fifo is peak / fifo's peak (null when fifo's peak is 0 and this one's is not).\n"
+    "With --placers each result also has \"arenas\": {\"PLACER\": BYTES, ...}.\n";
 
 /* Parses a comma-separated list into out; returns the count or -1. */
 static int parse_list(char *list, const policy **out)
@@ -37,6 +45,39 @@ static int parse_list(char *list, const policy **out)
     return n ? n : -1;
 }
 
+/* Parses --placers: "all" or a comma-separated list; returns the count or -1. */
+static int parse_placers(char *list, const placer **out)
+{
+    int n = 0;
+    if (!strcmp(list, "all")) {
+        for (size_t i = 0; placer_at(i) && n < MAX_PLACERS; i++) out[n++] = placer_at(i);
+        return n;
+    }
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        const placer *p = cli_placer("compare", tok);
+        if (!p) return -1;
+        for (int i = 0; i < n; i++)
+            if (out[i] == p) {
+                cli_usage_error("compare", "placer '%s' is listed twice", tok);
+                return -1;
+            }
+        if (n == MAX_PLACERS) {
+            cli_usage_error("compare", "at most %d placers", MAX_PLACERS);
+            return -1;
+        }
+        out[n++] = p;
+    }
+    if (!n) cli_usage_error("compare", "--placers needs at least one name, or 'all'");
+    return n ? n : -1;
+}
+
+/* An arena column: as wide as the placer's name, at least 10. */
+static int col_width(const placer *p)
+{
+    int w = (int)strlen(p->name);
+    return w < 10 ? 10 : w;
+}
+
 static void ratio(char *out, size_t cap, int64_t peak, int64_t base)
 {
     if (base > 0) snprintf(out, cap, "%.6f", (double)peak / (double)base);
@@ -47,18 +88,25 @@ int cmd_compare(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"policies", required_argument, 0, 'P'},
+        {"placers", required_argument, 0, 'L'},
+        {"align", required_argument, 0, 'a'},
         {"format", required_argument, 0, 'f'},
         {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
     const policy *pol[MAX_POLICIES];
     int npol = 0, c;
-    char *list = NULL;
-    const char *format = "text";
+    char *list = NULL, *plist = NULL;
+    const char *format = "text", *align_arg = NULL;
+    const placer *plc[MAX_PLACERS];
+    int npl = 0;
+    int64_t align = PLACE_ALIGN_DEFAULT;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":P:f:hV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":P:L:a:f:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'P': list = optarg; break;
+        case 'L': plist = optarg; break;
+        case 'a': align_arg = optarg; break;
         case 'f': format = optarg; break;
         case 'h': fputs(help, stdout); return EXIT_OK;
         case 'V': return cli_version();
@@ -79,6 +127,13 @@ int cmd_compare(int argc, char **argv)
     } else {
         for (size_t i = 0; policy_at(i) && npol < MAX_POLICIES; i++) pol[npol++] = policy_at(i);
     }
+    if (align_arg && cli_align("compare", align_arg, &align)) return EXIT_USAGE;
+    if (plist) {
+        char *copy = strdup(plist);
+        npl = copy ? parse_placers(copy, plc) : -1;
+        free(copy);
+        if (npl < 0) return EXIT_USAGE;
+    }
 
     graph *g = cli_load(argv[optind], 0);
     if (!g) return EXIT_BAD;
@@ -87,9 +142,31 @@ int cmd_compare(int argc, char **argv)
     int have_own = 0;
     char err[256];
     int status = EXIT_OK, done = 0;
+    int64_t *arena = NULL;   /* [npol * npl] */
     for (; done < npol; done++) {
         if (policy_run(g, pol[done], &runs[done], err, sizeof err)) goto fail;
         if (!base && !strcmp(pol[done]->name, "fifo")) base = &runs[done];
+    }
+    if (npl) {
+        arena = malloc((size_t)npol * (size_t)npl * sizeof *arena);
+        if (!arena) {
+            snprintf(err, sizeof err, "out of memory");
+            goto fail;
+        }
+        for (int i = 0; i < npol; i++)
+            for (int j = 0; j < npl; j++) {
+                placement pl;
+                if (place_run(g, &runs[i], plc[j], align, &pl, err, sizeof err)) goto fail;
+                if (place_verify(g, &runs[i], &pl, err, sizeof err)) {
+                    fprintf(stderr, "memtris compare: internal error: placer %s made an invalid plan for %s "
+                            "with policy %s: %s\n", plc[j]->name, g->source, pol[i]->name, err);
+                    place_free(&pl);
+                    status = EXIT_BAD;
+                    goto out;
+                }
+                arena[i * npl + j] = pl.arena;
+                place_free(&pl);
+            }
     }
     if (!base) {
         if (policy_run(g, policy_find("fifo"), &own, err, sizeof err)) goto fail;
@@ -106,14 +183,25 @@ int cmd_compare(int argc, char **argv)
             ratio(r, sizeof r, runs[i].peak, base->peak);
             printf("%s{\"policy\": ", i ? ", " : "");
             cli_json_string(stdout, pol[i]->name);
-            printf(", \"peak\": %" PRId64 ", \"steps\": %" PRIu32 ", \"vs_fifo\": %s}",
+            printf(", \"peak\": %" PRId64 ", \"steps\": %" PRIu32 ", \"vs_fifo\": %s",
                    runs[i].peak, runs[i].n, r);
+            if (npl) {
+                printf(", \"arenas\": {");
+                for (int j = 0; j < npl; j++) {
+                    if (j) printf(", ");
+                    cli_json_string(stdout, plc[j]->name);
+                    printf(": %" PRId64, arena[i * npl + j]);
+                }
+                printf("}");
+            }
+            printf("}");
         }
         printf("]}\n");
     } else {
         printf("%s: %u nodes, %u edges, %u buffers\n", g->source, g->n, g->nedges, g->nbufs);
-        printf("%-10s  %12s  %10s  %8s  %-22s  %s\n", "policy", "peak", "peak step", "vs fifo",
-               "saving vs fifo", "order vs fifo");
+        printf("%-10s  %12s", "policy", "peak");
+        for (int j = 0; j < npl; j++) printf("  %*s", col_width(plc[j]), plc[j]->name);
+        printf("  %10s  %8s  %-22s  %s\n", "peak step", "vs fifo", "saving vs fifo", "order vs fifo");
         for (int i = 0; i < npol; i++) {
             const run *x = &runs[i];
             int64_t save = base->peak - x->peak;
@@ -132,9 +220,14 @@ int cmd_compare(int argc, char **argv)
             else snprintf(div, sizeof div, "differs from step %" PRIu32, d + 1);
             if (base->peak > 0) snprintf(r, sizeof r, "%.3f", (double)x->peak / (double)base->peak);
             else snprintf(r, sizeof r, "-");
-            printf("%-10s  %12s  %10" PRIu32 "  %8s  %-22s  %s\n", pol[i]->name,
-                   units_bytes(a, sizeof a, x->peak, 0), x->peak_step, r, saving, div);
+            printf("%-10s  %12s", pol[i]->name, units_bytes(a, sizeof a, x->peak, 0));
+            for (int j = 0; j < npl; j++)
+                printf("  %*s", col_width(plc[j]), units_bytes(b, sizeof b, arena[i * npl + j], 0));
+            printf("  %10" PRIu32 "  %8s  %-22s  %s\n", x->peak_step, r, saving, div);
         }
+        if (npl)
+            printf("the %s: the arena a placer needs for that policy's schedule (align %s)\n",
+                   npl == 1 ? "column after peak" : "columns after peak", units_bytes(a, sizeof a, align, 0));
         for (int i = 0; i < npol; i++) {
             uint32_t d = policy_diverge(base, &runs[i]);
             if (d == g->n || !strcmp(pol[i]->name, "fifo")) continue;
@@ -147,6 +240,7 @@ fail:
     fprintf(stderr, "%s: error: %s\n", g->source, err);
     status = EXIT_BAD;
 out:
+    free(arena);
     for (int i = 0; i < done; i++) policy_run_free(&runs[i]);
     if (have_own) policy_run_free(&own);
     graph_free(g);

@@ -9,19 +9,22 @@
 #include <unistd.h>
 #include "cli.h"
 #include "sched/load.h"
+#include "sched/place.h"
 #include "ui/ui.h"
 
 extern const char memtris_demo_json[];
 extern const unsigned long memtris_demo_json_len;
 
 static const char help[] =
-    "Usage: memtris [view] [FILE] [--policy NAME] [--compare NAME] [--ascii] [--no-color] [--no-mouse]\n"
+    "Usage: memtris [view] [FILE] [--policy NAME] [--compare NAME] [--placer NAME] [--ascii] [--no-color]\n"
+    "                      [--no-mouse]\n"
     "Open the terminal UI: step through the schedule one heap pop at a time and\n"
     "watch the ready queue, the live memory curve and the buffers in the arena.\n"
     "Without FILE, a built-in demo graph (a small CNN block) is shown.\n"
     "\n"
     "  -p, --policy NAME    the stepped policy (default priority)\n"
     "  -c, --compare NAME   start in compare mode against NAME (default side: fifo)\n"
+    "  -l, --placer NAME    the arena panel's placer (default first-fit; the a key cycles)\n"
     "      --ascii          draw with ASCII only (also when the locale is not UTF-8)\n"
     "      --no-color       monochrome (also when NO_COLOR is set)\n"
     "      --no-mouse       ignore the mouse\n"
@@ -41,17 +44,19 @@ int cmd_view(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"policy", required_argument, 0, 'p'}, {"compare", required_argument, 0, 'c'},
+        {"placer", required_argument, 0, 'l'},
         {"ascii", no_argument, 0, 'A'},        {"no-color", no_argument, 0, 'M'},
         {"no-mouse", no_argument, 0, 'N'},     {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
-    const char *pname = "priority", *cname = NULL;
+    const char *pname = "priority", *cname = NULL, *plname = "first-fit";
     int ascii = 0, mono = 0, mouse = 1, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:c:hV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":p:c:l:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'p': pname = optarg; break;
         case 'c': cname = optarg; break;
+        case 'l': plname = optarg; break;
         case 'A': ascii = 1; break;
         case 'M': mono = 1; break;
         case 'N': mouse = 0; break;
@@ -70,6 +75,13 @@ int cmd_view(int argc, char **argv)
         for (size_t i = 0; policy_at(i); i++)
             if (policy_at(i) != pol) { cmp = policy_at(i); break; }
         if (cname) return cli_usage_error("view", "--compare needs a policy other than %s", pol->name);
+    }
+    const placer *plc = placer_find(plname);
+    if (!plc) {
+        fprintf(stderr, "memtris: unknown placer '%s'; known placers:", plname);
+        for (size_t i = 0; placer_at(i); i++) fprintf(stderr, " %s", placer_at(i)->name);
+        fprintf(stderr, "\n");
+        return EXIT_USAGE;
     }
     char why[128];
     if (ui_check_terminal(why, sizeof why)) {
@@ -95,7 +107,7 @@ int cmd_view(int argc, char **argv)
     if (!g) return EXIT_BAD;
 
     app a;
-    if (app_init(&a, g, title, pol, cmp, cname != NULL)) {
+    if (app_init(&a, g, title, pol, cmp, cname != NULL, plc)) {
         fprintf(stderr, "%s: error: %s\n", title, a.err);
         app_free(&a);
         graph_free(g);

@@ -14,7 +14,10 @@ static const char usage_text[] =
     "Commands:\n"
     "  view [FILE]     the terminal UI (see 'memtris view --help' for its options)\n"
     "  schedule FILE   run one policy and print the order and the memory after each step\n"
-    "  compare FILE    compare the peak memory of several policies\n"
+    "  compare FILE    compare the peak memory of several policies (and, with\n"
+    "                  --placers, the arena each placer needs)\n"
+    "  plan FILE       place every buffer in one arena with a placer: the arena,\n"
+    "                  the lower bound, each buffer's offset; --svg draws it\n"
     "  validate FILE   check a graph and summarize it\n"
     "  gen KIND        write a synthetic graph (chain, branch, alloc-heavy, huge,\n"
     "                  random, randwire) of --nodes N with --seed S\n"
@@ -41,6 +44,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "validate")) return cmd_validate(argc - 1, argv + 1);
     if (!strcmp(cmd, "view")) return cmd_view(argc - 1, argv + 1);
     if (!strcmp(cmd, "gen")) return cmd_gen(argc - 1, argv + 1);
+    if (!strcmp(cmd, "plan")) return cmd_plan(argc - 1, argv + 1);
     /* "memtris FILE" and "memtris --ascii" open the UI too. */
     struct stat st;
     if (cmd[0] == '-' || stat(cmd, &st) == 0) return cmd_view(argc, argv);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "sched/load.h"
+#include "sched/place.h"
 #include "ui/app.h"
 #include "ui/view.h"
 
@@ -38,7 +39,7 @@ typedef struct fixture {
 static void open_app(fixture *f, const char *sample, int compare)
 {
     f->g = load_sample(sample);
-    assert_int_equal(app_init(&f->a, f->g, sample, policy_find("priority"), policy_find("fifo"), compare), 0);
+    assert_int_equal(app_init(&f->a, f->g, sample, policy_find("priority"), policy_find("fifo"), compare, NULL), 0);
 }
 
 static void close_app(fixture *f)
@@ -108,12 +109,13 @@ static void check_golden(const char *name, const char *got, size_t len)
     free(want);
 }
 
-static void golden_case(const char *sample, int compare, uint32_t step, const char *tag)
+static void golden_case(const char *sample, int compare, uint32_t step, const char *tag, const char *keys)
 {
     static const int sizes[2][2] = {{80, 24}, {132, 40}};
     fixture f;
     open_app(&f, sample, compare);
     app_jump(&f.a, step);
+    for (; keys && *keys; keys++) app_key(&f.a, *keys);
     for (int s = 0; s < 2; s++)
         for (int utf8 = 1; utf8 >= 0; utf8--)
             for (int mono = 0; mono <= 1; mono++) {
@@ -131,19 +133,25 @@ static void golden_case(const char *sample, int compare, uint32_t step, const ch
 static void test_golden_demo(void **state)
 {
     (void)state;
-    golden_case("demo.json", 0, 14, "demo-step14");
+    golden_case("demo.json", 0, 14, "demo-step14", NULL);
 }
 
 static void test_golden_demo_compare(void **state)
 {
     (void)state;
-    golden_case("demo.json", 1, 30, "demo-compare-step30");
+    golden_case("demo.json", 1, 30, "demo-compare-step30", NULL);
 }
 
 static void test_golden_seed(void **state)
 {
     (void)state;
-    golden_case("seed-example.json", 0, 1, "seed-step1");
+    golden_case("seed-example.json", 0, 1, "seed-step1", NULL);
+}
+
+static void test_golden_timeline(void **state)
+{
+    (void)state;
+    golden_case("demo.json", 0, 20, "demo-timeline-step20", "t");
 }
 
 /* Panels never overlap and stay on screen, at every size and in both modes. */
@@ -425,6 +433,73 @@ static void test_why_line(void **state)
     close_app(&f);
 }
 
+/* The arena panel: placers cycle, the timeline toggles, buffers are
+ * selected by keys and clicks, and their details are right. */
+static void test_arena_keys(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_resize(a, 132, 40);
+    app_jump(a, 14);
+    assert_string_equal(a->placer->name, "first-fit");
+    size_t np = 0;
+    while (placer_at(np)) np++;
+    for (size_t i = 1; i <= np; i++) {
+        app_key(a, 'a');
+        assert_string_equal(a->placer->name, placer_at(i % np)->name);
+        assert_string_equal(a->pl.placer, a->placer->name);
+        char err[256];
+        if (place_verify(f.g, &a->st[0].r, &a->pl, err, sizeof err)) fail_msg("%s: %s", a->placer->name, err);
+        assert_non_null(strstr(a->msg, "over the peak"));
+    }
+    assert_string_equal(a->placer->name, "first-fit");
+    /* Selection: focus the arena, Up/Down walk the live buffers by address. */
+    while (a->focus != P_TETRIS) app_key(a, K_TAB);
+    assert_int_equal(a->sel, GRAPH_NONE);
+    app_key(a, K_UP);
+    assert_true(a->sel != GRAPH_NONE);
+    uint32_t lowest = a->sel;
+    assert_true(step_buf_live(&a->st[0], lowest));
+    app_key(a, K_UP);
+    assert_true(a->pl.offset[a->sel] > a->pl.offset[lowest]);
+    app_key(a, K_DOWN);
+    assert_int_equal(a->sel, lowest);
+    char d[512];
+    app_buffer_details(a, lowest, d, sizeof d);
+    char want[64];
+    snprintf(want, sizeof want, "b%lld: ", (long long)f.g->buf_id[lowest]);
+    assert_non_null(strstr(d, want));
+    assert_non_null(strstr(d, "allocated at step"));
+    assert_non_null(strstr(d, "used by"));
+    size_t n;
+    char *got = render(a, 132, 40, 1, 0, &n);
+    assert_non_null(strstr(got, want));           /* shown in the why line */
+    free(got);
+    app_key(a, K_ESC);
+    assert_int_equal(a->sel, GRAPH_NONE);
+    /* A click on a block selects its buffer; the timeline too. */
+    rect r = a->lay.r[P_TETRIS];
+    int hit = 0;
+    for (int y = r.y + 2; y < r.y + r.h - 1 && !hit; y++)
+        hit = app_click(a, r.x + 20, y) && a->sel != GRAPH_NONE;
+    assert_true(hit);
+    app_key(a, 't');
+    assert_true(a->timeline);
+    got = render(a, 132, 40, 1, 0, &n);
+    assert_non_null(strstr(got, "Timeline: first-fit"));
+    free(got);
+    a->sel = GRAPH_NONE;
+    hit = 0;
+    for (int y = r.y + 2; y < r.y + r.h - 2 && !hit; y++)
+        for (int x = r.x + 13; x < r.x + r.w - 1 && !hit; x++) hit = app_click(a, x, y) && a->sel != GRAPH_NONE;
+    assert_true(hit);
+    app_key(a, 't');
+    assert_false(a->timeline);
+    close_app(&f);
+}
+
 /* Every committed sample opens in the TUI, at its peak, in both modes. */
 static void test_every_sample_renders(void **state)
 {
@@ -467,6 +542,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_golden_demo),
         cmocka_unit_test(test_golden_demo_compare),
         cmocka_unit_test(test_golden_seed),
+        cmocka_unit_test(test_golden_timeline),
+        cmocka_unit_test(test_arena_keys),
         cmocka_unit_test(test_layout_all_sizes),
         cmocka_unit_test(test_render_all_sizes),
         cmocka_unit_test(test_too_small_notice),

@@ -1,6 +1,6 @@
 /* gaps.h: the free gaps of an arena, ordered by address, in a treap whose
- * nodes know the largest gap below them: first fit, neighbour lookups and
- * coalescing in O(log n). Exports gaps_*. */
+ * nodes know the largest gap below them (first fit, neighbour lookups and
+ * coalescing in O(log n)), optionally also by (size, address) for best fit. Exports gaps_*. */
 #ifndef MEMTRIS_GAPS_H
 #define MEMTRIS_GAPS_H
 #include <stdint.h>
@@ -10,21 +10,29 @@
 typedef struct gap_node {
     int64_t off, len, max;     /* the gap [off, off+len); max: largest len in the subtree */
     uint32_t left, right, prio;
+    uint32_t sleft, sright;    /* the size index (gaps_init_sized only): keyed by (len, off) */
 } gap_node;
 
 typedef struct gaps {
     gap_node *n;
     uint32_t root, cap, used, free_list;
     uint64_t seed;
+    uint32_t sroot;            /* root of the size index */
+    int sized;                 /* keeps the size index (gaps_init_sized) */
 } gaps;
 
 int gaps_init(gaps *t, uint32_t cap);     /* cap: most gaps at once; 0 or -1 */
+/* The same, also keeping the gaps ordered by (len, off) for gaps_best_fit. */
+int gaps_init_sized(gaps *t, uint32_t cap);
 void gaps_free(gaps *t);
 /* Returns the new gap's node index, or GAPS_NONE when full. */
 uint32_t gaps_insert(gaps *t, int64_t off, int64_t len);
 void gaps_remove(gaps *t, int64_t off);
 /* The lowest-addressed gap of at least len bytes, or GAPS_NONE. */
 uint32_t gaps_first_fit(const gaps *t, int64_t len);
+/* The smallest gap of at least len bytes, the lowest-addressed among equals,
+ * or GAPS_NONE; only for a tree made by gaps_init_sized. */
+uint32_t gaps_best_fit(const gaps *t, int64_t len);
 /* The gap with the largest off below (pred) or smallest off above (succ) addr. */
 uint32_t gaps_pred(const gaps *t, int64_t addr);
 uint32_t gaps_succ(const gaps *t, int64_t addr);

@@ -1,7 +1,6 @@
-/* place.c: buffer lifetimes, the placer table, place_run (high-water marks),
- * the verifier, and the online first fit: free gaps below the highest live
- * block, coalesced, in address order (gaps.c); an ALLOC takes the lowest gap
- * that fits, else the top. */
+/* place.c: buffer lifetimes, the placer table, place_run (high-water marks), the lower bound,
+ * the verifier, and the online first fit: coalesced free gaps below the highest live block in
+ * address order (gaps.c); an ALLOC takes the lowest gap that fits, else the top. */
 #include "place.h"
 #include "gaps.h"
 #include <stdio.h>
@@ -74,6 +73,16 @@ int place_first_fit(const graph *g, const run *r, const lifetimes *lt, int64_t a
 static const placer placers[] = {
     {"first-fit", "online: the lowest free gap that fits, over an address-ordered free list that coalesces "
      "neighbours", 1, place_first_fit},
+    {"best-fit", "online: the smallest free gap that fits (the lowest among equals), same free list",
+     1, place_best_fit},
+    {"pool", "online: the seed's size-class pool: sizes rounded up to 2^n, a free list per class, "
+     "freed blocks kept for their class and never returned", 1, place_pool},
+    {"coloring", "offline: the seed's interval coloring: the smallest color free over the lifetime, "
+     "offset = color x the largest buffer", 0, place_coloring},
+    {"greedy-size", "offline: TFLite's greedy by size (best-fitting gap among overlapping buffers), "
+     "also in XLA's lifetime order; the smaller plan", 0, place_greedy_size},
+    {"best", "offline: the smallest plan of all the others, then a bounded hill-climb over the "
+     "greedy order", 0, place_best},
 };
 
 size_t placer_count(void) { return sizeof placers / sizeof placers[0]; }
@@ -114,6 +123,7 @@ void place_free(placement *pl)
 {
     free(pl->offset);
     free(pl->hwm);
+    free(pl->block);
     memset(pl, 0, sizeof *pl);
 }
 
@@ -142,9 +152,10 @@ int place_run(const graph *g, const run *r, const placer *p, int64_t align, plac
     }
     pl->placer = p->name;
     pl->align = align;
-    /* hwm[s]: the largest end among buffers allocated at or before step s. */
+    /* hwm[s]: the largest end among buffers allocated at or before step s
+     * (of their blocks, where the placer holds more than the span). */
     for (uint32_t b = 0; b < g->nbufs; b++) {
-        int64_t end = pl->offset[b] + place_span(g->buf_size[b], align);
+        int64_t end = pl->offset[b] + (pl->block ? pl->block[b] : place_span(g->buf_size[b], align));
         if (end > pl->hwm[lt.alloc_step[b]]) pl->hwm[lt.alloc_step[b]] = end;
     }
     for (uint32_t s = 1; s < g->n; s++)
@@ -154,6 +165,23 @@ int place_run(const graph *g, const run *r, const placer *p, int64_t align, plac
     pl->reserved = pl->reserved ? pl->reserved : pl->arena;
     place_lifetimes_free(&lt);
     return 0;
+}
+
+int64_t place_lower_bound(const graph *g, const run *r, int64_t align)
+{
+    int64_t live = 0, peak = 0;   /* saturates at INT64_MAX */
+    for (uint32_t s = 0; s < r->n; s++) {
+        uint32_t u = r->order[s], b = g->buf[u];
+        if (b == GRAPH_NONE) continue;
+        int64_t span = place_span(g->buf_size[b], align);
+        if (g->kind[u] == NODE_ALLOC) {
+            if (__builtin_add_overflow(live, span, &live)) return INT64_MAX;
+            if (live > peak) peak = live;
+        } else if (g->kind[u] == NODE_FREE) {
+            live -= span;
+        }
+    }
+    return peak;
 }
 
 double place_fragmentation(const placement *pl, int64_t lower_bound)
@@ -177,8 +205,12 @@ int place_verify(const graph *g, const run *r, const placement *pl, char *err, s
     int bad = 0;
     for (uint32_t b = 0; b < g->nbufs && !bad; b++)
         if (pl->offset[b] < 0 || pl->offset[b] % pl->align) {
-            snprintf(err, errcap, "buffer %lld is at offset %lld, not a multiple of %lld", (long long)g->buf_id[b],
-                     (long long)pl->offset[b], (long long)pl->align);
+            if (pl->offset[b] < 0)
+                snprintf(err, errcap, "buffer %lld is at offset %lld, below 0", (long long)g->buf_id[b],
+                         (long long)pl->offset[b]);
+            else
+                snprintf(err, errcap, "buffer %lld is at offset %lld, not a multiple of %lld", (long long)g->buf_id[b],
+                         (long long)pl->offset[b], (long long)pl->align);
             bad = 1;
         }
     /* Sweep the steps: remove blocks as they are freed, check each new block

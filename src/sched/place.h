@@ -29,6 +29,10 @@ typedef struct placement {
                              * buffer allocated at or before s (for pool: reserved bytes) */
     int64_t arena;          /* bytes the plan needs: the final high-water mark */
     int64_t reserved;       /* pool: bytes taken from the system and kept; others: arena */
+    int64_t *block;         /* [nbufs] or NULL: bytes held for each buffer where a placer holds
+                             * more than its span (pool: its size class; coloring: BLOCK_SIZE);
+                             * set by the placer, freed by place_free */
+    const char *detail;     /* static text: how the plan was found (e.g. the order that won), or NULL */
 } placement;
 
 typedef struct placer {
@@ -60,8 +64,24 @@ int64_t place_span(int64_t size, int64_t align);
  * schedule's peak live bytes. */
 double place_fragmentation(const placement *pl, int64_t lower_bound);
 
-/* The online first fit, used by place.c's table; exposed for tests. */
+/* The lower bound of any plan with this alignment: the largest sum of the
+ * spans of the buffers live at one step (with align 1, the schedule's peak). */
+int64_t place_lower_bound(const graph *g, const run *r, int64_t align);
+
+/* The placers of place.c's table; exposed for tests. */
 int place_first_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                     char *err, size_t errcap);
+/* place_online.c: best fit over the same free list; the seed's size-class pool. */
+int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                   char *err, size_t errcap);
+int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
+               size_t errcap);
+/* place_offline.c: interval coloring, greedy by size (two orders), and best. */
+int place_coloring(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                   char *err, size_t errcap);
+int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                      char *err, size_t errcap);
+int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
+               size_t errcap);
 
 #endif

@@ -1,5 +1,6 @@
 /* app.c: TUI state machine: stepping, jumps, prompts, focus and scrolling,
  * compare mode, auto-play, and the "why" sentence for the last pop. */
+#define _GNU_SOURCE
 #include "app.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -52,11 +53,63 @@ static void after_move(app *a)
 static int make_side(app *a, const policy *pol, stepper *st, placement *pl)
 {
     if (step_init(st, a->g, pol, a->err, sizeof a->err)) return -1;
-    if (pl && place_run(a->g, &st->r, placer_find("first-fit"), PLACE_ALIGN_DEFAULT, pl, a->err, sizeof a->err)) {
+    if (pl && place_run(a->g, &st->r, a->placer, PLACE_ALIGN_DEFAULT, pl, a->err, sizeof a->err)) {
         step_free(st);
         return -1;
     }
     return 0;
+}
+
+static int cmp_span_desc(const void *x, const void *y, void *ctx)
+{
+    const graph *g = ctx;
+    uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+    if (g->buf_size[i] != g->buf_size[j]) return g->buf_size[i] < g->buf_size[j] ? 1 : -1;
+    return (i > j) - (i < j);
+}
+
+/* The painting order of the timeline: largest first, so small blocks stay on top. */
+static void sort_by_span(app *a)
+{
+    free(a->by_span);
+    a->by_span = malloc(((size_t)a->g->nbufs + 1) * sizeof *a->by_span);
+    if (!a->by_span) return;
+    for (uint32_t b = 0; b < a->g->nbufs; b++) a->by_span[b] = b;
+    qsort_r(a->by_span, a->g->nbufs, sizeof *a->by_span, cmp_span_desc, (void *)a->g);
+}
+
+/* Places st[0]'s run with placer p; the app is unchanged on failure. */
+static int set_placer(app *a, const placer *p)
+{
+    placement pl;
+    if (place_run(a->g, &a->st[0].r, p, PLACE_ALIGN_DEFAULT, &pl, a->err, sizeof a->err)) return -1;
+    place_free(&a->pl);
+    a->pl = pl;
+    a->placer = p;
+    if (a->tl) a->tl->offset = NULL;
+    return 0;
+}
+
+void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap)
+{
+    const graph *g = a->g;
+    const run *r = &a->st[0].r;
+    char sz[32], off[32];
+    uint32_t f = g->buf_free[b];
+    int n = snprintf(out, cap, "b%" PRId64 ": %s at %s, allocated at step %u (node %" PRId64 "), ", g->buf_id[b],
+                     units_bytes(sz, sizeof sz, g->buf_size[b], 0), units_bytes(off, sizeof off, a->pl.offset[b], 0),
+                     r->pos[g->buf_alloc[b]] + 1, g->id[g->buf_alloc[b]]);
+    if (n < 0 || (size_t)n >= cap) return;
+    if (f == GRAPH_NONE) n += snprintf(out + n, cap - (size_t)n, "never freed; used by");
+    else n += snprintf(out + n, cap - (size_t)n, "freed at step %u (node %" PRId64 "); used by", r->pos[f] + 1, g->id[f]);
+    int users = 0;
+    for (uint32_t i = 0; i < g->n && (size_t)n < cap; i++)
+        for (uint32_t j = g->in_off[i]; j < g->in_off[i + 1]; j++)
+            if (g->inputs[j] == g->buf_id[b]) {
+                n += snprintf(out + n, cap - (size_t)n, "%s %s %" PRId64, users++ ? "," : "", graph_name(g, i), g->id[i]);
+                break;
+            }
+    if (!users && (size_t)n < cap) snprintf(out + n, cap - (size_t)n, " no node's Inputs");
 }
 
 /* Makes pol the main (stepped) policy; the app is unchanged on failure. */
@@ -70,6 +123,7 @@ static int init_main(app *a, const policy *pol)
     a->st[0] = st;
     a->pl = pl;
     a->pol = pol;
+    if (a->tl) a->tl->offset = NULL;
     return 0;
 }
 
@@ -88,7 +142,7 @@ static int init_cmp(app *a, const policy *cmp_pol)
 }
 
 int app_init(app *a, const graph *g, const char *title, const policy *pol, const policy *cmp_pol,
-             int compare)
+             int compare, const placer *pl)
 {
     memset(a, 0, sizeof *a);
     a->g = g;
@@ -96,10 +150,18 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     a->cmp_pol = cmp_pol;
     a->focus = P_READY;
     a->speed = 3;
+    a->sel = GRAPH_NONE;
+    a->placer = pl ? pl : placer_find("first-fit");
+    a->tl = calloc(1, sizeof *a->tl);
+    if (!a->tl) {
+        snprintf(a->err, sizeof a->err, "out of memory");
+        return -1;
+    }
     a->utf8 = 1;
     a->mouse = 1;
     if (init_main(a, pol)) return -1;
     if (compare && init_cmp(a, cmp_pol)) return -1;
+    sort_by_span(a);
     a->compare = compare;
     after_move(a);
     layout_compute(80, 24, a->compare, &a->lay);
@@ -111,6 +173,9 @@ void app_free(app *a)
     step_free(&a->st[0]);
     if (a->have_cmp) step_free(&a->st[1]);
     place_free(&a->pl);
+    free(a->by_span);
+    if (a->tl) free(a->tl->cell);
+    free(a->tl);
 }
 
 void app_resize(app *a, int w, int h)
@@ -179,6 +244,25 @@ static void scroll(app *a, int64_t delta)
     if (v > max) v = max;
     if (v < 0) v = 0;
     a->scroll[p] = (uint32_t)v;
+}
+
+/* Moves the selection to the next (dir 1) or previous (-1) live buffer in
+ * address order at the current step. */
+static void select_live(app *a, int dir)
+{
+    const graph *g = a->g;
+    const stepper *s = &a->st[0];
+    uint32_t best = GRAPH_NONE;
+    int64_t cur = a->sel == GRAPH_NONE ? (dir > 0 ? -1 : INT64_MAX) : a->pl.offset[a->sel];
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        if (!step_buf_live(s, b) || b == a->sel) continue;
+        int64_t o = a->pl.offset[b];
+        int after = dir > 0 ? (o > cur || (o == cur && b > a->sel)) : (o < cur || (o == cur && b < a->sel));
+        if (!after) continue;
+        if (best == GRAPH_NONE || (dir > 0 ? o < a->pl.offset[best] : o > a->pl.offset[best])) best = b;
+    }
+    if (best != GRAPH_NONE) a->sel = best;
+    else if (a->sel == GRAPH_NONE) snprintf(a->msg, sizeof a->msg, "no buffer is live at step %u", s->k);
 }
 
 static void finish_prompt(app *a)
@@ -292,8 +376,31 @@ int app_key(app *a, int key)
         return 1;
     case K_TAB: cycle_focus(a, 1); return 1;
     case K_BTAB: cycle_focus(a, -1); return 1;
-    case K_UP: scroll(a, -1); return 1;
-    case K_DOWN: scroll(a, 1); return 1;
+    case K_UP:
+        if (a->focus == P_TETRIS) select_live(a, 1);      /* up the arena: higher addresses */
+        else scroll(a, -1);
+        return 1;
+    case K_DOWN:
+        if (a->focus == P_TETRIS) select_live(a, -1);
+        else scroll(a, 1);
+        return 1;
+    case 'a': {
+        size_t i = 0;
+        while (placer_at(i) && placer_at(i) != a->placer) i++;
+        const placer *next = placer_at(i + 1) ? placer_at(i + 1) : placer_at(0);
+        if (set_placer(a, next)) {
+            snprintf(a->msg, sizeof a->msg, "cannot place with %s: %.150s", next->name, a->err);
+            return 1;
+        }
+        char ar[32];
+        snprintf(a->msg, sizeof a->msg, "placer %s: arena %s, %.1f%% over the peak", next->name,
+                 units_bytes(ar, sizeof ar, a->pl.arena, 0),
+                 100.0 * place_fragmentation(&a->pl, a->st[0].r.peak));
+        return 1;
+    }
+    case 't':
+        a->timeline = !a->timeline;
+        return 1;
     case K_PGUP: scroll(a, -page); return 1;
     case K_PGDN: scroll(a, page); return 1;
     case 's': return switch_policy(a);
@@ -307,15 +414,22 @@ int app_key(app *a, int key)
         after_move(a);
         return 1;
     case K_RESIZE: return 1;
-    case K_ESC: a->playing = 0; return 1;
+    case K_ESC: a->playing = 0; a->sel = GRAPH_NONE; return 1;
     default: return 0;
     }
 }
 
 int app_click(app *a, int x, int y)
 {
-    uint32_t k;
-    if (!view_curve_step(a, x, y, &k)) return 0;
-    app_jump(a, k);
-    return 1;
+    uint32_t k, b;
+    if (view_curve_step(a, x, y, &k)) {
+        app_jump(a, k);
+        return 1;
+    }
+    if (view_arena_buffer(a, x, y, &b)) {
+        a->sel = b;
+        a->focus = P_TETRIS;
+        return 1;
+    }
+    return 0;
 }

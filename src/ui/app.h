@@ -17,6 +17,14 @@ enum {
 
 #define APP_SPEEDS 11
 
+/* The timeline's raster (which buffer shows in each cell), kept between
+ * frames: it changes only with the placement or the panel's size. */
+typedef struct timeline_cache {
+    int w, h;
+    const int64_t *offset;      /* the placement it was drawn for; NULL = stale */
+    uint32_t *cell;             /* [w*h] buffer index or GRAPH_NONE, row 0 at the top */
+} timeline_cache;
+
 typedef struct app {
     const graph *g;
     const char *title;          /* graph name for the status bar */
@@ -24,7 +32,12 @@ typedef struct app {
     const policy *cmp_pol;      /* the other side in compare mode */
     stepper st[2];              /* st[0]: pol; st[1]: cmp_pol (when have_cmp) */
     int have_cmp;
-    placement pl;               /* first-fit placement of st[0]'s run */
+    const placer *placer;       /* the arena panel's placer */
+    placement pl;               /* its placement of st[0]'s run */
+    uint32_t *by_span;          /* buffers by span, largest first (timeline painting order) */
+    int timeline;               /* the arena panel shows the lifetime x address timeline */
+    timeline_cache *tl;
+    uint32_t sel;               /* the selected buffer, or GRAPH_NONE */
     int compare;                /* compare mode shown */
     uint32_t diverge;           /* first step (0-based) where the orders differ, n if never */
     int focus;                  /* panel_id with keyboard focus */
@@ -41,14 +54,16 @@ typedef struct app {
     char err[256];
 } app;
 
-/* Sets up steppers and placement; returns 0 or -1 with app->err set. */
+/* Sets up steppers and placement (with placer pl, NULL for first-fit);
+ * returns 0 or -1 with app->err set. */
 int app_init(app *a, const graph *g, const char *title, const policy *pol, const policy *cmp_pol,
-             int compare);
+             int compare, const placer *pl);
 void app_free(app *a);
 void app_resize(app *a, int w, int h);
 /* Handles one key; returns 1 if the screen should be redrawn. */
 int app_key(app *a, int key);
-/* A click at (x, y): on the memory curve it jumps to that step. */
+/* A click at (x, y): on the memory curve it jumps to that step; on a block
+ * of the arena or the timeline it selects that buffer. */
 int app_click(app *a, int x, int y);
 /* Auto-play: milliseconds until the next tick, or -1 when not playing. */
 int app_tick_ms(const app *a);
@@ -58,5 +73,7 @@ uint32_t app_steps_per_sec(const app *a);
 /* The stepper a ready panel shows: in compare mode P_READY is the other
  * side (cmp_pol) and P_READY2 the main policy. */
 const stepper *app_ready_stepper(const app *a, int panel);
+/* Describes buffer b for the details line: size, offset, steps, users. */
+void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap);
 
 #endif

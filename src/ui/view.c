@@ -10,20 +10,17 @@
 static const char *const help_lines[] = {
     "Space  n  Right    step forward (one heap pop)",
     "p  Left  Backspace step back (undo the last pop)",
-    "Home  End          first / last step",
-    "g                  go to a step number",
-    "P                  jump to the peak",
+    "Home End  g  P     first / last step, go to step, peak",
     "/                  find a node by id, jump to its pop",
-    "r                  auto-play on / off",
-    "+  -               auto-play faster / slower",
-    "Tab  Shift-Tab     move focus between panels",
-    "Up Down PgUp PgDn  scroll the focused ready queue",
-    "s                  switch policy",
-    "c                  compare mode (two policies)",
-    "click on curve     jump to that step",
-    "Esc                stop auto-play, close prompt",
-    "? F1 h             this help",
-    "q  F10             quit",
+    "r  +  -            auto-play on/off, faster, slower",
+    "Tab  Shift-Tab     move the focus between panels",
+    "Up Down PgUp PgDn  scroll the ready queue in focus",
+    "Up Down on arena   select a buffer (details below)",
+    "s  c               switch policy, compare mode",
+    "a  t               next placer, stack or timeline",
+    "click              curve: go to step; block: select",
+    "Esc                stop play, clear selection, close",
+    "? F1 h   q F10     this help; quit",
 };
 
 static void status_bar(canvas *cv, const app *a, rect r)
@@ -55,9 +52,17 @@ static void status_bar(canvas *cv, const app *a, rect r)
     }
 }
 
+/* The last pop's reason; a selected buffer's details instead (Esc clears
+ * the selection); a one-shot message over either. */
 static void why_line(canvas *cv, const app *a, rect r)
 {
-    const char *text = a->msg[0] ? a->msg : a->why[0];
+    char details[512];
+    const char *text = a->why[0];
+    if (a->sel != GRAPH_NONE) {
+        app_buffer_details(a, a->sel, details, sizeof details);
+        text = details;
+    }
+    if (a->msg[0]) text = a->msg;
     canvas_text(cv, r.x + 1, r.y, r.w - 1, a->msg[0] ? ST_WARN : ST_WHY, text);
 }
 

@@ -1,0 +1,256 @@
+/* cmd_plan.c: "memtris plan": where every buffer lives in one arena for a
+ * policy's schedule, by one placer: a summary and table, JSON or CSV, and the
+ * picture as SVG (svg.c). Every plan is verified before it is shown. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "sched/units.h"
+#include "svg.h"
+
+static void print_help(void)
+{
+    printf("Usage: memtris plan FILE [--policy NAME] [--placer NAME] [--align N]\n"
+           "                         [--format text|json|csv] [--svg OUT.svg]\n"
+           "Schedule the graph with one policy, then place every buffer in one arena with\n"
+           "one placer: print the arena it needs, the lower bound (the schedule's peak of\n"
+           "live bytes), the fragmentation (arena - lower bound) / arena, and each buffer's\n"
+           "offset and lifetime. Every plan is checked (no two buffers live at the same\n"
+           "step overlap, every offset aligned) before it is printed.\n"
+           "\n"
+           "  -p, --policy NAME   the schedule: fifo or priority (default priority)\n"
+           "  -l, --placer NAME   the placer (default best), one of:\n");
+    for (size_t i = 0; placer_at(i); i++)
+        printf("        %-12s %s\n", placer_at(i)->name, placer_at(i)->desc);
+    printf("  -a, --align N       offsets and sizes rounded up to N bytes, a power of two\n"
+           "                      from 1 to 2^30 (default %d)\n"
+           "  -f, --format FMT    text (default), json or csv\n"
+           "      --svg OUT.svg   also write the plan as an SVG picture: the memory curve\n"
+           "                      above the lifetime x address chart; '-' writes it to\n"
+           "                      standard output instead of the plan\n"
+           "  -h, --help          show this help and exit\n"
+           "  -V, --version       show the version and exit\n"
+           "\n"
+           "JSON: {\"policy\", \"placer\", \"arena\", \"lower_bound\", \"fragmentation\",\n"
+           "       \"buffers\": [{\"buf\", \"offset\", \"size\", \"alloc_step\", \"free_step\"}, ...]}\n"
+           "in bytes, buffers in BufId order; steps are 0-based positions in the schedule: a\n"
+           "buffer is live from alloc_step (its ALLOC) up to free_step (its FREE), and\n"
+           "free_step is the number of steps for a buffer never freed.\n"
+           "CSV: buf,offset,size,alloc_step,free_step,name, one row per buffer.\n",
+           PLACE_ALIGN_DEFAULT);
+}
+
+typedef struct bufkey {
+    int64_t id;
+    uint32_t b;
+} bufkey;
+
+static int by_bufid(const void *x, const void *y)
+{
+    const bufkey *a = x, *b = y;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The buffer indices in BufId order; NULL when out of memory. */
+static uint32_t *bufid_order(const graph *g)
+{
+    bufkey *k = malloc(((size_t)g->nbufs + 1) * sizeof *k);
+    uint32_t *out = malloc(((size_t)g->nbufs + 1) * sizeof *out);
+    if (!k || !out) {
+        free(k);
+        free(out);
+        return NULL;
+    }
+    for (uint32_t b = 0; b < g->nbufs; b++) k[b] = (bufkey){g->buf_id[b], b};
+    qsort(k, g->nbufs, sizeof *k, by_bufid);
+    for (uint32_t b = 0; b < g->nbufs; b++) out[b] = k[b].b;
+    free(k);
+    return out;
+}
+
+/* The buffer's display name: its ALLOC's Name, or "". */
+static const char *buf_name(const graph *g, uint32_t b)
+{
+    uint32_t u = g->buf_alloc[b];
+    return g->name[u] ? graph_name(g, u) : "";
+}
+
+static void print_json(const graph *g, const policy *p, const run *r, const placement *pl, const lifetimes *lt,
+                       const uint32_t *order)
+{
+    printf("{\"policy\": ");
+    cli_json_string(stdout, p->name);
+    printf(", \"placer\": ");
+    cli_json_string(stdout, pl->placer);
+    printf(", \"arena\": %" PRId64 ", \"lower_bound\": %" PRId64 ", \"fragmentation\": %.6f, \"buffers\": [",
+           pl->arena, r->peak, place_fragmentation(pl, r->peak));
+    for (uint32_t i = 0; i < g->nbufs; i++) {
+        uint32_t b = order[i];
+        printf("%s{\"buf\": %" PRId64 ", \"offset\": %" PRId64 ", \"size\": %" PRId64 ", \"alloc_step\": %" PRIu32
+               ", \"free_step\": %" PRIu32 "}", i ? ", " : "", g->buf_id[b], pl->offset[b], g->buf_size[b],
+               lt->alloc_step[b], lt->free_step[b]);
+    }
+    printf("]}\n");
+}
+
+static void print_csv(const graph *g, const placement *pl, const lifetimes *lt, const uint32_t *order)
+{
+    printf("buf,offset,size,alloc_step,free_step,name\n");
+    for (uint32_t i = 0; i < g->nbufs; i++) {
+        uint32_t b = order[i];
+        printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRIu32 ",%" PRIu32 ",", g->buf_id[b], pl->offset[b],
+               g->buf_size[b], lt->alloc_step[b], lt->free_step[b]);
+        cli_csv_field(stdout, buf_name(g, b));
+        putchar('\n');
+    }
+}
+
+static void print_text(const graph *g, const policy *p, const run *r, const placement *pl, const lifetimes *lt,
+                       const uint32_t *order)
+{
+    char a[32], c[32], d[32];
+    int64_t lb = r->peak;
+    printf("%s: policy %s, placer %s, align %s; %" PRIu32 " steps, %" PRIu32 " buffers\n", g->source, p->name,
+           pl->placer, units_bytes(a, sizeof a, pl->align, 0), r->n, g->nbufs);
+    printf("  arena          %s (%" PRId64 " bytes)\n", units_bytes(a, sizeof a, pl->arena, 0), pl->arena);
+    if (r->peak_step)
+        printf("  lower bound    %s (%" PRId64 " bytes): the peak of live bytes, at step %" PRIu32 "\n",
+               units_bytes(a, sizeof a, lb, 0), lb, r->peak_step);
+    else
+        printf("  lower bound    0 B: live memory never rises above zero\n");
+    printf("  fragmentation  %.1f%% (%s above the lower bound)\n", 100 * place_fragmentation(pl, lb),
+           units_bytes(a, sizeof a, pl->arena - lb, 0));
+    if (!strcmp(pl->placer, "pool") || pl->reserved != pl->arena)
+        printf("  reserved       %s (%" PRId64 " bytes) taken from the system and kept\n",
+               units_bytes(a, sizeof a, pl->reserved, 0), pl->reserved);
+    if (pl->detail) printf("  found by       %s\n", pl->detail);
+    printf("\n%12s  %12s  %12s  %12s  %10s  %10s  %s\n", "buf", "offset", "size", "held", "alloc step",
+           "free step", "name");
+    for (uint32_t i = 0; i < g->nbufs; i++) {
+        uint32_t b = order[i];
+        int64_t held = pl->block ? pl->block[b] : place_span(g->buf_size[b], pl->align);
+        char fs[16];
+        if (lt->free_step[b] == r->n) snprintf(fs, sizeof fs, "never");
+        else snprintf(fs, sizeof fs, "%" PRIu32, lt->free_step[b] + 1);
+        printf("%12" PRId64 "  %12s  %12s  %12s  %10" PRIu32 "  %10s  %s\n", g->buf_id[b],
+               units_bytes(a, sizeof a, pl->offset[b], 0), units_bytes(c, sizeof c, g->buf_size[b], 0),
+               units_bytes(d, sizeof d, held, 0), lt->alloc_step[b] + 1, fs, buf_name(g, b));
+    }
+    printf("Steps are numbered from 1 as in 'memtris schedule': a buffer is live from its\n"
+           "alloc step up to, not including, its free step. held: the bytes the placer\n"
+           "keeps for the buffer (its size rounded up to the alignment%s).\n",
+           pl->block ? ", or the block it was given" : "");
+}
+
+/* Writes the SVG to path ('-': standard output); EXIT_OK or EXIT_BAD with a message. */
+static int write_svg(const char *path, const graph *g, const run *r, const placement *pl, const policy *p)
+{
+    int to_stdout = !strcmp(path, "-");
+    FILE *f = to_stdout ? stdout : fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "memtris plan: cannot open '%s' for writing: %s\n", path, strerror(errno));
+        return EXIT_BAD;
+    }
+    char err[256];
+    svg_plan sp = {g, r, pl, p->name, 0};
+    errno = 0;
+    if (svg_write_plan(f, &sp, err, sizeof err)) {
+        fprintf(stderr, "memtris plan: %s\n", err);
+        if (!to_stdout) {
+            fclose(f);
+            remove(path);
+        }
+        return EXIT_BAD;
+    }
+    if (to_stdout ? fflush(f) || ferror(f) : ferror(f) | fclose(f)) {
+        int e = errno ? errno : EIO;
+        fprintf(stderr, "memtris plan: error writing '%s': %s\n", to_stdout ? "standard output" : path, strerror(e));
+        if (!to_stdout) remove(path);
+        return EXIT_BAD;
+    }
+    return EXIT_OK;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"policy", required_argument, 0, 'p'},
+        {"placer", required_argument, 0, 'l'},
+        {"align", required_argument, 0, 'a'},
+        {"format", required_argument, 0, 'f'},
+        {"svg", required_argument, 0, 'S'},
+        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0},
+    };
+    const char *pname = "priority", *lname = "best", *format = "text", *align_arg = NULL, *svg = NULL;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":p:l:a:f:hV", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': pname = optarg; break;
+        case 'l': lname = optarg; break;
+        case 'a': align_arg = optarg; break;
+        case 'f': format = optarg; break;
+        case 'S': svg = optarg; break;
+        case 'h': print_help(); return EXIT_OK;
+        case 'V': return cli_version();
+        case ':': return cli_usage_error("plan", "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error("plan", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("plan", optind == argc ? "missing FILE" : "expected one FILE, got %d", argc - optind);
+    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv"))
+        return cli_usage_error("plan", "unknown format '%s' (text, json or csv)", format);
+    if (svg && !*svg) return cli_usage_error("plan", "--svg needs a file name ('-' for standard output)");
+    int64_t align = PLACE_ALIGN_DEFAULT;
+    if (align_arg && cli_align("plan", align_arg, &align)) return EXIT_USAGE;
+    const policy *p = cli_policy(pname);
+    if (!p) return EXIT_USAGE;
+    const placer *pc = cli_placer("plan", lname);
+    if (!pc) return EXIT_USAGE;
+
+    graph *g = cli_load(argv[optind], 0);
+    if (!g) return EXIT_BAD;
+    run r;
+    placement pl = {0};
+    lifetimes lt = {0};
+    uint32_t *order = NULL;
+    char err[256];
+    int status = EXIT_OK, have_run = 0;
+    if (policy_run(g, p, &r, err, sizeof err)) goto fail;
+    have_run = 1;
+    if (place_run(g, &r, pc, align, &pl, err, sizeof err)) goto fail;
+    if (place_verify(g, &r, &pl, err, sizeof err)) {
+        fprintf(stderr, "memtris plan: internal error: placer %s made an invalid plan for %s: %s\n", pc->name,
+                g->source, err);
+        status = EXIT_BAD;
+        goto out;
+    }
+    order = bufid_order(g);
+    if (!order || place_lifetimes(g, &r, &lt)) {
+        snprintf(err, sizeof err, "out of memory listing %u buffers", g->nbufs);
+        goto fail;
+    }
+    if (svg) {
+        status = write_svg(svg, g, &r, &pl, p);
+        if (status != EXIT_OK || !strcmp(svg, "-")) goto out;
+    }
+    if (!strcmp(format, "json")) print_json(g, p, &r, &pl, &lt, order);
+    else if (!strcmp(format, "csv")) print_csv(g, &pl, &lt, order);
+    else print_text(g, p, &r, &pl, &lt, order);
+    goto out;
+fail:
+    fprintf(stderr, "%s: error: %s\n", g->source, err);
+    status = EXIT_BAD;
+out:
+    free(order);
+    place_lifetimes_free(&lt);
+    place_free(&pl);
+    if (have_run) policy_run_free(&r);
+    graph_free(g);
+    if (fflush(stdout) && status == EXIT_OK) status = EXIT_BAD;
+    return status;
+}

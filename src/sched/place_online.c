@@ -1,0 +1,118 @@
+/* place_online.c: online placers that replay the schedule as an allocator
+ * would: best fit over the coalescing free list of gaps.c, and the seed's
+ * size-class pool (seed 000, section 2.1). Exports place_best_fit, place_pool. */
+#include "place.h"
+#include "gaps.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+static int arena_overflow(const graph *g, uint32_t b, uint32_t s, char *err, size_t errcap)
+{
+    snprintf(err, errcap, "the arena would pass 2^63-1 bytes at step %u (buffer %lld)", s + 1,
+             (long long)g->buf_id[b]);
+    return -1;
+}
+
+/* Best fit: like first fit (place.c), but an ALLOC takes the smallest gap
+ * that fits, found in the size index of the gaps, else the top. */
+int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                   char *err, size_t errcap)
+{
+    (void)lt;
+    gaps t;
+    if (gaps_init_sized(&t, g->nbufs + 1)) {
+        snprintf(err, errcap, "out of memory placing %u buffers", g->nbufs);
+        return -1;
+    }
+    int64_t tail = 0;   /* the end of the highest live block; all above is free */
+    for (uint32_t s = 0; s < r->n; s++) {
+        uint32_t u = r->order[s], b = g->buf[u];
+        int64_t span = b == GRAPH_NONE ? 0 : place_span(g->buf_size[b], align);
+        if (g->kind[u] == NODE_ALLOC) {
+            uint32_t gi = gaps_best_fit(&t, span);
+            int64_t at, end;
+            if (gi != GAPS_NONE) {
+                gap_node gp = t.n[gi];
+                at = gp.off;
+                gaps_remove(&t, gp.off);
+                if (gp.len > span) gaps_insert(&t, gp.off + span, gp.len - span);
+            } else {
+                at = tail;
+            }
+            if (__builtin_add_overflow(at, span, &end)) {
+                gaps_free(&t);
+                return arena_overflow(g, b, s, err, errcap);
+            }
+            if (end > tail) tail = end;
+            pl->offset[b] = at;
+        } else if (g->kind[u] == NODE_FREE && span > 0) {
+            int64_t lo = pl->offset[b], hi = lo + span;
+            uint32_t p = gaps_pred(&t, lo);
+            if (p != GAPS_NONE && t.n[p].off + t.n[p].len == lo) {
+                lo = t.n[p].off;
+                gaps_remove(&t, lo);
+            }
+            uint32_t q = gaps_succ(&t, hi - 1);
+            if (q != GAPS_NONE && t.n[q].off == hi) {
+                hi += t.n[q].len;
+                gaps_remove(&t, t.n[q].off);
+            }
+            if (hi >= tail) tail = lo;
+            else gaps_insert(&t, lo, hi - lo);
+        }
+    }
+    pl->reserved = 0;
+    gaps_free(&t);
+    return 0;
+}
+
+/* The seed's pool: a block's class is its span rounded up to a power of two
+ * (spans are already multiples of the alignment, so classes are too). An
+ * ALLOC pops the most recently freed block of its class (the seed's
+ * free_blocks_[size].back()), else carves a new block at the end of the
+ * reserved bytes; a FREE pushes its block back on its class's list. Nothing
+ * is ever returned, so reserved only grows. Zero-byte buffers take no block. */
+int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
+               size_t errcap)
+{
+    (void)lt;
+    enum { NCLASS = 64 };
+    uint32_t head[NCLASS];           /* per class: the top of its free stack (a buffer index) */
+    uint32_t *next = malloc(((size_t)g->nbufs + 1) * sizeof *next);   /* stack links, by buffer */
+    pl->block = calloc((size_t)g->nbufs + 1, sizeof *pl->block);
+    if (!next || !pl->block) {
+        free(next);
+        snprintf(err, errcap, "out of memory placing %u buffers", g->nbufs);
+        return -1;
+    }
+    for (int c = 0; c < NCLASS; c++) head[c] = GRAPH_NONE;
+    int64_t reserved = 0;
+    for (uint32_t s = 0; s < r->n; s++) {
+        uint32_t u = r->order[s], b = g->buf[u];
+        if (b == GRAPH_NONE || g->kind[u] == NODE_COMPUTE) continue;
+        int64_t span = place_span(g->buf_size[b], align);
+        if (span == 0) continue;
+        int c = 0;
+        while (((int64_t)1 << c) < span) c++;    /* span <= 2^62: c <= 62 */
+        if (g->kind[u] == NODE_ALLOC) {
+            pl->block[b] = (int64_t)1 << c;
+            if (head[c] != GRAPH_NONE) {
+                uint32_t f = head[c];
+                head[c] = next[f];
+                pl->offset[b] = pl->offset[f];
+            } else {
+                pl->offset[b] = reserved;
+                if (__builtin_add_overflow(reserved, pl->block[b], &reserved)) {
+                    free(next);
+                    return arena_overflow(g, b, s, err, errcap);
+                }
+            }
+        } else {
+            next[b] = head[c];
+            head[c] = b;
+        }
+    }
+    free(next);
+    pl->reserved = reserved;
+    return 0;
+}

@@ -1,0 +1,391 @@
+/* svg.c: a plan as a standalone SVG (svg.h): fixed pixel layout, axes in
+ * human units, the memory curve and the high-water mark folded to one value
+ * per pixel column, buffers past SVG_MAX_RECTS counted in a note. */
+#include "svg.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sched/units.h"
+
+/* Layout, in pixels: the curve panel [CT, CT+CH) above the chart [AT, AT+AH),
+ * both over the same step axis from ML to W-MR. */
+enum { W = 960, ML = 96, MR = 28, PW = W - ML - MR, CT = 84, CH = 150, AT = 278, AH = 390, AB = AT + AH };
+
+/* Tableau's 10 plus two: distinct on white, in print and for most colour-blind readers. */
+static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#76b7b2", "#edc948", "#b07aa1",
+                                      "#ff9da7", "#9c755f", "#e15759", "#8cd17d", "#86bcb6", "#d4a6c8"};
+#define NPALETTE (sizeof palette / sizeof palette[0])
+/* A white outline under a label, so that it reads over the rectangles. */
+#define HALO " stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\""
+
+void svg_escape(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p;
+        if (c == '&') { fputs("&amp;", f); p++; continue; }
+        if (c == '<') { fputs("&lt;", f); p++; continue; }
+        if (c == '>') { fputs("&gt;", f); p++; continue; }
+        if (c == '"') { fputs("&quot;", f); p++; continue; }
+        if (c == '\'') { fputs("&apos;", f); p++; continue; }
+        if (c < 0x80) {   /* XML 1.0 allows tab, LF and CR only among the controls */
+            fputc(c < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : (int)c, f);
+            p++;
+            continue;
+        }
+        /* A UTF-8 sequence: its length, its code point, shortest form only. */
+        int len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? (c <= 0xEF ? 3 : 0) : c >= 0xC2 ? 2 : 0;
+        uint32_t cp = len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+        int ok = len > 0;
+        for (int i = 1; ok && i < len; i++) {
+            if ((p[i] & 0xC0) != 0x80) ok = 0;
+            else cp = cp << 6 | (p[i] & 0x3F);
+        }
+        if (ok && ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+                   (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF))
+            ok = 0;
+        if (!ok) { fputc('?', f); p++; continue; }
+        fwrite(p, 1, (size_t)len, f);
+        p += len;
+    }
+}
+
+double svg_byte_step(double max, double *unit, const char **unit_name)
+{
+    static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double m = max > 1 ? max : 1, u = 1;
+    int k = 0;
+    while (k < 6 && m >= u * 1024) { u *= 1024; k++; }
+    double raw = m / u / 5, mag = pow(10, floor(log10(raw))), fr = raw / mag;
+    double step = (fr <= 1 ? 1 : fr <= 2 ? 2 : fr <= 2.5 ? 2.5 : fr <= 5 ? 5 : 10) * mag;
+    if (k == 0 && step < 1) step = 1;
+    *unit = u;
+    *unit_name = names[k];
+    return step * u;
+}
+
+/* A step axis: 1, 2 or 5 times a power of ten, about 8 ticks. */
+static uint64_t step_tick(uint32_t n)
+{
+    double raw = n > 8 ? n / 8.0 : 1, mag = pow(10, floor(log10(raw))), fr = raw / mag;
+    double t = (fr <= 1 ? 1 : fr <= 2 ? 2 : fr <= 5 ? 5 : 10) * mag;
+    return t < 1 ? 1 : (uint64_t)t;
+}
+
+typedef struct axis {
+    double max;              /* bytes at the top of the panel */
+    double step, unit;       /* tick step and unit, in bytes */
+    const char *unit_name;
+} axis;
+
+/* An axis from 0 to max * headroom, ticks at human steps below it. */
+static axis byte_axis(int64_t max, double headroom)
+{
+    axis a;
+    double m = (max > 0 ? (double)max : 1) * headroom;
+    a.step = svg_byte_step(m, &a.unit, &a.unit_name);
+    a.max = m;   /* the top is not a tick: no band of empty space above the data */
+    return a;
+}
+
+static void tick_label(char *out, size_t cap, const axis *a, int i)
+{
+    snprintf(out, cap, "%.4g %s", i * a->step / a->unit, i ? a->unit_name : "B");
+}
+
+/* Gridlines and labels of a byte axis over the panel [top, top+h). */
+static void draw_byte_axis(FILE *f, const axis *a, int top, int h, const char *title)
+{
+    char lab[48];
+    fprintf(f, "<g font-size=\"11\" fill=\"#555555\" text-anchor=\"end\">\n");
+    for (int i = 0; i * a->step <= a->max * (1 + 1e-9); i++) {
+        double y = top + h - i * a->step / a->max * h;
+        tick_label(lab, sizeof lab, a, i);
+        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>", ML, y, W - MR, y);
+        fprintf(f, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", ML - 7, y + 4, lab);
+    }
+    fprintf(f, "</g>\n<text transform=\"translate(18,%d) rotate(-90)\" font-size=\"12\" fill=\"#333333\" "
+               "text-anchor=\"middle\">%s</text>\n", top + h / 2, title);
+}
+
+static double xs(uint64_t s, uint32_t n) { return ML + (double)s * PW / (n ? n : 1); }
+
+/* Folds per-step values to one per pixel column: out[c] is the largest value
+ * of the steps in column c; returns the number of columns. */
+static uint32_t columns(const int64_t *v, uint32_t n, int64_t *out, uint32_t *s_end)
+{
+    uint32_t ncol = n < PW ? n : PW;
+    for (uint32_t c = 0; c < ncol; c++) {
+        uint32_t s0 = (uint32_t)((uint64_t)c * n / ncol), s1 = (uint32_t)((uint64_t)(c + 1) * n / ncol);
+        int64_t m = v[s0];
+        for (uint32_t s = s0 + 1; s < s1; s++)
+            if (v[s] > m) m = v[s];
+        out[c] = m > 0 ? m : 0;
+        s_end[c] = s1;
+    }
+    return ncol;
+}
+
+/* The buffers without a rectangle of their own, merged: the chart cut into
+ * cells of CELL x CELL pixels, each cell grey by the share of it they cover
+ * (three shades), one path per shade with a subpath per run of cells in a row. */
+enum { CELL = 3, NCX = PW / CELL, NCY = AH / CELL };
+
+static int draw_merged(FILE *f, const graph *g, const placement *pl, const lifetimes *lt, const uint8_t *drawn,
+                       uint32_t n, double amax)
+{
+    static const char *const shade[] = {"#dddddd", "#bbbbbb", "#999999"};
+    float *cov = calloc((size_t)NCX * NCY, sizeof *cov);
+    if (!cov) return -1;
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        if (drawn[b] || g->buf_size[b] <= 0) continue;
+        double x0 = xs(lt->alloc_step[b], n) - ML, x1 = xs(lt->free_step[b], n) - ML;
+        double y0 = pl->offset[b] / amax * AH, y1 = (pl->offset[b] + g->buf_size[b]) / amax * AH;
+        for (int cy = (int)(y0 / CELL); cy < NCY && cy * CELL < y1; cy++) {
+            double hy = fmin(y1, (cy + 1) * CELL) - fmax(y0, cy * CELL);
+            for (int cx = (int)(x0 / CELL); cx < NCX && cx * CELL < x1; cx++) {
+                double wx = fmin(x1, (cx + 1) * CELL) - fmax(x0, cx * CELL);
+                if (hy > 0 && wx > 0) cov[cy * NCX + cx] += (float)(hy * wx / (CELL * CELL));
+            }
+        }
+    }
+    for (int lev = 1; lev <= 3; lev++) {
+        int open = 0;
+        for (int cy = 0; cy < NCY; cy++) {
+            for (int cx = 0; cx < NCX;) {
+                float c = cov[cy * NCX + cx];
+                int l = c >= 0.66f ? 3 : c >= 0.33f ? 2 : c >= 0.02f ? 1 : 0;
+                if (l != lev) { cx++; continue; }
+                int end = cx + 1;
+                while (end < NCX) {
+                    float d = cov[cy * NCX + end];
+                    if ((d >= 0.66f ? 3 : d >= 0.33f ? 2 : d >= 0.02f ? 1 : 0) != lev) break;
+                    end++;
+                }
+                if (!open) fprintf(f, "<path class=\"merged\" fill=\"%s\" d=\"", shade[lev - 1]);
+                open = 1;
+                fprintf(f, "M%d,%dh%dv%dh%dz", ML + cx * CELL, AB - (cy + 1) * CELL, (end - cx) * CELL, CELL,
+                        -(end - cx) * CELL);
+                cx = end;
+            }
+        }
+        if (open) fprintf(f, "\"/>\n");
+    }
+    free(cov);
+    return 0;
+}
+
+typedef struct pick {
+    double area;
+    uint32_t b;
+} pick;
+
+static int by_area_desc(const void *x, const void *y)
+{
+    const pick *a = x, *b = y;
+    if (a->area != b->area) return a->area > b->area ? -1 : 1;
+    return a->b < b->b ? -1 : a->b > b->b;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s && s[1] ? s + 1 : path;
+}
+
+int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
+{
+    const graph *g = p->g;
+    const run *r = p->r;
+    const placement *pl = p->pl;
+    uint32_t n = r->n, cap = p->max_rects ? p->max_rects : SVG_MAX_RECTS;
+    lifetimes lt = {0};
+    int64_t *col = malloc(((size_t)(n < PW ? n : PW) + 1) * sizeof *col);
+    uint32_t *col_end = malloc(((size_t)(n < PW ? n : PW) + 1) * sizeof *col_end);
+    pick *picks = malloc(((size_t)g->nbufs + 1) * sizeof *picks);
+    uint8_t *drawn = calloc((size_t)g->nbufs + 1, 1);
+    if (!col || !col_end || !picks || !drawn || place_lifetimes(g, r, &lt)) {
+        free(col);
+        free(col_end);
+        free(picks);
+        free(drawn);
+        place_lifetimes_free(&lt);
+        snprintf(err, errcap, "out of memory drawing %u buffers", g->nbufs);
+        return -1;
+    }
+
+    /* Which buffers get a rectangle: all with bytes, or the cap largest. */
+    uint32_t nvis = 0;
+    double area_all = 0, area_drawn = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        if (g->buf_size[b] <= 0) continue;
+        picks[nvis].area = (double)g->buf_size[b] * (double)(lt.free_step[b] - lt.alloc_step[b]);
+        picks[nvis++].b = b;
+        area_all += picks[nvis - 1].area;
+    }
+    uint32_t ndraw = nvis;
+    if (nvis > cap) {
+        qsort(picks, nvis, sizeof *picks, by_area_desc);
+        ndraw = cap;
+    }
+    for (uint32_t i = 0; i < ndraw; i++) {
+        drawn[picks[i].b] = 1;
+        area_drawn += picks[i].area;
+    }
+
+    int64_t lb = r->peak, arena = pl->arena;
+    int status = 0;
+    char a1[32], a2[32], a3[32];
+    int h = AB + 76 + (ndraw < nvis ? 32 : 0);
+
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+               "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+            W, h, W, h);
+    fprintf(f, "<title>memtris plan: ");
+    svg_escape(f, g->source);
+    fprintf(f, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, h);
+
+    /* Title and the figures. */
+    fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">", ML);
+    svg_escape(f, base_name(g->source));
+    fprintf(f, ": policy ");
+    svg_escape(f, p->policy);
+    fprintf(f, ", placer ");
+    svg_escape(f, pl->placer);
+    fprintf(f, "</text>\n<text x=\"%d\" y=\"50\" font-size=\"13\" fill=\"#444444\">arena %s, lower bound %s "
+               "(the peak of live bytes), fragmentation %.1f%%; %u steps, %u buffers, align %s</text>\n",
+            ML, units_bytes(a1, sizeof a1, arena, 0), units_bytes(a2, sizeof a2, lb, 0),
+            100 * place_fragmentation(pl, lb), n, g->nbufs, units_bytes(a3, sizeof a3, pl->align, 0));
+
+    /* The memory curve: live bytes after each step, folded per pixel column. */
+    axis ac = byte_axis(lb, 1.15);
+    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\" fill=\"#333333\">live memory "
+               "after each step</text>\n", ML, CT - 10);
+    draw_byte_axis(f, &ac, CT, CH, "live bytes");
+    uint32_t ncol = columns(r->memory, n, col, col_end);
+    if (ncol) {
+        fprintf(f, "<path d=\"M%d,%d", ML, CT + CH);
+        for (uint32_t c = 0; c < ncol; c++)
+            fprintf(f, "V%.1fH%.1f", CT + CH - col[c] / ac.max * CH, xs(col_end[c], n));
+        fprintf(f, "V%dZ\" fill=\"#4e79a7\" fill-opacity=\"0.25\" stroke=\"#2f5f8f\" stroke-width=\"1.2\" "
+                   "stroke-linejoin=\"round\"/>\n", CT + CH);
+    }
+    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n", ML, CT + CH, W - MR, CT + CH);
+    if (r->peak_step) {
+        uint32_t ps = r->peak_step - 1;
+        double px = (xs(ps, n) + xs(ps + 1, n)) / 2, py = CT + CH - lb / ac.max * CH;
+        int right = px > ML + PW * 0.7;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b2182b\" stroke-width=\"0.8\" "
+                   "stroke-dasharray=\"3,3\"/>\n", px, CT, px, AB);
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#b2182b\"/>\n", px, py);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#b2182b\" text-anchor=\"%s\"" HALO ">peak %s at "
+                   "step %u</text>\n", right ? px - 8 : px + 8, py - 4, right ? "end" : "start",
+                units_bytes(a1, sizeof a1, lb, 0), r->peak_step);
+    }
+
+    /* The lifetime x address chart. */
+    axis aa = byte_axis(arena, 1.08);
+    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\" fill=\"#333333\">where each buffer "
+               "lives: address over its lifetime, one rectangle per buffer</text>\n", ML, AT - 10);
+    draw_byte_axis(f, &aa, AT, AH, "address in the arena");
+    if (ndraw < nvis && draw_merged(f, g, pl, &lt, drawn, n, aa.max)) {
+        snprintf(err, errcap, "out of memory drawing %u buffers", g->nbufs);
+        status = -1;
+        goto out;
+    }
+    fprintf(f, "<g>\n");
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        if (!drawn[b]) continue;
+        int64_t off = pl->offset[b], size = g->buf_size[b];
+        double x0 = xs(lt.alloc_step[b], n), x1 = xs(lt.free_step[b], n);
+        double y1 = AB - off / aa.max * AH, y0 = AB - (off + size) / aa.max * AH;
+        double w = x1 - x0 < 0.6 ? 0.6 : x1 - x0, hh = y1 - y0 < 0.6 ? 0.6 : y1 - y0;
+        const char *color = palette[b % NPALETTE];
+        /* A thin white edge parts neighbours of one colour; it would wash out small rectangles. */
+        fprintf(f, "<rect class=\"buf\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"%s>"
+                   "<title>buffer %lld", x0, y1 - hh, w, hh, color,
+                w >= 4 && hh >= 4 ? " stroke=\"#ffffff\" stroke-width=\"0.4\"" : "", (long long)g->buf_id[b]);
+        uint32_t u = g->buf_alloc[b];
+        if (g->name[u]) {
+            fputc(' ', f);
+            svg_escape(f, graph_name(g, u));
+        }
+        fprintf(f, ": %s at offset %s, alloc_step %u, free_step %u</title></rect>\n",
+                units_bytes(a1, sizeof a1, size, 0), units_bytes(a2, sizeof a2, off, 0), lt.alloc_step[b],
+                lt.free_step[b]);
+        /* Bytes a placer holds beyond the buffer (a pool's size class, a color's block). */
+        int64_t held = pl->block ? pl->block[b] : 0;
+        if (held > size) {
+            double yt = AB - (off + held) / aa.max * AH;
+            if (y0 - yt >= 0.3)
+                fprintf(f, "<rect class=\"pad\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+                           "fill-opacity=\"0.3\"/>\n", x0, yt, w, y0 - yt, color);
+        }
+    }
+    fprintf(f, "</g>\n");
+
+    /* The arena's high-water mark over the steps, and the lower bound. */
+    ncol = columns(pl->hwm, n, col, col_end);
+    if (ncol) {
+        fprintf(f, "<path d=\"M%d,%.1f", ML, AB - col[0] / aa.max * AH);
+        for (uint32_t c = 0; c < ncol; c++)
+            fprintf(f, "V%.1fH%.1f", AB - col[c] / aa.max * AH, xs(col_end[c], n));
+        fprintf(f, "\" fill=\"none\" stroke=\"#222222\" stroke-width=\"1.6\"/>\n");
+    }
+    double ya = AB - arena / aa.max * AH, yl = AB - lb / aa.max * AH;
+    fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b2182b\" stroke-width=\"1\" "
+               "stroke-dasharray=\"6,4\"/>\n", ML, yl, W - MR, yl);
+    fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#222222\" text-anchor=\"end\"" HALO ">arena %s "
+               "(high-water mark)</text>\n", W - MR - 4, ya - 5, units_bytes(a1, sizeof a1, arena, 0));
+    fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#b2182b\"" HALO ">lower bound %s</text>\n",
+            ML + 4, yl - 5, units_bytes(a1, sizeof a1, lb, 0));
+    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n", ML, AB, W - MR, AB);
+
+    /* The step axis under the chart (tick marks under the curve too). */
+    uint64_t t = step_tick(n);
+    fprintf(f, "<g font-size=\"11\" fill=\"#555555\" text-anchor=\"middle\" stroke-width=\"1\">\n");
+    for (uint64_t s = 0; s <= n; s += t) {
+        double x = xs(s, n);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888888\"/>"
+                   "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888888\"/>"
+                   "<text x=\"%.1f\" y=\"%d\">%llu</text>\n",
+                x, CT + CH, x, CT + CH + 4, x, AB, x, AB + 4, x, AB + 17, (unsigned long long)s);
+    }
+    fprintf(f, "</g>\n<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#333333\" text-anchor=\"middle\">step "
+               "(position in the schedule; step k's state is drawn from k-1 to k)</text>\n", ML + PW / 2, AB + 36);
+
+    /* Legend, and the note on buffers left out. */
+    int ly = AB + 60;
+    fprintf(f, "<g font-size=\"11\" fill=\"#333333\">\n"
+               "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\"/>"
+               "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\"/>"
+               "<text x=\"%d\" y=\"%d\">a buffer, from its ALLOC to its FREE</text>\n"
+               "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#222222\" stroke-width=\"1.6\"/>"
+               "<text x=\"%d\" y=\"%d\">arena high-water mark</text>\n"
+               "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#b2182b\" stroke-dasharray=\"6,4\"/>"
+               "<text x=\"%d\" y=\"%d\">lower bound (peak live bytes)</text>\n",
+            ML, ly - 9, palette[0], ML + 16, ly - 9, palette[1], ML + 36, ly,
+            ML + 290, ly - 4, ML + 314, ly - 4, ML + 320, ly,
+            ML + 480, ly - 4, ML + 504, ly - 4, ML + 510, ly);
+    if (pl->block)
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\" fill-opacity=\"0.3\"/>"
+                   "<text x=\"%d\" y=\"%d\">held, unused</text>\n", ML + 700, ly - 9, palette[0], ML + 718, ly);
+    fprintf(f, "</g>\n");
+    if (ndraw < nvis)
+        fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\"><tspan fill=\"#999999\">"
+                   "&#9632;</tspan> %u smaller buffers (%.1f%% of the area) merged into grey %dx%d-pixel cells, darker where "
+                   "they fill more;</text>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\">the %u "
+                   "largest of the %u buffers (by bytes x steps) are drawn one by one</text>\n",
+                ML, ly + 18, nvis - ndraw, area_all > 0 ? 100 * (area_all - area_drawn) / area_all : 0.0, CELL,
+                CELL, ML + 12, ly + 33, ndraw, nvis);
+    fprintf(f, "</svg>\n");
+out:
+
+    free(col);
+    free(col_end);
+    free(picks);
+    free(drawn);
+    place_lifetimes_free(&lt);
+    return status;
+}

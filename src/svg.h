@@ -1,0 +1,41 @@
+/* svg.h: a plan as a standalone SVG picture for slides and papers: the live
+ * memory curve over the steps above the lifetime x address chart. Exports svg_*;
+ * writes to a FILE* the caller owns and opens nothing itself. */
+#ifndef MEMTRIS_SVG_H
+#define MEMTRIS_SVG_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "sched/graph.h"
+#include "sched/place.h"
+#include "sched/policy.h"
+
+/* Rectangles drawn at most: past that, the buffers with the largest area
+ * (bytes x steps) are drawn and a note under the chart counts the others. */
+#define SVG_MAX_RECTS 2000
+
+typedef struct svg_plan {
+    const graph *g;
+    const run *r;            /* the schedule the plan was made for */
+    const placement *pl;
+    const char *policy;      /* the policy's name, for the title */
+    uint32_t max_rects;      /* 0: SVG_MAX_RECTS */
+} svg_plan;
+
+/* Writes the picture: a title (graph, policy, placer, arena, lower bound),
+ * the memory curve with its peak marked, and one rectangle per buffer from
+ * its alloc step to its free step at [offset, offset + size), the arena's
+ * high-water mark as a line. Returns 0, or -1 with a message in err (out of
+ * memory); write errors are left to the caller (ferror, fclose). */
+int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap);
+
+/* Writes s as XML text or attribute value: & < > " ' as entities, control
+ * characters and bytes that are not UTF-8 (or not XML characters) as '?'. */
+void svg_escape(FILE *f, const char *s);
+
+/* An axis step for the range 0..max bytes: 1, 2, 2.5 or 5 times a power of
+ * ten of the largest binary unit (B, KiB, MiB...) not above max. Returns the
+ * step in bytes and sets *unit to the unit's bytes and *unit_name to its name. */
+double svg_byte_step(double max, double *unit, const char **unit_name);
+
+#endif
