@@ -71,7 +71,7 @@ int64_t place_lower_bound(const graph *g, const run *r, int64_t align);
 /* The placers of place.c's table; exposed for tests. */
 int place_first_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                     char *err, size_t errcap);
-/* place_online.c: best fit over the same free list; the seed's size-class pool. */
+/* (place_online.c) best fit over the same free list; the seed's size-class pool. */
 int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                    char *err, size_t errcap);
 int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,

@@ -1,6 +1,7 @@
 /* place_online.c: online placers that replay the schedule as an allocator
- * would: best fit over the coalescing free list of gaps.c, and the seed's
- * size-class pool (seed 000, section 2.1). Exports place_best_fit, place_pool. */
+ * would: first fit and best fit over the coalescing free list of gaps.c, and
+ * the seed's size-class pool (seed 000, section 2.1). Exports
+ * place_first_fit, place_best_fit, place_pool. */
 #include "place.h"
 #include "gaps.h"
 #include <stdio.h>
@@ -13,14 +14,15 @@ static int arena_overflow(const graph *g, uint32_t b, uint32_t s, char *err, siz
     return -1;
 }
 
-/* Best fit: like first fit (place.c), but an ALLOC takes the smallest gap
- * that fits, found in the size index of the gaps, else the top. */
-int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                   char *err, size_t errcap)
+/* First fit and best fit replay the schedule over the free gaps below the
+ * highest live block, coalesced, in address order (gaps.c): an ALLOC takes the
+ * gap that pick() chooses, else the top; a FREE merges its block with the
+ * gaps that touch it, or gives it back to the top. */
+static int replay(const graph *g, const run *r, int64_t align, placement *pl, char *err, size_t errcap,
+                  int best)
 {
-    (void)lt;
     gaps t;
-    if (gaps_init_sized(&t, g->nbufs + 1)) {
+    if (best ? gaps_init_sized(&t, g->nbufs + 1) : gaps_init(&t, g->nbufs + 1)) {
         snprintf(err, errcap, "out of memory placing %u buffers", g->nbufs);
         return -1;
     }
@@ -29,7 +31,7 @@ int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t al
         uint32_t u = r->order[s], b = g->buf[u];
         int64_t span = b == GRAPH_NONE ? 0 : place_span(g->buf_size[b], align);
         if (g->kind[u] == NODE_ALLOC) {
-            uint32_t gi = gaps_best_fit(&t, span);
+            uint32_t gi = best ? gaps_best_fit(&t, span) : gaps_first_fit(&t, span);
             int64_t at, end;
             if (gi != GAPS_NONE) {
                 gap_node gp = t.n[gi];
@@ -64,6 +66,20 @@ int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t al
     pl->reserved = 0;
     gaps_free(&t);
     return 0;
+}
+
+int place_first_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                    char *err, size_t errcap)
+{
+    (void)lt;
+    return replay(g, r, align, pl, err, errcap, 0);
+}
+
+int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                   char *err, size_t errcap)
+{
+    (void)lt;
+    return replay(g, r, align, pl, err, errcap, 1);
 }
 
 /* The seed's pool: a block's class is its span rounded up to a power of two
