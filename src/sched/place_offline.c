@@ -180,8 +180,9 @@ static void sort_items(span_item *a, uint32_t k);
  *    fringe is read only by the buffers allocated in it, so all fringe reads
  *    of a run cost O(n x block));
  *  - allocated in (a, f): the placed ticks one by one in the blocks at the
- *    ends, and in between the unions of the buffers allocated in each block,
- *    each 16 blocks, each 256 and so on (starts), at most 30 a level.
+ *    ends and in up to 15 whole blocks next to each, and in between the
+ *    unions of the buffers allocated in each 16 blocks, each 256 and so on
+ *    (starts), at most 30 a level.
  * So a query reads O(log n) unions, a block's fringe and a few blocks of
  * ticks, and placing a buffer adds it to O(log n) lists: long-lived buffers
  * packed together cost little however many overlap. */
@@ -194,7 +195,8 @@ typedef struct greedy {
     uint32_t *ta, *tf;    /* [nbufs] each buffer's lifetime in ticks */
     uint32_t nblocks, leaves;   /* blocks of ticks; leaves of the trees, a power of two >= nblocks */
     ulist *cover;         /* [2 leaves] */
-    ulist *starts[GREEDY_MAX_LEVELS];   /* [level][blocks >> 4 level] */
+    uint32_t *cmask;      /* [leaves] bit d: the node d levels above the leaf has a cover list */
+    ulist *starts[GREEDY_MAX_LEVELS];   /* [level][blocks >> 4 level], from level 1 */
     uint32_t nstarts[GREEDY_MAX_LEVELS];
     int levels;
     flist *fringe;        /* [nblocks] */
@@ -214,6 +216,7 @@ static void greedy_free(greedy *G)
     }
     for (size_t i = 0; G->fringe && i < G->nblocks; i++) free(G->fringe[i].v);
     free(G->cover);
+    free(G->cmask);
     free(G->fringe);
     free(G->bufs);
     free(G->span);
@@ -264,28 +267,32 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
     G->leaves = 1;
     while (G->leaves < G->nblocks) G->leaves *= 2;
     G->cover = calloc(2 * (size_t)G->leaves, sizeof *G->cover);
+    G->cmask = calloc(G->leaves, sizeof *G->cmask);
     G->fringe = calloc((size_t)G->nblocks + 1, sizeof *G->fringe);
     G->by_tick = malloc(((size_t)G->nb + 1) * sizeof *G->by_tick);
-    if (!G->cover || !G->fringe || !G->by_tick || stepset_init(&G->placed, (uint64_t)G->nb + 1)) {
+    if (!G->cover || !G->cmask || !G->fringe || !G->by_tick || stepset_init(&G->placed, (uint64_t)G->nb + 1)) {
         greedy_free(G);
         return -1;
     }
+    /* Level 0 (single blocks) is read from by_tick; levels above keep lists. */
     uint64_t units = G->nblocks ? G->nblocks : 1;
-    do {
+    G->levels = 1;
+    while (units > 1 && G->levels < GREEDY_MAX_LEVELS) {
+        units = (units + GREEDY_FAN - 1) >> GREEDY_FAN_SHIFT;
         G->nstarts[G->levels] = (uint32_t)units;
         G->starts[G->levels] = calloc(units, sizeof **G->starts);
         if (!G->starts[G->levels++]) {
             greedy_free(G);
             return -1;
         }
-        units = (units + GREEDY_FAN - 1) >> GREEDY_FAN_SHIFT;
-    } while (units > 1 && G->levels < GREEDY_MAX_LEVELS);
+    }
     return 0;
 }
 
 static void greedy_reset(greedy *G)
 {
     for (size_t i = 0; i < 2 * (size_t)G->leaves; i++) G->cover[i].n = G->cover[i].clean = 0;
+    memset(G->cmask, 0, G->leaves * sizeof *G->cmask);
     for (int l = 0; l < G->levels; l++)
         for (size_t i = 0; i < G->nstarts[l]; i++) G->starts[l][i].n = G->starts[l][i].clean = 0;
     for (size_t i = 0; i < G->nblocks; i++) G->fringe[i].n = 0;
@@ -338,6 +345,16 @@ static int flist_add(flist *l, seg_item it)
     return 0;
 }
 
+/* Adds a range to the cover list of node v, d levels above the leaves; the
+ * first one marks the node in the masks of the leaves under it. */
+static int cover_add(greedy *G, uint64_t v, uint64_t d, span_item sp)
+{
+    if (!G->cover[v].n)
+        for (uint64_t leaf = (v << d) - G->leaves, e = ((v + 1) << d) - G->leaves; leaf < e; leaf++)
+            G->cmask[leaf] |= (uint32_t)1 << d;
+    return ulist_add(&G->cover[v], sp);
+}
+
 /* Adds a placed buffer to the structures; 0, or -1 out of memory. */
 static int greedy_insert(greedy *G, const job *j, int64_t off)
 {
@@ -346,14 +363,14 @@ static int greedy_insert(greedy *G, const job *j, int64_t off)
     uint64_t b0 = a >> GREEDY_BLOCK_SHIFT, b1 = (f - 1) >> GREEDY_BLOCK_SHIFT;
     uint64_t w0 = (a + GREEDY_BLOCK - 1) >> GREEDY_BLOCK_SHIFT, w1 = f >> GREEDY_BLOCK_SHIFT;   /* whole blocks */
     int bad = 0;
-    for (uint64_t l = w0 + G->leaves, h = w1 + G->leaves; l < h; l >>= 1, h >>= 1) {
-        if (l & 1) bad |= ulist_add(&G->cover[l++], sp);
-        if (h & 1) bad |= ulist_add(&G->cover[--h], sp);
+    for (uint64_t l = w0 + G->leaves, h = w1 + G->leaves, d = 0; l < h; l >>= 1, h >>= 1, d++) {
+        if (l & 1) bad |= cover_add(G, l++, d, sp);
+        if (h & 1) bad |= cover_add(G, --h, d, sp);
     }
     seg_item it = {sp.off, sp.end, j->a, j->f};
     if (b0 < w0 || b0 >= w1) bad |= flist_add(&G->fringe[b0], it);
     if (b1 != b0 && (b1 < w0 || b1 >= w1)) bad |= flist_add(&G->fringe[b1], it);
-    for (int l = 0; l < G->levels; l++) bad |= ulist_add(&G->starts[l][b0 >> (GREEDY_FAN_SHIFT * l)], sp);
+    for (int l = 1; l < G->levels; l++) bad |= ulist_add(&G->starts[l][b0 >> (GREEDY_FAN_SHIFT * l)], sp);
     G->by_tick[a] = sp;
     stepset_add(&G->placed, a);
     return bad ? -1 : 0;
@@ -398,7 +415,8 @@ static int64_t greedy_fit(greedy *G, const job *j)
         k += it->a <= a && it->f > a;
     }
     G->work += fr->n / 4;
-    for (uint64_t v = blk + G->leaves; v >= 1; v >>= 1) k = gather_list(G, &G->cover[v], k);
+    for (uint32_t m = G->cmask[blk]; m; m &= m - 1)
+        k = gather_list(G, &G->cover[(blk + G->leaves) >> __builtin_ctz(m)], k);
     /* Allocated in (a, f): ticks near the ends, unions of whole nodes between. */
     uint64_t lo = a + 1, hi = f, w0 = (lo + GREEDY_BLOCK - 1) >> GREEDY_BLOCK_SHIFT, w1 = hi >> GREEDY_BLOCK_SHIFT;
     if (w0 >= w1) {
@@ -406,17 +424,31 @@ static int64_t greedy_fit(greedy *G, const job *j)
     } else {
         k = gather_ticks(G, lo, w0 << GREEDY_BLOCK_SHIFT, k);
         k = gather_ticks(G, w1 << GREEDY_BLOCK_SHIFT, hi, k);
-        /* whole blocks [w0, w1): units of 16^level blocks, at most 15 at
-         * each end of each level */
+        /* whole blocks [w0, w1): up to 15 at each end read tick by tick,
+         * then units of 16^level blocks, at most 15 at each end of a level */
         uint64_t l = w0, h = w1;
-        for (int level = 0; l < h; level++, l >>= GREEDY_FAN_SHIFT, h >>= GREEDY_FAN_SHIFT) {
-            ulist *st = G->starts[level];
-            if (level == G->levels - 1) {   /* the top: all that is left */
-                for (; l < h; l++) k = gather_list(G, &st[l], k);
-                break;
+        if (G->levels == 1) {
+            k = gather_ticks(G, l << GREEDY_BLOCK_SHIFT, h << GREEDY_BLOCK_SHIFT, k);
+        } else {
+            uint64_t l1 = (l + GREEDY_FAN - 1) & ~(GREEDY_FAN - 1), h1 = h & ~(GREEDY_FAN - 1);
+            if (l1 >= h1) {
+                k = gather_ticks(G, l << GREEDY_BLOCK_SHIFT, h << GREEDY_BLOCK_SHIFT, k);
+                l = h;
+            } else {
+                k = gather_ticks(G, l << GREEDY_BLOCK_SHIFT, l1 << GREEDY_BLOCK_SHIFT, k);
+                k = gather_ticks(G, h1 << GREEDY_BLOCK_SHIFT, h << GREEDY_BLOCK_SHIFT, k);
+                l = l1 >> GREEDY_FAN_SHIFT;
+                h = h1 >> GREEDY_FAN_SHIFT;
             }
-            for (; l < h && (l & (GREEDY_FAN - 1)); l++) k = gather_list(G, &st[l], k);
-            for (; l < h && (h & (GREEDY_FAN - 1)); h--) k = gather_list(G, &st[h - 1], k);
+            for (int level = 1; l < h; level++, l >>= GREEDY_FAN_SHIFT, h >>= GREEDY_FAN_SHIFT) {
+                ulist *st = G->starts[level];
+                if (level == G->levels - 1) {   /* the top: all that is left */
+                    for (; l < h; l++) k = gather_list(G, &st[l], k);
+                    break;
+                }
+                for (; l < h && (l & (GREEDY_FAN - 1)); l++) k = gather_list(G, &st[l], k);
+                for (; l < h && (h & (GREEDY_FAN - 1)); h--) k = gather_list(G, &st[h - 1], k);
+            }
         }
     }
     /* a buffer costs a few cache misses, a range a few moves, and the sort */
@@ -481,10 +513,7 @@ static int64_t greedy_place(greedy *G, const job *jobs, uint32_t from, int64_t *
         if (i + 1 < G->nb) {
             uint32_t na = jobs[i + 1].a;
             __builtin_prefetch(G->fringe[na >> GREEDY_BLOCK_SHIFT].v);
-            uint64_t leaf = (na >> GREEDY_BLOCK_SHIFT) + G->leaves;
-            __builtin_prefetch(&G->cover[leaf]);
-            __builtin_prefetch(&G->cover[leaf >> 2]);
-            __builtin_prefetch(&G->cover[leaf >> 4]);
+            __builtin_prefetch(&G->cmask[na >> GREEDY_BLOCK_SHIFT]);
             __builtin_prefetch(&G->by_tick[na + 1]);
             __builtin_prefetch(&G->placed.w[0][(na + 1) >> 6]);
         }
@@ -737,13 +766,16 @@ static int64_t hill_climb(greedy *G, job *jobs, int64_t *off, int64_t arena, int
  * for a million nodes). */
 #define BEST_RUNS 3u
 #define BEST_SMALL_RUNS 1000u
-#define BEST_MIN_WORK 100000000u
-/* Above this much work, no more orders, and the climb has this much. */
+#define BEST_MIN_WORK 50000000u
+/* The climb has at most this much; the three extra orders are tried only
+ * when the first two cost less than BEST_EXTRA_WORK (the climb does more
+ * for large graphs). */
 #define BEST_MAX_WORK 100000000u
+#define BEST_EXTRA_WORK 10000000u
 
 /* Best: every other placer of the table and the greedy in greedy-size's two
  * orders, then in three more (XLA's spatial order, size x lifetime, first
- * use) unless the first two were costly; the smallest plan wins, then a
+ * use) for graphs of modest size; the smallest plan wins, then a
  * hill-climb over the best greedy order tries to shrink it further. Stops
  * early at the lower bound (the largest sum of live spans), which no plan
  * can beat; so best is never larger than any placer. */
@@ -763,7 +795,7 @@ int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align,
     int grc = greedy_orders(&G, which, 2, goal, &greedy_arena, pl, order, off, err, errcap);
     uint64_t one_run = G.work / 2;
     if (grc == -1) goto out;
-    if (!grc && G.work < BEST_MAX_WORK && greedy_orders(&G, which + 2, NORDERS - 2, goal, &greedy_arena, pl, order,
+    if (!grc && G.work < BEST_EXTRA_WORK && greedy_orders(&G, which + 2, NORDERS - 2, goal, &greedy_arena, pl, order,
                                                         off, err, errcap) == -1)
         goto out;
     int64_t arena = greedy_arena;
