@@ -613,6 +613,59 @@ static void best_beats_greedy(void **state)
     diag_free(&d);
 }
 
+/* best with a greedy budget of test_budget units of work */
+static uint64_t test_budget;
+static int best_with_budget(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                            char *err, size_t errcap)
+{
+    return place_best_limited(g, r, lt, align, test_budget, pl, err, errcap);
+}
+
+/* When the greedy passes its work limit, best stops it and keeps the
+ * smallest plan of the other placers, and says so; with no limit it is
+ * place_best. The default limit is 32 n log2 n, at least 5e7. */
+static void best_stops_a_greedy_over_its_work_limit(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = load_sample("demo.json", &d);
+    run r;
+    char err[256];
+    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    const placer limited = {"best", "best with a budget", 0, best_with_budget};
+    int64_t others = INT64_MAX;
+    for (size_t i = 0; placer_at(i); i++) {
+        const placer *p = placer_at(i);
+        if (!strcmp(p->name, "best") || !strcmp(p->name, "greedy-size")) continue;
+        placement o;
+        assert_int_equal(place_run(g, &r, p, 64, &o, err, sizeof err), 0);
+        if (o.arena < others) others = o.arena;
+        place_free(&o);
+    }
+    placement cut, full, ref;
+    test_budget = 0;
+    if (place_run(g, &r, &limited, 64, &cut, err, sizeof err)) fail_msg("%s", err);
+    if (place_verify(g, &r, &cut, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(cut.arena, others);
+    assert_true(cut.arena > r.peak);
+    assert_non_null(cut.detail);
+    assert_non_null(strstr(cut.detail, "work limit"));
+    test_budget = UINT64_MAX;
+    assert_int_equal(place_run(g, &r, &limited, 64, &full, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("best"), 64, &ref, err, sizeof err), 0);
+    assert_int_equal(full.arena, ref.arena);
+    assert_int_equal(full.arena, r.peak);
+    assert_null(strstr(full.detail, "work limit"));
+    place_free(&cut);
+    place_free(&full);
+    place_free(&ref);
+    policy_run_free(&r);
+    graph_free(g);
+    diag_free(&d);
+    assert_int_equal(place_best_greedy_budget(10), 50000000);
+    assert_int_equal(place_best_greedy_budget(1u << 20), (uint64_t)32 * (1u << 20) * 20);
+}
+
 static void lower_bound_counts_aligned_spans(void **state)
 {
     (void)state;
@@ -833,6 +886,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(greedy_size_beats_first_fit),
         cmocka_unit_test(greedy_size_keeps_the_lifetime_order),
         cmocka_unit_test(best_beats_greedy),
+        cmocka_unit_test(best_stops_a_greedy_over_its_work_limit),
         cmocka_unit_test(lower_bound_counts_aligned_spans),
         cmocka_unit_test(verify_names_overlapping_buffers),
         cmocka_unit_test(verify_names_misaligned_buffers),

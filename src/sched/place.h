@@ -83,5 +83,12 @@ int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t
                       char *err, size_t errcap);
 int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
                size_t errcap);
+/* best with its greedy runs given at most greedy_work units of work (ranges
+ * read plus buffers placed); past it, best stops the greedy and keeps the
+ * smallest plan of the other placers, saying so in pl->detail. place_best
+ * uses place_best_greedy_budget(nbufs): 32 n log2 n, at least 5e7. */
+int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_t align, uint64_t greedy_work,
+                       placement *pl, char *err, size_t errcap);
+uint64_t place_best_greedy_budget(uint32_t nbufs);
 
 #endif

@@ -205,6 +205,7 @@ typedef struct greedy {
     span_item *tmp;       /* [nb] the ranges one query gathers */
     span_item *scratch;   /* [nb] for joining a list */
     uint64_t work;        /* ranges read, buffers placed: the cost measure of best */
+    uint64_t max_work;    /* greedy_place gives up when work passes it (UINT64_MAX: never) */
 } greedy;
 
 static void greedy_free(greedy *G)
@@ -234,6 +235,7 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
     memset(G, 0, sizeof *G);
     G->g = g;
     G->lt = lt;
+    G->max_work = UINT64_MAX;
     size_t nbufs = (size_t)g->nbufs + 1;
     G->bufs = malloc(nbufs * sizeof *G->bufs);
     G->span = malloc(nbufs * sizeof *G->span);
@@ -496,7 +498,7 @@ static void sort_items(span_item *a, uint32_t k)
 /* Places jobs[from..nb) in turn, the first `from` keeping their offsets in
  * off (by position, like jobs). Returns the arena (the largest end), or -1
  * if it would pass 2^63-1 (*bad = the buffer), -2 as soon as the arena
- * would pass `limit`, -3 out of memory. */
+ * would pass `limit`, -3 out of memory, -4 when the work passes max_work. */
 static int64_t greedy_place(greedy *G, const job *jobs, uint32_t from, int64_t *off, int64_t limit, uint32_t *bad)
 {
     greedy_reset(G);
@@ -517,6 +519,7 @@ static int64_t greedy_place(greedy *G, const job *jobs, uint32_t from, int64_t *
             __builtin_prefetch(&G->by_tick[na + 1]);
             __builtin_prefetch(&G->placed.w[0][(na + 1) >> 6]);
         }
+        if (G->work > G->max_work) return -4;
         int64_t at = greedy_fit(G, &jobs[i]), end;
         if (__builtin_add_overflow(at, jobs[i].span, &end)) { *bad = jobs[i].b; return -1; }
         if (end > arena) {
@@ -614,7 +617,9 @@ static void make_order(const greedy *G, int which, order_key *keys, job *jobs)
  * than *arena (INT64_MAX: none yet) replaces it: its offsets go to
  * pl->offset, and when best_jobs is not NULL its order there and its offsets
  * by position in best_off. An order whose plan would pass 2^63-1 bytes has
- * no plan. 0, or with err set -1 out of memory, -2 when no order made a plan. */
+ * no plan. When the work passes G->max_work, the orders stop there. 0, or
+ * with err set -1 out of memory, -2 when no order made a plan; -3 (err not
+ * set) when the work ran out before any order made a plan. */
 static int greedy_orders(greedy *G, const int *which, int nwhich, int64_t goal, int64_t *arena, placement *pl,
                          job *best_jobs, int64_t *best_off, char *err, size_t errcap)
 {
@@ -628,6 +633,7 @@ static int greedy_orders(greedy *G, const int *which, int nwhich, int64_t goal, 
     }
     int64_t best = *arena;
     uint32_t bad = NONE;          /* the buffer that passed 2^63-1 bytes in the first order that failed */
+    int gave_up = 0;
     for (int w = 0; w < nwhich && (best == INT64_MAX || best > goal); w++) {
         make_order(G, which[w], keys, jobs);
         uint32_t b = NONE;
@@ -635,6 +641,10 @@ static int greedy_orders(greedy *G, const int *which, int nwhich, int64_t goal, 
         if (a == -3) {
             free(keys); free(jobs); free(off);
             return oom(g, err, errcap);
+        }
+        if (a == -4) {
+            gave_up = 1;
+            break;
         }
         if (a == -1 && bad == NONE) bad = b;
         if (a >= 0 && a < best) {
@@ -648,6 +658,7 @@ static int greedy_orders(greedy *G, const int *which, int nwhich, int64_t goal, 
         }
     }
     free(keys); free(jobs); free(off);
+    if (best == INT64_MAX && G->nb && gave_up) return -3;
     if (best == INT64_MAX && G->nb) return too_big(g, bad, err, errcap) - 1;
     *arena = best == INT64_MAX ? 0 : best;
     return 0;
@@ -772,6 +783,35 @@ static int64_t hill_climb(greedy *G, job *jobs, int64_t *off, int64_t arena, int
  * for large graphs). */
 #define BEST_MAX_WORK 100000000u
 #define BEST_EXTRA_WORK 10000000u
+/* The greedy runs of best have at most BEST_GREEDY_NLOGN x n log2 n work
+ * (n buffers), or BEST_GREEDY_MIN_WORK when that is more: a few times what
+ * any graph of the benchmarks but randwire needs; on graphs where hundreds
+ * of thousands of buffers overlap the greedy is quadratic (as TFLite's and
+ * XLA's are), and best gives up on it rather than run for minutes. */
+#define BEST_GREEDY_NLOGN 32u
+#define BEST_GREEDY_MIN_WORK 50000000u
+
+/* How best's plan was found when the greedy gave up and placer `name` won. */
+static const char *cut_detail(const char *name)
+{
+    static const char *const text[][2] = {
+        {"first-fit", "first-fit (greedy by size passed its work limit and was stopped)"},
+        {"best-fit", "best-fit (greedy by size passed its work limit and was stopped)"},
+        {"pool", "pool (greedy by size passed its work limit and was stopped)"},
+        {"coloring", "coloring (greedy by size passed its work limit and was stopped)"},
+    };
+    for (size_t i = 0; i < sizeof text / sizeof *text; i++)
+        if (!strcmp(text[i][0], name)) return text[i][1];
+    return "the smallest other placer (greedy by size passed its work limit and was stopped)";
+}
+
+uint64_t place_best_greedy_budget(uint32_t nbufs)
+{
+    uint64_t lg = 1;
+    while (lg < 63 && ((uint64_t)1 << lg) < nbufs) lg++;
+    uint64_t w = (uint64_t)BEST_GREEDY_NLOGN * nbufs * lg;
+    return w > BEST_GREEDY_MIN_WORK ? w : BEST_GREEDY_MIN_WORK;
+}
 
 /* Best: every other placer of the table and the greedy in greedy-size's two
  * orders, then in three more (XLA's spatial order, size x lifetime, first
@@ -782,9 +822,16 @@ static int64_t hill_climb(greedy *G, job *jobs, int64_t *off, int64_t arena, int
 int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
                size_t errcap)
 {
+    return place_best_limited(g, r, lt, align, place_best_greedy_budget(g->nbufs), pl, err, errcap);
+}
+
+int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_t align, uint64_t greedy_work,
+                       placement *pl, char *err, size_t errcap)
+{
     int64_t goal = place_lower_bound(g, r, align);
     greedy G;
     if (greedy_init(&G, g, r, lt, align)) return oom(g, err, errcap);
+    G.max_work = greedy_work;
     job *order = malloc(((size_t)G.nb + 1) * sizeof *order);
     int64_t *off = malloc(((size_t)G.nb + 1) * sizeof *off), *other = NULL;
     int rc = -1;
@@ -794,6 +841,7 @@ int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align,
     int64_t greedy_arena = INT64_MAX;
     int grc = greedy_orders(&G, which, 2, goal, &greedy_arena, pl, order, off, err, errcap);
     uint64_t one_run = G.work / 2;
+    int greedy_cut = G.work > G.max_work;
     if (grc == -1) goto out;
     if (!grc && G.work < BEST_EXTRA_WORK && greedy_orders(&G, which + 2, NORDERS - 2, goal, &greedy_arena, pl, order,
                                                         off, err, errcap) == -1)
@@ -812,19 +860,20 @@ int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align,
         if (a < arena) {
             arena = a;
             memcpy(pl->offset, other, ((size_t)g->nbufs + 1) * sizeof *other);
-            pl->detail = p->name;
+            pl->detail = greedy_cut ? cut_detail(p->name) : p->name;
         }
         free(other);
         other = NULL;
     }
     if (arena == INT64_MAX) goto out;     /* err says why the last placer failed */
     /* The hill-climb, from the best greedy plan. */
-    if (arena > goal && greedy_arena < INT64_MAX) {
+    if (arena > goal && greedy_arena < INT64_MAX && !greedy_cut) {
         uint64_t budget = one_run * BEST_SMALL_RUNS;
         if (budget > BEST_MIN_WORK) budget = BEST_MIN_WORK;
         if (budget < one_run * BEST_RUNS) budget = one_run * BEST_RUNS;
         if (budget > BEST_MAX_WORK) budget = BEST_MAX_WORK;
         G.work = 0;
+        G.max_work = UINT64_MAX;   /* a step costs at most one greedy run, under the limit above */
         int64_t a = hill_climb(&G, order, off, greedy_arena, goal, budget);
         if (a == -1) { oom(g, err, errcap); goto out; }
         if (a < arena) {
