@@ -38,5 +38,6 @@ int cmd_validate(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif

@@ -1,0 +1,327 @@
+/* replay.c: the replay engine: walks a schedule, performs each step on a
+ * backend (allocations as the mode says, compute steps writing their
+ * buffers), reads the memory after it; and the table of backends. Exports
+ * replay_run, replay_summarize, replay_backend_*, replay_mode_*. */
+#define _GNU_SOURCE
+#include "replay.h"
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "replay_backends.h"
+#include "sched/units.h"
+
+static const char *const mode_names[REPLAY_NMODES] = {"raw", "arena", "pool", "async"};
+
+const char *replay_mode_name(int mode)
+{
+    return mode >= 0 && mode < REPLAY_NMODES ? mode_names[mode] : "?";
+}
+
+int replay_mode_find(const char *name)
+{
+    for (int m = 0; name && m < REPLAY_NMODES; m++)
+        if (!strcmp(name, mode_names[m])) return m;
+    return -1;
+}
+
+static const replay_backend *const backends[] = {&replay_cuda_backend, &replay_host_backend};
+
+const replay_backend *replay_backend_at(size_t i)
+{
+    return i < sizeof backends / sizeof *backends ? backends[i] : NULL;
+}
+
+const replay_backend *replay_backend_find(const char *name)
+{
+    for (size_t i = 0; name && replay_backend_at(i); i++)
+        if (!strcmp(name, backends[i]->name)) return backends[i];
+    return NULL;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void replay_result_free(replay_result *res)
+{
+    free(res->s);
+    memset(res, 0, sizeof *res);
+}
+
+void replay_summarize(replay_result *res)
+{
+    res->predicted_peak = res->measured_peak = 0;
+    res->predicted_peak_step = res->measured_peak_step = res->max_excess_step = 0;
+    res->max_excess = INT64_MIN;
+    res->seconds = 0;
+    for (uint32_t i = 0; i < res->n; i++) {
+        const replay_sample *x = &res->s[i];
+        if (x->predicted > res->predicted_peak) { res->predicted_peak = x->predicted; res->predicted_peak_step = i; }
+        if (x->measured > res->measured_peak) { res->measured_peak = x->measured; res->measured_peak_step = i; }
+        if (x->measured - x->predicted > res->max_excess) { res->max_excess = x->measured - x->predicted; res->max_excess_step = i; }
+        res->seconds += x->ms / 1e3;
+    }
+    if (!res->n) res->max_excess = 0;
+}
+
+/* The engine's state for one replay. */
+typedef struct eng {
+    const graph *g;
+    const run *r;
+    const replay_backend *be;
+    replay_dev *dev;
+    int mode;
+    const placement *pl;
+    uint32_t *slot;          /* [nbufs] raw/async/pool: the slot holding buffer b, GRAPH_NONE if none */
+    uint8_t *live;           /* [nbufs] */
+    /* pool: per 2^c class, a stack of free slots; the size of each slot */
+    uint32_t *pool_next;     /* [nslots] link in its class's stack */
+    uint32_t pool_head[64];
+    uint32_t nslots_used;
+    int64_t held;            /* bytes held on the device by the replay */
+    replay_region *rg;       /* [nbufs] a compute step's regions */
+    uint8_t *seen;           /* [nbufs] scratch for collecting regions */
+    char *err;
+    size_t errcap;
+} eng;
+
+static int pool_class(int64_t bytes)
+{
+    int c = 0;
+    while (c < 62 && ((int64_t)1 << c) < bytes) c++;
+    return c;
+}
+
+/* "step 12 (node 40, ALLOC of buffer 7)" */
+static void step_words(const eng *e, uint32_t s, char *out, size_t cap)
+{
+    const graph *g = e->g;
+    uint32_t u = e->r->order[s], b = g->buf[u];
+    if (b != GRAPH_NONE)
+        snprintf(out, cap, "step %u (node %" PRId64 ", %s of buffer %" PRId64 ")", s, g->id[u],
+                 graph_kind_word(g->kind[u]), g->buf_id[b]);
+    else
+        snprintf(out, cap, "step %u (node %" PRId64 ", %s)", s, g->id[u], graph_name(g, u));
+}
+
+static int fail(eng *e, uint32_t s, const char *what)
+{
+    char where[160];
+    step_words(e, s, where, sizeof where);
+    snprintf(e->err, e->errcap, "%s backend, mode %s: %s: %s: %s", e->be->name, replay_mode_name(e->mode), where,
+             what, e->be->error(e->dev));
+    return -1;
+}
+
+static int do_alloc(eng *e, uint32_t s, uint32_t slot, int64_t bytes)
+{
+    int oom = 0;
+    if (e->be->alloc(e->dev, slot, bytes, &oom)) {
+        char what[160], sz[32], held[32];
+        snprintf(what, sizeof what, "%s %s (%" PRId64 " bytes) with %s held by the replay",
+                 oom ? "out of memory allocating" : "cannot allocate", units_bytes(sz, sizeof sz, bytes, 0), bytes,
+                 units_bytes(held, sizeof held, e->held, 0));
+        return fail(e, s, what);
+    }
+    e->held += bytes;
+    return 0;
+}
+
+/* The regions a compute node writes: the live buffers its Inputs name, or
+ * when it names none, the live buffers of its neighbourhood (the ALLOCs
+ * before it and the FREEs after it). */
+static uint32_t regions(eng *e, uint32_t u)
+{
+    const graph *g = e->g;
+    uint32_t n = 0;
+#define ADD(b)                                                                                   \
+    do {                                                                                         \
+        uint32_t b_ = (b);                                                                       \
+        if (b_ != GRAPH_NONE && e->live[b_] && !e->seen[b_] && g->buf_size[b_] > 0) {            \
+            e->seen[b_] = 1;                                                                     \
+            if (e->mode == REPLAY_ARENA)                                                         \
+                e->rg[n++] = (replay_region){0, e->pl->offset[b_], g->buf_size[b_]};             \
+            else                                                                                 \
+                e->rg[n++] = (replay_region){e->slot[b_], 0, g->buf_size[b_]};                   \
+        }                                                                                        \
+    } while (0)
+    if (g->in_off[u] < g->in_off[u + 1]) {
+        for (uint32_t j = g->in_off[u]; j < g->in_off[u + 1]; j++) ADD(graph_find_buf(g, g->inputs[j]));
+    } else {
+        for (uint32_t j = g->pred_off[u]; j < g->pred_off[u + 1]; j++) {
+            uint32_t v = g->pred[j];
+            if (g->kind[v] == NODE_ALLOC) ADD(g->buf[v]);
+        }
+        for (uint32_t j = g->succ_off[u]; j < g->succ_off[u + 1]; j++) {
+            uint32_t v = g->succ[j];
+            if (g->kind[v] == NODE_FREE) ADD(g->buf[v]);
+        }
+    }
+#undef ADD
+    return n;
+}
+
+/* Clears the marks regions() set for node u. */
+static void clear_seen(eng *e, uint32_t u)
+{
+    const graph *g = e->g;
+    for (uint32_t j = g->in_off[u]; j < g->in_off[u + 1]; j++) {
+        uint32_t b = graph_find_buf(g, g->inputs[j]);
+        if (b != GRAPH_NONE) e->seen[b] = 0;
+    }
+    for (uint32_t j = g->pred_off[u]; j < g->pred_off[u + 1]; j++)
+        if (g->buf[g->pred[j]] != GRAPH_NONE) e->seen[g->buf[g->pred[j]]] = 0;
+    for (uint32_t j = g->succ_off[u]; j < g->succ_off[u + 1]; j++)
+        if (g->buf[g->succ[j]] != GRAPH_NONE) e->seen[g->buf[g->succ[j]]] = 0;
+}
+
+/* Performs step s; 0 or -1 with e->err set. */
+static int do_step(eng *e, uint32_t s)
+{
+    const graph *g = e->g;
+    uint32_t u = e->r->order[s], b = g->buf[u];
+    if (g->kind[u] == NODE_COMPUTE) {
+        uint32_t n = regions(e, u);
+        clear_seen(e, u);
+        if (n && e->be->touch(e->dev, e->rg, n)) return fail(e, s, "writing its buffers failed");
+        return 0;
+    }
+    if (b == GRAPH_NONE) return 0;
+    int64_t size = g->buf_size[b];
+    if (g->kind[u] == NODE_ALLOC) {
+        e->live[b] = 1;
+        if (size == 0 || e->mode == REPLAY_ARENA) return 0;
+        if (e->mode == REPLAY_POOL) {
+            int c = pool_class(size);
+            if (e->pool_head[c] != GRAPH_NONE) {
+                e->slot[b] = e->pool_head[c];
+                e->pool_head[c] = e->pool_next[e->slot[b]];
+                return 0;
+            }
+            e->slot[b] = e->nslots_used++;
+            return do_alloc(e, s, e->slot[b], (int64_t)1 << c);
+        }
+        e->slot[b] = b;
+        return do_alloc(e, s, b, size);
+    }
+    /* FREE */
+    if (!e->live[b]) return 0;
+    e->live[b] = 0;
+    if (size == 0 || e->mode == REPLAY_ARENA || e->slot[b] == GRAPH_NONE) return 0;
+    uint32_t sl = e->slot[b];
+    e->slot[b] = GRAPH_NONE;
+    if (e->mode == REPLAY_POOL) {
+        int c = pool_class(size);
+        e->pool_next[sl] = e->pool_head[c];
+        e->pool_head[c] = sl;
+        return 0;
+    }
+    if (e->be->release(e->dev, sl)) return fail(e, s, "giving the buffer back failed");
+    e->held -= size;
+    return 0;
+}
+
+/* Gives back everything the replay holds (pool blocks and the arena too). */
+static void release_all(eng *e)
+{
+    const graph *g = e->g;
+    if (e->mode == REPLAY_POOL || e->mode == REPLAY_ARENA) {
+        for (uint32_t sl = 0; sl < e->nslots_used; sl++) e->be->release(e->dev, sl);
+    } else {
+        for (uint32_t b = 0; b < g->nbufs; b++)
+            if (e->slot[b] != GRAPH_NONE) e->be->release(e->dev, e->slot[b]);
+    }
+    for (uint32_t b = 0; b < g->nbufs; b++) e->slot[b] = GRAPH_NONE;
+    e->nslots_used = 0;
+    e->held = 0;
+}
+
+int replay_run(const graph *g, const run *r, const policy *pol, const replay_opts *o, replay_result *res,
+               char *err, size_t errcap)
+{
+    memset(res, 0, sizeof *res);
+    const replay_backend *be = o->backend;
+    snprintf(res->backend, sizeof res->backend, "%s", be->name);
+    snprintf(res->mode, sizeof res->mode, "%s", replay_mode_name(o->mode));
+    snprintf(res->policy, sizeof res->policy, "%s", pol ? pol->name : "");
+    if (o->mode < 0 || o->mode >= REPLAY_NMODES || !(be->modes & (1u << o->mode))) {
+        snprintf(err, errcap, "the %s backend has no %s mode", be->name, replay_mode_name(o->mode));
+        return -1;
+    }
+    if (o->mode == REPLAY_ARENA && !o->pl) {
+        snprintf(err, errcap, "arena mode needs a placement");
+        return -1;
+    }
+    if (o->mode == REPLAY_ARENA) snprintf(res->placer, sizeof res->placer, "%s", o->pl->placer);
+    res->total = r->n;
+    size_t nb = (size_t)g->nbufs + 1;
+    eng e = {g, r, be, NULL, o->mode, o->pl, NULL, NULL, NULL, {0}, 0, 0, NULL, NULL, err, errcap};
+    res->s = calloc((size_t)r->n + 1, sizeof *res->s);
+    e.slot = malloc(nb * sizeof *e.slot);
+    e.live = calloc(nb, 1);
+    e.seen = calloc(nb, 1);
+    e.rg = malloc(nb * sizeof *e.rg);
+    e.pool_next = malloc(nb * sizeof *e.pool_next);
+    int rc = -1;
+    if (!res->s || !e.slot || !e.live || !e.seen || !e.rg || !e.pool_next) {
+        snprintf(err, errcap, "out of memory replaying %u steps", r->n);
+        goto out;
+    }
+    /* Written now, so that the host backend's resident memory does not grow
+     * with the samples while it measures. */
+    memset(res->s, 0, ((size_t)r->n + 1) * sizeof *res->s);
+    for (size_t b = 0; b < nb; b++) e.slot[b] = GRAPH_NONE;
+    for (int c = 0; c < 64; c++) e.pool_head[c] = GRAPH_NONE;
+    char oerr[256];
+    e.dev = be->open(o->mode, (uint32_t)nb, oerr, sizeof oerr);
+    if (!e.dev) {
+        snprintf(err, errcap, "%s backend: %s", be->name, oerr);
+        goto out;
+    }
+    be->info(e.dev, &res->info);
+    if (o->progress && o->progress(o->ctx, 0, r->n)) { rc = -2; goto out; }
+    if (be->read(e.dev, &res->baseline)) {
+        snprintf(err, errcap, "%s backend: cannot read the memory in use: %s", be->name, be->error(e.dev));
+        goto out;
+    }
+    for (uint32_t s = 0; s < r->n; s++) {
+        double t0 = now();
+        if (s == 0 && o->mode == REPLAY_ARENA && o->pl->arena > 0) {
+            if (do_alloc(&e, 0, 0, o->pl->arena)) goto stop;   /* the arena, with the first step */
+            e.nslots_used = 1;
+        }
+        if (do_step(&e, s)) goto stop;
+        int64_t used;
+        if (be->read(e.dev, &used)) { fail(&e, s, "reading the memory in use failed"); goto stop; }
+        replay_sample *x = &res->s[s];
+        x->step = s;
+        x->node = g->id[r->order[s]];
+        x->predicted = r->memory[s];
+        x->measured = used - res->baseline;
+        x->ms = (now() - t0) * 1e3;
+        res->n = s + 1;
+        if (o->progress && o->progress(o->ctx, s + 1, r->n)) { rc = -2; goto stop; }
+    }
+    rc = 0;
+stop:
+    if (o->mode == REPLAY_ARENA) res->held = o->pl->arena;
+    else if (o->mode == REPLAY_POOL) res->held = e.held;
+    release_all(&e);
+    {
+        int64_t used;
+        if (!be->read(e.dev, &used)) res->residual = used - res->baseline;
+    }
+out:
+    if (e.dev) be->close(e.dev);
+    replay_summarize(res);
+    free(e.slot);
+    free(e.live);
+    free(e.seen);
+    free(e.rg);
+    free(e.pool_next);
+    return rc;
+}

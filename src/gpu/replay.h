@@ -1,0 +1,144 @@
+/* replay.h: runs a schedule for real on a device and records the memory it
+ * measures after every step next to the predicted live bytes: the engine
+ * (replay_run), the backends behind a table of functions (host, cuda), the
+ * background job the TUI uses, and saved replays (JSON). Exports replay_*. */
+#ifndef MEMTRIS_REPLAY_H
+#define MEMTRIS_REPLAY_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "sched/graph.h"
+#include "sched/place.h"
+#include "sched/policy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How buffers get their memory. */
+enum {
+    REPLAY_RAW,      /* one allocation per ALLOC, given back at its FREE */
+    REPLAY_ARENA,    /* one allocation of the plan's arena, buffers at their planned offsets */
+    REPLAY_POOL,     /* the size-class pool: 2^n blocks, freed blocks kept for reuse, never given back */
+    REPLAY_ASYNC,    /* cuda: cudaMallocAsync / cudaFreeAsync on a stream's memory pool */
+    REPLAY_NMODES
+};
+const char *replay_mode_name(int mode);
+int replay_mode_find(const char *name);        /* REPLAY_*, or -1 if unknown */
+
+/* What a backend says about its device; empty strings and 0 when unknown
+ * (the views print "n/a"). */
+typedef struct replay_info {
+    char device[128];        /* "NVIDIA H200", "host: Linux 6.1 x86_64" */
+    int64_t total;           /* bytes of memory on the device */
+    char versions[96];       /* "driver 13.0, runtime 13.0" */
+} replay_info;
+
+/* A piece of one allocation that a compute step writes. */
+typedef struct replay_region {
+    uint32_t slot;
+    int64_t off, bytes;
+} replay_region;
+
+typedef struct replay_dev replay_dev;          /* a backend's opened device */
+
+/* A backend (nvtop's vendor table): every function but open and close
+ * returns 0, or -1 with the reason in error(). Slots are small integers
+ * chosen by the engine (fewer than open's nslots), each holding at most one
+ * allocation. */
+typedef struct replay_backend {
+    const char *name;
+    const char *desc;
+    unsigned modes;          /* bit (1u << REPLAY_*) per mode it can run */
+    /* NULL with err set when the device cannot be used. */
+    replay_dev *(*open)(int mode, uint32_t nslots, char *err, size_t errcap);
+    void (*info)(replay_dev *d, replay_info *out);
+    /* Allocates bytes (> 0) for slot; *oom = 1 when the failure is the
+     * device being out of memory. */
+    int (*alloc)(replay_dev *d, uint32_t slot, int64_t bytes, int *oom);
+    int (*release)(replay_dev *d, uint32_t slot);
+    /* Writes (every byte or, on the host, every page of) each region. */
+    int (*touch)(replay_dev *d, const replay_region *rg, uint32_t n);
+    /* Waits for the device to finish, then reads the bytes in use on it. */
+    int (*read)(replay_dev *d, int64_t *used);
+    const char *(*error)(replay_dev *d);
+    void (*close)(replay_dev *d);                /* releases every slot still held */
+} replay_backend;
+
+const replay_backend *replay_backend_find(const char *name);   /* NULL if unknown */
+const replay_backend *replay_backend_at(size_t i);             /* NULL past the end */
+/* 1 if this build has the CUDA backend compiled in. */
+int replay_have_cuda(void);
+
+/* One step: 0-based position in the schedule, the node's Id, the live bytes
+ * the schedule predicts after it, the bytes measured after it (the reading
+ * minus the baseline taken before the first step), and its time. */
+typedef struct replay_sample {
+    uint32_t step;
+    int64_t node;
+    int64_t predicted, measured;
+    double ms;
+} replay_sample;
+
+typedef struct replay_result {
+    char backend[16], mode[16], policy[32], placer[32];   /* placer: arena mode only, else "" */
+    replay_info info;
+    uint32_t total;          /* steps in the schedule */
+    uint32_t n;              /* steps replayed: total, or fewer when it stopped */
+    replay_sample *s;        /* [total] */
+    int64_t baseline;        /* the reading before the first step */
+    int64_t predicted_peak, measured_peak;
+    uint32_t predicted_peak_step, measured_peak_step;   /* 0-based */
+    int64_t max_excess;      /* max over steps of measured - predicted */
+    uint32_t max_excess_step;
+    int64_t residual;        /* the reading after everything was given back, minus the baseline */
+    int64_t held;            /* arena: the arena; pool: bytes reserved at the end; raw/async: 0 */
+    double seconds;          /* all steps */
+} replay_result;
+
+typedef struct replay_opts {
+    const replay_backend *backend;
+    int mode;
+    const placement *pl;     /* arena mode: the plan (offsets and arena); else unused */
+    /* Called after each step (and once before the first with done = 0);
+     * nonzero cancels the replay. May be NULL. */
+    int (*progress)(void *ctx, uint32_t done, uint32_t total);
+    void *ctx;
+} replay_opts;
+
+/* Replays run r of g. 0 when every step ran; -1 with err set when the
+ * device could not be opened or a step failed (err names the step, the node
+ * and the request; res keeps the steps before it); -2 when progress
+ * cancelled. Everything allocated is given back on every path. */
+int replay_run(const graph *g, const run *r, const policy *pol, const replay_opts *o, replay_result *res,
+               char *err, size_t errcap);
+void replay_result_free(replay_result *res);
+/* Recomputes the peaks, the largest excess and the time from res->s[0..n). */
+void replay_summarize(replay_result *res);
+
+/* Saved replays: the JSON of `memtris replay --format json`. */
+int replay_write_json(FILE *f, const replay_result *res);
+/* Loads a saved replay; 0, or -1 with err naming the file and the place. */
+int replay_load_json(const char *path, replay_result *res, char *err, size_t errcap);
+/* Checks that a replay belongs to run r of g: the same number of steps and
+ * the same node at each. 0, or -1 with err naming the first difference. */
+int replay_check_run(const replay_result *res, const graph *g, const run *r, char *err, size_t errcap);
+
+/* The TUI's background replay: a thread that schedules g with pol (and for
+ * arena mode places it with plc), then replays it. */
+typedef struct replay_job replay_job;
+/* NULL with err set (out of memory, no thread). */
+replay_job *replay_job_start(const graph *g, const policy *pol, const placer *plc, const replay_backend *b,
+                             int mode, char *err, size_t errcap);
+/* Steps done and in all so far (total 0 until the schedule is known);
+ * returns 1 once the job has finished (replay_job_finish will not wait). */
+int replay_job_poll(replay_job *j, uint32_t *done, uint32_t *total);
+void replay_job_cancel(replay_job *j);      /* asks it to stop; it gives everything back */
+/* Waits for the job, moves its result into res and frees it; returns what
+ * replay_run returned (-2: cancelled), with err set on -1. */
+int replay_job_finish(replay_job *j, replay_result *res, char *err, size_t errcap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
