@@ -1,6 +1,7 @@
 /* cli.c: loading with diagnostics, policy lookup and output escaping for the
  * subcommands. */
 #include "cli.h"
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <string.h>
 #include "sched/load.h"
@@ -96,4 +97,10 @@ void cli_csv_field(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
+}
+
+void cli_remove_partial(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) remove(path);
 }

@@ -27,6 +27,9 @@ void cli_placer_list(FILE *f);
 int cli_align(const char *cmd, const char *arg, int64_t *align);
 /* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Removes a partly written output file after a write error: only a regular
+ * file (never /dev/full, a fifo or a device). */
+void cli_remove_partial(const char *path);
 /* Prints a string as a JSON string literal. */
 void cli_json_string(FILE *f, const char *s);
 /* Prints a string as a CSV field (quoted when needed). */

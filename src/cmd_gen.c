@@ -135,7 +135,7 @@ int cmd_gen(int argc, char **argv)
             fprintf(stderr, "memtris gen: error writing '%s': %s\n", path, strerror(out.err));
         else
             fprintf(stderr, "memtris gen: %s\n", err);
-        if (!to_stdout) remove(path);
+        if (!to_stdout) cli_remove_partial(path);
         return EXIT_BAD;
     }
     return EXIT_OK;

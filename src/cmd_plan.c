@@ -160,14 +160,14 @@ static int write_svg(const char *path, const graph *g, const run *r, const place
         fprintf(stderr, "memtris plan: %s\n", err);
         if (!to_stdout) {
             fclose(f);
-            remove(path);
+            cli_remove_partial(path);
         }
         return EXIT_BAD;
     }
     if (to_stdout ? fflush(f) || ferror(f) : ferror(f) | fclose(f)) {
         int e = errno ? errno : EIO;
         fprintf(stderr, "memtris plan: error writing '%s': %s\n", to_stdout ? "standard output" : path, strerror(e));
-        if (!to_stdout) remove(path);
+        if (!to_stdout) cli_remove_partial(path);
         return EXIT_BAD;
     }
     return EXIT_OK;

@@ -1,3 +1,334 @@
-/* cmd_replay.c: PLACEHOLDER being written. */
+/* cmd_replay.c: "memtris replay": runs a policy's schedule for real on a
+ * device (cuda, else the host) and prints the memory measured after every
+ * step next to the predicted live bytes: a table, JSON or CSV. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "cli.h"
-int cmd_replay(int argc, char **argv) { (void)argc; (void)argv; return EXIT_USAGE; }
+#include "gpu/replay.h"
+#include "sched/units.h"
+
+static void print_help(void)
+{
+    printf("Usage: memtris replay FILE [--policy NAME] [--backend cuda|host]\n"
+           "                           [--mode raw|arena|pool|async] [--placer NAME]\n"
+           "                           [--format text|json|csv] [-o OUT]\n"
+           "Schedule the graph with one policy, then run the schedule for real on a device:\n"
+           "every ALLOC allocates, every FREE gives back, every compute step writes the\n"
+           "buffers it uses, and after each step the memory in use is read. Print the\n"
+           "bytes measured (the reading minus the one taken before the first step) next\n"
+           "to the live bytes the schedule predicts, the time of each step, the peaks,\n"
+           "the largest excess and what is left after everything is given back.\n"
+           "\n"
+           "  -p, --policy NAME   the schedule: fifo or priority (default priority)\n"
+           "  -b, --backend NAME  where to run it:\n");
+    for (size_t i = 0; replay_backend_at(i); i++)
+        printf("        %-12s %s\n", replay_backend_at(i)->name, replay_backend_at(i)->desc);
+    printf("                      default: cuda when this build has it and a device opens,\n"
+           "                      else host (saying why on stderr)\n"
+           "  -m, --mode MODE     how buffers get their memory (default raw):\n"
+           "        raw          one allocation per ALLOC, given back at its FREE\n"
+           "        arena        one allocation of the plan's arena, buffers at the offsets\n"
+           "                     of --placer's plan (%d-byte aligned)\n"
+           "        pool         size classes of 2^n bytes, freed blocks kept for reuse\n"
+           "        async        cuda only: cudaMallocAsync/cudaFreeAsync on a stream\n"
+           "  -l, --placer NAME   for --mode arena: the placer (default best; see\n"
+           "                      'memtris plan --help')\n"
+           "  -f, --format FMT    text (default), json or csv\n"
+           "  -o, --output OUT    write there instead of standard output\n"
+           "  -h, --help          show this help and exit\n"
+           "  -V, --version       show the version and exit\n"
+           "\n"
+           "Steps are 0-based positions in the schedule (step s is step s+1 of\n"
+           "'memtris schedule'), in the table as in JSON and CSV.\n"
+           "JSON: {\"backend\", \"mode\", \"policy\", \"placer\" (arena mode), \"device\",\n"
+           "       \"device_total\", \"versions\", \"steps\": [{\"step\", \"node\", \"predicted\",\n"
+           "       \"measured\", \"ms\"}, ...], \"predicted_peak\", \"predicted_peak_step\",\n"
+           "       \"measured_peak\", \"measured_peak_step\", \"max_excess\", \"max_excess_step\",\n"
+           "       \"baseline\", \"residual\", \"held\", \"seconds\", \"complete\", \"total_steps\"}\n"
+           "in bytes and milliseconds; node is the node's Id.\n"
+           "CSV: step,node,predicted,measured,ms, one row per step.\n"
+           "A step that fails (out of memory: the step, node and buffer are named) is\n"
+           "an error: status 1 and nothing printed.\n",
+           PLACE_ALIGN_DEFAULT);
+}
+
+/* The modes backend b has, "raw, arena, pool". */
+static void mode_list(const replay_backend *b, char *out, size_t cap)
+{
+    out[0] = 0;
+    for (int m = 0; m < REPLAY_NMODES; m++)
+        if (b->modes & (1u << m))
+            snprintf(out + strlen(out), cap - strlen(out), "%s%s", out[0] ? ", " : "", replay_mode_name(m));
+}
+
+static int has_mode(const replay_backend *b, int mode)
+{
+    return (b->modes & (1u << mode)) != 0;
+}
+
+/* Progress: whether the device opened (replay_run reports done = 0 right
+ * after), and a percentage on stderr when it is a terminal. */
+typedef struct progress {
+    int opened, tty, last;
+} progress;
+
+static int on_progress(void *ctx, uint32_t done, uint32_t total)
+{
+    progress *p = ctx;
+    p->opened = 1;
+    if (p->tty && total) {
+        int pct = (int)((uint64_t)done * 100 / total);
+        if (pct != p->last) {
+            fprintf(stderr, "\rreplaying: %d%%", pct);
+            fflush(stderr);
+            p->last = pct;
+        }
+    }
+    return 0;
+}
+
+static void progress_clear(progress *p)
+{
+    if (p->tty && p->last >= 0) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+    p->last = -1;
+}
+
+/* "ALLOC buf 7", "FREE buf 7", or a compute node's name. */
+static const char *what(const graph *g, int64_t node, char *out, size_t cap)
+{
+    uint32_t u = graph_find(g, node);
+    if (u == GRAPH_NONE) snprintf(out, cap, "?");
+    else if (g->buf[u] != GRAPH_NONE)
+        snprintf(out, cap, "%s buf %" PRId64, graph_kind_word(g->kind[u]), g->buf_id[g->buf[u]]);
+    else snprintf(out, cap, "%s", graph_label(g, u));
+    return out;
+}
+
+static const char *or_na(const char *s)
+{
+    return s[0] ? s : "n/a";
+}
+
+static void print_text(FILE *f, const graph *g, const replay_result *res)
+{
+    char a[32], b[32], c[32], w[64];
+    fprintf(f, "%s: policy %s, backend %s, mode %s; %" PRIu32 " steps\n", g->source, res->policy, res->backend,
+            res->mode, res->total);
+    fprintf(f, "  device         %s\n", or_na(res->info.device));
+    if (res->info.total > 0)
+        fprintf(f, "  memory         %s (%" PRId64 " bytes)\n", units_bytes(a, sizeof a, res->info.total, 0),
+                res->info.total);
+    else
+        fprintf(f, "  memory         n/a\n");
+    fprintf(f, "  versions       %s\n", or_na(res->info.versions));
+    if (!strcmp(res->mode, "arena"))
+        fprintf(f, "  arena          %s (%" PRId64 " bytes), placed by %s\n", units_bytes(a, sizeof a, res->held, 0),
+                res->held, res->placer);
+    fprintf(f, "\n%8s  %12s  %-24s  %12s  %12s  %18s  %10s\n", "step", "node", "what", "predicted", "measured",
+            "measured-predicted", "ms");
+    for (uint32_t i = 0; i < res->n; i++) {
+        const replay_sample *x = &res->s[i];
+        fprintf(f, "%8" PRIu32 "  %12" PRId64 "  %-24.24s  %12s  %12s  %18s  %10.3f\n", x->step, x->node,
+                what(g, x->node, w, sizeof w), units_bytes(a, sizeof a, x->predicted, 0),
+                units_bytes(b, sizeof b, x->measured, 0), units_bytes(c, sizeof c, x->measured - x->predicted, 1),
+                x->ms);
+    }
+    fprintf(f, "Steps are 0-based positions in the schedule (step s is step s+1 of 'memtris schedule').\n"
+               "measured: the memory in use after the step minus the reading before the first step.\n\n");
+    if (!res->n) {
+        fprintf(f, "  no steps: the graph is empty\n");
+        return;
+    }
+    fprintf(f, "  predicted peak   %s (%" PRId64 " bytes) at step %" PRIu32 "\n",
+            units_bytes(a, sizeof a, res->predicted_peak, 0), res->predicted_peak, res->predicted_peak_step);
+    fprintf(f, "  measured peak    %s (%" PRId64 " bytes) at step %" PRIu32 "\n",
+            units_bytes(a, sizeof a, res->measured_peak, 0), res->measured_peak, res->measured_peak_step);
+    fprintf(f, "  largest excess   %s (measured - predicted) at step %" PRIu32 "\n",
+            units_bytes(a, sizeof a, res->max_excess, 1), res->max_excess_step);
+    fprintf(f, "  residual         %s (%" PRId64 " bytes) in use after giving everything back\n",
+            units_bytes(a, sizeof a, res->residual, 0), res->residual);
+    fprintf(f, "  time             %.3f ms a step on average, %.3f ms in all\n", res->seconds * 1e3 / res->n,
+            res->seconds * 1e3);
+    if (!strcmp(res->mode, "arena"))
+        fprintf(f, "  held             %s (%" PRId64 " bytes): the arena, for the whole replay\n",
+                units_bytes(a, sizeof a, res->held, 0), res->held);
+    else if (!strcmp(res->mode, "pool"))
+        fprintf(f, "  held             %s (%" PRId64 " bytes): the pool's blocks at the end, never given back "
+                   "before it\n", units_bytes(a, sizeof a, res->held, 0), res->held);
+}
+
+static void print_csv(FILE *f, const replay_result *res)
+{
+    fprintf(f, "step,node,predicted,measured,ms\n");
+    for (uint32_t i = 0; i < res->n; i++) {
+        const replay_sample *x = &res->s[i];
+        fprintf(f, "%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%.6g\n", x->step, x->node, x->predicted,
+                x->measured, x->ms);
+    }
+}
+
+/* Writes the result to path (NULL or "-": standard output); EXIT_OK or
+ * EXIT_BAD with a message. */
+static int write_output(const char *path, const char *format, const graph *g, const replay_result *res)
+{
+    int to_stdout = !path || !strcmp(path, "-");
+    FILE *f = to_stdout ? stdout : fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "memtris replay: cannot open '%s' for writing: %s\n", path, strerror(errno));
+        return EXIT_BAD;
+    }
+    errno = 0;
+    if (!strcmp(format, "json")) replay_write_json(f, res);
+    else if (!strcmp(format, "csv")) print_csv(f, res);
+    else print_text(f, g, res);
+    if (to_stdout ? fflush(f) || ferror(f) : ferror(f) | fclose(f)) {
+        int e = errno ? errno : EIO;
+        fprintf(stderr, "memtris replay: error writing '%s': %s\n", to_stdout ? "standard output" : path, strerror(e));
+        if (!to_stdout) cli_remove_partial(path);
+        return EXIT_BAD;
+    }
+    return EXIT_OK;
+}
+
+/* The reason in an error of replay_run's open: "cuda backend: REASON". */
+static const char *open_reason(const char *err, const replay_backend *b)
+{
+    size_t k = strlen(b->name);
+    if (!strncmp(err, b->name, k) && !strncmp(err + k, " backend: ", 10)) return err + k + 10;
+    return err;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"policy", required_argument, 0, 'p'},
+        {"backend", required_argument, 0, 'b'},
+        {"mode", required_argument, 0, 'm'},
+        {"placer", required_argument, 0, 'l'},
+        {"format", required_argument, 0, 'f'},
+        {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0},
+    };
+    const char *pname = "priority", *bname = NULL, *mname = "raw", *lname = NULL, *format = "text", *out = NULL;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":p:b:m:l:f:o:hV", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': pname = optarg; break;
+        case 'b': bname = optarg; break;
+        case 'm': mname = optarg; break;
+        case 'l': lname = optarg; break;
+        case 'f': format = optarg; break;
+        case 'o': out = optarg; break;
+        case 'h': print_help(); return EXIT_OK;
+        case 'V': return cli_version();
+        case ':': return cli_usage_error("replay", "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error("replay", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("replay", optind == argc ? "missing FILE" : "expected one FILE, got %d", argc - optind);
+    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv"))
+        return cli_usage_error("replay", "unknown format '%s' (text, json or csv)", format);
+    if (out && !*out) return cli_usage_error("replay", "-o needs a file name ('-' for standard output)");
+    const replay_backend *be = NULL, *host = replay_backend_find("host"), *cuda = replay_backend_find("cuda");
+    if (bname && !(be = replay_backend_find(bname))) {
+        char known[128] = "";
+        for (size_t i = 0; replay_backend_at(i); i++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+                     replay_backend_at(i)->name);
+        return cli_usage_error("replay", "unknown backend '%s' (%s)", bname, known);
+    }
+    int mode = replay_mode_find(mname);
+    if (mode < 0) {
+        char known[128] = "";
+        for (int m = 0; m < REPLAY_NMODES; m++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", m ? ", " : "", replay_mode_name(m));
+        return cli_usage_error("replay", "unknown mode '%s' (%s)", mname, known);
+    }
+    /* No --backend: cuda when this build has it (falling back to the host
+     * below when no device opens), else the host. */
+    int fallback = !be && replay_have_cuda() && cuda;
+    if (!be) be = fallback ? cuda : host;
+    if (!has_mode(be, mode)) {
+        char ms[64];
+        mode_list(be, ms, sizeof ms);
+        return cli_usage_error("replay", "the %s backend has no %s mode (it has %s)%s", be->name,
+                               replay_mode_name(mode), ms, bname ? "" : "; this build has no CUDA backend");
+    }
+    if (lname && mode != REPLAY_ARENA) return cli_usage_error("replay", "--placer applies to --mode arena");
+    const policy *p = cli_policy(pname);
+    if (!p) return EXIT_USAGE;
+    const placer *pc = NULL;
+    if (mode == REPLAY_ARENA && !(pc = cli_placer("replay", lname ? lname : "best"))) return EXIT_USAGE;
+
+    graph *g = cli_load(argv[optind], 0);
+    if (!g) return EXIT_BAD;
+    run r;
+    placement pl = {0};
+    replay_result res = {0};
+    char err[512];
+    int status = EXIT_BAD, have_run = 0, have_pl = 0;
+    if (policy_run(g, p, &r, err, sizeof err)) goto fail_graph;
+    have_run = 1;
+    if (pc) {
+        if (place_run(g, &r, pc, PLACE_ALIGN_DEFAULT, &pl, err, sizeof err)) goto fail_graph;
+        have_pl = 1;
+        if (place_verify(g, &r, &pl, err, sizeof err)) {
+            fprintf(stderr, "memtris replay: internal error: placer %s made an invalid plan for %s: %s\n", pc->name,
+                    g->source, err);
+            goto out;
+        }
+    }
+
+    progress pr = {0, isatty(STDERR_FILENO), -1};
+    replay_opts o = {be, mode, have_pl ? &pl : NULL, on_progress, &pr};
+    int rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
+    progress_clear(&pr);
+    if (rc == -1 && fallback && !pr.opened) {
+        fprintf(stderr, "memtris: no CUDA device (%s); replaying on the host\n", open_reason(err, be));
+        replay_result_free(&res);
+        if (!has_mode(host, mode)) {
+            char ms[64];
+            mode_list(host, ms, sizeof ms);
+            fprintf(stderr, "memtris replay: the host backend has no %s mode (it has %s)\n", replay_mode_name(mode), ms);
+            goto out;
+        }
+        o.backend = be = host;
+        pr = (progress){0, pr.tty, -1};
+        rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
+        progress_clear(&pr);
+    }
+    if (rc == -1 && !pr.opened) {
+        /* The device did not open: not about FILE. */
+        fprintf(stderr, "memtris replay: %s\n", err);
+        goto out;
+    }
+    if (rc == -1) {
+        fprintf(stderr, "memtris replay: %s: %s\n", g->source, err);
+        goto out;
+    }
+    if (rc == -2) {
+        fprintf(stderr, "memtris replay: %s: cancelled\n", g->source);
+        goto out;
+    }
+    status = write_output(out, format, g, &res);
+    goto out;
+fail_graph:
+    fprintf(stderr, "%s: error: %s\n", g->source, err);
+out:
+    replay_result_free(&res);
+    place_free(&pl);
+    if (have_run) policy_run_free(&r);
+    graph_free(g);
+    if (fflush(stdout) && status == EXIT_OK) status = EXIT_BAD;
+    return status;
+}

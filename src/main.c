@@ -18,6 +18,9 @@ static const char usage_text[] =
     "                  --placers, the arena each placer needs)\n"
     "  plan FILE       place every buffer in one arena with a placer: the arena,\n"
     "                  the lower bound, each buffer's offset; --svg draws it\n"
+    "  replay FILE     run the schedule for real on a GPU (cuda) or the host and\n"
+    "                  print the memory measured after each step next to the\n"
+    "                  predicted live bytes\n"
     "  validate FILE   check a graph and summarize it\n"
     "  gen KIND        write a synthetic graph (chain, branch, alloc-heavy, huge,\n"
     "                  random, randwire) of --nodes N with --seed S\n"
@@ -45,6 +48,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "view")) return cmd_view(argc - 1, argv + 1);
     if (!strcmp(cmd, "gen")) return cmd_gen(argc - 1, argv + 1);
     if (!strcmp(cmd, "plan")) return cmd_plan(argc - 1, argv + 1);
+    if (!strcmp(cmd, "replay")) return cmd_replay(argc - 1, argv + 1);
     /* "memtris FILE" and "memtris --ascii" open the UI too. */
     struct stat st;
     if (cmd[0] == '-' || stat(cmd, &st) == 0) return cmd_view(argc, argv);

@@ -306,6 +306,14 @@ group_svg() {
     expect_grep "$ERR" "$TMP/no/such/dir/x.svg" "the SVG path is named"
     expect_empty "$OUT" "nothing printed when the SVG fails"
     usage_error "plan --svg ''" "$M" plan "$DEMO" --placer first-fit --svg ""
+    # A write error on a device: status 1, and the device is left alone (as
+    # root, removing the partial output would delete /dev/full).
+    if [ -c /dev/full ] && [ -w /dev/full ]; then
+        run "$M" plan "$DEMO" --placer first-fit --svg /dev/full
+        expect_rc 1 "plan --svg /dev/full"
+        expect_grep "$ERR" "/dev/full" "the device is named"
+        if [ -c /dev/full ]; then ok; else bad "plan --svg /dev/full removed the device"; fi
+    fi
     # Rendered, when a renderer is installed (not required).
     if command -v rsvg-convert >/dev/null 2>&1; then
         if rsvg-convert "$TMP/demo.svg" -o "$TMP/demo.png" 2>"$TMP/rsvg.err" && [ -s "$TMP/demo.png" ]; then ok

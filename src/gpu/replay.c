@@ -117,14 +117,15 @@ static int fail(eng *e, uint32_t s, const char *what)
     return -1;
 }
 
-static int do_alloc(eng *e, uint32_t s, uint32_t slot, int64_t bytes)
+/* Allocates bytes for slot at step s; `arena` says it is the plan's arena. */
+static int do_alloc(eng *e, uint32_t s, uint32_t slot, int64_t bytes, int arena)
 {
     int oom = 0;
     if (e->be->alloc(e->dev, slot, bytes, &oom)) {
-        char what[160], sz[32], held[32];
-        snprintf(what, sizeof what, "%s %s (%" PRId64 " bytes) with %s held by the replay",
-                 oom ? "out of memory allocating" : "cannot allocate", units_bytes(sz, sizeof sz, bytes, 0), bytes,
-                 units_bytes(held, sizeof held, e->held, 0));
+        char what[192], sz[32], held[32];
+        snprintf(what, sizeof what, "%s %s%s (%" PRId64 " bytes) with %s held by the replay",
+                 oom ? "out of memory allocating" : "cannot allocate", arena ? "the arena of " : "",
+                 units_bytes(sz, sizeof sz, bytes, 0), bytes, units_bytes(held, sizeof held, e->held, 0));
         return fail(e, s, what);
     }
     e->held += bytes;
@@ -202,11 +203,13 @@ static int do_step(eng *e, uint32_t s)
                 e->pool_head[c] = e->pool_next[e->slot[b]];
                 return 0;
             }
+            if (do_alloc(e, s, e->nslots_used, (int64_t)1 << c, 0)) return -1;
             e->slot[b] = e->nslots_used++;
-            return do_alloc(e, s, e->slot[b], (int64_t)1 << c);
+            return 0;
         }
+        if (do_alloc(e, s, b, size, 0)) return -1;
         e->slot[b] = b;
-        return do_alloc(e, s, b, size);
+        return 0;
     }
     /* FREE */
     if (!e->live[b]) return 0;
@@ -291,7 +294,7 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
     for (uint32_t s = 0; s < r->n; s++) {
         double t0 = now();
         if (s == 0 && o->mode == REPLAY_ARENA && o->pl->arena > 0) {
-            if (do_alloc(&e, 0, 0, o->pl->arena)) goto stop;   /* the arena, with the first step */
+            if (do_alloc(&e, 0, 0, o->pl->arena, 1)) goto stop;   /* the arena, with the first step */
             e.nslots_used = 1;
         }
         if (do_step(&e, s)) goto stop;

@@ -1,0 +1,233 @@
+/* replay_cuda.cu: the cuda backend: cudaMalloc/cudaFree (raw, arena, pool)
+ * or cudaMallocAsync/cudaFreeAsync on a stream's pool (async), a kernel that
+ * writes every byte a compute step names, cudaMemGetInfo after a sync.
+ * Exports replay_cuda_backend and replay_have_cuda. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "replay.h"
+#include "replay_backends.h"
+
+struct replay_dev {
+    int mode;
+    uint32_t nslots;
+    unsigned char **p;       /* [nslots] device pointers */
+    int64_t *bytes;          /* [nslots] 0: empty */
+    cudaStream_t stream;
+    int have_stream;
+    int device;
+    char err[256];
+};
+
+/* "what: the CUDA error string (cudaErrorX, N)"; clears the error. */
+static void cuda_err(char *out, size_t cap, const char *what, cudaError_t e)
+{
+    snprintf(out, cap, "%s: %s (%s, %d)", what, cudaGetErrorString(e), cudaGetErrorName(e), (int)e);
+    cudaGetLastError();
+}
+
+/* Writes v into every byte of [p, p + n): 16 bytes a thread where aligned. */
+__global__ void replay_fill(unsigned char *p, unsigned long long n, unsigned char v)
+{
+    unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long head = (16 - ((unsigned long long)p & 15)) & 15;
+    if (head > n) head = n;
+    unsigned long long nvec = (n - head) / 16;
+    uint4 w;
+    w.x = w.y = w.z = w.w = 0x01010101u * v;
+    uint4 *q = (uint4 *)(p + head);
+    for (unsigned long long k = i; k < nvec; k += stride) q[k] = w;
+    for (unsigned long long k = i; k < head; k += stride) p[k] = v;
+    for (unsigned long long k = head + nvec * 16 + i; k < n; k += stride) p[k] = v;
+}
+
+static replay_dev *cuda_open(int mode, uint32_t nslots, char *err, size_t errcap)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        cuda_err(err, errcap, "cudaGetDeviceCount", e);
+        return NULL;
+    }
+    if (count == 0) {
+        snprintf(err, errcap, "cudaGetDeviceCount: no CUDA device");
+        return NULL;
+    }
+    replay_dev *d = (replay_dev *)calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, errcap, "out of memory");
+        return NULL;
+    }
+    d->mode = mode;
+    d->nslots = nslots;
+    d->p = (unsigned char **)calloc(nslots ? nslots : 1, sizeof *d->p);
+    d->bytes = (int64_t *)calloc(nslots ? nslots : 1, sizeof *d->bytes);
+    if (!d->p || !d->bytes) {
+        snprintf(err, errcap, "out of memory");
+        goto fail;
+    }
+    if ((e = cudaSetDevice(0)) != cudaSuccess || (e = cudaFree(0)) != cudaSuccess) {   /* the context, now */
+        cuda_err(err, errcap, "creating a context on device 0", e);
+        goto fail;
+    }
+    if ((e = cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking)) != cudaSuccess) {
+        cuda_err(err, errcap, "cudaStreamCreate", e);
+        goto fail;
+    }
+    d->have_stream = 1;
+    {
+        /* Load the fill kernel now (CUDA loads modules lazily, into device
+         * memory), so that the baseline the engine reads next includes it. */
+        void *w = NULL;
+        if ((e = cudaMalloc(&w, 256)) != cudaSuccess) {
+            cuda_err(err, errcap, "cudaMalloc of 256 bytes", e);
+            goto fail;
+        }
+        replay_fill<<<1, 256, 0, d->stream>>>((unsigned char *)w, 256, 0);
+        e = cudaGetLastError();
+        if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
+        cudaFree(w);
+        if (e != cudaSuccess) {
+            cuda_err(err, errcap, "running the fill kernel", e);
+            goto fail;
+        }
+    }
+    if (mode == REPLAY_ASYNC) {
+        int ok = 0;
+        e = cudaDeviceGetAttribute(&ok, cudaDevAttrMemoryPoolsSupported, 0);
+        if (e != cudaSuccess || !ok) {
+            if (e != cudaSuccess) cuda_err(err, errcap, "cudaDeviceGetAttribute", e);
+            else snprintf(err, errcap, "device 0 has no stream-ordered memory pools (cudaMallocAsync)");
+            goto fail;
+        }
+    }
+    return d;
+fail:
+    if (d->have_stream) cudaStreamDestroy(d->stream);
+    free(d->p);
+    free(d->bytes);
+    free(d);
+    return NULL;
+}
+
+static void cuda_info(replay_dev *d, replay_info *out)
+{
+    memset(out, 0, sizeof *out);
+    cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, d->device) == cudaSuccess) {
+        snprintf(out->device, sizeof out->device, "%s (sm_%d%d)", prop.name, prop.major, prop.minor);
+        out->total = (int64_t)prop.totalGlobalMem;
+    }
+    int drv = 0, rt = 0;
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    snprintf(out->versions, sizeof out->versions, "driver %d.%d, runtime %d.%d", drv / 1000, drv % 1000 / 10,
+             rt / 1000, rt % 1000 / 10);
+    cudaGetLastError();
+}
+
+static int cuda_alloc(replay_dev *d, uint32_t slot, int64_t bytes, int *oom)
+{
+    *oom = 0;
+    if (slot >= d->nslots || d->bytes[slot]) {
+        snprintf(d->err, sizeof d->err, "slot %u is %s", slot, slot >= d->nslots ? "out of range" : "in use");
+        return -1;
+    }
+    void *p = NULL;
+    cudaError_t e = d->mode == REPLAY_ASYNC ? cudaMallocAsync(&p, (size_t)bytes, d->stream)
+                                            : cudaMalloc(&p, (size_t)bytes);
+    if (e != cudaSuccess) {
+        *oom = e == cudaErrorMemoryAllocation;
+        cuda_err(d->err, sizeof d->err, d->mode == REPLAY_ASYNC ? "cudaMallocAsync" : "cudaMalloc", e);
+        return -1;
+    }
+    d->p[slot] = (unsigned char *)p;
+    d->bytes[slot] = bytes;
+    return 0;
+}
+
+static int cuda_release(replay_dev *d, uint32_t slot)
+{
+    if (slot >= d->nslots || !d->bytes[slot]) {
+        snprintf(d->err, sizeof d->err, "slot %u holds nothing", slot);
+        return -1;
+    }
+    cudaError_t e = d->mode == REPLAY_ASYNC ? cudaFreeAsync(d->p[slot], d->stream) : cudaFree(d->p[slot]);
+    d->p[slot] = NULL;
+    d->bytes[slot] = 0;
+    if (e != cudaSuccess) {
+        cuda_err(d->err, sizeof d->err, d->mode == REPLAY_ASYNC ? "cudaFreeAsync" : "cudaFree", e);
+        return -1;
+    }
+    return 0;
+}
+
+static int cuda_touch(replay_dev *d, const replay_region *rg, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const replay_region *x = &rg[i];
+        if (x->slot >= d->nslots || !d->bytes[x->slot] || x->off < 0 || x->bytes > d->bytes[x->slot] - x->off) {
+            snprintf(d->err, sizeof d->err, "region %lld+%lld is outside slot %u", (long long)x->off,
+                     (long long)x->bytes, x->slot);
+            return -1;
+        }
+        unsigned long long nb = (unsigned long long)x->bytes;
+        unsigned long long blocks = (nb / 16 + 255) / 256;
+        if (blocks < 1) blocks = 1;
+        if (blocks > 65535) blocks = 65535;
+        replay_fill<<<(unsigned)blocks, 256, 0, d->stream>>>(d->p[x->slot] + x->off, nb, (unsigned char)(i + 1));
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) {
+            cuda_err(d->err, sizeof d->err, "launching the fill kernel", e);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int cuda_read(replay_dev *d, int64_t *used)
+{
+    cudaError_t e = cudaStreamSynchronize(d->stream);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        cuda_err(d->err, sizeof d->err, "synchronizing", e);
+        return -1;
+    }
+    size_t fr = 0, total = 0;
+    if ((e = cudaMemGetInfo(&fr, &total)) != cudaSuccess) {
+        cuda_err(d->err, sizeof d->err, "cudaMemGetInfo", e);
+        return -1;
+    }
+    *used = (int64_t)(total - fr);
+    return 0;
+}
+
+static const char *cuda_error(replay_dev *d)
+{
+    return d->err;
+}
+
+static void cuda_close(replay_dev *d)
+{
+    for (uint32_t s = 0; s < d->nslots; s++)
+        if (d->bytes[s]) cuda_release(d, s);
+    cudaStreamSynchronize(d->stream);
+    cudaStreamDestroy(d->stream);
+    cudaGetLastError();
+    free(d->p);
+    free(d->bytes);
+    free(d);
+}
+
+extern "C" const replay_backend replay_cuda_backend = {
+    "cuda", "an NVIDIA GPU through the CUDA runtime: cudaMalloc, a fill kernel, cudaMemGetInfo",
+    (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) | (1u << REPLAY_ASYNC),
+    cuda_open, cuda_info, cuda_alloc, cuda_release, cuda_touch, cuda_read, cuda_error, cuda_close,
+};
+
+extern "C" int replay_have_cuda(void)
+{
+    return 1;
+}

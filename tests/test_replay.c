@@ -1,0 +1,520 @@
+/* test_replay.c: the replay engine: through a recording backend (what it
+ * allocates, writes and gives back, in every mode and on every failure path)
+ * and through the real host backend (the measured curve follows the
+ * predicted one and returns to the baseline); the cuda backend's no-device
+ * answer. */
+#include "testutil.h"
+#include "gpu/replay.h"
+#include "sched/place.h"
+#include "sched/units.h"
+
+#define MiB ((int64_t)1 << 20)
+
+/* ------------------------------------------------------------ a recording backend */
+
+#define REC_MAX 4096
+struct replay_dev {
+    uint32_t nslots;
+    int64_t bytes[REC_MAX];        /* per slot, 0: empty */
+    int64_t held;
+    int allocs, releases, fail_at;   /* fail_at: the alloc call (1-based) that fails, 0: none */
+    replay_region touched[REC_MAX];
+    int ntouched;
+    char err[128];
+};
+
+static struct replay_dev *rec_last;   /* the device of the last replay, kept by close */
+static struct replay_dev rec_state;
+static int rec_fail_at;
+
+static replay_dev *rec_open(int mode, uint32_t nslots, char *err, size_t errcap)
+{
+    (void)mode;
+    if (nslots > REC_MAX) {
+        snprintf(err, errcap, "too many slots");
+        return NULL;
+    }
+    memset(&rec_state, 0, sizeof rec_state);
+    rec_state.nslots = nslots;
+    rec_state.fail_at = rec_fail_at;
+    return &rec_state;
+}
+
+static void rec_info(replay_dev *d, replay_info *out)
+{
+    (void)d;
+    memset(out, 0, sizeof *out);
+    snprintf(out->device, sizeof out->device, "recorder");
+}
+
+static int rec_alloc(replay_dev *d, uint32_t slot, int64_t bytes, int *oom)
+{
+    d->allocs++;
+    assert_true(slot < d->nslots);
+    assert_int_equal(d->bytes[slot], 0);
+    assert_true(bytes > 0);
+    if (d->allocs == d->fail_at) {
+        *oom = 1;
+        snprintf(d->err, sizeof d->err, "no room");
+        return -1;
+    }
+    d->bytes[slot] = bytes;
+    d->held += bytes;
+    return 0;
+}
+
+static int rec_release(replay_dev *d, uint32_t slot)
+{
+    assert_true(slot < d->nslots);
+    assert_true(d->bytes[slot] > 0);
+    d->releases++;
+    d->held -= d->bytes[slot];
+    d->bytes[slot] = 0;
+    return 0;
+}
+
+static int rec_touch(replay_dev *d, const replay_region *rg, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        assert_true(rg[i].slot < d->nslots);
+        assert_true(rg[i].off >= 0 && rg[i].off + rg[i].bytes <= d->bytes[rg[i].slot]);
+        assert_true(d->ntouched < REC_MAX);
+        d->touched[d->ntouched++] = rg[i];
+    }
+    return 0;
+}
+
+static int rec_read(replay_dev *d, int64_t *used)
+{
+    *used = d->held + 1000;   /* a baseline of 1000 */
+    return 0;
+}
+
+static const char *rec_error(replay_dev *d) { return d->err; }
+
+static void rec_close(replay_dev *d)
+{
+    for (uint32_t s = 0; s < d->nslots; s++) assert_int_equal(d->bytes[s], 0);   /* the engine gave all back */
+    rec_last = d;
+}
+
+static const replay_backend recorder = {
+    "recorder", "a test backend", 0xf, rec_open, rec_info, rec_alloc, rec_release, rec_touch, rec_read,
+    rec_error, rec_close,
+};
+
+/* ------------------------------------------------------------ helpers */
+
+typedef struct fixture {
+    diag d;
+    graph *g;
+    run r;
+} fixture;
+
+static void load_json(fixture *f, const char *json)
+{
+    f->g = tu_load(json, &f->d);
+    if (!f->g) tu_print_diag(&f->d);
+    assert_non_null(f->g);
+    char err[256];
+    assert_int_equal(policy_run(f->g, policy_find("priority"), &f->r, err, sizeof err), 0);
+}
+
+static void unload(fixture *f)
+{
+    policy_run_free(&f->r);
+    graph_free(f->g);
+    diag_free(&f->d);
+}
+
+/* A chain: A1 (3 MiB), A2 (5 MiB), conv reads 1 and writes 2, F1, A3 (1 MiB),
+ * relu with no Inputs (its neighbourhood: ALLOC 3 before it, FREE 2 after
+ * it), F2, F3. */
+static const char chain_json[] =
+    "{\"Nodes\": ["
+    "{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 3145728, \"BufId\": 1},"
+    "{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 5242880, \"BufId\": 2},"
+    "{\"Id\": 2, \"Op\": \"Conv\", \"Inputs\": [1, 2]},"
+    "{\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 1},"
+    "{\"Id\": 4, \"Op\": \"ALLOC\", \"Size\": 1048576, \"BufId\": 3},"
+    "{\"Id\": 5, \"Op\": \"Relu\"},"
+    "{\"Id\": 6, \"Op\": \"FREE\", \"BufId\": 2},"
+    "{\"Id\": 7, \"Op\": \"FREE\", \"BufId\": 3}],"
+    "\"Edges\": [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [5, 6], [6, 7]]}";
+
+/* ------------------------------------------------------------ the engine */
+
+static void raw_mode_allocates_writes_and_gives_back(void **state)
+{
+    (void)state;
+    fixture f;
+    load_json(&f, chain_json);
+    replay_opts o = {&recorder, REPLAY_RAW, NULL, NULL, NULL};
+    replay_result res;
+    char err[256];
+    rec_fail_at = 0;
+    assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), 0);
+    assert_int_equal(res.n, 8);
+    assert_int_equal(res.total, 8);
+    assert_string_equal(res.backend, "recorder");
+    assert_string_equal(res.mode, "raw");
+    assert_string_equal(res.policy, "priority");
+    assert_string_equal(res.info.device, "recorder");
+    assert_int_equal(res.baseline, 1000);
+    for (uint32_t s = 0; s < 8; s++) {
+        assert_int_equal(res.s[s].step, s);
+        assert_int_equal(res.s[s].node, f.g->id[f.r.order[s]]);
+        assert_int_equal(res.s[s].predicted, f.r.memory[s]);
+        assert_int_equal(res.s[s].measured, f.r.memory[s]);   /* raw: exactly the live bytes */
+    }
+    assert_int_equal(res.predicted_peak, 8 * MiB);
+    assert_int_equal(res.measured_peak, 8 * MiB);
+    assert_int_equal(res.max_excess, 0);
+    assert_int_equal(res.residual, 0);
+    assert_int_equal(rec_last->allocs, 3);
+    assert_int_equal(rec_last->releases, 3);
+    /* Conv writes buffers 1 and 2 whole; Relu, with no Inputs, writes 3
+     * (its ALLOC precedes it) and 2 (its FREE follows it). */
+    assert_int_equal(rec_last->ntouched, 4);
+    int64_t want[4] = {3 * MiB, 5 * MiB, 1 * MiB, 5 * MiB};
+    int64_t got[4];
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(rec_last->touched[i].off, 0);
+        got[i] = rec_last->touched[i].bytes;
+    }
+    /* the pairs in either order within a step */
+    assert_true((got[0] == want[0] && got[1] == want[1]) || (got[0] == want[1] && got[1] == want[0]));
+    assert_true((got[2] == want[2] && got[3] == want[3]) || (got[2] == want[3] && got[3] == want[2]));
+    replay_result_free(&res);
+    unload(&f);
+}
+
+static void arena_mode_writes_at_planned_offsets(void **state)
+{
+    (void)state;
+    fixture f;
+    load_json(&f, chain_json);
+    placement pl;
+    char err[256];
+    assert_int_equal(place_run(f.g, &f.r, placer_find("first-fit"), 64, &pl, err, sizeof err), 0);
+    replay_opts o = {&recorder, REPLAY_ARENA, &pl, NULL, NULL};
+    replay_result res;
+    rec_fail_at = 0;
+    assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), 0);
+    assert_int_equal(rec_last->allocs, 1);           /* the arena, once */
+    assert_int_equal(rec_last->releases, 1);
+    assert_int_equal(res.held, pl.arena);
+    assert_string_equal(res.placer, "first-fit");
+    for (uint32_t s = 0; s < res.n; s++) assert_int_equal(res.s[s].measured, pl.arena);
+    for (int i = 0; i < rec_last->ntouched; i++) {
+        const replay_region *x = &rec_last->touched[i];
+        assert_int_equal(x->slot, 0);
+        int found = 0;
+        for (uint32_t b = 0; b < f.g->nbufs; b++)
+            found |= pl.offset[b] == x->off && f.g->buf_size[b] == x->bytes;
+        assert_true(found);
+    }
+    assert_int_equal(rec_last->ntouched, 4);
+    replay_result_free(&res);
+    place_free(&pl);
+    unload(&f);
+}
+
+/* Pool: blocks of 2^n kept for their class; the bytes held at the end are
+ * the pool placer's reserved bytes (align 1). */
+static void pool_mode_reuses_blocks(void **state)
+{
+    (void)state;
+    fixture f;
+    load_json(&f, "{\"Nodes\": ["
+                  "{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 3000000, \"BufId\": 1},"
+                  "{\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 1},"
+                  "{\"Id\": 2, \"Op\": \"ALLOC\", \"Size\": 4000000, \"BufId\": 2},"
+                  "{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": 1000, \"BufId\": 3},"
+                  "{\"Id\": 4, \"Op\": \"FREE\", \"BufId\": 2},"
+                  "{\"Id\": 5, \"Op\": \"FREE\", \"BufId\": 3}],"
+                  "\"Edges\": [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5]]}");
+    replay_opts o = {&recorder, REPLAY_POOL, NULL, NULL, NULL};
+    replay_result res;
+    char err[256];
+    rec_fail_at = 0;
+    assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), 0);
+    assert_int_equal(rec_last->allocs, 2);    /* 3 MB and 4 MB share the 4 MiB class; 1000 B takes 1 KiB */
+    assert_int_equal(res.held, 4 * MiB + 1024);
+    placement pl;
+    assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), 1, &pl, err, sizeof err), 0);
+    assert_int_equal(pl.reserved, res.held);
+    assert_int_equal(res.s[res.n - 1].measured, res.held);   /* never given back during the run */
+    assert_int_equal(res.residual, 0);                       /* given back at the end */
+    place_free(&pl);
+    replay_result_free(&res);
+    unload(&f);
+}
+
+/* A failing ALLOC stops the replay: the error names the step, the node, the
+ * buffer and the request; the steps before it are kept; nothing is leaked. */
+static void failure_stops_and_gives_everything_back(void **state)
+{
+    (void)state;
+    fixture f;
+    load_json(&f, chain_json);
+    replay_opts o = {&recorder, REPLAY_RAW, NULL, NULL, NULL};
+    replay_result res;
+    char err[512];
+    rec_fail_at = 2;   /* buffer 2's ALLOC, step 1 */
+    assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
+    rec_fail_at = 0;
+    assert_non_null(strstr(err, "step 1 (node 1, ALLOC of buffer 2)"));
+    assert_non_null(strstr(err, "out of memory allocating 5.0 MiB (5242880 bytes)"));
+    assert_non_null(strstr(err, "3.0 MiB held"));
+    assert_non_null(strstr(err, "no room"));
+    assert_non_null(strstr(err, "recorder backend, mode raw"));
+    assert_int_equal(res.n, 1);
+    assert_int_equal(rec_last->releases, 1);   /* buffer 1, given back; close checks all slots are empty */
+    assert_int_equal(res.residual, 0);
+    replay_result_free(&res);
+    /* the arena's own allocation failing */
+    placement pl;
+    assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 64, &pl, err, sizeof err), 0);
+    o.mode = REPLAY_ARENA;
+    o.pl = &pl;
+    rec_fail_at = 1;
+    assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
+    rec_fail_at = 0;
+    assert_non_null(strstr(err, "step 0"));
+    assert_non_null(strstr(err, "out of memory allocating the arena of 8.0 MiB"));
+    assert_int_equal(res.n, 0);
+    replay_result_free(&res);
+    place_free(&pl);
+    unload(&f);
+}
+
+static int cancel_after_two(void *ctx, uint32_t done, uint32_t total)
+{
+    int *calls = ctx;
+    (*calls)++;
+    assert_int_equal(total, 8);
+    return done >= 2;
+}
+
+static void progress_cancels(void **state)
+{
+    (void)state;
+    fixture f;
+    load_json(&f, chain_json);
+    int calls = 0;
+    replay_opts o = {&recorder, REPLAY_RAW, NULL, cancel_after_two, &calls};
+    replay_result res;
+    char err[256];
+    rec_fail_at = 0;
+    assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -2);
+    assert_int_equal(res.n, 2);
+    assert_int_equal(calls, 3);            /* done = 0, 1, 2 */
+    assert_int_equal(rec_last->held, 0);
+    assert_int_equal(rec_last->releases, 2);
+    replay_result_free(&res);
+    unload(&f);
+}
+
+static void modes_and_backends_by_name(void **state)
+{
+    (void)state;
+    for (int m = 0; m < REPLAY_NMODES; m++) assert_int_equal(replay_mode_find(replay_mode_name(m)), m);
+    assert_int_equal(replay_mode_find("fast"), -1);
+    assert_non_null(replay_backend_find("host"));
+    assert_non_null(replay_backend_find("cuda"));
+    assert_null(replay_backend_find("rocm"));
+    assert_null(replay_backend_at(2));
+    /* host has no async mode */
+    fixture f;
+    load_json(&f, chain_json);
+    replay_opts o = {replay_backend_find("host"), REPLAY_ASYNC, NULL, NULL, NULL};
+    replay_result res;
+    char err[256];
+    assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
+    assert_string_equal(err, "the host backend has no async mode");
+    replay_result_free(&res);
+    unload(&f);
+}
+
+/* ------------------------------------------------------------ the host backend */
+
+/* Buffers of 1 to 16 MiB: after every step the process's resident memory
+ * above the baseline is the live bytes within TOL (pages rounding, the
+ * allocator's own pages, stdio), and after the replay it is back within TOL. */
+#define TOL (MiB / 2)
+
+static void host_measures_the_predicted_curve(void **state)
+{
+    (void)state;
+    static const char *const modes[] = {"raw", "pool", "arena"};
+    tu_str j = {0};
+    tu_printf(&j, "{\"Nodes\": [");
+    int n = 0, nb = 12;
+    for (int b = 1; b <= nb; b++) {       /* ALLOC b, compute, FREE b-2 */
+        tu_printf(&j, "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": %lld, \"BufId\": %d}", n ? ", " : "", n,
+                  (long long)((b % 5 + 1) * 3 * MiB + b * 4096), b);
+        n++;
+        tu_printf(&j, ", {\"Id\": %d, \"Op\": \"Op\", \"Inputs\": [%d]}", n++, b);
+        if (b > 2) tu_printf(&j, ", {\"Id\": %d, \"Op\": \"FREE\", \"BufId\": %d}", n++, b - 2);
+    }
+    tu_printf(&j, ", {\"Id\": %d, \"Op\": \"FREE\", \"BufId\": %d}", n++, nb - 1);
+    tu_printf(&j, ", {\"Id\": %d, \"Op\": \"FREE\", \"BufId\": %d}", n++, nb);
+    tu_printf(&j, "], \"Edges\": [");
+    for (int i = 1; i < n; i++) tu_printf(&j, "%s[%d, %d]", i > 1 ? ", " : "", i - 1, i);
+    tu_printf(&j, "]}");
+    fixture f;
+    load_json(&f, j.s);
+    free(j.s);
+    for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+        int mode = replay_mode_find(modes[m]);
+        placement pl;
+        char err[256];
+        if (mode == REPLAY_ARENA)
+            assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 4096, &pl, err, sizeof err), 0);
+        replay_opts o = {replay_backend_find("host"), mode, mode == REPLAY_ARENA ? &pl : NULL, NULL, NULL};
+        replay_result res;
+        if (replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err)) fail_msg("%s", err);
+        assert_int_equal(res.n, f.r.n);
+        assert_non_null(strstr(res.info.device, "host"));
+        assert_true(res.info.total > 0);
+        int64_t pool_held = res.held;
+        for (uint32_t s = 0; s < res.n; s++) {
+            int64_t want = res.s[s].predicted;
+            if (mode == REPLAY_ARENA) want = pl.arena;
+            if (mode == REPLAY_POOL) {   /* never below the live bytes; the end is checked below */
+                if (res.s[s].measured < want - TOL)
+                    fail_msg("pool: step %u: measured %lld below the live %lld", s, (long long)res.s[s].measured,
+                             (long long)want);
+                continue;
+            }
+            int64_t diff = res.s[s].measured - want;
+            if (diff > TOL || diff < -TOL)
+                fail_msg("%s: step %u: measured %lld, expected %lld (+-%lld)", modes[m], s,
+                         (long long)res.s[s].measured, (long long)want, (long long)TOL);
+        }
+        if (mode == REPLAY_POOL) {
+            int64_t diff = res.s[res.n - 1].measured - pool_held;
+            if (diff > TOL || diff < -TOL)
+                fail_msg("pool: measured %lld at the end, reserved %lld", (long long)res.s[res.n - 1].measured,
+                         (long long)pool_held);
+            placement pp;
+            assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), 1, &pp, err, sizeof err), 0);
+            assert_int_equal(pp.reserved, pool_held);
+            place_free(&pp);
+        }
+        if (res.residual > TOL || res.residual < -TOL)
+            fail_msg("%s: %lld bytes above the baseline after the replay", modes[m], (long long)res.residual);
+        if (mode == REPLAY_ARENA) place_free(&pl);
+        replay_result_free(&res);
+    }
+    unload(&f);
+}
+
+/* A request the machine cannot hold (4 PiB) fails as out of memory, after
+ * the first buffer; the replay gives that one back. */
+static void host_out_of_memory(void **state)
+{
+    (void)state;
+    fixture f;
+    load_json(&f, "{\"Nodes\": ["
+                  "{\"Id\": 10, \"Op\": \"ALLOC\", \"Size\": 8388608, \"BufId\": 1},"
+                  "{\"Id\": 11, \"Op\": \"ALLOC\", \"Size\": 4503599627370496, \"BufId\": 2},"
+                  "{\"Id\": 12, \"Op\": \"FREE\", \"BufId\": 2},"
+                  "{\"Id\": 13, \"Op\": \"FREE\", \"BufId\": 1}],"
+                  "\"Edges\": [[10, 11], [11, 12], [12, 13]]}");
+    replay_opts o = {replay_backend_find("host"), REPLAY_RAW, NULL, NULL, NULL};
+    replay_result res;
+    char err[512];
+    assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
+    assert_non_null(strstr(err, "host backend, mode raw: step 1 (node 11, ALLOC of buffer 2)"));
+    assert_non_null(strstr(err, "out of memory allocating 4.0 PiB (4503599627370496 bytes) with 8.0 MiB held"));
+    assert_int_equal(res.n, 1);
+    int64_t d = res.s[0].measured - 8 * MiB;
+    assert_true(d < TOL && d > -TOL);
+    assert_true(res.residual < TOL && res.residual > -TOL);
+    replay_result_free(&res);
+    unload(&f);
+}
+
+/* ------------------------------------------------------------ the cuda backend */
+
+/* Without CUDA in the build: a clear sentence. With it and no driver or
+ * device (CI): the CUDA error, no crash. With a device: a real replay that
+ * gives everything back. */
+static void cuda_without_a_device(void **state)
+{
+    (void)state;
+    fixture f;
+    load_json(&f, chain_json);
+    replay_opts o = {replay_backend_find("cuda"), REPLAY_RAW, NULL, NULL, NULL};
+    replay_result res;
+    char err[512];
+    int rc = replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err);
+    if (!replay_have_cuda()) {
+        assert_int_equal(rc, -1);
+        assert_string_equal(err, "cuda backend: memtris was built without CUDA support");
+    } else if (rc) {
+        print_message("cuda: %s\n", err);
+        assert_int_equal(rc, -1);
+        assert_non_null(strstr(err, "cuda backend: "));
+        assert_non_null(strstr(err, "cudaGetDeviceCount"));     /* where it failed, with CUDA's words */
+        assert_non_null(strchr(err, '('));
+        assert_int_equal(res.n, 0);
+    } else {
+        print_message("cuda: a device: %s, %s\n", res.info.device, res.info.versions);
+        assert_int_equal(res.n, f.r.n);
+        assert_true(res.measured_peak >= res.predicted_peak);
+        assert_int_equal(res.residual, 0);
+        /* every mode, and out of device memory in the middle: twice the
+         * device's memory after 8 MiB; nothing left behind on any path */
+        for (int m = 0; m < REPLAY_NMODES; m++) {
+            placement pl;
+            assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 256, &pl, err, sizeof err), 0);
+            replay_opts om = {o.backend, m, &pl, NULL, NULL};
+            replay_result rm;
+            if (replay_run(f.g, &f.r, policy_find("priority"), &om, &rm, err, sizeof err)) fail_msg("%s", err);
+            print_message("cuda %s: predicted peak %lld, measured peak %lld, residual %lld\n", replay_mode_name(m),
+                          (long long)rm.predicted_peak, (long long)rm.measured_peak, (long long)rm.residual);
+            assert_true(rm.measured_peak >= rm.predicted_peak);
+            assert_int_equal(rm.residual, 0);
+            replay_result_free(&rm);
+            place_free(&pl);
+        }
+        int64_t huge = res.info.total * 2;
+        replay_result_free(&res);
+        char json[512];
+        snprintf(json, sizeof json,
+                 "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8388608, \"BufId\": 1},"
+                 "{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": %lld, \"BufId\": 2},"
+                 "{\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 2}, {\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 1}],"
+                 "\"Edges\": [[0, 1], [1, 2], [2, 3]]}", (long long)huge);
+        fixture h;
+        load_json(&h, json);
+        assert_int_equal(replay_run(h.g, &h.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
+        print_message("cuda out of memory: %s; residual %lld\n", err, (long long)res.residual);
+        assert_non_null(strstr(err, "step 1 (node 1, ALLOC of buffer 2): out of memory"));
+        assert_int_equal(res.n, 1);
+        assert_int_equal(res.residual, 0);
+        unload(&h);
+    }
+    replay_result_free(&res);
+    unload(&f);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(raw_mode_allocates_writes_and_gives_back),
+        cmocka_unit_test(arena_mode_writes_at_planned_offsets),
+        cmocka_unit_test(pool_mode_reuses_blocks),
+        cmocka_unit_test(failure_stops_and_gives_everything_back),
+        cmocka_unit_test(progress_cancels),
+        cmocka_unit_test(modes_and_backends_by_name),
+        cmocka_unit_test(host_measures_the_predicted_curve),
+        cmocka_unit_test(host_out_of_memory),
+        cmocka_unit_test(cuda_without_a_device),
+    };
+    if (argc > 1) cmocka_set_test_filter(argv[1]);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
