@@ -1,5 +1,6 @@
 /* cmd_view.c: "memtris [view] [FILE]": opens the TUI on a graph, or on the
- * built-in demo graph when no FILE is given. */
+ * built-in demo graph when no FILE is given; the replay options (what R runs,
+ * a saved replay to overlay). Exports cmd_view. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <langinfo.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "gpu/replay.h"
 #include "sched/load.h"
 #include "sched/place.h"
 #include "ui/ui.h"
@@ -17,7 +19,7 @@ extern const unsigned long memtris_demo_json_len;
 
 static const char help[] =
     "Usage: memtris [view] [FILE] [--policy NAME] [--compare NAME] [--placer NAME] [--ascii] [--no-color]\n"
-    "                      [--no-mouse]\n"
+    "                      [--no-mouse] [--backend cuda|host] [--mode MODE] [--replay FILE]\n"
     "Open the terminal UI: step through the schedule one heap pop at a time and\n"
     "watch the ready queue, the live memory curve and the buffers in the arena.\n"
     "Without FILE, a built-in demo graph (a small CNN block) is shown.\n"
@@ -28,10 +30,18 @@ static const char help[] =
     "      --ascii          draw with ASCII only (also when the locale is not UTF-8)\n"
     "      --no-color       monochrome (also when NO_COLOR is set)\n"
     "      --no-mouse       ignore the mouse\n"
+    "  -b, --backend NAME   where the R key replays the schedule: cuda or host (default\n"
+    "                       cuda when this build has it, falling back to host when no\n"
+    "                       device opens; else host)\n"
+    "  -m, --mode MODE      how the replay allocates: raw (default), arena (the arena\n"
+    "                       panel's placer), pool or async (cuda only)\n"
+    "      --replay FILE    overlay a saved replay ('memtris replay --format json') on\n"
+    "                       the curve; it steps the replay's policy unless -p is given\n"
     "  -h, --help           show this help and exit\n"
     "\n"
-    "Press ? in the UI for the keys. For text output use 'memtris schedule' or\n"
-    "'memtris compare'.\n";
+    "Press ? in the UI for the keys; R replays the stepped policy on the backend in\n"
+    "the background and draws the measured memory over the predicted curve (Esc\n"
+    "cancels). For text output use 'memtris schedule' or 'memtris compare'.\n";
 
 static void show_progress(void *ctx, size_t done, size_t total)
 {
@@ -40,45 +50,35 @@ static void show_progress(void *ctx, size_t done, size_t total)
     if (done >= total) fprintf(stderr, "\rloading %s: done, checking the graph...\n", name);
 }
 
-int cmd_view(int argc, char **argv)
+/* The options, once parsed. */
+typedef struct view_opts {
+    const char *file;                 /* NULL: the demo */
+    const policy *pol;
+    const char *cname;                /* --compare, or NULL */
+    const char *plname;
+    int ascii, mono, mouse;
+    const replay_backend *be;         /* what R runs */
+    int be_auto, mode;
+    const char *rname;                /* --replay, or NULL */
+    replay_result *saved;             /* its contents */
+} view_opts;
+
+/* Everything after the options: checks the policies and the placer, loads
+ * the graph, sets the app up with the replay settings and the saved replay
+ * (checked against the schedule), and runs the UI. */
+static int view_open(view_opts *o)
 {
-    static const struct option opts[] = {
-        {"policy", required_argument, 0, 'p'}, {"compare", required_argument, 0, 'c'},
-        {"placer", required_argument, 0, 'l'},
-        {"ascii", no_argument, 0, 'A'},        {"no-color", no_argument, 0, 'M'},
-        {"no-mouse", no_argument, 0, 'N'},     {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
-        {0, 0, 0, 0},
-    };
-    const char *pname = "priority", *cname = NULL, *plname = "first-fit";
-    int ascii = 0, mono = 0, mouse = 1, c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:c:l:hV", opts, NULL)) != -1) {
-        switch (c) {
-        case 'p': pname = optarg; break;
-        case 'c': cname = optarg; break;
-        case 'l': plname = optarg; break;
-        case 'A': ascii = 1; break;
-        case 'M': mono = 1; break;
-        case 'N': mouse = 0; break;
-        case 'h': fputs(help, stdout); return EXIT_OK;
-        case 'V': return cli_version();
-        case ':': return cli_usage_error("view", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("view", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (argc - optind > 1) return cli_usage_error("view", "expected at most one FILE, got %d", argc - optind);
-    const policy *pol = cli_policy(pname);
-    if (!pol) return EXIT_USAGE;
-    const policy *cmp = cli_policy(cname ? cname : "fifo");
+    const policy *pol = o->pol;
+    const policy *cmp = cli_policy(o->cname ? o->cname : "fifo");
     if (!cmp) return EXIT_USAGE;
     if (cmp == pol) {
         for (size_t i = 0; policy_at(i); i++)
             if (policy_at(i) != pol) { cmp = policy_at(i); break; }
-        if (cname) return cli_usage_error("view", "--compare needs a policy other than %s", pol->name);
+        if (o->cname) return cli_usage_error("view", "--compare needs a policy other than %s", pol->name);
     }
-    const placer *plc = placer_find(plname);
+    const placer *plc = placer_find(o->plname);
     if (!plc) {
-        fprintf(stderr, "memtris: unknown placer '%s'; known placers:", plname);
+        fprintf(stderr, "memtris: unknown placer '%s'; known placers:", o->plname);
         for (size_t i = 0; placer_at(i); i++) fprintf(stderr, " %s", placer_at(i)->name);
         fprintf(stderr, "\n");
         return EXIT_USAGE;
@@ -91,11 +91,11 @@ int cmd_view(int argc, char **argv)
     }
 
     setlocale(LC_ALL, "");
-    int utf8 = !ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    int utf8 = !o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     const char *nc = getenv("NO_COLOR");
-    if (nc && *nc) mono = 1;
+    int mono = o->mono || (nc && *nc);
 
-    const char *file = optind < argc ? argv[optind] : NULL;
+    const char *file = o->file;
     const char *title = file ? (strcmp(file, "-") ? file : "<stdin>") : "demo (built in)";
     diag d;
     diag_init(&d, title);
@@ -107,7 +107,7 @@ int cmd_view(int argc, char **argv)
     if (!g) return EXIT_BAD;
 
     app a;
-    if (app_init(&a, g, title, pol, cmp, cname != NULL, plc)) {
+    if (app_init(&a, g, title, pol, cmp, o->cname != NULL, plc)) {
         fprintf(stderr, "%s: error: %s\n", title, a.err);
         app_free(&a);
         graph_free(g);
@@ -115,9 +115,111 @@ int cmd_view(int argc, char **argv)
     }
     a.utf8 = utf8;
     a.mono = mono;
-    a.mouse = mouse;
+    a.mouse = o->mouse;
+    a.rp_be = o->be;
+    a.rp_be_auto = o->be_auto;
+    a.rp_mode = o->mode;
+    if (o->saved) {
+        char err[512];
+        if (replay_check_run(o->saved, g, &a.st[0].r, err, sizeof err)) {
+            fprintf(stderr, "memtris: %s does not belong to %s under %s: %s\n", o->rname, title, pol->name, err);
+            app_free(&a);
+            graph_free(g);
+            return EXIT_BAD;
+        }
+        app_set_replay(&a, o->saved);
+    }
     int status = ui_run(&a);
     app_free(&a);
     graph_free(g);
+    return status;
+}
+
+/* " (a, b, c)": the names of the backends or the modes, for usage errors. */
+static const char *known_list(char *out, size_t cap, int backends)
+{
+    out[0] = 0;
+    for (size_t i = 0;; i++) {
+        const char *name = backends ? (replay_backend_at(i) ? replay_backend_at(i)->name : NULL)
+                                    : (i < REPLAY_NMODES ? replay_mode_name((int)i) : NULL);
+        if (!name) break;
+        snprintf(out + strlen(out), cap - strlen(out), "%s%s", i ? ", " : "", name);
+    }
+    return out;
+}
+
+int cmd_view(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"policy", required_argument, 0, 'p'}, {"compare", required_argument, 0, 'c'},
+        {"placer", required_argument, 0, 'l'},
+        {"ascii", no_argument, 0, 'A'},        {"no-color", no_argument, 0, 'M'},
+        {"no-mouse", no_argument, 0, 'N'},     {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
+        {"backend", required_argument, 0, 'b'}, {"mode", required_argument, 0, 'm'},
+        {"replay", required_argument, 0, 'R'},
+        {0, 0, 0, 0},
+    };
+    view_opts o = {.plname = "first-fit", .mouse = 1};
+    const char *pname = "priority", *bname = NULL, *mname = "raw";
+    int pgiven = 0, c;
+    char known[128];
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":p:c:l:b:m:hV", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': pname = optarg; pgiven = 1; break;
+        case 'c': o.cname = optarg; break;
+        case 'l': o.plname = optarg; break;
+        case 'b': bname = optarg; break;
+        case 'm': mname = optarg; break;
+        case 'R': o.rname = optarg; break;
+        case 'A': o.ascii = 1; break;
+        case 'M': o.mono = 1; break;
+        case 'N': o.mouse = 0; break;
+        case 'h': fputs(help, stdout); return EXIT_OK;
+        case 'V': return cli_version();
+        case ':': return cli_usage_error("view", "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error("view", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind > 1) return cli_usage_error("view", "expected at most one FILE, got %d", argc - optind);
+    o.file = optind < argc ? argv[optind] : NULL;
+    /* What R runs: --backend (default cuda when this build has it, falling
+     * back to the host when no device opens; else host) and --mode. */
+    if (bname && !(o.be = replay_backend_find(bname)))
+        return cli_usage_error("view", "unknown backend '%s' (%s)", bname, known_list(known, sizeof known, 1));
+    o.be_auto = !o.be && replay_have_cuda() && replay_backend_find("cuda");
+    if (!o.be) o.be = replay_backend_find(o.be_auto ? "cuda" : "host");
+    if ((o.mode = replay_mode_find(mname)) < 0)
+        return cli_usage_error("view", "unknown mode '%s' (%s)", mname, known_list(known, sizeof known, 0));
+    if (!(o.be->modes & (1u << o.mode)))
+        return cli_usage_error("view", "the %s backend has no %s mode", o.be->name, replay_mode_name(o.mode));
+    /* A saved replay: read first (its policy is the default of -p), checked
+     * against the schedule once the graph is loaded. */
+    replay_result saved = {0};
+    int status = EXIT_BAD;
+    if (o.rname) {
+        char err[512];
+        if (replay_load_json(o.rname, &saved, err, sizeof err)) {
+            fprintf(stderr, "memtris: %s\n", err);
+            return EXIT_BAD;
+        }
+        o.saved = &saved;
+        if (saved.policy[0] && !pgiven) {
+            if (!policy_find(saved.policy)) {
+                fprintf(stderr, "memtris: %s: the replay's policy '%s' is not one this memtris knows\n", o.rname,
+                        saved.policy);
+                goto out;
+            }
+            pname = saved.policy;
+        } else if (saved.policy[0] && strcmp(saved.policy, pname)) {
+            fprintf(stderr, "memtris: %s is a replay of policy %s, not %s (drop -p, or give -p %s)\n", o.rname,
+                    saved.policy, pname, saved.policy);
+            goto out;
+        }
+    }
+    status = EXIT_USAGE;
+    if ((o.pol = cli_policy(pname))) status = view_open(&o);
+out:
+    replay_result_free(&saved);
     return status;
 }

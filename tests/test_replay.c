@@ -161,6 +161,7 @@ static void raw_mode_allocates_writes_and_gives_back(void **state)
     assert_string_equal(res.policy, "priority");
     assert_string_equal(res.info.device, "recorder");
     assert_int_equal(res.baseline, 1000);
+    assert_int_equal(res.opened, 1);
     for (uint32_t s = 0; s < 8; s++) {
         assert_int_equal(res.s[s].step, s);
         assert_int_equal(res.s[s].node, f.g->id[f.r.order[s]]);
@@ -333,6 +334,7 @@ static void modes_and_backends_by_name(void **state)
     char err[256];
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
     assert_string_equal(err, "the host backend has no async mode");
+    assert_int_equal(res.opened, 0);
     replay_result_free(&res);
     unload(&f);
 }
@@ -454,6 +456,7 @@ static void cuda_without_a_device(void **state)
     if (!replay_have_cuda()) {
         assert_int_equal(rc, -1);
         assert_string_equal(err, "cuda backend: memtris was built without CUDA support");
+        assert_int_equal(res.opened, 0);
     } else if (rc) {
         print_message("cuda: %s\n", err);
         assert_int_equal(rc, -1);
@@ -461,6 +464,7 @@ static void cuda_without_a_device(void **state)
         assert_non_null(strstr(err, "cudaGetDeviceCount"));     /* where it failed, with CUDA's words */
         assert_non_null(strchr(err, '('));
         assert_int_equal(res.n, 0);
+        assert_int_equal(res.opened, 0);
     } else {
         print_message("cuda: a device: %s, %s\n", res.info.device, res.info.versions);
         assert_int_equal(res.n, f.r.n);

@@ -1,17 +1,22 @@
 /* test_ui.c: the TUI without a terminal: golden screens rendered into the
  * canvas (80x24 and 132x40; color and monochrome; UTF-8 and ASCII), layout
- * at every size from 1x1 to 300x100, and the keys' effects on the app.
+ * at every size from 1x1 to 300x100, the keys' effects on the app, and the
+ * replay overlay (synthetic goldens; real host replays, cancelled, failed).
  * Goldens are rewritten only when run with --update-golden. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
+#include "gpu/replay.h"
+#include "sched/gen.h"
 #include "sched/load.h"
 #include "sched/place.h"
 #include "ui/app.h"
@@ -109,13 +114,16 @@ static void check_golden(const char *name, const char *got, size_t len)
     free(want);
 }
 
-static void golden_case(const char *sample, int compare, uint32_t step, const char *tag, const char *keys)
+/* golden_case with a hook that sets the app up after the keys. */
+static void golden_case_with(const char *sample, int compare, uint32_t step, const char *tag, const char *keys,
+                             void (*setup)(app *a))
 {
     static const int sizes[2][2] = {{80, 24}, {132, 40}};
     fixture f;
     open_app(&f, sample, compare);
     app_jump(&f.a, step);
     for (; keys && *keys; keys++) app_key(&f.a, *keys);
+    if (setup) setup(&f.a);
     for (int s = 0; s < 2; s++)
         for (int utf8 = 1; utf8 >= 0; utf8--)
             for (int mono = 0; mono <= 1; mono++) {
@@ -128,6 +136,11 @@ static void golden_case(const char *sample, int compare, uint32_t step, const ch
                 free(got);
             }
     close_app(&f);
+}
+
+static void golden_case(const char *sample, int compare, uint32_t step, const char *tag, const char *keys)
+{
+    golden_case_with(sample, compare, step, tag, keys, NULL);
 }
 
 static void test_golden_demo(void **state)
@@ -532,6 +545,391 @@ static void test_every_sample_renders(void **state)
     assert_true(count >= 8);
 }
 
+/* ---------------------------------------------------------------- replay */
+
+/* A replay made by hand from the stepped run: measured = predicted plus a
+ * deterministic excess, so the goldens do not depend on the machine. Steps
+ * after `upto` were not reached (upto = n: all). */
+static void synthetic_replay(app *a, uint32_t upto)
+{
+    const run *r = &a->st[0].r;
+    replay_result res;
+    memset(&res, 0, sizeof res);
+    snprintf(res.backend, sizeof res.backend, "host");
+    snprintf(res.mode, sizeof res.mode, "raw");
+    snprintf(res.policy, sizeof res.policy, "%s", a->pol->name);
+    snprintf(res.info.device, sizeof res.info.device, "host: Linux 6.1 x86_64");
+    res.total = r->n;
+    res.n = upto < r->n ? upto : r->n;
+    res.s = calloc((size_t)r->n + 1, sizeof *res.s);
+    assert_non_null(res.s);
+    for (uint32_t i = 0; i < res.n; i++) {
+        replay_sample *x = &res.s[i];
+        x->step = i;
+        x->node = a->g->id[r->order[i]];
+        x->predicted = r->memory[i];
+        x->measured = r->memory[i] + (int64_t)(256 + 128 * (i % 5)) * 1024;
+        x->ms = 0.5;
+    }
+    replay_summarize(&res);
+    app_set_replay(a, &res);
+    assert_null(res.s);                  /* moved into the app */
+}
+
+static void setup_overlay(app *a)
+{
+    synthetic_replay(a, UINT32_MAX);
+}
+
+static void setup_progress(app *a)
+{
+    a->rp_running = 1;                   /* no thread: the fields the view reads */
+    a->rp_job_be = replay_backend_find("host");
+    a->rp_job_mode = REPLAY_RAW;
+    a->rp_done = 27;
+    a->rp_total = 61;
+}
+
+static void test_golden_replay(void **state)
+{
+    (void)state;
+    golden_case_with("demo.json", 0, 14, "demo-replay-step14", NULL, setup_overlay);
+}
+
+static void test_golden_replay_compare(void **state)
+{
+    (void)state;
+    golden_case_with("demo.json", 1, 30, "demo-replay-compare-step30", NULL, setup_overlay);
+}
+
+static void test_golden_replay_progress(void **state)
+{
+    (void)state;
+    golden_case_with("demo.json", 0, 14, "demo-replay-progress", NULL, setup_progress);
+}
+
+static int has(app *a, int w, int h, const char *text)
+{
+    size_t n;
+    char *got = render(a, w, h, 1, 0, &n);
+    int found = strstr(got, text) != NULL;
+    free(got);
+    return found;
+}
+
+/* What the overlay shows: the measured value at the cursor, the device, the
+ * legend; steps not reached; another policy hides it. */
+static void test_replay_overlay(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    assert_null(app_overlay(a));
+    synthetic_replay(a, 20);
+    assert_non_null(app_overlay(a));
+    app_jump(a, 3);                      /* step 3: sample 2, excess 256 + 256 KiB */
+    assert_true(has(a, 132, 40, "mem 3.0 MiB  measured 3.5 MiB (+512.0 KiB)"));
+    assert_true(has(a, 132, 40, "measured (host) peak"));
+    assert_true(has(a, 160, 40, "| host: Linux 6.1 x86_64"));
+    app_jump(a, 25);                     /* past the steps measured */
+    assert_true(has(a, 132, 40, "measured n/a"));
+    app_jump(a, 0);
+    assert_false(has(a, 132, 40, "measured n/a"));
+    /* The y scale takes the measured peak. */
+    assert_true(a->replay.measured_peak > a->st[0].r.peak);
+    char top[32];
+    snprintf(top, sizeof top, "%.1f MiB", (double)a->replay.measured_peak / (1024 * 1024));
+    assert_true(has(a, 132, 40, top));
+    /* Another policy: the overlay hides and the legend says whose it is. */
+    app_key(a, 's');
+    assert_string_equal(a->pol->name, "fifo");
+    assert_null(app_overlay(a));
+    assert_true(has(a, 132, 40, "replay: priority only"));
+    assert_false(has(a, 132, 40, "measured (host)"));
+    app_key(a, 's');
+    assert_non_null(app_overlay(a));
+    /* Compare mode keeps it on the main policy's curve. */
+    app_key(a, 'c');
+    assert_non_null(app_overlay(a));
+    assert_true(has(a, 132, 40, "measured (host) peak"));
+    /* A replacement frees the old one (the sanitizer build checks). */
+    synthetic_replay(a, UINT32_MAX);
+    assert_int_equal(a->replay.n, f.g->n);
+    close_app(&f);
+}
+
+static void nap(void)
+{
+    struct timespec ts = {0, 2 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+}
+
+/* Polls the running replay as the UI loop does, until it has finished. */
+static void wait_replay(app *a)
+{
+    for (int i = 0; a->rp_job && i < 30000; i++) {
+        app_tick(a);
+        if (a->rp_job) nap();
+    }
+    assert_null(a->rp_job);
+}
+
+/* R on the demo with the host backend: a real replay in the background. */
+static void test_replay_key(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_resize(a, 120, 35);
+    assert_int_equal(app_tick_ms(a), -1);
+    app_key(a, 'R');
+    assert_non_null(a->rp_job);
+    assert_true(a->rp_running);
+    assert_non_null(strstr(a->msg, "replaying priority on host (raw)"));
+    assert_true(app_tick_ms(a) > 0 && app_tick_ms(a) <= APP_POLL_MS);
+    assert_true(has(a, 120, 35, "Replay host raw ["));
+    assert_true(has(a, 120, 35, "Esc: cancel"));
+    app_key(a, 'R');                     /* not polled yet: still running */
+    assert_non_null(strstr(a->msg, "a replay is already running"));
+    app_key(a, ' ');                     /* the other keys still work */
+    assert_int_equal(a->st[0].k, 1);
+    wait_replay(a);
+    assert_false(a->rp_running);
+    assert_int_equal(app_tick_ms(a), -1);
+    assert_non_null(strstr(a->msg, "replay on host (raw): measured peak"));
+    assert_true(a->have_replay);
+    const replay_result *r = app_overlay(a);
+    assert_non_null(r);
+    assert_int_equal(r->n, f.g->n);
+    assert_int_equal(r->total, f.g->n);
+    assert_string_equal(r->policy, "priority");
+    for (uint32_t i = 0; i < r->n; i++) {
+        assert_int_equal(r->s[i].predicted, a->st[0].r.memory[i]);
+        assert_int_equal(r->s[i].node, f.g->id[a->st[0].r.order[i]]);
+    }
+    assert_true(has(a, 120, 35, "measured (host) peak"));
+    assert_true(has(a, 120, 35, "measured "));   /* at step 1, next to mem */
+    assert_true(has(a, 200, 40, "| host: "));    /* the device where it fits, */
+    assert_true(has(a, 100, 30, "  | host"));    /* else the backend at least */
+    assert_false(has(a, 100, 30, "| host: "));
+    /* R again replaces the overlay. */
+    app_key(a, 'R');
+    assert_non_null(a->rp_job);
+    assert_true(has(a, 200, 40, "| host: replaying"));
+    wait_replay(a);
+    assert_true(a->have_replay);
+    assert_int_equal(a->replay.n, f.g->n);
+    close_app(&f);
+}
+
+static int grow(void *ctx, const char *data, size_t len)
+{
+    return fwrite(data, 1, len, ctx) != len;
+}
+
+static graph *generated(const char *kind, uint32_t nodes)
+{
+    char *buf = NULL, err[256];
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    assert_non_null(m);
+    assert_int_equal(gen_write(gen_kind_find(kind), nodes, 1, grow, m, err, sizeof err), 0);
+    fclose(m);
+    diag d;
+    diag_init(&d, kind);
+    graph *g = load_buffer(buf, len, kind, &d, NULL, NULL);
+    diag_free(&d);
+    free(buf);
+    assert_non_null(g);
+    return g;
+}
+
+/* Esc before the first poll cancels a long replay; nothing is overlaid.
+ * (Should the job have finished every step before it saw the request, it
+ * says so and its result is whole.) */
+static void test_replay_cancel(void **state)
+{
+    (void)state;
+    graph *g = generated("chain", 200000);
+    app a;
+    assert_int_equal(app_init(&a, g, "chain", policy_find("priority"), policy_find("fifo"), 0, NULL), 0);
+    app_resize(&a, 120, 35);
+    app_key(&a, 'R');
+    assert_non_null(a.rp_job);
+    app_key(&a, K_ESC);
+    assert_non_null(strstr(a.msg, "cancelling the replay"));
+    assert_true(has(&a, 120, 35, "cancelling..."));
+    wait_replay(&a);
+    if (strstr(a.msg, "replay cancelled at step ")) {
+        assert_false(a.have_replay);
+        assert_null(app_overlay(&a));
+        assert_non_null(strstr(a.msg, "of 200000"));
+    } else {
+        assert_non_null(strstr(a.msg, "finished before Esc"));
+        assert_true(a.have_replay);
+        assert_int_equal(a.replay.n, g->n);
+    }
+    /* Esc with no replay running is Esc again: stops auto-play. */
+    app_key(&a, 'r');
+    assert_true(a.playing);
+    app_key(&a, K_ESC);
+    assert_false(a.playing);
+    /* app_free stops a replay still running. */
+    app_key(&a, 'R');
+    assert_non_null(a.rp_job);
+    app_free(&a);
+    graph_free(g);
+}
+
+/* A backend of the test's own: opens or not, and runs out of memory at its
+ * third allocation. */
+struct replay_dev {
+    int allocs;
+    int64_t held, bytes[64];
+};
+static int fake_opens;
+static atomic_int fake_hold;             /* nonzero: reads wait (a replay that takes its time) */
+
+static replay_dev *fake_open(int mode, uint32_t nslots, char *err, size_t errcap)
+{
+    (void)mode;
+    if (!fake_opens || nslots > 64) {
+        snprintf(err, errcap, "no device here (a test's)");
+        return NULL;
+    }
+    return calloc(1, sizeof(replay_dev));
+}
+static void fake_info(replay_dev *d, replay_info *out)
+{
+    (void)d;
+    memset(out, 0, sizeof *out);
+    snprintf(out->device, sizeof out->device, "Fake GPU");
+}
+static int fake_alloc(replay_dev *d, uint32_t slot, int64_t bytes, int *oom)
+{
+    if (++d->allocs >= 3) {
+        *oom = 1;
+        return -1;
+    }
+    d->bytes[slot] = bytes;
+    d->held += bytes;
+    return 0;
+}
+static int fake_release(replay_dev *d, uint32_t slot)
+{
+    d->held -= d->bytes[slot];
+    d->bytes[slot] = 0;
+    return 0;
+}
+static int fake_touch(replay_dev *d, const replay_region *rg, uint32_t n)
+{
+    (void)d, (void)rg, (void)n;
+    return 0;
+}
+static int fake_read(replay_dev *d, int64_t *used)
+{
+    while (atomic_load(&fake_hold)) nap();
+    *used = d->held;
+    return 0;
+}
+static const char *fake_error(replay_dev *d)
+{
+    (void)d;
+    return "the test's device is full";
+}
+static void fake_close(replay_dev *d)
+{
+    free(d);
+}
+static const replay_backend fake_cuda = {
+    "cuda", "a test's", (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) | (1u << REPLAY_ASYNC),
+    fake_open, fake_info, fake_alloc, fake_release, fake_touch, fake_read, fake_error, fake_close,
+};
+
+/* A backend that cannot open: named (--backend), the replay fails and says
+ * why; not named, R falls back to the host once and says so. A step that
+ * fails: the message names it, and the steps before it are drawn. */
+static void test_replay_backends(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_resize(a, 132, 40);
+    fake_opens = 0;
+    a->rp_be = &fake_cuda;
+    a->rp_be_auto = 0;
+    app_key(a, 'R');
+    wait_replay(a);
+    assert_non_null(strstr(a->msg, "replay failed: cuda backend: no device here"));
+    assert_false(a->have_replay);
+    a->rp_be_auto = 1;
+    app_key(a, 'R');
+    wait_replay(a);                      /* the first poll starts the host replay */
+    assert_true(a->have_replay);
+    assert_string_equal(a->replay.backend, "host");
+    assert_int_equal(a->replay.n, f.g->n);
+    assert_non_null(strstr(a->msg, "cuda unavailable"));
+    /* Opens, then runs out of memory at its third allocation. */
+    fake_opens = 1;
+    a->rp_be_auto = 1;                   /* a failed step is not a failed open: no fallback */
+    app_key(a, 'R');
+    wait_replay(a);
+    assert_non_null(strstr(a->msg, "replay failed: cuda backend, mode raw: step "));
+    assert_non_null(strstr(a->msg, "out of memory"));
+    assert_true(a->have_replay);
+    assert_string_equal(a->replay.backend, "cuda");
+    assert_true(a->replay.n > 0 && a->replay.n < f.g->n);
+    assert_true(has(a, 132, 40, "| cuda: Fake GPU"));
+    app_jump(a, a->replay.n + 1);
+    assert_true(has(a, 132, 40, "measured n/a"));
+    /* Mode arena replays the arena panel's placer's plan. */
+    a->rp_be = replay_backend_find("host");
+    a->rp_mode = REPLAY_ARENA;
+    app_key(a, 'a');
+    app_key(a, 'R');
+    wait_replay(a);
+    assert_string_equal(a->replay.mode, "arena");
+    assert_string_equal(a->replay.placer, a->placer->name);
+    assert_true(has(a, 132, 40, "measured (host, arena)"));
+    close_app(&f);
+}
+
+/* While a replay runs the loop ticks every APP_POLL_MS; auto-play keeps
+ * its own pace (1 step/s: one step every 1000 / APP_POLL_MS ticks). */
+static void test_replay_autoplay_pace(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    fake_opens = 1;
+    atomic_store(&fake_hold, 1);
+    a->rp_be = &fake_cuda;
+    a->rp_be_auto = 0;
+    app_key(a, 'R');
+    assert_non_null(a->rp_job);
+    a->speed = 0;                        /* 1 step a second */
+    app_key(a, 'r');
+    assert_true(a->playing);
+    assert_int_equal(app_tick_ms(a), APP_POLL_MS);
+    int ticks = 0;
+    while (a->st[0].k == 0 && ticks < 1000) {
+        app_tick(a);
+        ticks++;
+    }
+    assert_int_equal(ticks, 1000 / APP_POLL_MS);
+    assert_int_equal(a->st[0].k, 1);
+    assert_non_null(a->rp_job);          /* still held up */
+    app_key(a, 'r');
+    atomic_store(&fake_hold, 0);
+    wait_replay(a);
+    assert_int_equal(app_tick_ms(a), -1);
+    close_app(&f);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -554,6 +952,14 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_click_on_curve),
         cmocka_unit_test(test_why_line),
         cmocka_unit_test(test_every_sample_renders),
+        cmocka_unit_test(test_golden_replay),
+        cmocka_unit_test(test_golden_replay_compare),
+        cmocka_unit_test(test_golden_replay_progress),
+        cmocka_unit_test(test_replay_overlay),
+        cmocka_unit_test(test_replay_key),
+        cmocka_unit_test(test_replay_cancel),
+        cmocka_unit_test(test_replay_backends),
+        cmocka_unit_test(test_replay_autoplay_pace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

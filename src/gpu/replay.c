@@ -285,6 +285,7 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
         snprintf(err, errcap, "%s backend: %s", be->name, oerr);
         goto out;
     }
+    res->opened = 1;
     be->info(e.dev, &res->info);
     if (o->progress && o->progress(o->ctx, 0, r->n)) { rc = -2; goto out; }
     if (be->read(e.dev, &res->baseline)) {

@@ -94,6 +94,7 @@ typedef struct replay_result {
     int64_t residual;        /* the reading after everything was given back, minus the baseline */
     int64_t held;            /* arena: the arena; pool: bytes reserved at the end; raw/async: 0 */
     double seconds;          /* all steps */
+    int opened;              /* the device opened (a failure with 0 here: it could not be used) */
 } replay_result;
 
 typedef struct replay_opts {

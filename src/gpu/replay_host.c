@@ -1,7 +1,7 @@
 /* replay_host.c: the host backend: real allocations in this process (mmap
- * from 64 KiB up, malloc below), every page touched when allocated and when
- * a compute step writes it, and the reading is the process's resident
- * memory (/proc/self/statm). Exports replay_host_backend. */
+ * with MAP_POPULATE from 64 KiB up, malloc below), every page resident when
+ * allocated and written when a compute step uses it; the reading is the
+ * process's resident memory (/proc/self/statm). Exports replay_host_backend. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -107,7 +107,7 @@ static int host_alloc(replay_dev *d, uint32_t slot, int64_t bytes, int *oom)
     }
     void *p;
     if (bytes >= HOST_MMAP_MIN) {
-        p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
         if (p == MAP_FAILED) p = NULL;
     } else {
         p = malloc((size_t)bytes);
@@ -120,7 +120,9 @@ static int host_alloc(replay_dev *d, uint32_t slot, int64_t bytes, int *oom)
     d->p[slot] = p;
     d->bytes[slot] = bytes;
     d->held += bytes;
-    touch_pages(d, p, bytes, 1);   /* as cudaMalloc commits device memory at once */
+    /* Resident at once, as cudaMalloc commits device memory: mmap populates
+     * its pages (one call, not a fault a page), malloc's are written. */
+    if (bytes < HOST_MMAP_MIN) touch_pages(d, p, bytes, 1);
     return 0;
 }
 

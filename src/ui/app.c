@@ -1,5 +1,6 @@
 /* app.c: TUI state machine: stepping, jumps, prompts, focus and scrolling,
- * compare mode, auto-play, and the "why" sentence for the last pop. */
+ * compare mode, auto-play, the background replay and its overlay, and the
+ * "why" sentence for the last pop. */
 #define _GNU_SOURCE
 #include "app.h"
 #include <inttypes.h>
@@ -159,6 +160,8 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     }
     a->utf8 = 1;
     a->mouse = 1;
+    a->rp_be = replay_backend_find("host");
+    a->rp_mode = REPLAY_RAW;
     if (init_main(a, pol)) return -1;
     if (compare && init_cmp(a, cmp_pol)) return -1;
     sort_by_span(a);
@@ -170,6 +173,17 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
 
 void app_free(app *a)
 {
+    if (a->rp_job) {                     /* stop it, wait for it, drop what it measured */
+        replay_result res;
+        char err[512];
+        replay_job_cancel(a->rp_job);
+        replay_job_finish(a->rp_job, &res, err, sizeof err);
+        replay_result_free(&res);
+        a->rp_job = NULL;
+        a->rp_running = 0;
+    }
+    if (a->have_replay) replay_result_free(&a->replay);
+    a->have_replay = 0;
     step_free(&a->st[0]);
     if (a->have_cmp) step_free(&a->st[1]);
     place_free(&a->pl);
@@ -203,16 +217,132 @@ uint32_t app_steps_per_sec(const app *a)
     return speeds[a->speed];
 }
 
-int app_tick_ms(const app *a)
+void app_set_replay(app *a, replay_result *res)
 {
-    if (!a->playing) return -1;
+    if (a->have_replay) replay_result_free(&a->replay);
+    a->replay = *res;
+    a->have_replay = 1;
+    memset(res, 0, sizeof *res);
+}
+
+const replay_result *app_overlay(const app *a)
+{
+    const replay_result *r = &a->replay;
+    if (!a->have_replay || !r->n || r->n > a->g->n || !r->s || strcmp(r->policy, a->pol->name)) return NULL;
+    return r;
+}
+
+/* Starts the job on backend be with the app's mode; -1 with a->msg set. */
+static int start_job(app *a, const replay_backend *be)
+{
+    char err[256];
+    replay_job *j = replay_job_start(a->g, a->pol, a->placer, be, a->rp_mode, err, sizeof err);
+    if (!j) {
+        snprintf(a->msg, sizeof a->msg, "cannot start the replay: %.150s", err);
+        return -1;
+    }
+    a->rp_job = j;
+    a->rp_running = 1;
+    a->rp_job_be = be;
+    a->rp_job_mode = a->rp_mode;
+    a->rp_cancelled = 0;
+    a->rp_done = a->rp_total = 0;
+    a->play_wait = 0;
+    return 0;
+}
+
+int app_replay_start(app *a)
+{
+    if (a->rp_job) {
+        snprintf(a->msg, sizeof a->msg, "a replay is already running (Esc cancels it)");
+        return -1;
+    }
+    const replay_backend *be = a->rp_be ? a->rp_be : replay_backend_find("host");
+    a->rp_note[0] = 0;
+    if (start_job(a, be)) return -1;
+    snprintf(a->msg, sizeof a->msg, "replaying %s on %s (%s) in the background; Esc cancels", a->pol->name, be->name,
+             replay_mode_name(a->rp_mode));
+    return 0;
+}
+
+/* The finished job's result becomes the overlay (or its failure the
+ * message); a backend that was not named and could not open is replaced by
+ * the host backend once. */
+static void take_result(app *a)
+{
+    replay_result res;
+    char err[512], pre[48], mp[32], pp[32], ex[32];
+    int rc = replay_job_finish(a->rp_job, &res, err, sizeof err);
+    const replay_backend *be = a->rp_job_be, *host = replay_backend_find("host");
+    int mode = a->rp_job_mode, cancelled = a->rp_cancelled;
+    a->rp_job = NULL;
+    a->rp_running = 0;
+    a->rp_cancelled = 0;
+    if (rc == -2) {
+        snprintf(a->msg, sizeof a->msg, "replay cancelled at step %u of %u", res.n, res.total);
+        replay_result_free(&res);
+        return;
+    }
+    if (rc == -1) {
+        /* The device never opened: try the host. */
+        snprintf(pre, sizeof pre, "%s backend: ", be->name);
+        if (a->rp_be_auto && !cancelled && host && be != host && !res.opened && (host->modes & (1u << mode))) {
+            snprintf(a->rp_note, sizeof a->rp_note, "%s unavailable", be->name);
+            replay_result_free(&res);
+            if (start_job(a, host) == 0)
+                snprintf(a->msg, sizeof a->msg, "%s cannot be used (%.120s); replaying on host instead", be->name,
+                         err + (strncmp(err, pre, strlen(pre)) ? 0 : strlen(pre)));
+            return;
+        }
+        if (res.n)
+            snprintf(a->msg, sizeof a->msg, "replay failed: %.130s (the curve shows the %u steps measured)", err, res.n);
+        else
+            snprintf(a->msg, sizeof a->msg, "replay failed: %.180s", err);
+        if (res.n) app_set_replay(a, &res);
+        else replay_result_free(&res);
+        return;
+    }
+    snprintf(a->msg, sizeof a->msg, "%sreplay on %s (%s%s%s): measured peak %s at step %u, predicted %s; excess at most %s",
+             cancelled ? "finished before Esc: " : "", res.backend, res.mode, a->rp_note[0] ? "; " : "",
+             a->rp_note, units_bytes(mp, sizeof mp, res.measured_peak, 0),
+             res.measured_peak_step + 1, units_bytes(pp, sizeof pp, res.predicted_peak, 0),
+             units_bytes(ex, sizeof ex, res.max_excess, 1));
+    app_set_replay(a, &res);
+}
+
+static int play_ms(const app *a)
+{
     uint32_t sps = speeds[a->speed];
     return sps >= 50 ? 20 : (int)(1000 / sps);
 }
 
+int app_tick_ms(const app *a)
+{
+    int t = a->playing ? play_ms(a) : -1;
+    if (a->rp_job && (t < 0 || t > APP_POLL_MS)) t = APP_POLL_MS;
+    return t;
+}
+
 int app_tick(app *a)
 {
-    if (!a->playing) return 0;
+    int redraw = 0, polled = a->rp_job != NULL;
+    if (a->rp_job) {
+        uint32_t done, total;
+        int fin = replay_job_poll(a->rp_job, &done, &total);
+        redraw = done != a->rp_done || total != a->rp_total;
+        a->rp_done = done;
+        a->rp_total = total;
+        if (fin) {
+            take_result(a);
+            redraw = 1;
+        }
+    }
+    if (!a->playing) return redraw;
+    if (polled && play_ms(a) > APP_POLL_MS) {   /* ticks come every APP_POLL_MS: wait for the play's pace */
+        a->play_wait += APP_POLL_MS;
+        if (a->play_wait < play_ms(a)) return redraw;
+        a->play_wait = 0;
+    }
     uint32_t sps = speeds[a->speed];
     uint32_t per = sps >= 50 ? sps / 50 : 1;
     uint32_t k = a->st[0].k;
@@ -413,8 +543,18 @@ int app_key(app *a, int key)
         app_resize(a, a->lay.w, a->lay.h);
         after_move(a);
         return 1;
+    case 'R': app_replay_start(a); return 1;
     case K_RESIZE: return 1;
-    case K_ESC: a->playing = 0; a->sel = GRAPH_NONE; return 1;
+    case K_ESC:
+        if (a->rp_job) {                 /* cancels the replay first; the next Esc stops play */
+            if (!a->rp_cancelled) replay_job_cancel(a->rp_job);
+            a->rp_cancelled = 1;
+            snprintf(a->msg, sizeof a->msg, "cancelling the replay...");
+            return 1;
+        }
+        a->playing = 0;
+        a->sel = GRAPH_NONE;
+        return 1;
     default: return 0;
     }
 }

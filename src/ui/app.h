@@ -4,6 +4,7 @@
 #ifndef MEMTRIS_APP_H
 #define MEMTRIS_APP_H
 #include <stdint.h>
+#include "gpu/replay.h"
 #include "layout.h"
 #include "sched/graph.h"
 #include "sched/place.h"
@@ -16,6 +17,7 @@ enum {
 };
 
 #define APP_SPEEDS 11
+#define APP_POLL_MS 50   /* how often a running replay is polled */
 
 /* The timeline's raster (which buffer shows in each cell), kept between
  * frames: it changes only with the placement or the panel's size. */
@@ -52,6 +54,21 @@ typedef struct app {
     int mono, utf8, mouse;
     layout lay;                 /* layout of the last frame, for clicks */
     char err[256];
+    /* Replay overlay (R): what R runs (cmd_view's --backend and --mode), the
+     * background job while it runs, and the finished (or loaded) result. */
+    const replay_backend *rp_be;    /* NULL: host */
+    int rp_be_auto;             /* rp_be was not named: fall back to host when it cannot open */
+    int rp_mode;                /* REPLAY_* */
+    replay_job *rp_job;         /* the running replay, or NULL */
+    int rp_running;             /* the hints line shows the replay's progress */
+    const replay_backend *rp_job_be;   /* the running replay's backend and mode */
+    int rp_job_mode;
+    int rp_cancelled;           /* Esc asked the running replay to stop */
+    uint32_t rp_done, rp_total; /* its progress at the last poll (total 0: not known yet) */
+    char rp_note[48];           /* "cuda unavailable" after falling back to host, for the final message */
+    int play_wait;              /* ms waited toward the next auto-play step while polling */
+    int have_replay;            /* replay holds a result: the curve overlays it */
+    replay_result replay;
 } app;
 
 /* Sets up steppers and placement (with placer pl, NULL for first-fit);
@@ -65,8 +82,11 @@ int app_key(app *a, int key);
 /* A click at (x, y): on the memory curve it jumps to that step; on a block
  * of the arena or the timeline it selects that buffer. */
 int app_click(app *a, int x, int y);
-/* Auto-play: milliseconds until the next tick, or -1 when not playing. */
+/* Milliseconds until the next tick: auto-play's pace, at most APP_POLL_MS
+ * while a replay runs; -1 when there is nothing to do. */
 int app_tick_ms(const app *a);
+/* Polls a running replay (and takes its result when it has finished), and
+ * makes the next auto-play step when it is due; returns 1 to redraw. */
 int app_tick(app *a);
 void app_jump(app *a, uint32_t k);
 uint32_t app_steps_per_sec(const app *a);
@@ -75,5 +95,15 @@ uint32_t app_steps_per_sec(const app *a);
 const stepper *app_ready_stepper(const app *a, int panel);
 /* Describes buffer b for the details line: size, offset, steps, users. */
 void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap);
+
+/* Starts replaying the stepped policy in the background (the R key);
+ * 0, or -1 with a->msg saying why not. */
+int app_replay_start(app *a);
+/* Moves res into the app as the curve's overlay (replacing any); res is
+ * left empty. */
+void app_set_replay(app *a, replay_result *res);
+/* The overlay the curve shows: the replay, when it was made for the
+ * stepped policy; NULL otherwise. */
+const replay_result *app_overlay(const app *a);
 
 #endif

@@ -18,7 +18,7 @@ static const style_look color[ST_COUNT] = {
     [ST_HINT] = {BLACK, CYAN, 0},       [ST_HINT_KEY] = {WHITE, BLACK, SA_BOLD},
     [ST_HWM] = {RED, DEF, SA_BOLD},     [ST_HOLE] = {DEF, DEF, SA_DIM},
     [ST_WARN] = {RED, DEF, SA_BOLD},    [ST_GOOD] = {GREEN, DEF, SA_BOLD},
-    [ST_PROMPT] = {WHITE, BLUE, SA_BOLD},
+    [ST_PROMPT] = {WHITE, BLUE, SA_BOLD}, [ST_MEASURED] = {CYAN, DEF, SA_BOLD},
     [ST_BUF0] = {BLACK, BLUE, 0},       [ST_BUF1] = {BLACK, GREEN, 0},
     [ST_BUF2] = {BLACK, MAGENTA, 0},    [ST_BUF3] = {BLACK, CYAN, 0},
     [ST_BUF4] = {BLACK, YELLOW, 0},     [ST_BUF5] = {BLACK, RED, 0},
@@ -36,7 +36,7 @@ static const style_look mono[ST_COUNT] = {
     [ST_HINT] = {DEF, DEF, SA_REVERSE}, [ST_HINT_KEY] = {DEF, DEF, SA_BOLD},
     [ST_HWM] = {DEF, DEF, SA_BOLD},     [ST_HOLE] = {DEF, DEF, SA_DIM},
     [ST_WARN] = {DEF, DEF, SA_BOLD},    [ST_GOOD] = {DEF, DEF, SA_BOLD},
-    [ST_PROMPT] = {DEF, DEF, SA_REVERSE | SA_BOLD},
+    [ST_PROMPT] = {DEF, DEF, SA_REVERSE | SA_BOLD}, [ST_MEASURED] = {DEF, DEF, SA_REVERSE},
 };
 
 const style_look *style_look_of(int style, int is_mono)
@@ -51,7 +51,7 @@ const style_look *style_look_of(int style, int is_mono)
 
 char style_letter(int style)
 {
-    static const char letters[ST_COUNT + 1] = ".bftHdnAFcCuMmxPaSsyhKwoWgp012345";
+    static const char letters[ST_COUNT + 1] = ".bftHdnAFcCuMmxPaSsyhKwoWgpe012345";
     return style >= 0 && style < ST_COUNT ? letters[style] : '?';
 }
 

@@ -1,5 +1,6 @@
 /* view.c: composes the screen: status bar, panels, the "why" line, key
- * hints or a prompt, the help overlay, and the too-small notice. */
+ * hints, a prompt or a running replay's progress, the help overlay, and the
+ * too-small notice. */
 #include "view.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,37 +20,94 @@ static const char *const help_lines[] = {
     "s  c               switch policy, compare mode",
     "a  t               next placer, stack or timeline",
     "click              curve: go to step; block: select",
+    "R                  replay on the device (Esc cancels)",
     "Esc                stop play, clear selection, close",
     "? F1 h   q F10     this help; quit",
 };
 
+/* Columns a UTF-8 string takes on the canvas (one per code point). */
+static int text_cols(const char *t)
+{
+    int n = 0;
+    for (; *t; t++) n += ((unsigned char)*t & 0xc0) != 0x80;
+    return n;
+}
+
+/* The graph, the policy, the step, the last pop, the live bytes, the
+ * replay's reading there, the peak, auto-play; then the replay's backend
+ * and device. When the line is too long the device goes first ("| host"
+ * stays), then the peak and auto-play rather than the backend; when even
+ * that is too long, the backend goes (the curve's legend names it) and the
+ * line is cut at the edge as without a replay. */
 static void status_bar(canvas *cv, const app *a, rect r)
 {
     const stepper *s = &a->st[0];
     const graph *g = a->g;
-    char now[32], pk[32], buf[512];
+    enum { BASE, MEASURED, PEAK, PLAY, NPIECE };
+    char piece[NPIECE][512], now[32], pk[32], tag[192] = "", shorttag[32] = "";
     uint32_t pat;
     int64_t peak = step_peak(s, &pat);
     uint32_t u = step_last(s);
     char popped[96] = "-";
     if (u != GRAPH_NONE)
         snprintf(popped, sizeof popped, "%s %" PRId64, graph_label(g, u), g->id[u]);
-    canvas_fill(cv, r, ' ', ST_STATUS);
-    int x = r.x;
-    x += canvas_text(cv, x, r.y, r.w, ST_STATUS_KEY, " memtris ");
-    snprintf(buf, sizeof buf, "%s  %s%s%s  step %u/%u  popped %s  mem %s  peak %s",
+    snprintf(piece[BASE], sizeof piece[BASE], "%s  %s%s%s  step %u/%u  popped %s  mem %s",
              a->title, a->pol->name, a->compare ? " vs " : "", a->compare ? a->cmp_pol->name : "",
-             s->k, g->n, popped, units_bytes(now, sizeof now, step_memory(s), 0),
-             units_bytes(pk, sizeof pk, peak, 0));
-    x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_STATUS, buf);
-    if (pat) {
-        snprintf(buf, sizeof buf, " @%u", pat);
-        x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_STATUS, buf);
+             s->k, g->n, popped, units_bytes(now, sizeof now, step_memory(s), 0));
+    /* The replay's reading at this step, next to the predicted bytes. */
+    const replay_result *rp = app_overlay(a);
+    piece[MEASURED][0] = 0;
+    if (rp && s->k > 0 && s->k <= rp->n) {
+        char m[32], d[32];
+        const replay_sample *x = &rp->s[s->k - 1];
+        snprintf(piece[MEASURED], sizeof piece[MEASURED], "  measured %s (%s)", units_bytes(m, sizeof m, x->measured, 0),
+                 units_bytes(d, sizeof d, x->measured - x->predicted, 1));
+    } else if (rp && s->k > 0) {
+        snprintf(piece[MEASURED], sizeof piece[MEASURED], "  measured n/a");
     }
-    if (a->playing) {
-        snprintf(buf, sizeof buf, "  %s %u/s", cv->utf8 ? "\u25b6" : ">", app_steps_per_sec(a));
-        canvas_text(cv, x, r.y, r.x + r.w - x, ST_STATUS_KEY, buf);
+    int n = snprintf(piece[PEAK], sizeof piece[PEAK], "  peak %s", units_bytes(pk, sizeof pk, peak, 0));
+    if (pat) snprintf(piece[PEAK] + n, sizeof piece[PEAK] - (size_t)n, " @%u", pat);
+    piece[PLAY][0] = 0;
+    if (a->playing) snprintf(piece[PLAY], sizeof piece[PLAY], "  %s %u/s", cv->utf8 ? "\u25b6" : ">",
+                             app_steps_per_sec(a));
+    /* The replay's backend and device ("n/a" when the backend did not say). */
+    if (a->rp_running && a->rp_job_be) {
+        snprintf(tag, sizeof tag, "  | %s: replaying", a->rp_job_be->name);
+        snprintf(shorttag, sizeof shorttag, "  | %s", a->rp_job_be->name);
+    } else if (a->have_replay) {
+        const replay_result *h = &a->replay;
+        size_t bl = strlen(h->backend);
+        if (!h->info.device[0]) snprintf(tag, sizeof tag, "  | %s: n/a", h->backend);
+        else if (!strncmp(h->info.device, h->backend, bl) && h->info.device[bl] == ':')
+            snprintf(tag, sizeof tag, "  | %s", h->info.device);      /* "host: Linux 6.1 x86_64" */
+        else snprintf(tag, sizeof tag, "  | %s: %s", h->backend, h->info.device);
+        snprintf(shorttag, sizeof shorttag, "  | %s", h->backend);
     }
+    int cols[NPIECE], show[NPIECE], w = 9;   /* 9: " memtris " */
+    for (int i = 0; i < NPIECE; i++) {
+        cols[i] = text_cols(piece[i]);
+        show[i] = 1;
+        w += cols[i];
+    }
+    const char *t = tag;
+    if (tag[0] && w + text_cols(tag) > r.w) {
+        static const int drop[] = {PEAK, PLAY};
+        t = shorttag;
+        for (size_t i = 0; i < sizeof drop / sizeof drop[0] && w + text_cols(t) > r.w; i++) {
+            show[drop[i]] = 0;
+            w -= cols[drop[i]];
+        }
+        if (w + text_cols(t) > r.w) {        /* the reading before the backend (the legend names it) */
+            t = "";
+            for (int i = 0; i < NPIECE; i++) show[i] = 1;
+        }
+    }
+    canvas_fill(cv, r, ' ', ST_STATUS);
+    int x = r.x, end = r.x + r.w;
+    x += canvas_text(cv, x, r.y, end - x, ST_STATUS_KEY, " memtris ");
+    for (int i = 0; i < NPIECE; i++)
+        if (show[i]) x += canvas_text(cv, x, r.y, end - x, i == PLAY ? ST_STATUS_KEY : ST_STATUS, piece[i]);
+    canvas_text(cv, x, r.y, end - x, ST_STATUS, t);
 }
 
 /* The last pop's reason; a selected buffer's details instead (Esc clears
@@ -66,9 +124,44 @@ static void why_line(canvas *cv, const app *a, rect r)
     canvas_text(cv, r.x + 1, r.y, r.w - 1, a->msg[0] ? ST_WARN : ST_WHY, text);
 }
 
+/* " Replay host raw [######......] 45%  27/61 steps  Esc: cancel" */
+static void replay_progress(canvas *cv, const app *a, rect r)
+{
+    char buf[128];
+    int x = r.x, end = r.x + r.w;
+    uint32_t done = a->rp_done, total = a->rp_total;
+    if (total && done > total) done = total;
+    int pct = total ? (int)((uint64_t)done * 100 / total) : 0;
+    x += canvas_text(cv, x, r.y, end - x, ST_HINT, " ");
+    x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, "Replay");
+    snprintf(buf, sizeof buf, " %s %s [", a->rp_job_be ? a->rp_job_be->name : "?", replay_mode_name(a->rp_job_mode));
+    x += canvas_text(cv, x, r.y, end - x, ST_HINT, buf);
+    int bw = r.w / 4;
+    if (bw < 10) bw = 10;
+    if (bw > 40) bw = 40;
+    int fill = total ? (int)((uint64_t)done * (uint64_t)bw / total) : 0;
+    for (int i = 0; i < bw && x < end; i++, x++) {
+        if (i < fill) canvas_put(cv, x, r.y, cv->utf8 ? 0x2588 : '#', ST_HINT_KEY);
+        else canvas_put(cv, x, r.y, cv->utf8 ? 0x2591 : '.', ST_HINT);
+    }
+    if (total) snprintf(buf, sizeof buf, "] %d%%  %u/%u steps  ", pct, done, total);
+    else snprintf(buf, sizeof buf, "] %d%%  scheduling...  ", pct);
+    x += canvas_text(cv, x, r.y, end - x, ST_HINT, buf);
+    if (a->rp_cancelled) {
+        canvas_text(cv, x, r.y, end - x, ST_HINT, "cancelling...");
+        return;
+    }
+    x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, "Esc");
+    canvas_text(cv, x, r.y, end - x, ST_HINT, ": cancel");
+}
+
 static void hints(canvas *cv, const app *a, rect r)
 {
     canvas_fill(cv, r, ' ', ST_HINT);
+    if (a->rp_running && !a->prompt) {
+        replay_progress(cv, a, r);
+        return;
+    }
     if (a->prompt) {
         char buf[96];
         if (a->prompt == 'g') snprintf(buf, sizeof buf, " Go to step (0-%u): %s_", a->g->n, a->pbuf);

@@ -1,7 +1,8 @@
 /* view_curve.c: the live-memory curve over all steps: braille dots (2x4 a
  * cell) or ASCII, past steps bright and future ones dimmed, each column the
  * min..max of the steps it covers so no peak is lost; the current step as a
- * cursor, the peak marked; two curves and a legend in compare mode. */
+ * cursor, the peak marked; two curves and a legend in compare mode; a
+ * replay's measured curve over the predicted one. Exports view_curve*. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,27 +46,50 @@ static int dot_row(int64_t v, int64_t ymax, int dy)
     return d < 0 ? 0 : d >= dy ? dy - 1 : d;
 }
 
-/* Plots one curve into bits[] (braille dot bits or 1 = ASCII mark) and
- * styles[] per cell; later curves are drawn over earlier ones. */
-static void plot(const geom *gm, const stepper *s, int64_t ymax, uint8_t *bits, uint8_t *sty,
-                 uint8_t *own, int id, int st_past, int st_future)
+/* A curve's values: v(t) is the memory after t steps (v(0) = 0), from a
+ * run's memory[] or a replay's measured samples, drawn up to step last. */
+typedef struct series {
+    const int64_t *mem;          /* predicted: run.memory */
+    const replay_sample *rs;     /* measured: replay samples */
+    uint32_t last;
+} series;
+
+static inline int64_t series_at(const series *sr, uint32_t t)
+{
+    if (t == 0) return 0;
+    return sr->rs ? sr->rs[t - 1].measured : sr->mem[t - 1];
+}
+
+/* Plots one curve of a run of n steps at cursor k into bits[] (braille dot
+ * bits or 1 = ASCII mark) and styles[] per cell; later curves are drawn over
+ * earlier ones. */
+static void plot(const geom *gm, const series *v, uint32_t n, uint32_t k, int64_t ymax, uint8_t *bits,
+                 uint8_t *sty, uint8_t *own, int id, int st_past, int st_future)
 {
     static const uint8_t dotbit[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
-    uint32_t n = s->r.n, k = s->k;
     int pw = gm->plot.w, ph = gm->plot.h;
     int cells_per_row = gm->dy / ph;
     for (int c = 0; c < gm->dx; c++) {
         uint32_t a = step_of_col(c, gm->dx, n), b = step_of_col(c + 1, gm->dx, n);
+        if (a > v->last) break;
         if (b <= a) b = a + 1;
-        if (b > n + 1) b = n + 1;
-        int64_t lo = step_memory_at(s, a), hi = lo;
-        for (uint32_t t = a + 1; t < b; t++) {
-            int64_t m = s->r.memory[t - 1];
-            if (m < lo) lo = m;
-            if (m > hi) hi = m;
+        if (b > v->last + 1) b = v->last + 1;
+        int64_t lo = series_at(v, a), hi = lo;
+        if (v->rs) {                    /* two loops: this is the frame's hot spot on big graphs */
+            for (uint32_t t = a + 1; t < b; t++) {
+                int64_t m = v->rs[t - 1].measured;
+                if (m < lo) lo = m;
+                if (m > hi) hi = m;
+            }
+        } else {
+            for (uint32_t t = a + 1; t < b; t++) {
+                int64_t m = v->mem[t - 1];
+                if (m < lo) lo = m;
+                if (m > hi) hi = m;
+            }
         }
         if (a > 0) {                     /* join to the previous step */
-            int64_t m = step_memory_at(s, a - 1);
+            int64_t m = series_at(v, a - 1);
             if (m < lo) lo = m;
             if (m > hi) hi = m;
         }
@@ -82,14 +106,69 @@ static void plot(const geom *gm, const stepper *s, int64_t ymax, uint8_t *bits, 
     }
 }
 
+static void plot_run(const geom *gm, const stepper *s, int64_t ymax, uint8_t *bits, uint8_t *sty, uint8_t *own,
+                     int id, int st_past, int st_future)
+{
+    series sr = {s->r.memory, NULL, s->r.n};
+    plot(gm, &sr, s->r.n, s->k, ymax, bits, sty, own, id, st_past, st_future);
+}
+
 static void legend(canvas *cv, int *x, int y, int maxx, int style, const char *name, int64_t peak, int utf8)
 {
     char buf[96], pk[32];
     if (*x + 3 >= maxx) return;
     canvas_put(cv, (*x)++, y, ' ', ST_BORDER);
     canvas_put(cv, (*x)++, y, utf8 ? 0x2501 : '=', style);
-    snprintf(buf, sizeof buf, " %s peak %s ", name, units_bytes(pk, sizeof pk, peak, 0));
+    if (peak >= 0) snprintf(buf, sizeof buf, " %s peak %s ", name, units_bytes(pk, sizeof pk, peak, 0));
+    else snprintf(buf, sizeof buf, " %s ", name);   /* peak < 0: the name only */
     *x += canvas_text(cv, *x, y, maxx - *x, style, buf);
+}
+
+/* The columns legend() takes. */
+static int legend_w(const char *name, int64_t peak)
+{
+    char pk[32];
+    return peak >= 0 ? (int)(strlen(name) + strlen(units_bytes(pk, sizeof pk, peak, 0))) + 10
+                     : (int)strlen(name) + 4;
+}
+
+/* The legend: the policies' curves in the top border, then the replay's
+ * ("measured (host) peak X") or why it is hidden ("replay: fifo only"):
+ * in the top border when it fits there in full, else in the bottom one
+ * (shortened to "measured" when even that is too narrow). */
+static void legends(canvas *cv, rect r, const app *a, const stepper *s, const stepper *o, const replay_result *rp)
+{
+    int lx = r.x + 10, maxx = r.x + r.w - 2;
+    if (o) legend(cv, &lx, r.y, maxx, ST_CURVE2, o->pol->name, o->r.peak, cv->utf8);
+    legend(cv, &lx, r.y, maxx, ST_CURVE, s->pol->name, s->r.peak, cv->utf8);
+    char name[64];
+    int64_t peak = -1;
+    if (rp) {
+        if (!strcmp(rp->mode, "raw")) snprintf(name, sizeof name, "measured (%s)", rp->backend);
+        else snprintf(name, sizeof name, "measured (%s, %s)", rp->backend, rp->mode);
+        peak = rp->measured_peak;
+    } else if (a->have_replay) {
+        snprintf(name, sizeof name, "replay: %s only", a->replay.policy);
+    } else {
+        return;
+    }
+    int w = peak >= 0 ? legend_w(name, peak) : (int)strlen(name) + 2, y = r.y;
+    if (lx + w > maxx) {                 /* the bottom border */
+        y = r.y + r.h - 1;
+        lx = r.x + 10;
+        if (lx + w > maxx) lx = r.x + 1;
+        if (rp && lx + w > maxx) {
+            snprintf(name, sizeof name, "measured");
+            peak = -1;
+        }
+    }
+    if (rp) {
+        legend(cv, &lx, y, maxx, ST_MEASURED, name, peak, cv->utf8);
+    } else if (lx + 3 < maxx) {
+        canvas_put(cv, lx++, y, ' ', ST_BORDER);
+        lx += canvas_text(cv, lx, y, maxx - lx, ST_MEASURED, name);
+        if (lx < maxx) canvas_put(cv, lx, y, ' ', ST_BORDER);
+    }
 }
 
 void view_curve(canvas *cv, const app *a, rect r)
@@ -100,15 +179,15 @@ void view_curve(canvas *cv, const app *a, rect r)
     if (!curve_geom(r, cv->utf8, &gm)) return;
     const stepper *s = &a->st[0];
     const stepper *o = a->compare ? &a->st[1] : NULL;
+    const replay_result *rp = app_overlay(a);
     uint32_t n = s->r.n;
     int64_t ymax = s->r.peak;
     if (o && o->r.peak > ymax) ymax = o->r.peak;
+    if (rp && rp->measured_peak > ymax) ymax = rp->measured_peak;
     if (ymax <= 0) ymax = 1;
 
     /* Legend (and peaks) in the top border. */
-    int lx = r.x + 10, maxx = r.x + r.w - 2;
-    if (o) legend(cv, &lx, r.y, maxx, ST_CURVE2, o->pol->name, o->r.peak, cv->utf8);
-    legend(cv, &lx, r.y, maxx, ST_CURVE, s->pol->name, s->r.peak, cv->utf8);
+    legends(cv, r, a, s, o, rp);
 
     /* Y axis. */
     char lab[32];
@@ -130,8 +209,12 @@ void view_curve(canvas *cv, const app *a, rect r)
     uint8_t *bits = calloc(ncell, 3);
     if (!bits) return;
     uint8_t *sty = bits + ncell, *own = bits + 2 * ncell;
-    if (o) plot(&gm, o, ymax, bits, sty, own, 2, ST_CURVE2, ST_FUTURE2);
-    plot(&gm, s, ymax, bits, sty, own, 1, ST_CURVE, ST_FUTURE);
+    if (o) plot_run(&gm, o, ymax, bits, sty, own, 2, ST_CURVE2, ST_FUTURE2);
+    plot_run(&gm, s, ymax, bits, sty, own, 1, ST_CURVE, ST_FUTURE);
+    if (rp) {                            /* on top: the steps the replay reached */
+        series m = {NULL, rp->s, rp->n};
+        plot(&gm, &m, n, s->k, ymax, bits, sty, own, 3, ST_MEASURED, ST_MEASURED);
+    }
     int curx = gm.plot.x + col_of_step(s->k, gm.dx, n) / gm.sub;
     for (int cy = 0; cy < gm.plot.h; cy++)
         for (int cx = 0; cx < gm.plot.w; cx++) {
@@ -140,7 +223,8 @@ void view_curve(canvas *cv, const app *a, rect r)
             if (bits[i]) {
                 uint32_t ch;
                 if (cv->utf8) ch = 0x2800 + bits[i];
-                else ch = sty[i] == ST_CURVE ? '#' : sty[i] == ST_FUTURE ? ':' : sty[i] == ST_CURVE2 ? '+' : '.';
+                else ch = sty[i] == ST_CURVE ? '#' : sty[i] == ST_FUTURE ? ':' : sty[i] == ST_CURVE2 ? '+'
+                        : sty[i] == ST_MEASURED ? '*' : '.';
                 canvas_put(cv, x, y, ch, sty[i]);
             } else if (x == curx) {
                 canvas_put(cv, x, y, cv->utf8 ? 0x2502 : '|', ST_CURSOR);
