@@ -33,8 +33,10 @@ static void print_help(void)
            "        raw          one allocation per ALLOC, given back at its FREE\n"
            "        arena        one allocation of the plan's arena, buffers at the offsets\n"
            "                     of --placer's plan (%d-byte aligned)\n"
-           "        pool         size classes of 2^n bytes, freed blocks kept for reuse\n"
-           "        async        cuda only: cudaMallocAsync/cudaFreeAsync on a stream\n"
+           "        pool         size classes of 2^n bytes (>= the 64-byte aligned size, as\n"
+           "                     'plan --placer pool'), freed blocks kept for reuse\n"
+           "        async        cuda only: cudaMallocAsync/cudaFreeAsync on a stream; the\n"
+           "                     pool keeps what is freed until the end (trimmed then)\n"
            "  -l, --placer NAME   for --mode arena: the placer (default best; see\n"
            "                      'memtris plan --help')\n"
            "  -f, --format FMT    text (default), json or csv\n"
@@ -294,7 +296,7 @@ int cmd_replay(int argc, char **argv)
     int rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
     progress_clear(&pr);
     if (rc == -1 && fallback && !pr.opened) {
-        fprintf(stderr, "memtris: no CUDA device (%s); replaying on the host\n", open_reason(err, be));
+        fprintf(stderr, "memtris: cannot use CUDA (%s); replaying on the host\n", open_reason(err, be));
         replay_result_free(&res);
         if (!has_mode(host, mode)) {
             char ms[64];

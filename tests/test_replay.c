@@ -4,6 +4,7 @@
  * predicted one and returns to the baseline); the cuda backend's no-device
  * answer. */
 #include "testutil.h"
+#include <malloc.h>
 #include "gpu/replay.h"
 #include "sched/place.h"
 #include "sched/units.h"
@@ -99,7 +100,7 @@ static void rec_close(replay_dev *d)
 }
 
 static const replay_backend recorder = {
-    "recorder", "a test backend", 0xf, rec_open, rec_info, rec_alloc, rec_release, rec_touch, rec_read,
+    "recorder", "a test backend", 0xf, rec_open, rec_info, rec_alloc, rec_release, rec_touch, rec_read, NULL,
     rec_error, rec_close,
 };
 
@@ -222,7 +223,7 @@ static void arena_mode_writes_at_planned_offsets(void **state)
 }
 
 /* Pool: blocks of 2^n kept for their class; the bytes held at the end are
- * the pool placer's reserved bytes (align 1). */
+ * the pool placer's reserved bytes (align 64, as `memtris plan`). */
 static void pool_mode_reuses_blocks(void **state)
 {
     (void)state;
@@ -243,10 +244,22 @@ static void pool_mode_reuses_blocks(void **state)
     assert_int_equal(rec_last->allocs, 2);    /* 3 MB and 4 MB share the 4 MiB class; 1000 B takes 1 KiB */
     assert_int_equal(res.held, 4 * MiB + 1024);
     placement pl;
-    assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), 1, &pl, err, sizeof err), 0);
+    assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, &pl, err, sizeof err), 0);
     assert_int_equal(pl.reserved, res.held);
     assert_int_equal(res.s[res.n - 1].measured, res.held);   /* never given back during the run */
     assert_int_equal(res.residual, 0);                       /* given back at the end */
+    place_free(&pl);
+    replay_result_free(&res);
+    unload(&f);
+    /* 20 and 40 bytes: both one 64-byte block, as the pool placer has it */
+    load_json(&f, "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 20, \"BufId\": 1},"
+                  "{\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 1},"
+                  "{\"Id\": 2, \"Op\": \"ALLOC\", \"Size\": 40, \"BufId\": 2},"
+                  "{\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 2}], \"Edges\": [[0, 1], [1, 2], [2, 3]]}");
+    assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), 0);
+    assert_int_equal(res.held, 64);
+    assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, &pl, err, sizeof err), 0);
+    assert_int_equal(pl.reserved, 64);
     place_free(&pl);
     replay_result_free(&res);
     unload(&f);
@@ -287,6 +300,14 @@ static void failure_stops_and_gives_everything_back(void **state)
     assert_int_equal(res.n, 0);
     replay_result_free(&res);
     place_free(&pl);
+    /* a pool block names the request too */
+    o.mode = REPLAY_POOL;
+    o.pl = NULL;
+    rec_fail_at = 1;
+    assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
+    rec_fail_at = 0;
+    assert_non_null(strstr(err, "out of memory allocating a pool block of 4.0 MiB (4194304 bytes) for a request of 3145728 bytes"));
+    replay_result_free(&res);
     unload(&f);
 }
 
@@ -401,7 +422,7 @@ static void host_measures_the_predicted_curve(void **state)
                 fail_msg("pool: measured %lld at the end, reserved %lld", (long long)res.s[res.n - 1].measured,
                          (long long)pool_held);
             placement pp;
-            assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), 1, &pp, err, sizeof err), 0);
+            assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, &pp, err, sizeof err), 0);
             assert_int_equal(pp.reserved, pool_held);
             place_free(&pp);
         }
@@ -410,6 +431,39 @@ static void host_measures_the_predicted_curve(void **state)
         if (mode == REPLAY_ARENA) place_free(&pl);
         replay_result_free(&res);
     }
+    unload(&f);
+}
+
+/* 60,000 steps over one 4 MiB buffer: the engine's own arrays (a sample
+ * of 40 bytes a step: 2.3 MiB) are resident before the baseline, so the
+ * measured bytes stay at the buffer's and return to 0. */
+static void host_long_replay_does_not_measure_itself(void **state)
+{
+    (void)state;
+    tu_str j = {0};
+    uint32_t n = 60000;
+    tu_printf(&j, "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 4194304, \"BufId\": 1}");
+    for (uint32_t i = 1; i + 1 < n; i++) tu_printf(&j, ", {\"Id\": %u, \"Op\": \"Op\", \"Inputs\": [1]}", i);
+    tu_printf(&j, ", {\"Id\": %u, \"Op\": \"FREE\", \"BufId\": 1}], \"Edges\": [", n - 1);
+    for (uint32_t i = 1; i < n; i++) tu_printf(&j, "%s[%u, %u]", i > 1 ? ", " : "", i - 1, i);
+    tu_printf(&j, "]}");
+    fixture f;
+    load_json(&f, j.s);
+    free(j.s);
+    /* Large blocks from fresh mmaps, as in a process that did not just free
+     * a large string (glibc would otherwise hand back resident heap pages). */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    replay_opts o = {replay_backend_find("host"), REPLAY_RAW, NULL, NULL, NULL};
+    replay_result res;
+    char err[256];
+    if (replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(res.n, n);
+    for (uint32_t s = 0; s + 1 < n; s++) {
+        int64_t d = res.s[s].measured - 4 * MiB;
+        if (d > TOL || d < -TOL) fail_msg("step %u: measured %lld, live 4 MiB", s, (long long)res.s[s].measured);
+    }
+    if (res.residual > TOL || res.residual < -TOL) fail_msg("residual %lld", (long long)res.residual);
+    replay_result_free(&res);
     unload(&f);
 }
 
@@ -495,11 +549,22 @@ static void cuda_without_a_device(void **state)
                  "\"Edges\": [[0, 1], [1, 2], [2, 3]]}", (long long)huge);
         fixture h;
         load_json(&h, json);
-        assert_int_equal(replay_run(h.g, &h.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
-        print_message("cuda out of memory: %s; residual %lld\n", err, (long long)res.residual);
-        assert_non_null(strstr(err, "step 1 (node 1, ALLOC of buffer 2): out of memory"));
-        assert_int_equal(res.n, 1);
-        assert_int_equal(res.residual, 0);
+        for (int m = 0; m < REPLAY_NMODES; m++) {
+            placement pl;
+            assert_int_equal(place_run(h.g, &h.r, placer_find("first-fit"), 256, &pl, err, sizeof err), 0);
+            replay_opts om = {o.backend, m, &pl, NULL, NULL};
+            assert_int_equal(replay_run(h.g, &h.r, policy_find("priority"), &om, &res, err, sizeof err), -1);
+            print_message("cuda %s out of memory: %s; residual %lld\n", replay_mode_name(m), err,
+                          (long long)res.residual);
+            assert_non_null(strstr(err, "out of memory"));
+            if (m != REPLAY_ARENA) {   /* arena: the arena itself fails, at step 0 */
+                assert_non_null(strstr(err, "step 1 (node 1, ALLOC of buffer 2): out of memory"));
+                assert_int_equal(res.n, 1);
+            }
+            assert_int_equal(res.residual, 0);
+            replay_result_free(&res);
+            place_free(&pl);
+        }
         unload(&h);
     }
     replay_result_free(&res);
@@ -516,6 +581,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(progress_cancels),
         cmocka_unit_test(modes_and_backends_by_name),
         cmocka_unit_test(host_measures_the_predicted_curve),
+        cmocka_unit_test(host_long_replay_does_not_measure_itself),
         cmocka_unit_test(host_out_of_memory),
         cmocka_unit_test(cuda_without_a_device),
     };

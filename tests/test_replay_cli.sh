@@ -304,7 +304,7 @@ group_backends() {
         ok
         if [ -s "$ERR" ]; then
             if [ "$(wc -l <"$ERR")" -eq 1 ]; then ok; else bad "the fallback: one line on stderr"; fi
-            expect_grep "$ERR" "memtris: no CUDA device (" "the fallback names the reason"
+            expect_grep "$ERR" "memtris: cannot use CUDA (" "the fallback names the reason"
             expect_grep "$ERR" "); replaying on the host" "the fallback says it replays on the host"
         fi
     else

@@ -179,7 +179,6 @@ static void round_trip_partial_and_empty(void **state)
     free(text);
     if (replay_load_json(t.path, &b, err, sizeof err)) fail_msg("%s", err);
     assert_same_result(&a, &b);
-    for (uint32_t i = b.n; i < b.total; i++) assert_true(b.s[i].node == 0 && b.s[i].measured == 0);
     replay_result_free(&a);
     replay_result_free(&b);
 

@@ -762,10 +762,10 @@ static void test_replay_cancel(void **state)
     assert_non_null(strstr(a.msg, "cancelling the replay"));
     assert_true(has(&a, 120, 35, "cancelling..."));
     wait_replay(&a);
-    if (strstr(a.msg, "replay cancelled at step ")) {
+    if (strstr(a.msg, "replay cancelled ")) {   /* during the replay, or before it (Esc counts between phases) */
         assert_false(a.have_replay);
         assert_null(app_overlay(&a));
-        assert_non_null(strstr(a.msg, "of 200000"));
+        assert_true(strstr(a.msg, "of 200000") || strstr(a.msg, "before its first step"));
     } else {
         assert_non_null(strstr(a.msg, "finished before Esc"));
         assert_true(a.have_replay);
@@ -845,7 +845,7 @@ static void fake_close(replay_dev *d)
 }
 static const replay_backend fake_cuda = {
     "cuda", "a test's", (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) | (1u << REPLAY_ASYNC),
-    fake_open, fake_info, fake_alloc, fake_release, fake_touch, fake_read, fake_error, fake_close,
+    fake_open, fake_info, fake_alloc, fake_release, fake_touch, fake_read, NULL, fake_error, fake_close,
 };
 
 /* A backend that cannot open: named (--backend), the replay fails and says

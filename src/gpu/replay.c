@@ -89,11 +89,25 @@ typedef struct eng {
     size_t errcap;
 } eng;
 
+/* The pool's class of a request: 2^c >= its 64-byte-aligned span, as the
+ * pool placer of `memtris plan` computes it. */
 static int pool_class(int64_t bytes)
 {
+    int64_t span = place_span(bytes, PLACE_ALIGN_DEFAULT);
     int c = 0;
-    while (c < 62 && ((int64_t)1 << c) < bytes) c++;
+    while (c < 62 && ((int64_t)1 << c) < span) c++;
     return c;
+}
+
+/* Makes n bytes at p resident now: a write the compiler cannot drop (it
+ * may fold malloc + memset into calloc, and drop a memset of calloc'ed
+ * memory) in every page. The engine's arrays are written during the replay;
+ * on the host backend, their first writes would count as measured memory. */
+void replay_prefault(void *p, size_t n)
+{
+    volatile unsigned char *v = p;
+    for (size_t i = 0; i < n; i += 4096) v[i] = v[i];
+    if (n) v[n - 1] = v[n - 1];
 }
 
 /* "step 12 (node 40, ALLOC of buffer 7)" */
@@ -117,15 +131,22 @@ static int fail(eng *e, uint32_t s, const char *what)
     return -1;
 }
 
-/* Allocates bytes for slot at step s; `arena` says it is the plan's arena. */
-static int do_alloc(eng *e, uint32_t s, uint32_t slot, int64_t bytes, int arena)
+/* What an allocation is for, in error messages. */
+enum { FOR_BUFFER, FOR_ARENA, FOR_POOL };
+
+/* Allocates bytes for slot at step s: a buffer, the plan's arena, or a pool
+ * block for a request of `asked` bytes. */
+static int do_alloc(eng *e, uint32_t s, uint32_t slot, int64_t bytes, int what_for, int64_t asked)
 {
     int oom = 0;
     if (e->be->alloc(e->dev, slot, bytes, &oom)) {
-        char what[192], sz[32], held[32];
-        snprintf(what, sizeof what, "%s %s%s (%" PRId64 " bytes) with %s held by the replay",
-                 oom ? "out of memory allocating" : "cannot allocate", arena ? "the arena of " : "",
-                 units_bytes(sz, sizeof sz, bytes, 0), bytes, units_bytes(held, sizeof held, e->held, 0));
+        char what[256], sz[32], held[32], req[64] = "";
+        if (what_for == FOR_POOL)
+            snprintf(req, sizeof req, " for a request of %" PRId64 " bytes", asked);
+        snprintf(what, sizeof what, "%s %s%s (%" PRId64 " bytes)%s with %s held by the replay",
+                 oom ? "out of memory allocating" : "cannot allocate",
+                 what_for == FOR_ARENA ? "the arena of " : what_for == FOR_POOL ? "a pool block of " : "",
+                 units_bytes(sz, sizeof sz, bytes, 0), bytes, req, units_bytes(held, sizeof held, e->held, 0));
         return fail(e, s, what);
     }
     e->held += bytes;
@@ -203,11 +224,11 @@ static int do_step(eng *e, uint32_t s)
                 e->pool_head[c] = e->pool_next[e->slot[b]];
                 return 0;
             }
-            if (do_alloc(e, s, e->nslots_used, (int64_t)1 << c, 0)) return -1;
+            if (do_alloc(e, s, e->nslots_used, (int64_t)1 << c, FOR_POOL, size)) return -1;
             e->slot[b] = e->nslots_used++;
             return 0;
         }
-        if (do_alloc(e, s, b, size, 0)) return -1;
+        if (do_alloc(e, s, b, size, FOR_BUFFER, 0)) return -1;
         e->slot[b] = b;
         return 0;
     }
@@ -274,10 +295,14 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
         snprintf(err, errcap, "out of memory replaying %u steps", r->n);
         goto out;
     }
-    /* Written now, so that the host backend's resident memory does not grow
-     * with the samples while it measures. */
-    memset(res->s, 0, ((size_t)r->n + 1) * sizeof *res->s);
     for (size_t b = 0; b < nb; b++) e.slot[b] = GRAPH_NONE;
+    /* Resident now, so that the host backend's reading does not grow with
+     * the samples and the marks while it measures. */
+    replay_prefault(res->s, ((size_t)r->n + 1) * sizeof *res->s);
+    replay_prefault(e.live, nb);
+    replay_prefault(e.seen, nb);
+    replay_prefault(e.rg, nb * sizeof *e.rg);
+    replay_prefault(e.pool_next, nb * sizeof *e.pool_next);
     for (int c = 0; c < 64; c++) e.pool_head[c] = GRAPH_NONE;
     char oerr[256];
     e.dev = be->open(o->mode, (uint32_t)nb, oerr, sizeof oerr);
@@ -295,12 +320,13 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
     for (uint32_t s = 0; s < r->n; s++) {
         double t0 = now();
         if (s == 0 && o->mode == REPLAY_ARENA && o->pl->arena > 0) {
-            if (do_alloc(&e, 0, 0, o->pl->arena, 1)) goto stop;   /* the arena, with the first step */
+            if (do_alloc(&e, 0, 0, o->pl->arena, FOR_ARENA, 0)) goto stop;   /* the arena, with the first step */
             e.nslots_used = 1;
         }
         if (do_step(&e, s)) goto stop;
         int64_t used;
-        if (be->read(e.dev, &used)) { fail(&e, s, "reading the memory in use failed"); goto stop; }
+        /* read waits for the device first: a fault of the step's kernels shows here */
+        if (be->read(e.dev, &used)) { fail(&e, s, "finishing the step or reading the memory in use failed"); goto stop; }
         replay_sample *x = &res->s[s];
         x->step = s;
         x->node = g->id[r->order[s]];
@@ -315,6 +341,7 @@ stop:
     if (o->mode == REPLAY_ARENA) res->held = o->pl->arena;
     else if (o->mode == REPLAY_POOL) res->held = e.held;
     release_all(&e);
+    if (be->trim) be->trim(e.dev);
     {
         int64_t used;
         if (!be->read(e.dev, &used)) res->residual = used - res->baseline;

@@ -61,6 +61,11 @@ typedef struct replay_backend {
     int (*touch)(replay_dev *d, const replay_region *rg, uint32_t n);
     /* Waits for the device to finish, then reads the bytes in use on it. */
     int (*read)(replay_dev *d, int64_t *used);
+    /* Gives memory that the backend caches but no slot holds back to the
+     * device (cuda async: the stream pool); NULL when it caches nothing.
+     * The engine calls it after giving every slot back, before the last
+     * reading (the residual). */
+    int (*trim)(replay_dev *d);
     const char *(*error)(replay_dev *d);
     void (*close)(replay_dev *d);                /* releases every slot still held */
 } replay_backend;
@@ -85,7 +90,7 @@ typedef struct replay_result {
     replay_info info;
     uint32_t total;          /* steps in the schedule */
     uint32_t n;              /* steps replayed: total, or fewer when it stopped */
-    replay_sample *s;        /* [total] */
+    replay_sample *s;        /* [n] at least */
     int64_t baseline;        /* the reading before the first step */
     int64_t predicted_peak, measured_peak;
     uint32_t predicted_peak_step, measured_peak_step;   /* 0-based */
@@ -115,6 +120,9 @@ typedef struct replay_opts {
 int replay_run(const graph *g, const run *r, const policy *pol, const replay_opts *o, replay_result *res,
                char *err, size_t errcap);
 void replay_result_free(replay_result *res);
+/* Makes n bytes at p resident (a write in every page that the compiler
+ * keeps); for arrays a backend or the engine writes while measuring. */
+void replay_prefault(void *p, size_t n);
 /* Recomputes the peaks, the largest excess and the time from res->s[0..n). */
 void replay_summarize(replay_result *res);
 

@@ -16,6 +16,9 @@ struct replay_dev {
     int64_t *bytes;          /* [nslots] 0: empty */
     cudaStream_t stream;
     int have_stream;
+    cudaMemPool_t pool;      /* async: the device's default pool */
+    uint64_t old_threshold;  /* its release threshold before the replay */
+    int have_pool;
     int device;
     char err[256];
 };
@@ -102,9 +105,31 @@ static replay_dev *cuda_open(int mode, uint32_t nslots, char *err, size_t errcap
             else snprintf(err, errcap, "device 0 has no stream-ordered memory pools (cudaMallocAsync)");
             goto fail;
         }
+        /* The pool keeps what is freed (as a framework's caching allocator
+         * does) instead of giving it back at every synchronize, which is
+         * what the default threshold of 0 would do: the measured curve then
+         * shows the caching. trim() gives it back at the end; close()
+         * restores the threshold (the default pool is the process's). */
+        uint64_t keep = UINT64_MAX;
+        if ((e = cudaDeviceGetDefaultMemPool(&d->pool, 0)) != cudaSuccess ||
+            (e = cudaMemPoolGetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &d->old_threshold)) != cudaSuccess ||
+            (e = cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep)) != cudaSuccess) {
+            cuda_err(err, errcap, "setting up the default memory pool", e);
+            goto fail;
+        }
+        d->have_pool = 1;
+        /* the pool's own first-use costs, before the baseline */
+        void *w = NULL;
+        if ((e = cudaMallocAsync(&w, 256, d->stream)) != cudaSuccess ||
+            (e = cudaFreeAsync(w, d->stream)) != cudaSuccess || (e = cudaStreamSynchronize(d->stream)) != cudaSuccess ||
+            (e = cudaMemPoolTrimTo(d->pool, 0)) != cudaSuccess) {
+            cuda_err(err, errcap, "a first cudaMallocAsync", e);
+            goto fail;
+        }
     }
     return d;
 fail:
+    if (d->have_pool) cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &d->old_threshold);
     if (d->have_stream) cudaStreamDestroy(d->stream);
     free(d->p);
     free(d->bytes);
@@ -155,6 +180,8 @@ static int cuda_release(replay_dev *d, uint32_t slot)
         return -1;
     }
     cudaError_t e = d->mode == REPLAY_ASYNC ? cudaFreeAsync(d->p[slot], d->stream) : cudaFree(d->p[slot]);
+    /* Forgotten even when cudaFree fails: that happens only with a broken
+     * context, whose memory the driver reclaims when the process ends. */
     d->p[slot] = NULL;
     d->bytes[slot] = 0;
     if (e != cudaSuccess) {
@@ -204,6 +231,18 @@ static int cuda_read(replay_dev *d, int64_t *used)
     return 0;
 }
 
+static int cuda_trim(replay_dev *d)
+{
+    if (!d->have_pool) return 0;
+    cudaError_t e = cudaStreamSynchronize(d->stream);
+    if (e == cudaSuccess) e = cudaMemPoolTrimTo(d->pool, 0);
+    if (e != cudaSuccess) {
+        cuda_err(d->err, sizeof d->err, "cudaMemPoolTrimTo", e);
+        return -1;
+    }
+    return 0;
+}
+
 static const char *cuda_error(replay_dev *d)
 {
     return d->err;
@@ -214,6 +253,10 @@ static void cuda_close(replay_dev *d)
     for (uint32_t s = 0; s < d->nslots; s++)
         if (d->bytes[s]) cuda_release(d, s);
     cudaStreamSynchronize(d->stream);
+    if (d->have_pool) {
+        cudaMemPoolTrimTo(d->pool, 0);
+        cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &d->old_threshold);
+    }
     cudaStreamDestroy(d->stream);
     cudaGetLastError();
     free(d->p);
@@ -224,7 +267,7 @@ static void cuda_close(replay_dev *d)
 extern "C" const replay_backend replay_cuda_backend = {
     "cuda", "an NVIDIA GPU through the CUDA runtime: cudaMalloc, a fill kernel, cudaMemGetInfo",
     (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) | (1u << REPLAY_ASYNC),
-    cuda_open, cuda_info, cuda_alloc, cuda_release, cuda_touch, cuda_read, cuda_error, cuda_close,
+    cuda_open, cuda_info, cuda_alloc, cuda_release, cuda_touch, cuda_read, cuda_trim, cuda_error, cuda_close,
 };
 
 extern "C" int replay_have_cuda(void)

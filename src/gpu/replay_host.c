@@ -54,6 +54,10 @@ static replay_dev *host_open(int mode, uint32_t nslots, char *err, size_t errcap
     d->bytes = calloc(nslots ? nslots : 1, sizeof *d->bytes);
     d->page = sysconf(_SC_PAGESIZE);
     d->statm = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    if (d->p && d->bytes) {   /* resident before the baseline, see replay_prefault */
+        replay_prefault(d->p, (nslots ? nslots : 1) * sizeof *d->p);
+        replay_prefault(d->bytes, (nslots ? nslots : 1) * sizeof *d->bytes);
+    }
     if (!d->p || !d->bytes || d->statm < 0) {
         snprintf(err, errcap, d->statm < 0 ? "cannot open /proc/self/statm: %s" : "out of memory",
                  strerror(errno));
@@ -190,5 +194,5 @@ static void host_close(replay_dev *d)
 const replay_backend replay_host_backend = {
     "host", "this machine's memory: mmap/malloc, pages touched, resident memory from /proc/self/statm",
     (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL),
-    host_open, host_info, host_alloc, host_release, host_touch, host_read, host_error, host_close,
+    host_open, host_info, host_alloc, host_release, host_touch, host_read, NULL, host_error, host_close,
 };

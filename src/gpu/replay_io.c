@@ -261,8 +261,8 @@ static int load_tree(loader *L, const cJSON *root, replay_result *res)
     if (get_time(L, root, "", "seconds", 0, &dignored)) return -1;
 
     res->total = (uint32_t)total;
-    res->s = calloc((size_t)total + 1, sizeof *res->s);
-    if (!res->s) return bad(L, "out of memory for %" PRId64 " steps", total);
+    res->s = calloc((size_t)n64 + 1, sizeof *res->s);   /* the steps present, not total_steps */
+    if (!res->s) return bad(L, "out of memory for %" PRId64 " steps", n64);
     uint32_t i = 0;
     for (const cJSON *x = steps->child; x; x = x->next, i++) {
         char where[48];
@@ -293,7 +293,7 @@ int replay_load_json(const char *path, replay_result *res, char *err, size_t err
     char *buf = read_all(&L, path, &len);
     if (!buf) return -1;
     const char *p = buf, *e = buf + len;
-    while (p < e && strchr(" \t\r\n", *p)) p++;
+    while (p < e && (*p && strchr(" \t\r\n", *p))) p++;
     if (p == e) {
         free(buf);
         return bad(&L, "is empty, not a memtris replay");
@@ -307,7 +307,7 @@ int replay_load_json(const char *path, replay_result *res, char *err, size_t err
         free(buf);
         return bad(&L, "%s: invalid JSON", pos);
     }
-    while (end < e && strchr(" \t\r\n", *end)) end++;
+    while (end < e && *end && strchr(" \t\r\n", *end)) end++;
     if (end < e) {
         char pos[64];
         position(buf, end, pos, sizeof pos);

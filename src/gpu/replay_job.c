@@ -37,10 +37,17 @@ static void *job_main(void *arg)
     int have_pl = 0;
     j->rc = -1;
     if (policy_run(j->g, j->pol, &r, j->err, sizeof j->err) == 0) {
-        if (j->mode == REPLAY_ARENA) {
-            if (place_run(j->g, &r, j->plc, PLACE_ALIGN_DEFAULT, &pl, j->err, sizeof j->err) == 0) have_pl = 1;
+        /* Esc counts between the phases too (placing a big graph takes seconds). */
+        if (atomic_load(&j->cancel)) {
+            j->rc = -2;
+        } else if (j->mode == REPLAY_ARENA) {
+            if (place_run(j->g, &r, j->plc, PLACE_ALIGN_DEFAULT, &pl, j->err, sizeof j->err) == 0) {
+                have_pl = 1;
+                if (place_verify(j->g, &r, &pl, j->err, sizeof j->err)) have_pl = -1;
+            }
+            if (atomic_load(&j->cancel)) j->rc = -2;
         }
-        if (j->mode != REPLAY_ARENA || have_pl) {
+        if (j->rc != -2 && (j->mode != REPLAY_ARENA || have_pl == 1)) {
             replay_opts o = {j->be, j->mode, have_pl ? &pl : NULL, job_progress, j};
             j->rc = replay_run(j->g, &r, j->pol, &o, &j->res, j->err, sizeof j->err);
         }

@@ -279,7 +279,10 @@ static void take_result(app *a)
     a->rp_running = 0;
     a->rp_cancelled = 0;
     if (rc == -2) {
-        snprintf(a->msg, sizeof a->msg, "replay cancelled at step %u of %u", res.n, res.total);
+        if (res.total)
+            snprintf(a->msg, sizeof a->msg, "replay cancelled at step %u of %u", res.n, res.total);
+        else
+            snprintf(a->msg, sizeof a->msg, "replay cancelled before its first step");
         replay_result_free(&res);
         return;
     }
