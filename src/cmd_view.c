@@ -130,6 +130,9 @@ static int view_open(view_opts *o)
         app_set_replay(&a, o->saved);
     }
     int status = ui_run(&a);
+    /* app_free cancels a running replay and waits for it; placing a big
+     * graph does not stop in the middle, so say why the exit takes time. */
+    if (a.rp_job) fprintf(stderr, "memtris: stopping the replay...\n");
     app_free(&a);
     graph_free(g);
     return status;
@@ -193,6 +196,10 @@ int cmd_view(int argc, char **argv)
         return cli_usage_error("view", "unknown mode '%s' (%s)", mname, known_list(known, sizeof known, 0));
     if (!(o.be->modes & (1u << o.mode)))
         return cli_usage_error("view", "the %s backend has no %s mode", o.be->name, replay_mode_name(o.mode));
+    if (bname && !strcmp(bname, "cuda") && !replay_have_cuda()) {
+        fprintf(stderr, "memtris: --backend cuda: memtris was built without CUDA support\n");
+        return EXIT_BAD;
+    }
     /* A saved replay: read first (its policy is the default of -p), checked
      * against the schedule once the graph is loaded. */
     replay_result saved = {0};
@@ -204,14 +211,19 @@ int cmd_view(int argc, char **argv)
             return EXIT_BAD;
         }
         o.saved = &saved;
-        if (saved.policy[0] && !pgiven) {
+        if (!saved.n || !saved.policy[0]) {
+            fprintf(stderr, "memtris: %s: %s: nothing to overlay\n", o.rname,
+                    !saved.n ? "the replay has no steps" : "the replay names no policy");
+            goto out;
+        }
+        if (!pgiven) {
             if (!policy_find(saved.policy)) {
                 fprintf(stderr, "memtris: %s: the replay's policy '%s' is not one this memtris knows\n", o.rname,
                         saved.policy);
                 goto out;
             }
             pname = saved.policy;
-        } else if (saved.policy[0] && strcmp(saved.policy, pname)) {
+        } else if (strcmp(saved.policy, pname)) {
             fprintf(stderr, "memtris: %s is a replay of policy %s, not %s (drop -p, or give -p %s)\n", o.rname,
                     saved.policy, pname, saved.policy);
             goto out;

@@ -220,6 +220,12 @@ if "$bin" replay "$src/samples/demo.json" --backend host --format json -o "$work
     start broken "$bin" --replay "$work/broken.json" "$src/samples/demo.json"
     check "a broken replay file is refused, naming the file" "broken.json"
     check "... with status 1" "EXIT=1"
+    # a replay with no steps has nothing to overlay
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["steps"] = []; d["complete"] = False
+json.dump(d, open(sys.argv[2], "w"))' "$work/prio.json" "$work/nosteps.json"
+    start nosteps "$bin" --replay "$work/nosteps.json" "$src/samples/demo.json"
+    check "a replay with no steps is refused" "the replay has no steps: nothing to overlay"
+    check "... with status 1" "EXIT=1"
 else
     fail=$((fail + 1)); echo "FAIL: memtris replay --format json could not make the saved replays"
 fi
@@ -230,6 +236,13 @@ if [ $st -eq 2 ] && echo "$out" | grep -q "unknown backend 'nope'"; then ok "--b
 out=$("$bin" view --backend host --mode async 2>&1); st=$?
 if [ $st -eq 2 ] && echo "$out" | grep -q "host backend has no async mode"; then ok "--mode async is refused on the host (status 2)"; else
     fail=$((fail + 1)); echo "FAIL: --mode async on host (status $st: $out)"; fi
+
+# --backend cuda in a build without CUDA: refused before the UI opens.
+if "$bin" replay "$src/samples/demo.json" --backend cuda 2>&1 >/dev/null | grep -q "built without CUDA"; then
+    out=$("$bin" view --backend cuda 2>&1); st=$?
+    if [ $st -eq 1 ] && echo "$out" | grep -q "built without CUDA support"; then ok "view --backend cuda without CUDA (status 1)"
+    else fail=$((fail + 1)); echo "FAIL: view --backend cuda without CUDA (status $st: $out)"; fi
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -289,7 +289,8 @@ static void take_result(app *a)
     if (rc == -1) {
         /* The device never opened: try the host. */
         snprintf(pre, sizeof pre, "%s backend: ", be->name);
-        if (a->rp_be_auto && !cancelled && host && be != host && !res.opened && (host->modes & (1u << mode))) {
+        if (a->rp_be_auto && !cancelled && host && be != host && !res.opened && !strncmp(err, pre, strlen(pre)) &&
+            (host->modes & (1u << mode))) {
             snprintf(a->rp_note, sizeof a->rp_note, "%s unavailable", be->name);
             replay_result_free(&res);
             if (start_job(a, host) == 0)
@@ -303,6 +304,11 @@ static void take_result(app *a)
             snprintf(a->msg, sizeof a->msg, "replay failed: %.180s", err);
         if (res.n) app_set_replay(a, &res);
         else replay_result_free(&res);
+        return;
+    }
+    if (!res.n) {
+        snprintf(a->msg, sizeof a->msg, "nothing to replay: the schedule has no steps");
+        replay_result_free(&res);
         return;
     }
     snprintf(a->msg, sizeof a->msg, "%sreplay on %s (%s%s%s): measured peak %s at step %u, predicted %s; excess at most %s",
@@ -458,6 +464,22 @@ static int switch_policy(app *a)
     return 1;
 }
 
+/* The a key: the arena panel's next placer. */
+static int next_placer(app *a)
+{
+    size_t i = 0;
+    while (placer_at(i) && placer_at(i) != a->placer) i++;
+    const placer *next = placer_at(i + 1) ? placer_at(i + 1) : placer_at(0);
+    if (set_placer(a, next)) {
+        snprintf(a->msg, sizeof a->msg, "cannot place with %s: %.150s", next->name, a->err);
+        return 1;
+    }
+    char ar[32];
+    snprintf(a->msg, sizeof a->msg, "placer %s: arena %s, %.1f%% over the peak", next->name,
+             units_bytes(ar, sizeof ar, a->pl.arena, 0), 100.0 * place_fragmentation(&a->pl, a->st[0].r.peak));
+    return 1;
+}
+
 int app_key(app *a, int key)
 {
     a->msg[0] = 0;
@@ -517,27 +539,21 @@ int app_key(app *a, int key)
         if (a->focus == P_TETRIS) select_live(a, -1);
         else scroll(a, 1);
         return 1;
-    case 'a': {
-        size_t i = 0;
-        while (placer_at(i) && placer_at(i) != a->placer) i++;
-        const placer *next = placer_at(i + 1) ? placer_at(i + 1) : placer_at(0);
-        if (set_placer(a, next)) {
-            snprintf(a->msg, sizeof a->msg, "cannot place with %s: %.150s", next->name, a->err);
-            return 1;
-        }
-        char ar[32];
-        snprintf(a->msg, sizeof a->msg, "placer %s: arena %s, %.1f%% over the peak", next->name,
-                 units_bytes(ar, sizeof ar, a->pl.arena, 0),
-                 100.0 * place_fragmentation(&a->pl, a->st[0].r.peak));
-        return 1;
-    }
     case 't':
         a->timeline = !a->timeline;
         return 1;
     case K_PGUP: scroll(a, -page); return 1;
     case K_PGDN: scroll(a, page); return 1;
-    case 's': return switch_policy(a);
-    case 'c':
+    case 's': case 'c': case 'a':
+        /* The host backend reads this process's resident memory: what a new
+         * schedule or plan allocates now would be measured as the replay's. */
+        if (a->rp_job && !strcmp(a->rp_job_be->name, "host")) {
+            snprintf(a->msg, sizeof a->msg, "'%c' waits until the replay on the host ends (it measures this "
+                     "process's memory); Esc cancels it", key);
+            return 1;
+        }
+        if (key == 'a') return next_placer(a);
+        if (key == 's') return switch_policy(a);
         if (!a->have_cmp && init_cmp(a, a->cmp_pol)) {
             snprintf(a->msg, sizeof a->msg, "cannot compare with %s: %.150s", a->cmp_pol->name, a->err);
             return 1;
@@ -549,8 +565,8 @@ int app_key(app *a, int key)
     case 'R': app_replay_start(a); return 1;
     case K_RESIZE: return 1;
     case K_ESC:
-        if (a->rp_job) {                 /* cancels the replay first; the next Esc stops play */
-            if (!a->rp_cancelled) replay_job_cancel(a->rp_job);
+        if (a->rp_job && !a->rp_cancelled) {   /* cancels the replay first; the next Esc stops play */
+            replay_job_cancel(a->rp_job);
             a->rp_cancelled = 1;
             snprintf(a->msg, sizeof a->msg, "cancelling the replay...");
             return 1;

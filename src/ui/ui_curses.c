@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "view.h"
 
@@ -144,6 +145,8 @@ int ui_run(app *a)
 
     canvas cv = {0};
     int status = 0;
+    struct timespec last_tick;
+    clock_gettime(CLOCK_MONOTONIC, &last_tick);
     while (!a->quit && !got_signal) {
         int h, w;
         getmaxyx(stdscr, h, w);
@@ -160,9 +163,15 @@ int ui_run(app *a)
         timeout(tick >= 0 ? tick : 250);
         wint_t ch;
         int rc = get_wch(&ch);
-        if (rc == ERR) {            /* timeout: auto-play tick or signal check */
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long since = (now.tv_sec - last_tick.tv_sec) * 1000 + (now.tv_nsec - last_tick.tv_nsec) / 1000000;
+        /* timeout: auto-play tick, replay poll or signal check; also when
+         * keys keep coming faster than the ticks would */
+        if (rc == ERR || (tick >= 0 && since >= tick)) {
             app_tick(a);
-            continue;
+            last_tick = now;
+            if (rc == ERR) continue;
         }
         if (rc == KEY_CODE_YES && ch == KEY_MOUSE) {
             MEVENT ev;

@@ -17,8 +17,7 @@ static const char *const help_lines[] = {
     "Tab  Shift-Tab     move the focus between panels",
     "Up Down PgUp PgDn  scroll the ready queue in focus",
     "Up Down on arena   select a buffer (details below)",
-    "s  c               switch policy, compare mode",
-    "a  t               next placer, stack or timeline",
+    "s  c  a  t         policy, compare, placer, timeline",
     "click              curve: go to step; block: select",
     "R                  replay on the device (Esc cancels)",
     "Esc                stop play, clear selection, close",
@@ -99,7 +98,15 @@ static void status_bar(canvas *cv, const app *a, rect r)
         }
         if (w + text_cols(t) > r.w) {        /* the reading before the backend (the legend names it) */
             t = "";
-            for (int i = 0; i < NPIECE; i++) show[i] = 1;
+            /* whole pieces only: the reading without its difference, then none */
+            char *paren = strstr(piece[MEASURED], " (");
+            if (w > r.w && paren) {
+                w -= cols[MEASURED];
+                *paren = 0;
+                cols[MEASURED] = text_cols(piece[MEASURED]);
+                w += cols[MEASURED];
+            }
+            if (w > r.w) show[MEASURED] = 0;
         }
     }
     canvas_fill(cv, r, ' ', ST_STATUS);

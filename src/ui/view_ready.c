@@ -64,7 +64,7 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
         x += canvas_text(cv, x, y, x0 + w - x, next ? ST_NEXT : kind_style(g->kind[u]), line);
         snprintf(line, sizeof line, "%10s ", ch);
         x += canvas_text(cv, x, y, x0 + w - x, base, line);
-        canvas_text(cv, x, y, namew, base, graph_name(g, u));
+        canvas_text(cv, x, y, namew < x0 + w - x ? namew : x0 + w - x, base, graph_name(g, u));
         x += namew + 1;
         if (show_key) {
             key_text(key, sizeof key, s->pol, it);
