@@ -72,16 +72,14 @@ static int has_mode(const replay_backend *b, int mode)
     return (b->modes & (1u << mode)) != 0;
 }
 
-/* Progress: whether the device opened (replay_run reports done = 0 right
- * after), and a percentage on stderr when it is a terminal. */
+/* Progress: a percentage on stderr when it is a terminal. */
 typedef struct progress {
-    int opened, tty, last;
+    int tty, last;
 } progress;
 
 static int on_progress(void *ctx, uint32_t done, uint32_t total)
 {
     progress *p = ctx;
-    p->opened = 1;
     if (p->tty && total) {
         int pct = (int)((uint64_t)done * 100 / total);
         if (pct != p->last) {
@@ -291,11 +289,11 @@ int cmd_replay(int argc, char **argv)
         }
     }
 
-    progress pr = {0, isatty(STDERR_FILENO), -1};
+    progress pr = {isatty(STDERR_FILENO), -1};
     replay_opts o = {be, mode, have_pl ? &pl : NULL, on_progress, &pr};
     int rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
     progress_clear(&pr);
-    if (rc == -1 && fallback && !pr.opened) {
+    if (rc == -1 && fallback && !res.opened) {
         fprintf(stderr, "memtris: cannot use CUDA (%s); replaying on the host\n", open_reason(err, be));
         replay_result_free(&res);
         if (!has_mode(host, mode)) {
@@ -305,11 +303,10 @@ int cmd_replay(int argc, char **argv)
             goto out;
         }
         o.backend = be = host;
-        pr = (progress){0, pr.tty, -1};
         rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
         progress_clear(&pr);
     }
-    if (rc == -1 && !pr.opened) {
+    if (rc == -1 && !res.opened) {
         /* The device did not open: not about FILE. */
         fprintf(stderr, "memtris replay: %s\n", err);
         goto out;

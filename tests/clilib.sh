@@ -1,9 +1,14 @@
 # clilib.sh: the harness the command-line test scripts share (sourced, not run):
-# run a command into $OUT/$ERR/$rc, count checks, and run named groups.
-# The sourcing script sets M, TMP, OUT, ERR and GROUP first.
+# a scratch directory, run a command into $OUT/$ERR/$rc, count checks, and run
+# named groups. Sourced as `. clilib.sh NAME`; the script sets M and GROUP.
 pass=0
 fail=0
 rc=0
+# $TMP, removed on exit (made writable first: tests make read-only dirs).
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/memtris-${1:-cli}.XXXXXX") || exit 1
+trap 'chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
+OUT=$TMP/out
+ERR=$TMP/err
 
 # run CMD...: runs it with stdout in $OUT, stderr in $ERR and the status in $rc.
 run() {

@@ -14,11 +14,7 @@ SRC=$2
 GROUP=${3:-all}
 SEED=$SRC/samples/seed-example.json
 DATA=$SRC/tests/data
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/memtris-cli.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
-OUT=$TMP/out
-ERR=$TMP/err
-. "$(dirname "$0")/clilib.sh"
+. "$(dirname "$0")/clilib.sh" cli
 
 # expect_out_line WANT DESC: stdout is exactly the one line WANT.
 expect_out_line() {

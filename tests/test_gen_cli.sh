@@ -11,12 +11,8 @@ if [ $# -lt 1 ]; then
 fi
 M=$1
 GROUP=${2:-all}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/memtris-gen.XXXXXX") || exit 1
-trap 'chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
-OUT=$TMP/out
-ERR=$TMP/err
 KINDS="chain branch alloc-heavy huge random randwire"
-. "$(dirname "$0")/clilib.sh"
+. "$(dirname "$0")/clilib.sh" gen
 
 # usage_error DESC WANT_IN_STDERR ARGS...: status 2, the message, no stdout.
 usage_error() {

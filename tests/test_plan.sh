@@ -15,11 +15,7 @@ GROUP=${3:-all}
 DATA=$SRC/tests/data
 BRANCHES=$DATA/branches.json
 DEMO=$SRC/samples/demo.json
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/memtris-plan.XXXXXX") || exit 1
-trap 'chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
-OUT=$TMP/out
-ERR=$TMP/err
-. "$(dirname "$0")/clilib.sh"
+. "$(dirname "$0")/clilib.sh" plan
 
 # A graph with a buffer never freed (2), a Name that needs escaping in XML and
 # a control character in another, and a buffer of 0 bytes (4).

@@ -16,11 +16,7 @@ GROUP=${3:-all}
 DATA=$SRC/tests/data
 BRANCHES=$DATA/branches.json
 DEMO=$SRC/samples/demo.json
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/memtris-replay.XXXXXX") || exit 1
-trap 'chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
-OUT=$TMP/out
-ERR=$TMP/err
-. "$(dirname "$0")/clilib.sh"
+. "$(dirname "$0")/clilib.sh" replay
 
 # A 1 MiB buffer, then one of 2^52 bytes (4 PiB) while it is live: no device
 # has that, so step 1 (node 1, buffer 2) runs out of memory.

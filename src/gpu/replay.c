@@ -84,7 +84,8 @@ typedef struct eng {
     uint32_t nslots_used;
     int64_t held;            /* bytes held on the device by the replay */
     replay_region *rg;       /* [nbufs] a compute step's regions */
-    uint8_t *seen;           /* [nbufs] scratch for collecting regions */
+    uint8_t *seen;           /* [nbufs] scratch for collecting regions: marks, */
+    uint32_t *rbuf;          /* [nbufs] and the buffers marked */
     char *err;
     size_t errcap;
 } eng;
@@ -153,6 +154,17 @@ static int do_alloc(eng *e, uint32_t s, uint32_t slot, int64_t bytes, int what_f
     return 0;
 }
 
+/* Adds live buffer b (once) to the regions of the compute step being built. */
+static void add_region(eng *e, uint32_t b, uint32_t *n)
+{
+    const graph *g = e->g;
+    if (b == GRAPH_NONE || !e->live[b] || e->seen[b] || g->buf_size[b] <= 0) return;
+    e->seen[b] = 1;
+    e->rbuf[*n] = b;
+    e->rg[(*n)++] = e->mode == REPLAY_ARENA ? (replay_region){0, e->pl->offset[b], g->buf_size[b]}
+                                            : (replay_region){e->slot[b], 0, g->buf_size[b]};
+}
+
 /* The regions a compute node writes: the live buffers its Inputs name, or
  * when it names none, the live buffers of its neighbourhood (the ALLOCs
  * before it and the FREEs after it). */
@@ -160,45 +172,16 @@ static uint32_t regions(eng *e, uint32_t u)
 {
     const graph *g = e->g;
     uint32_t n = 0;
-#define ADD(b)                                                                                   \
-    do {                                                                                         \
-        uint32_t b_ = (b);                                                                       \
-        if (b_ != GRAPH_NONE && e->live[b_] && !e->seen[b_] && g->buf_size[b_] > 0) {            \
-            e->seen[b_] = 1;                                                                     \
-            if (e->mode == REPLAY_ARENA)                                                         \
-                e->rg[n++] = (replay_region){0, e->pl->offset[b_], g->buf_size[b_]};             \
-            else                                                                                 \
-                e->rg[n++] = (replay_region){e->slot[b_], 0, g->buf_size[b_]};                   \
-        }                                                                                        \
-    } while (0)
     if (g->in_off[u] < g->in_off[u + 1]) {
-        for (uint32_t j = g->in_off[u]; j < g->in_off[u + 1]; j++) ADD(graph_find_buf(g, g->inputs[j]));
+        for (uint32_t j = g->in_off[u]; j < g->in_off[u + 1]; j++) add_region(e, graph_find_buf(g, g->inputs[j]), &n);
     } else {
-        for (uint32_t j = g->pred_off[u]; j < g->pred_off[u + 1]; j++) {
-            uint32_t v = g->pred[j];
-            if (g->kind[v] == NODE_ALLOC) ADD(g->buf[v]);
-        }
-        for (uint32_t j = g->succ_off[u]; j < g->succ_off[u + 1]; j++) {
-            uint32_t v = g->succ[j];
-            if (g->kind[v] == NODE_FREE) ADD(g->buf[v]);
-        }
+        for (uint32_t j = g->pred_off[u]; j < g->pred_off[u + 1]; j++)
+            if (g->kind[g->pred[j]] == NODE_ALLOC) add_region(e, g->buf[g->pred[j]], &n);
+        for (uint32_t j = g->succ_off[u]; j < g->succ_off[u + 1]; j++)
+            if (g->kind[g->succ[j]] == NODE_FREE) add_region(e, g->buf[g->succ[j]], &n);
     }
-#undef ADD
+    for (uint32_t i = 0; i < n; i++) e->seen[e->rbuf[i]] = 0;
     return n;
-}
-
-/* Clears the marks regions() set for node u. */
-static void clear_seen(eng *e, uint32_t u)
-{
-    const graph *g = e->g;
-    for (uint32_t j = g->in_off[u]; j < g->in_off[u + 1]; j++) {
-        uint32_t b = graph_find_buf(g, g->inputs[j]);
-        if (b != GRAPH_NONE) e->seen[b] = 0;
-    }
-    for (uint32_t j = g->pred_off[u]; j < g->pred_off[u + 1]; j++)
-        if (g->buf[g->pred[j]] != GRAPH_NONE) e->seen[g->buf[g->pred[j]]] = 0;
-    for (uint32_t j = g->succ_off[u]; j < g->succ_off[u + 1]; j++)
-        if (g->buf[g->succ[j]] != GRAPH_NONE) e->seen[g->buf[g->succ[j]]] = 0;
 }
 
 /* Performs step s; 0 or -1 with e->err set. */
@@ -208,7 +191,6 @@ static int do_step(eng *e, uint32_t s)
     uint32_t u = e->r->order[s], b = g->buf[u];
     if (g->kind[u] == NODE_COMPUTE) {
         uint32_t n = regions(e, u);
-        clear_seen(e, u);
         if (n && e->be->touch(e->dev, e->rg, n)) return fail(e, s, "writing its buffers failed");
         return 0;
     }
@@ -283,15 +265,16 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
     if (o->mode == REPLAY_ARENA) snprintf(res->placer, sizeof res->placer, "%s", o->pl->placer);
     res->total = r->n;
     size_t nb = (size_t)g->nbufs + 1;
-    eng e = {g, r, be, NULL, o->mode, o->pl, NULL, NULL, NULL, {0}, 0, 0, NULL, NULL, err, errcap};
+    eng e = {.g = g, .r = r, .be = be, .mode = o->mode, .pl = o->pl, .err = err, .errcap = errcap};
     res->s = calloc((size_t)r->n + 1, sizeof *res->s);
     e.slot = malloc(nb * sizeof *e.slot);
     e.live = calloc(nb, 1);
     e.seen = calloc(nb, 1);
+    e.rbuf = malloc(nb * sizeof *e.rbuf);
     e.rg = malloc(nb * sizeof *e.rg);
     e.pool_next = malloc(nb * sizeof *e.pool_next);
     int rc = -1;
-    if (!res->s || !e.slot || !e.live || !e.seen || !e.rg || !e.pool_next) {
+    if (!res->s || !e.slot || !e.live || !e.seen || !e.rbuf || !e.rg || !e.pool_next) {
         snprintf(err, errcap, "out of memory replaying %u steps", r->n);
         goto out;
     }
@@ -301,6 +284,7 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
     replay_prefault(res->s, ((size_t)r->n + 1) * sizeof *res->s);
     replay_prefault(e.live, nb);
     replay_prefault(e.seen, nb);
+    replay_prefault(e.rbuf, nb * sizeof *e.rbuf);
     replay_prefault(e.rg, nb * sizeof *e.rg);
     replay_prefault(e.pool_next, nb * sizeof *e.pool_next);
     for (int c = 0; c < 64; c++) e.pool_head[c] = GRAPH_NONE;
@@ -352,6 +336,7 @@ out:
     free(e.slot);
     free(e.live);
     free(e.seen);
+    free(e.rbuf);
     free(e.rg);
     free(e.pool_next);
     return rc;

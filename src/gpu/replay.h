@@ -106,8 +106,7 @@ typedef struct replay_opts {
     const replay_backend *backend;
     int mode;
     const placement *pl;     /* arena mode: the plan (offsets and arena); else unused */
-    /* Called once with done = 0 as soon as the device is open (so a
-     * caller can tell "could not open" from "a step failed"), then after
+    /* Called once with done = 0 as soon as the device is open, then after
      * each step; nonzero cancels the replay. May be NULL. */
     int (*progress)(void *ctx, uint32_t done, uint32_t total);
     void *ctx;
