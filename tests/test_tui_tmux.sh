@@ -10,8 +10,11 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit 77
 fi
 sock="memtris-test-$$"
-work=$(mktemp -d)
-T() { tmux -L "$sock" "$@"; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/memtris-tmux.XXXXXX")
+# A server of our own that reads no ~/.tmux.conf, runs the session commands
+# with bash whatever the user's SHELL, and is not nested in the user's tmux.
+unset TMUX
+T() { SHELL=/bin/bash tmux -L "$sock" -f /dev/null "$@"; }
 cleanup() { T kill-server 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 
@@ -51,11 +54,26 @@ modes_ok() {
 }
 
 # A session whose shell reports the exit status and the tty modes afterwards.
+# The command runs as given (paths with spaces stay whole), in a UTF-8 locale
+# whatever the user's, with no COLUMNS or LINES that would override the
+# window's size; its pid goes to $work/SESSION.pid.
 start() {
     session=$1
     shift
+    local cmd
+    # shellcheck disable=SC2016
+    cmd=$(printf '%q ' sh -c 'echo $$ >"$0"; exec "$@"' "$work/$session.pid" \
+        env -u COLUMNS -u LINES -u LANGUAGE LC_ALL=C.UTF-8 "$@")
     T new-session -d -s "$session" -x 120 -y 35 \
-        "env LANG=C.UTF-8 $*; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo|icrnl)$' | tr '\n' ' '; echo; sleep 60"
+        "$cmd; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo|icrnl)$' | tr '\n' ' '; echo; sleep 60"
+}
+# pid_of SESSION: the pid of the command start ran there.
+pid_of() {
+    for _ in $(seq 50); do
+        [ -s "$work/$1.pid" ] && { cat "$work/$1.pid"; return 0; }
+        sleep 0.1
+    done
+    return 1
 }
 
 start main "$bin" "$src/samples/demo.json"
@@ -117,7 +135,7 @@ fi
 # SIGTERM restores the terminal too, and exits with 128+15.
 start term "$bin"
 check "the built-in demo opens without a file" "demo (built in)"
-pid=$(pgrep -n -f "^$bin\$" || true)
+pid=$(pid_of term || true)
 if [ -n "$pid" ]; then kill -TERM "$pid"; fi
 check "SIGTERM exits with 143" "EXIT=143"
 session=term

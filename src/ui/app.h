@@ -29,7 +29,7 @@ typedef struct timeline_cache {
 
 typedef struct app {
     const graph *g;
-    const char *title;          /* graph name for the status bar */
+    const char *title;          /* the graph as given (the status bar shows its file name) */
     const policy *pol;          /* main policy: the stepped one */
     const policy *cmp_pol;      /* the other side in compare mode */
     stepper st[2];              /* st[0]: pol; st[1]: cmp_pol (when have_cmp) */

@@ -50,8 +50,11 @@ static void status_bar(canvas *cv, const app *a, rect r)
     char popped[96] = "-";
     if (u != GRAPH_NONE)
         snprintf(popped, sizeof popped, "%s %" PRId64, graph_label(g, u), g->id[u]);
+    /* The file's name without its folders, as htop shows a command: where the
+     * repository sits must not push the numbers off the line. */
+    const char *slash = strrchr(a->title, '/'), *name = slash && slash[1] ? slash + 1 : a->title;
     snprintf(piece[BASE], sizeof piece[BASE], "%s  %s%s%s  step %u/%u  popped %s  mem %s",
-             a->title, a->pol->name, a->compare ? " vs " : "", a->compare ? a->cmp_pol->name : "",
+             name, a->pol->name, a->compare ? " vs " : "", a->compare ? a->cmp_pol->name : "",
              s->k, g->n, popped, units_bytes(now, sizeof now, step_memory(s), 0));
     /* The replay's reading at this step, next to the predicted bytes. */
     const replay_result *rp = app_overlay(a);
