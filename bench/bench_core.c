@@ -46,7 +46,7 @@ static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static double resident_bytes(void)
@@ -181,18 +181,18 @@ static result measure(const char *path, int sched_repeat)
         if (!p) { fprintf(stderr, "bench_core: no policy '%s'\n", policy_names[k]); graph_free(g); return r; }
         r.sched_s[k] = -1;
         for (int rep = 0; rep < sched_repeat; rep++) {
-            run run;
+            run rr;
             char err[256];
             double s0 = now_s();
-            if (policy_run(g, p, &run, err, sizeof err)) {
+            if (policy_run(g, p, &rr, err, sizeof err)) {
                 fprintf(stderr, "bench_core: %s: %s\n", path, err);
                 graph_free(g);
                 return r;
             }
             double dt = now_s() - s0;
             if (r.sched_s[k] < 0 || dt < r.sched_s[k]) r.sched_s[k] = dt;
-            r.peak[k] = (double)run.peak;
-            policy_run_free(&run);
+            r.peak[k] = (double)rr.peak;
+            policy_run_free(&rr);
         }
     }
     graph_free(g);

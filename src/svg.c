@@ -140,7 +140,7 @@ static int draw_merged(FILE *f, const graph *g, const placement *pl, const lifet
     for (uint32_t b = 0; b < g->nbufs; b++) {
         if (drawn[b] || g->buf_size[b] <= 0) continue;
         double x0 = xs(lt->alloc_step[b], n) - ML, x1 = xs(lt->free_step[b], n) - ML;
-        double y0 = pl->offset[b] / amax * AH, y1 = (pl->offset[b] + g->buf_size[b]) / amax * AH;
+        double y0 = (double)pl->offset[b] / amax * AH, y1 = (double)(pl->offset[b] + g->buf_size[b]) / amax * AH;
         for (int cy = (int)(y0 / CELL); cy < NCY && cy * CELL < y1; cy++) {
             double hy = fmin(y1, (cy + 1) * CELL) - fmax(y0, cy * CELL);
             for (int cx = (int)(x0 / CELL); cx < NCX && cx * CELL < x1; cx++) {
@@ -267,14 +267,14 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
     if (ncol) {
         fprintf(f, "<path d=\"M%d,%d", ML, CT + CH);
         for (uint32_t c = 0; c < ncol; c++)
-            fprintf(f, "V%.1fH%.1f", CT + CH - col[c] / ac.max * CH, xs(col_end[c], n));
+            fprintf(f, "V%.1fH%.1f", CT + CH - (double)col[c] / ac.max * CH, xs(col_end[c], n));
         fprintf(f, "V%dZ\" fill=\"#4e79a7\" fill-opacity=\"0.25\" stroke=\"#2f5f8f\" stroke-width=\"1.2\" "
                    "stroke-linejoin=\"round\"/>\n", CT + CH);
     }
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n", ML, CT + CH, W - MR, CT + CH);
     if (r->peak_step) {
         uint32_t ps = r->peak_step - 1;
-        double px = (xs(ps, n) + xs(ps + 1, n)) / 2, py = CT + CH - lb / ac.max * CH;
+        double px = (xs(ps, n) + xs(ps + 1, n)) / 2, py = CT + CH - (double)lb / ac.max * CH;
         int right = px > ML + PW * 0.7;
         fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b2182b\" stroke-width=\"0.8\" "
                    "stroke-dasharray=\"3,3\"/>\n", px, CT, px, AB);
@@ -299,7 +299,7 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
         if (!drawn[b]) continue;
         int64_t off = pl->offset[b], size = g->buf_size[b];
         double x0 = xs(lt.alloc_step[b], n), x1 = xs(lt.free_step[b], n);
-        double y1 = AB - off / aa.max * AH, y0 = AB - (off + size) / aa.max * AH;
+        double y1 = AB - (double)off / aa.max * AH, y0 = AB - (double)(off + size) / aa.max * AH;
         double w = x1 - x0 < 0.6 ? 0.6 : x1 - x0, hh = y1 - y0 < 0.6 ? 0.6 : y1 - y0;
         const char *color = palette[b % NPALETTE];
         /* A thin white edge parts neighbours of one colour; it would wash out small rectangles. */
@@ -317,7 +317,7 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
         /* Bytes a placer holds beyond the buffer (a pool's size class, a color's block). */
         int64_t held = pl->block ? pl->block[b] : 0;
         if (held > size) {
-            double yt = AB - (off + held) / aa.max * AH;
+            double yt = AB - (double)(off + held) / aa.max * AH;
             if (y0 - yt >= 0.3)
                 fprintf(f, "<rect class=\"pad\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
                            "fill-opacity=\"0.3\"/>\n", x0, yt, w, y0 - yt, color);
@@ -328,12 +328,12 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
     /* The arena's high-water mark over the steps, and the lower bound. */
     ncol = columns(pl->hwm, n, col, col_end);
     if (ncol) {
-        fprintf(f, "<path d=\"M%d,%.1f", ML, AB - col[0] / aa.max * AH);
+        fprintf(f, "<path d=\"M%d,%.1f", ML, AB - (double)col[0] / aa.max * AH);
         for (uint32_t c = 0; c < ncol; c++)
-            fprintf(f, "V%.1fH%.1f", AB - col[c] / aa.max * AH, xs(col_end[c], n));
+            fprintf(f, "V%.1fH%.1f", AB - (double)col[c] / aa.max * AH, xs(col_end[c], n));
         fprintf(f, "\" fill=\"none\" stroke=\"#222222\" stroke-width=\"1.6\"/>\n");
     }
-    double ya = AB - arena / aa.max * AH, yl = AB - lb / aa.max * AH;
+    double ya = AB - (double)arena / aa.max * AH, yl = AB - (double)lb / aa.max * AH;
     fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b2182b\" stroke-width=\"1\" "
                "stroke-dasharray=\"6,4\"/>\n", ML, yl, W - MR, yl);
     fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#222222\" text-anchor=\"end\"" HALO ">arena %s "

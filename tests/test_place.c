@@ -402,17 +402,17 @@ static graph *chain_graph(const char *spec, diag *d)
     tu_str j = {0};
     tu_printf(&j, "{\"Nodes\": [");
     int n = 0;
-    for (const char *p = spec; *p;) {
+    for (char *p = (char *)(uintptr_t)spec; *p;) {
         while (*p == ' ') p++;
         if (!*p) break;
         if (n) tu_printf(&j, ", ");
         if (*p == 'A') {
-            long buf = strtol(p + 1, (char **)&p, 10);
+            long buf = strtol(p + 1, &p, 10);
             assert_true(*p == ':');
-            long long size = strtoll(p + 1, (char **)&p, 10);
+            long long size = strtoll(p + 1, &p, 10);
             tu_printf(&j, "{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": %lld, \"BufId\": %ld}", n, size, buf);
         } else if (*p == 'F') {
-            long buf = strtol(p + 1, (char **)&p, 10);
+            long buf = strtol(p + 1, &p, 10);
             tu_printf(&j, "{\"Id\": %d, \"Op\": \"FREE\", \"BufId\": %ld}", n, buf);
         } else {
             assert_true(*p == 'C');
@@ -438,13 +438,13 @@ typedef struct planned {
 } planned;
 
 /* Places the chain with one placer; the plan must verify. */
-static void plan(planned *x, const char *spec, const char *placer, int64_t align)
+static void plan(planned *x, const char *spec, const char *placer_name, int64_t align)
 {
     char err[256];
     x->g = chain_graph(spec, &x->d);
     assert_int_equal(policy_run(x->g, policy_find("priority"), &x->r, err, sizeof err), 0);
-    assert_non_null(placer_find(placer));
-    if (place_run(x->g, &x->r, placer_find(placer), align, &x->pl, err, sizeof err)) fail_msg("%s", err);
+    assert_non_null(placer_find(placer_name));
+    if (place_run(x->g, &x->r, placer_find(placer_name), align, &x->pl, err, sizeof err)) fail_msg("%s", err);
     if (place_verify(x->g, &x->r, &x->pl, err, sizeof err)) fail_msg("%s", err);
 }
 

@@ -142,7 +142,7 @@ static void cuda_info(replay_dev *d, replay_info *out)
     memset(out, 0, sizeof *out);
     cudaDeviceProp prop;
     if (cudaGetDeviceProperties(&prop, d->device) == cudaSuccess) {
-        snprintf(out->device, sizeof out->device, "%s (sm_%d%d)", prop.name, prop.major, prop.minor);
+        snprintf(out->device, sizeof out->device, "%.100s (sm_%d%d)", prop.name, prop.major, prop.minor);
         out->total = (int64_t)prop.totalGlobalMem;
     }
     int drv = 0, rt = 0;

@@ -33,7 +33,7 @@ static void diag_push(diag *d, diag_severity sev, char *line)
         d->cap = cap;
     }
     d->lines[d->nlines] = line;
-    d->severity[d->nlines] = sev;
+    d->severity[d->nlines] = (int)sev;
     d->nlines++;
 }
 

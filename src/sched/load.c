@@ -64,7 +64,7 @@ static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* Grows *p (of elem-size bytes each) to hold at least need elements. */
@@ -298,7 +298,7 @@ static int lazy_column(builder *b, void **col, size_t elem, int is_double)
     void *c = malloc((size_t)b->cap * elem);
     if (!c) { b->oom = 1; return -1; }
     for (uint32_t i = 0; i < b->cap; i++) {
-        if (is_double) ((double *)c)[i] = NAN;
+        if (is_double) ((double *)c)[i] = (double)NAN;
         else ((int64_t *)c)[i] = -1;
     }
     *col = c;
@@ -420,7 +420,7 @@ static void add_node(builder *b, const cJSON *v, const char *at, size_t index)
     if (jlat) {
         if (lazy_column(b, (void **)&b->latency, sizeof *b->latency, 1)) return;
         b->latency[i] = jlat->valuedouble;
-    } else if (b->latency) b->latency[i] = NAN;
+    } else if (b->latency) b->latency[i] = (double)NAN;
     if (jstr) {
         if (lazy_column(b, (void **)&b->stream, sizeof *b->stream, 0)) return;
         b->stream[i] = stream;

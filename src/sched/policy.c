@@ -112,7 +112,7 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
     int sorted = 1;
     for (uint32_t i = 1; i < nroots && sorted; i++)
         sorted = g->id[r->order[i - 1]] < g->id[r->order[i]];
-    if (!sorted) qsort_r(r->order, nroots, sizeof *r->order, cmp_by_id, (void *)g);
+    if (!sorted) qsort_r(r->order, nroots, sizeof *r->order, cmp_by_id, (void *)(uintptr_t)g);
     for (uint32_t i = 0; i < nroots; i++) {
         heap_item it = {.node = r->order[i]};
         r->seq[it.node] = pushed;

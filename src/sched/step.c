@@ -143,7 +143,7 @@ uint32_t step_live(const stepper *s, uint32_t *bufs, uint32_t cap)
 {
     const graph *g = s->g;
     uint32_t cnt = 0;
-    for (uint32_t b = 0; b < g->nbufs; b++) cnt += step_buf_live(s, b);
+    for (uint32_t b = 0; b < g->nbufs; b++) cnt += (uint32_t)step_buf_live(s, b);
     if (cap == 0 || cnt == 0) return cnt;
     /* All of them, oldest first; then the first cap. */
     uint32_t *all = cnt <= cap ? bufs : malloc((size_t)cnt * sizeof *all);
@@ -151,7 +151,7 @@ uint32_t step_live(const stepper *s, uint32_t *bufs, uint32_t cap)
     uint32_t i = 0;
     for (uint32_t b = 0; b < g->nbufs; b++)
         if (step_buf_live(s, b)) all[i++] = b;
-    if (cnt > 1) qsort_r(all, cnt, sizeof *all, cmp_alloc_step, (void *)s);
+    if (cnt > 1) qsort_r(all, cnt, sizeof *all, cmp_alloc_step, (void *)(uintptr_t)s);
     if (all != bufs) {
         memcpy(bufs, all, (size_t)cap * sizeof *bufs);
         free(all);

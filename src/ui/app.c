@@ -76,7 +76,7 @@ static void sort_by_span(app *a)
     a->by_span = malloc(((size_t)a->g->nbufs + 1) * sizeof *a->by_span);
     if (!a->by_span) return;
     for (uint32_t b = 0; b < a->g->nbufs; b++) a->by_span[b] = b;
-    qsort_r(a->by_span, a->g->nbufs, sizeof *a->by_span, cmp_span_desc, (void *)a->g);
+    qsort_r(a->by_span, a->g->nbufs, sizeof *a->by_span, cmp_span_desc, (void *)(uintptr_t)a->g);
 }
 
 /* Places st[0]'s run with placer p; the app is unchanged on failure. */

@@ -11,7 +11,7 @@ int canvas_init(canvas *cv, int w, int h, int utf8)
     cv->w = w > 0 ? w : 0;
     cv->h = h > 0 ? h : 0;
     cv->utf8 = utf8;
-    cv->c = calloc((size_t)cv->w * cv->h + 1, sizeof *cv->c);
+    cv->c = calloc((size_t)cv->w * (size_t)cv->h + 1, sizeof *cv->c);
     if (!cv->c) return -1;
     canvas_clear(cv);
     return 0;
@@ -127,12 +127,13 @@ void canvas_box(canvas *cv, rect r, const char *title, int style, int title_styl
 static void put_utf8(FILE *f, uint32_t cp)
 {
     if (cp < 0x80) fputc((int)cp, f);
-    else if (cp < 0x800) { fputc(0xC0 | (cp >> 6), f); fputc(0x80 | (cp & 0x3F), f); }
+    else if (cp < 0x800) { fputc((int)(0xC0 | (cp >> 6)), f); fputc((int)(0x80 | (cp & 0x3F)), f); }
     else if (cp < 0x10000) {
-        fputc(0xE0 | (cp >> 12), f); fputc(0x80 | ((cp >> 6) & 0x3F), f); fputc(0x80 | (cp & 0x3F), f);
+        fputc((int)(0xE0 | (cp >> 12)), f); fputc((int)(0x80 | ((cp >> 6) & 0x3F)), f);
+        fputc((int)(0x80 | (cp & 0x3F)), f);
     } else {
-        fputc(0xF0 | (cp >> 18), f); fputc(0x80 | ((cp >> 12) & 0x3F), f);
-        fputc(0x80 | ((cp >> 6) & 0x3F), f); fputc(0x80 | (cp & 0x3F), f);
+        fputc((int)(0xF0 | (cp >> 18)), f); fputc((int)(0x80 | ((cp >> 12) & 0x3F)), f);
+        fputc((int)(0x80 | ((cp >> 6) & 0x3F)), f); fputc((int)(0x80 | (cp & 0x3F)), f);
     }
 }
 

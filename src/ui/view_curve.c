@@ -205,7 +205,7 @@ void view_curve(canvas *cv, const app *a, rect r)
     }
 
     /* Curves. */
-    size_t ncell = (size_t)gm.plot.w * gm.plot.h;
+    size_t ncell = (size_t)gm.plot.w * (size_t)gm.plot.h;
     uint8_t *bits = calloc(ncell, 3);
     if (!bits) return;
     uint8_t *sty = bits + ncell, *own = bits + 2 * ncell;
@@ -218,7 +218,7 @@ void view_curve(canvas *cv, const app *a, rect r)
     int curx = gm.plot.x + col_of_step(s->k, gm.dx, n) / gm.sub;
     for (int cy = 0; cy < gm.plot.h; cy++)
         for (int cx = 0; cx < gm.plot.w; cx++) {
-            size_t i = (size_t)cy * gm.plot.w + cx;
+            size_t i = (size_t)cy * (size_t)gm.plot.w + (size_t)cx;
             int x = gm.plot.x + cx, y = gm.plot.y + cy;
             if (bits[i]) {
                 uint32_t ch;

@@ -171,25 +171,26 @@ static void view_timeline(canvas *cv, const app *a, rect r)
      * is kept until the placement or the size changes. */
     timeline_cache *tl = a->tl;
     if (!tl->offset || tl->offset != pl->offset || tl->w != pw || tl->h != ph) {
-        uint32_t *cell = realloc(tl->cell, (size_t)pw * ph * sizeof *cell);
-        if (!cell) return;
-        tl->cell = cell;
+        size_t ncell = (size_t)pw * (size_t)ph;
+        uint32_t *raster = realloc(tl->cell, ncell * sizeof *raster);
+        if (!raster) return;
+        tl->cell = raster;
         tl->w = pw;
         tl->h = ph;
         tl->offset = pl->offset;
-        for (size_t i = 0; i < (size_t)pw * ph; i++) cell[i] = GRAPH_NONE;
+        for (size_t i = 0; i < ncell; i++) raster[i] = GRAPH_NONE;
         for (uint32_t i = 0; i < g->nbufs; i++) {
             uint32_t b = a->by_span[i];
             uint32_t a0 = s->r.pos[g->buf_alloc[b]], a1 = g->buf_free[b] == GRAPH_NONE ? n : s->r.pos[g->buf_free[b]];
             int x0 = step_col(a0, n, pw), x1 = step_col(a1, n, pw), j0, j1;
             buf_rows(a, b, ph, &j0, &j1);
             for (int j = j0; j <= j1; j++)
-                for (int x = x0; x <= x1; x++) cell[(size_t)(ph - 1 - j) * pw + x] = b;
+                for (int x = x0; x <= x1; x++) raster[(size_t)(ph - 1 - j) * (size_t)pw + (size_t)x] = b;
         }
     }
     for (int y = 0; y < ph; y++)
         for (int x = 0; x < pw; x++) {
-            uint32_t b = tl->cell[(size_t)y * pw + x];
+            uint32_t b = tl->cell[(size_t)y * (size_t)pw + (size_t)x];
             if (b == GRAPH_NONE) continue;
             if (b == a->sel) canvas_put(cv, area.x + x, area.y + y, ' ', ST_NEXT);
             else canvas_put(cv, area.x + x, area.y + y, style_buf_glyph((int)b, a->mono, cv->utf8), style_buf((int)b));
