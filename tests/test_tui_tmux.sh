@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # test_tui_tmux.sh: runs the real memtris binary under tmux at 120x35, presses
-# keys and reads the screen back, as a person would. Usage: test_tui_tmux.sh MEMTRIS SRCDIR
+# keys and reads the screen back, as a person would; checks the terminal is
+# given back on every way out. Usage: test_tui_tmux.sh MEMTRIS SRCDIR [FAILMALLOC]
+# (FAILMALLOC: tests/failmalloc.c built, for the out-of-memory exit).
 set -u
 bin=$1
 src=$2
+failmalloc=${3:-}
 pass=0 fail=0
 if ! command -v tmux >/dev/null 2>&1; then
     echo "SKIP: tmux is not installed (the README's test command installs it)"
@@ -65,7 +68,21 @@ start() {
     cmd=$(printf '%q ' sh -c 'echo $$ >"$0"; exec "$@"' "$work/$session.pid" \
         env -u COLUMNS -u LINES -u LANGUAGE LC_ALL=C.UTF-8 "$@")
     T new-session -d -s "$session" -x 120 -y 35 \
-        "$cmd; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo|icrnl)$' | tr '\n' ' '; echo; sleep 60"
+        "$cmd; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo|icrnl)$' | tr '\n' ' '; echo; exec bash --norc --noprofile -i"
+}
+# given_back WHAT: after memtris has exited in this session, the terminal is
+# the shell's again: icanon, echo and icrnl on, the cursor visible, the
+# alternate screen left, and a command typed at the prompt is echoed and runs.
+given_back() {
+    local what=$1 flags word
+    if modes_ok; then ok "after $what: icanon, echo and icrnl are restored"; else bad "after $what: tty modes"; fi
+    flags=$(T display-message -p -t "$session" '#{alternate_on} #{cursor_flag}')
+    if [ "$flags" = "0 1" ]; then ok "after $what: the alternate screen is left and the cursor is visible"
+    else bad "after $what: alternate screen and cursor (alternate_on cursor_flag = $flags, want 0 1)"; fi
+    word="back$RANDOM"
+    keys "echo $word-\$((6*7))" Enter
+    if wait_for "echo $word-" && wait_for "$word-42"; then ok "after $what: the shell echoes what is typed and runs it"
+    else bad "after $what: a command typed at the shell"; fi
 }
 # pid_of SESSION: the pid of the command start ran there.
 pid_of() {
@@ -126,11 +143,7 @@ keys Escape
 if wait_gone "any key closes this help"; then ok "Esc closes the help"; else bad "Esc closes the help"; fi
 keys q
 check "q exits with status 0" "EXIT=0"
-if modes_ok; then
-    ok "the terminal is usable after q (icanon, echo, icrnl restored)"
-else
-    bad "terminal modes after q"
-fi
+given_back q
 
 # SIGTERM restores the terminal too, and exits with 128+15.
 start term "$bin"
@@ -139,14 +152,72 @@ pid=$(pid_of term || true)
 if [ -n "$pid" ]; then kill -TERM "$pid"; fi
 check "SIGTERM exits with 143" "EXIT=143"
 session=term
-if modes_ok; then ok "the terminal is usable after SIGTERM"; else bad "terminal modes after SIGTERM"; fi
+given_back SIGTERM
 
 # Ctrl-C (SIGINT) restores the terminal too, and exits with 128+2.
 start int "$bin" "$src/samples/demo.json"
 check "a second session opens" "step 0/61"
 keys C-c
 check "Ctrl-C exits with 130" "EXIT=130"
-if modes_ok; then ok "the terminal is usable after Ctrl-C"; else bad "terminal modes after Ctrl-C"; fi
+given_back Ctrl-C
+
+# SIGHUP sent to it: the same, with 128+1.
+start hup "$bin" "$src/samples/demo.json"
+check "a session for SIGHUP opens" "step 0/61"
+kill -HUP "$(pid_of hup)"
+check "SIGHUP exits with 129" "EXIT=129"
+given_back SIGHUP
+
+# A crash: the handler ends curses, then the signal goes on (to the default
+# action: 128+signal; in a sanitizer build to its report: status 1 under
+# AddressSanitizer, 66 under ThreadSanitizer).
+for sig in SEGV ABRT; do
+    start "crash$sig" "$bin" "$src/samples/demo.json"
+    check "a session for SIG$sig opens" "step 0/61"
+    kill -"$sig" "$(pid_of "crash$sig")"
+    want=$((128 + $(kill -l "$sig")))
+    if wait_for "EXIT=" && screen | grep -qE "^EXIT=($want|1|66)\$"; then
+        ok "SIG$sig ends memtris with its signal ($want) or a sanitizer's report"
+    else bad "SIG$sig exit status"; fi
+    given_back "SIG$sig"
+done
+
+# The terminal closed under it (the pane killed): memtris must end, not
+# spin on a dead terminal; also when SIGHUP is ignored (nohup), where only
+# the hung-up terminal tells.
+gone() {   # gone PID: the process has exited (within ~5 s)
+    for _ in $(seq 50); do
+        kill -0 "$1" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    return 1
+}
+start closed "$bin" "$src/samples/demo.json"
+check "a session to close opens" "step 0/61"
+pid=$(pid_of closed)
+T kill-session -t closed
+if gone "$pid"; then ok "closing the terminal ends memtris"; else bad "memtris still runs after its terminal closed"; kill -9 "$pid"; fi
+start closednohup bash -c 'trap "" HUP; exec "$0" "$@"' "$bin" "$src/samples/demo.json"
+check "a session with SIGHUP ignored opens" "step 0/61"
+pid=$(pid_of closednohup)
+T kill-session -t closednohup
+if gone "$pid"; then ok "closing the terminal ends memtris when SIGHUP is ignored (the write side hung up)"
+else bad "memtris with SIGHUP ignored still runs after its terminal closed"; kill -9 "$pid"; fi
+session=main
+
+# Out of memory with the UI up: a screen too large to allocate (every
+# allocation over 200000 bytes fails; a 300x100 screen needs 240000).
+if [ -n "$failmalloc" ]; then
+    start oom env LD_PRELOAD="$failmalloc" MEMTRIS_FAILMALLOC_OVER=200000 "$bin" "$src/samples/demo.json"
+    check "a session that will run out of memory opens" "step 0/61"
+    T resize-window -t oom -x 300 -y 100
+    check "out of memory exits with status 1" "EXIT=1"
+    check "... saying why once the terminal is back" "memtris: out of memory"
+    given_back "out of memory"
+    T resize-window -t oom -x 120 -y 35
+else
+    echo "skip: the out-of-memory exit (no failmalloc library: sanitizer builds cannot preload an allocator)"
+fi
 
 # TERM=dumb: refuse and point to the text commands.
 start dumb env TERM=dumb "$bin" "$src/samples/demo.json"

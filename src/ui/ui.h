@@ -1,4 +1,4 @@
-/* ui.h: the terminal front end (ui_curses.c). Exports ui_run and
+/* ui.h: the terminal front end (ui_curses.c). Exports ui_run, ui_signal and
  * ui_check_terminal. */
 #ifndef MEMTRIS_UI_H
 #define MEMTRIS_UI_H
@@ -7,7 +7,11 @@
 
 /* 0 if standard input and output are a usable terminal; else -1 and why. */
 int ui_check_terminal(char *why, size_t cap);
-/* Runs the TUI until the user quits; returns the exit status. */
+/* Runs the TUI until the user quits; returns the exit status: 0, 1 when
+ * the terminal went away or memory ran out (said on stderr once the
+ * terminal is back), 128 + the signal after SIGINT, SIGTERM or SIGHUP. */
 int ui_run(app *a);
+/* The stop signal that ended ui_run, or 0. */
+int ui_signal(void);
 
 #endif

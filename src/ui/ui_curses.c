@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "ui.h"
 #include <curses.h>
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,15 @@
 static volatile sig_atomic_t got_signal;
 static int curses_on;
 
+/* The signals that end the UI cleanly (the loop sees them within one
+ * timeout) and those that mean a crash (the terminal is given back in the
+ * handler, then the signal goes on to whoever handled it before: the
+ * default action, or a sanitizer's report). */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static const int crash_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
+#define NCRASH (sizeof crash_signals / sizeof crash_signals[0])
+static struct sigaction crash_prev[NCRASH];
+
 static void restore_terminal(void)
 {
     if (curses_on && !isendwin()) endwin();
@@ -24,14 +35,54 @@ static void restore_terminal(void)
 
 static void on_stop_signal(int sig)
 {
-    got_signal = sig;      /* the loop sees it within one timeout */
+    got_signal = sig;
 }
 
 static void on_crash(int sig)
 {
     restore_terminal();    /* as htop does: leave a usable terminal behind */
-    signal(sig, SIG_DFL);
+    for (size_t i = 0; i < NCRASH; i++)
+        if (crash_signals[i] == sig) sigaction(sig, &crash_prev[i], NULL);
+    /* Delivered when this handler returns (a fault repeats its instruction). */
     raise(sig);
+}
+
+static void install_handlers(void)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_stop_signal;
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++) {
+        /* A hangup that was ignored when memtris started (nohup) stays ignored. */
+        if (stop_signals[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        sigaction(stop_signals[i], &sa, NULL);
+    }
+    sa.sa_handler = on_crash;
+    sa.sa_flags = (int)(SA_NODEFER | SA_RESETHAND);
+    for (size_t i = 0; i < NCRASH; i++) sigaction(crash_signals[i], &sa, &crash_prev[i]);
+}
+
+static void remove_handlers(void)
+{
+    for (size_t i = 0; i < NCRASH; i++) sigaction(crash_signals[i], &crash_prev[i], NULL);
+}
+
+int ui_signal(void)
+{
+    return got_signal;
+}
+
+/* 1 when the terminal has gone away (closed, hung up): reads and writes
+ * would fail from now on, and the UI must end instead of spinning. */
+static int terminal_gone(int in_fd, int out_fd)
+{
+    struct pollfd p[2] = {{in_fd, POLLIN, 0}, {out_fd, POLLOUT, 0}};
+    int n;
+    do n = poll(p, 2, 0);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0) return 0;
+    return ((p[0].revents | p[1].revents) & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
 static attr_t attrs_of(int a)
@@ -121,16 +172,7 @@ int ui_run(app *a)
     }
     curses_on = 1;
     atexit(restore_terminal);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    signal(SIGSEGV, on_crash);
-    signal(SIGABRT, on_crash);
-    signal(SIGBUS, on_crash);
-    signal(SIGFPE, on_crash);
+    install_handlers();
 
     set_escdelay(25);
     cbreak();
@@ -145,14 +187,24 @@ int ui_run(app *a)
 
     canvas cv = {0};
     int status = 0;
+    const char *why = NULL;            /* said on stderr once the terminal is back */
     struct timespec last_tick;
     clock_gettime(CLOCK_MONOTONIC, &last_tick);
     while (!a->quit && !got_signal) {
+        if (terminal_gone(fileno(in), STDOUT_FILENO)) {
+            why = "the terminal went away";
+            status = 1;
+            break;
+        }
         int h, w;
         getmaxyx(stdscr, h, w);
         if (w != cv.w || h != cv.h || !cv.c) {
             canvas_free(&cv);
-            if (canvas_init(&cv, w, h, a->utf8)) { status = 1; break; }
+            if (canvas_init(&cv, w, h, a->utf8)) {
+                why = "out of memory (for a screen of this size)";
+                status = 1;
+                break;
+            }
             app_resize(a, w, h);
         }
         view_render(&cv, a);
@@ -185,8 +237,10 @@ int ui_run(app *a)
     }
     canvas_free(&cv);
     restore_terminal();
+    remove_handlers();
     delscreen(scr);
     if (in != stdin) fclose(in);
+    if (why && !got_signal) fprintf(stderr, "memtris: %s\n", why);
     if (got_signal) return 128 + got_signal;
     return status;
 }
