@@ -99,7 +99,7 @@ static int view_open(view_opts *o)
     const char *title = file ? (strcmp(file, "-") ? file : "<stdin>") : "demo (built in)";
     diag d;
     diag_init(&d, title);
-    load_opts lo = {show_progress, (void *)(uintptr_t)title};
+    load_opts lo = {show_progress, (void *)(uintptr_t)title, 0};
     graph *g = file ? load_file(file, &d, isatty(STDERR_FILENO) ? &lo : NULL, NULL)
                     : load_buffer(memtris_demo_json, memtris_demo_json_len, title, &d, NULL, NULL);
     for (size_t i = 0; i < d.nlines; i++) fprintf(stderr, "%s\n", d.lines[i]);

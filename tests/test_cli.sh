@@ -145,7 +145,7 @@ group_stdin() {
     : | "$M" validate - >"$OUT" 2>"$ERR"
     rc=$?
     expect_rc 1 "validate - on empty input"
-    expect_grep "$ERR" "<stdin>: error: empty input" "empty stdin message"
+    expect_grep "$ERR" "<stdin>:1:1: error: empty input" "empty stdin message"
     printf '{"Nodes": [\n  {"Id": 0, "Op": "X"},\n  {"Id": 1, "Op": bogus}\n], "Edges": []}\n' |
         "$M" compare - >"$OUT" 2>"$ERR"
     rc=$?
@@ -270,6 +270,38 @@ group_errors() {
     expect_grep "$ERR" "FREE node 1 of buffer 1 does not depend on ALLOC node 0" "FREE order message"
 }
 
+# Inputs too large for memory or for memtris's indices: a clean error, status 1.
+group_limits() {
+    local c i
+    # live bytes passing 2^63-1: 1100 buffers of 2^53-1 bytes, never freed
+    { printf '{"Nodes": ['
+      for i in $(seq 0 1099); do printf '%s{"Id": %d, "Op": "ALLOC", "Size": 9007199254740991, "BufId": %d}' \
+          "$([ "$i" -gt 0 ] && echo ', ')" "$i" "$i"; done
+      printf '], "Edges": []}'; } >"$TMP/sum.json"
+    for c in schedule compare plan replay; do
+        run "$M" "$c" "$TMP/sum.json"
+        expect_rc 1 "$c: live bytes over 2^63-1"
+        expect_grep "$ERR" "live memory passes 2^63-1 bytes at step 1025 (node 1024)" "$c: says where the sum passes 2^63-1"
+    done
+    run "$M" validate "$TMP/sum.json"
+    expect_rc 0 "validate: the ALLOCs adding up past 2^63-1 is a warning (whether it overflows depends on the order)"
+    expect_grep "$ERR" "the ALLOCs add up to more than 2^63-1 bytes" "validate warns of the sum"
+    # A 2 GB file (sparse: no disk used) where memory is limited to ~1 GB,
+    # from a file and from a pipe. (A sanitizer build cannot start under
+    # ulimit -v: its shadow memory needs terabytes of address space.)
+    if ! (bash -c 'ulimit -v 1000000; exec "$0" --version' "$M"; exit $?) >/dev/null 2>&1; then
+        echo "skip: the 2 GB input under ulimit -v (this build cannot start under ulimit -v: a sanitizer's shadow memory)"
+        return
+    fi
+    truncate -s 2G "$TMP/big.json"
+    run bash -c 'ulimit -v 1000000; exec "$0" validate "$1"' "$M" "$TMP/big.json"
+    expect_rc 1 "a 2 GB file under ulimit -v"
+    expect_grep "$ERR" "$TMP/big.json: error: out of memory: the input's 2147483648 bytes do not fit" "says it does not fit"
+    run bash -c 'ulimit -v 1000000; head -c 1500000000 /dev/zero | "$0" validate -' "$M"
+    expect_rc 1 "1.5 GB on a pipe under ulimit -v"
+    expect_grep "$ERR" "<stdin>: error: out of memory reading the input, after" "says how far it read"
+}
+
 # ------------------------------------------------------------------ driver
 
-run_groups "exit help version stdin schedule compare validate errors"
+run_groups "exit help version stdin schedule compare validate errors limits"

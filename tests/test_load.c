@@ -141,8 +141,8 @@ static void every_prefix_of_a_valid_file_is_rejected(void **state)
 static void empty_input(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("", "error:", "empty input");
-    TU_EXPECT_ERROR("  \n\t \n", "error:", "empty input");
+    TU_EXPECT_ERROR("", TU_SOURCE ":1:1: error:", "empty input");
+    TU_EXPECT_ERROR("  \n\t \n", TU_SOURCE ":1:1: error:", "empty input");
 }
 
 static void top_level_not_an_object(void **state)
@@ -159,6 +159,30 @@ static void trailing_garbage(void **state)
                     "unexpected data after the top-level object");
     TU_EXPECT_ERROR("{\"Nodes\": [], \"Edges\": []} {}", TU_SOURCE ":1:28: error:",
                     "unexpected data after the top-level object");
+}
+
+/* JSON text is UTF-8: a string with a byte that is not (a damaged file, a
+ * Latin-1 name) is refused at that byte, not shown as garbage later. */
+static void invalid_utf8_in_a_string(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"X\", \"Name\": \"caf\xe9\"}], \"Edges\": []}",
+                    TU_SOURCE ":1:45: error:", "invalid UTF-8 inside a string", "at '\\xe9\"}]");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xc0\xaf\"}], \"Edges\": []}", TU_SOURCE ":1:",
+                    "invalid UTF-8");                                       /* overlong '/' */
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xed\xa0\x80\"}], \"Edges\": []}", TU_SOURCE ":1:",
+                    "invalid UTF-8");                                       /* a surrogate */
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xf4\x90\x80\x80\"}], \"Edges\": []}", TU_SOURCE ":1:",
+                    "invalid UTF-8");                                       /* past U+10FFFF */
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xe2\x82\"}], \"Edges\": []}", TU_SOURCE ":1:",
+                    "invalid UTF-8");                                       /* cut short */
+    diag d;                                                                  /* and the real thing loads */
+    graph *g = tu_load("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xe2\x82\xac \xf0\x9f\x98\x80 caf\xc3\xa9\"}], \"Edges\": []}",
+                       &d);
+    assert_non_null(g);
+    assert_string_equal(graph_op(g, 0), "\xe2\x82\xac \xf0\x9f\x98\x80 caf\xc3\xa9");
+    graph_free(g);
+    diag_free(&d);
 }
 
 static void utf8_byte_order_mark(void **state)
@@ -194,13 +218,13 @@ static void edges_before_nodes(void **state)
 static void missing_nodes(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Edges\": []}", "error:", "missing \"Nodes\"");
+    TU_EXPECT_ERROR("{\"Edges\": []}", TU_SOURCE ":1:13: error:", "missing \"Nodes\"", "ends here");
 }
 
 static void missing_edges(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "]}", "error:", "missing \"Edges\"");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "]}\n", TU_SOURCE ":1:", "error:", "missing \"Edges\"", "ends here");
 }
 
 static void nodes_wrong_type(void **state)
@@ -693,6 +717,31 @@ static void many_errors_keep_few_lines(void **state)
     free(b.s);
 }
 
+/* More nodes than the limit (load_opts.max_nodes here; the 32-bit indices
+ * LOAD_MAX_NODES in a real file of billions of nodes): a clean "too large"
+ * error, not "out of memory", and no graph. */
+static void too_many_nodes_is_too_large(void **state)
+{
+    (void)state;
+    const char *json = "{\"Nodes\": [{\"Id\": 0, \"Op\": \"A\"}, {\"Id\": 1, \"Op\": \"A\"}, "
+                       "{\"Id\": 2, \"Op\": \"A\"}, {\"Id\": 3, \"Op\": \"A\"}], \"Edges\": []}";
+    load_opts opts = {NULL, NULL, 3};
+    diag d;
+    diag_init(&d, TU_SOURCE);
+    graph *g = load_buffer(json, strlen(json), TU_SOURCE, &d, &opts, NULL);
+    assert_null(g);
+    TU_ASSERT_LINE(&d, "t.json: error: too large: more than 3 nodes (the most memtris holds)");
+    assert_int_equal(tu_find_line(&d, "out of memory", (const char *)NULL), -1);
+    diag_free(&d);
+    opts.max_nodes = 4;                       /* exactly the limit is fine */
+    diag_init(&d, TU_SOURCE);
+    g = load_buffer(json, strlen(json), TU_SOURCE, &d, &opts, NULL);
+    assert_non_null(g);
+    assert_int_equal(g->n, 4);
+    graph_free(g);
+    diag_free(&d);
+}
+
 static void load_file_reports_missing_file(void **state)
 {
     (void)state;
@@ -776,7 +825,7 @@ static void load_reports_progress(void **state)
     for (int i = 1; i < 20000; i++) len += (size_t)sprintf(json + len, "%s[%d, %d]", i > 1 ? ", " : "", i - 1, i);
     len += (size_t)sprintf(json + len, "]}");
     progress_log p = {0, 0, 0, 1};
-    load_opts opts = {on_progress, &p};
+    load_opts opts = {on_progress, &p, 0};
     diag d;
     diag_init(&d, TU_SOURCE);
     graph *g = load_buffer(json, len, TU_SOURCE, &d, &opts, NULL);
@@ -848,6 +897,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(empty_graph_loads),
         cmocka_unit_test(many_leaks_keep_few_lines),
         cmocka_unit_test(many_errors_keep_few_lines),
+        cmocka_unit_test(too_many_nodes_is_too_large),
+        cmocka_unit_test(invalid_utf8_in_a_string),
         cmocka_unit_test(load_file_reports_missing_file),
         cmocka_unit_test(load_reports_progress),
         cmocka_unit_test(free_far_from_alloc),

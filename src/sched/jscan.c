@@ -25,6 +25,30 @@ static void ws(scan *s)
 
 static int value(scan *s, int depth);
 
+int jscan_utf8_len(const char *s, const char *e)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = (const unsigned char *)e;
+    if (p >= end) return 0;
+    unsigned char c = p[0];
+    if (c < 0x80) return 1;
+    int n;
+    unsigned char lo = 0x80, hi = 0xBF;         /* the second byte's range */
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0) lo = 0xA0;               /* overlong */
+        if (c == 0xED) hi = 0x9F;               /* UTF-16 surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0) lo = 0x90;               /* overlong */
+        if (c == 0xF4) hi = 0x8F;               /* past U+10FFFF */
+    } else return 0;
+    if (end - p < n || p[1] < lo || p[1] > hi) return 0;
+    for (int i = 2; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80) return 0;
+    return n;
+}
+
 static int string(scan *s)
 {
     s->p++;   /* opening quote */
@@ -32,6 +56,12 @@ static int string(scan *s)
         unsigned char c = (unsigned char)*s->p;
         if (c == '"') { s->p++; return 0; }
         if (c < 0x20) return fail(s, s->p, "control character inside a string");
+        if (c >= 0x80) {                        /* JSON text is UTF-8 (RFC 8259, 8.1) */
+            int n = jscan_utf8_len(s->p, s->end);
+            if (!n) return fail(s, s->p, "invalid UTF-8 inside a string");
+            s->p += n;
+            continue;
+        }
         if (c == '\\') {
             s->p++;
             if (s->p >= s->end) break;

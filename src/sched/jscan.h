@@ -9,5 +9,8 @@
  * *where at the offending character (end for truncation) and *what a short
  * reason ("unexpected end of input", "expected ':' after a key", ...). */
 int jscan_value(const char *p, const char *end, const char **where, const char **what);
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF; 1 for ASCII), or 0. */
+int jscan_utf8_len(const char *p, const char *end);
 
 #endif

@@ -29,7 +29,10 @@ typedef struct builder {
     double parse_s;               /* time in cJSON (parse and delete), sampled */
     size_t nvalues;
     int timing;                   /* this value is timed */
-    int oom;
+    int oom;                      /* out of memory, or a limit passed (then `limit` says which): stop */
+    const char *limit;            /* "nodes", "buffers", ... when the graph is larger than memtris holds */
+    uint64_t limit_max;
+    uint32_t max_nodes;           /* the most nodes taken (load_opts.max_nodes, else LOAD_MAX_NODES) */
 
     uint32_t n, cap;
     int64_t *id, *change;         /* change holds Size (ALLOC), declared Size or -1 (FREE) */
@@ -65,6 +68,17 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The graph has more of `what` than memtris's 32-bit indices (or the
+ * caller's limit) hold: stop, and say so rather than "out of memory". */
+static void too_large(builder *b, const char *what, uint64_t max)
+{
+    if (!b->limit) {
+        b->limit = what;
+        b->limit_max = max;
+    }
+    b->oom = 1;
 }
 
 /* Grows *p (of elem-size bytes each) to hold at least need elements. */
@@ -120,10 +134,22 @@ static void syntax_error(builder *b, const char *p, const char *what)
         ERR_AT(b, q, DC_SYNTAX, "invalid JSON: unexpected end of input (truncated file?)");
         return;
     }
-    char snip[24];
+    /* Up to 16 characters of context; bytes that are not text (control
+     * characters, broken UTF-8) are shown as \xHH, never sent raw. */
+    char snip[80];           /* 16 characters of at most 4 bytes each */
     size_t k = 0;
-    for (const char *q = p; q < end && k < 16 && *q != '\n' && *q != '\r'; q++)
-        snip[k++] = *q;
+    int chars = 0;
+    for (const char *q = p; q < end && *q != '\n' && *q != '\r' && chars < 16; chars++) {
+        int n = jscan_utf8_len(q, end);
+        if (n == 0 || (unsigned char)*q < 0x20 || *q == 0x7f) {
+            k += (size_t)snprintf(snip + k, sizeof snip - k, "\\x%02x", (unsigned char)*q);
+            q++;
+        } else {
+            memcpy(snip + k, q, (size_t)n);
+            k += (size_t)n;
+            q += n;
+        }
+    }
     snip[k] = 0;
     ERR_AT(b, p, DC_SYNTAX, "invalid JSON: %s, at '%s'", what, snip);
 }
@@ -202,7 +228,7 @@ static int get_uint53(const cJSON *v, int64_t *out)
 static uint32_t pool_add(builder *b, const char *s)
 {
     size_t l = strlen(s) + 1;
-    if (b->plen + l > UINT32_MAX) { b->oom = 1; return 0; }
+    if (b->plen + l > UINT32_MAX) { too_large(b, "bytes of names", UINT32_MAX); return 0; }
     if (grow(b, (void **)&b->pool, &b->pcap, b->plen + l, 1)) return 0;
     if (b->plen == 0) b->pool[b->plen++] = 0;      /* offset 0 = no name */
     if (grow(b, (void **)&b->pool, &b->pcap, b->plen + l, 1)) return 0;
@@ -254,6 +280,7 @@ static uint32_t buf_get(builder *b, int64_t bufid)
 {
     uint32_t k = imap_put(&b->bufids, bufid, b->nb);
     if (k == IMAP_NONE - 1) { b->oom = 1; return GRAPH_NONE; }
+    if (k == IMAP_NONE && b->nb >= LOAD_MAX_NODES) { too_large(b, "buffers", LOAD_MAX_NODES); return GRAPH_NONE; }
     if (k != IMAP_NONE) return k;
     size_t cap = b->bcap;
     if (grow(b, (void **)&b->bid, &cap, (size_t)b->nb + 1, sizeof *b->bid)) return GRAPH_NONE;
@@ -276,9 +303,8 @@ static uint32_t buf_get(builder *b, int64_t bufid)
 static int node_reserve(builder *b)
 {
     if (b->n + 1 <= b->cap) return 0;
-    if (b->n >= UINT32_MAX - 2) { b->oom = 1; return -1; }
     size_t nc = b->cap ? (size_t)b->cap * 2 : 1024;
-    if (nc > UINT32_MAX - 2) nc = UINT32_MAX - 2;
+    if (nc > LOAD_MAX_NODES) nc = LOAD_MAX_NODES;
 #define RE(f) do { void *q = realloc(b->f, nc * sizeof *b->f); if (!q) { b->oom = 1; return -1; } b->f = q; } while (0)
     RE(id); RE(change); RE(kind); RE(buf); RE(op); RE(name); RE(src);
     if (b->latency) RE(latency);
@@ -400,7 +426,9 @@ static void add_node(builder *b, const cJSON *v, const char *at, size_t index)
         ERR_AT(b, at, DC_FIELD, LAB ": \"Stream\" must be a non-negative integer; %s", LABV, why);
         bad = 1;
     }
-    if (bad || node_reserve(b)) return;
+    if (bad) return;
+    if (b->n >= b->max_nodes) { too_large(b, "nodes", b->max_nodes); return; }
+    if (node_reserve(b)) return;
 
     uint32_t i = b->n;
     uint32_t prev = imap_put(&b->ids, id, i);
@@ -429,7 +457,7 @@ static void add_node(builder *b, const cJSON *v, const char *at, size_t index)
     b->in_off[i] = (uint32_t)b->nin;
     if (jin) {
         size_t cnt = (size_t)cJSON_GetArraySize(jin);
-        if (b->nin + cnt > UINT32_MAX) { b->oom = 1; return; }
+        if (b->nin + cnt > UINT32_MAX) { too_large(b, "\"Inputs\" entries in all", UINT32_MAX); return; }
         if (grow(b, (void **)&b->inputs, &b->incap, b->nin + cnt, sizeof *b->inputs)) return;
         for (const cJSON *e = jin->child; e; e = e->next) get_uint53(e, &b->inputs[b->nin++]);
     }
@@ -530,7 +558,7 @@ static int read_document(builder *b)
     if (b->len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;     /* a UTF-8 byte order mark */
     p = skip_ws(p, end);
     if (p >= end) {
-        ERR(b, DC_SYNTAX, "empty input: expected a JSON object with \"Nodes\" and \"Edges\"");
+        ERR_AT(b, b->text, DC_SYNTAX, "empty input: expected a JSON object with \"Nodes\" and \"Edges\"");
         return -1;
     }
     if (*p != '{') {
@@ -575,10 +603,14 @@ static int read_document(builder *b)
         syntax_error(b, p, "expected ',' or '}' after a member of the top-level object");
         return -1;
     }
+    const char *close = p - 1;                  /* the top-level object's '}' */
     p = skip_ws(p, end);
     if (p < end) { ERR_AT(b, p, DC_SYNTAX, "unexpected data after the top-level object"); return -1; }
-    if (!b->seen_nodes) ERR(b, DC_FIELD, "missing \"Nodes\": the top-level object needs a \"Nodes\" array");
-    if (!b->seen_edges) ERR(b, DC_FIELD, "missing \"Edges\": the top-level object needs an \"Edges\" array (use [] for none)");
+    if (!b->seen_nodes)
+        ERR_AT(b, close, DC_FIELD, "missing \"Nodes\": the top-level object, which ends here, needs a \"Nodes\" array");
+    if (!b->seen_edges)
+        ERR_AT(b, close, DC_FIELD, "missing \"Edges\": the top-level object, which ends here, needs an \"Edges\" "
+               "array (use [] for none)");
     return b->d->nerrors ? -1 : 0;
 }
 
@@ -925,6 +957,7 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     b.len = len;
     b.pc_line = 1;
     b.pc_col = 1;
+    b.max_nodes = opts && opts->max_nodes && opts->max_nodes < LOAD_MAX_NODES ? opts->max_nodes : LOAD_MAX_NODES;
     double t0 = now_s();
     graph *g = NULL;
     uint32_t *pos = NULL, *order = NULL;
@@ -957,7 +990,11 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
 
 done:
     if (release) release(ctx);
-    if (b.oom) ERR(&b, DC_LIMIT, "out of memory or over the size limits after %u nodes", b.n);
+    if (b.limit)
+        ERR(&b, DC_LIMIT, "too large: more than %llu %s (the most memtris holds)", (unsigned long long)b.limit_max,
+            b.limit);
+    else if (b.oom)
+        ERR(&b, DC_LIMIT, "out of memory after %u nodes (the input is %zu bytes)", b.n, len);
     free(pos);
     free(order);
     builder_free(&b);
@@ -1001,6 +1038,7 @@ graph *load_file(const char *path, diag *d, const load_opts *opts, load_stats *s
         return NULL;
     }
     struct stat st;
+    memset(&st, 0, sizeof st);
     file_text f = {NULL, 0, 0};
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
         f.text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -1016,7 +1054,12 @@ graph *load_file(const char *path, diag *d, const load_opts *opts, load_stats *s
                 if (!t) {
                     free(f.text);
                     if (!is_stdin) close(fd);
-                    diag_add(d, DIAG_ERROR, DC_LIMIT, 0, 0, "out of memory reading the input");
+                    if (S_ISREG(st.st_mode))
+                        diag_add(d, DIAG_ERROR, DC_LIMIT, 0, 0, "out of memory: the input's %lld bytes do not fit",
+                                 (long long)st.st_size);
+                    else
+                        diag_add(d, DIAG_ERROR, DC_LIMIT, 0, 0, "out of memory reading the input, after %zu bytes",
+                                 f.len);
                     return NULL;
                 }
                 f.text = t;

@@ -3,13 +3,20 @@
 #ifndef MEMTRIS_LOAD_H
 #define MEMTRIS_LOAD_H
 #include <stddef.h>
+#include <stdint.h>
 #include "diag.h"
 #include "graph.h"
+
+/* The most nodes (and buffers) a graph may have: node indices are 32-bit,
+ * with UINT32_MAX meaning "none" and room for a sentinel. */
+#define LOAD_MAX_NODES ((uint32_t)UINT32_MAX - 3)
 
 typedef struct load_opts {
     /* Called now and then while parsing with bytes done and total; may be NULL. */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
+    /* Refuse a graph of more nodes than this ("too large"); 0: LOAD_MAX_NODES. */
+    uint32_t max_nodes;
 } load_opts;
 
 /* Timings of the phases, for the benchmark (seconds). */
