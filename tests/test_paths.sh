@@ -27,7 +27,7 @@ fi
 
 bin="$deep/build dir/memtris"
 if ! CC=$CC_USED cmake -S "$deep" -B "$deep/build dir" -DMEMTRIS_CUDA=OFF >"$root/build.log" 2>&1 ||
-   ! cmake --build "$deep/build dir" -j2 --target memtris >>"$root/build.log" 2>&1; then
+   ! cmake --build "$deep/build dir" -j2 --target memtris failmalloc >>"$root/build.log" 2>&1; then
     tail -30 "$root/build.log"
     echo "FAIL: memtris does not build from $deep"
     echo "0 passed, 1 failed"
@@ -60,7 +60,7 @@ suite() {
     fi
 }
 T=$deep/tests
-suite "the TUI under tmux" bash "$T/test_tui_tmux.sh" "$bin" "$deep"
+suite "the TUI under tmux" bash "$T/test_tui_tmux.sh" "$bin" "$deep" "$deep/build dir/tests/libfailmalloc.so"
 suite "test_cli" bash "$T/test_cli.sh" "$bin" "$deep"
 suite "test_plan" bash "$T/test_plan.sh" "$bin" "$deep"
 suite "test_replay_cli" bash "$T/test_replay_cli.sh" "$bin" "$deep"

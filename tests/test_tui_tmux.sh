@@ -208,13 +208,17 @@ session=main
 # Out of memory with the UI up: a screen too large to allocate (every
 # allocation over 200000 bytes fails; a 300x100 screen needs 240000).
 if [ -n "$failmalloc" ]; then
-    start oom env LD_PRELOAD="$failmalloc" MEMTRIS_FAILMALLOC_OVER=200000 "$bin" "$src/samples/demo.json"
+    # LD_PRELOAD splits its list at spaces: a copy in a folder without any
+    fmdir=$(mktemp -d /tmp/memtris-failmalloc.XXXXXX)
+    cp "$failmalloc" "$fmdir/failmalloc.so"
+    start oom env LD_PRELOAD="$fmdir/failmalloc.so" MEMTRIS_FAILMALLOC_OVER=200000 "$bin" "$src/samples/demo.json"
     check "a session that will run out of memory opens" "step 0/61"
     T resize-window -t oom -x 300 -y 100
     check "out of memory exits with status 1" "EXIT=1"
     check "... saying why once the terminal is back" "memtris: out of memory"
     given_back "out of memory"
     T resize-window -t oom -x 120 -y 35
+    rm -rf "$fmdir"
 else
     echo "skip: the out-of-memory exit (no failmalloc library: sanitizer builds cannot preload an allocator)"
 fi
