@@ -35,6 +35,10 @@ void cli_json_string(FILE *f, const char *s);
 /* Prints a string as a CSV field (quoted when needed). */
 void cli_csv_field(FILE *f, const char *s);
 
+/* The whole command line (cli_main.c): dispatches argv to a subcommand and
+ * returns the exit status; never calls exit(). argv[0] is the program. */
+int cli_main(int argc, char **argv);
+
 int cmd_schedule(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_validate(int argc, char **argv);

@@ -966,6 +966,74 @@ static void test_replay_autoplay_pace(void **state)
     close_app(&f);
 }
 
+/* tests/data/fuzz/replay-measured-far-below.json: a saved replay of the
+ * seed example whose reading at step 2 is 2^53-1 bytes below zero. The
+ * curve draws it on the plot's bottom row (clamped); the dot's row was
+ * converted to int out of range, undefined (found by tests/fuzz; clang's
+ * UBSan stops there). */
+static void test_replay_far_below_zero(void **state)
+{
+    (void)state;
+    replay_result res;
+    char err[512];
+    if (replay_load_json(MEMTRIS_SOURCE_DIR "/tests/data/fuzz/replay-measured-far-below.json", &res, err, sizeof err))
+        fail_msg("%s", err);
+    fixture f;
+    open_app(&f, "seed-example.json", 0);
+    app *a = &f.a;
+    assert_int_equal(replay_check_run(&res, f.g, &a->st[0].r, err, sizeof err), 0);
+    app_set_replay(a, &res);
+    app_jump(a, 3);
+    static const int sizes[][2] = {{80, 24}, {132, 40}, {300, 100}};
+    for (int utf8 = 0; utf8 < 2; utf8++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            canvas cv;
+            assert_int_equal(canvas_init(&cv, sizes[i][0], sizes[i][1], utf8), 0);
+            a->utf8 = utf8;
+            app_resize(a, cv.w, cv.h);
+            view_render(&cv, a);
+            /* the plot: inside the panel's frame, above the x-axis labels */
+            rect r = a->lay.r[P_CURVE];
+            int low_measured = -1;
+            for (int y = r.y + 1; y <= r.y + r.h - 3; y++)
+                for (int x = r.x + 1; x < r.x + r.w - 1; x++)
+                    if (cv.c[y * cv.w + x].style == ST_MEASURED) low_measured = y;
+            canvas_free(&cv);
+            if (low_measured != r.y + r.h - 3)
+                fail_msg("%dx%d: the measured curve's lowest row is %d, the plot's %d", sizes[i][0], sizes[i][1],
+                         low_measured, r.y + r.h - 3);
+        }
+    close_app(&f);
+}
+
+/* tests/data/fuzz/replay-device-c1-control.json: a saved replay whose
+ * device name holds C1 controls (U+0082, and U+009B, CSI to a terminal):
+ * the status bar shows '?' for each, never the control (found by
+ * tests/fuzz). */
+static void test_replay_device_controls(void **state)
+{
+    (void)state;
+    replay_result res;
+    char err[512];
+    if (replay_load_json(MEMTRIS_SOURCE_DIR "/tests/data/fuzz/replay-device-c1-control.json", &res, err, sizeof err))
+        fail_msg("%s", err);
+    fixture f;
+    open_app(&f, "seed-example.json", 0);
+    app *a = &f.a;
+    app_set_replay(a, &res);
+    app_jump(a, 1);
+    assert_true(status_has(a, 200, 40, "| host: gpu??[2J?31m\xc3\xa9"));
+    canvas cv;
+    assert_int_equal(canvas_init(&cv, 200, 40, 1), 0);
+    app_resize(a, cv.w, cv.h);
+    view_render(&cv, a);
+    for (int i = 0; i < cv.w * cv.h; i++)
+        if (cv.c[i].ch < 0x20 || (cv.c[i].ch >= 0x7f && cv.c[i].ch < 0xa0))
+            fail_msg("a control U+%04X at (%d, %d)", cv.c[i].ch, i % cv.w, i / cv.w);
+    canvas_free(&cv);
+    close_app(&f);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -996,6 +1064,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_replay_cancel),
         cmocka_unit_test(test_replay_backends),
         cmocka_unit_test(test_replay_autoplay_pace),
+        cmocka_unit_test(test_replay_far_below_zero),
+        cmocka_unit_test(test_replay_device_controls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -412,10 +412,13 @@ static int64_t greedy_fit(greedy *G, const job *j)
     uint32_t k = 0;
     /* Live at a: the fringe of a's block, then the cover of its path. */
     const flist *fr = &G->fringe[blk];
-    for (const seg_item *it = fr->v, *e = it + fr->n; it < e; it++) {   /* no branch: a coin toss */
-        G->tmp[k] = (span_item){it->off, it->end};
-        k += it->a <= a && it->f > a;
-    }
+    /* An empty fringe may have no array: NULL + 0 is undefined in C (UBSan's
+     * pointer-overflow check, found by tests/fuzz). */
+    if (fr->n)
+        for (const seg_item *it = fr->v, *e = it + fr->n; it < e; it++) {   /* no branch: a coin toss */
+            G->tmp[k] = (span_item){it->off, it->end};
+            k += it->a <= a && it->f > a;
+        }
     G->work += fr->n / 4;
     for (uint32_t m = G->cmask[blk]; m; m &= m - 1)
         k = gather_list(G, &G->cover[(blk + G->leaves) >> __builtin_ctz(m)], k);

@@ -82,7 +82,9 @@ int canvas_text(canvas *cv, int x, int y, int maxw, int style, const char *s)
     while (*p && w < maxw) {
         uint32_t cp;
         p += utf8_next(p, &cp);
-        if (cp < 0x20 || cp == 0x7f) cp = '?';
+        /* C0 and C1 controls (U+0080..U+009F: 0x9B is CSI to a terminal;
+         * found by tests/fuzz in a saved replay's device name) */
+        if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) cp = '?';
         else if (cp > 0x7e && (!cv->utf8 || cp_width(cp) != 1)) cp = '?';
         canvas_put(cv, x + w, y, cp, style);
         w++;

@@ -42,8 +42,11 @@ static int col_of_step(uint32_t k, int dx, uint32_t n)
 static int dot_row(int64_t v, int64_t ymax, int dy)
 {
     double f = (double)v / (double)ymax * (dy - 1) + 0.5;
-    int d = (int)f;
-    return d < 0 ? 0 : d >= dy ? dy - 1 : d;
+    /* Clamped before the conversion: a measured value far below zero (or
+     * far above ymax) gives an f outside int, and converting that is
+     * undefined (found by tests/fuzz with a saved replay). */
+    if (!(f >= 0)) return 0;
+    return f >= dy ? dy - 1 : (int)f;
 }
 
 /* A curve's values: v(t) is the memory after t steps (v(0) = 0), from a
