@@ -51,7 +51,8 @@ static void print_help(void)
            "       \"measured\", \"ms\"}, ...], \"predicted_peak\", \"predicted_peak_step\",\n"
            "       \"measured_peak\", \"measured_peak_step\", \"max_excess\", \"max_excess_step\",\n"
            "       \"baseline\", \"residual\", \"held\", \"seconds\", \"complete\", \"total_steps\"}\n"
-           "in bytes and milliseconds; node is the node's Id.\n"
+           "in bytes and milliseconds; node is the node's Id; residual is null when\n"
+           "the reading after giving everything back failed (unknown, said on stderr).\n"
            "CSV: step,node,predicted,measured,ms, one row per step.\n"
            "A step that fails (out of memory: the step, node and buffer are named) is\n"
            "an error: status 1 and nothing printed.\n",
@@ -152,8 +153,12 @@ static void print_text(FILE *f, const graph *g, const replay_result *res)
             units_bytes(a, sizeof a, res->measured_peak, 0), res->measured_peak, res->measured_peak_step);
     fprintf(f, "  largest excess   %s (measured - predicted) at step %" PRIu32 "\n",
             units_bytes(a, sizeof a, res->max_excess, 1), res->max_excess_step);
-    fprintf(f, "  residual         %s (%" PRId64 " bytes) in use after giving everything back\n",
-            units_bytes(a, sizeof a, res->residual, 0), res->residual);
+    if (res->residual_known)
+        fprintf(f, "  residual         %s (%" PRId64 " bytes) in use after giving everything back\n",
+                units_bytes(a, sizeof a, res->residual, 0), res->residual);
+    else
+        fprintf(f, "  residual         unknown (%s)\n",
+                res->residual_error[0] ? res->residual_error : "the last reading failed");
     fprintf(f, "  time             %.3f ms a step on average, %.3f ms in all\n", res->seconds * 1e3 / res->n,
             res->seconds * 1e3);
     if (!strcmp(res->mode, "arena"))
@@ -319,6 +324,9 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "memtris replay: %s: cancelled\n", g->source);
         goto out;
     }
+    if (!res.residual_known)
+        fprintf(stderr, "memtris replay: %s: warning: the residual is unknown: %s\n", g->source,
+                res.residual_error[0] ? res.residual_error : "the last reading failed");
     status = write_output(out, format, g, &res);
     goto out;
 fail_graph:

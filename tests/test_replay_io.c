@@ -82,6 +82,7 @@ static void hand_result(replay_result *res, uint32_t total, uint32_t n)
     }
     res->baseline = 618659840;
     res->residual = -8192;
+    res->residual_known = 1;
     res->held = 33554432;
     replay_summarize(res);
 }
@@ -106,7 +107,8 @@ static void assert_same_result(const replay_result *a, const replay_result *b)
         assert_true(d <= 1e-5 * a->s[i].ms && -d <= 1e-5 * a->s[i].ms);
     }
     assert_true(a->baseline == b->baseline);
-    assert_true(a->residual == b->residual);
+    assert_int_equal(a->residual_known, b->residual_known);
+    if (a->residual_known) assert_true(a->residual == b->residual);
     assert_true(a->held == b->held);
     assert_true(a->predicted_peak == b->predicted_peak);
     assert_int_equal(a->predicted_peak_step, b->predicted_peak_step);
@@ -186,6 +188,48 @@ static void round_trip_partial_and_empty(void **state)
     save(t.path, &a);
     if (replay_load_json(t.path, &b, err, sizeof err)) fail_msg("%s", err);
     assert_same_result(&a, &b);
+    replay_result_free(&a);
+    replay_result_free(&b);
+    tdir_remove(&t);
+}
+
+/* A replay whose last reading failed: its residual is saved as null, loads
+ * back as unknown (never as 0), and is saved again as null. */
+static void round_trip_unknown_residual(void **state)
+{
+    (void)state;
+    tdir t;
+    tdir_make(&t);
+    replay_result a, b;
+    char err[512];
+    hand_result(&a, 6, 6);
+    a.residual = 0;
+    a.residual_known = 0;
+    snprintf(a.residual_error, sizeof a.residual_error, "the reading after giving everything back failed");
+    save(t.path, &a);
+    char *first = read_text(t.path);
+    assert_non_null(strstr(first, "\"baseline\": 618659840, \"residual\": null, \"held\": 33554432"));
+    if (replay_load_json(t.path, &b, err, sizeof err)) fail_msg("%s", err);
+    assert_same_result(&a, &b);
+    assert_false(b.residual_known);
+    assert_string_equal(b.residual_error, "");     /* the reason is not saved */
+    save(t.path, &b);
+    char *second = read_text(t.path);
+    assert_string_equal(first, second);
+    free(first);
+    free(second);
+    replay_result_free(&a);
+    replay_result_free(&b);
+    /* a residual of 0 that was read stays a known 0 */
+    hand_result(&a, 2, 2);
+    a.residual = 0;
+    save(t.path, &a);
+    first = read_text(t.path);
+    assert_non_null(strstr(first, "\"residual\": 0, "));
+    free(first);
+    if (replay_load_json(t.path, &b, err, sizeof err)) fail_msg("%s", err);
+    assert_true(b.residual_known);
+    assert_true(b.residual == 0);
     replay_result_free(&a);
     replay_result_free(&b);
     tdir_remove(&t);
@@ -284,6 +328,7 @@ static void malformed_files(void **state)
     if (replay_load_json(t.path, &res, err, sizeof err)) fail_msg("the good file: %s", err);
     assert_int_equal(res.n, 2);
     assert_true(res.max_excess == 3996 && res.measured_peak == 4096);
+    assert_true(res.residual_known && res.residual == 0);
     replay_result_free(&res);
     free(good);
 
@@ -319,6 +364,9 @@ static void malformed_files(void **state)
         {"\"complete\": true", "\"complete\": 1", "\"complete\" is a number, not true or false"},
         {"\"held\": 0, ", "", "no \"held\""},
         {"\"residual\": 0", "\"residual\": 1e400", "\"residual\" is not an integer"},
+        {"\"residual\": 0", "\"residual\": \"unknown\"", "\"residual\" is a string, not an integer or null"},
+        {"\"residual\": 0", "\"residual\": 0.5", "\"residual\" is not an integer"},
+        {"\"residual\": 0, ", "", "no \"residual\""},
         {"\"max_excess_step\": 0", "\"max_excess_step\": 2", "\"max_excess_step\" is 2, outside 0..1"},
         {"\"seconds\": 0.00075", "\"seconds\": \"fast\"", "\"seconds\" is a string, not a number"},
     };
@@ -409,14 +457,38 @@ static void check_run_names_the_difference(void **state)
     diag_free(&d);
 }
 
+/* tests/data/fuzz/replay-excess-beyond-2-53.json: measured 2^53-1 where
+ * 1-2^53 was predicted. It loads, and saved again (max_excess 2^54-2) it
+ * loads back: the loader took max_excess for a step's figure and refused
+ * what the writer wrote (found by tests/fuzz). */
+static void round_trip_extreme_excess(void **state)
+{
+    (void)state;
+    replay_result a, b;
+    char err[512];
+    if (replay_load_json(MEMTRIS_SOURCE_DIR "/tests/data/fuzz/replay-excess-beyond-2-53.json", &a, err, sizeof err))
+        fail_msg("%s", err);
+    assert_true(a.max_excess == 2 * (int64_t)9007199254740991);
+    tdir t;
+    tdir_make(&t);
+    save(t.path, &a);
+    if (replay_load_json(t.path, &b, err, sizeof err)) fail_msg("saved again: %s", err);
+    assert_same_result(&a, &b);
+    replay_result_free(&a);
+    replay_result_free(&b);
+    tdir_remove(&t);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip_every_field),
         cmocka_unit_test(round_trip_partial_and_empty),
+        cmocka_unit_test(round_trip_unknown_residual),
         cmocka_unit_test(round_trip_host_replay),
         cmocka_unit_test(malformed_files),
         cmocka_unit_test(check_run_names_the_difference),
+        cmocka_unit_test(round_trip_extreme_excess),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -246,6 +246,25 @@ static void release_all(eng *e)
     e->held = 0;
 }
 
+/* The residual, after release_all: trims the backend's cache, then reads.
+ * A failure of either leaves it unknown, with the backend's reason (a
+ * reading taken over an untrimmed pool would blame the replay for what
+ * the pool keeps). */
+static void read_residual(eng *e, replay_result *res)
+{
+    int64_t used = 0;
+    const char *what = "giving the backend's cached memory back failed";
+    if (!e->be->trim || !e->be->trim(e->dev)) {
+        what = "the reading after giving everything back failed";
+        if (!e->be->read(e->dev, &used)) {
+            res->residual = used - res->baseline;
+            res->residual_known = 1;
+            return;
+        }
+    }
+    snprintf(res->residual_error, sizeof res->residual_error, "%s: %s", what, e->be->error(e->dev));
+}
+
 int replay_run(const graph *g, const run *r, const policy *pol, const replay_opts *o, replay_result *res,
                char *err, size_t errcap)
 {
@@ -325,12 +344,10 @@ stop:
     if (o->mode == REPLAY_ARENA) res->held = o->pl->arena;
     else if (o->mode == REPLAY_POOL) res->held = e.held;
     release_all(&e);
-    if (be->trim) be->trim(e.dev);
-    {
-        int64_t used;
-        if (!be->read(e.dev, &used)) res->residual = used - res->baseline;
-    }
+    read_residual(&e, res);
 out:
+    if (!res->residual_known && !res->residual_error[0])
+        snprintf(res->residual_error, sizeof res->residual_error, "the replay stopped before its first reading");
     if (e.dev) be->close(e.dev);
     replay_summarize(res);
     free(e.slot);

@@ -96,7 +96,14 @@ typedef struct replay_result {
     uint32_t predicted_peak_step, measured_peak_step;   /* 0-based */
     int64_t max_excess;      /* max over steps of measured - predicted */
     uint32_t max_excess_step;
-    int64_t residual;        /* the reading after everything was given back, minus the baseline */
+    /* The reading after everything was given back (and the backend's cache
+     * trimmed), minus the baseline; meaningful only when residual_known.
+     * Unknown (0 here) when that reading, or the trim before it, failed,
+     * or the replay stopped before its baseline: residual_error says why
+     * (not saved; a loaded replay says only "unknown"). */
+    int64_t residual;
+    int residual_known;
+    char residual_error[320];
     int64_t held;            /* arena: the arena; pool: bytes reserved at the end; raw/async: 0 */
     double seconds;          /* all steps */
     int opened;              /* the device opened (a failure with 0 here: it could not be used) */
@@ -111,6 +118,12 @@ typedef struct replay_opts {
     int (*progress)(void *ctx, uint32_t done, uint32_t total);
     void *ctx;
 } replay_opts;
+
+/* How far a cuda residual may sit from 0 and still mean "nothing left
+ * behind": cudaMemGetInfo is device-wide, the driver maps device memory in
+ * 2 MiB pages and may account a release late, so one page either way is
+ * noise, not a leak (tests/test_replay.c and scripts/gpu-check use it). */
+#define REPLAY_RESIDUAL_TOLERANCE ((int64_t)2 << 20)
 
 /* Replays run r of g. 0 when every step ran; -1 with err set when the
  * device could not be opened or a step failed (err names the step, the node

@@ -1,7 +1,7 @@
 /* replay_cuda.cu: the cuda backend: cudaMalloc/cudaFree (raw, arena, pool)
- * or cudaMallocAsync/cudaFreeAsync on a stream's pool (async), a kernel that
- * writes every byte a compute step names, cudaMemGetInfo after a sync.
- * Exports replay_cuda_backend and replay_have_cuda. */
+ * or cudaMallocAsync/cudaFreeAsync on the device's current memory pool
+ * (async), a kernel that writes every byte a compute step names,
+ * cudaMemGetInfo after a sync. Exports replay_cuda_backend and replay_have_cuda. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@ struct replay_dev {
     int64_t *bytes;          /* [nslots] 0: empty */
     cudaStream_t stream;
     int have_stream;
-    cudaMemPool_t pool;      /* async: the device's default pool */
+    cudaMemPool_t pool;      /* async: the device's current pool, the one cudaMallocAsync uses */
     uint64_t old_threshold;  /* its release threshold before the replay */
     int have_pool;
     int device;
@@ -27,11 +27,13 @@ struct replay_dev {
 static void cuda_err(char *out, size_t cap, const char *what, cudaError_t e)
 {
     snprintf(out, cap, "%s: %s (%s, %d)", what, cudaGetErrorString(e), cudaGetErrorName(e), (int)e);
-    cudaGetLastError();
+    (void)cudaGetLastError();
 }
 
-/* Writes v into every byte of [p, p + n): 16 bytes a thread where aligned. */
-__global__ void replay_fill(unsigned char *p, unsigned long long n, unsigned char v)
+/* Writes v into every byte of [p, p + n): 16 bytes a thread where aligned.
+ * Launched with FILL_THREADS threads a block. */
+#define FILL_THREADS 256
+__global__ void __launch_bounds__(FILL_THREADS) replay_fill(unsigned char *p, unsigned long long n, unsigned char v)
 {
     unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -88,12 +90,18 @@ static replay_dev *cuda_open(int mode, uint32_t nslots, char *err, size_t errcap
             cuda_err(err, errcap, "cudaMalloc of 256 bytes", e);
             goto fail;
         }
-        replay_fill<<<1, 256, 0, d->stream>>>((unsigned char *)w, 256, 0);
+        replay_fill<<<1, FILL_THREADS, 0, d->stream>>>((unsigned char *)w, 256, 0);
         e = cudaGetLastError();
         if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
-        cudaFree(w);
         if (e != cudaSuccess) {
             cuda_err(err, errcap, "running the fill kernel", e);
+            (void)cudaFree(w);   /* a failed kernel: the context is broken; its memory goes with it */
+            goto fail;
+        }
+        /* Given back before the baseline: a failure here would leave 256
+         * bytes (a 2 MiB page) in every reading. */
+        if ((e = cudaFree(w)) != cudaSuccess) {
+            cuda_err(err, errcap, "cudaFree of the fill kernel's 256 bytes", e);
             goto fail;
         }
     }
@@ -109,12 +117,18 @@ static replay_dev *cuda_open(int mode, uint32_t nslots, char *err, size_t errcap
          * does) instead of giving it back at every synchronize, which is
          * what the default threshold of 0 would do: the measured curve then
          * shows the caching. trim() gives it back at the end; close()
-         * restores the threshold (the default pool is the process's). */
+         * restores the threshold (the pool is the process's, not ours).
+         * The current pool, not the default one: cudaMallocAsync on a
+         * stream of device 0 takes from whatever pool was made current
+         * with cudaDeviceSetMemPool. */
         uint64_t keep = UINT64_MAX;
-        if ((e = cudaDeviceGetDefaultMemPool(&d->pool, 0)) != cudaSuccess ||
-            (e = cudaMemPoolGetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &d->old_threshold)) != cudaSuccess ||
-            (e = cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep)) != cudaSuccess) {
-            cuda_err(err, errcap, "setting up the default memory pool", e);
+        if ((e = cudaDeviceGetMemPool(&d->pool, 0)) != cudaSuccess ||
+            (e = cudaMemPoolGetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &d->old_threshold)) != cudaSuccess) {
+            cuda_err(err, errcap, "reading the current memory pool of device 0", e);
+            goto fail;
+        }
+        if ((e = cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep)) != cudaSuccess) {
+            cuda_err(err, errcap, "raising the release threshold of the current memory pool", e);
             goto fail;
         }
         d->have_pool = 1;
@@ -129,14 +143,18 @@ static replay_dev *cuda_open(int mode, uint32_t nslots, char *err, size_t errcap
     }
     return d;
 fail:
-    if (d->have_pool) cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &d->old_threshold);
-    if (d->have_stream) cudaStreamDestroy(d->stream);
+    /* Undone as far as it went; err already says what failed first, and a
+     * failure while undoing is the same broken context. */
+    if (d->have_pool) (void)cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &d->old_threshold);
+    if (d->have_stream) (void)cudaStreamDestroy(d->stream);
+    (void)cudaGetLastError();
     free(d->p);
     free(d->bytes);
     free(d);
     return NULL;
 }
 
+/* What a call cannot tell stays empty or 0 (the views print n/a). */
 static void cuda_info(replay_dev *d, replay_info *out)
 {
     memset(out, 0, sizeof *out);
@@ -146,11 +164,13 @@ static void cuda_info(replay_dev *d, replay_info *out)
         out->total = (int64_t)prop.totalGlobalMem;
     }
     int drv = 0, rt = 0;
-    cudaDriverGetVersion(&drv);
-    cudaRuntimeGetVersion(&rt);
-    snprintf(out->versions, sizeof out->versions, "driver %d.%d, runtime %d.%d", drv / 1000, drv % 1000 / 10,
-             rt / 1000, rt % 1000 / 10);
-    cudaGetLastError();
+    char dv[24] = "?", rv[24] = "?";
+    if (cudaDriverGetVersion(&drv) == cudaSuccess && drv > 0)
+        snprintf(dv, sizeof dv, "%d.%d", drv / 1000, drv % 1000 / 10);
+    if (cudaRuntimeGetVersion(&rt) == cudaSuccess && rt > 0)
+        snprintf(rv, sizeof rv, "%d.%d", rt / 1000, rt % 1000 / 10);
+    if (drv > 0 || rt > 0) snprintf(out->versions, sizeof out->versions, "driver %s, runtime %s", dv, rv);
+    (void)cudaGetLastError();
 }
 
 static int cuda_alloc(replay_dev *d, uint32_t slot, int64_t bytes, int *oom)
@@ -201,10 +221,11 @@ static int cuda_touch(replay_dev *d, const replay_region *rg, uint32_t n)
             return -1;
         }
         unsigned long long nb = (unsigned long long)x->bytes;
-        unsigned long long blocks = (nb / 16 + 255) / 256;
+        unsigned long long blocks = (nb / 16 + FILL_THREADS - 1) / FILL_THREADS;
         if (blocks < 1) blocks = 1;
         if (blocks > 65535) blocks = 65535;
-        replay_fill<<<(unsigned)blocks, 256, 0, d->stream>>>(d->p[x->slot] + x->off, nb, (unsigned char)(i + 1));
+        replay_fill<<<(unsigned)blocks, FILL_THREADS, 0, d->stream>>>(d->p[x->slot] + x->off, nb,
+                                                                       (unsigned char)(i + 1));
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) {
             cuda_err(d->err, sizeof d->err, "launching the fill kernel", e);
@@ -248,17 +269,20 @@ static const char *cuda_error(replay_dev *d)
     return d->err;
 }
 
+/* close has no way to report: the engine has read the residual already (a
+ * failure that matters showed there), and what a broken context still
+ * holds goes with the process. So the results are dropped on purpose. */
 static void cuda_close(replay_dev *d)
 {
     for (uint32_t s = 0; s < d->nslots; s++)
-        if (d->bytes[s]) cuda_release(d, s);
-    cudaStreamSynchronize(d->stream);
+        if (d->bytes[s]) (void)cuda_release(d, s);
+    (void)cudaStreamSynchronize(d->stream);
     if (d->have_pool) {
-        cudaMemPoolTrimTo(d->pool, 0);
-        cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &d->old_threshold);
+        (void)cudaMemPoolTrimTo(d->pool, 0);
+        (void)cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &d->old_threshold);
     }
-    cudaStreamDestroy(d->stream);
-    cudaGetLastError();
+    (void)cudaStreamDestroy(d->stream);
+    (void)cudaGetLastError();
     free(d->p);
     free(d->bytes);
     free(d);

@@ -62,11 +62,13 @@ int replay_write_json(FILE *f, const replay_result *res)
     }
     fprintf(f, "%s],\n \"predicted_peak\": %" PRId64 ", \"predicted_peak_step\": %" PRIu32
                ", \"measured_peak\": %" PRId64 ", \"measured_peak_step\": %" PRIu32 ", \"max_excess\": %" PRId64
-               ", \"max_excess_step\": %" PRIu32 ",\n \"baseline\": %" PRId64 ", \"residual\": %" PRId64
-               ", \"held\": %" PRId64 ", \"seconds\": ",
+               ", \"max_excess_step\": %" PRIu32 ",\n \"baseline\": %" PRId64 ", \"residual\": ",
             res->n ? "\n " : "", res->predicted_peak, res->predicted_peak_step, res->measured_peak,
-            res->measured_peak_step, res->max_excess, res->max_excess_step, res->baseline, res->residual,
-            res->held);
+            res->measured_peak_step, res->max_excess, res->max_excess_step, res->baseline);
+    /* null: unknown (the last reading failed), never a 0 that was not read */
+    if (res->residual_known) fprintf(f, "%" PRId64, res->residual);
+    else fputs("null", f);
+    fprintf(f, ", \"held\": %" PRId64 ", \"seconds\": ", res->held);
     put_double(f, res->seconds);
     fprintf(f, ", \"complete\": %s, \"total_steps\": %" PRIu32 "}\n", res->n == res->total ? "true" : "false",
             res->total);
@@ -186,6 +188,20 @@ static int get_int(loader *L, const cJSON *obj, const char *where, const char *k
     return 0;
 }
 
+/* A summary figure, recomputed from the steps on loading: only its form is
+ * checked. Its range is twice a step's: max_excess, measured - predicted,
+ * reaches 2^54-2, and a saved replay must load back (found by tests/fuzz). */
+static int get_figure(loader *L, const cJSON *obj, const char *key)
+{
+    const cJSON *v;
+    if (field(L, obj, "", key, 0, &v) || !v) return 0;
+    if (!cJSON_IsNumber(v)) return bad(L, "\"%s\" is %s, not an integer", key, type_word(v));
+    double d = v->valuedouble;
+    if (!isfinite(d) || d != floor(d) || fabs(d) > 2 * (double)IO_INT_MAX)
+        return bad(L, "\"%s\" is not an integer of at most 2^54 in size", key);
+    return 0;
+}
+
 /* A non-negative finite number. */
 static int get_time(loader *L, const cJSON *obj, const char *where, const char *key, int required, double *out)
 {
@@ -236,9 +252,17 @@ static int load_tree(loader *L, const cJSON *root, replay_result *res)
     if (get_int(L, root, "", "device_total", 1, 0, IO_INT_MAX, &res->info.total) ||
         get_int(L, root, "", "total_steps", 1, 0, UINT32_MAX - 1, &total) ||
         get_int(L, root, "", "baseline", 1, -IO_INT_MAX, IO_INT_MAX, &res->baseline) ||
-        get_int(L, root, "", "residual", 1, -IO_INT_MAX, IO_INT_MAX, &res->residual) ||
         get_int(L, root, "", "held", 1, 0, IO_INT_MAX, &res->held))
         return -1;
+    /* The residual: an integer, or null when the replay could not read it. */
+    const cJSON *residual;
+    if (field(L, root, "", "residual", 1, &residual)) return -1;
+    if (!cJSON_IsNull(residual)) {
+        if (!cJSON_IsNumber(residual))
+            return bad(L, "\"residual\" is %s, not an integer or null", type_word(residual));
+        if (get_int(L, root, "", "residual", 1, -IO_INT_MAX, IO_INT_MAX, &res->residual)) return -1;
+        res->residual_known = 1;
+    }
     if (n64 > total)
         return bad(L, "\"steps\" has %" PRId64 " entries, more than \"total_steps\" (%" PRId64 ")", n64, total);
     const cJSON *complete;
@@ -255,7 +279,7 @@ static int load_tree(loader *L, const cJSON *root, replay_result *res)
     int64_t ignored;
     double dignored;
     for (size_t i = 0; i < 3; i++)
-        if (get_int(L, root, "", summary[i], 0, -IO_INT_MAX, IO_INT_MAX, &ignored) ||
+        if (get_figure(L, root, summary[i]) ||
             get_int(L, root, "", summary_steps[i], 0, 0, total ? total - 1 : 0, &ignored))
             return -1;
     if (get_time(L, root, "", "seconds", 0, &dignored)) return -1;
