@@ -286,6 +286,14 @@ group_limits() {
     run "$M" validate "$TMP/sum.json"
     expect_rc 0 "validate: the ALLOCs adding up past 2^63-1 is a warning (whether it overflows depends on the order)"
     expect_grep "$ERR" "the ALLOCs add up to more than 2^63-1 bytes" "validate warns of the sum"
+    # An endless device or pipe that cannot be a graph stops at its first
+    # character (it used to be read until memory ran out).
+    run "$M" validate /dev/zero
+    expect_rc 1 "validate /dev/zero"
+    expect_grep "$ERR" "/dev/zero:1:1: error: invalid JSON: expected a value, at '\x00\x00" "/dev/zero: refused at 1:1"
+    run bash -c 'yes binary | head -c 100000000 | "$0" validate -' "$M"
+    expect_rc 1 "100 MB of text that is not JSON on a pipe"
+    expect_grep "$ERR" "<stdin>:1:1: error: invalid JSON: expected a value, at 'binary'" "... refused at 1:1"
     # A 2 GB file (sparse: no disk used) where memory is limited to ~1 GB,
     # from a file and from a pipe. (A sanitizer build cannot start under
     # ulimit -v: its shadow memory needs terabytes of address space.)
@@ -293,11 +301,12 @@ group_limits() {
         echo "skip: the 2 GB input under ulimit -v (this build cannot start under ulimit -v: a sanitizer's shadow memory)"
         return
     fi
+    printf '{' >"$TMP/big.json"            # it might be a graph: read on
     truncate -s 2G "$TMP/big.json"
     run bash -c 'ulimit -v 1000000; exec "$0" validate "$1"' "$M" "$TMP/big.json"
     expect_rc 1 "a 2 GB file under ulimit -v"
     expect_grep "$ERR" "$TMP/big.json: error: out of memory: the input's 2147483648 bytes do not fit" "says it does not fit"
-    run bash -c 'ulimit -v 1000000; head -c 1500000000 /dev/zero | "$0" validate -' "$M"
+    run bash -c 'ulimit -v 1000000; { printf "{"; head -c 1500000000 /dev/zero; } | "$0" validate -' "$M"
     expect_rc 1 "1.5 GB on a pipe under ulimit -v"
     expect_grep "$ERR" "<stdin>: error: out of memory reading the input, after" "says how far it read"
 }

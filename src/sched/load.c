@@ -1029,6 +1029,15 @@ static void release_file(void *ctx)
     f->text = NULL;
 }
 
+/* The most bytes read into memory from a pipe or a device: half the
+ * physical memory (a mapped regular file has no such limit). */
+static size_t read_limit(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0) return SIZE_MAX;
+    return (size_t)pages / 2 * (size_t)size;
+}
+
 graph *load_file(const char *path, diag *d, const load_opts *opts, load_stats *stats)
 {
     int is_stdin = strcmp(path, "-") == 0;
@@ -1046,8 +1055,28 @@ graph *load_file(const char *path, diag *d, const load_opts *opts, load_stats *s
         else f.text = NULL;
     }
     if (!f.mapped) {
-        size_t cap = 0;
+        /* Read into memory (a pipe, a device): stop early at input that
+         * cannot be a graph (its first character is not '{': /dev/zero, a
+         * binary), and at half this machine's memory (an endless stream). */
+        size_t cap = 0, max = read_limit();
+        int looked = 0;
         for (;;) {
+            if (!looked) {
+                const char *q = f.text, *end = f.text + f.len;
+                if (f.len >= 3 && !memcmp(q, "\xEF\xBB\xBF", 3)) q += 3;
+                q = q ? skip_ws(q, end) : q;
+                if (q && q < end) {
+                    looked = 1;
+                    if (*q != '{') break;        /* load_text says what it found there */
+                }
+            }
+            if (f.len >= max) {
+                free(f.text);
+                if (!is_stdin) close(fd);
+                diag_add(d, DIAG_ERROR, DC_LIMIT, 0, 0, "too large: the input passes %zu bytes (half this "
+                         "machine's memory) and is still going", max);
+                return NULL;
+            }
             if (f.len == cap) {
                 cap = cap ? cap * 2 : 65536;
                 char *t = realloc(f.text, cap);
