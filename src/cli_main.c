@@ -1,6 +1,7 @@
 /* cli_main.c: the command line's dispatch to a subcommand, callable in-process
  * (main.c calls it; tests/fuzz/fuzz_cli.c calls it once per input). Exports
  * cli_main. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,7 +37,7 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 success, 1 bad input or failure, 2 usage error.\n";
 
-int cli_main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) return cmd_view(argc, argv);
     const char *cmd = argv[1];
@@ -54,4 +55,20 @@ int cli_main(int argc, char **argv)
     if (cmd[0] == '-' || stat(cmd, &st) == 0) return cmd_view(argc, argv);
     fprintf(stderr, "memtris: '%s' is neither a command nor a file\nTry 'memtris --help'.\n", cmd);
     return EXIT_USAGE;
+}
+
+int cli_main(int argc, char **argv)
+{
+    int status = dispatch(argc, argv);
+    /* Output that could not be written (a full disk, a closed pipe, --help
+     * > /dev/full) is a failure, said once here for every command; a
+     * command that failed has said why already. */
+    errno = 0;
+    if (status == EXIT_OK && (fflush(stdout) == EOF || ferror(stdout))) {
+        const char *cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+        fprintf(stderr, "memtris%s%s: error writing standard output: %s\n", cmd ? " " : "", cmd ? cmd : "",
+                strerror(errno ? errno : EIO));
+        status = EXIT_BAD;
+    }
+    return status;
 }

@@ -59,5 +59,5 @@ int cmd_validate(int argc, char **argv)
                g->buf_id[big], units_bytes(a, sizeof a, g->buf_size[big], 0), g->buf_size[big],
                g->id[g->buf_alloc[big]]);
     graph_free(g);
-    return fflush(stdout) ? EXIT_BAD : EXIT_OK;
+    return EXIT_OK;   /* cli_main checks that standard output was written */
 }

@@ -268,6 +268,23 @@ group_errors() {
     run "$M" schedule "$TMP/order.json"
     expect_rc 1 "FREE not after its ALLOC"
     expect_grep "$ERR" "FREE node 1 of buffer 1 does not depend on ALLOC node 0" "FREE order message"
+    # Output that cannot be written is a failure with a message, for every
+    # command, --help and --version included.
+    if [ -c /dev/full ]; then
+        local args
+        for args in "schedule @" "compare @" "validate @" "plan @" "--help" "--version" "schedule --help" \
+                    "view --help" "gen chain -n 10"; do
+            local argv=()
+            read -ra argv <<<"$args"
+            argv=("${argv[@]/#@/$SEED}")          # @: the seed example (its path may hold spaces)
+            "$M" "${argv[@]}" >/dev/full 2>"$ERR"
+            rc=$?
+            expect_rc 1 "memtris $args > /dev/full"
+            expect_grep "$ERR" "error writing standard output: No space left on device" "memtris $args > /dev/full: says so"
+        done
+    else
+        echo "skip: writing to a full device (no /dev/full here)"
+    fi
 }
 
 # Inputs too large for memory or for memtris's indices: a clean error, status 1.
