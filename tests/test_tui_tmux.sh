@@ -185,8 +185,8 @@ done
 # The terminal closed under it (the pane killed): memtris must end, not
 # spin on a dead terminal; also when SIGHUP is ignored (nohup), where only
 # the hung-up terminal tells.
-gone() {   # gone PID: the process has exited (within ~5 s)
-    for _ in $(seq 50); do
+gone() {   # gone PID: the process has exited (within 30 s: a hang, not a slow exit under a sanitizer)
+    for _ in $(seq 300); do
         kill -0 "$1" 2>/dev/null || return 0
         sleep 0.1
     done
