@@ -192,12 +192,17 @@ gone() {   # gone PID: the process has exited (within 30 s: a hang, not a slow e
     done
     return 1
 }
-start closed "$bin" "$src/samples/demo.json"
+# (LeakSanitizer's exit-time check, which stops every thread with ptrace,
+# now and then never finishes in a process whose terminal has just hung up:
+# seen under ASan as memtris spinning beside LSan's tracer. The leak check
+# runs on every other way out; here it is left off.)
+noleak="ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+start closed env "$noleak" "$bin" "$src/samples/demo.json"
 check "a session to close opens" "step 0/61"
 pid=$(pid_of closed)
 T kill-session -t closed
 if gone "$pid"; then ok "closing the terminal ends memtris"; else bad "memtris still runs after its terminal closed"; kill -9 "$pid"; fi
-start closednohup bash -c 'trap "" HUP; exec "$0" "$@"' "$bin" "$src/samples/demo.json"
+start closednohup env "$noleak" bash -c 'trap "" HUP; exec "$0" "$@"' "$bin" "$src/samples/demo.json"
 check "a session with SIGHUP ignored opens" "step 0/61"
 pid=$(pid_of closednohup)
 T kill-session -t closednohup
