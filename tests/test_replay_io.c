@@ -379,13 +379,13 @@ static void malformed_files(void **state)
     expect_refused(&t, " \n\t", "is empty, not a memtris replay");
     expect_refused(&t, "[1, 2]", "not a memtris replay (the JSON is an array, not an object)");
     expect_refused(&t, "{\"Nodes\": [], \"Edges\": []}", "not a memtris replay (no \"steps\" array)");
-    expect_refused(&t, "{\n\n  \"steps\": [tru]}", "line 3, column 13: invalid JSON");
+    expect_refused(&t, "{\n\n  \"steps\": [tru]}", "line 3, column 16: invalid JSON: invalid literal, at ']}'");
 
     /* A file that is not there. */
     tdir_remove(&t);
     assert_int_equal(replay_load_json(t.path, &res, err, sizeof err), -1);
     assert_non_null(strstr(err, t.path));
-    assert_non_null(strstr(err, "cannot open it: No such file or directory"));
+    assert_non_null(strstr(err, "cannot open: No such file or directory"));
 }
 
 /* ------------------------------------------------------------ checking */

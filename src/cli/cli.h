@@ -30,8 +30,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Removes a partly written output file after a write error: only a regular
  * file (never /dev/full, a fifo or a device). */
 void cli_remove_partial(const char *path);
-/* Prints a string as a JSON string literal. */
-void cli_json_string(FILE *f, const char *s);
 /* Prints a string as a CSV field (quoted when needed). */
 void cli_csv_field(FILE *f, const char *s);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "util/json.h"
 #include "sched/units.h"
 
 #define MAX_POLICIES 16
@@ -177,19 +178,19 @@ int cmd_compare(int argc, char **argv)
     char a[32], b[32], r[32];
     if (!strcmp(format, "json")) {
         printf("{\"graph\": ");
-        cli_json_string(stdout, g->source);
+        json_string(stdout, g->source);
         printf(", \"results\": [");
         for (int i = 0; i < npol; i++) {
             ratio(r, sizeof r, runs[i].peak, base->peak);
             printf("%s{\"policy\": ", i ? ", " : "");
-            cli_json_string(stdout, pol[i]->name);
+            json_string(stdout, pol[i]->name);
             printf(", \"peak\": %" PRId64 ", \"steps\": %" PRIu32 ", \"vs_fifo\": %s",
                    runs[i].peak, runs[i].n, r);
             if (npl) {
                 printf(", \"arenas\": {");
                 for (int j = 0; j < npl; j++) {
                     if (j) printf(", ");
-                    cli_json_string(stdout, plc[j]->name);
+                    json_string(stdout, plc[j]->name);
                     printf(": %" PRId64, arena[i * npl + j]);
                 }
                 printf("}");

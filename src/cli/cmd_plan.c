@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "util/json.h"
 #include "sched/units.h"
 #include "svg.h"
 
@@ -81,9 +82,9 @@ static void print_json(const graph *g, const policy *p, const run *r, const plac
                        const uint32_t *order)
 {
     printf("{\"policy\": ");
-    cli_json_string(stdout, p->name);
+    json_string(stdout, p->name);
     printf(", \"placer\": ");
-    cli_json_string(stdout, pl->placer);
+    json_string(stdout, pl->placer);
     printf(", \"arena\": %" PRId64 ", \"lower_bound\": %" PRId64 ", \"fragmentation\": %.6f, \"buffers\": [",
            pl->arena, r->peak, place_fragmentation(pl, r->peak));
     for (uint32_t i = 0; i < g->nbufs; i++) {

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "cli.h"
+#include "util/json.h"
 #include "sched/units.h"
 
 static const char help[] =
@@ -40,7 +41,7 @@ static void print_text(const graph *g, const policy *p, const run *r)
 static void print_json(const graph *g, const policy *p, const run *r)
 {
     printf("{\"policy\": ");
-    cli_json_string(stdout, p->name);
+    json_string(stdout, p->name);
     printf(", \"nodes\": %" PRIu32 ", \"peak\": %" PRId64 ", \"order\": [", g->n, r->peak);
     for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %" PRId64 : "%" PRId64, g->id[r->order[s]]);
     printf("], \"memory\": [");

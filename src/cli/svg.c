@@ -2,6 +2,7 @@
  * human units, the memory curve and the high-water mark folded to one value
  * per pixel column, buffers past SVG_MAX_RECTS counted in a note. */
 #include "svg.h"
+#include "util/utf8.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,18 +34,10 @@ void svg_escape(FILE *f, const char *s)
             p++;
             continue;
         }
-        /* A UTF-8 sequence: its length, its code point, shortest form only. */
-        int len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? (c <= 0xEF ? 3 : 0) : c >= 0xC2 ? 2 : 0;
-        uint32_t cp = len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
-        int ok = len > 0;
-        for (int i = 1; ok && i < len; i++) {
-            if ((p[i] & 0xC0) != 0x80) ok = 0;
-            else cp = cp << 6 | (p[i] & 0x3F);
-        }
-        if (ok && ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-                   (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF))
-            ok = 0;
-        if (!ok) { fputc('?', f); p++; continue; }
+        /* A UTF-8 sequence (utf8.h: shortest form only), not a noncharacter */
+        uint32_t cp;
+        int len = utf8_decode((const char *)p, NULL, &cp);
+        if (!len || cp == 0xFFFE || cp == 0xFFFF) { fputc('?', f); p++; continue; }
         fwrite(p, 1, (size_t)len, f);
         p += len;
     }

@@ -10,23 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay.h"
+#include "util/fileio.h"
+#include "util/jscan.h"
+#include "util/json.h"
+#include "util/textpos.h"
 
 /* The largest integer a JSON number (a double) carries exactly. */
 #define IO_INT_MAX ((int64_t)9007199254740991)
 
 /* ------------------------------------------------------------ writing */
-
-/* A string as a JSON string literal; control characters as \u00XX. */
-static void put_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
-    }
-    fputc('"', f);
-}
 
 /* A double as JSON: %.6g, and 0 for what JSON cannot say (NaN, infinities). */
 static void put_double(FILE *f, double v)
@@ -38,19 +30,19 @@ static void put_double(FILE *f, double v)
 int replay_write_json(FILE *f, const replay_result *res)
 {
     fputs("{\"backend\": ", f);
-    put_string(f, res->backend);
+    json_string(f, res->backend);
     fputs(", \"mode\": ", f);
-    put_string(f, res->mode);
+    json_string(f, res->mode);
     fputs(", \"policy\": ", f);
-    put_string(f, res->policy);
+    json_string(f, res->policy);
     if (res->placer[0]) {
         fputs(", \"placer\": ", f);
-        put_string(f, res->placer);
+        json_string(f, res->placer);
     }
     fputs(", \"device\": ", f);
-    put_string(f, res->info.device);
+    json_string(f, res->info.device);
     fprintf(f, ", \"device_total\": %" PRId64 ", \"versions\": ", res->info.total);
-    put_string(f, res->info.versions);
+    json_string(f, res->info.versions);
     fputs(",\n \"steps\": [", f);
     for (uint32_t i = 0; i < res->n; i++) {
         const replay_sample *x = &res->s[i];
@@ -95,68 +87,7 @@ static int bad(loader *L, const char *fmt, ...)
     return -1;
 }
 
-/* Reads a whole file ("-": standard input) into a malloc'd buffer. */
-static char *read_all(loader *L, const char *path, size_t *len)
-{
-    int is_stdin = !strcmp(path, "-");
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
-        bad(L, "cannot open it: %s", strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n == cap) {
-            char *q = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-            if (!q) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = q;
-            cap *= 2;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) break;
-    }
-    int rerr = ferror(f), e = errno;
-    if (!is_stdin) fclose(f);
-    if (!buf) {
-        bad(L, "out of memory reading it");
-        return NULL;
-    }
-    if (rerr) {
-        free(buf);
-        bad(L, "cannot read it: %s", strerror(e));
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
-/* "line 3, column 19" of position p in buf. */
-static void position(const char *buf, const char *p, char *out, size_t cap)
-{
-    unsigned long line = 1, col = 1;
-    for (const char *q = buf; q < p; q++) {
-        if (*q == '\n') { line++; col = 1; }
-        else col++;
-    }
-    snprintf(out, cap, "line %lu, column %lu", line, col);
-}
-
-static const char *type_word(const cJSON *v)
-{
-    if (cJSON_IsString(v)) return "a string";
-    if (cJSON_IsNumber(v)) return "a number";
-    if (cJSON_IsBool(v)) return "a boolean";
-    if (cJSON_IsNull(v)) return "null";
-    if (cJSON_IsArray(v)) return "an array";
-    if (cJSON_IsObject(v)) return "an object";
-    return "invalid";
-}
+#define type_word json_type_word
 
 /* The field key of obj, which must be there when required. *v is NULL when
  * it is absent and not required. where: "" or "steps[12]: ". */
@@ -313,33 +244,38 @@ int replay_load_json(const char *path, replay_result *res, char *err, size_t err
 {
     loader L = {!strcmp(path, "-") ? "<stdin>" : path, err, errcap};
     memset(res, 0, sizeof *res);
-    size_t len = 0;
-    char *buf = read_all(&L, path, &len);
-    if (!buf) return -1;
-    const char *p = buf, *e = buf + len;
-    while (p < e && (*p && strchr(" \t\r\n", *p))) p++;
+    fileio_text t;
+    char why[160];
+    if (fileio_read(path, '{', &t, why, sizeof why) != FILEIO_OK) return bad(&L, "%s", why);
+    const char *buf = t.text, *e = buf + t.len, *p = buf;
+    if (t.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;       /* a UTF-8 byte order mark */
+    while (p < e && strchr(" \t\r\n", *p) && *p) p++;
     if (p == e) {
-        free(buf);
+        fileio_release(&t);
         return bad(&L, "is empty, not a memtris replay");
     }
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
-    if (!root) {
-        const char *at = end && end >= buf && end <= e ? end : cJSON_GetErrorPtr();
-        char pos[64];
-        position(buf, at && at >= buf && at <= e ? at : e, pos, sizeof pos);
-        free(buf);
-        return bad(&L, "%s: invalid JSON", pos);
+    /* cJSON accepts some text that is not JSON: the strict check first,
+     * with the place said as for graphs (textpos). */
+    textpos tp;
+    textpos_init(&tp, buf, t.len);
+    const char *at, *what;
+    if (jscan_value(p, e, &at, &what)) {
+        jscan_report r;
+        jscan_report_at(&tp, at, what, &r);
+        fileio_release(&t);
+        return bad(&L, "line %lu, column %lu: invalid JSON: %s", r.line, r.col, r.msg);
     }
-    while (end < e && *end && strchr(" \t\r\n", *end)) end++;
-    if (end < e) {
-        char pos[64];
-        position(buf, end, pos, sizeof pos);
-        cJSON_Delete(root);
-        free(buf);
-        return bad(&L, "%s: more text after the JSON value", pos);
+    const char *after = at;
+    while (after < e && strchr(" \t\r\n", *after) && *after) after++;
+    if (after < e) {
+        unsigned long line, col;
+        textpos_at(&tp, after, &line, &col);
+        fileio_release(&t);
+        return bad(&L, "line %lu, column %lu: more text after the JSON value", line, col);
     }
-    free(buf);
+    cJSON *root = cJSON_ParseWithLength(p, (size_t)(e - p));
+    fileio_release(&t);
+    if (!root) return bad(&L, "line 1, column 1: cJSON cannot parse this JSON (out of memory?)");
     int rc = load_tree(&L, root, res);
     cJSON_Delete(root);
     if (rc) {

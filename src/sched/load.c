@@ -3,18 +3,16 @@
  * once; the graph is then checked and packed into CSR arrays. Exports load_*. */
 #define _GNU_SOURCE
 #include "load.h"
-#include "jscan.h"
 #include <cjson/cJSON.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
+#include "util/fileio.h"
+#include "util/jscan.h"
+#include "util/json.h"
+#include "util/textpos.h"
 
 /* ---------------------------------------------------------------- builder */
 
@@ -23,8 +21,7 @@ typedef struct builder {
     const load_opts *opts;
     const char *text;
     size_t len;
-    size_t pc_off;                /* line/column cache: positions only grow */
-    unsigned long pc_line, pc_col;
+    textpos tp;                   /* line/column of places in text, for messages */
     size_t next_progress;
     double parse_s;               /* time in cJSON (parse and delete), sampled */
     size_t nvalues;
@@ -96,16 +93,7 @@ static int grow(builder *b, void **p, size_t *cap, size_t need, size_t elem)
 
 static void where(builder *b, const char *p, unsigned long *line, unsigned long *col)
 {
-    size_t off = (size_t)(p - b->text);
-    if (off > b->len) off = b->len;
-    if (off < b->pc_off) { b->pc_off = 0; b->pc_line = 1; b->pc_col = 1; }
-    for (size_t i = b->pc_off; i < off; i++) {
-        if (b->text[i] == '\n') { b->pc_line++; b->pc_col = 1; }
-        else if (((unsigned char)b->text[i] & 0xC0) != 0x80) b->pc_col++;
-    }
-    b->pc_off = off;
-    *line = b->pc_line;
-    *col = b->pc_col;
+    textpos_at(&b->tp, p, line, col);
 }
 
 #define ERR_AT(b, p, cls, ...) do { unsigned long l_, c_; where((b), (p), &l_, &c_); \
@@ -123,35 +111,12 @@ static const char *skip_ws(const char *p, const char *end)
     return p;
 }
 
-/* Reports a syntax error at p; at the end of the input it is a truncation,
- * placed just after the last character that is not white space. */
+/* Reports a syntax error at p (at the end of the input: a truncation). */
 static void syntax_error(builder *b, const char *p, const char *what)
 {
-    const char *end = b->text + b->len;
-    if (skip_ws(p, end) >= end) {
-        const char *q = end;
-        while (q > b->text && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\n' || q[-1] == '\r')) q--;
-        ERR_AT(b, q, DC_SYNTAX, "invalid JSON: unexpected end of input (truncated file?)");
-        return;
-    }
-    /* Up to 16 characters of context; bytes that are not text (control
-     * characters, broken UTF-8) are shown as \xHH, never sent raw. */
-    char snip[80];           /* 16 characters of at most 4 bytes each */
-    size_t k = 0;
-    int chars = 0;
-    for (const char *q = p; q < end && *q != '\n' && *q != '\r' && chars < 16; chars++) {
-        int n = jscan_utf8_len(q, end);
-        if (n == 0 || (unsigned char)*q < 0x20 || *q == 0x7f) {
-            k += (size_t)snprintf(snip + k, sizeof snip - k, "\\x%02x", (unsigned char)*q);
-            q++;
-        } else {
-            memcpy(snip + k, q, (size_t)n);
-            k += (size_t)n;
-            q += n;
-        }
-    }
-    snip[k] = 0;
-    ERR_AT(b, p, DC_SYNTAX, "invalid JSON: %s, at '%s'", what, snip);
+    jscan_report r;
+    jscan_report_at(&b->tp, p, what, &r);
+    diag_add(b->d, DIAG_ERROR, DC_SYNTAX, r.line, r.col, "invalid JSON: %s", r.msg);
 }
 
 /* Parses one JSON value at p; on failure reports where and why (cJSON only
@@ -190,17 +155,7 @@ static void drop_value(builder *b, cJSON *v)
     b->parse_s += (now_s() - t0) * (b->nvalues <= 4096 ? 1 : 16);
 }
 
-static const char *type_word(const cJSON *v)
-{
-    if (!v) return "nothing";
-    if (cJSON_IsNull(v)) return "null";
-    if (cJSON_IsBool(v)) return "a boolean";
-    if (cJSON_IsNumber(v)) return "a number";
-    if (cJSON_IsString(v)) return "a string";
-    if (cJSON_IsArray(v)) return "an array";
-    if (cJSON_IsObject(v)) return "an object";
-    return "an invalid value";
-}
+#define type_word json_type_word
 
 /* Describes why v is not an integer in [0, 2^53-1]: "found -3", "found a string". */
 static void describe_bad_int(const cJSON *v, char *out, size_t cap)
@@ -955,8 +910,7 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     b.opts = opts;
     b.text = text;
     b.len = len;
-    b.pc_line = 1;
-    b.pc_col = 1;
+    textpos_init(&b.tp, text, len);
     b.max_nodes = opts && opts->max_nodes && opts->max_nodes < LOAD_MAX_NODES ? opts->max_nodes : LOAD_MAX_NODES;
     double t0 = now_s();
     graph *g = NULL;
@@ -1015,96 +969,22 @@ graph *load_buffer(const char *text, size_t len, const char *source, diag *d,
     return load_text(text, len, source, d, opts, stats, NULL, NULL);
 }
 
-typedef struct file_text {
-    char *text;
-    size_t len;
-    int mapped;
-} file_text;
-
 static void release_file(void *ctx)
 {
-    file_text *f = ctx;
-    if (f->mapped) munmap(f->text, f->len);
-    else free(f->text);
-    f->text = NULL;
-}
-
-/* The most bytes read into memory from a pipe or a device: half the
- * physical memory (a mapped regular file has no such limit). */
-static size_t read_limit(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || size <= 0) return SIZE_MAX;
-    return (size_t)pages / 2 * (size_t)size;
+    fileio_release(ctx);
 }
 
 graph *load_file(const char *path, diag *d, const load_opts *opts, load_stats *stats)
 {
-    int is_stdin = strcmp(path, "-") == 0;
-    int fd = is_stdin ? 0 : open(path, O_RDONLY);
-    if (fd < 0) {
-        diag_add(d, DIAG_ERROR, DC_OTHER, 0, 0, "cannot open: %s", strerror(errno));
+    /* A pipe or a device is read no further than a first character that
+     * cannot start a graph (load_text then says what it found there). */
+    fileio_text f;
+    char why[160];
+    fileio_status st = fileio_read(path, '{', &f, why, sizeof why);
+    if (st != FILEIO_OK) {
+        diag_add(d, DIAG_ERROR, st == FILEIO_OUT_OF_MEMORY || st == FILEIO_TOO_LARGE ? DC_LIMIT : DC_OTHER, 0, 0,
+                 "%s", why);
         return NULL;
     }
-    struct stat st;
-    memset(&st, 0, sizeof st);
-    file_text f = {NULL, 0, 0};
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        f.text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (f.text != MAP_FAILED) { f.mapped = 1; f.len = (size_t)st.st_size; }
-        else f.text = NULL;
-    }
-    if (!f.mapped) {
-        /* Read into memory (a pipe, a device): stop early at input that
-         * cannot be a graph (its first character is not '{': /dev/zero, a
-         * binary), and at half this machine's memory (an endless stream). */
-        size_t cap = 0, max = read_limit();
-        int looked = 0;
-        for (;;) {
-            if (!looked) {
-                const char *q = f.text, *end = f.text + f.len;
-                if (f.len >= 3 && !memcmp(q, "\xEF\xBB\xBF", 3)) q += 3;
-                q = q ? skip_ws(q, end) : q;
-                if (q && q < end) {
-                    looked = 1;
-                    if (*q != '{') break;        /* load_text says what it found there */
-                }
-            }
-            if (f.len >= max) {
-                free(f.text);
-                if (!is_stdin) close(fd);
-                diag_add(d, DIAG_ERROR, DC_LIMIT, 0, 0, "too large: the input passes %zu bytes (half this "
-                         "machine's memory) and is still going", max);
-                return NULL;
-            }
-            if (f.len == cap) {
-                cap = cap ? cap * 2 : 65536;
-                char *t = realloc(f.text, cap);
-                if (!t) {
-                    free(f.text);
-                    if (!is_stdin) close(fd);
-                    if (S_ISREG(st.st_mode))
-                        diag_add(d, DIAG_ERROR, DC_LIMIT, 0, 0, "out of memory: the input's %lld bytes do not fit",
-                                 (long long)st.st_size);
-                    else
-                        diag_add(d, DIAG_ERROR, DC_LIMIT, 0, 0, "out of memory reading the input, after %zu bytes",
-                                 f.len);
-                    return NULL;
-                }
-                f.text = t;
-            }
-            ssize_t r = read(fd, f.text + f.len, cap - f.len);
-            if (r < 0 && errno == EINTR) continue;
-            if (r < 0) {
-                diag_add(d, DIAG_ERROR, DC_OTHER, 0, 0, "cannot read: %s", strerror(errno));
-                free(f.text);
-                if (!is_stdin) close(fd);
-                return NULL;
-            }
-            if (r == 0) break;
-            f.len += (size_t)r;
-        }
-    }
-    if (!is_stdin) close(fd);
-    return load_text(f.text ? f.text : "", f.len, d->source, d, opts, stats, release_file, &f);
+    return load_text(f.text, f.len, d->source, d, opts, stats, release_file, &f);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+#include "util/utf8.h"
 
 int canvas_init(canvas *cv, int w, int h, int utf8)
 {
@@ -49,21 +50,6 @@ void canvas_fill(canvas *cv, rect r, uint32_t ch, int style)
         for (int x = r.x; x < r.x + r.w; x++) canvas_put(cv, x, y, ch, style);
 }
 
-/* Decodes one UTF-8 sequence; returns bytes used (at least 1). */
-static int utf8_next(const unsigned char *s, uint32_t *cp)
-{
-    if (s[0] < 0x80) { *cp = s[0]; return 1; }
-    int n = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-    if (!n) { *cp = '?'; return 1; }
-    uint32_t v = s[0] & (0x7F >> n);
-    for (int i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) { *cp = '?'; return i; }
-        v = (v << 6) | (s[i] & 0x3F);
-    }
-    *cp = v;
-    return n;
-}
-
 /* Columns a code point takes. The glyphs memtris draws itself (box drawing,
  * blocks, braille, arrows, shapes) are one column in any UTF-8 locale, even
  * where wcwidth() does not know them (the C locale of tests). */
@@ -81,7 +67,12 @@ int canvas_text(canvas *cv, int x, int y, int maxw, int style, const char *s)
     const unsigned char *p = (const unsigned char *)s;
     while (*p && w < maxw) {
         uint32_t cp;
-        p += utf8_next(p, &cp);
+        int n = utf8_decode((const char *)p, NULL, &cp);
+        if (!n) {                                /* a byte that is not text */
+            cp = '?';
+            n = 1;
+        }
+        p += n;
         /* C0 and C1 controls (U+0080..U+009F: 0x9B is CSI to a terminal;
          * found by tests/fuzz in a saved replay's device name) */
         if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) cp = '?';

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sched/units.h"
+#include "util/utf8.h"
 
 /* The keys, as the help overlay and the man page list them. */
 static const char *const help_lines[] = {
@@ -23,14 +24,6 @@ static const char *const help_lines[] = {
     "Esc                stop play, clear selection, close",
     "? F1 h   q F10     this help; quit",
 };
-
-/* Columns a UTF-8 string takes on the canvas (one per code point). */
-static int text_cols(const char *t)
-{
-    int n = 0;
-    for (; *t; t++) n += ((unsigned char)*t & 0xc0) != 0x80;
-    return n;
-}
 
 /* The graph, the policy, the step, the last pop, the live bytes, the
  * replay's reading there, the peak, auto-play; then the replay's backend
@@ -87,26 +80,26 @@ static void status_bar(canvas *cv, const app *a, rect r)
     }
     int cols[NPIECE], show[NPIECE], w = 9;   /* 9: " memtris " */
     for (int i = 0; i < NPIECE; i++) {
-        cols[i] = text_cols(piece[i]);
+        cols[i] = utf8_count(piece[i]);
         show[i] = 1;
         w += cols[i];
     }
     const char *t = tag;
-    if (tag[0] && w + text_cols(tag) > r.w) {
+    if (tag[0] && w + utf8_count(tag) > r.w) {
         static const int drop[] = {PEAK, PLAY};
         t = shorttag;
-        for (size_t i = 0; i < sizeof drop / sizeof drop[0] && w + text_cols(t) > r.w; i++) {
+        for (size_t i = 0; i < sizeof drop / sizeof drop[0] && w + utf8_count(t) > r.w; i++) {
             show[drop[i]] = 0;
             w -= cols[drop[i]];
         }
-        if (w + text_cols(t) > r.w) {        /* the reading before the backend (the legend names it) */
+        if (w + utf8_count(t) > r.w) {        /* the reading before the backend (the legend names it) */
             t = "";
             /* whole pieces only: the reading without its difference, then none */
             char *paren = strstr(piece[MEASURED], " (");
             if (w > r.w && paren) {
                 w -= cols[MEASURED];
                 *paren = 0;
-                cols[MEASURED] = text_cols(piece[MEASURED]);
+                cols[MEASURED] = utf8_count(piece[MEASURED]);
                 w += cols[MEASURED];
             }
             if (w > r.w) show[MEASURED] = 0;

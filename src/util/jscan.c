@@ -2,7 +2,10 @@
  * It runs over the whole input before cJSON, which accepts some invalid JSON
  * (leading zeros, "1.", raw control characters in strings). */
 #include "jscan.h"
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include "utf8.h"
 
 #define JSCAN_DEPTH 1000   /* cJSON's nesting limit */
 
@@ -25,30 +28,6 @@ static void ws(scan *s)
 
 static int value(scan *s, int depth);
 
-int jscan_utf8_len(const char *s, const char *e)
-{
-    const unsigned char *p = (const unsigned char *)s, *end = (const unsigned char *)e;
-    if (p >= end) return 0;
-    unsigned char c = p[0];
-    if (c < 0x80) return 1;
-    int n;
-    unsigned char lo = 0x80, hi = 0xBF;         /* the second byte's range */
-    if (c >= 0xC2 && c <= 0xDF) n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        if (c == 0xE0) lo = 0xA0;               /* overlong */
-        if (c == 0xED) hi = 0x9F;               /* UTF-16 surrogates */
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        if (c == 0xF0) lo = 0x90;               /* overlong */
-        if (c == 0xF4) hi = 0x8F;               /* past U+10FFFF */
-    } else return 0;
-    if (end - p < n || p[1] < lo || p[1] > hi) return 0;
-    for (int i = 2; i < n; i++)
-        if ((p[i] & 0xC0) != 0x80) return 0;
-    return n;
-}
-
 static int string(scan *s)
 {
     s->p++;   /* opening quote */
@@ -57,7 +36,8 @@ static int string(scan *s)
         if (c == '"') { s->p++; return 0; }
         if (c < 0x20) return fail(s, s->p, "control character inside a string");
         if (c >= 0x80) {                        /* JSON text is UTF-8 (RFC 8259, 8.1) */
-            int n = jscan_utf8_len(s->p, s->end);
+            uint32_t cp;
+            int n = utf8_decode(s->p, s->end, &cp);
             if (!n) return fail(s, s->p, "invalid UTF-8 inside a string");
             s->p += n;
             continue;
@@ -159,4 +139,40 @@ int jscan_value(const char *p, const char *end, const char **where, const char *
     *where = s.where;
     *what = s.what;
     return -1;
+}
+
+static int blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+void jscan_report_at(textpos *tp, const char *at, const char *what, jscan_report *r)
+{
+    const char *text = tp->text, *end = text + tp->len, *p = at;
+    while (p < end && blank(*p)) p++;
+    if (p >= end) {                             /* the end: a truncation */
+        const char *q = end;
+        while (q > text && blank(q[-1])) q--;
+        textpos_at(tp, q, &r->line, &r->col);
+        snprintf(r->msg, sizeof r->msg, "unexpected end of input (truncated file?)");
+        return;
+    }
+    textpos_at(tp, at, &r->line, &r->col);
+    char near[80];                              /* 16 characters of at most 4 bytes each */
+    size_t k = 0;
+    int chars = 0;
+    for (const char *q = at; q < end && *q != '\n' && *q != '\r' && chars < 16; chars++) {
+        uint32_t cp;
+        int n = utf8_decode(q, end, &cp);
+        if (n == 0 || cp < 0x20 || cp == 0x7f) {
+            k += (size_t)snprintf(near + k, sizeof near - k, "\\x%02x", (unsigned char)*q);
+            q++;
+        } else {
+            memcpy(near + k, q, (size_t)n);
+            k += (size_t)n;
+            q += n;
+        }
+    }
+    near[k] = 0;
+    snprintf(r->msg, sizeof r->msg, "%s, at '%s'", what, near);
 }

@@ -3,14 +3,22 @@
 #ifndef MEMTRIS_JSCAN_H
 #define MEMTRIS_JSCAN_H
 #include <stddef.h>
+#include "textpos.h"
 
 /* Checks one JSON value starting at p (white space before it is skipped).
  * Returns 0 when it is well formed, with *where just after it; else -1 with
  * *where at the offending character (end for truncation) and *what a short
  * reason ("unexpected end of input", "expected ':' after a key", ...). */
 int jscan_value(const char *p, const char *end, const char **where, const char **what);
-/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
- * forms, no surrogates, nothing past U+10FFFF; 1 for ASCII), or 0. */
-int jscan_utf8_len(const char *p, const char *end);
+
+/* A syntax error as messages give it: its line and column (a truncation is
+ * placed just after the last character that is not white space) and
+ * "REASON, at 'CONTEXT'" with up to 16 characters of context, bytes that
+ * are not text shown as \xHH. tp is the text's position cursor. */
+typedef struct jscan_report {
+    unsigned long line, col;
+    char msg[200];
+} jscan_report;
+void jscan_report_at(textpos *tp, const char *at, const char *what, jscan_report *r);
 
 #endif

@@ -20,7 +20,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <sys/stat.h>
-#include "cli.h"
+#include "cli/cli.h"
 #include "fuzz_util.h"
 
 #define MAX_ARGS 16
