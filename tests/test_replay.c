@@ -119,14 +119,16 @@ static void rec_close(replay_dev *d)
 }
 
 static const replay_backend recorder = {
-    "recorder", "a test backend", 0xf, rec_open, rec_info, rec_alloc, rec_release, rec_touch, rec_read, NULL,
-    rec_error, rec_close,
+    .name = "recorder", .label = "the recorder", .desc = "a test backend", .modes = 0xf, .open = rec_open,
+    .info = rec_info, .alloc = rec_alloc, .release = rec_release, .touch = rec_touch, .read = rec_read,
+    .error = rec_error, .close = rec_close,
 };
 
 /* The same with a cache to trim, as cuda's async pool. */
 static const replay_backend recorder_trim = {
-    "recorder", "a test backend with a cache", 0xf, rec_open, rec_info, rec_alloc, rec_release, rec_touch, rec_read,
-    rec_trim, rec_error, rec_close,
+    .name = "recorder", .label = "the recorder", .desc = "a test backend with a cache", .modes = 0xf,
+    .open = rec_open, .info = rec_info, .alloc = rec_alloc, .release = rec_release, .touch = rec_touch,
+    .read = rec_read, .trim = rec_trim, .error = rec_error, .close = rec_close,
 };
 
 /* ------------------------------------------------------------ helpers */

@@ -880,8 +880,11 @@ static void fake_close(replay_dev *d)
     free(d);
 }
 static const replay_backend fake_cuda = {
-    "cuda", "a test's", (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) | (1u << REPLAY_ASYNC),
-    fake_open, fake_info, fake_alloc, fake_release, fake_touch, fake_read, NULL, fake_error, fake_close,
+    .name = "cuda", .label = "CUDA", .desc = "a test's",
+    .modes = (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) | (1u << REPLAY_ASYNC),
+    .caps = REPLAY_CAP_NEEDS_DEVICE | REPLAY_CAP_FALLS_BACK, .open = fake_open, .info = fake_info,
+    .alloc = fake_alloc, .release = fake_release, .touch = fake_touch, .read = fake_read, .error = fake_error,
+    .close = fake_close,
 };
 
 /* A backend that cannot open: named (--backend), the replay fails and says

@@ -146,7 +146,7 @@ int cmd_compare(int argc, char **argv)
     int64_t *arena = NULL;   /* [npol * npl] */
     for (; done < npol; done++) {
         if (policy_run(g, pol[done], &runs[done], err, sizeof err)) goto fail;
-        if (!base && !strcmp(pol[done]->name, "fifo")) base = &runs[done];
+        if (!base && pol[done] == policy_baseline()) base = &runs[done];
     }
     if (npl) {
         arena = malloc((size_t)npol * (size_t)npl * sizeof *arena);
@@ -170,7 +170,7 @@ int cmd_compare(int argc, char **argv)
             }
     }
     if (!base) {
-        if (policy_run(g, policy_find("fifo"), &own, err, sizeof err)) goto fail;
+        if (policy_run(g, policy_baseline(), &own, err, sizeof err)) goto fail;
         have_own = 1;
         base = &own;
     }
@@ -231,9 +231,9 @@ int cmd_compare(int argc, char **argv)
                    npl == 1 ? "column after peak" : "columns after peak", units_bytes(a, sizeof a, align, 0));
         for (int i = 0; i < npol; i++) {
             uint32_t d = policy_diverge(base, &runs[i]);
-            if (d == g->n || !strcmp(pol[i]->name, "fifo")) continue;
-            printf("step %" PRIu32 ": fifo pops node %" PRId64 ", %s pops node %" PRId64 "\n", d + 1,
-                   g->id[base->order[d]], pol[i]->name, g->id[runs[i].order[d]]);
+            if (d == g->n || pol[i] == policy_baseline()) continue;
+            printf("step %" PRIu32 ": %s pops node %" PRId64 ", %s pops node %" PRId64 "\n", d + 1,
+                   policy_baseline()->name, g->id[base->order[d]], pol[i]->name, g->id[runs[i].order[d]]);
         }
     }
     goto out;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "defaults.h"
 #include "util/json.h"
 #include "sched/units.h"
 #include "svg.h"
@@ -185,7 +186,7 @@ int cmd_plan(int argc, char **argv)
         {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
-    const char *pname = "priority", *lname = "best", *format = "text", *align_arg = NULL, *svg = NULL;
+    const char *pname = DEFAULT_POLICY, *lname = DEFAULT_PLAN_PLACER, *format = DEFAULT_FORMAT, *align_arg = NULL, *svg = NULL;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":p:l:a:f:hV", opts, NULL)) != -1) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "defaults.h"
 #include "gpu/replay.h"
 #include "sched/units.h"
 
@@ -202,14 +203,6 @@ static int write_output(const char *path, const char *format, const graph *g, co
     return EXIT_OK;
 }
 
-/* The reason in an error of replay_run's open: "cuda backend: REASON". */
-static const char *open_reason(const char *err, const replay_backend *b)
-{
-    size_t k = strlen(b->name);
-    if (!strncmp(err, b->name, k) && !strncmp(err + k, " backend: ", 10)) return err + k + 10;
-    return err;
-}
-
 int cmd_replay(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -222,7 +215,8 @@ int cmd_replay(int argc, char **argv)
         {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
-    const char *pname = "priority", *bname = NULL, *mname = "raw", *lname = NULL, *format = "text", *out = NULL;
+    const char *pname = DEFAULT_POLICY, *bname = NULL, *mname = DEFAULT_REPLAY_MODE, *lname = NULL,
+               *format = DEFAULT_FORMAT, *out = NULL;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":p:b:m:l:f:o:hV", opts, NULL)) != -1) {
@@ -244,7 +238,7 @@ int cmd_replay(int argc, char **argv)
     if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv"))
         return cli_usage_error("replay", "unknown format '%s' (text, json or csv)", format);
     if (out && !*out) return cli_usage_error("replay", "-o needs a file name ('-' for standard output)");
-    const replay_backend *be = NULL, *host = replay_backend_find("host"), *cuda = replay_backend_find("cuda");
+    const replay_backend *be = NULL;
     if (bname && !(be = replay_backend_find(bname))) {
         char known[128] = "";
         for (size_t i = 0; replay_backend_at(i); i++)
@@ -259,10 +253,9 @@ int cmd_replay(int argc, char **argv)
             snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", m ? ", " : "", replay_mode_name(m));
         return cli_usage_error("replay", "unknown mode '%s' (%s)", mname, known);
     }
-    /* No --backend: cuda when this build has it (falling back to the host
-     * below when no device opens), else the host. */
-    int fallback = !be && replay_have_cuda() && cuda;
-    if (!be) be = fallback ? cuda : host;
+    /* No --backend: the default (cuda when this build has it, falling back
+     * to the host below when no device opens, else the host). */
+    if (!be) be = replay_backend_default();
     if (!has_mode(be, mode)) {
         char ms[64];
         mode_list(be, ms, sizeof ms);
@@ -273,7 +266,7 @@ int cmd_replay(int argc, char **argv)
     const policy *p = cli_policy(pname);
     if (!p) return EXIT_USAGE;
     const placer *pc = NULL;
-    if (mode == REPLAY_ARENA && !(pc = cli_placer("replay", lname ? lname : "best"))) return EXIT_USAGE;
+    if (mode == REPLAY_ARENA && !(pc = cli_placer("replay", lname ? lname : DEFAULT_PLAN_PLACER))) return EXIT_USAGE;
 
     graph *g = cli_load(argv[optind], 0);
     if (!g) return EXIT_BAD;
@@ -298,20 +291,22 @@ int cmd_replay(int argc, char **argv)
     replay_opts o = {be, mode, have_pl ? &pl : NULL, on_progress, &pr};
     int rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
     progress_clear(&pr);
-    if (rc == -1 && fallback && !res.opened) {
-        fprintf(stderr, "memtris: cannot use CUDA (%s); replaying on the host\n", open_reason(err, be));
+    const replay_backend *next = replay_fallback(be, bname != NULL);
+    if (rc == -1 && res.unavailable[0] && next) {
+        fprintf(stderr, "memtris: cannot use %s (%s); replaying on %s\n", be->label, res.unavailable, next->label);
         replay_result_free(&res);
-        if (!has_mode(host, mode)) {
+        if (!has_mode(next, mode)) {
             char ms[64];
-            mode_list(host, ms, sizeof ms);
-            fprintf(stderr, "memtris replay: the host backend has no %s mode (it has %s)\n", replay_mode_name(mode), ms);
+            mode_list(next, ms, sizeof ms);
+            fprintf(stderr, "memtris replay: the %s backend has no %s mode (it has %s)\n", next->name,
+                    replay_mode_name(mode), ms);
             goto out;
         }
-        o.backend = be = host;
+        o.backend = be = next;
         rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
         progress_clear(&pr);
     }
-    if (rc == -1 && !res.opened) {
+    if (rc == -1 && res.unavailable[0]) {
         /* The device did not open: not about FILE. */
         fprintf(stderr, "memtris replay: %s\n", err);
         goto out;

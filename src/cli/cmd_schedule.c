@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "cli.h"
+#include "defaults.h"
 #include "util/json.h"
 #include "sched/units.h"
 
@@ -70,7 +71,7 @@ int cmd_schedule(int argc, char **argv)
         {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
-    const char *pname = "priority", *format = "text";
+    const char *pname = DEFAULT_POLICY, *format = DEFAULT_FORMAT;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":p:f:hV", opts, NULL)) != -1) {

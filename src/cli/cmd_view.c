@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "defaults.h"
 #include "gpu/replay.h"
 #include "sched/load.h"
 #include "sched/place.h"
@@ -69,7 +70,7 @@ typedef struct view_opts {
 static int view_open(view_opts *o)
 {
     const policy *pol = o->pol;
-    const policy *cmp = cli_policy(o->cname ? o->cname : "fifo");
+    const policy *cmp = cli_policy(o->cname ? o->cname : DEFAULT_COMPARE_POLICY);
     if (!cmp) return EXIT_USAGE;
     if (cmp == pol) {
         for (size_t i = 0; policy_at(i); i++)
@@ -162,8 +163,8 @@ int cmd_view(int argc, char **argv)
         {"replay", required_argument, 0, 'R'},
         {0, 0, 0, 0},
     };
-    view_opts o = {.plname = "first-fit", .mouse = 1};
-    const char *pname = "priority", *bname = NULL, *mname = "raw";
+    view_opts o = {.plname = DEFAULT_TUI_PLACER, .mouse = 1};
+    const char *pname = DEFAULT_POLICY, *bname = NULL, *mname = DEFAULT_REPLAY_MODE;
     int pgiven = 0, c;
     char known[128];
     opterr = 0;
@@ -190,14 +191,14 @@ int cmd_view(int argc, char **argv)
      * back to the host when no device opens; else host) and --mode. */
     if (bname && !(o.be = replay_backend_find(bname)))
         return cli_usage_error("view", "unknown backend '%s' (%s)", bname, known_list(known, sizeof known, 1));
-    o.be_auto = !o.be && replay_have_cuda() && replay_backend_find("cuda");
-    if (!o.be) o.be = replay_backend_find(o.be_auto ? "cuda" : "host");
+    o.be_auto = !o.be;                  /* not named: R may fall back (replay_fallback) */
+    if (!o.be) o.be = replay_backend_default();
     if ((o.mode = replay_mode_find(mname)) < 0)
         return cli_usage_error("view", "unknown mode '%s' (%s)", mname, known_list(known, sizeof known, 0));
     if (!(o.be->modes & (1u << o.mode)))
         return cli_usage_error("view", "the %s backend has no %s mode", o.be->name, replay_mode_name(o.mode));
-    if (bname && !strcmp(bname, "cuda") && !replay_have_cuda()) {
-        fprintf(stderr, "memtris: --backend cuda: memtris was built without CUDA support\n");
+    if (o.be->caps & REPLAY_CAP_NOT_BUILT) {
+        fprintf(stderr, "memtris: --backend %s: memtris was built without %s support\n", o.be->name, o.be->label);
         return EXIT_BAD;
     }
     /* A saved replay: read first (its policy is the default of -p), checked

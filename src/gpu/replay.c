@@ -39,6 +39,31 @@ const replay_backend *replay_backend_find(const char *name)
     return NULL;
 }
 
+int replay_have_cuda(void)
+{
+    for (size_t i = 0; replay_backend_at(i); i++)
+        if ((backends[i]->caps & REPLAY_CAP_NEEDS_DEVICE) && !(backends[i]->caps & REPLAY_CAP_NOT_BUILT)) return 1;
+    return 0;
+}
+
+const replay_backend *replay_backend_default(void)
+{
+    for (size_t i = 0; replay_backend_at(i); i++)
+        if (!(backends[i]->caps & REPLAY_CAP_NOT_BUILT)) return backends[i];
+    return replay_backend_local();
+}
+
+const replay_backend *replay_backend_local(void)
+{
+    return &replay_host_backend;
+}
+
+const replay_backend *replay_fallback(const replay_backend *be, int named)
+{
+    if (named || !(be->caps & REPLAY_CAP_FALLS_BACK) || be == replay_backend_local()) return NULL;
+    return replay_backend_local();
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -311,6 +336,7 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
     e.dev = be->open(o->mode, (uint32_t)nb, oerr, sizeof oerr);
     if (!e.dev) {
         snprintf(err, errcap, "%s backend: %s", be->name, oerr);
+        snprintf(res->unavailable, sizeof res->unavailable, "%s", oerr);
         goto out;
     }
     res->opened = 1;

@@ -46,10 +46,21 @@ typedef struct replay_dev replay_dev;          /* a backend's opened device */
  * returns 0, or -1 with the reason in error(). Slots are small integers
  * chosen by the engine (fewer than open's nslots), each holding at most one
  * allocation. */
+/* What a backend is, for every decision made about one (never its name). */
+enum {
+    REPLAY_CAP_MEASURES_SELF = 1u << 0,   /* reads this process's memory: what the process
+                                           * allocates meanwhile is measured too */
+    REPLAY_CAP_NEEDS_DEVICE = 1u << 1,    /* needs hardware a machine may not have */
+    REPLAY_CAP_FALLS_BACK = 1u << 2,      /* not named and not opening: the local backend runs instead */
+    REPLAY_CAP_NOT_BUILT = 1u << 3        /* this build lacks it: opening it says so */
+};
+
 typedef struct replay_backend {
     const char *name;
+    const char *label;       /* in sentences: "CUDA", "the host" */
     const char *desc;
     unsigned modes;          /* bit (1u << REPLAY_*) per mode it can run */
+    unsigned caps;           /* REPLAY_CAP_* */
     /* NULL with err set when the device cannot be used. */
     replay_dev *(*open)(int mode, uint32_t nslots, char *err, size_t errcap);
     void (*info)(replay_dev *d, replay_info *out);
@@ -72,8 +83,18 @@ typedef struct replay_backend {
 
 const replay_backend *replay_backend_find(const char *name);   /* NULL if unknown */
 const replay_backend *replay_backend_at(size_t i);             /* NULL past the end */
-/* 1 if this build has the CUDA backend compiled in. */
+/* 1 if this build has a backend for a device (CUDA) compiled in. */
 int replay_have_cuda(void);
+/* The backend a replay runs on when none is named: the first of the table
+ * that this build has (a device's, else the local one). */
+const replay_backend *replay_backend_default(void);
+/* The backend that measures this machine (the host). */
+const replay_backend *replay_backend_local(void);
+/* The one rule of falling back, for the CLI, the view and the TUI: after be
+ * could not be opened (replay_result.unavailable), the backend to run
+ * instead: the local one, when be was not named by the user and falls back;
+ * else NULL. The caller checks the mode is one the fallback has. */
+const replay_backend *replay_fallback(const replay_backend *be, int named);
 
 /* One step: 0-based position in the schedule, the node's Id, the live bytes
  * the schedule predicts after it, the bytes measured after it (the reading
@@ -107,6 +128,8 @@ typedef struct replay_result {
     int64_t held;            /* arena: the arena; pool: bytes reserved at the end; raw/async: 0 */
     double seconds;          /* all steps */
     int opened;              /* the device opened (a failure with 0 here: it could not be used) */
+    char unavailable[256];   /* why the device could not be opened (the backend's words, without
+                              * its name), or "" */
 } replay_result;
 
 typedef struct replay_opts {

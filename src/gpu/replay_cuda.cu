@@ -288,13 +288,11 @@ static void cuda_close(replay_dev *d)
     free(d);
 }
 
+/* In the order of replay.h's fields (C++17 has no designated initialisers). */
 extern "C" const replay_backend replay_cuda_backend = {
-    "cuda", "an NVIDIA GPU through the CUDA runtime: cudaMalloc, a fill kernel, cudaMemGetInfo",
-    (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) | (1u << REPLAY_ASYNC),
+    /* name, label */ "cuda", "CUDA",
+    /* desc */ "an NVIDIA GPU through the CUDA runtime: cudaMalloc, a fill kernel, cudaMemGetInfo",
+    /* modes */ (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) | (1u << REPLAY_ASYNC),
+    /* caps */ REPLAY_CAP_NEEDS_DEVICE | REPLAY_CAP_FALLS_BACK,
     cuda_open, cuda_info, cuda_alloc, cuda_release, cuda_touch, cuda_read, cuda_trim, cuda_error, cuda_close,
 };
-
-extern "C" int replay_have_cuda(void)
-{
-    return 1;
-}

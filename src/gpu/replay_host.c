@@ -192,7 +192,17 @@ static void host_close(replay_dev *d)
 }
 
 const replay_backend replay_host_backend = {
-    "host", "this machine's memory: mmap/malloc, pages touched, resident memory from /proc/self/statm",
-    (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL),
-    host_open, host_info, host_alloc, host_release, host_touch, host_read, NULL, host_error, host_close,
+    .name = "host",
+    .label = "the host",
+    .desc = "this machine's memory: mmap/malloc, pages touched, resident memory from /proc/self/statm",
+    .modes = (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL),
+    .caps = REPLAY_CAP_MEASURES_SELF,
+    .open = host_open,
+    .info = host_info,
+    .alloc = host_alloc,
+    .release = host_release,
+    .touch = host_touch,
+    .read = host_read,
+    .error = host_error,
+    .close = host_close,
 };

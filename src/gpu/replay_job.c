@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay.h"
+#include "defaults.h"
 
 struct replay_job {
     pthread_t th;
@@ -68,7 +69,7 @@ replay_job *replay_job_start(const graph *g, const policy *pol, const placer *pl
     }
     j->g = g;
     j->pol = pol;
-    j->plc = plc ? plc : placer_find("first-fit");
+    j->plc = plc ? plc : placer_find(DEFAULT_TUI_PLACER);
     j->be = b;
     j->mode = mode;
     int e = pthread_create(&j->th, NULL, job_main, j);

@@ -12,12 +12,10 @@ static replay_dev *open_none(int mode, uint32_t nslots, char *err, size_t errcap
 }
 
 const replay_backend replay_cuda_backend = {
-    "cuda", "an NVIDIA GPU through the CUDA runtime (not in this build)",
-    (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) | (1u << REPLAY_ASYNC),
-    open_none, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    .name = "cuda",
+    .label = "CUDA",
+    .desc = "an NVIDIA GPU through the CUDA runtime (not in this build)",
+    .modes = (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) | (1u << REPLAY_ASYNC),
+    .caps = REPLAY_CAP_NEEDS_DEVICE | REPLAY_CAP_FALLS_BACK | REPLAY_CAP_NOT_BUILT,
+    .open = open_none,
 };
-
-int replay_have_cuda(void)
-{
-    return 0;
-}

@@ -51,6 +51,8 @@ static void why_priority(const graph *g, const run *r, uint32_t u, uint32_t v, u
         snprintf(out, cap, "ties on change and type with %" PRId64 "; the smaller id wins", g->id[v]);
 }
 
+/* The policies; a new one is one key function (its own file when it is more
+ * than a key) and one line here. The first is the baseline. */
 static const policy policies[] = {
     {"fifo", "Kahn's algorithm with a FIFO queue: ready nodes run in the order they became ready",
      key_fifo, 1, {"queued", NULL, NULL}, why_fifo},
@@ -59,6 +61,8 @@ static const policy policies[] = {
 };
 
 size_t policy_count(void) { return sizeof policies / sizeof policies[0]; }
+
+const policy *policy_baseline(void) { return &policies[0]; }
 
 const policy *policy_at(size_t i) { return i < policy_count() ? &policies[i] : NULL; }
 

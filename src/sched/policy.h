@@ -24,6 +24,8 @@ typedef struct policy {
 } policy;
 
 const policy *policy_find(const char *name);     /* NULL if unknown */
+/* The order others are measured against: FIFO, Kahn's plain topological order. */
+const policy *policy_baseline(void);
 const policy *policy_at(size_t i);               /* NULL past the end */
 size_t policy_count(void);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sched/units.h"
+#include "defaults.h"
 #include "view.h"
 
 static const uint32_t speeds[APP_SPEEDS] = {1, 2, 5, 10, 25, 50, 100, 250, 1000, 5000, 20000};
@@ -152,7 +153,7 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     a->focus = P_READY;
     a->speed = 3;
     a->sel = GRAPH_NONE;
-    a->placer = pl ? pl : placer_find("first-fit");
+    a->placer = pl ? pl : placer_find(DEFAULT_TUI_PLACER);
     a->tl = calloc(1, sizeof *a->tl);
     if (!a->tl) {
         snprintf(a->err, sizeof a->err, "out of memory");
@@ -160,7 +161,7 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     }
     a->utf8 = 1;
     a->mouse = 1;
-    a->rp_be = replay_backend_find("host");
+    a->rp_be = replay_backend_local();
     a->rp_mode = REPLAY_RAW;
     if (init_main(a, pol)) return -1;
     if (compare && init_cmp(a, cmp_pol)) return -1;
@@ -257,7 +258,7 @@ int app_replay_start(app *a)
         snprintf(a->msg, sizeof a->msg, "a replay is already running (Esc cancels it)");
         return -1;
     }
-    const replay_backend *be = a->rp_be ? a->rp_be : replay_backend_find("host");
+    const replay_backend *be = a->rp_be ? a->rp_be : replay_backend_local();
     a->rp_note[0] = 0;
     if (start_job(a, be)) return -1;
     snprintf(a->msg, sizeof a->msg, "replaying %s on %s (%s) in the background; Esc cancels", a->pol->name, be->name,
@@ -271,9 +272,9 @@ int app_replay_start(app *a)
 static void take_result(app *a)
 {
     replay_result res;
-    char err[512], pre[48], mp[32], pp[32], ex[32];
+    char err[512], mp[32], pp[32], ex[32];
     int rc = replay_job_finish(a->rp_job, &res, err, sizeof err);
-    const replay_backend *be = a->rp_job_be, *host = replay_backend_find("host");
+    const replay_backend *be = a->rp_job_be, *next = replay_fallback(be, !a->rp_be_auto);
     int mode = a->rp_job_mode, cancelled = a->rp_cancelled;
     a->rp_job = NULL;
     a->rp_running = 0;
@@ -287,15 +288,15 @@ static void take_result(app *a)
         return;
     }
     if (rc == -1) {
-        /* The device never opened: try the host. */
-        snprintf(pre, sizeof pre, "%s backend: ", be->name);
-        if (a->rp_be_auto && !cancelled && host && be != host && !res.opened && !strncmp(err, pre, strlen(pre)) &&
-            (host->modes & (1u << mode))) {
+        /* The device never opened: the fallback, when there is one. */
+        if (res.unavailable[0] && !cancelled && next && (next->modes & (1u << mode))) {
+            char why[sizeof res.unavailable];
+            snprintf(why, sizeof why, "%s", res.unavailable);
             snprintf(a->rp_note, sizeof a->rp_note, "%s unavailable", be->name);
             replay_result_free(&res);
-            if (start_job(a, host) == 0)
-                snprintf(a->msg, sizeof a->msg, "%s cannot be used (%.120s); replaying on host instead", be->name,
-                         err + (strncmp(err, pre, strlen(pre)) ? 0 : strlen(pre)));
+            if (start_job(a, next) == 0)
+                snprintf(a->msg, sizeof a->msg, "%s cannot be used (%.120s); replaying on %s instead", be->name, why,
+                         next->name);
             return;
         }
         if (res.n)
@@ -547,7 +548,7 @@ int app_key(app *a, int key)
     case 's': case 'c': case 'a':
         /* The host backend reads this process's resident memory: what a new
          * schedule or plan allocates now would be measured as the replay's. */
-        if (a->rp_job && !strcmp(a->rp_job_be->name, "host")) {
+        if (a->rp_job && (a->rp_job_be->caps & REPLAY_CAP_MEASURES_SELF)) {
             snprintf(a->msg, sizeof a->msg, "'%c' waits until the replay on the host ends (it measures this "
                      "process's memory); Esc cancels it", key);
             return 1;

@@ -147,7 +147,7 @@ static void legends(canvas *cv, rect r, const app *a, const stepper *s, const st
     char name[64];
     int64_t peak = -1;
     if (rp) {
-        if (!strcmp(rp->mode, "raw")) snprintf(name, sizeof name, "measured (%s)", rp->backend);
+        if (replay_mode_find(rp->mode) == REPLAY_RAW) snprintf(name, sizeof name, "measured (%s)", rp->backend);
         else snprintf(name, sizeof name, "measured (%s, %s)", rp->backend, rp->mode);
         peak = rp->measured_peak;
     } else if (a->have_replay) {

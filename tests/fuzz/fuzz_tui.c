@@ -160,8 +160,10 @@ static void mem_close(replay_dev *d)
 }
 
 static const replay_backend mem_backend = {
-    "fuzz", "in memory", (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL),
-    mem_open, mem_info, mem_alloc, mem_release, mem_touch, mem_read, NULL, mem_error, mem_close,
+    .name = "fuzz", .label = "the fuzzer's memory", .desc = "in memory",
+    .modes = (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL), .open = mem_open, .info = mem_info,
+    .alloc = mem_alloc, .release = mem_release, .touch = mem_touch, .read = mem_read, .error = mem_error,
+    .close = mem_close,
 };
 
 /* What R's job does, synchronously: replays a policy's schedule and hands

@@ -1,0 +1,15 @@
+/* defaults.h: every default of memtris in one place: what a command or the
+ * TUI uses when the user names nothing. (The backend of a replay is a
+ * function of the build: replay_backend_default() in gpu/replay.h.) */
+#ifndef MEMTRIS_DEFAULTS_H
+#define MEMTRIS_DEFAULTS_H
+
+#define DEFAULT_POLICY "priority"          /* schedule, plan, replay, view's stepped side */
+#define DEFAULT_COMPARE_POLICY "fifo"      /* view's other side in compare mode */
+#define DEFAULT_TUI_PLACER "first-fit"     /* the TUI's arena panel: an allocator's view of the run */
+#define DEFAULT_PLAN_PLACER "best"         /* plan, and replay --mode arena: the smallest arena */
+#define DEFAULT_REPLAY_MODE "raw"          /* replay and the TUI's R */
+#define DEFAULT_FORMAT "text"              /* every command's --format */
+#define DEFAULT_ALIGN 64                   /* bytes: offsets and spans of every plan */
+
+#endif
