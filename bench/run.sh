@@ -1,9 +1,9 @@
 #!/bin/bash
 # run.sh: the memtris benchmark. Generates chain and random graphs of 10k, 100k
-# and 1M nodes into bench/data/, builds bench_core (-O2) and memtris, runs
-# bench_core on each graph, then times `memtris schedule` against the seed's
-# Python (seed_reference.py) end to end with /usr/bin/time -v; and runs
-# bench_tui (key + frame, jumps) on the 1M graphs.
+# and 1M nodes into bench/data/ with `memtris gen`, builds bench_core (-O2)
+# and memtris, runs bench_core on each graph, then times `memtris schedule`
+# against the seed's Python (tests/seed_reference.py --peak) end to end with
+# /usr/bin/time -v; and runs bench_tui (key + frame, jumps) on the 1M graphs.
 #
 # Environment: RUNS (bench_core processes per graph, default 3), E2E_RUNS
 # (end-to-end repetitions, default 3), SIZES (default "10k 100k 1M"),
@@ -44,8 +44,8 @@ FILES=
 for kind in chain random; do
     for s in $SIZES; do
         f=$DATA/$kind-$s.json
-        if [ ! -s "$f" ] || [ "$BENCH/gen_graph.py" -nt "$f" ]; then
-            "$PYTHON" "$BENCH/gen_graph.py" "$kind" "$(count "$s")" --seed "$SEED" -o "$f.tmp"
+        if [ ! -s "$f" ] || [ "$MEMTRIS" -nt "$f" ]; then
+            "$MEMTRIS" gen "$kind" -n "$(count "$s")" --seed "$SEED" -o "$f.tmp"
             mv "$f.tmp" "$f"
             "$MEMTRIS" validate "$f" >/dev/null
         fi
@@ -91,7 +91,7 @@ echo "== end to end (best and worst wall of $E2E_RUNS runs, /usr/bin/time -v)"
     echo "|---|---:|---:|---:|"
     for s in $E2E_SIZES; do
         f=$DATA/random-$s.json
-        e2e "seed Python (heapq), random-$s" "$PYTHON" "$BENCH/seed_reference.py" "$f"
+        e2e "seed Python (heapq), random-$s" "$PYTHON" "$ROOT/tests/seed_reference.py" --peak "$f"
         e2e "memtris schedule --format json, random-$s" "$MEMTRIS" schedule "$f" --format json
     done
 } | tee "$OUT/e2e.txt"

@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""seed_reference.py: differential test of `memtris schedule` against the seed's
-own algorithm (seed 001, section 3.2: heapq over (change, type, id)) and a plain
-Kahn FIFO, on random valid graphs with shuffled, sparse ids, shuffled node order
-and repeated edges. Usage: seed_reference.py MEMTRIS [COUNT] [SEED]"""
+"""seed_reference.py: the seed's own scheduler (seed 001, section 3.2: heapq over
+(change, type, id)) in Python, the one reference memtris is held to:
+  seed_reference.py MEMTRIS [COUNT] [SEED]
+      differential test of `memtris schedule` against it and a plain Kahn FIFO,
+      on random valid graphs with shuffled, sparse ids, shuffled node order and
+      repeated edges (a ctest entry; test_corrupt.py imports seed_priority);
+  seed_reference.py --peak FILE [--order]
+      the seed's loop as written, on a file: prints the peak (and the order);
+      bench/run.sh times memtris against it."""
 import heapq
 import json
 import random
@@ -118,7 +123,77 @@ def random_graph(rng):
     return {"Nodes": nodes, "Edges": edges}
 
 
+def seed_as_written(data):
+    """The seed's loop as the seed writes it (seed 001, sections 2.2 and 3.2):
+    Ids mapped to list indices, adj a defaultdict(list), repeated edges kept;
+    for timing memtris against it (bench/run.sh). Returns (ids, peak)."""
+    nodes = data["Nodes"]
+    index = {}                                   # Id -> index in nodes
+    for i, node in enumerate(nodes):
+        index[node["Id"]] = i
+
+    adj = defaultdict(list)
+    indegree = [0] * len(nodes)
+    for u, v in data["Edges"]:
+        adj[index[u]].append(index[v])
+        indegree[index[v]] += 1
+
+    sizes = {}                                   # BufId -> Size of its ALLOC
+    for node in nodes:
+        if node["Op"] == "ALLOC":
+            sizes[node["BufId"]] = node["Size"]
+
+    changes = {}
+    types = {}
+    for i, node in enumerate(nodes):
+        op = node["Op"]
+        if op == "ALLOC":
+            changes[i] = node["Size"]
+            types[i] = 2
+        elif op == "FREE":
+            changes[i] = -sizes[node["BufId"]]
+            types[i] = 0
+        else:
+            changes[i] = 0
+            types[i] = 1
+
+    ready = []
+    for i in range(len(nodes)):
+        if indegree[i] == 0:
+            heapq.heappush(ready, (changes[i], types[i], i))
+
+    schedule = []
+    current_mem = 0
+    max_live = 0
+    while ready:
+        change, _, nid = heapq.heappop(ready)
+        schedule.append(nid)
+        current_mem += change
+        max_live = max(max_live, current_mem)
+        for nei in adj[nid]:
+            indegree[nei] -= 1
+            if indegree[nei] == 0:
+                heapq.heappush(ready, (changes[nei], types[nei], nei))
+    return [nodes[i]["Id"] for i in schedule], max_live
+
+
+def peak_main(args):
+    with open(args[0]) as f:
+        data = json.load(f)
+    order, peak = seed_as_written(data)
+    if len(order) != len(data["Nodes"]):
+        sys.exit("cycle: only %d of %d nodes scheduled" % (len(order), len(data["Nodes"])))
+    print("nodes %d peak %d" % (len(order), peak))
+    if "--order" in args[1:]:
+        print(" ".join(map(str, order)))
+
+
 def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    if sys.argv[1] == "--peak":
+        peak_main(sys.argv[2:])
+        return
     exe = sys.argv[1]
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 300
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 2026)
