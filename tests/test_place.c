@@ -444,8 +444,8 @@ static void plan(planned *x, const char *spec, const char *placer_name, int64_t 
     x->g = chain_graph(spec, &x->d);
     assert_int_equal(policy_run(x->g, policy_find("priority"), &x->r, err, sizeof err), 0);
     assert_non_null(placer_find(placer_name));
-    if (place_run(x->g, &x->r, placer_find(placer_name), align, &x->pl, err, sizeof err)) fail_msg("%s", err);
-    if (place_verify(x->g, &x->r, &x->pl, err, sizeof err)) fail_msg("%s", err);
+    if (place_run_checked(x->g, &x->r, placer_find(placer_name), align, &x->pl, err, sizeof err) != PLACE_OK)
+        fail_msg("%s", err);
 }
 
 static int64_t offset_of(const planned *x, int64_t bufid) { return x->pl.offset[graph_find_buf(x->g, bufid)]; }
@@ -769,6 +769,39 @@ static void verify_names_misaligned_buffers(void **state)
     diag_free(&d);
 }
 
+/* A placer with a bug: every buffer at offset 0. */
+static int place_all_at_zero(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                             char *err, size_t errcap)
+{
+    (void)r; (void)lt; (void)align; (void)err; (void)errcap;
+    for (uint32_t b = 0; b < g->nbufs; b++) pl->offset[b] = 0;
+    return 0;
+}
+
+/* place_run_checked (plan() above gets PLACE_OK from it): a placer that
+ * fails, its message kept; a plan that does not verify, named as an
+ * internal error with the placer, the graph and the buffers; no plan left. */
+static void run_checked_tells_failure_from_a_bad_plan(void **state)
+{
+    (void)state;
+    planned x;
+    plan(&x, "A7:100 A9:100 F7 F9", "best", 64);
+    assert_int_equal(x.pl.arena, 256);
+    char err[512];
+    placement pl;
+    assert_int_equal(place_run_checked(x.g, &x.r, placer_find("first-fit"), 3, &pl, err, sizeof err), PLACE_FAILED);
+    assert_string_equal(err, "alignment 3 is not a power of two");
+    assert_null(pl.offset);
+    const placer broken = {"broken", "every buffer at 0", 0, place_all_at_zero};
+    assert_int_equal(place_run_checked(x.g, &x.r, &broken, 64, &pl, err, sizeof err), PLACE_INVALID);
+    assert_string_equal(err, "internal error: placer broken made an invalid plan for " TU_SOURCE ": buffers 7 [0, 128) "
+                        "and 9 [0, 128) are live together at step 2 and overlap");
+    assert_null(pl.offset);
+    assert_null(pl.hwm);
+    place_free(&pl);
+    unplan(&x);
+}
+
 /* ------------------------------------------------------------ scale and limits */
 
 /* Many buffers live at once: the online placers and the coloring stay
@@ -926,6 +959,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(lower_bound_counts_aligned_spans),
         cmocka_unit_test(verify_names_overlapping_buffers),
         cmocka_unit_test(verify_names_misaligned_buffers),
+        cmocka_unit_test(run_checked_tells_failure_from_a_bad_plan),
         cmocka_unit_test(many_live_buffers),
         cmocka_unit_test(arena_overflow_is_an_error),
         cmocka_unit_test(empty_plans),

@@ -1,5 +1,6 @@
 /* graph.h: the immutable computation graph (struct of arrays, CSR adjacency
- * in input edge order) and its lookups. Built by load.c, read by the rest. */
+ * in input edge order) and its lookups. Built by load.c (through graph_build.c),
+ * read by the rest. */
 #ifndef MEMTRIS_GRAPH_H
 #define MEMTRIS_GRAPH_H
 #include <stdint.h>
@@ -11,6 +12,9 @@ enum { NODE_FREE = 0, NODE_COMPUTE = 1, NODE_ALLOC = 2 };
 
 #define GRAPH_NONE UINT32_MAX
 #define GRAPH_MAX_SIZE ((int64_t)9007199254740991)   /* 2^53 - 1 */
+/* The most nodes (and buffers) a graph may have: indices are 32-bit, with
+ * GRAPH_NONE meaning "none" and room for a sentinel. */
+#define GRAPH_MAX_NODES ((uint32_t)UINT32_MAX - 3)
 
 typedef struct graph {
     char *source;            /* display name of the input */

@@ -7,9 +7,8 @@
 #include "diag.h"
 #include "graph.h"
 
-/* The most nodes (and buffers) a graph may have: node indices are 32-bit,
- * with UINT32_MAX meaning "none" and room for a sentinel. */
-#define LOAD_MAX_NODES ((uint32_t)UINT32_MAX - 3)
+/* The most nodes (and buffers) the loader takes: all a graph holds. */
+#define LOAD_MAX_NODES GRAPH_MAX_NODES
 
 typedef struct load_opts {
     /* Called now and then while parsing with bytes done and total; may be NULL. */

@@ -1,7 +1,9 @@
 /* place.c: buffer lifetimes, the placer table, place_run (high-water marks), the lower
- * bound and the verifier. The placers live in place_online.c and place_offline.c. */
+ * bound, the verifier and place_run_checked. The placers live in place_online.c,
+ * place_coloring.c, place_greedy.c and place_best.c. */
 #include "place.h"
 #include "gaps.h"
+#include "place_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +15,25 @@ int64_t place_span(int64_t size, int64_t align)
     return r ? size + (align - r) : size;   /* sizes are at most 2^53-1: no overflow */
 }
 
+int place_oom(const graph *g, char *err, size_t errcap)
+{
+    snprintf(err, errcap, "out of memory placing %u buffers", g->nbufs);
+    return -1;
+}
+
+int place_too_big(const graph *g, uint32_t b, char *err, size_t errcap)
+{
+    snprintf(err, errcap, "the arena would pass 2^63-1 bytes (buffer %lld)", (long long)g->buf_id[b]);
+    return -1;
+}
+
 /* ------------------------------------------------------------ the table */
 
+/* A new placer is one file, place_NAME.c, defining place_NAME with the
+ * signature of placer.place (its prototype in place.h, the file in
+ * src/sched/CMakeLists.txt), and one line here: every command, --placers
+ * all, the TUI's arena panel and best (which tries every line but itself
+ * and greedy-size) take it from this table. */
 static const placer placers[] = {
     {"first-fit", "online: the lowest free gap that fits, over an address-ordered free list that coalesces "
      "neighbours", 1, place_first_fit},
@@ -87,8 +106,7 @@ int place_run(const graph *g, const run *r, const placer *p, int64_t align, plac
     lifetimes lt = {0};
     if (!pl->offset || !pl->hwm || place_lifetimes(g, r, &lt)) {
         place_free(pl);
-        snprintf(err, errcap, "out of memory placing %u buffers", g->nbufs);
-        return -1;
+        return place_oom(g, err, errcap);
     }
     if (p->place(g, r, &lt, align, pl, err, errcap)) {
         place_lifetimes_free(&lt);
@@ -127,6 +145,18 @@ int64_t place_lower_bound(const graph *g, const run *r, int64_t align)
         }
     }
     return peak;
+}
+
+int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align, placement *pl, char *err,
+                      size_t errcap)
+{
+    if (place_run(g, r, p, align, pl, err, errcap)) return PLACE_FAILED;
+    char why[512];
+    if (place_verify(g, r, pl, why, sizeof why) == 0) return PLACE_OK;
+    place_free(pl);
+    snprintf(err, errcap, "internal error: placer %s made an invalid plan for %s: %s", p->name,
+             g->source ? g->source : "the graph", why);
+    return PLACE_INVALID;
 }
 
 double place_fragmentation(const placement *pl, int64_t lower_bound)

@@ -5,10 +5,11 @@
 #define MEMTRIS_PLACE_H
 #include <stddef.h>
 #include <stdint.h>
+#include "defaults.h"
 #include "graph.h"
 #include "policy.h"
 
-#define PLACE_ALIGN_DEFAULT 64
+#define PLACE_ALIGN_DEFAULT DEFAULT_ALIGN
 
 /* Steps are 0-based positions in the schedule: a buffer is live from the step
  * of its ALLOC (inclusive) to the step of its FREE (exclusive); a buffer never
@@ -58,6 +59,17 @@ void place_free(placement *pl);
  * step overlap in address. 0, or -1 naming the buffers (or offset) in err. */
 int place_verify(const graph *g, const run *r, const placement *pl, char *err, size_t errcap);
 
+/* What place_run_checked returns: a plan, checked; no plan (err says why,
+ * as place_run's); a plan that place_verify refused, which is a bug in the
+ * placer: err says "internal error: placer NAME made an invalid plan for
+ * SOURCE: " and what is wrong with it. */
+enum { PLACE_OK = 0, PLACE_FAILED = -1, PLACE_INVALID = -2 };
+
+/* place_run, then place_verify on its plan. On PLACE_FAILED and PLACE_INVALID
+ * pl holds no plan (place_free on it is harmless). */
+int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align, placement *pl, char *err,
+                      size_t errcap);
+
 /* Bytes a buffer occupies: its size rounded up to the alignment. */
 int64_t place_span(int64_t size, int64_t align);
 /* (arena - lower_bound) / arena, 0 for an empty arena; lower_bound is the
@@ -68,7 +80,8 @@ double place_fragmentation(const placement *pl, int64_t lower_bound);
  * spans of the buffers live at one step (with align 1, the schedule's peak). */
 int64_t place_lower_bound(const graph *g, const run *r, int64_t align);
 
-/* The placers of place.c's table; exposed for tests. */
+/* The placers of place.c's table, one file each (first-fit, best-fit and
+ * pool share place_online.c); exposed for tests. */
 int place_first_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                     char *err, size_t errcap);
 /* (place_online.c) best fit over the same free list; the seed's size-class pool. */
@@ -76,11 +89,13 @@ int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t al
                    char *err, size_t errcap);
 int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
                size_t errcap);
-/* place_offline.c: interval coloring, greedy by size (two orders), and best. */
+/* place_coloring.c: the seed's interval coloring. */
 int place_coloring(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                    char *err, size_t errcap);
+/* place_greedy.c: TFLite's greedy by size, in two orders. */
 int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                       char *err, size_t errcap);
+/* place_best.c: the smallest of all, improved by a hill-climb. */
 int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
                size_t errcap);
 /* best with its greedy runs given at most greedy_work units of work (ranges

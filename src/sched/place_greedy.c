@@ -1,76 +1,12 @@
-/* place_offline.c: placers that see every lifetime first: the seed's interval
- * coloring (seed 000, 3.2), TFLite's greedy by size with XLA's second order,
- * and best (all placers, then a hill-climb). Exports place_coloring, place_greedy_size, place_best. */
-#include "place.h"
-#include "heap.h"
+/* place_greedy.c: placer "greedy-size", TFLite's greedy by size (also in XLA's order), over an index
+ * that finds the placed buffers a lifetime meets in O(log n) lists. Exports place_greedy_size and
+ * the engine best climbs over (place_greedy_*, declared in place_internal.h). */
+#include "place_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NONE UINT32_MAX
-
-static int oom(const graph *g, char *err, size_t errcap)
-{
-    snprintf(err, errcap, "out of memory placing %u buffers", g->nbufs);
-    return -1;
-}
-
-static int too_big(const graph *g, uint32_t b, char *err, size_t errcap)
-{
-    snprintf(err, errcap, "the arena would pass 2^63-1 bytes (buffer %lld)", (long long)g->buf_id[b]);
-    return -1;
-}
-
-/* ------------------------------------------------------------ coloring */
-
-/* The seed's pseudocode: intervals by start, each given the smallest color
- * that no overlapping, already colored interval holds, a new color when all
- * are taken; offset = color x BLOCK_SIZE. Walking the schedule is that order,
- * and the colors not held by a live buffer are exactly the available ones: a
- * min-heap of them (freed colors) and the count of colors so far replace the
- * seed's neighbour sets. BLOCK_SIZE is the largest span, and the plan holds
- * colors x BLOCK_SIZE bytes (reserved). Zero-byte buffers hold nothing and
- * take no color. */
-int place_coloring(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                   char *err, size_t errcap)
-{
-    (void)lt;
-    int64_t block = 0;
-    for (uint32_t b = 0; b < g->nbufs; b++) {
-        int64_t span = place_span(g->buf_size[b], align);
-        if (span > block) block = span;
-    }
-    heap freec;
-    uint32_t *color = malloc(((size_t)g->nbufs + 1) * sizeof *color);
-    pl->block = calloc((size_t)g->nbufs + 1, sizeof *pl->block);
-    if (!color || !pl->block || heap_init(&freec, g->nbufs + 1, 0)) {
-        free(color);
-        return oom(g, err, errcap);
-    }
-    int64_t ncolors = 0, top;
-    for (uint32_t s = 0; s < r->n; s++) {
-        uint32_t u = r->order[s], b = g->buf[u];
-        if (b == GRAPH_NONE || g->kind[u] == NODE_COMPUTE || g->buf_size[b] == 0) continue;
-        if (g->kind[u] == NODE_FREE) {
-            heap_push(&freec, (heap_item){{color[b], 0, 0}, b});
-            continue;
-        }
-        color[b] = freec.len ? (uint32_t)heap_pop(&freec).k[0] : (uint32_t)ncolors++;
-        if (__builtin_mul_overflow((int64_t)color[b] + 1, block, &top)) {
-            heap_free(&freec);
-            free(color);
-            return too_big(g, b, err, errcap);
-        }
-        pl->offset[b] = top - block;
-        pl->block[b] = block;
-    }
-    pl->reserved = ncolors * block;
-    heap_free(&freec);
-    free(color);
-    return 0;
-}
-
-/* ------------------------------------------------------------ greedy by size */
 
 /* A set of ticks (see greedy below): a bitset with a summary level per 64
  * words, for "the next member at or after t" in a few word reads. */
@@ -132,12 +68,6 @@ typedef struct seg_item {
     uint32_t a, f;
 } seg_item;
 
-/* One buffer to place, with what placing it reads, in the order of placing. */
-typedef struct job {
-    int64_t span;
-    uint32_t b, a, f;    /* the buffer and its lifetime [a, f) in ticks */
-} job;
-
 /* A growable list of address ranges, replaced by their union (sorted,
  * disjoint, touching ranges joined) when a query reads it: packed buffers
  * make a short union however many they are. v[0..clean) is a union. */
@@ -187,9 +117,9 @@ static void sort_items(span_item *a, uint32_t k);
  * ticks, and placing a buffer adds it to O(log n) lists: long-lived buffers
  * packed together cost little however many overlap. */
 typedef struct greedy {
+    place_greedy pub;     /* nb (buffers with a span), work, max_work; first, so a greedy is a place_greedy */
     const graph *g;
     const lifetimes *lt;
-    uint32_t nb;          /* buffers with a span */
     uint32_t *bufs;       /* [nb] those buffers in tick order */
     int64_t *span;        /* [nbufs] */
     uint32_t *ta, *tf;    /* [nbufs] each buffer's lifetime in ticks */
@@ -204,8 +134,6 @@ typedef struct greedy {
     stepset placed;       /* the placed ticks */
     span_item *tmp;       /* [nb] the ranges one query gathers */
     span_item *scratch;   /* [nb] for joining a list */
-    uint64_t work;        /* ranges read, buffers placed: the cost measure of best */
-    uint64_t max_work;    /* greedy_place gives up when work passes it (UINT64_MAX: never) */
 } greedy;
 
 static void greedy_free(greedy *G)
@@ -235,7 +163,7 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
     memset(G, 0, sizeof *G);
     G->g = g;
     G->lt = lt;
-    G->max_work = UINT64_MAX;
+    G->pub.max_work = UINT64_MAX;
     size_t nbufs = (size_t)g->nbufs + 1;
     G->bufs = malloc(nbufs * sizeof *G->bufs);
     G->span = malloc(nbufs * sizeof *G->span);
@@ -257,22 +185,22 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
         uint32_t u = r->order[s], b = g->buf[u];
         if (b == GRAPH_NONE || !G->span[b]) continue;
         if (g->kind[u] == NODE_ALLOC) {
-            G->ta[b] = G->nb;
-            G->bufs[G->nb++] = b;
+            G->ta[b] = G->pub.nb;
+            G->bufs[G->pub.nb++] = b;
         } else if (g->kind[u] == NODE_FREE) {
-            G->tf[b] = G->nb;
+            G->tf[b] = G->pub.nb;
         }
     }
-    for (uint32_t i = 0; i < G->nb; i++)
-        if (G->tf[G->bufs[i]] == NONE) G->tf[G->bufs[i]] = G->nb;
-    G->nblocks = (uint32_t)(((uint64_t)G->nb + GREEDY_BLOCK - 1) >> GREEDY_BLOCK_SHIFT);
+    for (uint32_t i = 0; i < G->pub.nb; i++)
+        if (G->tf[G->bufs[i]] == NONE) G->tf[G->bufs[i]] = G->pub.nb;
+    G->nblocks = (uint32_t)(((uint64_t)G->pub.nb + GREEDY_BLOCK - 1) >> GREEDY_BLOCK_SHIFT);
     G->leaves = 1;
     while (G->leaves < G->nblocks) G->leaves *= 2;
     G->cover = calloc(2 * (size_t)G->leaves, sizeof *G->cover);
     G->cmask = calloc(G->leaves, sizeof *G->cmask);
     G->fringe = calloc((size_t)G->nblocks + 1, sizeof *G->fringe);
-    G->by_tick = malloc(((size_t)G->nb + 1) * sizeof *G->by_tick);
-    if (!G->cover || !G->cmask || !G->fringe || !G->by_tick || stepset_init(&G->placed, (uint64_t)G->nb + 1)) {
+    G->by_tick = malloc(((size_t)G->pub.nb + 1) * sizeof *G->by_tick);
+    if (!G->cover || !G->cmask || !G->fringe || !G->by_tick || stepset_init(&G->placed, (uint64_t)G->pub.nb + 1)) {
         greedy_free(G);
         return -1;
     }
@@ -289,6 +217,23 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
         }
     }
     return 0;
+}
+
+place_greedy *place_greedy_new(const graph *g, const run *r, const lifetimes *lt, int64_t align)
+{
+    greedy *G = malloc(sizeof *G);
+    if (G && greedy_init(G, g, r, lt, align)) {
+        free(G);
+        G = NULL;
+    }
+    return G ? &G->pub : NULL;
+}
+
+void place_greedy_free(place_greedy *G)
+{
+    if (!G) return;
+    greedy_free((greedy *)G);
+    free(G);
 }
 
 static void greedy_reset(greedy *G)
@@ -321,7 +266,7 @@ static void ulist_join(greedy *G, ulist *l)
     span_item *old = l->v, *add = l->v + l->clean, *out = G->scratch;
     uint32_t nold = l->clean, nadd = l->n - l->clean, i = 0, j = 0, m = 0;
     sort_items(add, nadd);
-    G->work += l->n;
+    G->pub.work += l->n;
     while (i < nold || j < nadd) {
         span_item x = j == nadd || (i < nold && old[i].off <= add[j].off) ? old[i++] : add[j++];
         if (m && x.off <= out[m - 1].end) {
@@ -358,7 +303,7 @@ static int cover_add(greedy *G, uint64_t v, uint64_t d, span_item sp)
 }
 
 /* Adds a placed buffer to the structures; 0, or -1 out of memory. */
-static int greedy_insert(greedy *G, const job *j, int64_t off)
+static int greedy_insert(greedy *G, const place_job *j, int64_t off)
 {
     uint64_t a = j->a, f = j->f;
     span_item sp = {off, off + j->span};
@@ -400,13 +345,13 @@ static uint32_t gather_list(greedy *G, ulist *l, uint32_t k)
     if (!l->n) return k;
     if (l->n > l->clean) ulist_join(G, l);
     memcpy(G->tmp + k, l->v, (size_t)l->n * sizeof *l->v);
-    G->work += l->n;
+    G->pub.work += l->n;
     return k + l->n;
 }
 
 /* The lowest offset of the smallest gap in U (see greedy) that holds the
  * buffer, else the top of U (TFLite's rule). */
-static int64_t greedy_fit(greedy *G, const job *j)
+static int64_t greedy_fit(greedy *G, const place_job *j)
 {
     uint64_t a = j->a, f = j->f, blk = a >> GREEDY_BLOCK_SHIFT;
     uint32_t k = 0;
@@ -419,7 +364,7 @@ static int64_t greedy_fit(greedy *G, const job *j)
             G->tmp[k] = (span_item){it->off, it->end};
             k += it->a <= a && it->f > a;
         }
-    G->work += fr->n / 4;
+    G->pub.work += fr->n / 4;
     for (uint32_t m = G->cmask[blk]; m; m &= m - 1)
         k = gather_list(G, &G->cover[(blk + G->leaves) >> __builtin_ctz(m)], k);
     /* Allocated in (a, f): ticks near the ends, unions of whole nodes between. */
@@ -457,7 +402,7 @@ static int64_t greedy_fit(greedy *G, const job *j)
         }
     }
     /* a buffer costs a few cache misses, a range a few moves, and the sort */
-    G->work += k + 16 + (k > 16 ? (uint64_t)k * (uint64_t)(32 - __builtin_clz(k)) / 4 : 0);
+    G->pub.work += k + 16 + (k > 16 ? (uint64_t)k * (uint64_t)(32 - __builtin_clz(k)) / 4 : 0);
     sort_items(G->tmp, k);
     int64_t need = j->span, prev = 0, best = -1, best_gap = INT64_MAX;
     for (uint32_t i = 0; i < k; i++) {
@@ -498,31 +443,29 @@ static void sort_items(span_item *a, uint32_t k)
     }
 }
 
-/* Places jobs[from..nb) in turn, the first `from` keeping their offsets in
- * off (by position, like jobs). Returns the arena (the largest end), or -1
- * if it would pass 2^63-1 (*bad = the buffer), -2 as soon as the arena
- * would pass `limit`, -3 out of memory, -4 when the work passes max_work. */
-static int64_t greedy_place(greedy *G, const job *jobs, uint32_t from, int64_t *off, int64_t limit, uint32_t *bad)
+/* place_greedy_run (place_internal.h says what it returns). */
+static int64_t greedy_place(greedy *G, const place_job *jobs, uint32_t from, int64_t *off, int64_t limit,
+                            uint32_t *bad)
 {
     greedy_reset(G);
-    G->work += G->leaves / 2 + G->nblocks / 4 + 8;
+    G->pub.work += G->leaves / 2 + G->nblocks / 4 + 8;
     int64_t arena = 0;
     for (uint32_t i = 0; i < from; i++) {
         if (greedy_insert(G, &jobs[i], off[i])) return -3;
         if (off[i] + jobs[i].span > arena) arena = off[i] + jobs[i].span;
     }
-    G->work += from;
-    for (uint32_t i = from; i < G->nb; i++) {
+    G->pub.work += from;
+    for (uint32_t i = from; i < G->pub.nb; i++) {
         /* What the next queries read is all over memory: ask for it early. */
-        if (i + 2 < G->nb) __builtin_prefetch(&G->fringe[jobs[i + 2].a >> GREEDY_BLOCK_SHIFT]);
-        if (i + 1 < G->nb) {
+        if (i + 2 < G->pub.nb) __builtin_prefetch(&G->fringe[jobs[i + 2].a >> GREEDY_BLOCK_SHIFT]);
+        if (i + 1 < G->pub.nb) {
             uint32_t na = jobs[i + 1].a;
             __builtin_prefetch(G->fringe[na >> GREEDY_BLOCK_SHIFT].v);
             __builtin_prefetch(&G->cmask[na >> GREEDY_BLOCK_SHIFT]);
             __builtin_prefetch(&G->by_tick[na + 1]);
             __builtin_prefetch(&G->placed.w[0][(na + 1) >> 6]);
         }
-        if (G->work > G->max_work) return -4;
+        if (G->pub.work > G->pub.max_work) return -4;
         int64_t at = greedy_fit(G, &jobs[i]), end;
         if (__builtin_add_overflow(at, jobs[i].span, &end)) { *bad = jobs[i].b; return -1; }
         if (end > arena) {
@@ -535,10 +478,14 @@ static int64_t greedy_place(greedy *G, const job *jobs, uint32_t from, int64_t *
     return arena;
 }
 
-/* Orders: keys compared in turn, smaller first. Each ends with the alloc
- * step, unique to a buffer, so no two keys are equal. */
-enum { ORDER_SIZE, ORDER_LIFETIME, ORDER_SPATIAL, ORDER_AREA, ORDER_START, NORDERS };
-static const char *const order_names[NORDERS] = {
+int64_t place_greedy_run(place_greedy *G, const place_job *jobs, uint32_t from, int64_t *off, int64_t limit,
+                         uint32_t *bad)
+{
+    return greedy_place((greedy *)G, jobs, from, off, limit, bad);
+}
+
+/* How each order is named in pl->detail when its plan wins. */
+static const char *const order_names[PLACE_NORDERS] = {
     "greedy by size (TFLite's order: size, then first use)",
     "greedy by size in XLA's temporal order (lifetime length, then size)",
     "greedy by size in XLA's spatial order (size, then lifetime length)",
@@ -548,7 +495,7 @@ static const char *const order_names[NORDERS] = {
 
 typedef struct order_key {
     int64_t k[3];
-    job j;
+    place_job j;
 } order_key;
 
 static int key_less(const order_key *x, const order_key *y)
@@ -589,18 +536,18 @@ static void sort_keys(order_key *a, uint32_t k)
 }
 
 /* Fills jobs[nb] with G's buffers in the given order; keys is scratch [nb]. */
-static void make_order(const greedy *G, int which, order_key *keys, job *jobs)
+static void make_order(const greedy *G, int which, order_key *keys, place_job *jobs)
 {
-    for (uint32_t i = 0; i < G->nb; i++) {
+    for (uint32_t i = 0; i < G->pub.nb; i++) {
         uint32_t b = G->bufs[i];
         int64_t a = G->lt->alloc_step[b], len = (int64_t)G->lt->free_step[b] - a, sz = G->span[b];
         order_key *k = &keys[i];
-        k->j = (job){sz, b, G->ta[b], G->tf[b]};
+        k->j = (place_job){sz, b, G->ta[b], G->tf[b]};
         switch (which) {
-        case ORDER_SIZE: k->k[0] = -sz; k->k[1] = a; k->k[2] = 0; break;
-        case ORDER_LIFETIME: k->k[0] = -len; k->k[1] = -sz; k->k[2] = a; break;
-        case ORDER_SPATIAL: k->k[0] = -sz; k->k[1] = -len; k->k[2] = a; break;
-        case ORDER_AREA: {
+        case PLACE_ORDER_SIZE: k->k[0] = -sz; k->k[1] = a; k->k[2] = 0; break;
+        case PLACE_ORDER_LIFETIME: k->k[0] = -len; k->k[1] = -sz; k->k[2] = a; break;
+        case PLACE_ORDER_SPATIAL: k->k[0] = -sz; k->k[1] = -len; k->k[2] = a; break;
+        case PLACE_ORDER_AREA: {
             /* size x length, as a double: exact enough for an order */
             double ar = (double)sz * (double)len;
             k->k[0] = ar >= 9.2e18 ? INT64_MIN : -(int64_t)ar;
@@ -611,28 +558,21 @@ static void make_order(const greedy *G, int which, order_key *keys, job *jobs)
         default: k->k[0] = a; k->k[1] = 0; k->k[2] = 0; break;
         }
     }
-    sort_keys(keys, G->nb);
-    for (uint32_t i = 0; i < G->nb; i++) jobs[i] = keys[i].j;
+    sort_keys(keys, G->pub.nb);
+    for (uint32_t i = 0; i < G->pub.nb; i++) jobs[i] = keys[i].j;
 }
 
-/* Runs the greedy in each of the orders in `which` (nwhich of them) until a
- * plan reaches goal (the lower bound: no plan is smaller). A plan smaller
- * than *arena (INT64_MAX: none yet) replaces it: its offsets go to
- * pl->offset, and when best_jobs is not NULL its order there and its offsets
- * by position in best_off. An order whose plan would pass 2^63-1 bytes has
- * no plan. When the work passes G->max_work, the orders stop there. 0, or
- * with err set -1 out of memory, -2 when no order made a plan; -3 (err not
- * set) when the work ran out before any order made a plan. */
-static int greedy_orders(greedy *G, const int *which, int nwhich, int64_t goal, int64_t *arena, placement *pl,
-                         job *best_jobs, int64_t *best_off, char *err, size_t errcap)
+int place_greedy_orders(place_greedy *pg, const int *which, int nwhich, int64_t goal, int64_t *arena,
+                        placement *pl, place_job *best_jobs, int64_t *best_off, char *err, size_t errcap)
 {
+    greedy *G = (greedy *)pg;
     const graph *g = G->g;
-    order_key *keys = malloc(((size_t)G->nb + 1) * sizeof *keys);
-    job *jobs = malloc(((size_t)G->nb + 1) * sizeof *jobs);
-    int64_t *off = malloc(((size_t)G->nb + 1) * sizeof *off);
+    order_key *keys = malloc(((size_t)G->pub.nb + 1) * sizeof *keys);
+    place_job *jobs = malloc(((size_t)G->pub.nb + 1) * sizeof *jobs);
+    int64_t *off = malloc(((size_t)G->pub.nb + 1) * sizeof *off);
     if (!keys || !jobs || !off) {
         free(keys); free(jobs); free(off);
-        return oom(g, err, errcap);
+        return place_oom(g, err, errcap);
     }
     int64_t best = *arena;
     uint32_t bad = NONE;          /* the buffer that passed 2^63-1 bytes in the first order that failed */
@@ -643,7 +583,7 @@ static int greedy_orders(greedy *G, const int *which, int nwhich, int64_t goal, 
         int64_t a = greedy_place(G, jobs, 0, off, best == INT64_MAX ? INT64_MAX : best - 1, &b);
         if (a == -3) {
             free(keys); free(jobs); free(off);
-            return oom(g, err, errcap);
+            return place_oom(g, err, errcap);
         }
         if (a == -4) {
             gave_up = 1;
@@ -652,17 +592,17 @@ static int greedy_orders(greedy *G, const int *which, int nwhich, int64_t goal, 
         if (a == -1 && bad == NONE) bad = b;
         if (a >= 0 && a < best) {
             best = a;
-            for (uint32_t i = 0; i < G->nb; i++) pl->offset[jobs[i].b] = off[i];
+            for (uint32_t i = 0; i < G->pub.nb; i++) pl->offset[jobs[i].b] = off[i];
             if (best_jobs) {
-                memcpy(best_jobs, jobs, G->nb * sizeof *jobs);
-                memcpy(best_off, off, G->nb * sizeof *off);
+                memcpy(best_jobs, jobs, G->pub.nb * sizeof *jobs);
+                memcpy(best_off, off, G->pub.nb * sizeof *off);
             }
             pl->detail = order_names[which[w]];
         }
     }
     free(keys); free(jobs); free(off);
-    if (best == INT64_MAX && G->nb && gave_up) return -3;
-    if (best == INT64_MAX && G->nb) return too_big(g, bad, err, errcap) - 1;
+    if (best == INT64_MAX && G->pub.nb && gave_up) return -3;
+    if (best == INT64_MAX && G->pub.nb) return place_too_big(g, bad, err, errcap) - 1;
     *arena = best == INT64_MAX ? 0 : best;
     return 0;
 }
@@ -677,219 +617,13 @@ int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t
                       char *err, size_t errcap)
 {
     greedy G;
-    if (greedy_init(&G, g, r, lt, align)) return oom(g, err, errcap);
-    static const int which[] = {ORDER_SIZE, ORDER_LIFETIME};
+    if (greedy_init(&G, g, r, lt, align)) return place_oom(g, err, errcap);
+    static const int which[] = {PLACE_ORDER_SIZE, PLACE_ORDER_LIFETIME};
     int64_t arena = INT64_MAX;
-    int rc = greedy_orders(&G, which, 2, place_lower_bound(g, r, align), &arena, pl, NULL, NULL, err, errcap);
+    int rc = place_greedy_orders(&G.pub, which, 2, place_lower_bound(g, r, align), &arena, pl, NULL, NULL, err,
+                                 errcap);
     greedy_free(&G);
     pl->reserved = 0;
     return rc ? -1 : 0;
 }
 
-/* ------------------------------------------------------------ best */
-
-/* The largest end of any buffer's span: the arena of a plan as best reports it. */
-static int64_t plan_top(const graph *g, const int64_t *off, int64_t align)
-{
-    int64_t top = 0;
-    for (uint32_t b = 0; b < g->nbufs; b++) {
-        int64_t span = place_span(g->buf_size[b], align);
-        if (span && off[b] + span > top) top = off[b] + span;
-    }
-    return top;
-}
-
-static uint64_t xorshift(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
-/* Hill-climb over a greedy order (TVM USMP's idea): take a buffer at the top
- * of the plan, move it to an earlier place in the order, swap it with an
- * earlier buffer, or swap two neighbours before it; place again from the
- * first changed position; keep the change when the arena does not grow
- * (equal plans let the walk cross plateaus). Deterministic: a fixed seed, and
- * the work (buffers placed plus overlaps scanned) is bounded, not the time.
- * Improves jobs and off (by position) in place; returns the arena, or -1 out
- * of memory. */
-static int64_t hill_climb(greedy *G, job *jobs, int64_t *off, int64_t arena, int64_t goal, uint64_t budget)
-{
-    uint32_t nb = G->nb;
-    if (nb < 2 || arena <= goal) return arena;
-    job *jobs2 = malloc((size_t)nb * sizeof *jobs2);
-    uint32_t *top = malloc((size_t)nb * sizeof *top);
-    int64_t *off2 = malloc((size_t)nb * sizeof *off2);
-    if (!jobs2 || !top || !off2) {
-        free(jobs2); free(top); free(off2);
-        return -1;
-    }
-    memcpy(jobs2, jobs, (size_t)nb * sizeof *jobs);
-    memcpy(off2, off, (size_t)nb * sizeof *off);
-    uint64_t seed = 0x2545F4914F6CDD1DULL;
-    while (G->work < budget && arena > goal) {
-        /* The positions of the buffers at the top. */
-        uint32_t ntop = 0;
-        for (uint32_t i = 0; i < nb; i++)
-            if (off[i] + jobs[i].span == arena) top[ntop++] = i;
-        G->work += nb / 8 + 1;
-        uint32_t pt = top[xorshift(&seed) % ntop];
-        uint64_t move = xorshift(&seed) % 3;
-        if (pt == 0) {                       /* the first buffer: move a later one up instead */
-            pt = 1 + (uint32_t)(xorshift(&seed) % (nb - 1));
-            move = 1;
-        }
-        uint32_t p = (uint32_t)(xorshift(&seed) % pt);
-        job t;
-        if (move == 0) {                     /* move the top buffer to position p */
-            t = jobs2[pt];
-            memmove(jobs2 + p + 1, jobs2 + p, (size_t)(pt - p) * sizeof *jobs2);
-            jobs2[p] = t;
-        } else if (move == 1) {              /* swap it with the buffer at p */
-            t = jobs2[pt]; jobs2[pt] = jobs2[p]; jobs2[p] = t;
-        } else {                             /* swap the neighbours p, p+1 */
-            t = jobs2[p]; jobs2[p] = jobs2[p + 1]; jobs2[p + 1] = t;
-        }
-        uint32_t bad;
-        int64_t a = greedy_place(G, jobs2, p, off2, arena, &bad);
-        if (a == -3) {
-            arena = -1;
-            break;
-        }
-        size_t rest = (size_t)(nb - p);
-        if (a >= 0) {                        /* accepted: not larger */
-            arena = a;
-            memcpy(jobs + p, jobs2 + p, rest * sizeof *jobs);
-            memcpy(off + p, off2 + p, rest * sizeof *off);
-        } else {                             /* rejected: undo */
-            memcpy(jobs2 + p, jobs + p, rest * sizeof *jobs);
-            memcpy(off2 + p, off + p, rest * sizeof *off);
-        }
-        G->work += rest / 8;
-    }
-    free(jobs2); free(top); free(off2);
-    return arena;
-}
-
-/* The work a hill-climb may do, in buffers placed plus overlaps scanned, as
- * a number of whole greedy runs: up to BEST_SMALL_RUNS for small graphs
- * (a model's few hundred buffers take well under a second) while that stays
- * under BEST_MIN_WORK, and at least BEST_RUNS for large ones (a few seconds
- * for a million nodes). */
-#define BEST_RUNS 3u
-#define BEST_SMALL_RUNS 1000u
-#define BEST_MIN_WORK 50000000u
-/* The climb has at most this much; the three extra orders are tried only
- * when the first two cost less than BEST_EXTRA_WORK (the climb does more
- * for large graphs). */
-#define BEST_MAX_WORK 100000000u
-#define BEST_EXTRA_WORK 10000000u
-/* The greedy runs of best have at most BEST_GREEDY_NLOGN x n log2 n work
- * (n buffers), or BEST_GREEDY_MIN_WORK when that is more: a few times what
- * any graph of the benchmarks but randwire needs; on graphs where hundreds
- * of thousands of buffers overlap the greedy is quadratic (as TFLite's and
- * XLA's are), and best gives up on it rather than run for minutes. */
-#define BEST_GREEDY_NLOGN 32u
-#define BEST_GREEDY_MIN_WORK 50000000u
-
-/* How best's plan was found when the greedy gave up and placer `name` won. */
-static const char *cut_detail(const char *name)
-{
-    static const char *const text[][2] = {
-        {"first-fit", "first-fit (greedy by size passed its work limit and was stopped)"},
-        {"best-fit", "best-fit (greedy by size passed its work limit and was stopped)"},
-        {"pool", "pool (greedy by size passed its work limit and was stopped)"},
-        {"coloring", "coloring (greedy by size passed its work limit and was stopped)"},
-    };
-    for (size_t i = 0; i < sizeof text / sizeof *text; i++)
-        if (!strcmp(text[i][0], name)) return text[i][1];
-    return "the smallest other placer (greedy by size passed its work limit and was stopped)";
-}
-
-uint64_t place_best_greedy_budget(uint32_t nbufs)
-{
-    uint64_t lg = 1;
-    while (lg < 63 && ((uint64_t)1 << lg) < nbufs) lg++;
-    uint64_t w = (uint64_t)BEST_GREEDY_NLOGN * nbufs * lg;
-    return w > BEST_GREEDY_MIN_WORK ? w : BEST_GREEDY_MIN_WORK;
-}
-
-/* Best: every other placer of the table and the greedy in greedy-size's two
- * orders, then in three more (XLA's spatial order, size x lifetime, first
- * use) for graphs of modest size; the smallest plan wins, then a
- * hill-climb over the best greedy order tries to shrink it further. Stops
- * early at the lower bound (the largest sum of live spans), which no plan
- * can beat; so best is never larger than any placer. */
-int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
-               size_t errcap)
-{
-    return place_best_limited(g, r, lt, align, place_best_greedy_budget(g->nbufs), pl, err, errcap);
-}
-
-int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_t align, uint64_t greedy_work,
-                       placement *pl, char *err, size_t errcap)
-{
-    int64_t goal = place_lower_bound(g, r, align);
-    greedy G;
-    if (greedy_init(&G, g, r, lt, align)) return oom(g, err, errcap);
-    G.max_work = greedy_work;
-    job *order = malloc(((size_t)G.nb + 1) * sizeof *order);
-    int64_t *off = malloc(((size_t)G.nb + 1) * sizeof *off), *other = NULL;
-    int rc = -1;
-    if (!order || !off) { oom(g, err, errcap); goto out; }
-    static const int which[] = {ORDER_SIZE, ORDER_LIFETIME, ORDER_SPATIAL, ORDER_AREA, ORDER_START};
-    /* A plan that would pass 2^63-1 bytes is no plan: another may fit. */
-    int64_t greedy_arena = INT64_MAX;
-    int grc = greedy_orders(&G, which, 2, goal, &greedy_arena, pl, order, off, err, errcap);
-    uint64_t one_run = G.work / 2;
-    int greedy_cut = G.work > G.max_work;
-    if (grc == -1) goto out;
-    if (!grc && G.work < BEST_EXTRA_WORK && greedy_orders(&G, which + 2, NORDERS - 2, goal, &greedy_arena, pl, order,
-                                                        off, err, errcap) == -1)
-        goto out;
-    int64_t arena = greedy_arena;
-    /* The other placers of the table. */
-    for (size_t i = 0; arena > goal && placer_at(i); i++) {
-        const placer *p = placer_at(i);
-        if (p->place == place_best || p->place == place_greedy_size) continue;
-        placement o = {0};
-        o.align = align;
-        o.offset = other = calloc((size_t)g->nbufs + 1, sizeof *o.offset);
-        if (!other) { oom(g, err, errcap); goto out; }
-        int64_t a = p->place(g, r, lt, align, &o, err, errcap) ? INT64_MAX : plan_top(g, o.offset, align);
-        free(o.block);
-        if (a < arena) {
-            arena = a;
-            memcpy(pl->offset, other, ((size_t)g->nbufs + 1) * sizeof *other);
-            pl->detail = greedy_cut ? cut_detail(p->name) : p->name;
-        }
-        free(other);
-        other = NULL;
-    }
-    if (arena == INT64_MAX) goto out;     /* err says why the last placer failed */
-    /* The hill-climb, from the best greedy plan. */
-    if (arena > goal && greedy_arena < INT64_MAX && !greedy_cut) {
-        uint64_t budget = one_run * BEST_SMALL_RUNS;
-        if (budget > BEST_MIN_WORK) budget = BEST_MIN_WORK;
-        if (budget < one_run * BEST_RUNS) budget = one_run * BEST_RUNS;
-        if (budget > BEST_MAX_WORK) budget = BEST_MAX_WORK;
-        G.work = 0;
-        G.max_work = UINT64_MAX;   /* a step costs at most one greedy run, under the limit above */
-        int64_t a = hill_climb(&G, order, off, greedy_arena, goal, budget);
-        if (a == -1) { oom(g, err, errcap); goto out; }
-        if (a < arena) {
-            for (uint32_t i = 0; i < G.nb; i++) pl->offset[order[i].b] = off[i];
-            pl->detail = "greedy by size, improved by the hill-climb over its order";
-        }
-    }
-    pl->reserved = 0;
-    rc = 0;
-out:
-    free(order);
-    free(off);
-    free(other);
-    greedy_free(&G);
-    return rc;
-}

@@ -4,6 +4,7 @@
  * place_first_fit, place_best_fit, place_pool. */
 #include "place.h"
 #include "gaps.h"
+#include "place_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,10 +23,8 @@ static int replay(const graph *g, const run *r, int64_t align, placement *pl, ch
                   int best)
 {
     gaps t;
-    if (best ? gaps_init_sized(&t, g->nbufs + 1) : gaps_init(&t, g->nbufs + 1)) {
-        snprintf(err, errcap, "out of memory placing %u buffers", g->nbufs);
-        return -1;
-    }
+    if (best ? gaps_init_sized(&t, g->nbufs + 1) : gaps_init(&t, g->nbufs + 1))
+        return place_oom(g, err, errcap);
     int64_t tail = 0;   /* the end of the highest live block; all above is free */
     for (uint32_t s = 0; s < r->n; s++) {
         uint32_t u = r->order[s], b = g->buf[u];
@@ -98,8 +97,7 @@ int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align,
     pl->block = calloc((size_t)g->nbufs + 1, sizeof *pl->block);
     if (!next || !pl->block) {
         free(next);
-        snprintf(err, errcap, "out of memory placing %u buffers", g->nbufs);
-        return -1;
+        return place_oom(g, err, errcap);
     }
     for (int c = 0; c < NCLASS; c++) head[c] = GRAPH_NONE;
     int64_t reserved = 0;
