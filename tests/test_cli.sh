@@ -109,6 +109,18 @@ group_help() {
             expect_empty "$ERR" "memtris $c $opt (stderr)"
         done
     done
+    # The man page's COMMANDS lists the commands of memtris --help (the
+    # table in src/cli/cli_main.c), no more, no fewer, in the same order:
+    # the tags of its top-level .TP entries (not those nested in .RS).
+    local want got
+    run "$M" --help
+    want=$(awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }' "$OUT")
+    got=$(awk '/^\.SH / { on = ($2 == "COMMANDS"); depth = 0; next }
+               on && /^\.RS/ { depth++ } on && /^\.RE/ { depth-- }
+               on && depth == 0 && tag { print $2; tag = 0; next }
+               on && depth == 0 && /^\.TP/ { tag = 1 }' "$SRC/man/memtris.1")
+    if [ -n "$want" ] && [ "$want" = "$got" ]; then ok
+    else bad "man/memtris.1's COMMANDS ($(echo $got)) is not memtris --help's list ($(echo $want))"; fi
 }
 
 group_version() {

@@ -1,9 +1,11 @@
-/* cli.c: loading with diagnostics, policy lookup and output escaping for the
- * subcommands. */
+/* cli.c: what the subcommands share besides their options: loading with
+ * diagnostics, lookups of policies, placers, backends and modes with their
+ * usage errors, placing with the plan checked, CSV fields. */
 #include "cli.h"
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <string.h>
+#include "gpu/replay.h"
 #include "sched/load.h"
 
 graph *cli_load(const char *path, int quiet_warnings)
@@ -50,6 +52,43 @@ const placer *cli_placer(const char *cmd, const char *name)
     cli_placer_list(stderr);
     fprintf(stderr, "\nTry 'memtris %s --help'.\n", cmd);
     return NULL;
+}
+
+const replay_backend *cli_backend(const char *cmd, const char *name)
+{
+    const replay_backend *b = replay_backend_find(name);
+    if (b) return b;
+    char known[128] = "";
+    for (size_t i = 0; replay_backend_at(i); i++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+                 replay_backend_at(i)->name);
+    cli_usage_error(cmd, "unknown backend '%s' (%s)", name, known);
+    return NULL;
+}
+
+int cli_mode(const char *cmd, const char *name)
+{
+    int mode = replay_mode_find(name);
+    if (mode >= 0) return mode;
+    char known[128] = "";
+    for (int m = 0; m < REPLAY_NMODES; m++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", m ? ", " : "", replay_mode_name(m));
+    cli_usage_error(cmd, "unknown mode '%s' (%s)", name, known);
+    return -1;
+}
+
+int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, const placer *p, int64_t align,
+              placement *pl)
+{
+    char err[8192];          /* room for a path as the graph's name and the checker's words */
+    switch (place_run_checked(g, r, p, align, pl, err, sizeof err)) {
+    case PLACE_OK: return 0;
+    case PLACE_INVALID:      /* a bug in the placer: the schedule it was given, too */
+        fprintf(stderr, "memtris %s: %s%s%s%s\n", cmd, err, pol ? " (schedule of policy " : "", pol ? pol->name : "",
+                pol ? ")" : "");
+        return EXIT_BAD;
+    default: fprintf(stderr, "%s: error: %s\n", g->source, err); return EXIT_BAD;
+    }
 }
 
 int cli_align(const char *cmd, const char *arg, int64_t *align)

@@ -1,14 +1,76 @@
-/* cli.h: what the subcommands share: loading a graph with diagnostics on
- * stderr, policy lists, and the subcommand entry points. */
+/* cli.h: what the subcommands share: their option handling (cli_opts.c),
+ * loading a graph with diagnostics on stderr, name lookups with their usage
+ * errors, placing with the plan checked, and the subcommand entry points. */
 #ifndef MEMTRIS_CLI_H
 #define MEMTRIS_CLI_H
+#include <getopt.h>
 #include <stdio.h>
 #include "sched/graph.h"
 #include "sched/place.h"
 #include "sched/policy.h"
 
+struct replay_backend;
+
 /* Exit statuses. */
 enum { EXIT_OK = 0, EXIT_BAD = 1, EXIT_USAGE = 2 };
+
+/* ------------------------------------------------ options (cli_opts.c) */
+
+/* A subcommand's options, for cli_opt: -h/--help and -V/--version are
+ * added to them and handled there, as are a missing value and an unknown
+ * option. */
+typedef struct cli_opts {
+    const char *cmd;                  /* "plan": in usage errors */
+    const char *shortopts;            /* the command's own, getopt style: "p:l:a:f:" */
+    const struct option *longopts;    /* the command's own, ended by {0}; NULL for none */
+    const char *help;                 /* the --help text, or NULL when print_help prints it */
+    void (*print_help)(void);
+} cli_opts;
+
+/* The most long options a command may have (--help and --version aside). */
+#define CLI_MAX_OPTS 16
+
+/* What cli_opt returns besides an option's character. */
+enum { CLI_OPT_END = -1, CLI_OPT_STOP = -2 };
+
+/* The next option of argv (getopt_long, with opterr off): its character, for
+ * the command's own switch; CLI_OPT_END when the options are over (optind is
+ * the first operand); CLI_OPT_STOP when the command is done and returns
+ * *status: its help or the version was printed (EXIT_OK), or the usage error
+ * "option 'X' needs a value" or "unknown option 'X'" (EXIT_USAGE). */
+int cli_opt(const cli_opts *o, int argc, char **argv, int *status);
+/* The one FILE operand after the options, or NULL after the usage error
+ * "missing FILE" or "expected one FILE, got N". */
+const char *cli_file(const char *cmd, int argc, char **argv);
+
+/* Output formats (--format). */
+enum { CLI_TEXT, CLI_JSON, CLI_CSV, CLI_NFORMATS };
+#define CLI_FORMATS_ALL ((1u << CLI_TEXT) | (1u << CLI_JSON) | (1u << CLI_CSV))
+/* Looks --format NAME up among the formats of the mask (bits 1u << CLI_*):
+ * CLI_*, or -1 after the usage error "unknown format 'NAME' (text, json or
+ * csv)" naming the mask's formats. */
+int cli_format(const char *cmd, const char *name, unsigned formats);
+
+/* An output file (-o, --svg) or standard output. */
+typedef struct cli_out {
+    FILE *f;
+    const char *path;             /* NULL: standard output */
+    const char *cmd;
+    /* How a write error names standard output: "'standard output'", or,
+     * set by the caller, the bare words that cli_main uses. */
+    const char *stdout_name;
+} cli_out;
+/* Opens path for writing (NULL or "-": standard output) and clears errno:
+ * EXIT_OK, or EXIT_BAD after "memtris CMD: cannot open 'PATH' for writing: ...". */
+int cli_out_open(cli_out *o, const char *cmd, const char *path);
+/* Ends the output: flushes standard output or closes the file. write_errno:
+ * a write that failed already (0: none). EXIT_OK, or EXIT_BAD after
+ * "memtris CMD: error writing 'PATH': ..." with a partial file removed. */
+int cli_out_close(cli_out *o, int write_errno);
+/* After a failure already said: closes the file and removes it. */
+void cli_out_abandon(cli_out *o);
+
+/* ------------------------------------------------ the rest (cli.c) */
 
 /* Loads path ("-" = stdin), printing warnings and errors to stderr; NULL on error. */
 graph *cli_load(const char *path, int quiet_warnings);
@@ -25,6 +87,19 @@ void cli_placer_list(FILE *f);
 /* Parses an --align value for CMD: a power of two from 1 to CLI_ALIGN_MAX.
  * 0, or -1 after printing a usage error. */
 int cli_align(const char *cmd, const char *arg, int64_t *align);
+/* Looks a replay backend up, or prints the usage error "unknown backend
+ * 'NAME' (cuda, host)" for CMD. */
+const struct replay_backend *cli_backend(const char *cmd, const char *name);
+/* Looks a replay mode up: REPLAY_*, or -1 after the usage error "unknown mode
+ * 'NAME' (raw, arena, pool, async)" for CMD. */
+int cli_mode(const char *cmd, const char *name);
+/* Places r's buffers with p and checks the plan (place_run_checked). 0, or
+ * EXIT_BAD after saying why on stderr: "SOURCE: error: ..." when there is
+ * no plan, "memtris CMD: internal error: placer P made an invalid plan for
+ * SOURCE: ..." for a plan that fails the check (for SOURCE with policy POL
+ * when pol is given). pl holds a plan only on 0. */
+int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, const placer *p, int64_t align,
+              placement *pl);
 /* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Removes a partly written output file after a write error: only a regular

@@ -1,32 +1,48 @@
-/* cli_main.c: the command line's dispatch to a subcommand, callable in-process
- * (main.c calls it; tests/fuzz/fuzz_cli.c calls it once per input). Exports
- * cli_main. */
+/* cli_main.c: the table of commands, which drives the dispatch and memtris --help;
+ * callable in-process (main.c calls it; tests/fuzz/fuzz_cli.c once per input).
+ * Exports cli_main. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
 
-static const char usage_text[] =
+/* The subcommands: dispatch and memtris --help's list. A new command is one
+ * cmd_NAME.c and one line here (and its entry under COMMANDS in
+ * man/memtris.1: tests/test_cli.sh checks that both list the same). */
+typedef struct cli_command {
+    const char *name;
+    const char *operand;        /* in the list: "FILE", "[FILE]", "KIND" */
+    const char *summary;        /* in the list; '\n' goes on in the column below */
+    int (*run)(int argc, char **argv);   /* argv[0] is the command's name */
+} cli_command;
+
+static const cli_command commands[] = {
+    {"view", "[FILE]", "the terminal UI (see 'memtris view --help' for its options)", cmd_view},
+    {"schedule", "FILE", "run one policy and print the order and the memory after each step", cmd_schedule},
+    {"compare", "FILE", "compare the peak memory of several policies (and, with\n"
+                        "--placers, the arena each placer needs)", cmd_compare},
+    {"plan", "FILE", "place every buffer in one arena with a placer: the arena,\n"
+                     "the lower bound, each buffer's offset; --svg draws it", cmd_plan},
+    {"replay", "FILE", "run the schedule for real on a GPU (cuda) or the host and\n"
+                       "print the memory measured after each step next to the\n"
+                       "predicted live bytes", cmd_replay},
+    {"validate", "FILE", "check a graph and summarize it", cmd_validate},
+    {"gen", "KIND", "write a synthetic graph (chain, branch, alloc-heavy, huge,\n"
+                    "random, randwire) of --nodes N with --seed S", cmd_gen},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const char usage_head[] =
     "Usage: memtris [view] [FILE] [OPTION]...\n"
     "       memtris COMMAND [OPTION]... FILE\n"
     "Visualize and compare memory-aware schedules of computation graphs.\n"
     "Without a command, memtris opens the terminal UI on FILE, or on a built-in\n"
     "demo graph when no FILE is given.\n"
     "\n"
-    "Commands:\n"
-    "  view [FILE]     the terminal UI (see 'memtris view --help' for its options)\n"
-    "  schedule FILE   run one policy and print the order and the memory after each step\n"
-    "  compare FILE    compare the peak memory of several policies (and, with\n"
-    "                  --placers, the arena each placer needs)\n"
-    "  plan FILE       place every buffer in one arena with a placer: the arena,\n"
-    "                  the lower bound, each buffer's offset; --svg draws it\n"
-    "  replay FILE     run the schedule for real on a GPU (cuda) or the host and\n"
-    "                  print the memory measured after each step next to the\n"
-    "                  predicted live bytes\n"
-    "  validate FILE   check a graph and summarize it\n"
-    "  gen KIND        write a synthetic graph (chain, branch, alloc-heavy, huge,\n"
-    "                  random, randwire) of --nodes N with --seed S\n"
+    "Commands:\n";
+
+static const char usage_tail[] =
     "\n"
     "FILE is a JSON graph ({\"Nodes\": [...], \"Edges\": [...]}); '-' reads standard input.\n"
     "Each command takes --help. See memtris(1) for the graph format.\n"
@@ -37,19 +53,30 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 success, 1 bad input or failure, 2 usage error.\n";
 
+static void usage(void)
+{
+    fputs(usage_head, stdout);
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        char left[32];
+        snprintf(left, sizeof left, "%s %s", commands[i].name, commands[i].operand);
+        printf("  %-15s ", left);
+        for (const char *s = commands[i].summary; *s; s++) {
+            putchar(*s);
+            if (*s == '\n') printf("%18s", "");
+        }
+        putchar('\n');
+    }
+    fputs(usage_tail, stdout);
+}
+
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2) return cmd_view(argc, argv);
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) { fputs(usage_text, stdout); return EXIT_OK; }
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) { usage(); return EXIT_OK; }
     if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) return cli_version();
-    if (!strcmp(cmd, "schedule")) return cmd_schedule(argc - 1, argv + 1);
-    if (!strcmp(cmd, "compare")) return cmd_compare(argc - 1, argv + 1);
-    if (!strcmp(cmd, "validate")) return cmd_validate(argc - 1, argv + 1);
-    if (!strcmp(cmd, "view")) return cmd_view(argc - 1, argv + 1);
-    if (!strcmp(cmd, "gen")) return cmd_gen(argc - 1, argv + 1);
-    if (!strcmp(cmd, "plan")) return cmd_plan(argc - 1, argv + 1);
-    if (!strcmp(cmd, "replay")) return cmd_replay(argc - 1, argv + 1);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(cmd, commands[i].name)) return commands[i].run(argc - 1, argv + 1);
     /* "memtris FILE" and "memtris --ascii" open the UI too. */
     struct stat st;
     if (cmd[0] == '-' || stat(cmd, &st) == 0) return cmd_view(argc, argv);

@@ -1,11 +1,11 @@
 /* cmd_compare.c: "memtris compare": peaks of several policies on one graph,
  * with the saving against fifo and where the orders first differ; with
  * --placers, the arena each placer needs for each policy's schedule. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "defaults.h"
 #include "util/json.h"
 #include "sched/units.h"
 
@@ -87,39 +87,33 @@ static void ratio(char *out, size_t cap, int64_t peak, int64_t base)
 
 int cmd_compare(int argc, char **argv)
 {
-    static const struct option opts[] = {
+    static const struct option longopts[] = {
         {"policies", required_argument, 0, 'P'},
         {"placers", required_argument, 0, 'L'},
         {"align", required_argument, 0, 'a'},
         {"format", required_argument, 0, 'f'},
-        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
+    static const cli_opts opts = {"compare", "P:L:a:f:", longopts, help, NULL};
     const policy *pol[MAX_POLICIES];
-    int npol = 0, c;
+    int npol = 0, c, status;
     char *list = NULL, *plist = NULL;
-    const char *format = "text", *align_arg = NULL;
+    const char *fname = DEFAULT_FORMAT, *align_arg = NULL, *file;
     const placer *plc[MAX_PLACERS];
     int npl = 0;
     int64_t align = PLACE_ALIGN_DEFAULT;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":P:L:a:f:hV", opts, NULL)) != -1) {
+    while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'P': list = optarg; break;
         case 'L': plist = optarg; break;
         case 'a': align_arg = optarg; break;
-        case 'f': format = optarg; break;
-        case 'h': fputs(help, stdout); return EXIT_OK;
-        case 'V': return cli_version();
-        case ':': return cli_usage_error("compare", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("compare", "unknown option '%s'", argv[optind - 1]);
+        case 'f': fname = optarg; break;
         }
     }
-    if (optind != argc - 1)
-        return cli_usage_error("compare", optind == argc ? "missing FILE" : "expected one FILE, got %d",
-                               argc - optind);
-    if (strcmp(format, "text") && strcmp(format, "json"))
-        return cli_usage_error("compare", "unknown format '%s' (text or json)", format);
+    if (c == CLI_OPT_STOP) return status;
+    if (!(file = cli_file("compare", argc, argv))) return EXIT_USAGE;
+    int format = cli_format("compare", fname, (1u << CLI_TEXT) | (1u << CLI_JSON));
+    if (format < 0) return EXIT_USAGE;
     if (list) {
         char *copy = strdup(list);
         npol = copy ? parse_list(copy, pol) : -1;
@@ -136,14 +130,15 @@ int cmd_compare(int argc, char **argv)
         if (npl < 0) return EXIT_USAGE;
     }
 
-    graph *g = cli_load(argv[optind], 0);
+    graph *g = cli_load(file, 0);
     if (!g) return EXIT_BAD;
     run runs[MAX_POLICIES], own;   /* own: fifo's run when fifo is not in the list */
     const run *base = NULL;
     int have_own = 0;
     char err[256];
-    int status = EXIT_OK, done = 0;
+    int done = 0;
     int64_t *arena = NULL;   /* [npol * npl] */
+    status = EXIT_OK;
     for (; done < npol; done++) {
         if (policy_run(g, pol[done], &runs[done], err, sizeof err)) goto fail;
         if (!base && pol[done] == policy_baseline()) base = &runs[done];
@@ -157,14 +152,7 @@ int cmd_compare(int argc, char **argv)
         for (int i = 0; i < npol; i++)
             for (int j = 0; j < npl; j++) {
                 placement pl;
-                if (place_run(g, &runs[i], plc[j], align, &pl, err, sizeof err)) goto fail;
-                if (place_verify(g, &runs[i], &pl, err, sizeof err)) {
-                    fprintf(stderr, "memtris compare: internal error: placer %s made an invalid plan for %s "
-                            "with policy %s: %s\n", plc[j]->name, g->source, pol[i]->name, err);
-                    place_free(&pl);
-                    status = EXIT_BAD;
-                    goto out;
-                }
+                if ((status = cli_place("compare", g, &runs[i], pol[i], plc[j], align, &pl))) goto out;
                 arena[i * npl + j] = pl.arena;
                 place_free(&pl);
             }
@@ -176,7 +164,7 @@ int cmd_compare(int argc, char **argv)
     }
 
     char a[32], b[32], r[32];
-    if (!strcmp(format, "json")) {
+    if (format == CLI_JSON) {
         printf("{\"graph\": ");
         json_string(stdout, g->source);
         printf(", \"results\": [");

@@ -1,7 +1,6 @@
 /* cmd_gen.c: "memtris gen": writes a synthetic graph of a given kind, node
  * count and seed as memtris JSON, to standard output or a file. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,27 +67,23 @@ static void kind_list(FILE *f)
 
 int cmd_gen(int argc, char **argv)
 {
-    static const struct option opts[] = {
+    static const struct option longopts[] = {
         {"nodes", required_argument, 0, 'n'},
         {"seed", required_argument, 0, 's'},
         {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
+    static const cli_opts opts = {"gen", "n:s:o:", longopts, NULL, print_help};
     const char *nodes_arg = NULL, *seed_arg = NULL, *path = "-";
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":n:s:o:hV", opts, NULL)) != -1) {
+    int c, status;
+    while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'n': nodes_arg = optarg; break;
         case 's': seed_arg = optarg; break;
         case 'o': path = optarg; break;
-        case 'h': print_help(); return EXIT_OK;
-        case 'V': return cli_version();
-        case ':': return cli_usage_error("gen", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("gen", "unknown option '%s'", argv[optind - 1]);
         }
     }
+    if (c == CLI_OPT_STOP) return status;
     if (optind != argc - 1) {
         if (optind == argc) {
             fprintf(stderr, "memtris gen: missing KIND (one of: ");
@@ -116,27 +111,15 @@ int cmd_gen(int argc, char **argv)
     if (seed_arg && parse_u64(seed_arg, UINT64_MAX, &seed))
         return cli_usage_error("gen", "--seed wants an integer from 0 to 2^64-1, not '%s'", seed_arg);
 
-    int to_stdout = strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "memtris gen: cannot open '%s' for writing: %s\n", path, strerror(errno));
-        return EXIT_BAD;
-    }
+    cli_out out;
+    if (cli_out_open(&out, "gen", path)) return EXIT_BAD;
+    out.stdout_name = "standard output";   /* as cli_main says it */
     char err[256] = "";
-    sink out = {f, 0};
-    errno = 0;
-    int rc = gen_write(k, (uint32_t)nodes, seed, write_sink, &out, err, sizeof err);
-    if (!rc && (to_stdout ? fflush(f) : fclose(f))) { rc = -1; out.err = errno ? errno : EIO; }
-    else if (rc && !to_stdout) fclose(f);
-    if (rc) {
-        if (out.err && to_stdout)
-            fprintf(stderr, "memtris gen: error writing standard output: %s\n", strerror(out.err));
-        else if (out.err)
-            fprintf(stderr, "memtris gen: error writing '%s': %s\n", path, strerror(out.err));
-        else
-            fprintf(stderr, "memtris gen: %s\n", err);
-        if (!to_stdout) cli_remove_partial(path);
+    sink s = {out.f, 0};
+    if (gen_write(k, (uint32_t)nodes, seed, write_sink, &s, err, sizeof err) && !s.err) {
+        fprintf(stderr, "memtris gen: %s\n", err);
+        cli_out_abandon(&out);
         return EXIT_BAD;
     }
-    return EXIT_OK;
+    return cli_out_close(&out, s.err);
 }

@@ -1,8 +1,6 @@
 /* cmd_plan.c: "memtris plan": where every buffer lives in one arena for a
  * policy's schedule, by one placer: a summary and table, JSON or CSV, and the
  * picture as SVG (svg.c). Every plan is verified before it is shown. */
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,8 +107,8 @@ static void print_csv(const graph *g, const placement *pl, const lifetimes *lt, 
     }
 }
 
-static void print_text(const graph *g, const policy *p, const run *r, const placement *pl, const lifetimes *lt,
-                       const uint32_t *order)
+static void print_text(const graph *g, const policy *p, const run *r, const placer *pc, const placement *pl,
+                       const lifetimes *lt, const uint32_t *order)
 {
     char a[32], c[32], d[32];
     int64_t lb = r->peak;
@@ -124,7 +122,8 @@ static void print_text(const graph *g, const policy *p, const run *r, const plac
         printf("  lower bound    0 B: live memory never rises above zero\n");
     printf("  fragmentation  %.1f%% (%s above the lower bound)\n", 100 * place_fragmentation(pl, lb),
            units_bytes(a, sizeof a, pl->arena - lb, 0));
-    if (!strcmp(pl->placer, "pool") || pl->reserved != pl->arena)
+    /* The pool takes memory from the system and keeps it: say how much, even when it is the arena. */
+    if (pc->place == place_pool || pl->reserved != pl->arena)
         printf("  reserved       %s (%" PRId64 " bytes) taken from the system and kept\n",
                units_bytes(a, sizeof a, pl->reserved, 0), pl->reserved);
     if (pl->detail) printf("  found by       %s\n", pl->detail);
@@ -149,63 +148,45 @@ static void print_text(const graph *g, const policy *p, const run *r, const plac
 /* Writes the SVG to path ('-': standard output); EXIT_OK or EXIT_BAD with a message. */
 static int write_svg(const char *path, const graph *g, const run *r, const placement *pl, const policy *p)
 {
-    int to_stdout = !strcmp(path, "-");
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "memtris plan: cannot open '%s' for writing: %s\n", path, strerror(errno));
-        return EXIT_BAD;
-    }
+    cli_out out;
+    if (cli_out_open(&out, "plan", path)) return EXIT_BAD;
     char err[256];
     svg_plan sp = {g, r, pl, p->name, 0};
-    errno = 0;
-    if (svg_write_plan(f, &sp, err, sizeof err)) {
+    if (svg_write_plan(out.f, &sp, err, sizeof err)) {
         fprintf(stderr, "memtris plan: %s\n", err);
-        if (!to_stdout) {
-            fclose(f);
-            cli_remove_partial(path);
-        }
+        cli_out_abandon(&out);
         return EXIT_BAD;
     }
-    if (to_stdout ? fflush(f) || ferror(f) : ferror(f) | fclose(f)) {
-        int e = errno ? errno : EIO;
-        fprintf(stderr, "memtris plan: error writing '%s': %s\n", to_stdout ? "standard output" : path, strerror(e));
-        if (!to_stdout) cli_remove_partial(path);
-        return EXIT_BAD;
-    }
-    return EXIT_OK;
+    return cli_out_close(&out, 0);
 }
 
 int cmd_plan(int argc, char **argv)
 {
-    static const struct option opts[] = {
+    static const struct option longopts[] = {
         {"policy", required_argument, 0, 'p'},
         {"placer", required_argument, 0, 'l'},
         {"align", required_argument, 0, 'a'},
         {"format", required_argument, 0, 'f'},
         {"svg", required_argument, 0, 'S'},
-        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
-    const char *pname = DEFAULT_POLICY, *lname = DEFAULT_PLAN_PLACER, *format = DEFAULT_FORMAT, *align_arg = NULL, *svg = NULL;
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:l:a:f:hV", opts, NULL)) != -1) {
+    static const cli_opts opts = {"plan", "p:l:a:f:", longopts, NULL, print_help};
+    const char *pname = DEFAULT_POLICY, *lname = DEFAULT_PLAN_PLACER, *fname = DEFAULT_FORMAT, *align_arg = NULL,
+               *svg = NULL, *file;
+    int c, status;
+    while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'p': pname = optarg; break;
         case 'l': lname = optarg; break;
         case 'a': align_arg = optarg; break;
-        case 'f': format = optarg; break;
+        case 'f': fname = optarg; break;
         case 'S': svg = optarg; break;
-        case 'h': print_help(); return EXIT_OK;
-        case 'V': return cli_version();
-        case ':': return cli_usage_error("plan", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("plan", "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (optind != argc - 1)
-        return cli_usage_error("plan", optind == argc ? "missing FILE" : "expected one FILE, got %d", argc - optind);
-    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv"))
-        return cli_usage_error("plan", "unknown format '%s' (text, json or csv)", format);
+    if (c == CLI_OPT_STOP) return status;
+    if (!(file = cli_file("plan", argc, argv))) return EXIT_USAGE;
+    int format = cli_format("plan", fname, CLI_FORMATS_ALL);
+    if (format < 0) return EXIT_USAGE;
     if (svg && !*svg) return cli_usage_error("plan", "--svg needs a file name ('-' for standard output)");
     int64_t align = PLACE_ALIGN_DEFAULT;
     if (align_arg && cli_align("plan", align_arg, &align)) return EXIT_USAGE;
@@ -214,23 +195,18 @@ int cmd_plan(int argc, char **argv)
     const placer *pc = cli_placer("plan", lname);
     if (!pc) return EXIT_USAGE;
 
-    graph *g = cli_load(argv[optind], 0);
+    graph *g = cli_load(file, 0);
     if (!g) return EXIT_BAD;
     run r;
     placement pl = {0};
     lifetimes lt = {0};
     uint32_t *order = NULL;
     char err[256];
-    int status = EXIT_OK, have_run = 0;
+    int have_run = 0;
+    status = EXIT_OK;
     if (policy_run(g, p, &r, err, sizeof err)) goto fail;
     have_run = 1;
-    if (place_run(g, &r, pc, align, &pl, err, sizeof err)) goto fail;
-    if (place_verify(g, &r, &pl, err, sizeof err)) {
-        fprintf(stderr, "memtris plan: internal error: placer %s made an invalid plan for %s: %s\n", pc->name,
-                g->source, err);
-        status = EXIT_BAD;
-        goto out;
-    }
+    if ((status = cli_place("plan", g, &r, NULL, pc, align, &pl))) goto out;
     order = bufid_order(g);
     if (!order || place_lifetimes(g, &r, &lt)) {
         snprintf(err, sizeof err, "out of memory listing %u buffers", g->nbufs);
@@ -240,9 +216,9 @@ int cmd_plan(int argc, char **argv)
         status = write_svg(svg, g, &r, &pl, p);
         if (status != EXIT_OK || !strcmp(svg, "-")) goto out;
     }
-    if (!strcmp(format, "json")) print_json(g, p, &r, &pl, &lt, order);
-    else if (!strcmp(format, "csv")) print_csv(g, &pl, &lt, order);
-    else print_text(g, p, &r, &pl, &lt, order);
+    if (format == CLI_JSON) print_json(g, p, &r, &pl, &lt, order);
+    else if (format == CLI_CSV) print_csv(g, &pl, &lt, order);
+    else print_text(g, p, &r, pc, &pl, &lt, order);
     goto out;
 fail:
     fprintf(stderr, "%s: error: %s\n", g->source, err);

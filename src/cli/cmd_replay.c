@@ -1,10 +1,7 @@
 /* cmd_replay.c: "memtris replay": runs a policy's schedule for real on a
  * device (cuda, else the host) and prints the memory measured after every
  * step next to the predicted live bytes: a table, JSON or CSV. */
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
@@ -118,7 +115,7 @@ static const char *or_na(const char *s)
     return s[0] ? s : "n/a";
 }
 
-static void print_text(FILE *f, const graph *g, const replay_result *res)
+static void print_text(FILE *f, const graph *g, const replay_result *res, int mode)
 {
     char a[32], b[32], c[32], w[64];
     fprintf(f, "%s: policy %s, backend %s, mode %s; %" PRIu32 " steps\n", g->source, res->policy, res->backend,
@@ -130,7 +127,7 @@ static void print_text(FILE *f, const graph *g, const replay_result *res)
     else
         fprintf(f, "  memory         n/a\n");
     fprintf(f, "  versions       %s\n", or_na(res->info.versions));
-    if (!strcmp(res->mode, "arena"))
+    if (mode == REPLAY_ARENA)
         fprintf(f, "  arena          %s (%" PRId64 " bytes), placed by %s\n", units_bytes(a, sizeof a, res->held, 0),
                 res->held, res->placer);
     fprintf(f, "\n%8s  %12s  %-24s  %12s  %12s  %18s  %10s\n", "step", "node", "what", "predicted", "measured",
@@ -162,10 +159,10 @@ static void print_text(FILE *f, const graph *g, const replay_result *res)
                 res->residual_error[0] ? res->residual_error : "the last reading failed");
     fprintf(f, "  time             %.3f ms a step on average, %.3f ms in all\n", res->seconds * 1e3 / res->n,
             res->seconds * 1e3);
-    if (!strcmp(res->mode, "arena"))
+    if (mode == REPLAY_ARENA)
         fprintf(f, "  held             %s (%" PRId64 " bytes): the arena, for the whole replay\n",
                 units_bytes(a, sizeof a, res->held, 0), res->held);
-    else if (!strcmp(res->mode, "pool"))
+    else if (mode == REPLAY_POOL)
         fprintf(f, "  held             %s (%" PRId64 " bytes): the pool's blocks at the end, never given back "
                    "before it\n", units_bytes(a, sizeof a, res->held, 0), res->held);
 }
@@ -182,77 +179,50 @@ static void print_csv(FILE *f, const replay_result *res)
 
 /* Writes the result to path (NULL or "-": standard output); EXIT_OK or
  * EXIT_BAD with a message. */
-static int write_output(const char *path, const char *format, const graph *g, const replay_result *res)
+static int write_output(const char *path, int format, const graph *g, const replay_result *res, int mode)
 {
-    int to_stdout = !path || !strcmp(path, "-");
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "memtris replay: cannot open '%s' for writing: %s\n", path, strerror(errno));
-        return EXIT_BAD;
-    }
-    errno = 0;
-    if (!strcmp(format, "json")) replay_write_json(f, res);
-    else if (!strcmp(format, "csv")) print_csv(f, res);
-    else print_text(f, g, res);
-    if (to_stdout ? fflush(f) || ferror(f) : ferror(f) | fclose(f)) {
-        int e = errno ? errno : EIO;
-        fprintf(stderr, "memtris replay: error writing '%s': %s\n", to_stdout ? "standard output" : path, strerror(e));
-        if (!to_stdout) cli_remove_partial(path);
-        return EXIT_BAD;
-    }
-    return EXIT_OK;
+    cli_out out;
+    if (cli_out_open(&out, "replay", path)) return EXIT_BAD;
+    if (format == CLI_JSON) replay_write_json(out.f, res);
+    else if (format == CLI_CSV) print_csv(out.f, res);
+    else print_text(out.f, g, res, mode);
+    return cli_out_close(&out, 0);
 }
 
 int cmd_replay(int argc, char **argv)
 {
-    static const struct option opts[] = {
+    static const struct option longopts[] = {
         {"policy", required_argument, 0, 'p'},
         {"backend", required_argument, 0, 'b'},
         {"mode", required_argument, 0, 'm'},
         {"placer", required_argument, 0, 'l'},
         {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
+    static const cli_opts opts = {"replay", "p:b:m:l:f:o:", longopts, NULL, print_help};
     const char *pname = DEFAULT_POLICY, *bname = NULL, *mname = DEFAULT_REPLAY_MODE, *lname = NULL,
-               *format = DEFAULT_FORMAT, *out = NULL;
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:b:m:l:f:o:hV", opts, NULL)) != -1) {
+               *fname = DEFAULT_FORMAT, *out = NULL, *file;
+    int c, status;
+    while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'p': pname = optarg; break;
         case 'b': bname = optarg; break;
         case 'm': mname = optarg; break;
         case 'l': lname = optarg; break;
-        case 'f': format = optarg; break;
+        case 'f': fname = optarg; break;
         case 'o': out = optarg; break;
-        case 'h': print_help(); return EXIT_OK;
-        case 'V': return cli_version();
-        case ':': return cli_usage_error("replay", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("replay", "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (optind != argc - 1)
-        return cli_usage_error("replay", optind == argc ? "missing FILE" : "expected one FILE, got %d", argc - optind);
-    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv"))
-        return cli_usage_error("replay", "unknown format '%s' (text, json or csv)", format);
+    if (c == CLI_OPT_STOP) return status;
+    if (!(file = cli_file("replay", argc, argv))) return EXIT_USAGE;
+    int format = cli_format("replay", fname, CLI_FORMATS_ALL);
+    if (format < 0) return EXIT_USAGE;
     if (out && !*out) return cli_usage_error("replay", "-o needs a file name ('-' for standard output)");
     const replay_backend *be = NULL;
-    if (bname && !(be = replay_backend_find(bname))) {
-        char known[128] = "";
-        for (size_t i = 0; replay_backend_at(i); i++)
-            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
-                     replay_backend_at(i)->name);
-        return cli_usage_error("replay", "unknown backend '%s' (%s)", bname, known);
-    }
-    int mode = replay_mode_find(mname);
-    if (mode < 0) {
-        char known[128] = "";
-        for (int m = 0; m < REPLAY_NMODES; m++)
-            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", m ? ", " : "", replay_mode_name(m));
-        return cli_usage_error("replay", "unknown mode '%s' (%s)", mname, known);
-    }
+    if (bname && !(be = cli_backend("replay", bname))) return EXIT_USAGE;
+    int mode = cli_mode("replay", mname);
+    if (mode < 0) return EXIT_USAGE;
     /* No --backend: the default (cuda when this build has it, falling back
      * to the host below when no device opens, else the host). */
     if (!be) be = replay_backend_default();
@@ -268,23 +238,19 @@ int cmd_replay(int argc, char **argv)
     const placer *pc = NULL;
     if (mode == REPLAY_ARENA && !(pc = cli_placer("replay", lname ? lname : DEFAULT_PLAN_PLACER))) return EXIT_USAGE;
 
-    graph *g = cli_load(argv[optind], 0);
+    graph *g = cli_load(file, 0);
     if (!g) return EXIT_BAD;
     run r;
     placement pl = {0};
     replay_result res = {0};
     char err[512];
-    int status = EXIT_BAD, have_run = 0, have_pl = 0;
+    int have_run = 0, have_pl = 0;
+    status = EXIT_BAD;
     if (policy_run(g, p, &r, err, sizeof err)) goto fail_graph;
     have_run = 1;
     if (pc) {
-        if (place_run(g, &r, pc, PLACE_ALIGN_DEFAULT, &pl, err, sizeof err)) goto fail_graph;
+        if (cli_place("replay", g, &r, NULL, pc, PLACE_ALIGN_DEFAULT, &pl)) goto out;
         have_pl = 1;
-        if (place_verify(g, &r, &pl, err, sizeof err)) {
-            fprintf(stderr, "memtris replay: internal error: placer %s made an invalid plan for %s: %s\n", pc->name,
-                    g->source, err);
-            goto out;
-        }
     }
 
     progress pr = {isatty(STDERR_FILENO), -1};
@@ -322,7 +288,7 @@ int cmd_replay(int argc, char **argv)
     if (!res.residual_known)
         fprintf(stderr, "memtris replay: %s: warning: the residual is unknown: %s\n", g->source,
                 res.residual_error[0] ? res.residual_error : "the last reading failed");
-    status = write_output(out, format, g, &res);
+    status = write_output(out, format, g, &res, mode);
     goto out;
 fail_graph:
     fprintf(stderr, "%s: error: %s\n", g->source, err);

@@ -1,8 +1,6 @@
 /* cmd_schedule.c: "memtris schedule": one policy's order and memory curve as
  * a table, JSON or CSV. */
-#include <getopt.h>
 #include <inttypes.h>
-#include <string.h>
 #include "cli.h"
 #include "defaults.h"
 #include "util/json.h"
@@ -65,34 +63,28 @@ static void print_csv(const graph *g, const run *r)
 
 int cmd_schedule(int argc, char **argv)
 {
-    static const struct option opts[] = {
+    static const struct option longopts[] = {
         {"policy", required_argument, 0, 'p'},
         {"format", required_argument, 0, 'f'},
-        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
-    const char *pname = DEFAULT_POLICY, *format = DEFAULT_FORMAT;
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:f:hV", opts, NULL)) != -1) {
+    static const cli_opts opts = {"schedule", "p:f:", longopts, help, NULL};
+    const char *pname = DEFAULT_POLICY, *fname = DEFAULT_FORMAT, *file;
+    int c, status;
+    while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'p': pname = optarg; break;
-        case 'f': format = optarg; break;
-        case 'h': fputs(help, stdout); return EXIT_OK;
-        case 'V': return cli_version();
-        case ':': return cli_usage_error("schedule", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("schedule", "unknown option '%s'", argv[optind - 1]);
+        case 'f': fname = optarg; break;
         }
     }
-    if (optind != argc - 1)
-        return cli_usage_error("schedule", optind == argc ? "missing FILE" : "expected one FILE, got %d",
-                               argc - optind);
-    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv"))
-        return cli_usage_error("schedule", "unknown format '%s' (text, json or csv)", format);
+    if (c == CLI_OPT_STOP) return status;
+    if (!(file = cli_file("schedule", argc, argv))) return EXIT_USAGE;
+    int format = cli_format("schedule", fname, CLI_FORMATS_ALL);
+    if (format < 0) return EXIT_USAGE;
     const policy *p = cli_policy(pname);
     if (!p) return EXIT_USAGE;
 
-    graph *g = cli_load(argv[optind], 0);
+    graph *g = cli_load(file, 0);
     if (!g) return EXIT_BAD;
     run r;
     char err[256];
@@ -101,8 +93,8 @@ int cmd_schedule(int argc, char **argv)
         graph_free(g);
         return EXIT_BAD;
     }
-    if (!strcmp(format, "json")) print_json(g, p, &r);
-    else if (!strcmp(format, "csv")) print_csv(g, &r);
+    if (format == CLI_JSON) print_json(g, p, &r);
+    else if (format == CLI_CSV) print_csv(g, &r);
     else print_text(g, p, &r);
     policy_run_free(&r);
     graph_free(g);

@@ -1,7 +1,5 @@
 /* cmd_validate.c: "memtris validate": every error and warning, then a summary. */
-#include <getopt.h>
 #include <inttypes.h>
-#include <string.h>
 #include "cli.h"
 #include "sched/units.h"
 
@@ -15,18 +13,13 @@ static const char help[] =
 
 int cmd_validate(int argc, char **argv)
 {
-    static const struct option opts[] = {{"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'}, {0, 0, 0, 0}};
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
-        if (c == 'h') { fputs(help, stdout); return EXIT_OK; }
-        if (c == 'V') return cli_version();
-        return cli_usage_error("validate", "unknown option '%s'", argv[optind - 1]);
-    }
-    if (optind != argc - 1)
-        return cli_usage_error("validate", optind == argc ? "missing FILE" : "expected one FILE, got %d",
-                               argc - optind);
-    graph *g = cli_load(argv[optind], 0);
+    static const cli_opts opts = {"validate", "", NULL, help, NULL};
+    int c, status;
+    while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {}   /* it has no options of its own */
+    if (c == CLI_OPT_STOP) return status;
+    const char *file = cli_file("validate", argc, argv);
+    if (!file) return EXIT_USAGE;
+    graph *g = cli_load(file, 0);
     if (!g) return EXIT_BAD;
 
     uint32_t nalloc = 0, nfree = 0;

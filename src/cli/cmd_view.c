@@ -2,7 +2,6 @@
  * built-in demo graph when no FILE is given; the replay options (what R runs,
  * a saved replay to overlay). Exports cmd_view. */
 #define _GNU_SOURCE
-#include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdlib.h>
@@ -117,9 +116,9 @@ static int view_open(view_opts *o)
     a.utf8 = utf8;
     a.mono = mono;
     a.mouse = o->mouse;
-    a.rp_be = o->be;
-    a.rp_be_auto = o->be_auto;
-    a.rp_mode = o->mode;
+    a.rp.be = o->be;
+    a.rp.be_auto = o->be_auto;
+    a.rp.mode = o->mode;
     if (o->saved) {
         char err[512];
         if (replay_check_run(o->saved, g, &a.st[0].r, err, sizeof err)) {
@@ -133,42 +132,28 @@ static int view_open(view_opts *o)
     int status = ui_run(&a);
     /* app_free cancels a running replay and waits for it; placing a big
      * graph does not stop in the middle, so say why the exit takes time. */
-    if (a.rp_job) fprintf(stderr, "memtris: stopping the replay...\n");
+    if (a.rp.job) fprintf(stderr, "memtris: stopping the replay...\n");
     app_free(&a);
     graph_free(g);
     return status;
 }
 
-/* " (a, b, c)": the names of the backends or the modes, for usage errors. */
-static const char *known_list(char *out, size_t cap, int backends)
-{
-    out[0] = 0;
-    for (size_t i = 0;; i++) {
-        const char *name = backends ? (replay_backend_at(i) ? replay_backend_at(i)->name : NULL)
-                                    : (i < REPLAY_NMODES ? replay_mode_name((int)i) : NULL);
-        if (!name) break;
-        snprintf(out + strlen(out), cap - strlen(out), "%s%s", i ? ", " : "", name);
-    }
-    return out;
-}
-
 int cmd_view(int argc, char **argv)
 {
-    static const struct option opts[] = {
+    static const struct option longopts[] = {
         {"policy", required_argument, 0, 'p'}, {"compare", required_argument, 0, 'c'},
         {"placer", required_argument, 0, 'l'},
         {"ascii", no_argument, 0, 'A'},        {"no-color", no_argument, 0, 'M'},
-        {"no-mouse", no_argument, 0, 'N'},     {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
+        {"no-mouse", no_argument, 0, 'N'},
         {"backend", required_argument, 0, 'b'}, {"mode", required_argument, 0, 'm'},
         {"replay", required_argument, 0, 'R'},
         {0, 0, 0, 0},
     };
+    static const cli_opts opts = {"view", "p:c:l:b:m:", longopts, help, NULL};
     view_opts o = {.plname = DEFAULT_TUI_PLACER, .mouse = 1};
     const char *pname = DEFAULT_POLICY, *bname = NULL, *mname = DEFAULT_REPLAY_MODE;
-    int pgiven = 0, c;
-    char known[128];
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:c:l:b:m:hV", opts, NULL)) != -1) {
+    int pgiven = 0, c, status;
+    while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'p': pname = optarg; pgiven = 1; break;
         case 'c': o.cname = optarg; break;
@@ -179,22 +164,17 @@ int cmd_view(int argc, char **argv)
         case 'A': o.ascii = 1; break;
         case 'M': o.mono = 1; break;
         case 'N': o.mouse = 0; break;
-        case 'h': fputs(help, stdout); return EXIT_OK;
-        case 'V': return cli_version();
-        case ':': return cli_usage_error("view", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("view", "unknown option '%s'", argv[optind - 1]);
         }
     }
+    if (c == CLI_OPT_STOP) return status;
     if (argc - optind > 1) return cli_usage_error("view", "expected at most one FILE, got %d", argc - optind);
     o.file = optind < argc ? argv[optind] : NULL;
     /* What R runs: --backend (default cuda when this build has it, falling
      * back to the host when no device opens; else host) and --mode. */
-    if (bname && !(o.be = replay_backend_find(bname)))
-        return cli_usage_error("view", "unknown backend '%s' (%s)", bname, known_list(known, sizeof known, 1));
+    if (bname && !(o.be = cli_backend("view", bname))) return EXIT_USAGE;
     o.be_auto = !o.be;                  /* not named: R may fall back (replay_fallback) */
     if (!o.be) o.be = replay_backend_default();
-    if ((o.mode = replay_mode_find(mname)) < 0)
-        return cli_usage_error("view", "unknown mode '%s' (%s)", mname, known_list(known, sizeof known, 0));
+    if ((o.mode = cli_mode("view", mname)) < 0) return EXIT_USAGE;
     if (!(o.be->modes & (1u << o.mode)))
         return cli_usage_error("view", "the %s backend has no %s mode", o.be->name, replay_mode_name(o.mode));
     if (o.be->caps & REPLAY_CAP_NOT_BUILT) {
@@ -204,7 +184,7 @@ int cmd_view(int argc, char **argv)
     /* A saved replay: read first (its policy is the default of -p), checked
      * against the schedule once the graph is loaded. */
     replay_result saved = {0};
-    int status = EXIT_BAD;
+    status = EXIT_BAD;
     if (o.rname) {
         char err[512];
         if (replay_load_json(o.rname, &saved, err, sizeof err)) {
