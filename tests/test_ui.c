@@ -20,6 +20,7 @@
 #include "sched/load.h"
 #include "sched/place.h"
 #include "ui/app.h"
+#include "ui/hit.h"
 #include "ui/view.h"
 
 static int update_golden;
@@ -53,20 +54,34 @@ static void close_app(fixture *f)
     graph_free(f->g);
 }
 
-static char *render(app *a, int w, int h, int utf8, int mono, size_t *len)
+/* open_app, then laid out for a w x h terminal; returns the app. */
+static app *open_sized(fixture *f, const char *sample, int w, int h)
+{
+    open_app(f, sample, 0);
+    app_resize(&f->a, w, h);
+    return &f->a;
+}
+
+/* The screen's dump at w x h, drawn with the views' cache vc (NULL: none). */
+static char *render_cached(app *a, view_cache *vc, int w, int h, int utf8, int mono, size_t *len)
 {
     canvas cv;
     assert_int_equal(canvas_init(&cv, w, h, utf8), 0);
     a->utf8 = utf8;
     a->mono = mono;
     app_resize(a, w, h);
-    view_render(&cv, a);
+    view_render(&cv, a, vc);
     char *buf = NULL;
     FILE *f = open_memstream(&buf, len);
     canvas_dump(&cv, f, 1);
     fclose(f);
     canvas_free(&cv);
     return buf;
+}
+
+static char *render(app *a, int w, int h, int utf8, int mono, size_t *len)
+{
+    return render_cached(a, NULL, w, h, utf8, mono, len);
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -215,7 +230,7 @@ static void test_render_all_sizes(void **state)
                 canvas cv;
                 assert_int_equal(canvas_init(&cv, w, h, 1), 0);
                 app_resize(&f.a, w, h);
-                view_render(&cv, &f.a);
+                view_render(&cv, &f.a, NULL);
                 if (w < LAYOUT_MIN_W || h < LAYOUT_MIN_H) {
                     /* The notice, as much of it as fits, around the middle row. */
                     const cell *c = &cv.c[(h > 1 ? h / 2 - 1 : 0) * w];
@@ -407,9 +422,9 @@ static void test_click_on_curve(void **state)
     app *a = &f.a;
     app_resize(a, 120, 35);
     rect r = a->lay.r[P_CURVE];
-    uint32_t k;
+    hit_frame hf = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl};
     /* Outside the plot: no jump. */
-    assert_false(view_curve_step(a, r.x, r.y, &k));
+    assert_false(hit_test(&hf, r.x, r.y).kind == HIT_STEP);
     assert_false(app_click(a, 0, 0));
     /* The plot's left edge is step 0, its right edge the last step. */
     int x0 = r.x + 12, x1 = r.x + r.w - 3;
@@ -513,6 +528,65 @@ static void test_arena_keys(void **state)
     close_app(&f);
 }
 
+/* What keys, clicks and ticks say changed: the front end draws, lays out
+ * again or leaves on these alone. */
+static void test_reactions(void **state)
+{
+    (void)state;
+    fixture f;
+    app *a = open_sized(&f, "demo.json", 120, 35);
+    assert_int_equal(app_key(a, ' '), APP_REDRAW);
+    assert_int_equal(app_key(a, K_RESIZE), APP_RELAYOUT | APP_REDRAW);
+    assert_int_equal(app_key(a, 'c'), APP_RELAYOUT | APP_REDRAW);      /* the panels move */
+    assert_true(a->lay.used[P_READY2]);                                /* laid out already, at the last size */
+    assert_int_equal(app_key(a, 'c'), APP_RELAYOUT | APP_REDRAW);
+    assert_int_equal(app_key(a, 'x'), 0);                              /* nothing bound, nothing shown */
+    app_key(a, 'P');
+    assert_true(a->msg[0] != 0);
+    assert_int_equal(app_key(a, 'x'), APP_REDRAW);                     /* ... but it takes the message away */
+    assert_int_equal(app_tick(a), 0);                                  /* not playing, no replay */
+    assert_int_equal(app_click(a, 0, 0), 0);
+    app_key(a, 'g');
+    assert_int_equal(app_key(a, K_RESIZE), APP_RELAYOUT | APP_REDRAW); /* in the prompt too */
+    assert_int_equal(a->prompt, 'g');
+    app_key(a, K_ESC);
+    app_key(a, '?');
+    assert_int_equal(app_key(a, 'q'), APP_QUIT);                       /* from the help too */
+    assert_true(a->quit);
+    a->quit = 0;
+    assert_int_equal(app_key(a, K_F10), APP_QUIT);
+    close_app(&f);
+}
+
+/* The timeline's raster kept between frames follows the placement: after
+ * another placer or policy, a frame drawn with the cache equals one drawn
+ * afresh (the cache is keyed on the app's placement generation). */
+static void test_timeline_cache(void **state)
+{
+    (void)state;
+    fixture f;
+    app *a = open_sized(&f, "demo.json", 132, 40);
+    view_cache vc = {0};
+    app_jump(a, 20);
+    app_key(a, 't');
+    const char *keys = "assaa";
+    for (const char *k = keys; ; k++) {
+        size_t n1, n2;
+        char *cached = render_cached(a, &vc, 132, 40, 1, 0, &n1);
+        char *fresh = render(a, 132, 40, 1, 0, &n2);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(cached, fresh, n1);
+        free(cached);
+        free(fresh);
+        if (!*k) break;
+        uint64_t gen = a->place_gen;
+        app_key(a, *k);
+        assert_true(a->place_gen != gen);
+    }
+    view_cache_free(&vc);
+    close_app(&f);
+}
+
 /* Every committed sample opens in the TUI, at its peak, in both modes. */
 static void test_every_sample_renders(void **state)
 {
@@ -583,11 +657,11 @@ static void setup_overlay(app *a)
 
 static void setup_progress(app *a)
 {
-    a->rp_running = 1;                   /* no thread: the fields the view reads */
-    a->rp_job_be = replay_backend_find("host");
-    a->rp_job_mode = REPLAY_RAW;
-    a->rp_done = 27;
-    a->rp_total = 61;
+    a->rp.running = 1;                   /* no thread: the fields the view reads */
+    a->rp.job_be = replay_backend_find("host");
+    a->rp.job_mode = REPLAY_RAW;
+    a->rp.done = 27;
+    a->rp.total = 61;
 }
 
 static void test_golden_replay(void **state)
@@ -693,11 +767,11 @@ static void nap(void)
 /* Polls the running replay as the UI loop does, until it has finished. */
 static void wait_replay(app *a)
 {
-    for (int i = 0; a->rp_job && i < 30000; i++) {
+    for (int i = 0; a->rp.job && i < 30000; i++) {
         app_tick(a);
-        if (a->rp_job) nap();
+        if (a->rp.job) nap();
     }
-    assert_null(a->rp_job);
+    assert_null(a->rp.job);
 }
 
 /* R on the demo with the host backend: a real replay in the background. */
@@ -710,8 +784,8 @@ static void test_replay_key(void **state)
     app_resize(a, 120, 35);
     assert_int_equal(app_tick_ms(a), -1);
     app_key(a, 'R');
-    assert_non_null(a->rp_job);
-    assert_true(a->rp_running);
+    assert_non_null(a->rp.job);
+    assert_true(a->rp.running);
     assert_non_null(strstr(a->msg, "replaying priority on host (raw)"));
     assert_true(app_tick_ms(a) > 0 && app_tick_ms(a) <= APP_POLL_MS);
     assert_true(has(a, 120, 35, "Replay host raw ["));
@@ -721,7 +795,7 @@ static void test_replay_key(void **state)
     app_key(a, ' ');                     /* the other keys still work */
     assert_int_equal(a->st[0].k, 1);
     wait_replay(a);
-    assert_false(a->rp_running);
+    assert_false(a->rp.running);
     assert_int_equal(app_tick_ms(a), -1);
     assert_non_null(strstr(a->msg, "replay on host (raw): measured peak"));
     assert_true(a->have_replay);
@@ -739,7 +813,7 @@ static void test_replay_key(void **state)
     assert_true(has(a, 200, 40, "| host: "));    /* the device where it fits (narrower: test_replay_overlay) */
     /* R again replaces the overlay. */
     app_key(a, 'R');
-    assert_non_null(a->rp_job);
+    assert_non_null(a->rp.job);
     assert_true(has(a, 200, 40, "| host: replaying"));
     wait_replay(a);
     assert_true(a->have_replay);
@@ -780,7 +854,7 @@ static void test_replay_cancel(void **state)
     assert_int_equal(app_init(&a, g, "chain", policy_find("priority"), policy_find("fifo"), 0, NULL), 0);
     app_resize(&a, 120, 35);
     app_key(&a, 'R');
-    assert_non_null(a.rp_job);
+    assert_non_null(a.rp.job);
     /* While the host measures this process, no new schedule or plan. */
     const placer *before = a.placer;
     for (const char *k = "sca"; *k; k++) {
@@ -814,7 +888,7 @@ static void test_replay_cancel(void **state)
     assert_false(a.playing);
     /* app_free stops a replay still running. */
     app_key(&a, 'R');
-    assert_non_null(a.rp_job);
+    assert_non_null(a.rp.job);
     app_free(&a);
     graph_free(g);
 }
@@ -898,13 +972,13 @@ static void test_replay_backends(void **state)
     app *a = &f.a;
     app_resize(a, 132, 40);
     fake_opens = 0;
-    a->rp_be = &fake_cuda;
-    a->rp_be_auto = 0;
+    a->rp.be = &fake_cuda;
+    a->rp.be_auto = 0;
     app_key(a, 'R');
     wait_replay(a);
     assert_non_null(strstr(a->msg, "replay failed: cuda backend: no device here"));
     assert_false(a->have_replay);
-    a->rp_be_auto = 1;
+    a->rp.be_auto = 1;
     app_key(a, 'R');
     wait_replay(a);                      /* the first poll starts the host replay */
     assert_true(a->have_replay);
@@ -913,7 +987,7 @@ static void test_replay_backends(void **state)
     assert_non_null(strstr(a->msg, "cuda unavailable"));
     /* Opens, then runs out of memory at its third allocation. */
     fake_opens = 1;
-    a->rp_be_auto = 1;                   /* a failed step is not a failed open: no fallback */
+    a->rp.be_auto = 1;                   /* a failed step is not a failed open: no fallback */
     app_key(a, 'R');
     wait_replay(a);
     assert_non_null(strstr(a->msg, "replay failed: cuda backend, mode raw: step "));
@@ -925,8 +999,8 @@ static void test_replay_backends(void **state)
     app_jump(a, a->replay.n + 1);
     assert_true(has(a, 132, 40, "measured n/a"));
     /* Mode arena replays the arena panel's placer's plan. */
-    a->rp_be = replay_backend_find("host");
-    a->rp_mode = REPLAY_ARENA;
+    a->rp.be = replay_backend_find("host");
+    a->rp.mode = REPLAY_ARENA;
     app_key(a, 'a');
     app_key(a, 'R');
     wait_replay(a);
@@ -946,10 +1020,10 @@ static void test_replay_autoplay_pace(void **state)
     app *a = &f.a;
     fake_opens = 1;
     atomic_store(&fake_hold, 1);
-    a->rp_be = &fake_cuda;
-    a->rp_be_auto = 0;
+    a->rp.be = &fake_cuda;
+    a->rp.be_auto = 0;
     app_key(a, 'R');
-    assert_non_null(a->rp_job);
+    assert_non_null(a->rp.job);
     a->speed = 0;                        /* 1 step a second */
     app_key(a, 'r');
     assert_true(a->playing);
@@ -961,7 +1035,7 @@ static void test_replay_autoplay_pace(void **state)
     }
     assert_int_equal(ticks, 1000 / APP_POLL_MS);
     assert_int_equal(a->st[0].k, 1);
-    assert_non_null(a->rp_job);          /* still held up */
+    assert_non_null(a->rp.job);          /* still held up */
     app_key(a, 'r');
     atomic_store(&fake_hold, 0);
     wait_replay(a);
@@ -994,7 +1068,7 @@ static void test_replay_far_below_zero(void **state)
             assert_int_equal(canvas_init(&cv, sizes[i][0], sizes[i][1], utf8), 0);
             a->utf8 = utf8;
             app_resize(a, cv.w, cv.h);
-            view_render(&cv, a);
+            view_render(&cv, a, NULL);
             /* the plot: inside the panel's frame, above the x-axis labels */
             rect r = a->lay.r[P_CURVE];
             int low_measured = -1;
@@ -1029,7 +1103,7 @@ static void test_replay_device_controls(void **state)
     canvas cv;
     assert_int_equal(canvas_init(&cv, 200, 40, 1), 0);
     app_resize(a, cv.w, cv.h);
-    view_render(&cv, a);
+    view_render(&cv, a, NULL);
     for (int i = 0; i < cv.w * cv.h; i++)
         if (cv.c[i].ch < 0x20 || (cv.c[i].ch >= 0x7f && cv.c[i].ch < 0xa0))
             fail_msg("a control U+%04X at (%d, %d)", cv.c[i].ch, i % cv.w, i / cv.w);
@@ -1057,6 +1131,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_keys_modes),
         cmocka_unit_test(test_autoplay),
         cmocka_unit_test(test_click_on_curve),
+        cmocka_unit_test(test_reactions),
+        cmocka_unit_test(test_timeline_cache),
         cmocka_unit_test(test_why_line),
         cmocka_unit_test(test_every_sample_renders),
         cmocka_unit_test(test_golden_replay),

@@ -1,15 +1,16 @@
-/* app.c: TUI state machine: stepping, jumps, prompts, focus and scrolling,
- * compare mode, auto-play, the background replay and its overlay, and the
- * "why" sentence for the last pop. */
+/* app.c: the TUI's state machine: stepping, jumps, prompts, focus, scrolling, compare
+ * mode, auto-play, clicks (hit.c finds what), the replay's overlay (its job: app_replay.c)
+ * and the "why" of the last pop. Exports the app_* of app.h. */
 #define _GNU_SOURCE
 #include "app.h"
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sched/units.h"
 #include "defaults.h"
-#include "view.h"
+#include "hit.h"
 
 static const uint32_t speeds[APP_SPEEDS] = {1, 2, 5, 10, 25, 50, 100, 250, 1000, 5000, 20000};
 
@@ -88,7 +89,7 @@ static int set_placer(app *a, const placer *p)
     place_free(&a->pl);
     a->pl = pl;
     a->placer = p;
-    if (a->tl) a->tl->offset = NULL;
+    a->place_gen++;
     return 0;
 }
 
@@ -125,7 +126,7 @@ static int init_main(app *a, const policy *pol)
     a->st[0] = st;
     a->pl = pl;
     a->pol = pol;
-    if (a->tl) a->tl->offset = NULL;
+    a->place_gen++;
     return 0;
 }
 
@@ -154,15 +155,9 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     a->speed = 3;
     a->sel = GRAPH_NONE;
     a->placer = pl ? pl : placer_find(DEFAULT_TUI_PLACER);
-    a->tl = calloc(1, sizeof *a->tl);
-    if (!a->tl) {
-        snprintf(a->err, sizeof a->err, "out of memory");
-        return -1;
-    }
     a->utf8 = 1;
     a->mouse = 1;
-    a->rp_be = replay_backend_local();
-    a->rp_mode = REPLAY_RAW;
+    app_replay_init(&a->rp);
     if (init_main(a, pol)) return -1;
     if (compare && init_cmp(a, cmp_pol)) return -1;
     sort_by_span(a);
@@ -174,23 +169,13 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
 
 void app_free(app *a)
 {
-    if (a->rp_job) {                     /* stop it, wait for it, drop what it measured */
-        replay_result res;
-        char err[512];
-        replay_job_cancel(a->rp_job);
-        replay_job_finish(a->rp_job, &res, err, sizeof err);
-        replay_result_free(&res);
-        a->rp_job = NULL;
-        a->rp_running = 0;
-    }
+    app_replay_stop(&a->rp);             /* stop it, wait for it, drop what it measured */
     if (a->have_replay) replay_result_free(&a->replay);
     a->have_replay = 0;
     step_free(&a->st[0]);
     if (a->have_cmp) step_free(&a->st[1]);
     place_free(&a->pl);
     free(a->by_span);
-    if (a->tl) free(a->tl->cell);
-    free(a->tl);
 }
 
 void app_resize(app *a, int w, int h)
@@ -233,93 +218,6 @@ const replay_result *app_overlay(const app *a)
     return r;
 }
 
-/* Starts the job on backend be with the app's mode; -1 with a->msg set. */
-static int start_job(app *a, const replay_backend *be)
-{
-    char err[256];
-    replay_job *j = replay_job_start(a->g, a->pol, a->placer, be, a->rp_mode, err, sizeof err);
-    if (!j) {
-        snprintf(a->msg, sizeof a->msg, "cannot start the replay: %.150s", err);
-        return -1;
-    }
-    a->rp_job = j;
-    a->rp_running = 1;
-    a->rp_job_be = be;
-    a->rp_job_mode = a->rp_mode;
-    a->rp_cancelled = 0;
-    a->rp_done = a->rp_total = 0;
-    a->play_wait = 0;
-    return 0;
-}
-
-int app_replay_start(app *a)
-{
-    if (a->rp_job) {
-        snprintf(a->msg, sizeof a->msg, "a replay is already running (Esc cancels it)");
-        return -1;
-    }
-    const replay_backend *be = a->rp_be ? a->rp_be : replay_backend_local();
-    a->rp_note[0] = 0;
-    if (start_job(a, be)) return -1;
-    snprintf(a->msg, sizeof a->msg, "replaying %s on %s (%s) in the background; Esc cancels", a->pol->name, be->name,
-             replay_mode_name(a->rp_mode));
-    return 0;
-}
-
-/* The finished job's result becomes the overlay (or its failure the
- * message); a backend that was not named and could not open is replaced by
- * the host backend once. */
-static void take_result(app *a)
-{
-    replay_result res;
-    char err[512], mp[32], pp[32], ex[32];
-    int rc = replay_job_finish(a->rp_job, &res, err, sizeof err);
-    const replay_backend *be = a->rp_job_be, *next = replay_fallback(be, !a->rp_be_auto);
-    int mode = a->rp_job_mode, cancelled = a->rp_cancelled;
-    a->rp_job = NULL;
-    a->rp_running = 0;
-    a->rp_cancelled = 0;
-    if (rc == -2) {
-        if (res.total)
-            snprintf(a->msg, sizeof a->msg, "replay cancelled at step %u of %u", res.n, res.total);
-        else
-            snprintf(a->msg, sizeof a->msg, "replay cancelled before its first step");
-        replay_result_free(&res);
-        return;
-    }
-    if (rc == -1) {
-        /* The device never opened: the fallback, when there is one. */
-        if (res.unavailable[0] && !cancelled && next && (next->modes & (1u << mode))) {
-            char why[sizeof res.unavailable];
-            snprintf(why, sizeof why, "%s", res.unavailable);
-            snprintf(a->rp_note, sizeof a->rp_note, "%s unavailable", be->name);
-            replay_result_free(&res);
-            if (start_job(a, next) == 0)
-                snprintf(a->msg, sizeof a->msg, "%s cannot be used (%.120s); replaying on %s instead", be->name, why,
-                         next->name);
-            return;
-        }
-        if (res.n)
-            snprintf(a->msg, sizeof a->msg, "replay failed: %.130s (the curve shows the %u steps measured)", err, res.n);
-        else
-            snprintf(a->msg, sizeof a->msg, "replay failed: %.180s", err);
-        if (res.n) app_set_replay(a, &res);
-        else replay_result_free(&res);
-        return;
-    }
-    if (!res.n) {
-        snprintf(a->msg, sizeof a->msg, "nothing to replay: the schedule has no steps");
-        replay_result_free(&res);
-        return;
-    }
-    snprintf(a->msg, sizeof a->msg, "%sreplay on %s (%s%s%s): measured peak %s at step %u, predicted %s; excess at most %s",
-             cancelled ? "finished before Esc: " : "", res.backend, res.mode, a->rp_note[0] ? "; " : "",
-             a->rp_note, units_bytes(mp, sizeof mp, res.measured_peak, 0),
-             res.measured_peak_step + 1, units_bytes(pp, sizeof pp, res.predicted_peak, 0),
-             units_bytes(ex, sizeof ex, res.max_excess, 1));
-    app_set_replay(a, &res);
-}
-
 static int play_ms(const app *a)
 {
     uint32_t sps = speeds[a->speed];
@@ -329,37 +227,34 @@ static int play_ms(const app *a)
 int app_tick_ms(const app *a)
 {
     int t = a->playing ? play_ms(a) : -1;
-    if (a->rp_job && (t < 0 || t > APP_POLL_MS)) t = APP_POLL_MS;
+    if (a->rp.job && (t < 0 || t > APP_POLL_MS)) t = APP_POLL_MS;
     return t;
 }
 
-int app_tick(app *a)
+app_reaction app_tick(app *a)
 {
-    int redraw = 0, polled = a->rp_job != NULL;
-    if (a->rp_job) {
-        uint32_t done, total;
-        int fin = replay_job_poll(a->rp_job, &done, &total);
-        redraw = done != a->rp_done || total != a->rp_total;
-        a->rp_done = done;
-        a->rp_total = total;
-        if (fin) {
-            take_result(a);
-            redraw = 1;
-        }
+    app_reaction r = 0;
+    int polled = a->rp.job != NULL;
+    if (polled) {
+        replay_result res;
+        unsigned got = app_replay_poll(&a->rp, a->g, a->pol, a->placer, &res, a->msg, sizeof a->msg);
+        if (got & APP_REPLAY_RESULT) app_set_replay(a, &res);
+        if (got & APP_REPLAY_STARTED) a->play_wait = 0;
+        if (got & APP_REPLAY_CHANGED) r = APP_REDRAW;
     }
-    if (!a->playing) return redraw;
+    if (!a->playing) return r;
     if (polled && play_ms(a) > APP_POLL_MS) {   /* ticks come every APP_POLL_MS: wait for the play's pace */
         a->play_wait += APP_POLL_MS;
-        if (a->play_wait < play_ms(a)) return redraw;
+        if (a->play_wait < play_ms(a)) return r;
         a->play_wait = 0;
     }
     uint32_t sps = speeds[a->speed];
     uint32_t per = sps >= 50 ? sps / 50 : 1;
     uint32_t k = a->st[0].k;
-    if (k >= a->g->n) { a->playing = 0; return 1; }
+    if (k >= a->g->n) { a->playing = 0; return APP_REDRAW; }
     app_jump(a, k + per > a->g->n ? a->g->n : k + per);
     if (a->st[0].k >= a->g->n) a->playing = 0;
-    return 1;
+    return APP_REDRAW;
 }
 
 static void cycle_focus(app *a, int dir)
@@ -429,23 +324,22 @@ static void finish_prompt(app *a)
     a->prompt = 0;
 }
 
-static int prompt_key(app *a, int key)
+static void prompt_key(app *a, int key)
 {
     size_t len = strlen(a->pbuf);
-    if (key == K_ESC) { a->prompt = 0; return 1; }
-    if (key == K_ENTER || key == '\n' || key == '\r') { finish_prompt(a); return 1; }
-    if (key == K_BACKSPACE || key == 127 || key == 8) {
+    if (key == K_ESC) {
+        a->prompt = 0;
+    } else if (key == K_ENTER || key == '\n' || key == '\r') {
+        finish_prompt(a);
+    } else if (key == K_BACKSPACE || key == 127 || key == 8) {
         if (len) a->pbuf[len - 1] = 0;
-        return 1;
-    }
-    if (key >= '0' && key <= '9' && len + 1 < sizeof a->pbuf) {
+    } else if (key >= '0' && key <= '9' && len + 1 < sizeof a->pbuf) {
         a->pbuf[len] = (char)key;
         a->pbuf[len + 1] = 0;
     }
-    return 1;
 }
 
-static int switch_policy(app *a)
+static void switch_policy(app *a)
 {
     size_t i = 0;
     while (policy_at(i) && policy_at(i) != a->pol) i++;
@@ -456,140 +350,155 @@ static int switch_policy(app *a)
         if (a->pol != prev) init_main(a, prev);     /* put the old side back */
         snprintf(a->msg, sizeof a->msg, "cannot switch to %s: %.150s", next->name, a->err);
         app_jump(a, k);
-        return 1;
+        return;
     }
     a->cmp_pol = other;
     if (a->have_cmp) a->diverge = policy_diverge(&a->st[0].r, &a->st[1].r);
     app_jump(a, k);
     snprintf(a->msg, sizeof a->msg, "policy %s: %s", next->name, next->desc);
-    return 1;
 }
 
 /* The a key: the arena panel's next placer. */
-static int next_placer(app *a)
+static void next_placer(app *a)
 {
     size_t i = 0;
     while (placer_at(i) && placer_at(i) != a->placer) i++;
     const placer *next = placer_at(i + 1) ? placer_at(i + 1) : placer_at(0);
     if (set_placer(a, next)) {
         snprintf(a->msg, sizeof a->msg, "cannot place with %s: %.150s", next->name, a->err);
-        return 1;
+        return;
     }
     char ar[32];
     snprintf(a->msg, sizeof a->msg, "placer %s: arena %s, %.1f%% over the peak", next->name,
              units_bytes(ar, sizeof ar, a->pl.arena, 0), 100.0 * place_fragmentation(&a->pl, a->st[0].r.peak));
-    return 1;
 }
 
-int app_key(app *a, int key)
+/* The c key: compare mode on or off, laid out again at the last size. */
+static app_reaction toggle_compare(app *a)
 {
-    a->msg[0] = 0;
-    if (a->prompt) return prompt_key(a, key);
-    if (a->help && key != K_RESIZE) {
-        a->help = 0;                         /* any key closes the help */
-        if (key == '?' || key == K_F1 || key == K_ESC) return 1;
-        if (key == 'q' || key == K_F10) { a->quit = 1; return 1; }
-        return 1;
+    if (!a->have_cmp && init_cmp(a, a->cmp_pol)) {
+        snprintf(a->msg, sizeof a->msg, "cannot compare with %s: %.150s", a->cmp_pol->name, a->err);
+        return APP_REDRAW;
     }
+    a->compare = !a->compare;
+    app_resize(a, a->lay.w, a->lay.h);
+    after_move(a);
+    return APP_REDRAW | APP_RELAYOUT;
+}
+
+/* A key outside the prompt and the help. */
+static app_reaction main_key(app *a, int key)
+{
     uint32_t n = a->g->n, k = a->st[0].k;
     int page = a->lay.used[a->focus] ? a->lay.r[a->focus].h - 3 : 10;
     if (page < 1) page = 1;
     switch (key) {
-    case 'q': case K_F10: a->quit = 1; return 1;
-    case '?': case K_F1: case 'h': a->help = 1; return 1;
+    case 'q': case K_F10: a->quit = 1; return APP_QUIT;
+    case '?': case K_F1: case 'h': a->help = 1; return APP_REDRAW;
     case ' ': case 'n': case K_RIGHT:
         if (k < n) app_jump(a, k + 1);
         else snprintf(a->msg, sizeof a->msg, "at the last step (%u); Home goes back to the start", n);
-        return 1;
+        return APP_REDRAW;
     case 'p': case K_LEFT: case K_BACKSPACE: case 127: case 8:
         if (k > 0) app_jump(a, k - 1);
         else snprintf(a->msg, sizeof a->msg, "at step 0: nothing to undo");
-        return 1;
-    case K_HOME: app_jump(a, 0); return 1;
-    case K_END: app_jump(a, n); return 1;
+        return APP_REDRAW;
+    case K_HOME: app_jump(a, 0); return APP_REDRAW;
+    case K_END: app_jump(a, n); return APP_REDRAW;
     case 'P': {
         uint32_t at = a->st[0].r.peak_step;
         app_jump(a, at);
         snprintf(a->msg, sizeof a->msg, "peak of %s at step %u", a->pol->name, at);
-        return 1;
+        return APP_REDRAW;
     }
     case 'g': case '/':
         a->prompt = key;
         a->pbuf[0] = 0;
         a->playing = 0;
-        return 1;
+        return APP_REDRAW;
     case 'r':
         a->playing = !a->playing;
         if (a->playing && k >= n) app_jump(a, 0);
-        return 1;
+        return APP_REDRAW;
     case '+': case '=':
         if (a->speed < APP_SPEEDS - 1) a->speed++;
         snprintf(a->msg, sizeof a->msg, "auto-play speed %u steps/s", speeds[a->speed]);
-        return 1;
+        return APP_REDRAW;
     case '-': case '_':
         if (a->speed > 0) a->speed--;
         snprintf(a->msg, sizeof a->msg, "auto-play speed %u steps/s", speeds[a->speed]);
-        return 1;
-    case K_TAB: cycle_focus(a, 1); return 1;
-    case K_BTAB: cycle_focus(a, -1); return 1;
+        return APP_REDRAW;
+    case K_TAB: cycle_focus(a, 1); return APP_REDRAW;
+    case K_BTAB: cycle_focus(a, -1); return APP_REDRAW;
     case K_UP:
         if (a->focus == P_TETRIS) select_live(a, 1);      /* up the arena: higher addresses */
         else scroll(a, -1);
-        return 1;
+        return APP_REDRAW;
     case K_DOWN:
         if (a->focus == P_TETRIS) select_live(a, -1);
         else scroll(a, 1);
-        return 1;
+        return APP_REDRAW;
     case 't':
         a->timeline = !a->timeline;
-        return 1;
-    case K_PGUP: scroll(a, -page); return 1;
-    case K_PGDN: scroll(a, page); return 1;
+        return APP_REDRAW;
+    case K_PGUP: scroll(a, -page); return APP_REDRAW;
+    case K_PGDN: scroll(a, page); return APP_REDRAW;
     case 's': case 'c': case 'a':
         /* The host backend reads this process's resident memory: what a new
          * schedule or plan allocates now would be measured as the replay's. */
-        if (a->rp_job && (a->rp_job_be->caps & REPLAY_CAP_MEASURES_SELF)) {
+        if (app_replay_measures_self(&a->rp)) {
             snprintf(a->msg, sizeof a->msg, "'%c' waits until the replay on the host ends (it measures this "
                      "process's memory); Esc cancels it", key);
-            return 1;
+            return APP_REDRAW;
         }
-        if (key == 'a') return next_placer(a);
-        if (key == 's') return switch_policy(a);
-        if (!a->have_cmp && init_cmp(a, a->cmp_pol)) {
-            snprintf(a->msg, sizeof a->msg, "cannot compare with %s: %.150s", a->cmp_pol->name, a->err);
-            return 1;
-        }
-        a->compare = !a->compare;
-        app_resize(a, a->lay.w, a->lay.h);
-        after_move(a);
-        return 1;
-    case 'R': app_replay_start(a); return 1;
-    case K_RESIZE: return 1;
+        if (key == 'a') next_placer(a);
+        else if (key == 's') switch_policy(a);
+        else return toggle_compare(a);
+        return APP_REDRAW;
+    case 'R':
+        if (app_replay_start(&a->rp, a->g, a->pol, a->placer, a->msg, sizeof a->msg) == 0) a->play_wait = 0;
+        return APP_REDRAW;
     case K_ESC:
-        if (a->rp_job && !a->rp_cancelled) {   /* cancels the replay first; the next Esc stops play */
-            replay_job_cancel(a->rp_job);
-            a->rp_cancelled = 1;
-            snprintf(a->msg, sizeof a->msg, "cancelling the replay...");
-            return 1;
-        }
+        /* cancels the replay first; the next Esc stops play */
+        if (app_replay_cancel(&a->rp, a->msg, sizeof a->msg)) return APP_REDRAW;
         a->playing = 0;
         a->sel = GRAPH_NONE;
-        return 1;
+        return APP_REDRAW;
     default: return 0;
     }
 }
 
-int app_click(app *a, int x, int y)
+app_reaction app_key(app *a, int key)
 {
-    uint32_t k, b;
-    if (view_curve_step(a, x, y, &k)) {
-        app_jump(a, k);
-        return 1;
+    int had_msg = a->msg[0] != 0;
+    a->msg[0] = 0;                           /* one-shot: any key takes it away */
+    if (key == K_RESIZE) return APP_RELAYOUT | APP_REDRAW;   /* in every mode, and nothing else */
+    if (a->prompt) {
+        prompt_key(a, key);
+        return APP_REDRAW;
     }
-    if (view_arena_buffer(a, x, y, &b)) {
-        a->sel = b;
+    if (a->help) {
+        a->help = 0;                         /* any key closes the help */
+        if (key == 'q' || key == K_F10) { a->quit = 1; return APP_QUIT; }
+        return APP_REDRAW;
+    }
+    app_reaction r = main_key(a, key);
+    return r || !had_msg ? r : APP_REDRAW;   /* a key that did nothing still took the message away */
+}
+
+app_reaction app_click(app *a, int x, int y)
+{
+    hit_frame f = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl};
+    hit_action h = hit_test(&f, x, y);
+    switch (h.kind) {
+    case HIT_STEP:
+        app_jump(a, h.step);
+        return APP_REDRAW;
+    case HIT_BUFFER:
+        a->sel = h.buf;
         a->focus = P_TETRIS;
-        return 1;
+        return APP_REDRAW;
+    default:
+        return 0;
     }
-    return 0;
 }

@@ -4,6 +4,7 @@
 #ifndef MEMTRIS_APP_H
 #define MEMTRIS_APP_H
 #include <stdint.h>
+#include "app_replay.h"
 #include "gpu/replay.h"
 #include "layout.h"
 #include "sched/graph.h"
@@ -19,13 +20,15 @@ enum {
 #define APP_SPEEDS 11
 #define APP_POLL_MS 50   /* how often a running replay is polled */
 
-/* The timeline's raster (which buffer shows in each cell), kept between
- * frames: it changes only with the placement or the panel's size. */
-typedef struct timeline_cache {
-    int w, h;
-    const int64_t *offset;      /* the placement it was drawn for; NULL = stale */
-    uint32_t *cell;             /* [w*h] buffer index or GRAPH_NONE, row 0 at the top */
-} timeline_cache;
+/* What a key, a click or a tick changed, for the front end to act on (as
+ * htop's actions return reactions): a bit set, 0 for nothing. */
+typedef unsigned app_reaction;
+enum {
+    APP_REDRAW = 1,             /* the screen shows something else: draw a frame */
+    APP_RELAYOUT = 2,           /* the panels moved (a mode: laid out again at the last size) or
+                                 * the terminal's size changed: measure it, app_resize, draw */
+    APP_QUIT = 4                /* the user asked to leave */
+};
 
 typedef struct app {
     const graph *g;
@@ -36,9 +39,9 @@ typedef struct app {
     int have_cmp;
     const placer *placer;       /* the arena panel's placer */
     placement pl;               /* its placement of st[0]'s run */
+    uint64_t place_gen;         /* bumped whenever pl changes: the views' caches are keyed on it */
     uint32_t *by_span;          /* buffers by span, largest first (timeline painting order) */
     int timeline;               /* the arena panel shows the lifetime x address timeline */
-    timeline_cache *tl;
     uint32_t sel;               /* the selected buffer, or GRAPH_NONE */
     int compare;                /* compare mode shown */
     uint32_t diverge;           /* first step (0-based) where the orders differ, n if never */
@@ -54,18 +57,9 @@ typedef struct app {
     int mono, utf8, mouse;
     layout lay;                 /* layout of the last frame, for clicks */
     char err[256];
-    /* Replay overlay (R): what R runs (cmd_view's --backend and --mode), the
-     * background job while it runs, and the finished (or loaded) result. */
-    const replay_backend *rp_be;    /* NULL: host */
-    int rp_be_auto;             /* rp_be was not named: fall back to host when it cannot open */
-    int rp_mode;                /* REPLAY_* */
-    replay_job *rp_job;         /* the running replay, or NULL */
-    int rp_running;             /* the hints line shows the replay's progress */
-    const replay_backend *rp_job_be;   /* the running replay's backend and mode */
-    int rp_job_mode;
-    int rp_cancelled;           /* Esc asked the running replay to stop */
-    uint32_t rp_done, rp_total; /* its progress at the last poll (total 0: not known yet) */
-    char rp_note[48];           /* "cuda unavailable" after falling back to host, for the final message */
+    /* The replay (R): what R runs and the background job (app_replay.c);
+     * its finished (or loaded) result is the curve's overlay. */
+    app_replay rp;
     int play_wait;              /* ms waited toward the next auto-play step while polling */
     int have_replay;            /* replay holds a result: the curve overlays it */
     replay_result replay;
@@ -77,17 +71,18 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
              int compare, const placer *pl);
 void app_free(app *a);
 void app_resize(app *a, int w, int h);
-/* Handles one key; returns 1 if the screen should be redrawn. */
-int app_key(app *a, int key);
-/* A click at (x, y): on the memory curve it jumps to that step; on a block
- * of the arena or the timeline it selects that buffer. */
-int app_click(app *a, int x, int y);
+/* Handles one key; returns what changed. */
+app_reaction app_key(app *a, int key);
+/* A click at (x, y) on the last frame (hit.c finds what is there): on the
+ * memory curve it jumps to that step; on a block of the arena or the
+ * timeline it selects that buffer. Returns APP_REDRAW, or 0 for a miss. */
+app_reaction app_click(app *a, int x, int y);
 /* Milliseconds until the next tick: auto-play's pace, at most APP_POLL_MS
  * while a replay runs; -1 when there is nothing to do. */
 int app_tick_ms(const app *a);
 /* Polls a running replay (and takes its result when it has finished), and
- * makes the next auto-play step when it is due; returns 1 to redraw. */
-int app_tick(app *a);
+ * makes the next auto-play step when it is due; returns what changed. */
+app_reaction app_tick(app *a);
 void app_jump(app *a, uint32_t k);
 uint32_t app_steps_per_sec(const app *a);
 /* The stepper a ready panel shows: in compare mode P_READY is the other
@@ -96,9 +91,6 @@ const stepper *app_ready_stepper(const app *a, int panel);
 /* Describes buffer b for the details line: size, offset, steps, users. */
 void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap);
 
-/* Starts replaying the stepped policy in the background (the R key);
- * 0, or -1 with a->msg saying why not. */
-int app_replay_start(app *a);
 /* Moves res into the app as the curve's overlay (replacing any); res is
  * left empty. */
 void app_set_replay(app *a, replay_result *res);

@@ -1,4 +1,4 @@
-/* canvas.c: drawing primitives on the off-screen cell grid. */
+/* canvas.c: drawing primitives on the off-screen cell grid. Exports canvas_*. */
 #define _XOPEN_SOURCE 700
 #include "canvas.h"
 #include <stdarg.h>

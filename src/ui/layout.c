@@ -1,6 +1,6 @@
 /* layout.c: status bar on top, key hints and the "why" line at the bottom;
  * ready queue(s) on the left, memory curve over Tetris stack (or compare
- * summary) on the right. */
+ * summary) on the right. Exports layout_compute. */
 #include "layout.h"
 #include <string.h>
 

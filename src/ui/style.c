@@ -1,4 +1,4 @@
-/* style.c: the color and monochrome schemes for the semantic styles. */
+/* style.c: the color and monochrome schemes for the semantic styles. Exports style_*. */
 #include "style.h"
 
 enum { BLACK, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN, WHITE };

@@ -1,6 +1,6 @@
-/* ui_curses.c: the one file that talks to ncurses: terminal setup and
- * restore (on every exit path, signals included), keys and mouse into app
- * keys, and copying the canvas to the screen. Exports ui_run. */
+/* ui_curses.c: the one file that talks to ncurses: terminal setup and restore
+ * (every exit path, signals too), keys and mouse into the app, acting on its
+ * reactions, the canvas onto the screen. Exports ui_run, ui_signal, ui_check_terminal. */
 #define _XOPEN_SOURCE_EXTENDED 1
 #define _GNU_SOURCE
 #include "ui.h"
@@ -186,11 +186,13 @@ int ui_run(app *a)
     mouseinterval(0);
 
     canvas cv = {0};
+    view_cache vc = {0};
     int status = 0;
     const char *why = NULL;            /* said on stderr once the terminal is back */
     struct timespec last_tick;
     clock_gettime(CLOCK_MONOTONIC, &last_tick);
-    while (!a->quit && !got_signal) {
+    app_reaction react = APP_RELAYOUT | APP_REDRAW;     /* the first frame */
+    while (!(react & APP_QUIT) && !got_signal) {
         if (terminal_gone(fileno(in), STDOUT_FILENO)) {
             why = "the terminal went away";
             status = 1;
@@ -198,18 +200,24 @@ int ui_run(app *a)
         }
         int h, w;
         getmaxyx(stdscr, h, w);
-        if (w != cv.w || h != cv.h || !cv.c) {
-            canvas_free(&cv);
-            if (canvas_init(&cv, w, h, a->utf8)) {
-                why = "out of memory (for a screen of this size)";
-                status = 1;
-                break;
+        if (w != cv.w || h != cv.h || !cv.c) react |= APP_RELAYOUT | APP_REDRAW;
+        if (react & APP_RELAYOUT) {
+            if (w != cv.w || h != cv.h || !cv.c) {
+                canvas_free(&cv);
+                if (canvas_init(&cv, w, h, a->utf8)) {
+                    why = "out of memory (for a screen of this size)";
+                    status = 1;
+                    break;
+                }
             }
             app_resize(a, w, h);
         }
-        view_render(&cv, a);
-        blit(&cv, a->mono);
-        refresh();
+        if (react & (APP_REDRAW | APP_RELAYOUT)) {
+            view_render(&cv, a, &vc);
+            blit(&cv, a->mono);
+            refresh();
+        }
+        react = 0;
 
         int tick = app_tick_ms(a);
         timeout(tick >= 0 ? tick : 250);
@@ -221,20 +229,20 @@ int ui_run(app *a)
         /* timeout: auto-play tick, replay poll or signal check; also when
          * keys keep coming faster than the ticks would */
         if (rc == ERR || (tick >= 0 && since >= tick)) {
-            app_tick(a);
+            react |= app_tick(a);
             last_tick = now;
             if (rc == ERR) continue;
         }
         if (rc == KEY_CODE_YES && ch == KEY_MOUSE) {
             MEVENT ev;
             if (getmouse(&ev) == OK && (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
-                app_click(a, ev.x, ev.y);
+                react |= app_click(a, ev.x, ev.y);
             continue;
         }
         int key = map_key(rc, ch);
-        if (key == K_RESIZE) { getmaxyx(stdscr, h, w); cv.w = -1; }
-        if (key >= 0) app_key(a, key);
+        if (key >= 0) react |= app_key(a, key);
     }
+    view_cache_free(&vc);
     canvas_free(&cv);
     restore_terminal();
     remove_handlers();

@@ -1,22 +1,40 @@
-/* view.h: renders the whole TUI screen for an app state into a canvas, by
- * pure functions of that state. Exports view_*. */
+/* view.h: the TUI screen drawn into a canvas by pure functions of the const app,
+ * one panel a file (view_*.c), composed by view_render; what they keep between
+ * frames is in the caller's view_cache, never in the app. Exports view_*. */
 #ifndef MEMTRIS_VIEW_H
 #define MEMTRIS_VIEW_H
+#include <stdint.h>
 #include "app.h"
 #include "canvas.h"
 
-void view_render(canvas *cv, const app *a);
-/* The step under a click at (x, y) on the memory curve; 0 if not on it. */
-int view_curve_step(const app *a, int x, int y, uint32_t *k);
+/* What the views keep between frames: the timeline's raster (which buffer
+ * each cell shows), drawn again only when the placement (app.place_gen) or
+ * the panel's size changes. Zeroed is empty; one cache serves one app. */
+typedef struct view_cache {
+    struct {
+        uint64_t gen;           /* the app's place_gen it was drawn for; 0: none */
+        int w, h;
+        uint32_t *cell;         /* [w*h] buffer index or GRAPH_NONE, row 0 at the top */
+    } timeline;
+} view_cache;
 
-/* The buffer under a click on the arena panel (the stack: live ones; the
- * timeline: any); 0 if none. */
-int view_arena_buffer(const app *a, int x, int y, uint32_t *b);
+/* The whole screen; vc NULL keeps nothing (every frame draws afresh). */
+void view_render(canvas *cv, const app *a, view_cache *vc);
+void view_cache_free(view_cache *vc);
 
 /* Panels (view_*.c), each drawing inside its rectangle. */
+void view_status(canvas *cv, const app *a, rect r);       /* the status bar */
 void view_ready(canvas *cv, const app *a, int panel, rect r);
 void view_curve(canvas *cv, const app *a, rect r);
-void view_tetris(canvas *cv, const app *a, rect r);   /* the stack or the timeline */
-void view_summary(canvas *cv, const app *a, rect r);
+void view_arena(canvas *cv, const app *a, rect r);        /* the live blocks at their addresses */
+void view_timeline(canvas *cv, const app *a, rect r, view_cache *vc);   /* the whole run */
+void view_summary(canvas *cv, const app *a, rect r);      /* compare mode's peaks and divergence */
+void view_why(canvas *cv, const app *a, rect r);          /* the last pop's reason, or a message */
+void view_hints(canvas *cv, const app *a, rect r);        /* the keys, a prompt or a replay's progress */
+void view_help(canvas *cv);                               /* the overlay listing the keys */
+
+/* The frame the arena and the timeline share: title, axis, arena and
+ * high-water mark, around drawing area `area`. */
+void view_arena_frame(canvas *cv, const app *a, rect r, rect area, int64_t hwm);
 
 #endif

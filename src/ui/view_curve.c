@@ -1,43 +1,13 @@
-/* view_curve.c: the live-memory curve over all steps: braille dots (2x4 a
- * cell) or ASCII, past steps bright and future ones dimmed, each column the
- * min..max of the steps it covers so no peak is lost; the current step as a
- * cursor, the peak marked; two curves and a legend in compare mode; a
- * replay's measured curve over the predicted one. Exports view_curve*. */
+/* view_curve.c: the live-memory curve: braille (2x4 dots a cell) or ASCII, past
+ * bright and future dim, a column the min..max of its steps; cursor, peak, compare's
+ * second curve and legend, a replay's measured curve on top. Exports view_curve. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "geom.h"
 #include "sched/units.h"
 #include "view.h"
-
-#define YLAB 10   /* width of the y-axis labels */
-
-typedef struct geom {
-    rect plot;        /* cells holding the curve */
-    int axis_y;       /* row of the x-axis labels */
-    int dx, dy;       /* dots across and down */
-    int sub;          /* dot columns per cell: 2 (braille) or 1 */
-} geom;
-
-static int curve_geom(rect r, int utf8, geom *g)
-{
-    g->plot = (rect){r.x + 1 + YLAB + 1, r.y + 1, r.w - 3 - YLAB - 1, r.h - 3};
-    g->axis_y = r.y + r.h - 2;
-    g->sub = utf8 ? 2 : 1;
-    g->dx = g->plot.w * g->sub;
-    g->dy = g->plot.h * (utf8 ? 4 : 1);
-    return g->plot.w >= 4 && g->plot.h >= 2;
-}
-
-static uint32_t step_of_col(int c, int dx, uint32_t n)
-{
-    return (uint32_t)((uint64_t)c * (n + 1) / (uint64_t)dx);
-}
-
-static int col_of_step(uint32_t k, int dx, uint32_t n)
-{
-    return (int)((uint64_t)k * (uint64_t)dx / ((uint64_t)n + 1));
-}
 
 static int dot_row(int64_t v, int64_t ymax, int dy)
 {
@@ -66,14 +36,14 @@ static inline int64_t series_at(const series *sr, uint32_t t)
 /* Plots one curve of a run of n steps at cursor k into bits[] (braille dot
  * bits or 1 = ASCII mark) and styles[] per cell; later curves are drawn over
  * earlier ones. */
-static void plot(const geom *gm, const series *v, uint32_t n, uint32_t k, int64_t ymax, uint8_t *bits,
+static void plot(const geom_curve *gm, const series *v, uint32_t n, uint32_t k, int64_t ymax, uint8_t *bits,
                  uint8_t *sty, uint8_t *own, int id, int st_past, int st_future)
 {
     static const uint8_t dotbit[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
     int pw = gm->plot.w, ph = gm->plot.h;
     int cells_per_row = gm->dy / ph;
     for (int c = 0; c < gm->dx; c++) {
-        uint32_t a = step_of_col(c, gm->dx, n), b = step_of_col(c + 1, gm->dx, n);
+        uint32_t a = geom_step_of_col(c, gm->dx, n), b = geom_step_of_col(c + 1, gm->dx, n);
         if (a > v->last) break;
         if (b <= a) b = a + 1;
         if (b > v->last + 1) b = v->last + 1;
@@ -109,7 +79,7 @@ static void plot(const geom *gm, const series *v, uint32_t n, uint32_t k, int64_
     }
 }
 
-static void plot_run(const geom *gm, const stepper *s, int64_t ymax, uint8_t *bits, uint8_t *sty, uint8_t *own,
+static void plot_run(const geom_curve *gm, const stepper *s, int64_t ymax, uint8_t *bits, uint8_t *sty, uint8_t *own,
                      int id, int st_past, int st_future)
 {
     series sr = {s->r.memory, NULL, s->r.n};
@@ -178,8 +148,8 @@ void view_curve(canvas *cv, const app *a, rect r)
 {
     int focused = a->focus == P_CURVE;
     canvas_box(cv, r, " Memory ", focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
-    geom gm;
-    if (!curve_geom(r, cv->utf8, &gm)) return;
+    geom_curve gm;
+    if (!geom_curve_of(r, cv->utf8, &gm)) return;
     const stepper *s = &a->st[0];
     const stepper *o = a->compare ? &a->st[1] : NULL;
     const replay_result *rp = app_overlay(a);
@@ -218,7 +188,7 @@ void view_curve(canvas *cv, const app *a, rect r)
         series m = {NULL, rp->s, rp->n};
         plot(&gm, &m, n, s->k, ymax, bits, sty, own, 3, ST_MEASURED, ST_MEASURED);
     }
-    int curx = gm.plot.x + col_of_step(s->k, gm.dx, n) / gm.sub;
+    int curx = gm.plot.x + geom_col_of_step(s->k, gm.dx, n) / gm.sub;
     for (int cy = 0; cy < gm.plot.h; cy++)
         for (int cx = 0; cx < gm.plot.w; cx++) {
             size_t i = (size_t)cy * (size_t)gm.plot.w + (size_t)cx;
@@ -245,26 +215,11 @@ void view_curve(canvas *cv, const app *a, rect r)
     int cx0 = curx + clen <= gm.plot.x + gm.plot.w ? curx : gm.plot.x + gm.plot.w - clen;
     canvas_text(cv, cx0, gm.axis_y, clen, ST_CURSOR, lab);
     if (s->r.peak_step) {                /* the peak mark, unless it would cover the cursor's */
-        int px = gm.plot.x + col_of_step(s->r.peak_step, gm.dx, n) / gm.sub;
+        int px = gm.plot.x + geom_col_of_step(s->r.peak_step, gm.dx, n) / gm.sub;
         snprintf(lab, sizeof lab, "%speak %u", cv->utf8 ? "\u25b2" : "^", s->r.peak_step);
         len = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
         int x = px + len <= gm.plot.x + gm.plot.w ? px : gm.plot.x + gm.plot.w - len;
         if (x + len < cx0 || x > cx0 + clen)
             canvas_text(cv, x, gm.axis_y, len, ST_PEAK, lab);
     }
-}
-
-int view_curve_step(const app *a, int x, int y, uint32_t *k)
-{
-    const layout *l = &a->lay;
-    if (l->too_small || !l->used[P_CURVE]) return 0;
-    geom gm;
-    if (!curve_geom(l->r[P_CURVE], a->utf8, &gm)) return 0;
-    if (x < gm.plot.x || x >= gm.plot.x + gm.plot.w || y < gm.plot.y || y > gm.axis_y) return 0;
-    uint32_t n = a->g->n;
-    /* The middle of the cell, so a click selects the step drawn there. */
-    int c = (x - gm.plot.x) * gm.sub + gm.sub / 2;
-    uint32_t s = step_of_col(c, gm.dx, n);
-    *k = s > n ? n : s;
-    return 1;
 }

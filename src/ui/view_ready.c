@@ -1,6 +1,6 @@
 /* view_ready.c: the ready-queue panel: the heap's contents in pop order with
  * rank, id, op or name, change, type and the policy's key; the next pop
- * highlighted; scrolls. */
+ * highlighted; scrolls. Exports view_ready. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -12,6 +12,7 @@
 #include "fuzz_ui.h"
 #include "gpu/replay.h"
 #include "sched/gen.h"
+#include "ui/hit.h"
 
 #define NGRAPHS 8
 /* Events per input: each is followed by a whole render, the cost of an input. */
@@ -256,9 +257,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     a.mouse = (s >> 2) & 1;
     a.timeline = (s >> 3) & 1;
     static const int modes[] = {REPLAY_RAW, REPLAY_ARENA, REPLAY_POOL, REPLAY_RAW};
-    a.rp_be = &mem_backend;             /* what R runs */
-    a.rp_be_auto = 0;
-    a.rp_mode = modes[(s >> 4) & 3];
+    a.rp.be = &mem_backend;             /* what R runs */
+    a.rp.be_auto = 0;
+    a.rp.mode = modes[(s >> 4) & 3];
     int w, h;
     size_of(&in, &w, &h);
     app_resize(&a, w, h);
@@ -279,10 +280,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case 11: {    /* a click, sometimes just outside */
             int x = (int)(fuzz_u16(&in) % (unsigned)(w + 2)) - 1, y = (int)(fuzz_byte(&in) % (unsigned)(h + 2)) - 1;
-            uint32_t k = 0, b = 0;
-            if (view_curve_step(&a, x, y, &k)) FUZZ_CHECK(k <= g->n, "a click at step %u of %u", k, g->n);
-            if (view_arena_buffer(&a, x, y, &b)) FUZZ_CHECK(b < g->nbufs, "a click on buffer %u of %u", b, g->nbufs);
-            app_click(&a, x, y);
+            hit_frame hf = {&a.lay, a.utf8, a.timeline, a.g, &a.st[0], &a.pl};
+            hit_action at = hit_test(&hf, x, y);
+            if (at.kind == HIT_STEP) FUZZ_CHECK(at.step <= g->n, "a click at step %u of %u", at.step, g->n);
+            if (at.kind == HIT_BUFFER) FUZZ_CHECK(at.buf < g->nbufs, "a click on buffer %u of %u", at.buf, g->nbufs);
+            app_reaction r = app_click(&a, x, y);
+            FUZZ_CHECK(!r == (at.kind == HIT_NONE), "a click on %d reacted with %u", (int)at.kind, r);
             break;
         }
         case 12:      /* ticks (auto-play steps when playing) */
@@ -295,14 +298,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             prompt(&a, &in);
             break;
         case 15:      /* the background replay (R) finishes */
-            while (a.rp_job) {
+            while (a.rp.job) {
                 app_tick(&a);
                 sched_yield();
             }
             break;
-        default:
-            app_key(&a, key_of(fuzz_byte(&in)));
+        default: {
+            app_reaction r = app_key(&a, key_of(fuzz_byte(&in)));
+            FUZZ_CHECK(!(r & APP_QUIT) == !a.quit, "quit %d, reaction %u", a.quit, r);
             break;
+        }
         }
         fuzz_render(&fc, &a);
         fuzz_check_app(&a);

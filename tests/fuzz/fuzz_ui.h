@@ -13,10 +13,12 @@
 #define FUZZ_GUARD_STYLE 0xEE
 
 /* A canvas whose cells sit between FUZZ_GUARD guard cells on each side (and
- * AddressSanitizer's red zones beyond). */
+ * AddressSanitizer's red zones beyond), and the views' cache kept between
+ * its frames. */
 typedef struct fuzz_canvas {
     canvas cv;
     cell *base;
+    view_cache vc;
 } fuzz_canvas;
 
 static inline void fuzz_canvas_init(fuzz_canvas *f, int w, int h, int utf8)
@@ -26,6 +28,7 @@ static inline void fuzz_canvas_init(fuzz_canvas *f, int w, int h, int utf8)
     FUZZ_CHECK(f->base != NULL, "out of memory for %dx%d", w, h);
     for (size_t i = 0; i < cells; i++) f->base[i] = (cell){FUZZ_GUARD_CH, FUZZ_GUARD_STYLE};
     f->cv = (canvas){w, h, utf8, f->base + FUZZ_GUARD};
+    f->vc = (view_cache){0};
     canvas_clear(&f->cv);
 }
 
@@ -33,13 +36,14 @@ static inline void fuzz_canvas_free(fuzz_canvas *f)
 {
     free(f->base);
     f->base = NULL;
+    view_cache_free(&f->vc);
 }
 
 /* Renders a into f and checks the result. */
 static inline void fuzz_render(fuzz_canvas *f, const app *a)
 {
     canvas *cv = &f->cv;
-    view_render(cv, a);
+    view_render(cv, a, &f->vc);
     size_t n = (size_t)cv->w * (size_t)cv->h;
     for (size_t i = 0; i < FUZZ_GUARD; i++) {
         FUZZ_CHECK(f->base[i].ch == FUZZ_GUARD_CH && f->base[i].style == FUZZ_GUARD_STYLE,

@@ -1,0 +1,83 @@
+/* view_timeline.c: the arena panel as the whole run's timeline (t): lifetime x
+ * address rectangles and the step as a cursor; the raster is kept in the caller's
+ * view_cache, keyed on app.place_gen and the size. Exports view_timeline. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "geom.h"
+#include "sched/units.h"
+#include "view.h"
+
+/* Paints the raster of pw x ph cells into c (which buffer each cell shows,
+ * largest first so small blocks stay on top); -1 when out of memory, c as
+ * it was. */
+static int paint(const app *a, int pw, int ph, view_cache *c)
+{
+    const graph *g = a->g;
+    size_t ncell = (size_t)pw * (size_t)ph;
+    uint32_t *raster = realloc(c->timeline.cell, ncell * sizeof *raster);
+    if (!raster) return -1;
+    c->timeline.cell = raster;
+    c->timeline.w = pw;
+    c->timeline.h = ph;
+    c->timeline.gen = a->place_gen;
+    for (size_t i = 0; i < ncell; i++) raster[i] = GRAPH_NONE;
+    for (uint32_t i = 0; i < g->nbufs; i++) {
+        uint32_t b = a->by_span[i];
+        int x0, x1, j0, j1;
+        geom_buf_cols(g, &a->st[0].r, b, pw, &x0, &x1);
+        geom_buf_rows(g, &a->pl, b, ph, &j0, &j1);
+        for (int j = j0; j <= j1; j++)
+            for (int x = x0; x <= x1; x++) raster[(size_t)(ph - 1 - j) * (size_t)pw + (size_t)x] = b;
+    }
+    return 0;
+}
+
+/* The whole run: x is the step, y the address; each buffer a rectangle from
+ * its ALLOC's step to its FREE's, at its offset. */
+void view_timeline(canvas *cv, const app *a, rect r, view_cache *vc)
+{
+    const stepper *s = &a->st[0];
+    const placement *pl = &a->pl;
+    rect area = geom_arena_area(r, 1);     /* a row for the step axis */
+    int64_t hwm = s->k ? pl->hwm[s->k - 1] : 0;
+    view_arena_frame(cv, a, r, area, hwm);
+    if (area.w < 4 || area.h < 1) return;
+    int ph = area.h, pw = area.w;
+    uint32_t n = s->r.n;
+    if (pl->arena <= 0 || !a->by_span) {
+        canvas_text(cv, area.x + 1, area.y + ph / 2, area.w - 1, ST_DIM, "no buffer is ever allocated");
+        return;
+    }
+    char lab[32];
+    units_bytes(lab, sizeof lab, pl->arena, 0);
+    canvas_text(cv, area.x - 1 - (int)strlen(lab), area.y, GEOM_ARENA_LAB, ST_AXIS, lab);
+    /* The raster, painted again only when the placement or the size changed. */
+    view_cache once = {0}, *c = vc ? vc : &once;
+    if (!c->timeline.cell || c->timeline.gen != a->place_gen || c->timeline.w != pw || c->timeline.h != ph)
+        if (paint(a, pw, ph, c)) return;
+    const uint32_t *raster = c->timeline.cell;
+    for (int y = 0; y < ph; y++)
+        for (int x = 0; x < pw; x++) {
+            uint32_t b = raster[(size_t)y * (size_t)pw + (size_t)x];
+            if (b == GRAPH_NONE) continue;
+            if (b == a->sel) canvas_put(cv, area.x + x, area.y + y, ' ', ST_NEXT);
+            else canvas_put(cv, area.x + x, area.y + y, style_buf_glyph((int)b, a->mono, cv->utf8), style_buf((int)b));
+        }
+    view_cache_free(&once);
+    /* The current step as a cursor, the step axis below. */
+    int cx = area.x + geom_step_col(s->k, n, pw);
+    for (int y = area.y; y < area.y + ph; y++) {
+        cell *cc = canvas_at(cv, cx, y);
+        if (cc && cc->ch == ' ' && cc->style == ST_NORMAL) canvas_put(cv, cx, y, cv->utf8 ? 0x2502 : '|', ST_CURSOR);
+        else canvas_style(cv, cx, y, ST_CURSOR);
+    }
+    int ay = area.y + ph;
+    canvas_text(cv, area.x, ay, 1, ST_AXIS, "0");
+    snprintf(lab, sizeof lab, "%u", n);
+    canvas_text(cv, area.x + pw - (int)strlen(lab), ay, (int)strlen(lab), ST_AXIS, lab);
+    snprintf(lab, sizeof lab, "%s%u", cv->utf8 ? "\u2502" : "|", s->k);
+    int len = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
+    canvas_text(cv, cx + len <= area.x + pw ? cx : area.x + pw - len, ay, len, ST_CURSOR, lab);
+}
