@@ -48,20 +48,29 @@ expect_same() {
     if cmp -s "$1" "$2"; then ok; else bad "$3: $(basename "$1") and $(basename "$2") differ"; fi
 }
 
-# run_groups "G1 G2 ...": runs group_$GROUP (every group for "all"), prints
-# "N passed, M failed" and returns non-zero on any failure.
+# The groups a test script defines (each `group_NAME() {` at the start of a
+# line), in the order they are written: the one list of them, read by
+# run_groups here and by tests/CMakeLists.txt (memtris_script_test).
+script_groups() {
+    sed -n 's/^group_\([a-z0-9_]*\)() {.*/\1/p' "$1"
+}
+
+# run_groups: runs group_$GROUP of the calling script (every group for
+# "all"), prints "N passed, M failed" and returns non-zero on any failure.
 run_groups() {
+    local groups
+    groups=$(script_groups "${BASH_SOURCE[1]}" | tr '\n' ' ')
     if [ ! -x "$M" ]; then
         echo "FAIL: $M is not an executable"
         echo "0 passed, 1 failed"
         return 1
     fi
     if [ "$GROUP" = all ]; then
-        for g in $1; do "group_$g"; done
-    elif [[ " $1 " == *" $GROUP "* ]]; then
+        for g in $groups; do "group_$g"; done
+    elif [[ " $groups " == *" $GROUP "* ]]; then
         "group_$GROUP"
     else
-        echo "unknown group '$GROUP' (one of: $1)" >&2
+        echo "unknown group '$GROUP' (one of: ${groups% })" >&2
         echo "0 passed, 1 failed"
         return 1
     fi

@@ -342,4 +342,4 @@ group_limits() {
 
 # ------------------------------------------------------------------ driver
 
-run_groups "exit help version stdin schedule compare validate errors limits"
+run_groups

@@ -46,22 +46,6 @@ static membuf gen_json(const char *name, uint32_t n, uint64_t seed)
     return m;
 }
 
-/* Loads JSON and asserts no error and no warning. */
-static graph *load_clean(const membuf *m, const char *what)
-{
-    diag d;
-    diag_init(&d, what);
-    graph *g = load_buffer(m->p, m->len, what, &d, NULL, NULL);
-    if (!g || d.nerrors || d.nwarnings) {
-        tu_print_diag(&d);
-        graph_free(g);
-        diag_free(&d);
-        fail_msg("%s: expected no errors and no warnings", what);
-    }
-    diag_free(&d);
-    return g;
-}
-
 static const char *name_of(const graph *g, uint32_t i)
 {
     return g->name[i] ? g->strpool + g->name[i] : "";
@@ -197,7 +181,7 @@ static void check_kind(const char *name, kind_check extra)
         char what[64];
         snprintf(what, sizeof what, "%s-%u.json", name, sizes[i]);
         membuf m = gen_json(name, sizes[i], 1 + i);
-        graph *g = load_clean(&m, what);
+        graph *g = tu_load_clean(m.p, m.len, what);
         free(m.p);
         assert_int_equal(g->n, sizes[i]);
         uint32_t *prod = calloc(g->nbufs, sizeof *prod);
@@ -536,7 +520,7 @@ static void huge_peak_is_exact(void **state)
     for (size_t s = 0; s < 4; s++) {
         membuf m = gen_json("huge", sizes[s], 5);
         assert_non_null(strstr(m.p, "\"Size\": 4503599627370496,"));
-        graph *g = load_clean(&m, "huge.json");
+        graph *g = tu_load_clean(m.p, m.len, "huge.json");
         free(m.p);
         for (size_t p = 0; policy_at(p); p++) {
             run r;

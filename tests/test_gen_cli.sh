@@ -181,4 +181,4 @@ group_kinds() {
 
 # ------------------------------------------------------------------ driver
 
-run_groups "usage output kinds"
+run_groups

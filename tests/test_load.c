@@ -7,16 +7,6 @@
 /* A node that is fine everywhere it is used below. */
 #define N0 "{\"Id\": 0, \"Op\": \"X\"}"
 
-/* Loads json that must be accepted; returns the graph and leaves d set. */
-static graph *load_ok(const char *json, diag *d)
-{
-    graph *g = tu_load(json, d);
-    if (!g || d->nerrors) tu_print_diag(d);
-    assert_non_null(g);
-    assert_int_equal(d->nerrors, 0);
-    return g;
-}
-
 /* ------------------------------------------------------------ syntax */
 
 static void not_json_reports_position(void **state)
@@ -133,7 +123,7 @@ static void every_prefix_of_a_valid_file_is_rejected(void **state)
     }
     free(buf);
     diag d;
-    graph *g = load_ok(json, &d);
+    graph *g = tu_load_ok(json, &d);
     graph_free(g);
     diag_free(&d);
 }
@@ -365,7 +355,7 @@ static void size_exactly_2_53_minus_1_accepted(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_ok("{\"Nodes\": [{\"Id\": 9007199254740991, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, "
+    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 9007199254740991, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, "
                        "\"BufId\": 9007199254740991}, {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 9007199254740991}],"
                        " \"Edges\": [[9007199254740991, 1]]}", &d);
     assert_int_equal(d.nwarnings, 0);
@@ -428,7 +418,7 @@ static void edge_listed_twice(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_ok("{\"Nodes\": [" N0 ", {\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"X\"}],"
+    graph *g = tu_load_ok("{\"Nodes\": [" N0 ", {\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"X\"}],"
                        " \"Edges\": [[0, 1], [1, 2], [0, 1]]}", &d);
     assert_int_equal(d.nwarnings, 1);
     TU_ASSERT_LINE(&d, "warning:", "edge [0, 1]", "more than once");
@@ -510,7 +500,7 @@ static void free_depending_on_alloc_by_a_long_path(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1},"
+    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1},"
                        " {\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"X\"}, {\"Id\": 3, \"Op\": \"X\"},"
                        " {\"Id\": 4, \"Op\": \"FREE\", \"BufId\": 1}, {\"Id\": 5, \"Op\": \"X\"}],"
                        " \"Edges\": [[5, 4], [0, 1], [1, 2], [5, 2], [2, 3], [3, 4]]}", &d);
@@ -523,7 +513,7 @@ static void alloc_never_freed(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_ok("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": 64, \"BufId\": 9},"
+    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": 64, \"BufId\": 9},"
                        " {\"Id\": 4, \"Op\": \"X\", \"Inputs\": [9]}], \"Edges\": [[3, 4]]}", &d);
     assert_int_equal(d.nwarnings, 1);
     TU_ASSERT_LINE(&d, "warning:", "buffer 9", "ALLOC node 3", "64 bytes", "never freed");
@@ -544,7 +534,7 @@ static void inputs_naming_unknown_buffer(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1},"
+    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1},"
                        " {\"Id\": 1, \"Op\": \"X\", \"Inputs\": [1, 77]},"
                        " {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 1}], \"Edges\": [[0, 1], [1, 2]]}", &d);
     assert_int_equal(d.nwarnings, 1);
@@ -561,7 +551,7 @@ static void free_size_differs_from_alloc(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 10, \"BufId\": 5},"
+    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 10, \"BufId\": 5},"
                        " {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 5, \"Size\": 20}], \"Edges\": [[0, 1]]}", &d);
     assert_int_equal(d.nwarnings, 1);
     TU_ASSERT_LINE(&d, "warning:", "FREE node 1", "20", "buffer 5", "ALLOC node 0", "10");
@@ -579,7 +569,7 @@ static void free_with_matching_size_is_quiet(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 10, \"BufId\": 5},"
+    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 10, \"BufId\": 5},"
                        " {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 5, \"Size\": 10}], \"Edges\": [[0, 1]]}", &d);
     assert_int_equal(d.nwarnings, 0);
     assert_int_equal(d.nlines, 0);
@@ -593,7 +583,7 @@ static void unknown_fields_ignored(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_ok("{\"Version\": 3, \"Meta\": {\"a\": [1, {\"b\": null}]},"
+    graph *g = tu_load_ok("{\"Version\": 3, \"Meta\": {\"a\": [1, {\"b\": null}]},"
                        " \"Nodes\": [{\"Id\": 0, \"Op\": \"X\", \"Color\": \"red\", \"Attrs\": {\"k\": [1, 2]}}],"
                        " \"Extra\": [], \"Edges\": [], \"Tail\": true}", &d);
     assert_int_equal(d.nwarnings, 0);
@@ -607,7 +597,7 @@ static void ids_non_contiguous_and_unsorted(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_ok("{\"Nodes\": [{\"Id\": 100, \"Op\": \"ALLOC\", \"Size\": 4, \"BufId\": 3},"
+    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 100, \"Op\": \"ALLOC\", \"Size\": 4, \"BufId\": 3},"
                        " {\"Id\": 7, \"Op\": \"Relu\"}, {\"Id\": 42, \"Op\": \"FREE\", \"BufId\": 3}],"
                        " \"Edges\": [[100, 7], [7, 42]]}", &d);
     assert_int_equal(d.nwarnings, 0);
@@ -637,7 +627,7 @@ static void optional_name_latency_stream_kept(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"Conv\", \"Name\": \"conv1\", \"Latency\": 2.5,"
+    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"Conv\", \"Name\": \"conv1\", \"Latency\": 2.5,"
                        " \"Stream\": 3}, {\"Id\": 1, \"Op\": \"Relu\"},"
                        " {\"Id\": 2, \"Op\": \"Add\", \"Latency\": 0, \"Name\": \"add \\\"x\\\"\"}],"
                        " \"Edges\": [[0, 1]]}", &d);
@@ -657,7 +647,7 @@ static void optional_name_latency_stream_kept(void **state)
     graph_free(g);
 
     /* Without any Latency or Stream, the columns are absent. */
-    g = load_ok("{\"Nodes\": [" N0 "], \"Edges\": []}", &d);
+    g = tu_load_ok("{\"Nodes\": [" N0 "], \"Edges\": []}", &d);
     assert_null(g->latency);
     assert_null(g->stream);
     graph_free(g);
@@ -668,7 +658,7 @@ static void empty_graph_loads(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_ok("{\"Nodes\": [], \"Edges\": []}", &d);
+    graph *g = tu_load_ok("{\"Nodes\": [], \"Edges\": []}", &d);
     assert_int_equal(g->n, 0);
     assert_int_equal(g->nedges, 0);
     assert_int_equal(g->nbufs, 0);
@@ -687,7 +677,7 @@ static void many_leaks_keep_few_lines(void **state)
         tu_printf(&b, "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 16, \"BufId\": %d}", i ? ", " : "", i, i);
     tu_printf(&b, "], \"Edges\": []}");
     diag d;
-    graph *g = load_ok(b.s, &d);
+    graph *g = tu_load_ok(b.s, &d);
     assert_int_equal(g->n, 10000);
     assert_int_equal(d.nwarnings, 10000);
     assert_true(d.nlines <= DIAG_KEEP_PER_CLASS + 1);

@@ -321,16 +321,6 @@ static void random_large_graphs(void **state) { (void)state; random_graphs_from(
 
 /* ------------------------------------------------------------ samples */
 
-static graph *load_sample(const char *name, diag *d)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/samples/%s", MEMTRIS_SOURCE_DIR, name);
-    diag_init(d, path);
-    graph *g = load_file(path, d, NULL, NULL);
-    if (!g) fail_msg("%s does not load", path);
-    return g;
-}
-
 static void every_sample(void **state)
 {
     (void)state;
@@ -343,7 +333,7 @@ static void every_sample(void **state)
         size_t len = strlen(e->d_name);
         if (len < 6 || strcmp(e->d_name + len - 5, ".json")) continue;
         diag d;
-        graph *g = load_sample(e->d_name, &d);
+        graph *g = tu_load_sample(e->d_name, &d);
         for (size_t p = 0; policy_at(p); p++) {
             run r;
             char err[256];
@@ -369,7 +359,7 @@ static void model_samples_near_the_lower_bound(void **state)
                                          "bert_base.json"};
     for (int m = 0; m < 4; m++) {
         diag d;
-        graph *g = load_sample(models[m], &d);
+        graph *g = tu_load_sample(models[m], &d);
         for (size_t p = 0; policy_at(p); p++) {
             run r;
             char err[256];
@@ -597,7 +587,7 @@ static void best_beats_greedy(void **state)
     unplan(&b);
     /* The demo sample: 21% over with greedy by size, the bound with best. */
     diag d;
-    graph *g = load_sample("demo.json", &d);
+    graph *g = tu_load_sample("demo.json", &d);
     run r;
     char err[256];
     assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
@@ -628,7 +618,7 @@ static void best_stops_a_greedy_over_its_work_limit(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_sample("demo.json", &d);
+    graph *g = tu_load_sample("demo.json", &d);
     run r;
     char err[256];
     assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);

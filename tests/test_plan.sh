@@ -402,4 +402,4 @@ group_help() {
 
 # ------------------------------------------------------------------ driver
 
-run_groups "json steps align placers formats svg compare errors help"
+run_groups

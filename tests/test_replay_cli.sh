@@ -463,4 +463,4 @@ assert abs(d["residual"]) < MiB, d["residual"]
 
 # ------------------------------------------------------------------ driver
 
-run_groups "help formats modes backends errors output curve"
+run_groups

@@ -6,27 +6,6 @@
 #ifndef MEMTRIS_SOURCE_DIR
 #error "MEMTRIS_SOURCE_DIR must point at the source tree"
 #endif
-#define DATA(f) MEMTRIS_SOURCE_DIR "/tests/data/" f
-
-static graph *load_path(const char *path, diag *d)
-{
-    diag_init(d, path);
-    graph *g = load_file(path, d, NULL, NULL);
-    if (!g || d->nerrors) tu_print_diag(d);
-    assert_non_null(g);
-    assert_int_equal(d->nerrors, 0);
-    return g;
-}
-
-static graph *load_text(const char *json)
-{
-    diag d;
-    graph *g = tu_load(json, &d);
-    if (!g || d.nerrors) tu_print_diag(&d);
-    assert_non_null(g);
-    diag_free(&d);
-    return g;
-}
 
 /* Runs policy pname on g and checks the order (as Ids), the memory after
  * every step, the peak and the step of the first peak. */
@@ -59,7 +38,7 @@ static void seed_example(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_path(MEMTRIS_SOURCE_DIR "/samples/seed-example.json", &d);
+    graph *g = tu_load_path(MEMTRIS_SOURCE_DIR "/samples/seed-example.json", &d);
     /* Inputs [0, 2] name buffers no ALLOC creates (only buffer 1 exists). */
     assert_int_equal(d.nwarnings, 2);
     TU_ASSERT_LINE(&d, "seed-example.json", "warning:", "node 1", "buffer 0", "Inputs");
@@ -80,7 +59,7 @@ static void linear_chain(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_path(DATA("chain.json"), &d);
+    graph *g = tu_load_path(TU_DATA("chain.json"), &d);
     assert_int_equal(d.nwarnings, 0);
     static const int64_t ids[] = {0, 1, 2, 3, 4, 5, 6};
     static const int64_t mem[] = {100, 100, 300, 300, 200, 200, 0};
@@ -97,7 +76,7 @@ static void multi_branch_fifo_and_priority_differ(void **state)
      * input, joined at the end. FIFO opens all three before closing any;
      * priority runs the cheapest ALLOC's branch to its FREE first. */
     diag d;
-    graph *g = load_path(DATA("branches.json"), &d);
+    graph *g = tu_load_path(TU_DATA("branches.json"), &d);
     assert_int_equal(d.nwarnings, 0);
     static const int64_t fifo_ids[] = {0, 1, 4, 7, 2, 5, 8, 3, 6, 9, 10};
     static const int64_t fifo_mem[] = {0, 400, 700, 1200, 1200, 1200, 1200, 800, 500, 0, 0};
@@ -115,7 +94,7 @@ static void many_alloc_free(void **state)
     /* Four layers: ALLOC a_i (100..400 bytes, all roots), Layer_i needs a_i
      * and Layer_{i-1}, FREE a_i after Layer_i. */
     diag d;
-    graph *g = load_path(DATA("layers.json"), &d);
+    graph *g = tu_load_path(TU_DATA("layers.json"), &d);
     assert_int_equal(d.nwarnings, 0);
     static const int64_t fifo_ids[] = {10, 11, 12, 13, 20, 30, 21, 31, 22, 32, 23, 33};
     static const int64_t fifo_mem[] = {100, 300, 600, 1000, 1000, 900, 900, 700, 700, 400, 400, 0};
@@ -146,7 +125,7 @@ static void many_alloc_free_large(void **state)
         if (i + 1 < L) tu_printf(&b, ", [%d, %d]", 3 * i + 1, 3 * i + 4);
     }
     tu_printf(&b, "]}");
-    graph *g = load_text(b.s);
+    graph *g = tu_load_text(b.s);
     free(b.s);
     char err[256];
     run f, p;
@@ -169,7 +148,7 @@ static void single_huge_allocation(void **state)
     (void)state;
     /* 2^52 bytes beside 4095 and 7: totals must be exact, not rounded. */
     diag d;
-    graph *g = load_path(DATA("huge.json"), &d);
+    graph *g = tu_load_path(TU_DATA("huge.json"), &d);
     assert_int_equal(d.nwarnings, 0);
     const int64_t H = (int64_t)1 << 52;
     const int64_t ids[] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -188,7 +167,7 @@ static void fifo_roots_in_ascending_id(void **state)
 {
     (void)state;
     /* Nodes listed 42, 5, 17, 3, 8 (all roots): FIFO starts 3, 5, 8, 17, 42. */
-    graph *g = load_text("{\"Nodes\": [{\"Id\": 42, \"Op\": \"X\"}, {\"Id\": 5, \"Op\": \"X\"},"
+    graph *g = tu_load_text("{\"Nodes\": [{\"Id\": 42, \"Op\": \"X\"}, {\"Id\": 5, \"Op\": \"X\"},"
                          " {\"Id\": 17, \"Op\": \"X\"}, {\"Id\": 3, \"Op\": \"X\"}, {\"Id\": 8, \"Op\": \"X\"},"
                          " {\"Id\": 1, \"Op\": \"Y\"}], \"Edges\": [[42, 1], [3, 1]]}");
     static const int64_t ids[] = {3, 5, 8, 17, 42, 1}, mem[] = {0, 0, 0, 0, 0, 0};
@@ -201,7 +180,7 @@ static void fifo_successors_in_edge_order(void **state)
     (void)state;
     /* Node 0's edges are listed to 7, 3, 5 (mixed in with other edges):
      * FIFO queues them in that order, not by Id; 9's successors follow. */
-    graph *g = load_text("{\"Nodes\": [{\"Id\": 0, \"Op\": \"X\"}, {\"Id\": 3, \"Op\": \"X\"},"
+    graph *g = tu_load_text("{\"Nodes\": [{\"Id\": 0, \"Op\": \"X\"}, {\"Id\": 3, \"Op\": \"X\"},"
                          " {\"Id\": 5, \"Op\": \"X\"}, {\"Id\": 7, \"Op\": \"X\"}, {\"Id\": 1, \"Op\": \"X\"},"
                          " {\"Id\": 2, \"Op\": \"X\"}],"
                          " \"Edges\": [[0, 7], [7, 2], [0, 3], [7, 1], [0, 5]]}");
@@ -217,7 +196,7 @@ static void fifo_seq_is_queue_position(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_path(DATA("branches.json"), &d);
+    graph *g = tu_load_path(TU_DATA("branches.json"), &d);
     run r;
     char err[256];
     assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
@@ -241,7 +220,7 @@ static void priority_is_min_heap_of_change_type_id(void **state)
      *   80 ALLOC 4 bytes      (4, 2, 80)
      * then 2's FREE 70 (-5, 0, 70) must jump ahead of everything else left,
      * and 80's FREE 81 (-4, 0, 81) likewise. */
-    graph *g = load_text(
+    graph *g = tu_load_text(
         "{\"Nodes\": [{\"Id\": 2, \"Op\": \"ALLOC\", \"Size\": 5, \"BufId\": 9},"
         " {\"Id\": 50, \"Op\": \"X\"}, {\"Id\": 60, \"Op\": \"FREE\", \"BufId\": 7},"
         " {\"Id\": 99, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 7}, {\"Id\": 3, \"Op\": \"X\"},"
@@ -261,7 +240,7 @@ static void priority_free_before_compute_before_alloc(void **state)
     (void)state;
     /* Equal change 0: FREE (type 0) < compute (1) < ALLOC (2), whatever the
      * ids: here the FREE has the largest id and the ALLOC the smallest. */
-    graph *g = load_text(
+    graph *g = tu_load_text(
         "{\"Nodes\": [{\"Id\": 500, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 1},"
         " {\"Id\": 900, \"Op\": \"FREE\", \"BufId\": 1}, {\"Id\": 600, \"Op\": \"X\"},"
         " {\"Id\": 100, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 2}, {\"Id\": 901, \"Op\": \"FREE\", \"BufId\": 2}],"
@@ -331,7 +310,7 @@ static void run_diverge_first_differing_step(void **state)
 {
     (void)state;
     diag d;
-    graph *g = load_path(DATA("branches.json"), &d);
+    graph *g = tu_load_path(TU_DATA("branches.json"), &d);
     run f, p, f2;
     char err[256];
     assert_int_equal(policy_run(g, policy_find("fifo"), &f, err, sizeof err), 0);
@@ -344,7 +323,7 @@ static void run_diverge_first_differing_step(void **state)
     graph_free(g);
     diag_free(&d);
 
-    g = load_path(DATA("chain.json"), &d);
+    g = tu_load_path(TU_DATA("chain.json"), &d);
     assert_int_equal(policy_run(g, policy_find("fifo"), &f, err, sizeof err), 0);
     assert_int_equal(policy_run(g, policy_find("priority"), &p, err, sizeof err), 0);
     assert_int_equal(policy_diverge(&f, &p), 7);
@@ -371,7 +350,7 @@ static void policy_table(void **state)
 static void empty_graph_schedules(void **state)
 {
     (void)state;
-    graph *g = load_text("{\"Nodes\": [], \"Edges\": []}");
+    graph *g = tu_load_text("{\"Nodes\": [], \"Edges\": []}");
     for (size_t i = 0; i < policy_count(); i++) {
         run r;
         char err[256];

@@ -8,18 +8,6 @@
 #ifndef MEMTRIS_SOURCE_DIR
 #error "MEMTRIS_SOURCE_DIR must point at the source tree"
 #endif
-#define DATA(f) MEMTRIS_SOURCE_DIR "/tests/data/" f
-
-static graph *load_path(const char *path)
-{
-    diag d;
-    diag_init(&d, path);
-    graph *g = load_file(path, &d, NULL, NULL);
-    if (!g || d.nerrors) tu_print_diag(&d);
-    assert_non_null(g);
-    diag_free(&d);
-    return g;
-}
 
 static void init_stepper(stepper *s, const graph *g, const char *pname)
 {
@@ -32,7 +20,7 @@ static void init_stepper(stepper *s, const graph *g, const char *pname)
 static void forward_back_jump(void **state)
 {
     (void)state;
-    graph *g = load_path(DATA("branches.json"));
+    graph *g = tu_load_path(TU_DATA("branches.json"), NULL);
     stepper s;
     init_stepper(&s, g, "priority");
     /* priority order: 0, 4, 5, 6, 1, 2, 3, 7, 8, 9, 10 */
@@ -74,7 +62,7 @@ static void forward_back_jump(void **state)
 static void ready_set_in_key_order_with_keys(void **state)
 {
     (void)state;
-    graph *g = load_path(DATA("branches.json"));
+    graph *g = tu_load_path(TU_DATA("branches.json"), NULL);
     stepper s;
     heap_item out[16];
 
@@ -120,7 +108,7 @@ static void ready_set_in_key_order_with_keys(void **state)
 static void memory_peak_live_at_each_step(void **state)
 {
     (void)state;
-    graph *g = load_path(DATA("layers.json"));
+    graph *g = tu_load_path(TU_DATA("layers.json"), NULL);
     stepper s;
     init_stepper(&s, g, "fifo");
     /* fifo: 10 11 12 13 20 30 21 31 22 32 23 33
@@ -178,7 +166,7 @@ static void live_buffer_count_only(void **state)
 {
     (void)state;
     /* cap 0 asks for the count alone; nothing may be written or sorted. */
-    graph *g = load_path(DATA("layers.json"));
+    graph *g = tu_load_path(TU_DATA("layers.json"), NULL);
     stepper s;
     init_stepper(&s, g, "fifo");
     step_jump(&s, 4);

@@ -14,28 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <cmocka.h>
+#include "testutil.h"
 #include "gpu/replay.h"
-#include "sched/gen.h"
-#include "sched/load.h"
 #include "sched/place.h"
 #include "ui/app.h"
 #include "ui/hit.h"
 #include "ui/view.h"
 
 static int update_golden;
-
-static graph *load_sample(const char *name)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/samples/%s", MEMTRIS_SOURCE_DIR, name);
-    diag d;
-    diag_init(&d, name);
-    graph *g = load_file(path, &d, NULL, NULL);
-    diag_free(&d);
-    assert_non_null(g);
-    return g;
-}
 
 typedef struct fixture {
     graph *g;
@@ -44,7 +30,7 @@ typedef struct fixture {
 
 static void open_app(fixture *f, const char *sample, int compare)
 {
-    f->g = load_sample(sample);
+    f->g = tu_load_sample(sample, NULL);
     assert_int_equal(app_init(&f->a, f->g, sample, policy_find("priority"), policy_find("fifo"), compare, NULL), 0);
 }
 
@@ -821,35 +807,13 @@ static void test_replay_key(void **state)
     close_app(&f);
 }
 
-static int grow(void *ctx, const char *data, size_t len)
-{
-    return fwrite(data, 1, len, ctx) != len;
-}
-
-static graph *generated(const char *kind, uint32_t nodes)
-{
-    char *buf = NULL, err[256];
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    assert_non_null(m);
-    assert_int_equal(gen_write(gen_kind_find(kind), nodes, 1, grow, m, err, sizeof err), 0);
-    fclose(m);
-    diag d;
-    diag_init(&d, kind);
-    graph *g = load_buffer(buf, len, kind, &d, NULL, NULL);
-    diag_free(&d);
-    free(buf);
-    assert_non_null(g);
-    return g;
-}
-
 /* Esc before the first poll cancels a long replay; nothing is overlaid.
  * (Should the job have finished every step before it saw the request, it
  * says so and its result is whole.) */
 static void test_replay_cancel(void **state)
 {
     (void)state;
-    graph *g = generated("chain", 200000);
+    graph *g = tu_gen_load("chain", 200000, 1);
     app a;
     assert_int_equal(app_init(&a, g, "chain", policy_find("priority"), policy_find("fifo"), 0, NULL), 0);
     app_resize(&a, 120, 35);

@@ -152,10 +152,15 @@ group_ci() {
     group_tui
 }
 
-case $GROUP in
-    all) group_samples; group_inputs; group_gen; group_tui ;;
-    ci | samples | inputs | gen | tui) "group_$GROUP" ;;
-    *) echo "unknown group '$GROUP'" >&2; exit 2 ;;
-esac
+# Every group once ("ci" is a subset of the others).
+groups=$(sed -n 's/^group_\([a-z0-9_]*\)() {.*/\1/p' "$0" | tr '\n' ' ')
+if [ "$GROUP" = all ]; then
+    for g in $groups; do [ "$g" = ci ] || "group_$g"; done
+elif [[ " $groups " == *" $GROUP "* ]]; then
+    "group_$GROUP"
+else
+    echo "unknown group '$GROUP' (one of: ${groups% })" >&2
+    exit 2
+fi
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "sched/diag.h"
+#include "sched/gen.h"
 #include "sched/graph.h"
 #include "sched/load.h"
 #include "sched/policy.h"
@@ -78,6 +79,72 @@ static inline long tu_find_line(const diag *d, ...)
         if (!ok_) fail_msg("expected exactly one error, containing: %s", #__VA_ARGS__); \
     } while (0)
 
+/* ------------------------------------------------------------ loading */
+
+/* Paths of the repository's samples and test inputs (MEMTRIS_SOURCE_DIR comes
+ * from tests/CMakeLists.txt). */
+#define TU_SAMPLE(name) MEMTRIS_SOURCE_DIR "/samples/" name
+#define TU_DATA(name) MEMTRIS_SOURCE_DIR "/tests/data/" name
+
+/* Loads json that must be accepted without an error; d is left set. */
+static inline graph *tu_load_ok(const char *json, diag *d)
+{
+    graph *g = tu_load(json, d);
+    if (!g || d->nerrors) tu_print_diag(d);
+    assert_non_null(g);
+    assert_int_equal(d->nerrors, 0);
+    return g;
+}
+
+/* The same, its diagnostics dropped. */
+static inline graph *tu_load_text(const char *json)
+{
+    diag d;
+    graph *g = tu_load_ok(json, &d);
+    diag_free(&d);
+    return g;
+}
+
+/* Loads the len bytes at p, which must give no error and no warning; `what`
+ * names them in the diagnostics. */
+static inline graph *tu_load_clean(const char *p, size_t len, const char *what)
+{
+    diag d;
+    diag_init(&d, what);
+    graph *g = load_buffer(p, len, what, &d, NULL, NULL);
+    if (!g || d.nerrors || d.nwarnings) {
+        tu_print_diag(&d);
+        graph_free(g);
+        diag_free(&d);
+        fail_msg("%s: expected no errors and no warnings", what);
+    }
+    diag_free(&d);
+    return g;
+}
+
+/* Loads the file at path, which must be accepted without an error; its
+ * diagnostics are left in d, or dropped when d is NULL. */
+static inline graph *tu_load_path(const char *path, diag *d)
+{
+    diag own;
+    diag *dd = d ? d : &own;
+    diag_init(dd, path);
+    graph *g = load_file(path, dd, NULL, NULL);
+    if (!g || dd->nerrors) tu_print_diag(dd);
+    if (!g) fail_msg("%s does not load", path);
+    assert_int_equal(dd->nerrors, 0);
+    if (!d) diag_free(&own);
+    return g;
+}
+
+/* Loads samples/NAME (a name known only at run time) as tu_load_path does. */
+static inline graph *tu_load_sample(const char *name, diag *d)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/samples/%s", MEMTRIS_SOURCE_DIR, name);
+    return tu_load_path(path, d);
+}
+
 /* ------------------------------------------------------------ strings */
 
 typedef struct tu_str {
@@ -103,6 +170,27 @@ static inline void tu_printf(tu_str *b, const char *fmt, ...)
         b->s = q;
         b->cap = nc;
     }
+}
+
+/* A gen_write_fn appending to a tu_str. */
+static inline int tu_str_write(void *ctx, const char *data, size_t len)
+{
+    tu_printf(ctx, "%.*s", (int)len, data);
+    return 0;
+}
+
+/* The graph `memtris gen KIND NODES --seed SEED` writes, loaded clean. */
+static inline graph *tu_gen_load(const char *kind, uint32_t nodes, uint64_t seed)
+{
+    const gen_kind *k = gen_kind_find(kind);
+    if (!k) fail_msg("no generator kind '%s'", kind);
+    tu_str b = {0};
+    char err[256] = "";
+    if (gen_write(k, nodes, seed, tu_str_write, &b, err, sizeof err))
+        fail_msg("gen %s %u seed %llu failed: %s", kind, nodes, (unsigned long long)seed, err);
+    graph *g = tu_load_clean(b.s, b.len, kind);
+    free(b.s);
+    return g;
 }
 
 /* ------------------------------------------------------------ PRNG */
