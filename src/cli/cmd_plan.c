@@ -123,7 +123,7 @@ static void print_text(const graph *g, const policy *p, const run *r, const plac
     printf("  fragmentation  %.1f%% (%s above the lower bound)\n", 100 * place_fragmentation(pl, lb),
            units_bytes(a, sizeof a, pl->arena - lb, 0));
     /* The pool takes memory from the system and keeps it: say how much, even when it is the arena. */
-    if (pc->place == place_pool || pl->reserved != pl->arena)
+    if (pc->keeps_memory || pl->reserved != pl->arena)
         printf("  reserved       %s (%" PRId64 " bytes) taken from the system and kept\n",
                units_bytes(a, sizeof a, pl->reserved, 0), pl->reserved);
     if (pl->detail) printf("  found by       %s\n", pl->detail);

@@ -254,7 +254,7 @@ int cmd_replay(int argc, char **argv)
     }
 
     progress pr = {isatty(STDERR_FILENO), -1};
-    replay_opts o = {be, mode, have_pl ? &pl : NULL, on_progress, &pr};
+    replay_opts o = {.backend = be, .mode = mode, .pl = have_pl ? &pl : NULL, .progress = on_progress, .ctx = &pr};
     int rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
     progress_clear(&pr);
     const replay_backend *next = replay_fallback(be, bname != NULL);

@@ -204,7 +204,7 @@ int cmd_view(int argc, char **argv)
                 goto out;
             }
             pname = saved.policy;
-        } else if (strcmp(saved.policy, pname)) {
+        } else if (policy_find(saved.policy) != policy_find(pname)) {
             fprintf(stderr, "memtris: %s is a replay of policy %s, not %s (drop -p, or give -p %s)\n", o.rname,
                     saved.policy, pname, saved.policy);
             goto out;

@@ -42,14 +42,12 @@ static void *job_main(void *arg)
         if (atomic_load(&j->cancel)) {
             j->rc = -2;
         } else if (j->mode == REPLAY_ARENA) {
-            if (place_run(j->g, &r, j->plc, PLACE_ALIGN_DEFAULT, &pl, j->err, sizeof j->err) == 0) {
+            if (place_run_checked(j->g, &r, j->plc, PLACE_ALIGN_DEFAULT, &pl, j->err, sizeof j->err) == PLACE_OK)
                 have_pl = 1;
-                if (place_verify(j->g, &r, &pl, j->err, sizeof j->err)) have_pl = -1;
-            }
             if (atomic_load(&j->cancel)) j->rc = -2;
         }
-        if (j->rc != -2 && (j->mode != REPLAY_ARENA || have_pl == 1)) {
-            replay_opts o = {j->be, j->mode, have_pl ? &pl : NULL, job_progress, j};
+        if (j->rc != -2 && (j->mode != REPLAY_ARENA || have_pl)) {
+            replay_opts o = {.backend = j->be, .mode = j->mode, .pl = have_pl ? &pl : NULL, .progress = job_progress, .ctx = j};
             j->rc = replay_run(j->g, &r, j->pol, &o, &j->res, j->err, sizeof j->err);
         }
         if (have_pl) place_free(&pl);

@@ -32,21 +32,25 @@ int place_too_big(const graph *g, uint32_t b, char *err, size_t errcap)
 /* A new placer is one file, place_NAME.c, defining place_NAME with the
  * signature of placer.place (its prototype in place.h, the file in
  * src/sched/CMakeLists.txt), and one line here: every command, --placers
- * all, the TUI's arena panel and best (which tries every line but itself
- * and greedy-size) take it from this table. */
+ * all, the TUI's arena panel and best (which tries the lines marked
+ * in_best) take it from this table. */
 static const placer placers[] = {
-    {"first-fit", "online: the lowest free gap that fits, over an address-ordered free list that coalesces "
-     "neighbours", 1, place_first_fit},
-    {"best-fit", "online: the smallest free gap that fits (the lowest among equals), same free list",
-     1, place_best_fit},
-    {"pool", "online: the seed's size-class pool: sizes rounded up to 2^n, a free list per class, "
-     "freed blocks kept for their class and never returned", 1, place_pool},
-    {"coloring", "offline: the seed's interval coloring: the smallest color free over the lifetime, "
-     "offset = color x the largest buffer", 0, place_coloring},
-    {"greedy-size", "offline: TFLite's greedy by size (best-fitting gap among overlapping buffers), "
-     "also in XLA's lifetime order; the smaller plan", 0, place_greedy_size},
-    {"best", "offline: the smallest plan of all the others, then a bounded hill-climb over the "
-     "greedy order (the greedy stopped past 32 n log n work)", 0, place_best},
+    {.name = "first-fit", .online = 1, .in_best = 1, .place = place_first_fit,
+     .desc = "online: the lowest free gap that fits, over an address-ordered free list that coalesces neighbours"},
+    {.name = "best-fit", .online = 1, .in_best = 1, .place = place_best_fit,
+     .desc = "online: the smallest free gap that fits (the lowest among equals), same free list"},
+    {.name = "pool", .online = 1, .keeps_memory = 1, .in_best = 1, .place = place_pool,
+     .desc = "online: the seed's size-class pool: sizes rounded up to 2^n, a free list per class, "
+             "freed blocks kept for their class and never returned"},
+    {.name = "coloring", .in_best = 1, .place = place_coloring,
+     .desc = "offline: the seed's interval coloring: the smallest color free over the lifetime, "
+             "offset = color x the largest buffer"},
+    {.name = "greedy-size", .place = place_greedy_size,
+     .desc = "offline: TFLite's greedy by size (best-fitting gap among overlapping buffers), "
+             "also in XLA's lifetime order; the smaller plan"},
+    {.name = "best", .place = place_best,
+     .desc = "offline: the smallest plan of all the others, then a bounded hill-climb over the "
+             "greedy order (the greedy stopped past 32 n log n work)"},
 };
 
 size_t placer_count(void) { return sizeof placers / sizeof placers[0]; }

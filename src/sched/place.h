@@ -40,6 +40,8 @@ typedef struct placer {
     const char *name;
     const char *desc;
     int online;             /* replays the schedule as an allocator would */
+    int keeps_memory;       /* what it takes from the system it keeps: plan reports it even when it is the arena */
+    int in_best;            /* best tries it as it is (best runs the greedy orders itself, and is not its own member) */
     /* Fills pl->offset (allocated by place_run) and pl->reserved; 0 or -1 with err. */
     int (*place)(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
                  size_t errcap);

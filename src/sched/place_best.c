@@ -176,7 +176,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     /* The other placers of the table. */
     for (size_t i = 0; arena > goal && placer_at(i); i++) {
         const placer *p = placer_at(i);
-        if (p->place == place_best || p->place == place_greedy_size) continue;
+        if (!p->in_best) continue;
         placement o = {0};
         o.align = align;
         o.offset = other = calloc((size_t)g->nbufs + 1, sizeof *o.offset);

@@ -56,7 +56,7 @@ static void after_move(app *a)
 static int make_side(app *a, const policy *pol, stepper *st, placement *pl)
 {
     if (step_init(st, a->g, pol, a->err, sizeof a->err)) return -1;
-    if (pl && place_run(a->g, &st->r, a->placer, PLACE_ALIGN_DEFAULT, pl, a->err, sizeof a->err)) {
+    if (pl && place_run_checked(a->g, &st->r, a->placer, PLACE_ALIGN_DEFAULT, pl, a->err, sizeof a->err)) {
         step_free(st);
         return -1;
     }
@@ -85,7 +85,7 @@ static void sort_by_span(app *a)
 static int set_placer(app *a, const placer *p)
 {
     placement pl;
-    if (place_run(a->g, &a->st[0].r, p, PLACE_ALIGN_DEFAULT, &pl, a->err, sizeof a->err)) return -1;
+    if (place_run_checked(a->g, &a->st[0].r, p, PLACE_ALIGN_DEFAULT, &pl, a->err, sizeof a->err)) return -1;
     place_free(&a->pl);
     a->pl = pl;
     a->placer = p;
@@ -207,6 +207,7 @@ void app_set_replay(app *a, replay_result *res)
 {
     if (a->have_replay) replay_result_free(&a->replay);
     a->replay = *res;
+    a->replay_pol = policy_find(res->policy);
     a->have_replay = 1;
     memset(res, 0, sizeof *res);
 }
@@ -214,7 +215,7 @@ void app_set_replay(app *a, replay_result *res)
 const replay_result *app_overlay(const app *a)
 {
     const replay_result *r = &a->replay;
-    if (!a->have_replay || !r->n || r->n > a->g->n || !r->s || strcmp(r->policy, a->pol->name)) return NULL;
+    if (!a->have_replay || !r->n || r->n > a->g->n || !r->s || a->replay_pol != a->pol) return NULL;
     return r;
 }
 

@@ -63,6 +63,7 @@ typedef struct app {
     int play_wait;              /* ms waited toward the next auto-play step while polling */
     int have_replay;            /* replay holds a result: the curve overlays it */
     replay_result replay;
+    const policy *replay_pol;   /* the policy replay was made for (NULL: one this memtris lacks) */
 } app;
 
 /* Sets up steppers and placement (with placer pl, NULL for first-fit);
