@@ -1,7 +1,8 @@
-/* policy.c: the policy table (priority: the seed's (change, type, id) min-heap;
- * fifo: Kahn's queue) and policy_run. */
+/* policy.c: the policy table (the policies themselves: policy_NAME.c) and
+ * policy_run, which schedules with a policy's key. */
 #define _GNU_SOURCE
 #include "policy.h"
+#include "policy_internal.h"
 #include "heap.h"
 #include "units.h"
 #include <inttypes.h>
@@ -9,55 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void key_priority(const graph *g, uint32_t i, uint32_t seq, int64_t k[3])
-{
-    (void)seq;
-    k[0] = g->change[i];
-    k[1] = g->kind[i];
-    k[2] = g->id[i];
-}
-
-static void key_fifo(const graph *g, uint32_t i, uint32_t seq, int64_t k[3])
-{
-    (void)g; (void)i;
-    k[0] = seq;
-    k[1] = 0;
-    k[2] = 0;
-}
-
-static void why_fifo(const graph *g, const run *r, uint32_t u, uint32_t v, uint32_t nready, char *out,
-                     size_t cap)
-{
-    (void)v;
-    uint32_t since = 0;      /* the step of its last predecessor's pop */
-    for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++)
-        if (r->pos[g->pred[e]] + 1 > since) since = r->pos[g->pred[e]] + 1;
-    if (since) snprintf(out, cap, "first in the queue of %u, waiting since step %u", nready, since);
-    else snprintf(out, cap, "first in the queue of %u, ready since the start", nready);
-}
-
-static void why_priority(const graph *g, const run *r, uint32_t u, uint32_t v, uint32_t nready, char *out,
-                         size_t cap)
-{
-    (void)r;
-    char ch[32];
-    if (g->change[u] < g->change[v])
-        snprintf(out, cap, "the smallest change of %u ready; next best %s %" PRId64 " (%s)", nready,
-                 graph_label(g, v), g->id[v], units_bytes(ch, sizeof ch, g->change[v], 1));
-    else if (g->kind[u] < g->kind[v])
-        snprintf(out, cap, "ties on change with %s %" PRId64 "; FREE < compute < ALLOC when changes tie",
-                 graph_label(g, v), g->id[v]);
-    else
-        snprintf(out, cap, "ties on change and type with %" PRId64 "; the smaller id wins", g->id[v]);
-}
-
-/* The policies; a new one is one key function (its own file when it is more
- * than a key) and one line here. The first is the baseline. */
+/* The policies. A new one is one file, policy_NAME.c, with its key and why
+ * functions (declared in policy_internal.h, the file listed in
+ * src/sched/CMakeLists.txt), and one line here: every command, compare, the
+ * TUI and the man page's check take it from this table. The first is the
+ * baseline. */
 static const policy policies[] = {
-    {"fifo", "Kahn's algorithm with a FIFO queue: ready nodes run in the order they became ready",
-     key_fifo, 1, {"queued", NULL, NULL}, why_fifo},
-    {"priority", "the seed's memory-aware order: min-heap of (change, type, id), FREE < compute < ALLOC",
-     key_priority, 3, {"change", "type", "id"}, why_priority},
+    {.name = "fifo", .desc = "Kahn's algorithm with a FIFO queue: ready nodes run in the order they became ready",
+     .key = policy_key_fifo, .nkeys = 1, .key_names = {"queued", NULL, NULL}, .why = policy_why_fifo},
+    {.name = "priority", .desc = "the seed's memory-aware order: min-heap of (change, type, id), FREE < compute < ALLOC",
+     .key = policy_key_priority, .nkeys = 3, .key_names = {"change", "type", "id"}, .why = policy_why_priority},
 };
 
 size_t policy_count(void) { return sizeof policies / sizeof policies[0]; }
