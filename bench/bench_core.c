@@ -30,14 +30,14 @@ typedef struct result {
     double file_bytes;
     double nodes, edges;
     double load_s, syntax_s, parse_s, build_s;
-    double sched_s[NPOL];     /* best of sched_repeat */
-    double peak[NPOL];        /* schedule peak (bytes), a sanity check */
-    double rss_base, rss_loaded;   /* resident bytes before and after load (after malloc_trim) */
-    double maxrss;            /* ru_maxrss in bytes */
+    double sched_s[NPOL];        /* best of sched_repeat */
+    double peak[NPOL];           /* schedule peak (bytes), a sanity check */
+    double rss_base, rss_loaded; /* resident bytes before and after load (after malloc_trim) */
+    double maxrss;               /* ru_maxrss in bytes */
     /* Reference pass, no graph work: the same value-at-a-time cJSON parse,
      * timed in batches of BATCH values so clock reads cost nothing. */
     double cj_parse_s, cj_delete_s, cj_values;
-    double clock_ns;          /* cost of one clock_gettime(CLOCK_MONOTONIC) */
+    double clock_ns; /* cost of one clock_gettime(CLOCK_MONOTONIC) */
 } result;
 
 #define BATCH 512
@@ -85,7 +85,7 @@ static int cjson_pass(const char *text, size_t len, result *r)
     if (p >= end || *p != '{') return -1;
     p = skip_ws(p + 1, end);
     while (p < end && *p != '}') {
-        cJSON *k = parse_one(&p, end);                 /* key */
+        cJSON *k = parse_one(&p, end); /* key */
         if (!k) return -1;
         cJSON_Delete(k);
         p = skip_ws(p, end);
@@ -103,8 +103,15 @@ static int cjson_pass(const char *text, size_t len, result *r)
                     if (!v) return -1;
                     batch[nb++] = v;
                     p = skip_ws(p, end);
-                    if (p < end && *p == ',') { p = skip_ws(p + 1, end); continue; }
-                    if (p < end && *p == ']') { p++; done = 1; break; }
+                    if (p < end && *p == ',') {
+                        p = skip_ws(p + 1, end);
+                        continue;
+                    }
+                    if (p < end && *p == ']') {
+                        p++;
+                        done = 1;
+                        break;
+                    }
                     return -1;
                 }
                 double t1 = now_s();
@@ -128,7 +135,10 @@ static void cjson_reference(const char *path, result *r)
 {
     int fd = open(path, O_RDONLY);
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) || st.st_size == 0) { if (fd >= 0) close(fd); return; }
+    if (fd < 0 || fstat(fd, &st) || st.st_size == 0) {
+        if (fd >= 0) close(fd);
+        return;
+    }
     char *text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (text == MAP_FAILED) return;
@@ -147,7 +157,7 @@ static void cjson_reference(const char *path, result *r)
 }
 
 /* Runs in the child: measures one file. */
-static int do_reference = 1;    /* --no-ref turns the cJSON reference pass off */
+static int do_reference = 1; /* --no-ref turns the cJSON reference pass off */
 
 static result measure(const char *path, int sched_repeat)
 {
@@ -178,7 +188,11 @@ static result measure(const char *path, int sched_repeat)
 
     for (size_t k = 0; k < NPOL; k++) {
         const policy *p = policy_find(policy_names[k]);
-        if (!p) { fprintf(stderr, "bench_core: no policy '%s'\n", policy_names[k]); graph_free(g); return r; }
+        if (!p) {
+            fprintf(stderr, "bench_core: no policy '%s'\n", policy_names[k]);
+            graph_free(g);
+            return r;
+        }
         r.sched_s[k] = -1;
         for (int rep = 0; rep < sched_repeat; rep++) {
             run rr;
@@ -199,7 +213,7 @@ static result measure(const char *path, int sched_repeat)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     r.maxrss = (double)ru.ru_maxrss * 1024.0;
-    if (do_reference) cjson_reference(path, &r);   /* after ru_maxrss: it does not count there */
+    if (do_reference) cjson_reference(path, &r); /* after ru_maxrss: it does not count there */
     r.ok = 1;
     return r;
 }
@@ -208,10 +222,16 @@ static result measure(const char *path, int sched_repeat)
 static int measure_in_child(const char *path, int sched_repeat, result *out)
 {
     int fd[2];
-    if (pipe(fd)) { perror("pipe"); return -1; }
+    if (pipe(fd)) {
+        perror("pipe");
+        return -1;
+    }
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0) { perror("fork"); return -1; }
+    if (pid < 0) {
+        perror("fork");
+        return -1;
+    }
     if (pid == 0) {
         close(fd[0]);
         result r = measure(path, sched_repeat);
@@ -248,11 +268,11 @@ static const char *base_name(const char *p)
 
 static void print_header(void)
 {
-    printf("%-18s %8s %8s %8s %7s %7s %7s %6s %8s %8s %7s %7s %8s %6s\n",
-           "graph", "MB", "nodes", "edges", "syntax", "cJSON", "build", "b/c", "fifo", "priority",
-           "load", "graphMB", "B/(n+e)", "maxMB");
-    printf("%-18s %8s %8s %8s %7s %7s %7s %6s %8s %8s %7s %7s %8s %6s\n",
-           "", "", "", "", "s", "s", "s", "%", "s", "s", "s", "", "", "");
+    printf("%-18s %8s %8s %8s %7s %7s %7s %6s %8s %8s %7s %7s %8s %6s\n", "graph", "MB", "nodes",
+           "edges", "syntax", "cJSON", "build", "b/c", "fifo", "priority", "load", "graphMB",
+           "B/(n+e)", "maxMB");
+    printf("%-18s %8s %8s %8s %7s %7s %7s %6s %8s %8s %7s %7s %8s %6s\n", "", "", "", "", "s", "s",
+           "s", "%", "s", "s", "s", "", "", "");
 }
 
 static void print_row(const char *name, const result *b, const result *w, int runs)
@@ -260,12 +280,12 @@ static void print_row(const char *name, const result *b, const result *w, int ru
     double graph_b = b->rss_loaded - b->rss_base;
     printf("%-18s %8.1f %8.0f %8.0f %7.3f %7.3f %7.3f %6.1f %8.4f %8.4f %7.3f %7.1f %8.1f %6.0f\n",
            name, MB(b->file_bytes), b->nodes, b->edges, b->syntax_s, b->parse_s, b->build_s,
-           100.0 * b->build_s / b->parse_s, b->sched_s[0], b->sched_s[1], b->load_s,
-           MB(graph_b), graph_b / (b->nodes + b->edges), MB(b->maxrss));
+           100.0 * b->build_s / b->parse_s, b->sched_s[0], b->sched_s[1], b->load_s, MB(graph_b),
+           graph_b / (b->nodes + b->edges), MB(b->maxrss));
     if (runs > 1)
         printf("%-18s %8s %8s %8s %7.3f %7.3f %7.3f %6s %8.4f %8.4f %7.3f   (worst of %d runs)\n",
-               "", "", "", "", w->syntax_s, w->parse_s, w->build_s, "", w->sched_s[0], w->sched_s[1], w->load_s,
-               runs);
+               "", "", "", "", w->syntax_s, w->parse_s, w->build_s, "", w->sched_s[0],
+               w->sched_s[1], w->load_s, runs);
 }
 
 /* Clock reads by the loader: it times parse and delete (two reads each) of
@@ -281,30 +301,34 @@ static void print_cjson(const result *b, const result *w, int runs)
 {
     if (b->cj_values <= 0) return;
     printf("%-18s cJSON alone (%.0f values, batches of %d): parse %.3f s (worst %.3f), "
-           "delete %.3f s (worst %.3f)%s\n", "", b->cj_values, BATCH, b->cj_parse_s, w->cj_parse_s,
-           b->cj_delete_s, w->cj_delete_s, runs > 1 ? "" : " (1 run)");
-    printf("%-18s build / cJSON-alone (parse + delete) %.1f%%; clock reads in load: %.1f ns x %.0f = %.3f s\n",
+           "delete %.3f s (worst %.3f)%s\n",
+           "", b->cj_values, BATCH, b->cj_parse_s, w->cj_parse_s, b->cj_delete_s, w->cj_delete_s,
+           runs > 1 ? "" : " (1 run)");
+    printf("%-18s build / cJSON-alone (parse + delete) %.1f%%; clock reads in load: %.1f ns x %.0f "
+           "= %.3f s\n",
            "", 100.0 * b->build_s / (b->cj_parse_s + b->cj_delete_s), b->clock_ns, clock_reads(b),
            clock_overhead_s(b));
 }
 
 static void print_md_cjson_header(void)
 {
-    printf("| graph | JSON values | cJSON alone: parse s | cJSON alone: delete s | build / cJSON-alone (parse + delete) "
+    printf("| graph | JSON values | cJSON alone: parse s | cJSON alone: delete s | build / "
+           "cJSON-alone (parse + delete) "
            "| clock read ns | clock reads in load s |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|\n");
 }
 
 static void print_md_cjson_row(const char *name, const result *b)
 {
-    printf("| %s | %.0f | %.3f | %.3f | %.1f%% | %.1f | %.3f |\n", name, b->cj_values, b->cj_parse_s,
-           b->cj_delete_s, 100.0 * b->build_s / (b->cj_parse_s + b->cj_delete_s), b->clock_ns,
-           clock_overhead_s(b));
+    printf("| %s | %.0f | %.3f | %.3f | %.1f%% | %.1f | %.3f |\n", name, b->cj_values,
+           b->cj_parse_s, b->cj_delete_s, 100.0 * b->build_s / (b->cj_parse_s + b->cj_delete_s),
+           b->clock_ns, clock_overhead_s(b));
 }
 
 static void print_md_header(void)
 {
-    printf("| graph | JSON MB | nodes | edges | syntax check s | cJSON s (parse + delete) | build s | build / cJSON | fifo s | "
+    printf("| graph | JSON MB | nodes | edges | syntax check s | cJSON s (parse + delete) | build "
+           "s | build / cJSON | fifo s | "
            "priority s | load s | graph MB | B/(node+edge) | peak RSS MB |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 }
@@ -312,10 +336,11 @@ static void print_md_header(void)
 static void print_md_row(const char *name, const result *b)
 {
     double graph_b = b->rss_loaded - b->rss_base;
-    printf("| %s | %.1f | %.0f | %.0f | %.3f | %.3f | %.3f | %.1f%% | %.4f | %.4f | %.3f | %.1f | %.1f | %.0f |\n",
+    printf("| %s | %.1f | %.0f | %.0f | %.3f | %.3f | %.3f | %.1f%% | %.4f | %.4f | %.3f | %.1f | "
+           "%.1f | %.0f |\n",
            name, MB(b->file_bytes), b->nodes, b->edges, b->syntax_s, b->parse_s, b->build_s,
-           100.0 * b->build_s / b->parse_s, b->sched_s[0], b->sched_s[1], b->load_s,
-           MB(graph_b), graph_b / (b->nodes + b->edges), MB(b->maxrss));
+           100.0 * b->build_s / b->parse_s, b->sched_s[0], b->sched_s[1], b->load_s, MB(graph_b),
+           graph_b / (b->nodes + b->edges), MB(b->maxrss));
 }
 
 static const char usage[] =
@@ -334,12 +359,9 @@ static const char usage[] =
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"runs", required_argument, 0, 'r'},
-        {"sched-repeat", required_argument, 0, 'k'},
-        {"md", no_argument, 0, 'm'},
-        {"no-ref", no_argument, 0, 'n'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
+        {"runs", required_argument, 0, 'r'}, {"sched-repeat", required_argument, 0, 'k'},
+        {"md", no_argument, 0, 'm'},         {"no-ref", no_argument, 0, 'n'},
+        {"help", no_argument, 0, 'h'},       {0, 0, 0, 0},
     };
     int runs = 3, sched_repeat = 3, md = 0, c;
     while ((c = getopt_long(argc, argv, "r:k:mnh", opts, NULL)) != -1) {
@@ -352,42 +374,62 @@ int main(int argc, char **argv)
         default: fputs(usage, stderr); return 2;
         }
     }
-    if (optind >= argc || runs < 1 || sched_repeat < 1) { fputs(usage, stderr); return 2; }
+    if (optind >= argc || runs < 1 || sched_repeat < 1) {
+        fputs(usage, stderr);
+        return 2;
+    }
     int nfiles = argc - optind, failed = 0;
     result *best = calloc((size_t)nfiles, sizeof *best);
     int *ok = calloc((size_t)nfiles, sizeof *ok);
-    if (!best || !ok) { perror("calloc"); return 1; }
+    if (!best || !ok) {
+        perror("calloc");
+        return 1;
+    }
 
     print_header();
     for (int f = 0; f < nfiles; f++) {
         const char *path = argv[optind + f];
         result b, w, r;
-        memset(&b, 0, sizeof b); memset(&w, 0, sizeof w);
+        memset(&b, 0, sizeof b);
+        memset(&w, 0, sizeof w);
         int got = 0;
         for (int i = 0; i < runs; i++) {
             if (measure_in_child(path, sched_repeat, &r)) {
                 fprintf(stderr, "bench_core: %s: run %d failed\n", path, i + 1);
                 continue;
             }
-            if (!got++) { b = r; w = r; continue; }
-            b.load_s = mn(b.load_s, r.load_s);       w.load_s = mx(w.load_s, r.load_s);
-            b.parse_s = mn(b.parse_s, r.parse_s);    w.parse_s = mx(w.parse_s, r.parse_s);
-            b.syntax_s = mn(b.syntax_s, r.syntax_s); w.syntax_s = mx(w.syntax_s, r.syntax_s);
-            b.build_s = mn(b.build_s, r.build_s);    w.build_s = mx(w.build_s, r.build_s);
+            if (!got++) {
+                b = r;
+                w = r;
+                continue;
+            }
+            b.load_s = mn(b.load_s, r.load_s);
+            w.load_s = mx(w.load_s, r.load_s);
+            b.parse_s = mn(b.parse_s, r.parse_s);
+            w.parse_s = mx(w.parse_s, r.parse_s);
+            b.syntax_s = mn(b.syntax_s, r.syntax_s);
+            w.syntax_s = mx(w.syntax_s, r.syntax_s);
+            b.build_s = mn(b.build_s, r.build_s);
+            w.build_s = mx(w.build_s, r.build_s);
             for (size_t k = 0; k < NPOL; k++) {
                 b.sched_s[k] = mn(b.sched_s[k], r.sched_s[k]);
                 w.sched_s[k] = mx(w.sched_s[k], r.sched_s[k]);
             }
             if (r.rss_loaded - r.rss_base < b.rss_loaded - b.rss_base) {
-                b.rss_loaded = r.rss_loaded; b.rss_base = r.rss_base;
+                b.rss_loaded = r.rss_loaded;
+                b.rss_base = r.rss_base;
             }
             b.maxrss = mn(b.maxrss, r.maxrss);
-            b.cj_parse_s = mn(b.cj_parse_s, r.cj_parse_s);  w.cj_parse_s = mx(w.cj_parse_s, r.cj_parse_s);
+            b.cj_parse_s = mn(b.cj_parse_s, r.cj_parse_s);
+            w.cj_parse_s = mx(w.cj_parse_s, r.cj_parse_s);
             b.cj_delete_s = mn(b.cj_delete_s, r.cj_delete_s);
             w.cj_delete_s = mx(w.cj_delete_s, r.cj_delete_s);
             b.clock_ns = mn(b.clock_ns, r.clock_ns);
         }
-        if (!got) { failed = 1; continue; }
+        if (!got) {
+            failed = 1;
+            continue;
+        }
         best[f] = b;
         ok[f] = 1;
         print_row(base_name(path), &b, &w, got);
@@ -405,7 +447,8 @@ int main(int argc, char **argv)
             print_md_cjson_header();
         }
         for (int f = 0; f < nfiles; f++)
-            if (do_reference && ok[f] && best[f].cj_values > 0) print_md_cjson_row(base_name(argv[optind + f]), &best[f]);
+            if (do_reference && ok[f] && best[f].cj_values > 0)
+                print_md_cjson_row(base_name(argv[optind + f]), &best[f]);
     }
     free(best);
     free(ok);

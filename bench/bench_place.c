@@ -47,11 +47,13 @@ static int wanted(const char *list, const char *name)
 
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"policy", required_argument, 0, 'p'}, {"align", required_argument, 0, 'a'},
-        {"runs", required_argument, 0, 'r'},   {"placers", required_argument, 0, 'P'},
-        {"md", no_argument, 0, 'm'},           {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"policy", required_argument, 0, 'p'},
+                                         {"align", required_argument, 0, 'a'},
+                                         {"runs", required_argument, 0, 'r'},
+                                         {"placers", required_argument, 0, 'P'},
+                                         {"md", no_argument, 0, 'm'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     const char *polname = "priority", *list = NULL;
     long long align = PLACE_ALIGN_DEFAULT;
     int runs = 3, md = 0, c;
@@ -108,12 +110,14 @@ int main(int argc, char **argv)
         double sched_s = now_s() - t0;
         int64_t lb = r.peak, alb = place_lower_bound(g, &r, align);
         char h1[32], h2[32], h3[32];
-        if (md)
-            printf("| %s | %u | %s |", base, g->nbufs, units_bytes(h1, sizeof h1, lb, 0));
+        if (md) printf("| %s | %u | %s |", base, g->nbufs, units_bytes(h1, sizeof h1, lb, 0));
         else
-            printf("%s: %u nodes, %u buffers, load %.3f s, %s %.4f s, lower bound %s (%lld), aligned to %lld: %s "
-                   "(%lld)\n", base, g->n, g->nbufs, load_s, pol->name, sched_s, units_bytes(h1, sizeof h1, lb, 0),
-                   (long long)lb, align, units_bytes(h2, sizeof h2, alb, 0), (long long)alb);
+            printf("%s: %u nodes, %u buffers, load %.3f s, %s %.4f s, lower bound %s (%lld), "
+                   "aligned to %lld: %s "
+                   "(%lld)\n",
+                   base, g->n, g->nbufs, load_s, pol->name, sched_s,
+                   units_bytes(h1, sizeof h1, lb, 0), (long long)lb, align,
+                   units_bytes(h2, sizeof h2, alb, 0), (long long)alb);
         for (size_t i = 0; placer_at(i); i++) {
             const placer *p = placer_at(i);
             if (!wanted(list, p->name)) continue;
@@ -148,8 +152,10 @@ int main(int argc, char **argv)
                 else snprintf(t, sizeof t, "%.2f s", best);
                 printf(" %s%s +%.2f%%, %s |", h3, ok, over, t);
             } else
-                printf("  %-12s arena %12lld (%s) %+8.2f%% over the bound, %+8.2f%% over the aligned bound, "
-                       "%.4f s%s%s%s\n", p->name, (long long)pl.arena, h3, over, aover, best, ok,
+                printf("  %-12s arena %12lld (%s) %+8.2f%% over the bound, %+8.2f%% over the "
+                       "aligned bound, "
+                       "%.4f s%s%s%s\n",
+                       p->name, (long long)pl.arena, h3, over, aover, best, ok,
                        pl.detail ? ": " : "", pl.detail ? pl.detail : "");
             fflush(stdout);
             place_free(&pl);

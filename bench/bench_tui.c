@@ -33,7 +33,8 @@ static void frames(app *a, canvas *cv, const char *what, uint32_t from, int key,
         sum += dt;
         if (dt > max) max = dt;
     }
-    printf("  %-44s mean %7.3f ms  max %7.3f ms  (%d frames)\n", what, sum / reps * 1e3, max * 1e3, reps);
+    printf("  %-44s mean %7.3f ms  max %7.3f ms  (%d frames)\n", what, sum / reps * 1e3, max * 1e3,
+           reps);
 }
 
 int main(int argc, char **argv)

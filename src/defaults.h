@@ -4,12 +4,12 @@
 #ifndef MEMTRIS_DEFAULTS_H
 #define MEMTRIS_DEFAULTS_H
 
-#define DEFAULT_POLICY "priority"          /* schedule, plan, replay, view's stepped side */
-#define DEFAULT_COMPARE_POLICY "fifo"      /* view's other side in compare mode */
-#define DEFAULT_TUI_PLACER "first-fit"     /* the TUI's arena panel: an allocator's view of the run */
-#define DEFAULT_PLAN_PLACER "best"         /* plan, and replay --mode arena: the smallest arena */
-#define DEFAULT_REPLAY_MODE "raw"          /* replay and the TUI's R */
-#define DEFAULT_FORMAT "text"              /* every command's --format */
-#define DEFAULT_ALIGN 64                   /* bytes: offsets and spans of every plan */
+#define DEFAULT_POLICY         "priority" /* schedule, plan, replay, view's stepped side */
+#define DEFAULT_COMPARE_POLICY "fifo"     /* view's other side in compare mode */
+#define DEFAULT_TUI_PLACER     "first-fit" /* the TUI's arena panel: an allocator's view of the run */
+#define DEFAULT_PLAN_PLACER    "best"      /* plan, and replay --mode arena: the smallest arena */
+#define DEFAULT_REPLAY_MODE    "raw"       /* replay and the TUI's R */
+#define DEFAULT_FORMAT         "text"      /* every command's --format */
+#define DEFAULT_ALIGN          64          /* bytes: offsets and spans of every plan */
 
 #endif

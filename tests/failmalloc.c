@@ -30,18 +30,12 @@ static int refuse(size_t n)
     return 0;
 }
 
-void *malloc(size_t n)
-{
-    return refuse(n) ? NULL : __libc_malloc(n);
-}
+void *malloc(size_t n) { return refuse(n) ? NULL : __libc_malloc(n); }
 
 void *calloc(size_t n, size_t size)
 {
-    if (size && n > (size_t)-1 / size) return __libc_calloc(n, size);   /* its own overflow check */
+    if (size && n > (size_t)-1 / size) return __libc_calloc(n, size); /* its own overflow check */
     return refuse(n * size) ? NULL : __libc_calloc(n, size);
 }
 
-void *realloc(void *p, size_t n)
-{
-    return refuse(n) ? NULL : __libc_realloc(p, n);
-}
+void *realloc(void *p, size_t n) { return refuse(n) ? NULL : __libc_realloc(p, n); }

@@ -9,7 +9,7 @@
 typedef struct membuf {
     char *p;
     size_t len, cap;
-    int calls, fail_at;          /* fail_at > 0: the fail_at-th write fails */
+    int calls, fail_at; /* fail_at > 0: the fail_at-th write fails */
 } membuf;
 
 static int mem_write(void *ctx, const char *data, size_t len)
@@ -80,7 +80,8 @@ static void check_shape(const graph *g, uint32_t *prod)
     }
     /* One root: the network input's ALLOC, read by the Input node. */
     for (uint32_t i = 1; i < n; i++)
-        if (g->pred_off[i] == g->pred_off[i + 1]) fail_msg("node %u (%s) has no predecessor", i, name_of(g, i));
+        if (g->pred_off[i] == g->pred_off[i + 1])
+            fail_msg("node %u (%s) has no predecessor", i, name_of(g, i));
     assert_int_equal(g->kind[0], NODE_ALLOC);
     assert_string_equal(graph_op(g, 1), "Input");
     /* Each ALLOC has one successor: the compute that writes its buffer and
@@ -91,7 +92,8 @@ static void check_shape(const graph *g, uint32_t *prod)
         uint32_t c = g->succ[g->succ_off[a]];
         assert_int_equal(g->kind[c], NODE_COMPUTE);
         int listed = 0;
-        for (uint32_t k = 0; k < g->in_off[c + 1] - g->in_off[c]; k++) listed |= input_buf(g, c, k) == b;
+        for (uint32_t k = 0; k < g->in_off[c + 1] - g->in_off[c]; k++)
+            listed |= input_buf(g, c, k) == b;
         assert_true(listed);
         prod[b] = c;
         assert_int_not_equal(g->buf_free[b], GRAPH_NONE);
@@ -105,7 +107,11 @@ static void check_shape(const graph *g, uint32_t *prod)
         for (uint32_t e = g->pred_off[c]; e < g->pred_off[c + 1]; e++) mark[g->pred[e]] = stamp;
         for (uint32_t k = 0; k < g->in_off[c + 1] - g->in_off[c]; k++) {
             uint32_t b = input_buf(g, c, k);
-            if (prod[b] == c) { na++; assert_int_equal(mark[g->buf_alloc[b]], stamp); continue; }
+            if (prod[b] == c) {
+                na++;
+                assert_int_equal(mark[g->buf_alloc[b]], stamp);
+                continue;
+            }
             nr++;
             nread[b]++;
             int found = 0;
@@ -113,9 +119,13 @@ static void check_shape(const graph *g, uint32_t *prod)
                 uint32_t p = g->pred[e];
                 if (g->kind[p] != NODE_COMPUTE) continue;
                 for (uint32_t j = 0; j < g->in_off[p + 1] - g->in_off[p]; j++)
-                    if (input_buf(g, p, j) == b && (prod[b] == p || g->in_off[p + 1] - g->in_off[p] == 1)) found = 1;
+                    if (input_buf(g, p, j) == b &&
+                        (prod[b] == p || g->in_off[p + 1] - g->in_off[p] == 1))
+                        found = 1;
             }
-            if (!found) fail_msg("node %u (%s) reads buffer %u without depending on its writer", c, name_of(g, c), b);
+            if (!found)
+                fail_msg("node %u (%s) reads buffer %u without depending on its writer", c,
+                         name_of(g, c), b);
         }
         assert_int_equal(g->pred_off[c + 1] - g->pred_off[c], nr + na);
         /* Each of c's ALLOCs depends on exactly c's other predecessors, so
@@ -141,7 +151,8 @@ static void check_shape(const graph *g, uint32_t *prod)
             uint32_t p = g->pred[e];
             assert_int_equal(g->kind[p], NODE_COMPUTE);
             int touches = 0;
-            for (uint32_t k = 0; k < g->in_off[p + 1] - g->in_off[p]; k++) touches |= input_buf(g, p, k) == b;
+            for (uint32_t k = 0; k < g->in_off[p + 1] - g->in_off[p]; k++)
+                touches |= input_buf(g, p, k) == b;
             assert_true(touches);
             if (p > last) last = p;
         }
@@ -162,7 +173,8 @@ static void check_runs(const graph *g)
     for (size_t p = 0; policy_at(p); p++) {
         run r;
         char err[256] = "";
-        if (policy_run(g, policy_at(p), &r, err, sizeof err)) fail_msg("%s: %s", policy_at(p)->name, err);
+        if (policy_run(g, policy_at(p), &r, err, sizeof err))
+            fail_msg("%s: %s", policy_at(p)->name, err);
         assert_int_equal(r.n, g->n);
         assert_int_equal(r.memory[r.n - 1], 0);
         assert_true(r.peak > 0);
@@ -206,7 +218,10 @@ static uint32_t reads(const graph *g, const uint32_t *prod, uint32_t c, uint32_t
     uint32_t r = 0;
     for (uint32_t k = 0; k < g->in_off[c + 1] - g->in_off[c]; k++) {
         uint32_t b = input_buf(g, c, k);
-        if (prod[b] != c) { if (!r && first) *first = b; r++; }
+        if (prod[b] != c) {
+            if (!r && first) *first = b;
+            r++;
+        }
     }
     return r;
 }
@@ -254,7 +269,8 @@ static void huge_extra(const graph *g, const uint32_t *prod, uint32_t n)
     for (uint32_t b = 0; b < g->nbufs; b++) {
         if (g->buf_size[b] == GEN_HUGE_SIZE) {
             big++;
-            assert_true(starts(name_of(g, prod[b]), "layer") && strstr(name_of(g, prod[b]), ".huge"));
+            assert_true(starts(name_of(g, prod[b]), "layer") &&
+                        strstr(name_of(g, prod[b]), ".huge"));
         } else {
             assert_true(g->buf_size[b] < 70000);
         }
@@ -343,7 +359,7 @@ static void random_extra(const graph *g, const uint32_t *prod, uint32_t n)
 {
     uint32_t *ordinal = calloc(g->n, sizeof *ordinal), ops = 0, fc, relu;
     assert_non_null(ordinal);
-    ordinal[1] = 0;                  /* the Input node counts as op 0 */
+    ordinal[1] = 0; /* the Input node counts as op 0 */
     for (uint32_t c = 2; c < g->n; c++) {
         if (!body_op(g, c)) continue;
         ordinal[c] = ++ops;
@@ -378,13 +394,19 @@ static void randwire_extra(const graph *g, const uint32_t *prod, uint32_t n)
     assert_non_null(read);
     for (uint32_t c = 2; c < g->n; c++) {
         if (!body_op(g, c)) continue;
-        if (strcmp(name_of(g, c), "rw.output") == 0) { agg = c; continue; }
+        if (strcmp(name_of(g, c), "rw.output") == 0) {
+            agg = c;
+            continue;
+        }
         assert_true(starts(name_of(g, c), "rw.node"));
         ops++;
         for (uint32_t k = 0; k < g->in_off[c + 1] - g->in_off[c]; k++) {
             uint32_t b = input_buf(g, c, k);
             if (prod[b] == c) continue;
-            if (prod[b] == 1) { assert_int_equal(reads(g, prod, c, NULL), 1); continue; }
+            if (prod[b] == 1) {
+                assert_int_equal(reads(g, prod, c, NULL), 1);
+                continue;
+            }
             wires++;
             read[b] = 1;
         }
@@ -467,11 +489,15 @@ static void same_seed_same_bytes(void **state)
     (void)state;
     for (size_t i = 0; gen_kind_at(i); i++) {
         const char *name = gen_kind_at(i)->name;
-        membuf a = gen_json(name, 5000, 7), b = gen_json(name, 5000, 7), c = gen_json(name, 5000, 8);
+        membuf a = gen_json(name, 5000, 7), b = gen_json(name, 5000, 7),
+               c = gen_json(name, 5000, 8);
         assert_int_equal(a.len, b.len);
         assert_memory_equal(a.p, b.p, a.len);
-        if (a.len == c.len && memcmp(a.p, c.p, a.len) == 0) fail_msg("%s: seeds 7 and 8 give the same graph", name);
-        free(a.p); free(b.p); free(c.p);
+        if (a.len == c.len && memcmp(a.p, c.p, a.len) == 0)
+            fail_msg("%s: seeds 7 and 8 give the same graph", name);
+        free(a.p);
+        free(b.p);
+        free(c.p);
     }
 }
 
@@ -481,7 +507,10 @@ static void same_seed_same_bytes(void **state)
 static void golden_hashes(void **state)
 {
     (void)state;
-    static const struct { const char *kind; uint64_t seed, hash; } want[] = {
+    static const struct {
+        const char *kind;
+        uint64_t seed, hash;
+    } want[] = {
         {"chain", 1ULL, 0xbc7175f6ad5d3033ULL},
         {"chain", 18446744073709551615ULL, 0xb40b3d6d4f99911fULL},
         {"branch", 1ULL, 0x18a9172a0a23a696ULL},
@@ -540,8 +569,8 @@ static void huge_peak_is_exact(void **state)
             assert_true(r.peak > GEN_HUGE_SIZE);
             assert_true(r.peak - GEN_HUGE_SIZE < 3 * 70000);
             if (r.peak != best)
-                fail_msg("%s: peak %lld, live sizes sum to %lld", policy_at(p)->name, (long long)r.peak,
-                         (long long)best);
+                fail_msg("%s: peak %lld, live sizes sum to %lld", policy_at(p)->name,
+                         (long long)r.peak, (long long)best);
             free(live);
             policy_run_free(&r);
         }

@@ -19,11 +19,10 @@ static void syntax_error_on_line_3(void **state)
 {
     (void)state;
     /* "bogus" starts at line 3, column 19. */
-    const char *json =
-        "{\"Nodes\": [\n"
-        "  {\"Id\": 0, \"Op\": \"X\"},\n"
-        "  {\"Id\": 1, \"Op\": bogus}\n"
-        "], \"Edges\": []}\n";
+    const char *json = "{\"Nodes\": [\n"
+                       "  {\"Id\": 0, \"Op\": \"X\"},\n"
+                       "  {\"Id\": 1, \"Op\": bogus}\n"
+                       "], \"Edges\": []}\n";
     TU_EXPECT_ERROR(json, TU_SOURCE ":3:19: error:", "bogus");
 }
 
@@ -31,11 +30,10 @@ static void syntax_error_missing_comma_on_line_3(void **state)
 {
     (void)state;
     /* The second key on line 3 (column 13) follows a value without a comma. */
-    const char *json =
-        "{\"Nodes\": [\n"
-        "  {\"Id\": 0, \"Op\": \"X\"},\n"
-        "  {\"Id\": 1  \"Op\": \"X\"}\n"
-        "], \"Edges\": []}\n";
+    const char *json = "{\"Nodes\": [\n"
+                       "  {\"Id\": 0, \"Op\": \"X\"},\n"
+                       "  {\"Id\": 1  \"Op\": \"X\"}\n"
+                       "], \"Edges\": []}\n";
     TU_EXPECT_ERROR(json, TU_SOURCE ":3:13: error:");
 }
 
@@ -44,11 +42,10 @@ static void syntax_error_column_points_at_offending_char(void **state)
     (void)state;
     /* A trailing comma in an object: the '}' at line 3, column 23 is where
      * a key was expected. */
-    const char *json =
-        "{\"Nodes\": [\n"
-        "  {\"Id\": 0, \"Op\": \"X\"},\n"
-        "  {\"Id\": 1, \"Op\": \"X\",}\n"
-        "], \"Edges\": []}\n";
+    const char *json = "{\"Nodes\": [\n"
+                       "  {\"Id\": 0, \"Op\": \"X\"},\n"
+                       "  {\"Id\": 1, \"Op\": \"X\",}\n"
+                       "], \"Edges\": []}\n";
     TU_EXPECT_ERROR(json, TU_SOURCE ":3:23: error:", "'}");
 }
 
@@ -56,7 +53,8 @@ static void syntax_column_counts_utf8_characters(void **state)
 {
     (void)state;
     /* "é" is two bytes but one column: "bogus" is at column 41. */
-    const char *json = "{\"Nodes\": [{\"Id\": 0, \"Name\": \"\xc3\xa9\", \"Op\": bogus}], \"Edges\": []}";
+    const char *json =
+        "{\"Nodes\": [{\"Id\": 0, \"Name\": \"\xc3\xa9\", \"Op\": bogus}], \"Edges\": []}";
     TU_EXPECT_ERROR(json, TU_SOURCE ":1:41: error:");
 }
 
@@ -64,9 +62,8 @@ static void truncated_between_nodes(void **state)
 {
     (void)state;
     /* Ends right after a node: the end of input is line 2, column 23. */
-    const char *json =
-        "{\"Nodes\": [\n"
-        "  {\"Id\": 0, \"Op\": \"X\"}";
+    const char *json = "{\"Nodes\": [\n"
+                       "  {\"Id\": 0, \"Op\": \"X\"}";
     TU_EXPECT_ERROR(json, TU_SOURCE ":2:23: error:", "unexpected end of input");
 }
 
@@ -75,10 +72,9 @@ static void truncated_inside_a_node(void **state)
     (void)state;
     /* The file stops in the middle of the node on line 3; the end of input
      * is line 3, column 22. A truncated file should be reported as such. */
-    const char *json =
-        "{\"Nodes\": [\n"
-        "  {\"Id\": 0, \"Op\": \"X\"},\n"
-        "  {\"Id\": 1, \"Op\": \"X\"";
+    const char *json = "{\"Nodes\": [\n"
+                       "  {\"Id\": 0, \"Op\": \"X\"},\n"
+                       "  {\"Id\": 1, \"Op\": \"X\"";
     TU_EXPECT_ERROR(json, TU_SOURCE ":3:22: error:", "unexpected end of input");
 }
 
@@ -139,16 +135,17 @@ static void top_level_not_an_object(void **state)
 {
     (void)state;
     TU_EXPECT_ERROR("[1, 2]", TU_SOURCE ":1:1: error:", "top level must be an object", "an array");
-    TU_EXPECT_ERROR("\n  \"Nodes\"", TU_SOURCE ":2:3: error:", "top level must be an object", "a string");
+    TU_EXPECT_ERROR("\n  \"Nodes\"", TU_SOURCE ":2:3: error:", "top level must be an object",
+                    "a string");
 }
 
 static void trailing_garbage(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [], \"Edges\": []}\n  xyz", TU_SOURCE ":2:3: error:",
-                    "unexpected data after the top-level object");
-    TU_EXPECT_ERROR("{\"Nodes\": [], \"Edges\": []} {}", TU_SOURCE ":1:28: error:",
-                    "unexpected data after the top-level object");
+    TU_EXPECT_ERROR("{\"Nodes\": [], \"Edges\": []}\n  xyz",
+                    TU_SOURCE ":2:3: error:", "unexpected data after the top-level object");
+    TU_EXPECT_ERROR("{\"Nodes\": [], \"Edges\": []} {}",
+                    TU_SOURCE ":1:28: error:", "unexpected data after the top-level object");
 }
 
 /* JSON text is UTF-8: a string with a byte that is not (a damaged file, a
@@ -156,18 +153,20 @@ static void trailing_garbage(void **state)
 static void invalid_utf8_in_a_string(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"X\", \"Name\": \"caf\xe9\"}], \"Edges\": []}",
-                    TU_SOURCE ":1:45: error:", "invalid UTF-8 inside a string", "at '\\xe9\"}]");
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xc0\xaf\"}], \"Edges\": []}", TU_SOURCE ":1:",
-                    "invalid UTF-8");                                       /* overlong '/' */
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xed\xa0\x80\"}], \"Edges\": []}", TU_SOURCE ":1:",
-                    "invalid UTF-8");                                       /* a surrogate */
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xf4\x90\x80\x80\"}], \"Edges\": []}", TU_SOURCE ":1:",
-                    "invalid UTF-8");                                       /* past U+10FFFF */
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xe2\x82\"}], \"Edges\": []}", TU_SOURCE ":1:",
-                    "invalid UTF-8");                                       /* cut short */
-    diag d;                                                                  /* and the real thing loads */
-    graph *g = tu_load("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xe2\x82\xac \xf0\x9f\x98\x80 caf\xc3\xa9\"}], \"Edges\": []}",
+    TU_EXPECT_ERROR(
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"X\", \"Name\": \"caf\xe9\"}], \"Edges\": []}",
+        TU_SOURCE ":1:45: error:", "invalid UTF-8 inside a string", "at '\\xe9\"}]");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xc0\xaf\"}], \"Edges\": []}",
+                    TU_SOURCE ":1:", "invalid UTF-8"); /* overlong '/' */
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xed\xa0\x80\"}], \"Edges\": []}",
+                    TU_SOURCE ":1:", "invalid UTF-8"); /* a surrogate */
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xf4\x90\x80\x80\"}], \"Edges\": []}",
+                    TU_SOURCE ":1:", "invalid UTF-8"); /* past U+10FFFF */
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xe2\x82\"}], \"Edges\": []}",
+                    TU_SOURCE ":1:", "invalid UTF-8"); /* cut short */
+    diag d;                                            /* and the real thing loads */
+    graph *g = tu_load("{\"Nodes\": [{\"Id\": 0, \"Op\": \"\xe2\x82\xac \xf0\x9f\x98\x80 "
+                       "caf\xc3\xa9\"}], \"Edges\": []}",
                        &d);
     assert_non_null(g);
     assert_string_equal(graph_op(g, 0), "\xe2\x82\xac \xf0\x9f\x98\x80 caf\xc3\xa9");
@@ -183,7 +182,8 @@ static void utf8_byte_order_mark(void **state)
      * not contradict itself by rejecting an object for not being one. */
     diag d;
     graph *g = tu_load("\xef\xbb\xbf{\"Nodes\": [" N0 "], \"Edges\": []}", &d);
-    int contradiction = !g && tu_find_line(&d, "must be an object", "found an object", (const char *)NULL) >= 0;
+    int contradiction =
+        !g && tu_find_line(&d, "must be an object", "found an object", (const char *)NULL) >= 0;
     if (!g) tu_print_diag(&d);
     graph_free(g);
     diag_free(&d);
@@ -196,7 +196,8 @@ static void edges_before_nodes(void **state)
 {
     (void)state;
     diag d;
-    graph *g = tu_load("{\"Edges\": [[0, 1]], \"Nodes\": [" N0 ", {\"Id\": 1, \"Op\": \"Y\"}]}", &d);
+    graph *g =
+        tu_load("{\"Edges\": [[0, 1]], \"Nodes\": [" N0 ", {\"Id\": 1, \"Op\": \"Y\"}]}", &d);
     assert_non_null(g);
     assert_int_equal(d.nerrors, 0);
     assert_int_equal(g->nedges, 1);
@@ -214,33 +215,36 @@ static void missing_nodes(void **state)
 static void missing_edges(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "]}\n", TU_SOURCE ":1:", "error:", "missing \"Edges\"", "ends here");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "]}\n", TU_SOURCE ":1:", "error:", "missing \"Edges\"",
+                    "ends here");
 }
 
 static void nodes_wrong_type(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": {\"a\": 1}, \"Edges\": []}", TU_SOURCE ":1:11: error:",
-                    "\"Nodes\" must be an array", "an object");
-    TU_EXPECT_ERROR("{\"Nodes\": [" N0 ", 7], \"Edges\": []}", "error:", "Nodes[1] must be an object",
-                    "a number");
+    TU_EXPECT_ERROR("{\"Nodes\": {\"a\": 1}, \"Edges\": []}",
+                    TU_SOURCE ":1:11: error:", "\"Nodes\" must be an array", "an object");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 ", 7], \"Edges\": []}",
+                    "error:", "Nodes[1] must be an object", "a number");
 }
 
 static void edges_wrong_type(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": 5}", "error:", "\"Edges\" must be an array", "a number");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": 5}", "error:", "\"Edges\" must be an array",
+                    "a number");
     TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [[0]]}", "error:", "Edges[0] must be a pair");
-    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [[0, 1, 2]]}", "error:", "Edges[0] must be a pair");
-    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [\"0-1\"]}", "error:", "Edges[0] must be a pair",
-                    "a string");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [[0, 1, 2]]}",
+                    "error:", "Edges[0] must be a pair");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [\"0-1\"]}",
+                    "error:", "Edges[0] must be a pair", "a string");
 }
 
 static void nodes_appearing_twice(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [], \"Nodes\": []}", TU_SOURCE ":1:48: error:",
-                    "\"Nodes\" appears twice");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [], \"Nodes\": []}",
+                    TU_SOURCE ":1:48: error:", "\"Nodes\" appears twice");
 }
 
 /* ------------------------------------------------------ node fields */
@@ -248,65 +252,69 @@ static void nodes_appearing_twice(void **state)
 static void missing_id(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [" N0 ", {\"Op\": \"X\"}], \"Edges\": []}", TU_SOURCE ":1:",
-                    "Nodes[1] has no \"Id\"");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 ", {\"Op\": \"X\"}], \"Edges\": []}",
+                    TU_SOURCE ":1:", "Nodes[1] has no \"Id\"");
 }
 
 static void id_wrong_type(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": \"3\", \"Op\": \"X\"}], \"Edges\": []}", "error:",
-                    "Nodes[0]", "\"Id\" must be a non-negative integer", "a string");
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": null, \"Op\": \"X\"}], \"Edges\": []}", "error:",
-                    "Nodes[0]", "\"Id\"", "null");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": \"3\", \"Op\": \"X\"}], \"Edges\": []}",
+                    "error:", "Nodes[0]", "\"Id\" must be a non-negative integer", "a string");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": null, \"Op\": \"X\"}], \"Edges\": []}",
+                    "error:", "Nodes[0]", "\"Id\"", "null");
 }
 
 static void missing_op(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3}], \"Edges\": []}", "error:", "Nodes[0] (Id 3) has no \"Op\"");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3}], \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 3) has no \"Op\"");
 }
 
 static void op_wrong_type(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": 4}], \"Edges\": []}", "error:",
-                    "Nodes[0] (Id 3)", "\"Op\" must be a string", "a number");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": 4}], \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 3)", "\"Op\" must be a string", "a number");
 }
 
 static void alloc_without_size(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"BufId\": 1}], \"Edges\": []}", "error:",
-                    "Nodes[0] (Id 3)", "ALLOC has no \"Size\"");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"BufId\": 1}], \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 3)", "ALLOC has no \"Size\"");
 }
 
 static void size_wrong_type(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": \"1\", \"BufId\": 1}], \"Edges\": []}",
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": \"1\", \"BufId\": 1}], "
+                    "\"Edges\": []}",
                     "error:", "Nodes[0] (Id 3)", "\"Size\"", "a string");
 }
 
 static void alloc_without_bufid(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": 1}], \"Edges\": []}", "error:",
-                    "Nodes[0] (Id 3)", "ALLOC has no \"BufId\"");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": 1}], \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 3)", "ALLOC has no \"BufId\"");
 }
 
 static void free_without_bufid(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"FREE\"}], \"Edges\": []}", "error:",
-                    "Nodes[0] (Id 3)", "FREE has no \"BufId\"");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"FREE\"}], \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 3)", "FREE has no \"BufId\"");
 }
 
 static void bufid_wrong_type(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": \"1\"}], \"Edges\": []}",
-                    "error:", "Nodes[0] (Id 3)", "\"BufId\" must be a non-negative integer", "a string");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": \"1\"}], "
+                    "\"Edges\": []}",
+                    "error:", "Nodes[0] (Id 3)", "\"BufId\" must be a non-negative integer",
+                    "a string");
 }
 
 /* ------------------------------------------------------ numbers */
@@ -314,10 +322,11 @@ static void bufid_wrong_type(void **state)
 static void non_integer_number(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1.5, \"Op\": \"X\"}], \"Edges\": []}", TU_SOURCE ":1:12: error:",
-                    "\"Id\"", "1.5", "not an integer");
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 1.5, \"BufId\": 1}], \"Edges\": []}",
-                    "error:", "\"Size\"", "1.5", "not an integer");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1.5, \"Op\": \"X\"}], \"Edges\": []}",
+                    TU_SOURCE ":1:12: error:", "\"Id\"", "1.5", "not an integer");
+    TU_EXPECT_ERROR(
+        "{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 1.5, \"BufId\": 1}], \"Edges\": []}",
+        "error:", "\"Size\"", "1.5", "not an integer");
     TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [[0, 1.5]]}", "error:", "Edges[0]", "1.5",
                     "not an integer");
 }
@@ -325,39 +334,46 @@ static void non_integer_number(void **state)
 static void negative_number(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": -3, \"Op\": \"X\"}], \"Edges\": []}", "error:", "\"Id\"", "-3",
-                    "negative");
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": -1, \"BufId\": 1}], \"Edges\": []}",
-                    "error:", "Nodes[0] (Id 1)", "\"Size\"", "-1", "negative");
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": -2}], \"Edges\": []}",
-                    "error:", "\"BufId\"", "-2", "negative");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": -3, \"Op\": \"X\"}], \"Edges\": []}", "error:", "\"Id\"",
+                    "-3", "negative");
+    TU_EXPECT_ERROR(
+        "{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": -1, \"BufId\": 1}], \"Edges\": []}",
+        "error:", "Nodes[0] (Id 1)", "\"Size\"", "-1", "negative");
+    TU_EXPECT_ERROR(
+        "{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": -2}], \"Edges\": []}",
+        "error:", "\"BufId\"", "-2", "negative");
 }
 
 static void number_above_2_53(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 9007199254740992, \"BufId\": 1}], "
-                    "\"Edges\": []}", "error:", "\"Size\"", "9007199254740992", "above 2^53-1");
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 9007199254740992, \"Op\": \"X\"}], \"Edges\": []}", "error:",
-                    "\"Id\"", "9007199254740992", "above 2^53-1");
+    TU_EXPECT_ERROR(
+        "{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 9007199254740992, \"BufId\": 1}], "
+        "\"Edges\": []}",
+        "error:", "\"Size\"", "9007199254740992", "above 2^53-1");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 9007199254740992, \"Op\": \"X\"}], \"Edges\": []}",
+                    "error:", "\"Id\"", "9007199254740992", "above 2^53-1");
 }
 
 static void huge_number(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 1e400, \"BufId\": 1}], \"Edges\": []}",
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 1e400, \"BufId\": 1}], "
+                    "\"Edges\": []}",
                     "error:", "Nodes[0] (Id 1)", "\"Size\"", "out of range");
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1e400, \"Op\": \"X\"}], \"Edges\": []}", "error:", "\"Id\"",
-                    "out of range");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 1e400, \"Op\": \"X\"}], \"Edges\": []}",
+                    "error:", "\"Id\"", "out of range");
 }
 
 static void size_exactly_2_53_minus_1_accepted(void **state)
 {
     (void)state;
     diag d;
-    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 9007199254740991, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, "
-                       "\"BufId\": 9007199254740991}, {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 9007199254740991}],"
-                       " \"Edges\": [[9007199254740991, 1]]}", &d);
+    graph *g = tu_load_ok(
+        "{\"Nodes\": [{\"Id\": 9007199254740991, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, "
+        "\"BufId\": 9007199254740991}, {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 9007199254740991}],"
+        " \"Edges\": [[9007199254740991, 1]]}",
+        &d);
     assert_int_equal(d.nwarnings, 0);
     assert_int_equal(g->nbufs, 1);
     assert_true(g->buf_size[0] == GRAPH_MAX_SIZE);
@@ -376,8 +392,10 @@ static void size_exactly_2_53_minus_1_accepted(void **state)
 static void duplicate_id(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 5, \"Op\": \"X\"}, {\"Id\": 6, \"Op\": \"X\"}, {\"Id\": 5, \"Op\": \"Y\"}],"
-                    " \"Edges\": []}", "error:", "duplicate Id 5", "Nodes[0]", "Nodes[2]");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 5, \"Op\": \"X\"}, {\"Id\": 6, \"Op\": \"X\"}, {\"Id\": "
+                    "5, \"Op\": \"Y\"}],"
+                    " \"Edges\": []}",
+                    "error:", "duplicate Id 5", "Nodes[0]", "Nodes[2]");
 }
 
 static void duplicate_id_after_an_earlier_duplicate(void **state)
@@ -395,14 +413,17 @@ static void duplicate_id_after_an_earlier_duplicate(void **state)
     if (!ok) tu_print_diag(&d);
     graph_free(g);
     diag_free(&d);
-    if (!ok) fail_msg("expected: duplicate Id 1: Nodes[0] and Nodes[1]; duplicate Id 2: Nodes[2] and Nodes[3]");
+    if (!ok)
+        fail_msg("expected: duplicate Id 1: Nodes[0] and Nodes[1]; duplicate Id 2: Nodes[2] and "
+                 "Nodes[3]");
 }
 
 static void edge_endpoint_not_a_node(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [" N0 ", {\"Id\": 1, \"Op\": \"X\"}], \"Edges\": [[0, 1], [0, 5]]}", "error:",
-                    "Edges[1]", "[0, 5]", "node 5 does not exist");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0
+                    ", {\"Id\": 1, \"Op\": \"X\"}], \"Edges\": [[0, 1], [0, 5]]}",
+                    "error:", "Edges[1]", "[0, 5]", "node 5 does not exist");
     TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [[8, 0]]}", "error:", "Edges[0]", "[8, 0]",
                     "node 8 does not exist");
 }
@@ -410,16 +431,19 @@ static void edge_endpoint_not_a_node(void **state)
 static void self_loop(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [" N0 ", {\"Id\": 3, \"Op\": \"X\"}], \"Edges\": [[0, 3], [3, 3]]}", "error:",
-                    "Edges[1]", "[3, 3]", "self-loop");
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0
+                    ", {\"Id\": 3, \"Op\": \"X\"}], \"Edges\": [[0, 3], [3, 3]]}",
+                    "error:", "Edges[1]", "[3, 3]", "self-loop");
 }
 
 static void edge_listed_twice(void **state)
 {
     (void)state;
     diag d;
-    graph *g = tu_load_ok("{\"Nodes\": [" N0 ", {\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"X\"}],"
-                       " \"Edges\": [[0, 1], [1, 2], [0, 1]]}", &d);
+    graph *g =
+        tu_load_ok("{\"Nodes\": [" N0 ", {\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"X\"}],"
+                   " \"Edges\": [[0, 1], [1, 2], [0, 1]]}",
+                   &d);
     assert_int_equal(d.nwarnings, 1);
     TU_ASSERT_LINE(&d, "warning:", "edge [0, 1]", "more than once");
     assert_int_equal(g->nedges, 2);
@@ -435,7 +459,8 @@ static void cycle_printed_from_smallest_id(void **state)
     /* 4 -> 7 -> 9 -> 4, reached from node 1, with 20 hanging off it; Nodes
      * are listed so that the cycle is found starting elsewhere. */
     const char *json =
-        "{\"Nodes\": [{\"Id\": 20, \"Op\": \"X\"}, {\"Id\": 9, \"Op\": \"X\"}, {\"Id\": 1, \"Op\": \"X\"},"
+        "{\"Nodes\": [{\"Id\": 20, \"Op\": \"X\"}, {\"Id\": 9, \"Op\": \"X\"}, {\"Id\": 1, \"Op\": "
+        "\"X\"},"
         " {\"Id\": 7, \"Op\": \"X\"}, {\"Id\": 4, \"Op\": \"X\"}, {\"Id\": 30, \"Op\": \"X\"}],"
         " \"Edges\": [[1, 9], [9, 4], [4, 7], [7, 9], [7, 20], [1, 30]]}";
     diag d;
@@ -450,7 +475,8 @@ static void two_node_cycle(void **state)
 {
     (void)state;
     TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 12, \"Op\": \"X\"}, {\"Id\": 11, \"Op\": \"X\"}],"
-                    " \"Edges\": [[12, 11], [11, 12]]}", "error:", "cycle: 11 -> 12 -> 11");
+                    " \"Edges\": [[12, 11], [11, 12]]}",
+                    "error:", "cycle: 11 -> 12 -> 11");
 }
 
 /* ------------------------------------------------------ buffers */
@@ -459,14 +485,15 @@ static void two_allocs_of_one_buffer(void **state)
 {
     (void)state;
     TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 10, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 5},"
-                    " {\"Id\": 11, \"Op\": \"ALLOC\", \"Size\": 2, \"BufId\": 5}], \"Edges\": []}", "error:",
-                    "buffer 5 is allocated twice", "ALLOC nodes 10 and 11");
+                    " {\"Id\": 11, \"Op\": \"ALLOC\", \"Size\": 2, \"BufId\": 5}], \"Edges\": []}",
+                    "error:", "buffer 5 is allocated twice", "ALLOC nodes 10 and 11");
 }
 
 static void free_of_unknown_buffer(void **state)
 {
     (void)state;
-    TU_EXPECT_ERROR("{\"Nodes\": [" N0 ", {\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 44}], \"Edges\": [[0, 3]]}",
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0
+                    ", {\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 44}], \"Edges\": [[0, 3]]}",
                     "error:", "FREE node 3", "buffer 44", "no ALLOC creates");
 }
 
@@ -474,9 +501,10 @@ static void two_frees_of_one_buffer(void **state)
 {
     (void)state;
     TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 5},"
-                    " {\"Id\": 21, \"Op\": \"FREE\", \"BufId\": 5}, {\"Id\": 22, \"Op\": \"FREE\", \"BufId\": 5}],"
-                    " \"Edges\": [[0, 21], [0, 22]]}", "error:", "buffer 5 is freed twice",
-                    "FREE nodes 21 and 22");
+                    " {\"Id\": 21, \"Op\": \"FREE\", \"BufId\": 5}, {\"Id\": 22, \"Op\": \"FREE\", "
+                    "\"BufId\": 5}],"
+                    " \"Edges\": [[0, 21], [0, 22]]}",
+                    "error:", "buffer 5 is freed twice", "FREE nodes 21 and 22");
 }
 
 static void free_not_depending_on_alloc(void **state)
@@ -485,25 +513,29 @@ static void free_not_depending_on_alloc(void **state)
     /* Unrelated: no path either way. */
     TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 5},"
                     " {\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 5}],"
-                    " \"Edges\": [[0, 1]]}", "error:", "FREE node 2", "buffer 5", "ALLOC node 0");
+                    " \"Edges\": [[0, 1]]}",
+                    "error:", "FREE node 2", "buffer 5", "ALLOC node 0");
     /* Reversed: the FREE runs before its ALLOC. */
     TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 7, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 6},"
-                    " {\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 6}], \"Edges\": [[3, 7]]}", "error:",
-                    "FREE node 3", "buffer 6", "ALLOC node 7");
+                    " {\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 6}], \"Edges\": [[3, 7]]}",
+                    "error:", "FREE node 3", "buffer 6", "ALLOC node 7");
     /* Only through a sibling: ALLOC and FREE share a predecessor. */
-    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"X\"}, {\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 2},"
-                    " {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 2}], \"Edges\": [[0, 1], [0, 2]]}", "error:",
-                    "FREE node 2", "buffer 2", "ALLOC node 1");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"X\"}, {\"Id\": 1, \"Op\": \"ALLOC\", "
+                    "\"Size\": 1, \"BufId\": 2},"
+                    " {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 2}], \"Edges\": [[0, 1], [0, 2]]}",
+                    "error:", "FREE node 2", "buffer 2", "ALLOC node 1");
 }
 
 static void free_depending_on_alloc_by_a_long_path(void **state)
 {
     (void)state;
     diag d;
-    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1},"
-                       " {\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"X\"}, {\"Id\": 3, \"Op\": \"X\"},"
-                       " {\"Id\": 4, \"Op\": \"FREE\", \"BufId\": 1}, {\"Id\": 5, \"Op\": \"X\"}],"
-                       " \"Edges\": [[5, 4], [0, 1], [1, 2], [5, 2], [2, 3], [3, 4]]}", &d);
+    graph *g = tu_load_ok(
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1},"
+        " {\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"X\"}, {\"Id\": 3, \"Op\": \"X\"},"
+        " {\"Id\": 4, \"Op\": \"FREE\", \"BufId\": 1}, {\"Id\": 5, \"Op\": \"X\"}],"
+        " \"Edges\": [[5, 4], [0, 1], [1, 2], [5, 2], [2, 3], [3, 4]]}",
+        &d);
     assert_int_equal(d.nwarnings, 0);
     graph_free(g);
     diag_free(&d);
@@ -514,7 +546,8 @@ static void alloc_never_freed(void **state)
     (void)state;
     diag d;
     graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": 64, \"BufId\": 9},"
-                       " {\"Id\": 4, \"Op\": \"X\", \"Inputs\": [9]}], \"Edges\": [[3, 4]]}", &d);
+                          " {\"Id\": 4, \"Op\": \"X\", \"Inputs\": [9]}], \"Edges\": [[3, 4]]}",
+                          &d);
     assert_int_equal(d.nwarnings, 1);
     TU_ASSERT_LINE(&d, "warning:", "buffer 9", "ALLOC node 3", "64 bytes", "never freed");
     assert_int_equal(g->nbufs, 1);
@@ -534,9 +567,11 @@ static void inputs_naming_unknown_buffer(void **state)
 {
     (void)state;
     diag d;
-    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1},"
-                       " {\"Id\": 1, \"Op\": \"X\", \"Inputs\": [1, 77]},"
-                       " {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 1}], \"Edges\": [[0, 1], [1, 2]]}", &d);
+    graph *g =
+        tu_load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1},"
+                   " {\"Id\": 1, \"Op\": \"X\", \"Inputs\": [1, 77]},"
+                   " {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 1}], \"Edges\": [[0, 1], [1, 2]]}",
+                   &d);
     assert_int_equal(d.nwarnings, 1);
     TU_ASSERT_LINE(&d, "warning:", "node 1", "buffer 77", "Inputs");
     /* Inputs are kept as written. */
@@ -551,8 +586,10 @@ static void free_size_differs_from_alloc(void **state)
 {
     (void)state;
     diag d;
-    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 10, \"BufId\": 5},"
-                       " {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 5, \"Size\": 20}], \"Edges\": [[0, 1]]}", &d);
+    graph *g = tu_load_ok(
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 10, \"BufId\": 5},"
+        " {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 5, \"Size\": 20}], \"Edges\": [[0, 1]]}",
+        &d);
     assert_int_equal(d.nwarnings, 1);
     TU_ASSERT_LINE(&d, "warning:", "FREE node 1", "20", "buffer 5", "ALLOC node 0", "10");
     assert_true(g->change[graph_find(g, 1)] == -10);
@@ -569,8 +606,10 @@ static void free_with_matching_size_is_quiet(void **state)
 {
     (void)state;
     diag d;
-    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 10, \"BufId\": 5},"
-                       " {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 5, \"Size\": 10}], \"Edges\": [[0, 1]]}", &d);
+    graph *g = tu_load_ok(
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 10, \"BufId\": 5},"
+        " {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 5, \"Size\": 10}], \"Edges\": [[0, 1]]}",
+        &d);
     assert_int_equal(d.nwarnings, 0);
     assert_int_equal(d.nlines, 0);
     graph_free(g);
@@ -583,9 +622,11 @@ static void unknown_fields_ignored(void **state)
 {
     (void)state;
     diag d;
-    graph *g = tu_load_ok("{\"Version\": 3, \"Meta\": {\"a\": [1, {\"b\": null}]},"
-                       " \"Nodes\": [{\"Id\": 0, \"Op\": \"X\", \"Color\": \"red\", \"Attrs\": {\"k\": [1, 2]}}],"
-                       " \"Extra\": [], \"Edges\": [], \"Tail\": true}", &d);
+    graph *g = tu_load_ok(
+        "{\"Version\": 3, \"Meta\": {\"a\": [1, {\"b\": null}]},"
+        " \"Nodes\": [{\"Id\": 0, \"Op\": \"X\", \"Color\": \"red\", \"Attrs\": {\"k\": [1, 2]}}],"
+        " \"Extra\": [], \"Edges\": [], \"Tail\": true}",
+        &d);
     assert_int_equal(d.nwarnings, 0);
     assert_int_equal(d.nlines, 0);
     assert_int_equal(g->n, 1);
@@ -597,9 +638,11 @@ static void ids_non_contiguous_and_unsorted(void **state)
 {
     (void)state;
     diag d;
-    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 100, \"Op\": \"ALLOC\", \"Size\": 4, \"BufId\": 3},"
-                       " {\"Id\": 7, \"Op\": \"Relu\"}, {\"Id\": 42, \"Op\": \"FREE\", \"BufId\": 3}],"
-                       " \"Edges\": [[100, 7], [7, 42]]}", &d);
+    graph *g =
+        tu_load_ok("{\"Nodes\": [{\"Id\": 100, \"Op\": \"ALLOC\", \"Size\": 4, \"BufId\": 3},"
+                   " {\"Id\": 7, \"Op\": \"Relu\"}, {\"Id\": 42, \"Op\": \"FREE\", \"BufId\": 3}],"
+                   " \"Edges\": [[100, 7], [7, 42]]}",
+                   &d);
     assert_int_equal(d.nwarnings, 0);
     assert_int_equal(g->n, 3);
     assert_int_equal(graph_find(g, 100), 0);
@@ -627,14 +670,16 @@ static void optional_name_latency_stream_kept(void **state)
 {
     (void)state;
     diag d;
-    graph *g = tu_load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"Conv\", \"Name\": \"conv1\", \"Latency\": 2.5,"
-                       " \"Stream\": 3}, {\"Id\": 1, \"Op\": \"Relu\"},"
-                       " {\"Id\": 2, \"Op\": \"Add\", \"Latency\": 0, \"Name\": \"add \\\"x\\\"\"}],"
-                       " \"Edges\": [[0, 1]]}", &d);
+    graph *g = tu_load_ok(
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"Conv\", \"Name\": \"conv1\", \"Latency\": 2.5,"
+        " \"Stream\": 3}, {\"Id\": 1, \"Op\": \"Relu\"},"
+        " {\"Id\": 2, \"Op\": \"Add\", \"Latency\": 0, \"Name\": \"add \\\"x\\\"\"}],"
+        " \"Edges\": [[0, 1]]}",
+        &d);
     assert_int_equal(d.nwarnings, 0);
     assert_string_equal(graph_name(g, 0), "conv1");
     assert_string_equal(graph_op(g, 0), "Conv");
-    assert_string_equal(graph_name(g, 1), "Relu");   /* no Name: the Op */
+    assert_string_equal(graph_name(g, 1), "Relu"); /* no Name: the Op */
     assert_int_equal(g->name[1], 0);
     assert_string_equal(graph_name(g, 2), "add \"x\"");
     assert_non_null(g->latency);
@@ -674,7 +719,8 @@ static void many_leaks_keep_few_lines(void **state)
     tu_str b = {0};
     tu_printf(&b, "{\"Nodes\": [");
     for (int i = 0; i < 10000; i++)
-        tu_printf(&b, "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 16, \"BufId\": %d}", i ? ", " : "", i, i);
+        tu_printf(&b, "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 16, \"BufId\": %d}",
+                  i ? ", " : "", i, i);
     tu_printf(&b, "], \"Edges\": []}");
     diag d;
     graph *g = tu_load_ok(b.s, &d);
@@ -723,7 +769,7 @@ static void too_many_nodes_is_too_large(void **state)
     TU_ASSERT_LINE(&d, "t.json: error: too large: more than 3 nodes (the most memtris holds)");
     assert_int_equal(tu_find_line(&d, "out of memory", (const char *)NULL), -1);
     diag_free(&d);
-    opts.max_nodes = 4;                       /* exactly the limit is fine */
+    opts.max_nodes = 4; /* exactly the limit is fine */
     diag_init(&d, TU_SOURCE);
     g = load_buffer(json, strlen(json), TU_SOURCE, &d, &opts, NULL);
     assert_non_null(g);
@@ -752,18 +798,22 @@ static char *far_free_graph(int len, int linked)
     size_t cap = 64 + (size_t)len * 64 + 70 * 200, n = 0;
     char *j = malloc(cap);
     assert_non_null(j);
-    n += (size_t)sprintf(j + n, "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1}, "
-                               "{\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 1}");
-    for (int i = 0; i < len; i++) n += (size_t)sprintf(j + n, ", {\"Id\": %d, \"Op\": \"X\"}", 1000 + i);
+    n += (size_t)sprintf(j + n,
+                         "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1}, "
+                         "{\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 1}");
+    for (int i = 0; i < len; i++)
+        n += (size_t)sprintf(j + n, ", {\"Id\": %d, \"Op\": \"X\"}", 1000 + i);
     for (int k = 0; k < 70; k++)
-        n += (size_t)sprintf(j + n, ", {\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": %d}, "
-                                    "{\"Id\": %d, \"Op\": \"FREE\", \"BufId\": %d}", 10 + 2 * k, 100 + k,
-                             11 + 2 * k, 100 + k);
+        n += (size_t)sprintf(j + n,
+                             ", {\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": %d}, "
+                             "{\"Id\": %d, \"Op\": \"FREE\", \"BufId\": %d}",
+                             10 + 2 * k, 100 + k, 11 + 2 * k, 100 + k);
     n += (size_t)sprintf(j + n, "], \"Edges\": [");
     if (linked) n += (size_t)sprintf(j + n, "[0, 1000], ");
     for (int i = 1; i < len; i++) n += (size_t)sprintf(j + n, "[%d, %d], ", 999 + i, 1000 + i);
-    for (int k = 0; k < 70; k++)   /* each extra buffer's FREE waits for the whole chain too */
-        n += (size_t)sprintf(j + n, "[%d, %d], [%d, %d], ", 10 + 2 * k, 1000, 1000 + len - 1, 11 + 2 * k);
+    for (int k = 0; k < 70; k++) /* each extra buffer's FREE waits for the whole chain too */
+        n += (size_t)sprintf(j + n, "[%d, %d], [%d, %d], ", 10 + 2 * k, 1000, 1000 + len - 1,
+                             11 + 2 * k);
     n += (size_t)sprintf(j + n, "[%d, 1]]}", 1000 + len - 1);
     return j;
 }
@@ -791,7 +841,10 @@ static void free_far_from_alloc(void **state)
 }
 
 /* Loading reports progress: growing byte counts, ending at the total. */
-typedef struct progress_log { size_t calls, last, total; int monotonic; } progress_log;
+typedef struct progress_log {
+    size_t calls, last, total;
+    int monotonic;
+} progress_log;
 
 static void on_progress(void *ctx, size_t done, size_t total)
 {
@@ -810,9 +863,11 @@ static void load_reports_progress(void **state)
     char *json = malloc(cap);
     assert_non_null(json);
     len += (size_t)sprintf(json + len, "{\"Nodes\": [");
-    for (int i = 0; i < 20000; i++) len += (size_t)sprintf(json + len, "%s{\"Id\": %d, \"Op\": \"X\"}", i ? ", " : "", i);
+    for (int i = 0; i < 20000; i++)
+        len += (size_t)sprintf(json + len, "%s{\"Id\": %d, \"Op\": \"X\"}", i ? ", " : "", i);
     len += (size_t)sprintf(json + len, "], \"Edges\": [");
-    for (int i = 1; i < 20000; i++) len += (size_t)sprintf(json + len, "%s[%d, %d]", i > 1 ? ", " : "", i - 1, i);
+    for (int i = 1; i < 20000; i++)
+        len += (size_t)sprintf(json + len, "%s[%d, %d]", i > 1 ? ", " : "", i - 1, i);
     len += (size_t)sprintf(json + len, "]}");
     progress_log p = {0, 0, 0, 1};
     load_opts opts = {on_progress, &p, 0};

@@ -11,7 +11,10 @@
 
 static const int64_t aligns[] = {1, 64, 4096};
 
-static uint32_t alloc_at(const graph *g, const run *r, uint32_t b) { return r->pos[g->buf_alloc[b]]; }
+static uint32_t alloc_at(const graph *g, const run *r, uint32_t b)
+{
+    return r->pos[g->buf_alloc[b]];
+}
 static uint32_t free_at(const graph *g, const run *r, uint32_t b)
 {
     return g->buf_free[b] == GRAPH_NONE ? r->n : r->pos[g->buf_free[b]];
@@ -73,7 +76,11 @@ static int64_t reference_best_fit(const graph *g, const run *r, int64_t align, i
             uint32_t best_i = nlive;
             for (uint32_t i = 0; i < nlive; i++) {
                 int64_t o = off[live[i]];
-                if (o - at >= span && o - at < best_len) { best = at; best_len = o - at; best_i = i; }
+                if (o - at >= span && o - at < best_len) {
+                    best = at;
+                    best_len = o - at;
+                    best_i = i;
+                }
                 at = o + place_span(g->buf_size[live[i]], align);
             }
             if (best < 0) best = at;
@@ -95,7 +102,8 @@ static int64_t reference_best_fit(const graph *g, const run *r, int64_t align, i
 
 /* The seed's pool: a stack of free blocks per power-of-two class. Returns
  * the bytes reserved. */
-static int64_t reference_pool(const graph *g, const run *r, int64_t align, int64_t *off, int64_t *block)
+static int64_t reference_pool(const graph *g, const run *r, int64_t align, int64_t *off,
+                              int64_t *block)
 {
     uint32_t *stack[64], depth[64] = {0};
     for (int c = 0; c < 64; c++) stack[c] = malloc(((size_t)g->nbufs + 1) * sizeof **stack);
@@ -105,11 +113,17 @@ static int64_t reference_pool(const graph *g, const run *r, int64_t align, int64
         if (b == GRAPH_NONE || g->buf_size[b] == 0) continue;
         int64_t span = place_span(g->buf_size[b], align), cls = 1;
         int c = 0;
-        while (cls < span) { cls *= 2; c++; }
+        while (cls < span) {
+            cls *= 2;
+            c++;
+        }
         if (g->kind[u] == NODE_ALLOC) {
             block[b] = cls;
             if (depth[c]) off[b] = off[stack[c][--depth[c]]];
-            else { off[b] = reserved; reserved += cls; }
+            else {
+                off[b] = reserved;
+                reserved += cls;
+            }
         } else if (g->kind[u] == NODE_FREE) {
             stack[c][depth[c]++] = b;
         }
@@ -127,7 +141,7 @@ static int64_t reference_coloring(const graph *g, const run *r, int64_t align, i
     uint32_t n = g->nbufs, *byst = malloc(((size_t)n + 1) * sizeof *byst), m = 0;
     int64_t *color = malloc(((size_t)n + 1) * sizeof *color), block = 0, max_color = 0;
     char *used = calloc((size_t)n + 1, 1);
-    for (uint32_t s = 0; s < r->n; s++) {   /* sorted by start time */
+    for (uint32_t s = 0; s < r->n; s++) { /* sorted by start time */
         uint32_t u = r->order[s], b = g->buf[u];
         if (g->kind[u] == NODE_ALLOC && g->buf_size[b]) byst[m++] = b;
     }
@@ -143,14 +157,17 @@ static int64_t reference_coloring(const graph *g, const run *r, int64_t align, i
         color[byst[i]] = c;
         off[byst[i]] = c * block;
     }
-    free(byst); free(color); free(used);
+    free(byst);
+    free(color);
+    free(used);
     return max_color * block;
 }
 
 /* TFLite's greedy by size, all pairs: buffers in order (by size, or XLA's
  * lifetime order), each at the lowest offset of the smallest gap among the
  * placed buffers live with it, else above them. Returns the arena. */
-static int64_t reference_greedy(const graph *g, const run *r, int64_t align, int lifetime_order, int64_t *off)
+static int64_t reference_greedy(const graph *g, const run *r, int64_t align, int lifetime_order,
+                                int64_t *off)
 {
     uint32_t n = g->nbufs, *ord = malloc(((size_t)n + 1) * sizeof *ord), m = 0;
     uint32_t *placed = malloc(((size_t)n + 1) * sizeof *placed), np = 0;
@@ -161,13 +178,20 @@ static int64_t reference_greedy(const graph *g, const run *r, int64_t align, int
         for (uint32_t j = i; j > 0; j--) {
             uint32_t x = ord[j - 1], y = ord[j];
             int64_t sx = place_span(g->buf_size[x], align), sy = place_span(g->buf_size[y], align);
-            int64_t lx = free_at(g, r, x) - alloc_at(g, r, x), ly = free_at(g, r, y) - alloc_at(g, r, y);
+            int64_t lx = free_at(g, r, x) - alloc_at(g, r, x),
+                    ly = free_at(g, r, y) - alloc_at(g, r, y);
             int64_t kx[3] = {-sx, alloc_at(g, r, x), 0}, ky[3] = {-sy, alloc_at(g, r, y), 0};
             if (lifetime_order) {
-                kx[0] = -lx; kx[1] = -sx; kx[2] = alloc_at(g, r, x);
-                ky[0] = -ly; ky[1] = -sy; ky[2] = alloc_at(g, r, y);
+                kx[0] = -lx;
+                kx[1] = -sx;
+                kx[2] = alloc_at(g, r, x);
+                ky[0] = -ly;
+                ky[1] = -sy;
+                ky[2] = alloc_at(g, r, y);
             }
-            int greater = kx[0] != ky[0] ? kx[0] > ky[0] : kx[1] != ky[1] ? kx[1] > ky[1] : kx[2] > ky[2];
+            int greater = kx[0] != ky[0]   ? kx[0] > ky[0]
+                          : kx[1] != ky[1] ? kx[1] > ky[1]
+                                           : kx[2] > ky[2];
             if (!greater) break;
             ord[j - 1] = y;
             ord[j] = x;
@@ -178,14 +202,19 @@ static int64_t reference_greedy(const graph *g, const run *r, int64_t align, int
         uint32_t *ov = malloc(((size_t)np + 1) * sizeof *ov);
         for (uint32_t j = 0; j < np; j++)
             if (live_together(g, r, x, placed[j])) ov[k++] = placed[j];
-        for (uint32_t a = 1; a < k; a++)   /* by offset */
+        for (uint32_t a = 1; a < k; a++) /* by offset */
             for (uint32_t b = a; b > 0 && off[ov[b - 1]] > off[ov[b]]; b--) {
-                uint32_t t = ov[b]; ov[b] = ov[b - 1]; ov[b - 1] = t;
+                uint32_t t = ov[b];
+                ov[b] = ov[b - 1];
+                ov[b - 1] = t;
             }
         int64_t need = place_span(g->buf_size[x], align), prev = 0, best = -1, best_gap = INT64_MAX;
         for (uint32_t j = 0; j < k; j++) {
             int64_t gap = off[ov[j]] - prev;
-            if (gap >= need && gap < best_gap) { best = prev; best_gap = gap; }
+            if (gap >= need && gap < best_gap) {
+                best = prev;
+                best_gap = gap;
+            }
             int64_t end = off[ov[j]] + place_span(g->buf_size[ov[j]], align);
             if (end > prev) prev = end;
         }
@@ -194,7 +223,8 @@ static int64_t reference_greedy(const graph *g, const run *r, int64_t align, int
         placed[np++] = x;
         free(ov);
     }
-    free(ord); free(placed);
+    free(ord);
+    free(placed);
     return arena;
 }
 
@@ -223,12 +253,14 @@ static void check_plan(const graph *g, const run *r, const placement *pl)
     assert_int_equal(pl->reserved, pl->arena);
 }
 
-static void expect_offsets(const graph *g, const placement *pl, const int64_t *want, const char *what)
+static void expect_offsets(const graph *g, const placement *pl, const int64_t *want,
+                           const char *what)
 {
     for (uint32_t b = 0; b < g->nbufs; b++)
         if (g->buf_size[b] && want[b] != pl->offset[b])
-            fail_msg("%s, align %lld: buffer %lld at %lld, the reference says %lld", what, (long long)pl->align,
-                     (long long)g->buf_id[b], (long long)pl->offset[b], (long long)want[b]);
+            fail_msg("%s, align %lld: buffer %lld at %lld, the reference says %lld", what,
+                     (long long)pl->align, (long long)g->buf_id[b], (long long)pl->offset[b],
+                     (long long)want[b]);
 }
 
 /* Runs every placer on one schedule and alignment: the verifier and the
@@ -243,13 +275,15 @@ static void every_placer(const graph *g, const run *r, int64_t align)
     int64_t arena[16], best = -1;
     size_t np = placer_count();
     assert_true(np <= 16);
-    int64_t *ref = calloc((size_t)g->nbufs + 1, sizeof *ref), *ref2 = calloc((size_t)g->nbufs + 1, sizeof *ref2);
+    int64_t *ref = calloc((size_t)g->nbufs + 1, sizeof *ref),
+            *ref2 = calloc((size_t)g->nbufs + 1, sizeof *ref2);
     int64_t *blk = calloc((size_t)g->nbufs + 1, sizeof *blk);
     for (size_t i = 0; i < np; i++) {
         const placer *p = placer_at(i);
         placement pl;
         if (place_run(g, r, p, align, &pl, err, sizeof err)) fail_msg("%s: %s", p->name, err);
-        if (place_verify(g, r, &pl, err, sizeof err)) fail_msg("%s, align %lld: %s", p->name, (long long)align, err);
+        if (place_verify(g, r, &pl, err, sizeof err))
+            fail_msg("%s, align %lld: %s", p->name, (long long)align, err);
         check_plan(g, r, &pl);
         assert_true(pl.arena >= lb);
         arena[i] = pl.arena;
@@ -270,7 +304,8 @@ static void every_placer(const graph *g, const run *r, int64_t align)
             expect_offsets(g, &pl, ref, p->name);
         } else if (!strcmp(p->name, "greedy-size")) {
             /* the smaller of the two orders; the size order on a tie */
-            int64_t a = reference_greedy(g, r, align, 0, ref), b = reference_greedy(g, r, align, 1, ref2);
+            int64_t a = reference_greedy(g, r, align, 0, ref),
+                    b = reference_greedy(g, r, align, 1, ref2);
             assert_int_equal(a <= b ? a : b, pl.arena);
             expect_offsets(g, &pl, a <= b ? ref : ref2, p->name);
             assert_non_null(pl.detail);
@@ -284,7 +319,9 @@ static void every_placer(const graph *g, const run *r, int64_t align)
         if (best > arena[i])
             fail_msg("best's arena %lld is larger than %s's, %lld (align %lld)", (long long)best,
                      placer_at(i)->name, (long long)arena[i], (long long)align);
-    free(ref); free(ref2); free(blk);
+    free(ref);
+    free(ref2);
+    free(blk);
 }
 
 /* ------------------------------------------------------------ random graphs */
@@ -313,11 +350,31 @@ static void random_graphs_from(uint64_t seed, int count, uint32_t min_nodes, uin
 
 /* 400 small random graphs in all, in four tests so that each stays short,
  * and larger ones, whose lifetimes span many blocks of greedy's tree. */
-static void random_graphs(void **state) { (void)state; random_graphs_from(42, 100, 1, 150); }
-static void random_graphs_2(void **state) { (void)state; random_graphs_from(43, 100, 1, 150); }
-static void random_graphs_3(void **state) { (void)state; random_graphs_from(44, 100, 1, 150); }
-static void random_graphs_4(void **state) { (void)state; random_graphs_from(45, 100, 1, 150); }
-static void random_large_graphs(void **state) { (void)state; random_graphs_from(46, 4, 400, 1500); }
+static void random_graphs(void **state)
+{
+    (void)state;
+    random_graphs_from(42, 100, 1, 150);
+}
+static void random_graphs_2(void **state)
+{
+    (void)state;
+    random_graphs_from(43, 100, 1, 150);
+}
+static void random_graphs_3(void **state)
+{
+    (void)state;
+    random_graphs_from(44, 100, 1, 150);
+}
+static void random_graphs_4(void **state)
+{
+    (void)state;
+    random_graphs_from(45, 100, 1, 150);
+}
+static void random_large_graphs(void **state)
+{
+    (void)state;
+    random_graphs_from(46, 4, 400, 1500);
+}
 
 /* ------------------------------------------------------------ samples */
 
@@ -355,8 +412,8 @@ static void every_sample(void **state)
 static void model_samples_near_the_lower_bound(void **state)
 {
     (void)state;
-    static const char *const models[] = {"resnet50.json", "mobilenet_v2.json", "efficientnet_b0.json",
-                                         "bert_base.json"};
+    static const char *const models[] = {"resnet50.json", "mobilenet_v2.json",
+                                         "efficientnet_b0.json", "bert_base.json"};
     for (int m = 0; m < 4; m++) {
         diag d;
         graph *g = tu_load_sample(models[m], &d);
@@ -369,11 +426,15 @@ static void model_samples_near_the_lower_bound(void **state)
                 for (int q = 0; q < 2; q++) {
                     placement pl;
                     const char *name = q ? "best" : "greedy-size";
-                    assert_int_equal(place_run(g, &r, placer_find(name), al[k], &pl, err, sizeof err), 0);
+                    assert_int_equal(
+                        place_run(g, &r, placer_find(name), al[k], &pl, err, sizeof err), 0);
                     if ((double)pl.arena > 1.02 * (double)r.peak)
-                        fail_msg("%s, %s, %s, align %lld: arena %lld is %.2f%% over the lower bound %lld", models[m],
-                                 policy_at(p)->name, name, (long long)al[k], (long long)pl.arena,
-                                 100.0 * (double)(pl.arena - r.peak) / (double)r.peak, (long long)r.peak);
+                        fail_msg("%s, %s, %s, align %lld: arena %lld is %.2f%% over the lower "
+                                 "bound %lld",
+                                 models[m], policy_at(p)->name, name, (long long)al[k],
+                                 (long long)pl.arena,
+                                 100.0 * (double)(pl.arena - r.peak) / (double)r.peak,
+                                 (long long)r.peak);
                     place_free(&pl);
                 }
             policy_run_free(&r);
@@ -400,7 +461,8 @@ static graph *chain_graph(const char *spec, diag *d)
             long buf = strtol(p + 1, &p, 10);
             assert_true(*p == ':');
             long long size = strtoll(p + 1, &p, 10);
-            tu_printf(&j, "{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": %lld, \"BufId\": %ld}", n, size, buf);
+            tu_printf(&j, "{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": %lld, \"BufId\": %ld}", n,
+                      size, buf);
         } else if (*p == 'F') {
             long buf = strtol(p + 1, &p, 10);
             tu_printf(&j, "{\"Id\": %d, \"Op\": \"FREE\", \"BufId\": %ld}", n, buf);
@@ -434,11 +496,15 @@ static void plan(planned *x, const char *spec, const char *placer_name, int64_t 
     x->g = chain_graph(spec, &x->d);
     assert_int_equal(policy_run(x->g, policy_find("priority"), &x->r, err, sizeof err), 0);
     assert_non_null(placer_find(placer_name));
-    if (place_run_checked(x->g, &x->r, placer_find(placer_name), align, &x->pl, err, sizeof err) != PLACE_OK)
+    if (place_run_checked(x->g, &x->r, placer_find(placer_name), align, &x->pl, err, sizeof err) !=
+        PLACE_OK)
         fail_msg("%s", err);
 }
 
-static int64_t offset_of(const planned *x, int64_t bufid) { return x->pl.offset[graph_find_buf(x->g, bufid)]; }
+static int64_t offset_of(const planned *x, int64_t bufid)
+{
+    return x->pl.offset[graph_find_buf(x->g, bufid)];
+}
 
 static void unplan(planned *x)
 {
@@ -482,12 +548,12 @@ static void pool_rounds_and_reuses(void **state)
     for (int k = 0; k < 2; k++) {
         planned x;
         plan(&x, spec, "pool", k ? 64 : 1);
-        assert_int_equal(offset_of(&x, 1), 0);      /* class 128 at 0 */
-        assert_int_equal(offset_of(&x, 2), 0);      /* reuses buffer 1's block */
-        assert_int_equal(offset_of(&x, 3), 128);    /* class 256 */
-        assert_int_equal(offset_of(&x, 4), 384);    /* class 128, none free: a new one */
-        assert_int_equal(offset_of(&x, 5), 512);    /* class 64 */
-        assert_int_equal(offset_of(&x, 6), 128);    /* class 256: buffer 3's block */
+        assert_int_equal(offset_of(&x, 1), 0);   /* class 128 at 0 */
+        assert_int_equal(offset_of(&x, 2), 0);   /* reuses buffer 1's block */
+        assert_int_equal(offset_of(&x, 3), 128); /* class 256 */
+        assert_int_equal(offset_of(&x, 4), 384); /* class 128, none free: a new one */
+        assert_int_equal(offset_of(&x, 5), 512); /* class 64 */
+        assert_int_equal(offset_of(&x, 6), 128); /* class 256: buffer 3's block */
         assert_int_equal(x.pl.reserved, 576);
         assert_int_equal(x.pl.arena, 576);
         assert_int_equal(x.pl.block[graph_find_buf(x.g, 3)], 256);
@@ -498,7 +564,7 @@ static void pool_rounds_and_reuses(void **state)
         unplan(&x);
     }
     planned x;
-    plan(&x, spec, "pool", 4096);      /* every class is the alignment */
+    plan(&x, spec, "pool", 4096); /* every class is the alignment */
     assert_int_equal(x.pl.reserved, 4 * 4096);
     unplan(&x);
     /* Last freed, first reused. */
@@ -519,7 +585,7 @@ static void coloring_wastes_blocks(void **state)
     assert_int_equal(offset_of(&x, 2), 1000);
     assert_int_equal(offset_of(&x, 3), 0);
     assert_int_equal(offset_of(&x, 4), 1000);
-    assert_int_equal(x.pl.arena, 2000);          /* against a peak of 1100 */
+    assert_int_equal(x.pl.arena, 2000); /* against a peak of 1100 */
     assert_int_equal(x.r.peak, 1100);
     assert_int_equal(x.pl.block[graph_find_buf(x.g, 3)], 1000);
     unplan(&x);
@@ -605,8 +671,8 @@ static void best_beats_greedy(void **state)
 
 /* best with a greedy budget of test_budget units of work */
 static uint64_t test_budget;
-static int best_with_budget(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                            char *err, size_t errcap)
+static int best_with_budget(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                            placement *pl, char *err, size_t errcap)
 {
     return place_best_limited(g, r, lt, align, test_budget, pl, err, errcap);
 }
@@ -622,7 +688,8 @@ static void best_stops_a_greedy_over_its_work_limit(void **state)
     run r;
     char err[256];
     assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
-    const placer limited = {.name = "best", .desc = "best with a budget", .place = best_with_budget};
+    const placer limited = {
+        .name = "best", .desc = "best with a budget", .place = best_with_budget};
     int64_t others = INT64_MAX;
     for (size_t i = 0; placer_at(i); i++) {
         const placer *p = placer_at(i);
@@ -666,7 +733,7 @@ static void lower_bound_counts_aligned_spans(void **state)
     assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
     assert_int_equal(place_lower_bound(g, &r, 1), 164);
     assert_int_equal(r.peak, 164);
-    assert_int_equal(place_lower_bound(g, &r, 64), 64 + 128);     /* 2+3: 128 + 64; 1+2: 64 + 128 */
+    assert_int_equal(place_lower_bound(g, &r, 64), 64 + 128); /* 2+3: 128 + 64; 1+2: 64 + 128 */
     assert_int_equal(place_lower_bound(g, &r, 4096), 8192);
     policy_run_free(&r);
     graph_free(g);
@@ -697,14 +764,18 @@ static void verify_names_overlapping_buffers(void **state)
     uint32_t b7 = graph_find_buf(g, 7), b8 = graph_find_buf(g, 8), b9 = graph_find_buf(g, 9);
     int64_t off[3];
     placement pl;
-    off[b7] = 0; off[b9] = 50; off[b8] = 200;
+    off[b7] = 0;
+    off[b9] = 50;
+    off[b8] = 200;
     hand_plan(g, &pl, 1, off);
     assert_int_equal(place_verify(g, &r, &pl, err, sizeof err), -1);
     assert_non_null(strstr(err, "buffers 7 [0, 100) and 9 [50, 150)"));
     assert_non_null(strstr(err, "step 2"));
     place_free(&pl);
     /* 8 reuses 7's bytes after 7 is freed: fine; over 9's: not. */
-    off[b7] = 0; off[b9] = 100; off[b8] = 0;
+    off[b7] = 0;
+    off[b9] = 100;
+    off[b8] = 0;
     hand_plan(g, &pl, 1, off);
     if (place_verify(g, &r, &pl, err, sizeof err)) fail_msg("%s", err);
     place_free(&pl);
@@ -740,11 +811,11 @@ static void verify_names_misaligned_buffers(void **state)
     assert_int_equal(place_verify(g, &r, &pl, err, sizeof err), -1);
     assert_non_null(strstr(err, "buffer 6 is at offset 160, not a multiple of 64"));
     place_free(&pl);
-    off[graph_find_buf(g, 6)] = 128;    /* 100 bytes take 128 at align 64 */
+    off[graph_find_buf(g, 6)] = 128; /* 100 bytes take 128 at align 64 */
     hand_plan(g, &pl, 64, off);
     assert_int_equal(place_verify(g, &r, &pl, err, sizeof err), 0);
     place_free(&pl);
-    off[graph_find_buf(g, 6)] = 64;     /* inside buffer 5's span */
+    off[graph_find_buf(g, 6)] = 64; /* inside buffer 5's span */
     hand_plan(g, &pl, 64, off);
     assert_int_equal(place_verify(g, &r, &pl, err, sizeof err), -1);
     assert_non_null(strstr(err, "buffers 5 [0, 128) and 6 [64, 128)"));
@@ -760,10 +831,14 @@ static void verify_names_misaligned_buffers(void **state)
 }
 
 /* A placer with a bug: every buffer at offset 0. */
-static int place_all_at_zero(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                             char *err, size_t errcap)
+static int place_all_at_zero(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                             placement *pl, char *err, size_t errcap)
 {
-    (void)r; (void)lt; (void)align; (void)err; (void)errcap;
+    (void)r;
+    (void)lt;
+    (void)align;
+    (void)err;
+    (void)errcap;
     for (uint32_t b = 0; b < g->nbufs; b++) pl->offset[b] = 0;
     return 0;
 }
@@ -779,13 +854,18 @@ static void run_checked_tells_failure_from_a_bad_plan(void **state)
     assert_int_equal(x.pl.arena, 256);
     char err[512];
     placement pl;
-    assert_int_equal(place_run_checked(x.g, &x.r, placer_find("first-fit"), 3, &pl, err, sizeof err), PLACE_FAILED);
+    assert_int_equal(
+        place_run_checked(x.g, &x.r, placer_find("first-fit"), 3, &pl, err, sizeof err),
+        PLACE_FAILED);
     assert_string_equal(err, "alignment 3 is not a power of two");
     assert_null(pl.offset);
-    const placer broken = {.name = "broken", .desc = "every buffer at 0", .place = place_all_at_zero};
-    assert_int_equal(place_run_checked(x.g, &x.r, &broken, 64, &pl, err, sizeof err), PLACE_INVALID);
-    assert_string_equal(err, "internal error: placer broken made an invalid plan for " TU_SOURCE ": buffers 7 [0, 128) "
-                        "and 9 [0, 128) are live together at step 2 and overlap");
+    const placer broken = {
+        .name = "broken", .desc = "every buffer at 0", .place = place_all_at_zero};
+    assert_int_equal(place_run_checked(x.g, &x.r, &broken, 64, &pl, err, sizeof err),
+                     PLACE_INVALID);
+    assert_string_equal(err, "internal error: placer broken made an invalid plan for " TU_SOURCE
+                             ": buffers 7 [0, 128) "
+                             "and 9 [0, 128) are live together at step 2 and overlap");
     assert_null(pl.offset);
     assert_null(pl.hwm);
     place_free(&pl);
@@ -806,11 +886,13 @@ static void many_live_buffers(void **state)
     tu_str j = {0};
     tu_printf(&j, "{\"Nodes\": [");
     for (uint32_t i = 0; i < nb; i++)
-        tu_printf(&j, "%s{\"Id\": %u, \"Op\": \"ALLOC\", \"Size\": %u, \"BufId\": %u}, "
-                      "{\"Id\": %u, \"Op\": \"FREE\", \"BufId\": %u}", i ? ", " : "", 2 * i, 64 + i % 7 * 64, i,
-                  2 * i + 1, i);
+        tu_printf(&j,
+                  "%s{\"Id\": %u, \"Op\": \"ALLOC\", \"Size\": %u, \"BufId\": %u}, "
+                  "{\"Id\": %u, \"Op\": \"FREE\", \"BufId\": %u}",
+                  i ? ", " : "", 2 * i, 64 + i % 7 * 64, i, 2 * i + 1, i);
     tu_printf(&j, ", {\"Id\": %u, \"Op\": \"Barrier\"}], \"Edges\": [", 2 * nb);
-    for (uint32_t i = 0; i < nb; i++) tu_printf(&j, "%s[%u, %u], [%u, %u]", i ? ", " : "", 2 * i, 2 * nb, 2 * nb, 2 * i + 1);
+    for (uint32_t i = 0; i < nb; i++)
+        tu_printf(&j, "%s[%u, %u], [%u, %u]", i ? ", " : "", 2 * i, 2 * nb, 2 * nb, 2 * i + 1);
     tu_printf(&j, "]}");
     diag d;
     graph *g = tu_load(j.s, &d);
@@ -818,12 +900,14 @@ static void many_live_buffers(void **state)
     run r;
     char err[256];
     assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
-    static const char *const fast[] = {"first-fit", "best-fit", "pool", "coloring", "greedy-size", "best"};
+    static const char *const fast[] = {"first-fit", "best-fit",    "pool",
+                                       "coloring",  "greedy-size", "best"};
     for (int k = 0; k < 6; k++) {
         placement pl;
         assert_int_equal(place_run(g, &r, placer_find(fast[k]), 64, &pl, err, sizeof err), 0);
-        if (k != 2 && k != 3) assert_int_equal(pl.arena, r.peak);   /* all live at once, packed with no hole */
-        if (k == 3) assert_int_equal(pl.arena, (int64_t)nb * 448);   /* one 448-byte block each */
+        if (k != 2 && k != 3)
+            assert_int_equal(pl.arena, r.peak); /* all live at once, packed with no hole */
+        if (k == 3) assert_int_equal(pl.arena, (int64_t)nb * 448); /* one 448-byte block each */
         if (place_verify(g, &r, &pl, err, sizeof err)) fail_msg("%s: %s", fast[k], err);
         place_free(&pl);
     }
@@ -841,7 +925,9 @@ static void arena_overflow_is_an_error(void **state)
     tu_str j = {0};
     tu_printf(&j, "{\"Nodes\": [");
     for (int i = 0; i < 1024; i++)
-        tu_printf(&j, "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, \"BufId\": %d}", i ? ", " : "", i, i);
+        tu_printf(&j,
+                  "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, \"BufId\": %d}",
+                  i ? ", " : "", i, i);
     tu_printf(&j, "], \"Edges\": []}");
     diag d;
     graph *g = tu_load(j.s, &d);
@@ -917,7 +1003,8 @@ static void fuzz_found_graphs(void **state)
         for (size_t p = 0; policy_at(p); p++) {
             run r;
             char err[256];
-            if (policy_run(g, policy_at(p), &r, err, sizeof err)) continue;   /* past 2^63-1 is refused */
+            if (policy_run(g, policy_at(p), &r, err, sizeof err))
+                continue; /* past 2^63-1 is refused */
             for (int k = 0; k < 3; k++) every_placer(g, &r, aligns[k]);
             policy_run_free(&r);
         }

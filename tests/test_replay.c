@@ -16,10 +16,10 @@
 #define REC_MAX 4096
 struct replay_dev {
     uint32_t nslots;
-    int64_t bytes[REC_MAX];        /* per slot, 0: empty */
+    int64_t bytes[REC_MAX]; /* per slot, 0: empty */
     int64_t held;
-    int allocs, releases, fail_at;   /* fail_at: the alloc call (1-based) that fails, 0: none */
-    int reads, read_fail_at;         /* likewise for read calls (the baseline is read 1) */
+    int allocs, releases, fail_at; /* fail_at: the alloc call (1-based) that fails, 0: none */
+    int reads, read_fail_at;       /* likewise for read calls (the baseline is read 1) */
     int trims;
     int64_t held_at_trim;
     replay_region touched[REC_MAX];
@@ -27,7 +27,7 @@ struct replay_dev {
     char err[128];
 };
 
-static struct replay_dev *rec_last;   /* the device of the last replay, kept by close */
+static struct replay_dev *rec_last; /* the device of the last replay, kept by close */
 static struct replay_dev rec_state;
 static int rec_fail_at, rec_read_fail_at, rec_trim_fails;
 
@@ -95,7 +95,7 @@ static int rec_read(replay_dev *d, int64_t *used)
         snprintf(d->err, sizeof d->err, "the meter is broken");
         return -1;
     }
-    *used = d->held + 1000;   /* a baseline of 1000 */
+    *used = d->held + 1000; /* a baseline of 1000 */
     return 0;
 }
 
@@ -114,21 +114,41 @@ static const char *rec_error(replay_dev *d) { return d->err; }
 
 static void rec_close(replay_dev *d)
 {
-    for (uint32_t s = 0; s < d->nslots; s++) assert_int_equal(d->bytes[s], 0);   /* the engine gave all back */
+    for (uint32_t s = 0; s < d->nslots; s++)
+        assert_int_equal(d->bytes[s], 0); /* the engine gave all back */
     rec_last = d;
 }
 
 static const replay_backend recorder = {
-    .name = "recorder", .label = "the recorder", .desc = "a test backend", .modes = 0xf, .open = rec_open,
-    .info = rec_info, .alloc = rec_alloc, .release = rec_release, .touch = rec_touch, .read = rec_read,
-    .error = rec_error, .close = rec_close,
+    .name = "recorder",
+    .label = "the recorder",
+    .desc = "a test backend",
+    .modes = 0xf,
+    .open = rec_open,
+    .info = rec_info,
+    .alloc = rec_alloc,
+    .release = rec_release,
+    .touch = rec_touch,
+    .read = rec_read,
+    .error = rec_error,
+    .close = rec_close,
 };
 
 /* The same with a cache to trim, as cuda's async pool. */
 static const replay_backend recorder_trim = {
-    .name = "recorder", .label = "the recorder", .desc = "a test backend with a cache", .modes = 0xf,
-    .open = rec_open, .info = rec_info, .alloc = rec_alloc, .release = rec_release, .touch = rec_touch,
-    .read = rec_read, .trim = rec_trim, .error = rec_error, .close = rec_close,
+    .name = "recorder",
+    .label = "the recorder",
+    .desc = "a test backend with a cache",
+    .modes = 0xf,
+    .open = rec_open,
+    .info = rec_info,
+    .alloc = rec_alloc,
+    .release = rec_release,
+    .touch = rec_touch,
+    .read = rec_read,
+    .trim = rec_trim,
+    .error = rec_error,
+    .close = rec_close,
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -194,7 +214,7 @@ static void raw_mode_allocates_writes_and_gives_back(void **state)
         assert_int_equal(res.s[s].step, s);
         assert_int_equal(res.s[s].node, f.g->id[f.r.order[s]]);
         assert_int_equal(res.s[s].predicted, f.r.memory[s]);
-        assert_int_equal(res.s[s].measured, f.r.memory[s]);   /* raw: exactly the live bytes */
+        assert_int_equal(res.s[s].measured, f.r.memory[s]); /* raw: exactly the live bytes */
     }
     assert_int_equal(res.predicted_peak, 8 * MiB);
     assert_int_equal(res.measured_peak, 8 * MiB);
@@ -202,7 +222,7 @@ static void raw_mode_allocates_writes_and_gives_back(void **state)
     assert_int_equal(res.residual, 0);
     assert_true(res.residual_known);
     assert_string_equal(res.residual_error, "");
-    assert_int_equal(rec_last->reads, 10);            /* the baseline, 8 steps, the residual */
+    assert_int_equal(rec_last->reads, 10); /* the baseline, 8 steps, the residual */
     assert_int_equal(rec_last->allocs, 3);
     assert_int_equal(rec_last->releases, 3);
     /* Conv writes buffers 1 and 2 whole; Relu, with no Inputs, writes 3
@@ -215,8 +235,10 @@ static void raw_mode_allocates_writes_and_gives_back(void **state)
         got[i] = rec_last->touched[i].bytes;
     }
     /* the pairs in either order within a step */
-    assert_true((got[0] == want[0] && got[1] == want[1]) || (got[0] == want[1] && got[1] == want[0]));
-    assert_true((got[2] == want[2] && got[3] == want[3]) || (got[2] == want[3] && got[3] == want[2]));
+    assert_true((got[0] == want[0] && got[1] == want[1]) ||
+                (got[0] == want[1] && got[1] == want[0]));
+    assert_true((got[2] == want[2] && got[3] == want[3]) ||
+                (got[2] == want[3] && got[3] == want[2]));
     replay_result_free(&res);
     unload(&f);
 }
@@ -233,7 +255,7 @@ static void arena_mode_writes_at_planned_offsets(void **state)
     replay_result res;
     rec_fail_at = 0;
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), 0);
-    assert_int_equal(rec_last->allocs, 1);           /* the arena, once */
+    assert_int_equal(rec_last->allocs, 1); /* the arena, once */
     assert_int_equal(rec_last->releases, 1);
     assert_int_equal(res.held, pl.arena);
     assert_string_equal(res.placer, "first-fit");
@@ -271,24 +293,28 @@ static void pool_mode_reuses_blocks(void **state)
     char err[256];
     rec_fail_at = 0;
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), 0);
-    assert_int_equal(rec_last->allocs, 2);    /* 3 MB and 4 MB share the 4 MiB class; 1000 B takes 1 KiB */
+    assert_int_equal(rec_last->allocs,
+                     2); /* 3 MB and 4 MB share the 4 MiB class; 1000 B takes 1 KiB */
     assert_int_equal(res.held, 4 * MiB + 1024);
     placement pl;
-    assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, &pl, err, sizeof err), 0);
+    assert_int_equal(
+        place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, &pl, err, sizeof err), 0);
     assert_int_equal(pl.reserved, res.held);
-    assert_int_equal(res.s[res.n - 1].measured, res.held);   /* never given back during the run */
-    assert_int_equal(res.residual, 0);                       /* given back at the end */
+    assert_int_equal(res.s[res.n - 1].measured, res.held); /* never given back during the run */
+    assert_int_equal(res.residual, 0);                     /* given back at the end */
     place_free(&pl);
     replay_result_free(&res);
     unload(&f);
     /* 20 and 40 bytes: both one 64-byte block, as the pool placer has it */
-    load_json(&f, "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 20, \"BufId\": 1},"
-                  "{\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 1},"
-                  "{\"Id\": 2, \"Op\": \"ALLOC\", \"Size\": 40, \"BufId\": 2},"
-                  "{\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 2}], \"Edges\": [[0, 1], [1, 2], [2, 3]]}");
+    load_json(&f,
+              "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 20, \"BufId\": 1},"
+              "{\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 1},"
+              "{\"Id\": 2, \"Op\": \"ALLOC\", \"Size\": 40, \"BufId\": 2},"
+              "{\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 2}], \"Edges\": [[0, 1], [1, 2], [2, 3]]}");
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), 0);
     assert_int_equal(res.held, 64);
-    assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, &pl, err, sizeof err), 0);
+    assert_int_equal(
+        place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, &pl, err, sizeof err), 0);
     assert_int_equal(pl.reserved, 64);
     place_free(&pl);
     replay_result_free(&res);
@@ -305,7 +331,7 @@ static void failure_stops_and_gives_everything_back(void **state)
     replay_opts o = {&recorder, REPLAY_RAW, NULL, NULL, NULL};
     replay_result res;
     char err[512];
-    rec_fail_at = 2;   /* buffer 2's ALLOC, step 1 */
+    rec_fail_at = 2; /* buffer 2's ALLOC, step 1 */
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
     rec_fail_at = 0;
     assert_non_null(strstr(err, "step 1 (node 1, ALLOC of buffer 2)"));
@@ -314,7 +340,8 @@ static void failure_stops_and_gives_everything_back(void **state)
     assert_non_null(strstr(err, "no room"));
     assert_non_null(strstr(err, "recorder backend, mode raw"));
     assert_int_equal(res.n, 1);
-    assert_int_equal(rec_last->releases, 1);   /* buffer 1, given back; close checks all slots are empty */
+    assert_int_equal(rec_last->releases,
+                     1); /* buffer 1, given back; close checks all slots are empty */
     assert_int_equal(res.residual, 0);
     replay_result_free(&res);
     /* the arena's own allocation failing */
@@ -336,7 +363,8 @@ static void failure_stops_and_gives_everything_back(void **state)
     rec_fail_at = 1;
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
     rec_fail_at = 0;
-    assert_non_null(strstr(err, "out of memory allocating a pool block of 4.0 MiB (4194304 bytes) for a request of 3145728 bytes"));
+    assert_non_null(strstr(err, "out of memory allocating a pool block of 4.0 MiB (4194304 bytes) "
+                                "for a request of 3145728 bytes"));
     replay_result_free(&res);
     unload(&f);
 }
@@ -353,12 +381,12 @@ static void failed_last_reading_leaves_the_residual_unknown(void **state)
     replay_result res;
     char err[256];
     rec_fail_at = 0;
-    rec_read_fail_at = 10;   /* 1 baseline + 8 steps, then the residual */
+    rec_read_fail_at = 10; /* 1 baseline + 8 steps, then the residual */
     int rc = replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err);
     rec_read_fail_at = 0;
     assert_int_equal(rc, 0);
     assert_int_equal(res.n, 8);
-    assert_int_equal(rec_last->held, 0);               /* still all given back */
+    assert_int_equal(rec_last->held, 0); /* still all given back */
     assert_false(res.residual_known);
     assert_int_equal(res.residual, 0);
     assert_string_equal(res.residual_error,
@@ -367,7 +395,7 @@ static void failed_last_reading_leaves_the_residual_unknown(void **state)
 
     /* A step fails (out of memory), then the last reading fails too: the
      * step's error is the replay's, the residual unknown with its own. */
-    rec_fail_at = 2;         /* step 1's ALLOC; reads: baseline, step 0, then the residual */
+    rec_fail_at = 2; /* step 1's ALLOC; reads: baseline, step 0, then the residual */
     rec_read_fail_at = 3;
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
     rec_fail_at = rec_read_fail_at = 0;
@@ -381,7 +409,8 @@ static void failed_last_reading_leaves_the_residual_unknown(void **state)
     rec_read_fail_at = 1;
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
     rec_read_fail_at = 0;
-    assert_string_equal(err, "recorder backend: cannot read the memory in use: the meter is broken");
+    assert_string_equal(err,
+                        "recorder backend: cannot read the memory in use: the meter is broken");
     assert_int_equal(res.n, 0);
     assert_false(res.residual_known);
     assert_string_equal(res.residual_error, "the replay stopped before its first reading");
@@ -411,9 +440,10 @@ static void trim_before_the_last_reading(void **state)
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), 0);
     rec_trim_fails = 0;
     assert_int_equal(res.n, 8);
-    assert_int_equal(rec_last->reads, 9);              /* no reading after the failed trim */
+    assert_int_equal(rec_last->reads, 9); /* no reading after the failed trim */
     assert_false(res.residual_known);
-    assert_string_equal(res.residual_error, "giving the backend's cached memory back failed: the cache is stuck");
+    assert_string_equal(res.residual_error,
+                        "giving the backend's cached memory back failed: the cache is stuck");
     replay_result_free(&res);
     unload(&f);
 }
@@ -446,10 +476,10 @@ static void progress_cancels(void **state)
     rec_fail_at = 0;
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -2);
     assert_int_equal(res.n, 2);
-    assert_int_equal(calls, 3);            /* done = 0, 1, 2 */
+    assert_int_equal(calls, 3); /* done = 0, 1, 2 */
     assert_int_equal(rec_last->held, 0);
     assert_int_equal(rec_last->releases, 2);
-    assert_true(res.residual_known);                   /* read after the cancel too */
+    assert_true(res.residual_known); /* read after the cancel too */
     replay_result_free(&res);
     /* cancelled as soon as the device opened, before the baseline: unknown */
     o.progress = cancel_at_once;
@@ -464,7 +494,8 @@ static void progress_cancels(void **state)
 static void modes_and_backends_by_name(void **state)
 {
     (void)state;
-    for (int m = 0; m < REPLAY_NMODES; m++) assert_int_equal(replay_mode_find(replay_mode_name(m)), m);
+    for (int m = 0; m < REPLAY_NMODES; m++)
+        assert_int_equal(replay_mode_find(replay_mode_name(m)), m);
     assert_int_equal(replay_mode_find("fast"), -1);
     assert_non_null(replay_backend_find("host"));
     assert_non_null(replay_backend_find("cuda"));
@@ -501,14 +532,12 @@ static void modes_and_backends_by_name(void **state)
 static int skip_unmeasurable(void)
 {
     print_message("skipped: in this %s build the resident memory the host backend reads holds the "
-                  "sanitizer's own pages, so measured bytes cannot be compared\n", MEMTRIS_TEST_SANITIZER);
+                  "sanitizer's own pages, so measured bytes cannot be compared\n",
+                  MEMTRIS_TEST_SANITIZER);
     return 1;
 }
 #else
-static int skip_unmeasurable(void)
-{
-    return 0;
-}
+static int skip_unmeasurable(void) { return 0; }
 #endif
 
 static void host_measures_the_predicted_curve(void **state)
@@ -519,9 +548,9 @@ static void host_measures_the_predicted_curve(void **state)
     tu_str j = {0};
     tu_printf(&j, "{\"Nodes\": [");
     int n = 0, nb = 12;
-    for (int b = 1; b <= nb; b++) {       /* ALLOC b, compute, FREE b-2 */
-        tu_printf(&j, "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": %lld, \"BufId\": %d}", n ? ", " : "", n,
-                  (long long)((b % 5 + 1) * 3 * MiB + b * 4096), b);
+    for (int b = 1; b <= nb; b++) { /* ALLOC b, compute, FREE b-2 */
+        tu_printf(&j, "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": %lld, \"BufId\": %d}",
+                  n ? ", " : "", n, (long long)((b % 5 + 1) * 3 * MiB + b * 4096), b);
         n++;
         tu_printf(&j, ", {\"Id\": %d, \"Op\": \"Op\", \"Inputs\": [%d]}", n++, b);
         if (b > 2) tu_printf(&j, ", {\"Id\": %d, \"Op\": \"FREE\", \"BufId\": %d}", n++, b - 2);
@@ -539,10 +568,13 @@ static void host_measures_the_predicted_curve(void **state)
         placement pl;
         char err[256];
         if (mode == REPLAY_ARENA)
-            assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 4096, &pl, err, sizeof err), 0);
-        replay_opts o = {replay_backend_find("host"), mode, mode == REPLAY_ARENA ? &pl : NULL, NULL, NULL};
+            assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 4096, &pl, err, sizeof err),
+                             0);
+        replay_opts o = {replay_backend_find("host"), mode, mode == REPLAY_ARENA ? &pl : NULL, NULL,
+                         NULL};
         replay_result res;
-        if (replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err)) fail_msg("%s", err);
+        if (replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err))
+            fail_msg("%s", err);
         assert_int_equal(res.n, f.r.n);
         assert_non_null(strstr(res.info.device, "host"));
         assert_true(res.info.total > 0);
@@ -550,10 +582,10 @@ static void host_measures_the_predicted_curve(void **state)
         for (uint32_t s = 0; s < res.n; s++) {
             int64_t want = res.s[s].predicted;
             if (mode == REPLAY_ARENA) want = pl.arena;
-            if (mode == REPLAY_POOL) {   /* never below the live bytes; the end is checked below */
+            if (mode == REPLAY_POOL) { /* never below the live bytes; the end is checked below */
                 if (res.s[s].measured < want - TOL)
-                    fail_msg("pool: step %u: measured %lld below the live %lld", s, (long long)res.s[s].measured,
-                             (long long)want);
+                    fail_msg("pool: step %u: measured %lld below the live %lld", s,
+                             (long long)res.s[s].measured, (long long)want);
                 continue;
             }
             int64_t diff = res.s[s].measured - want;
@@ -564,16 +596,19 @@ static void host_measures_the_predicted_curve(void **state)
         if (mode == REPLAY_POOL) {
             int64_t diff = res.s[res.n - 1].measured - pool_held;
             if (diff > TOL || diff < -TOL)
-                fail_msg("pool: measured %lld at the end, reserved %lld", (long long)res.s[res.n - 1].measured,
-                         (long long)pool_held);
+                fail_msg("pool: measured %lld at the end, reserved %lld",
+                         (long long)res.s[res.n - 1].measured, (long long)pool_held);
             placement pp;
-            assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, &pp, err, sizeof err), 0);
+            assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, &pp,
+                                       err, sizeof err),
+                             0);
             assert_int_equal(pp.reserved, pool_held);
             place_free(&pp);
         }
         assert_true(res.residual_known);
         if (res.residual > TOL || res.residual < -TOL)
-            fail_msg("%s: %lld bytes above the baseline after the replay", modes[m], (long long)res.residual);
+            fail_msg("%s: %lld bytes above the baseline after the replay", modes[m],
+                     (long long)res.residual);
         if (mode == REPLAY_ARENA) place_free(&pl);
         replay_result_free(&res);
     }
@@ -590,7 +625,8 @@ static void host_long_replay_does_not_measure_itself(void **state)
     tu_str j = {0};
     uint32_t n = 60000;
     tu_printf(&j, "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 4194304, \"BufId\": 1}");
-    for (uint32_t i = 1; i + 1 < n; i++) tu_printf(&j, ", {\"Id\": %u, \"Op\": \"Op\", \"Inputs\": [1]}", i);
+    for (uint32_t i = 1; i + 1 < n; i++)
+        tu_printf(&j, ", {\"Id\": %u, \"Op\": \"Op\", \"Inputs\": [1]}", i);
     tu_printf(&j, ", {\"Id\": %u, \"Op\": \"FREE\", \"BufId\": 1}], \"Edges\": [", n - 1);
     for (uint32_t i = 1; i < n; i++) tu_printf(&j, "%s[%u, %u]", i > 1 ? ", " : "", i - 1, i);
     tu_printf(&j, "]}");
@@ -603,14 +639,17 @@ static void host_long_replay_does_not_measure_itself(void **state)
     replay_opts o = {replay_backend_find("host"), REPLAY_RAW, NULL, NULL, NULL};
     replay_result res;
     char err[256];
-    if (replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err)) fail_msg("%s", err);
+    if (replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err))
+        fail_msg("%s", err);
     assert_int_equal(res.n, n);
     for (uint32_t s = 0; s + 1 < n; s++) {
         int64_t d = res.s[s].measured - 4 * MiB;
-        if (d > TOL || d < -TOL) fail_msg("step %u: measured %lld, live 4 MiB", s, (long long)res.s[s].measured);
+        if (d > TOL || d < -TOL)
+            fail_msg("step %u: measured %lld, live 4 MiB", s, (long long)res.s[s].measured);
     }
     assert_true(res.residual_known);
-    if (res.residual > TOL || res.residual < -TOL) fail_msg("residual %lld", (long long)res.residual);
+    if (res.residual > TOL || res.residual < -TOL)
+        fail_msg("residual %lld", (long long)res.residual);
     replay_result_free(&res);
     unload(&f);
 }
@@ -632,7 +671,8 @@ static void host_out_of_memory(void **state)
     char err[512];
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
     assert_non_null(strstr(err, "host backend, mode raw: step 1 (node 11, ALLOC of buffer 2)"));
-    assert_non_null(strstr(err, "out of memory allocating 4.0 PiB (4503599627370496 bytes) with 8.0 MiB held"));
+    assert_non_null(
+        strstr(err, "out of memory allocating 4.0 PiB (4503599627370496 bytes) with 8.0 MiB held"));
     assert_int_equal(res.n, 1);
     int64_t d = res.s[0].measured - 8 * MiB;
     assert_true(d < TOL && d > -TOL);
@@ -677,7 +717,7 @@ static void cuda_without_a_device(void **state)
         print_message("cuda: %s\n", err);
         assert_int_equal(rc, -1);
         assert_non_null(strstr(err, "cuda backend: "));
-        assert_non_null(strstr(err, "cudaGetDeviceCount"));     /* where it failed, with CUDA's words */
+        assert_non_null(strstr(err, "cudaGetDeviceCount")); /* where it failed, with CUDA's words */
         assert_non_null(strchr(err, '('));
         assert_int_equal(res.n, 0);
         assert_int_equal(res.opened, 0);
@@ -690,10 +730,12 @@ static void cuda_without_a_device(void **state)
          * device's memory after 8 MiB; nothing left behind on any path */
         for (int m = 0; m < REPLAY_NMODES; m++) {
             placement pl;
-            assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 256, &pl, err, sizeof err), 0);
+            assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 256, &pl, err, sizeof err),
+                             0);
             replay_opts om = {o.backend, m, &pl, NULL, NULL};
             replay_result rm;
-            if (replay_run(f.g, &f.r, policy_find("priority"), &om, &rm, err, sizeof err)) fail_msg("%s", err);
+            if (replay_run(f.g, &f.r, policy_find("priority"), &om, &rm, err, sizeof err))
+                fail_msg("%s", err);
             print_message("cuda %s: predicted peak %lld, measured peak %lld\n", replay_mode_name(m),
                           (long long)rm.predicted_peak, (long long)rm.measured_peak);
             assert_true(rm.measured_peak >= rm.predicted_peak);
@@ -707,18 +749,22 @@ static void cuda_without_a_device(void **state)
         snprintf(json, sizeof json,
                  "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 8388608, \"BufId\": 1},"
                  "{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": %lld, \"BufId\": 2},"
-                 "{\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 2}, {\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 1}],"
-                 "\"Edges\": [[0, 1], [1, 2], [2, 3]]}", (long long)huge);
+                 "{\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 2}, {\"Id\": 3, \"Op\": \"FREE\", "
+                 "\"BufId\": 1}],"
+                 "\"Edges\": [[0, 1], [1, 2], [2, 3]]}",
+                 (long long)huge);
         fixture h;
         load_json(&h, json);
         for (int m = 0; m < REPLAY_NMODES; m++) {
             placement pl;
-            assert_int_equal(place_run(h.g, &h.r, placer_find("first-fit"), 256, &pl, err, sizeof err), 0);
+            assert_int_equal(
+                place_run(h.g, &h.r, placer_find("first-fit"), 256, &pl, err, sizeof err), 0);
             replay_opts om = {o.backend, m, &pl, NULL, NULL};
-            assert_int_equal(replay_run(h.g, &h.r, policy_find("priority"), &om, &res, err, sizeof err), -1);
+            assert_int_equal(
+                replay_run(h.g, &h.r, policy_find("priority"), &om, &res, err, sizeof err), -1);
             print_message("cuda %s out of memory: %s\n", replay_mode_name(m), err);
             assert_non_null(strstr(err, "out of memory"));
-            if (m != REPLAY_ARENA) {   /* arena: the arena itself fails, at step 0 */
+            if (m != REPLAY_ARENA) { /* arena: the arena itself fails, at step 0 */
                 assert_non_null(strstr(err, "step 1 (node 1, ALLOC of buffer 2): out of memory"));
                 assert_int_equal(res.n, 1);
             }

@@ -9,13 +9,14 @@
 /* A directory of its own for the files of one test; removed at the end. */
 typedef struct tdir {
     char dir[64];
-    char path[128];          /* dir/saved.json */
+    char path[128]; /* dir/saved.json */
 } tdir;
 
 static void tdir_make(tdir *t)
 {
     const char *base = getenv("TMPDIR");
-    snprintf(t->dir, sizeof t->dir, "%s/replay-io.XXXXXX", base && *base && strlen(base) < 32 ? base : "/tmp");
+    snprintf(t->dir, sizeof t->dir, "%s/replay-io.XXXXXX",
+             base && *base && strlen(base) < 32 ? base : "/tmp");
     assert_non_null(mkdtemp(t->dir));
     snprintf(t->path, sizeof t->path, "%s/saved.json", t->dir);
 }
@@ -140,15 +141,29 @@ static void round_trip_every_field(void **state)
     char *second = read_text(t.path);
     assert_string_equal(first, second);
     /* The fields, in order, as the JSON says them. */
-    const char *keys[] = {"\"backend\": \"cuda\"", "\"mode\": \"arena\"", "\"policy\": \"priority\"",
-                          "\"placer\": \"greedy-size\"", "\"device\": \"NVIDIA \\\"H200\\\" \\\\ slot\\u0009",
-                          "\"device_total\": 150754820096", "\"versions\": ", "\"steps\": [",
-                          ("{\"step\": 2, \"node\": 9007199254740991, \"predicted\": 3145728, \"measured\": 3276800, "
-                           "\"ms\": 12.3456}"),
-                          "\"predicted_peak\": 6291456", "\"predicted_peak_step\": 5", "\"measured_peak\": ",
-                          "\"measured_peak_step\": 5", "\"max_excess\": 327680", "\"max_excess_step\": 5",
-                          "\"baseline\": 618659840", "\"residual\": -8192", "\"held\": 33554432", "\"seconds\": ",
-                          "\"complete\": true", "\"total_steps\": 6}"};
+    const char *keys[] = {
+        "\"backend\": \"cuda\"",
+        "\"mode\": \"arena\"",
+        "\"policy\": \"priority\"",
+        "\"placer\": \"greedy-size\"",
+        "\"device\": \"NVIDIA \\\"H200\\\" \\\\ slot\\u0009",
+        "\"device_total\": 150754820096",
+        "\"versions\": ",
+        "\"steps\": [",
+        ("{\"step\": 2, \"node\": 9007199254740991, \"predicted\": 3145728, \"measured\": 3276800, "
+         "\"ms\": 12.3456}"),
+        "\"predicted_peak\": 6291456",
+        "\"predicted_peak_step\": 5",
+        "\"measured_peak\": ",
+        "\"measured_peak_step\": 5",
+        "\"max_excess\": 327680",
+        "\"max_excess_step\": 5",
+        "\"baseline\": 618659840",
+        "\"residual\": -8192",
+        "\"held\": 33554432",
+        "\"seconds\": ",
+        "\"complete\": true",
+        "\"total_steps\": 6}"};
     const char *at = first;
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         const char *k = strstr(at, keys[i]);
@@ -205,14 +220,16 @@ static void round_trip_unknown_residual(void **state)
     hand_result(&a, 6, 6);
     a.residual = 0;
     a.residual_known = 0;
-    snprintf(a.residual_error, sizeof a.residual_error, "the reading after giving everything back failed");
+    snprintf(a.residual_error, sizeof a.residual_error,
+             "the reading after giving everything back failed");
     save(t.path, &a);
     char *first = read_text(t.path);
-    assert_non_null(strstr(first, "\"baseline\": 618659840, \"residual\": null, \"held\": 33554432"));
+    assert_non_null(
+        strstr(first, "\"baseline\": 618659840, \"residual\": null, \"held\": 33554432"));
     if (replay_load_json(t.path, &b, err, sizeof err)) fail_msg("%s", err);
     assert_same_result(&a, &b);
     assert_false(b.residual_known);
-    assert_string_equal(b.residual_error, "");     /* the reason is not saved */
+    assert_string_equal(b.residual_error, ""); /* the reason is not saved */
     save(t.path, &b);
     char *second = read_text(t.path);
     assert_string_equal(first, second);
@@ -259,10 +276,13 @@ static void round_trip_host_replay(void **state)
     for (size_t k = 0; k < 3; k++) {
         placement pl = {0};
         if (modes[k] == REPLAY_ARENA)
-            assert_int_equal(place_run(g, &r, placer_find("first-fit"), 64, &pl, err, sizeof err), 0);
-        replay_opts o = {replay_backend_find("host"), modes[k], modes[k] == REPLAY_ARENA ? &pl : NULL, NULL, NULL};
+            assert_int_equal(place_run(g, &r, placer_find("first-fit"), 64, &pl, err, sizeof err),
+                             0);
+        replay_opts o = {replay_backend_find("host"), modes[k],
+                         modes[k] == REPLAY_ARENA ? &pl : NULL, NULL, NULL};
         replay_result a, b;
-        if (replay_run(g, &r, policy_find("priority"), &o, &a, err, sizeof err)) fail_msg("%s", err);
+        if (replay_run(g, &r, policy_find("priority"), &o, &a, err, sizeof err))
+            fail_msg("%s", err);
         assert_int_equal(a.n, 5);
         save(t.path, &a);
         if (replay_load_json(t.path, &b, err, sizeof err)) fail_msg("%s", err);
@@ -290,7 +310,8 @@ static char *variant(const char *from, const char *to)
         "  {\"step\": 0, \"node\": 4, \"predicted\": 100, \"measured\": 4096, \"ms\": 0.5},\n"
         "  {\"step\": 1, \"node\": 5, \"predicted\": 0, \"measured\": 0, \"ms\": 0.25}\n"
         " ],\n"
-        " \"predicted_peak\": 100, \"predicted_peak_step\": 0, \"measured_peak\": 4096, \"measured_peak_step\": 0, "
+        " \"predicted_peak\": 100, \"predicted_peak_step\": 0, \"measured_peak\": 4096, "
+        "\"measured_peak_step\": 0, "
         "\"max_excess\": 3996, \"max_excess_step\": 0,\n"
         " \"baseline\": 0, \"residual\": 0, \"held\": 0, \"seconds\": 0.00075, \"complete\": true, "
         "\"total_steps\": 2}\n";
@@ -308,7 +329,8 @@ static void expect_refused(const tdir *t, const char *text, const char *want)
     replay_result res;
     char err[512];
     memset(&res, 0xab, sizeof res);
-    if (replay_load_json(t->path, &res, err, sizeof err) == 0) fail_msg("loaded, expected: %s\n%s", want, text);
+    if (replay_load_json(t->path, &res, err, sizeof err) == 0)
+        fail_msg("loaded, expected: %s\n%s", want, text);
     if (strncmp(err, t->path, strlen(t->path)) || strncmp(err + strlen(t->path), ": ", 2))
         fail_msg("the message does not start with the file's name: %s", err);
     if (!strstr(err, want)) fail_msg("expected '%s' in: %s", want, err);
@@ -337,12 +359,16 @@ static void malformed_files(void **state)
     } cases[] = {
         {"  {\"step\": 1,", "  {\"step\": 1,,", "line 4, column 1"},
         {"\"total_steps\": 2}\n", "\"total_steps\": 2", ": invalid JSON"},
-        {"\"total_steps\": 2}\n", "\"total_steps\": 2} {}", "line 7, column 99: more text after the JSON value"},
+        {"\"total_steps\": 2}\n", "\"total_steps\": 2} {}",
+         "line 7, column 99: more text after the JSON value"},
         {"\"steps\"", "\"Steps\"", "not a memtris replay (no \"steps\" array)"},
-        {"\"steps\": [", "\"steps\": {\"a\": 1}, \"x\": [", "not a memtris replay (no \"steps\" array)"},
-        {"\"measured\": 0,", "\"measured\": \"0\",", "steps[1]: \"measured\" is a string, not an integer"},
+        {"\"steps\": [", "\"steps\": {\"a\": 1}, \"x\": [",
+         "not a memtris replay (no \"steps\" array)"},
+        {"\"measured\": 0,", "\"measured\": \"0\",",
+         "steps[1]: \"measured\" is a string, not an integer"},
         {"\"measured\": 0,", "\"measured\": 0.5,", "steps[1]: \"measured\" is not an integer"},
-        {"\"measured\": 0,", "\"measured\": 9007199254740993,", "steps[1]: \"measured\" is beyond 2^53-1"},
+        {"\"measured\": 0,", "\"measured\": 9007199254740993,",
+         "steps[1]: \"measured\" is beyond 2^53-1"},
         {"\"measured\": 0,", "", "steps[1]: no \"measured\""},
         {"\"node\": 5", "\"node\": -5", "steps[1]: \"node\" is negative"},
         {"\"ms\": 0.25", "\"ms\": -1", "steps[1]: \"ms\" is not a time"},
@@ -350,7 +376,8 @@ static void malformed_files(void **state)
         {"{\"step\": 1,", "{\"step\": 2,", "steps[1]: \"step\" is 2, expected 1"},
         {"  {\"step\": 1, \"node\": 5, \"predicted\": 0, \"measured\": 0, \"ms\": 0.25}", "  7",
          "steps[1] is a number, not an object"},
-        {"\"mode\": \"raw\"", "\"mode\": \"turbo\"", "\"mode\" is \"turbo\", not one of raw, arena, pool, async"},
+        {"\"mode\": \"raw\"", "\"mode\": \"turbo\"",
+         "\"mode\" is \"turbo\", not one of raw, arena, pool, async"},
         {"\"backend\": \"host\", ", "", "no \"backend\""},
         {"\"backend\": \"host\"", "\"backend\": \"\"", "\"backend\" is empty"},
         {"\"policy\": \"fifo\"", "\"policy\": 3", "\"policy\" is a number, not a string"},
@@ -359,15 +386,19 @@ static void malformed_files(void **state)
          "0123456789012345678901234567890123456789012345678901234567890123456789\"",
          "\"device\" is longer than 127 bytes"},
         {"\"device_total\": 1000000", "\"device_total\": -1", "\"device_total\" is negative"},
-        {"\"total_steps\": 2", "\"total_steps\": 1", "\"steps\" has 2 entries, more than \"total_steps\" (1)"},
-        {"\"total_steps\": 2", "\"total_steps\": 3", "\"complete\" is true but \"steps\" has 2 of the 3 steps"},
+        {"\"total_steps\": 2", "\"total_steps\": 1",
+         "\"steps\" has 2 entries, more than \"total_steps\" (1)"},
+        {"\"total_steps\": 2", "\"total_steps\": 3",
+         "\"complete\" is true but \"steps\" has 2 of the 3 steps"},
         {"\"complete\": true", "\"complete\": 1", "\"complete\" is a number, not true or false"},
         {"\"held\": 0, ", "", "no \"held\""},
         {"\"residual\": 0", "\"residual\": 1e400", "\"residual\" is not an integer"},
-        {"\"residual\": 0", "\"residual\": \"unknown\"", "\"residual\" is a string, not an integer or null"},
+        {"\"residual\": 0", "\"residual\": \"unknown\"",
+         "\"residual\" is a string, not an integer or null"},
         {"\"residual\": 0", "\"residual\": 0.5", "\"residual\" is not an integer"},
         {"\"residual\": 0, ", "", "no \"residual\""},
-        {"\"max_excess_step\": 0", "\"max_excess_step\": 2", "\"max_excess_step\" is 2, outside 0..1"},
+        {"\"max_excess_step\": 0", "\"max_excess_step\": 2",
+         "\"max_excess_step\" is 2, outside 0..1"},
         {"\"seconds\": 0.00075", "\"seconds\": \"fast\"", "\"seconds\" is a string, not a number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -378,8 +409,10 @@ static void malformed_files(void **state)
     expect_refused(&t, "", "is empty, not a memtris replay");
     expect_refused(&t, " \n\t", "is empty, not a memtris replay");
     expect_refused(&t, "[1, 2]", "not a memtris replay (the JSON is an array, not an object)");
-    expect_refused(&t, "{\"Nodes\": [], \"Edges\": []}", "not a memtris replay (no \"steps\" array)");
-    expect_refused(&t, "{\n\n  \"steps\": [tru]}", "line 3, column 16: invalid JSON: invalid literal, at ']}'");
+    expect_refused(&t, "{\"Nodes\": [], \"Edges\": []}",
+                   "not a memtris replay (no \"steps\" array)");
+    expect_refused(&t, "{\n\n  \"steps\": [tru]}",
+                   "line 3, column 16: invalid JSON: invalid literal, at ']}'");
 
     /* A file that is not there. */
     tdir_remove(&t);
@@ -415,8 +448,10 @@ static void check_run_names_the_difference(void **state)
     res.s[3].node = 99;
     assert_int_equal(replay_check_run(&res, g, &r, err, sizeof err), -1);
     char want[200];
-    snprintf(want, sizeof want, "step 3: the replay ran node 99, the priority schedule pops node %lld "
-             "(made with another policy or graph?)", (long long)was);
+    snprintf(want, sizeof want,
+             "step 3: the replay ran node 99, the priority schedule pops node %lld "
+             "(made with another policy or graph?)",
+             (long long)was);
     assert_string_equal(err, want);
     res.s[3].node = was;
 
@@ -430,7 +465,7 @@ static void check_run_names_the_difference(void **state)
     /* A replay that stopped early is checked as far as it went. */
     res.n = 2;
     if (replay_check_run(&res, g, &r, err, sizeof err)) fail_msg("%s", err);
-    res.s[3].node = 99;     /* past n: not looked at */
+    res.s[3].node = 99; /* past n: not looked at */
     if (replay_check_run(&res, g, &r, err, sizeof err)) fail_msg("%s", err);
 
     /* The number of steps. */
@@ -466,7 +501,8 @@ static void round_trip_extreme_excess(void **state)
     (void)state;
     replay_result a, b;
     char err[512];
-    if (replay_load_json(MEMTRIS_SOURCE_DIR "/tests/data/fuzz/replay-excess-beyond-2-53.json", &a, err, sizeof err))
+    if (replay_load_json(MEMTRIS_SOURCE_DIR "/tests/data/fuzz/replay-excess-beyond-2-53.json", &a,
+                         err, sizeof err))
         fail_msg("%s", err);
     assert_true(a.max_excess == 2 * (int64_t)9007199254740991);
     tdir t;

@@ -20,12 +20,13 @@ static void expect_run(const graph *g, const char *pname, uint32_t n, const int6
     assert_int_equal(r.n, n);
     for (uint32_t s = 0; s < n; s++) {
         if (g->id[r.order[s]] != ids[s] || r.memory[s] != memory[s])
-            fail_msg("%s step %u: got node %lld memory %lld, expected node %lld memory %lld", pname, s + 1,
-                     (long long)g->id[r.order[s]], (long long)r.memory[s], (long long)ids[s],
+            fail_msg("%s step %u: got node %lld memory %lld, expected node %lld memory %lld", pname,
+                     s + 1, (long long)g->id[r.order[s]], (long long)r.memory[s], (long long)ids[s],
                      (long long)memory[s]);
         assert_int_equal(r.pos[r.order[s]], s);
     }
-    if (r.peak != peak) fail_msg("%s: peak %lld, expected %lld", pname, (long long)r.peak, (long long)peak);
+    if (r.peak != peak)
+        fail_msg("%s: peak %lld, expected %lld", pname, (long long)r.peak, (long long)peak);
     assert_int_equal(r.peak_step, peak_step);
     policy_run_free(&r);
 }
@@ -116,12 +117,14 @@ static void many_alloc_free_large(void **state)
     tu_str b = {0};
     tu_printf(&b, "{\"Nodes\": [");
     for (int i = 0; i < L; i++)
-        tu_printf(&b, "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": %d, \"BufId\": %d},"
+        tu_printf(&b,
+                  "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": %d, \"BufId\": %d},"
                   " {\"Id\": %d, \"Op\": \"Layer\"}, {\"Id\": %d, \"Op\": \"FREE\", \"BufId\": %d}",
                   i ? ", " : "", 3 * i, (i + 1) * 1000, i, 3 * i + 1, 3 * i + 2, i);
     tu_printf(&b, "], \"Edges\": [");
     for (int i = 0; i < L; i++) {
-        tu_printf(&b, "%s[%d, %d], [%d, %d]", i ? ", " : "", 3 * i, 3 * i + 1, 3 * i + 1, 3 * i + 2);
+        tu_printf(&b, "%s[%d, %d], [%d, %d]", i ? ", " : "", 3 * i, 3 * i + 1, 3 * i + 1,
+                  3 * i + 2);
         if (i + 1 < L) tu_printf(&b, ", [%d, %d]", 3 * i + 1, 3 * i + 4);
     }
     tu_printf(&b, "]}");
@@ -136,7 +139,7 @@ static void many_alloc_free_large(void **state)
     assert_true(p.peak == (int64_t)1000 * L);
     assert_int_equal(p.peak_step, 3 * L - 2);
     assert_true(f.memory[3 * L - 1] == 0 && p.memory[3 * L - 1] == 0);
-    for (uint32_t s = 0; s < 3 * L; s++)       /* priority: ALLOC, Layer, FREE per layer */
+    for (uint32_t s = 0; s < 3 * L; s++) /* priority: ALLOC, Layer, FREE per layer */
         assert_true(g->id[p.order[s]] == (int64_t)s);
     policy_run_free(&f);
     policy_run_free(&p);
@@ -167,9 +170,10 @@ static void fifo_roots_in_ascending_id(void **state)
 {
     (void)state;
     /* Nodes listed 42, 5, 17, 3, 8 (all roots): FIFO starts 3, 5, 8, 17, 42. */
-    graph *g = tu_load_text("{\"Nodes\": [{\"Id\": 42, \"Op\": \"X\"}, {\"Id\": 5, \"Op\": \"X\"},"
-                         " {\"Id\": 17, \"Op\": \"X\"}, {\"Id\": 3, \"Op\": \"X\"}, {\"Id\": 8, \"Op\": \"X\"},"
-                         " {\"Id\": 1, \"Op\": \"Y\"}], \"Edges\": [[42, 1], [3, 1]]}");
+    graph *g = tu_load_text(
+        "{\"Nodes\": [{\"Id\": 42, \"Op\": \"X\"}, {\"Id\": 5, \"Op\": \"X\"},"
+        " {\"Id\": 17, \"Op\": \"X\"}, {\"Id\": 3, \"Op\": \"X\"}, {\"Id\": 8, \"Op\": \"X\"},"
+        " {\"Id\": 1, \"Op\": \"Y\"}], \"Edges\": [[42, 1], [3, 1]]}");
     static const int64_t ids[] = {3, 5, 8, 17, 42, 1}, mem[] = {0, 0, 0, 0, 0, 0};
     expect_run(g, "fifo", LEN(ids), ids, mem, 0, 0);
     graph_free(g);
@@ -180,10 +184,11 @@ static void fifo_successors_in_edge_order(void **state)
     (void)state;
     /* Node 0's edges are listed to 7, 3, 5 (mixed in with other edges):
      * FIFO queues them in that order, not by Id; 9's successors follow. */
-    graph *g = tu_load_text("{\"Nodes\": [{\"Id\": 0, \"Op\": \"X\"}, {\"Id\": 3, \"Op\": \"X\"},"
-                         " {\"Id\": 5, \"Op\": \"X\"}, {\"Id\": 7, \"Op\": \"X\"}, {\"Id\": 1, \"Op\": \"X\"},"
-                         " {\"Id\": 2, \"Op\": \"X\"}],"
-                         " \"Edges\": [[0, 7], [7, 2], [0, 3], [7, 1], [0, 5]]}");
+    graph *g = tu_load_text(
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"X\"}, {\"Id\": 3, \"Op\": \"X\"},"
+        " {\"Id\": 5, \"Op\": \"X\"}, {\"Id\": 7, \"Op\": \"X\"}, {\"Id\": 1, \"Op\": \"X\"},"
+        " {\"Id\": 2, \"Op\": \"X\"}],"
+        " \"Edges\": [[0, 7], [7, 2], [0, 3], [7, 1], [0, 5]]}");
     static const int64_t fifo_ids[] = {0, 7, 3, 5, 2, 1}, mem[] = {0, 0, 0, 0, 0, 0};
     expect_run(g, "fifo", LEN(fifo_ids), fifo_ids, mem, 0, 0);
     /* Priority breaks the tie by Id instead. */
@@ -224,9 +229,12 @@ static void priority_is_min_heap_of_change_type_id(void **state)
         "{\"Nodes\": [{\"Id\": 2, \"Op\": \"ALLOC\", \"Size\": 5, \"BufId\": 9},"
         " {\"Id\": 50, \"Op\": \"X\"}, {\"Id\": 60, \"Op\": \"FREE\", \"BufId\": 7},"
         " {\"Id\": 99, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 7}, {\"Id\": 3, \"Op\": \"X\"},"
-        " {\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 8}, {\"Id\": 70, \"Op\": \"FREE\", \"BufId\": 9},"
-        " {\"Id\": 80, \"Op\": \"ALLOC\", \"Size\": 4, \"BufId\": 10}, {\"Id\": 81, \"Op\": \"FREE\", \"BufId\": 10}],"
-        " \"Edges\": [[99, 2], [99, 50], [99, 60], [99, 3], [99, 1], [99, 80], [2, 70], [80, 81]]}");
+        " {\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 8}, {\"Id\": 70, \"Op\": "
+        "\"FREE\", \"BufId\": 9},"
+        " {\"Id\": 80, \"Op\": \"ALLOC\", \"Size\": 4, \"BufId\": 10}, {\"Id\": 81, \"Op\": "
+        "\"FREE\", \"BufId\": 10}],"
+        " \"Edges\": [[99, 2], [99, 50], [99, 60], [99, 3], [99, 1], [99, 80], [2, 70], [80, "
+        "81]]}");
     /* 99; then 60 (0,0), 3 (0,1), 50 (0,1), 1 (0,2); then 80 (4,2) < 2 (5,2);
      * 80 readies 81 (-4) which pops next; then 2, then 70. */
     static const int64_t ids[] = {99, 60, 3, 50, 1, 80, 81, 2, 70};
@@ -240,11 +248,12 @@ static void priority_free_before_compute_before_alloc(void **state)
     (void)state;
     /* Equal change 0: FREE (type 0) < compute (1) < ALLOC (2), whatever the
      * ids: here the FREE has the largest id and the ALLOC the smallest. */
-    graph *g = tu_load_text(
-        "{\"Nodes\": [{\"Id\": 500, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 1},"
-        " {\"Id\": 900, \"Op\": \"FREE\", \"BufId\": 1}, {\"Id\": 600, \"Op\": \"X\"},"
-        " {\"Id\": 100, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 2}, {\"Id\": 901, \"Op\": \"FREE\", \"BufId\": 2}],"
-        " \"Edges\": [[500, 900], [500, 600], [500, 100], [100, 901]]}");
+    graph *g =
+        tu_load_text("{\"Nodes\": [{\"Id\": 500, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 1},"
+                     " {\"Id\": 900, \"Op\": \"FREE\", \"BufId\": 1}, {\"Id\": 600, \"Op\": \"X\"},"
+                     " {\"Id\": 100, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 2}, {\"Id\": 901, "
+                     "\"Op\": \"FREE\", \"BufId\": 2}],"
+                     " \"Edges\": [[500, 900], [500, 600], [500, 100], [100, 901]]}");
     static const int64_t ids[] = {500, 900, 600, 100, 901}, mem[] = {0, 0, 0, 0, 0};
     expect_run(g, "priority", LEN(ids), ids, mem, 0, 0);
     graph_free(g);
@@ -258,14 +267,15 @@ static graph *many_max_allocs(int n)
     tu_str b = {0};
     tu_printf(&b, "{\"Nodes\": [");
     for (int i = 0; i < n; i++)
-        tu_printf(&b, "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, \"BufId\": %d}",
+        tu_printf(&b,
+                  "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, \"BufId\": %d}",
                   i ? ", " : "", i, i);
     tu_printf(&b, "], \"Edges\": []}");
     diag d;
     graph *g = tu_load(b.s, &d);
     free(b.s);
     assert_non_null(g);
-    assert_int_equal(d.nwarnings, (size_t)n);   /* every buffer leaks */
+    assert_int_equal(d.nwarnings, (size_t)n); /* every buffer leaks */
     diag_free(&d);
     return g;
 }
@@ -280,7 +290,8 @@ static void overflow_fails_with_message(void **state)
         run r;
         char err[256] = "";
         int rc = policy_run(g, p, &r, err, sizeof err);
-        if (rc != -1) fail_msg("%s: policy_run returned %d, peak %lld", p->name, rc, (long long)r.peak);
+        if (rc != -1)
+            fail_msg("%s: policy_run returned %d, peak %lld", p->name, rc, (long long)r.peak);
         if (!strstr(err, "2^63-1") || !strstr(err, "step 1025") || !strstr(err, "node 1024"))
             fail_msg("%s: unexpected message '%s'", p->name, err);
         assert_null(r.order);
@@ -316,10 +327,12 @@ static void run_diverge_first_differing_step(void **state)
     assert_int_equal(policy_run(g, policy_find("fifo"), &f, err, sizeof err), 0);
     assert_int_equal(policy_run(g, policy_find("fifo"), &f2, err, sizeof err), 0);
     assert_int_equal(policy_run(g, policy_find("priority"), &p, err, sizeof err), 0);
-    assert_int_equal(policy_diverge(&f, &p), 1);     /* both pop node 0 first */
+    assert_int_equal(policy_diverge(&f, &p), 1); /* both pop node 0 first */
     assert_int_equal(policy_diverge(&p, &f), 1);
     assert_int_equal(policy_diverge(&f, &f2), g->n); /* identical: n */
-    policy_run_free(&f); policy_run_free(&f2); policy_run_free(&p);
+    policy_run_free(&f);
+    policy_run_free(&f2);
+    policy_run_free(&p);
     graph_free(g);
     diag_free(&d);
 
@@ -327,7 +340,8 @@ static void run_diverge_first_differing_step(void **state)
     assert_int_equal(policy_run(g, policy_find("fifo"), &f, err, sizeof err), 0);
     assert_int_equal(policy_run(g, policy_find("priority"), &p, err, sizeof err), 0);
     assert_int_equal(policy_diverge(&f, &p), 7);
-    policy_run_free(&f); policy_run_free(&p);
+    policy_run_free(&f);
+    policy_run_free(&p);
     graph_free(g);
     diag_free(&d);
 }

@@ -38,18 +38,18 @@ static void forward_back_jump(void **state)
         assert_true(step_memory(&s) == mem[k - 1]);
         assert_true(step_memory_at(&s, k) == mem[k - 1]);
     }
-    assert_int_equal(step_forward(&s), 0);      /* at the end */
+    assert_int_equal(step_forward(&s), 0); /* at the end */
     assert_int_equal(s.k, 11);
     assert_int_equal(step_ready_count(&s), 0);
     assert_int_equal(step_back(&s), 1);
     assert_int_equal(s.k, 10);
     assert_true(g->id[step_last(&s)] == 9);
-    assert_int_equal(step_ready_count(&s), 1);  /* node 10 again */
+    assert_int_equal(step_ready_count(&s), 1); /* node 10 again */
     step_jump(&s, 4);
     assert_int_equal(s.k, 4);
     assert_true(g->id[step_last(&s)] == 6);
     assert_true(step_memory(&s) == 0);
-    step_jump(&s, 1000);                        /* clamps to n */
+    step_jump(&s, 1000); /* clamps to n */
     assert_int_equal(s.k, 11);
     step_jump(&s, 0);
     assert_int_equal(s.k, 0);
@@ -71,7 +71,8 @@ static void ready_set_in_key_order_with_keys(void **state)
     step_forward(&s);
     assert_int_equal(step_ready_count(&s), 3);
     assert_int_equal(step_ready(&s, 0, out, 16), 3);
-    static const int64_t want[3][3] = {{300, NODE_ALLOC, 4}, {400, NODE_ALLOC, 1}, {500, NODE_ALLOC, 7}};
+    static const int64_t want[3][3] = {
+        {300, NODE_ALLOC, 4}, {400, NODE_ALLOC, 1}, {500, NODE_ALLOC, 7}};
     for (int i = 0; i < 3; i++) {
         assert_true(g->id[out[i].node] == want[i][2]);
         for (int j = 0; j < 3; j++) assert_true(out[i].k[j] == want[i][j]);
@@ -113,7 +114,8 @@ static void memory_peak_live_at_each_step(void **state)
     init_stepper(&s, g, "fifo");
     /* fifo: 10 11 12 13 20 30 21 31 22 32 23 33
      * memory 100 300 600 1000 1000 900 900 700 700 400 400 0 */
-    static const int64_t peak[] = {0, 100, 300, 600, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
+    static const int64_t peak[] = {0,    100,  300,  600,  1000, 1000, 1000,
+                                   1000, 1000, 1000, 1000, 1000, 1000};
     static const uint32_t at[] = {0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4};
     static const uint32_t nlive[] = {0, 1, 2, 3, 4, 4, 3, 3, 2, 2, 1, 1, 0};
     static const int64_t first[] = {0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 0};
@@ -143,7 +145,8 @@ static void live_buffers_with_small_cap(void **state)
     graph *g = tu_load("{\"Nodes\": [{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 1},"
                        " {\"Id\": 2, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 2},"
                        " {\"Id\": 3, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 3}],"
-                       " \"Edges\": [[3, 2], [2, 1]]}", &d);
+                       " \"Edges\": [[3, 2], [2, 1]]}",
+                       &d);
     assert_non_null(g);
     diag_free(&d);
     stepper s;
@@ -181,7 +184,8 @@ static void step_init_reports_overflow(void **state)
     tu_str b = {0};
     tu_printf(&b, "{\"Nodes\": [");
     for (int i = 0; i < 1030; i++)
-        tu_printf(&b, "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, \"BufId\": %d}",
+        tu_printf(&b,
+                  "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, \"BufId\": %d}",
                   i ? ", " : "", i, i);
     tu_printf(&b, "], \"Edges\": []}");
     diag d;
@@ -227,7 +231,9 @@ static void snap_take(const stepper *s, snap *x)
 
 static void snap_free(snap *x)
 {
-    free(x->rem); free(x->ready); free(x->live);
+    free(x->rem);
+    free(x->ready);
+    free(x->live);
 }
 
 static void snap_expect(const stepper *s, const snap *x, const char *what)
@@ -240,9 +246,11 @@ static void snap_expect(const stepper *s, const snap *x, const char *what)
                !memcmp(y.rem, x->rem, (size_t)n * sizeof *y.rem) &&
                !memcmp(y.live, x->live, (size_t)y.nlive * sizeof *y.live);
     for (uint32_t i = 0; same && i < y.nready; i++)
-        same = y.ready[i].node == x->ready[i].node && !memcmp(y.ready[i].k, x->ready[i].k, sizeof y.ready[i].k);
+        same = y.ready[i].node == x->ready[i].node &&
+               !memcmp(y.ready[i].k, x->ready[i].k, sizeof y.ready[i].k);
     snap_free(&y);
-    if (!same) fail_msg("%s: state at step %u differs from the one reached by stepping", what, x->k);
+    if (!same)
+        fail_msg("%s: state at step %u differs from the one reached by stepping", what, x->k);
 }
 
 /* Checks one policy's run and stepper on generated graph t (loaded as g). */
@@ -252,7 +260,8 @@ static void check_policy(const tu_gen *t, const graph *g, const char *pname, uin
     int fifo = !strcmp(pname, "fifo");
     /* graph index <-> position in t */
     uint32_t *gi = malloc(((size_t)n + 1) * sizeof *gi), *tp = malloc(((size_t)n + 1) * sizeof *tp);
-    uint32_t *ref = malloc(((size_t)n + 1) * sizeof *ref), *refseq = malloc(((size_t)n + 1) * sizeof *refseq);
+    uint32_t *ref = malloc(((size_t)n + 1) * sizeof *ref),
+             *refseq = malloc(((size_t)n + 1) * sizeof *refseq);
     uint32_t *popped_at = malloc(((size_t)n + 1) * sizeof *popped_at);
     assert_true(gi && tp && ref && refseq && popped_at);
     for (uint32_t i = 0; i < n; i++) {
@@ -277,8 +286,8 @@ static void check_policy(const tu_gen *t, const graph *g, const char *pname, uin
         popped_at[p] = k;
         assert_int_equal(r->pos[r->order[k]], k);
         if (p != ref[k])
-            fail_msg("%s, %u nodes: step %u pops Id %lld, the reference pops Id %lld", pname, n, k + 1,
-                     (long long)t->id[p], (long long)t->id[ref[k]]);
+            fail_msg("%s, %u nodes: step %u pops Id %lld, the reference pops Id %lld", pname, n,
+                     k + 1, (long long)t->id[p], (long long)t->id[ref[k]]);
     }
     for (uint32_t e = 0; e < t->ne; e++) assert_true(popped_at[t->eu[e]] < popped_at[t->ev[e]]);
 
@@ -288,13 +297,17 @@ static void check_policy(const tu_gen *t, const graph *g, const char *pname, uin
     for (uint32_t k = 0; k < n; k++) {
         mem += t->change[tp[r->order[k]]];
         assert_true(r->memory[k] == mem);
-        if (mem > peak) { peak = mem; peak_step = k + 1; }
+        if (mem > peak) {
+            peak = mem;
+            peak_step = k + 1;
+        }
     }
     assert_true(r->peak == peak);
     assert_int_equal(r->peak_step, peak_step);
 
     /* Predecessors of each position, from the generator's edges. */
-    uint32_t *poff = calloc((size_t)n + 2, sizeof *poff), *preds = malloc(((size_t)t->ne + 1) * sizeof *preds);
+    uint32_t *poff = calloc((size_t)n + 2, sizeof *poff),
+             *preds = malloc(((size_t)t->ne + 1) * sizeof *preds);
     assert_true(poff && preds);
     for (uint32_t e = 0; e < t->ne; e++) poff[t->ev[e] + 2]++;
     for (uint32_t i = 0; i < n; i++) poff[i + 2] += poff[i + 1];
@@ -309,7 +322,10 @@ static void check_policy(const tu_gen *t, const graph *g, const char *pname, uin
         assert_int_equal(s.k, k);
         if (k) {
             int64_t m = r->memory[k - 1];
-            if (m > pk) { pk = m; pk_at = k; }
+            if (m > pk) {
+                pk = m;
+                pk_at = k;
+            }
         }
         snap_take(&s, &sn[k]);
         snap *x = &sn[k];
@@ -333,7 +349,8 @@ static void check_policy(const tu_gen *t, const graph *g, const char *pname, uin
             if (fifo) {
                 assert_true(it->k[0] == refseq[p] && it->k[1] == 0 && it->k[2] == 0);
             } else {
-                assert_true(it->k[0] == t->change[p] && it->k[1] == t->kind[p] && it->k[2] == t->id[p]);
+                assert_true(it->k[0] == t->change[p] && it->k[1] == t->kind[p] &&
+                            it->k[2] == t->id[p]);
             }
             if (i) assert_true(heap_less(&x->ready[i - 1], it));
         }
@@ -372,7 +389,7 @@ static void check_policy(const tu_gen *t, const graph *g, const char *pname, uin
         uint32_t to = tu_below(rng, n + 1);
         step_jump(&s, to);
         snap_expect(&s, &sn[to], "jump");
-        if (j % 3 == 0) {                      /* and stepping from there works */
+        if (j % 3 == 0) { /* and stepping from there works */
             if (step_forward(&s)) snap_expect(&s, &sn[to + 1], "forward after jump");
             if (step_back(&s)) snap_expect(&s, &sn[s.k], "back after jump");
         }
@@ -381,13 +398,19 @@ static void check_policy(const tu_gen *t, const graph *g, const char *pname, uin
     for (uint32_t k = 0; k <= n; k++) snap_free(&sn[k]);
     free(sn);
     step_free(&s);
-    free(gi); free(tp); free(ref); free(refseq); free(popped_at); free(poff); free(preds);
+    free(gi);
+    free(tp);
+    free(ref);
+    free(refseq);
+    free(popped_at);
+    free(poff);
+    free(preds);
 }
 
 static void random_graphs_property(void **state)
 {
     (void)state;
-    uint64_t rng = 0x6d656d74726973ULL;   /* "memtris" */
+    uint64_t rng = 0x6d656d74726973ULL; /* "memtris" */
     for (int round = 0; round < 300; round++) {
         uint32_t n = 1 + tu_below(&rng, round < 20 ? 8 : 200);
         tu_gen t;
@@ -416,9 +439,20 @@ static uint64_t digest(const stepper *s)
     snap_take(s, &x);
     uint64_t h = 1469598103934665603ULL;
 #define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ULL)
-    MIX(x.k); MIX(x.last); MIX(x.memory); MIX(x.peak); MIX(x.peak_at); MIX(x.nready); MIX(x.nlive);
+    MIX(x.k);
+    MIX(x.last);
+    MIX(x.memory);
+    MIX(x.peak);
+    MIX(x.peak_at);
+    MIX(x.nready);
+    MIX(x.nlive);
     for (uint32_t i = 0; i < s->g->n; i++) MIX(x.rem[i]);
-    for (uint32_t i = 0; i < x.nready; i++) { MIX(x.ready[i].node); MIX(x.ready[i].k[0]); MIX(x.ready[i].k[1]); MIX(x.ready[i].k[2]); }
+    for (uint32_t i = 0; i < x.nready; i++) {
+        MIX(x.ready[i].node);
+        MIX(x.ready[i].k[0]);
+        MIX(x.ready[i].k[1]);
+        MIX(x.ready[i].k[2]);
+    }
     for (uint32_t i = 0; i < x.nlive; i++) MIX(x.live[i]);
 #undef MIX
     snap_free(&x);
@@ -449,7 +483,8 @@ static void far_jumps_on_a_large_graph(void **state)
             uint32_t to = j % 4 == 0 ? n : j % 4 == 1 ? 0 : tu_below(&rng, n + 1);
             step_jump(&s, to);
             assert_int_equal(s.k, to);
-            if (digest(&s) != dg[to]) fail_msg("%s: jump to %u differs from stepping there", policy_at(pi)->name, to);
+            if (digest(&s) != dg[to])
+                fail_msg("%s: jump to %u differs from stepping there", policy_at(pi)->name, to);
             if (step_back(&s)) assert_true(digest(&s) == dg[to - 1]);
         }
         free(dg);
@@ -486,7 +521,8 @@ static void heap_sorted_matches_sorted_copy(void **state)
             uint32_t r = tu_below(&rng, 10);
             if (r < 6 && h.len < CAP) {
                 uint32_t node;
-                do node = tu_below(&rng, CAP); while (in[node]);
+                do node = tu_below(&rng, CAP);
+                while (in[node]);
                 heap_item it = {.node = node};
                 it.k[0] = (int64_t)tu_below(&rng, 7) - 3;
                 it.k[1] = tu_below(&rng, 3);
@@ -518,16 +554,19 @@ static void heap_sorted_matches_sorted_copy(void **state)
                 out[want].node = 0xdeadbeef;
                 uint32_t got = heap_sorted(&h, skip, out, max);
                 assert_int_equal(got, want);
-                assert_int_equal(out[want].node, 0xdeadbeef);   /* nothing past max */
+                assert_int_equal(out[want].node, 0xdeadbeef); /* nothing past max */
                 for (uint32_t i = 0; i < got; i++) {
                     assert_int_equal(out[i].node, sorted[skip + i].node);
                     assert_memory_equal(out[i].k, sorted[skip + i].k, sizeof out[i].k);
                 }
             }
-        assert_memory_equal(before, h.a, h.len * sizeof *before);   /* unchanged */
+        assert_memory_equal(before, h.a, h.len * sizeof *before); /* unchanged */
     }
     heap_free(&h);
-    free(sorted); free(out); free(before); free(in);
+    free(sorted);
+    free(out);
+    free(before);
+    free(in);
 }
 
 int main(int argc, char **argv)

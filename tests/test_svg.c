@@ -22,10 +22,11 @@ static void escape_entities_and_bad_bytes(void **state)
     assert_string_equal(escaped("plain name.out"), "plain name.out");
     assert_string_equal(escaped("a<b>&\"c'd"), "a&lt;b&gt;&amp;&quot;c&apos;d");
     assert_string_equal(escaped("tab\tctl\x01\x1f"), "tab\tctl??");
-    assert_string_equal(escaped("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+    assert_string_equal(escaped("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
+                        "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
     assert_string_equal(escaped("bad \xff\xfe end"), "bad ?? end");
-    assert_string_equal(escaped("cut \xe2\x82"), "cut ??");                 /* truncated sequence */
-    assert_string_equal(escaped("long \xc0\xaf"), "long ??");               /* overlong '/' */
+    assert_string_equal(escaped("cut \xe2\x82"), "cut ??");   /* truncated sequence */
+    assert_string_equal(escaped("long \xc0\xaf"), "long ??"); /* overlong '/' */
     assert_string_equal(escaped("surrogate \xed\xa0\x80"), "surrogate ???"); /* U+D800 */
     assert_string_equal(escaped("nonchar \xef\xbf\xbf"), "nonchar ???");     /* U+FFFF */
 }
@@ -47,7 +48,7 @@ static void byte_steps_are_human(void **state)
     step = svg_byte_step(0, &unit, &name);
     assert_string_equal(name, "B");
     assert_true(step == 1);
-    step = svg_byte_step(9.2e18, &unit, &name);   /* near 2^63: EiB, no overflow */
+    step = svg_byte_step(9.2e18, &unit, &name); /* near 2^63: EiB, no overflow */
     assert_string_equal(name, "EiB");
 }
 
@@ -82,17 +83,21 @@ static void picture_has_one_rect_per_buffer(void **state)
 {
     (void)state;
     diag d;
-    graph *g = tu_load("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 1000, \"BufId\": 1, \"Name\": \"x<y\"},"
-                       " {\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 3000, \"BufId\": 2},"
-                       " {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 1}, {\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 2},"
-                       " {\"Id\": 4, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 3}],"
-                       " \"Edges\": [[0, 1], [1, 2], [2, 3]]}", &d);
+    graph *g = tu_load(
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 1000, \"BufId\": 1, \"Name\": "
+        "\"x<y\"},"
+        " {\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 3000, \"BufId\": 2},"
+        " {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 1}, {\"Id\": 3, \"Op\": \"FREE\", \"BufId\": 2},"
+        " {\"Id\": 4, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 3}],"
+        " \"Edges\": [[0, 1], [1, 2], [2, 3]]}",
+        &d);
     assert_non_null(g);
     char *s = draw(g, 0);
-    const char *head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"";
+    const char *head =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"";
     assert_true(strncmp(s, head, strlen(head)) == 0);
     assert_non_null(strstr(s, "</svg>\n"));
-    assert_int_equal(count(s, "class=\"buf\""), 2);   /* the 0-byte buffer has none */
+    assert_int_equal(count(s, "class=\"buf\""), 2); /* the 0-byte buffer has none */
     assert_int_equal(count(s, "class=\"merged\""), 0);
     assert_non_null(strstr(s, "buffer 1 x&lt;y: 1000 B at offset 0 B, alloc_step 1, free_step 3"));
     assert_non_null(strstr(s, "peak 3.9 KiB at step 3"));

@@ -31,7 +31,9 @@ typedef struct fixture {
 static void open_app(fixture *f, const char *sample, int compare)
 {
     f->g = tu_load_sample(sample, NULL);
-    assert_int_equal(app_init(&f->a, f->g, sample, policy_find("priority"), policy_find("fifo"), compare, NULL), 0);
+    assert_int_equal(
+        app_init(&f->a, f->g, sample, policy_find("priority"), policy_find("fifo"), compare, NULL),
+        0);
 }
 
 static void close_app(fixture *f)
@@ -99,25 +101,33 @@ static void check_golden(const char *name, const char *got, size_t len)
     }
     size_t wlen = 0;
     char *want = slurp(path, &wlen);
-    if (!want) fail_msg("missing golden %s (run test_ui --update-golden on purpose to create it)", path);
+    if (!want)
+        fail_msg("missing golden %s (run test_ui --update-golden on purpose to create it)", path);
     if (wlen != len || memcmp(want, got, len)) {
         /* Report the first differing line and keep the actual screen. */
         int line = 1;
         size_t i = 0;
-        while (i < len && i < wlen && want[i] == got[i]) { if (got[i] == '\n') line++; i++; }
+        while (i < len && i < wlen && want[i] == got[i]) {
+            if (got[i] == '\n') line++;
+            i++;
+        }
         char out[1024];
         snprintf(out, sizeof out, "%s/%s.actual.txt", MEMTRIS_BINARY_DIR, name);
         FILE *f = fopen(out, "wb");
-        if (f) { fwrite(got, 1, len, f); fclose(f); }
+        if (f) {
+            fwrite(got, 1, len, f);
+            fclose(f);
+        }
         free(want);
-        fail_msg("screen %s differs from its golden at line %d; actual screen in %s", name, line, out);
+        fail_msg("screen %s differs from its golden at line %d; actual screen in %s", name, line,
+                 out);
     }
     free(want);
 }
 
 /* golden_case with a hook that sets the app up after the keys. */
-static void golden_case_with(const char *sample, int compare, uint32_t step, const char *tag, const char *keys,
-                             void (*setup)(app *a))
+static void golden_case_with(const char *sample, int compare, uint32_t step, const char *tag,
+                             const char *keys, void (*setup)(app *a))
 {
     static const int sizes[2][2] = {{80, 24}, {132, 40}};
     fixture f;
@@ -139,7 +149,8 @@ static void golden_case_with(const char *sample, int compare, uint32_t step, con
     close_app(&f);
 }
 
-static void golden_case(const char *sample, int compare, uint32_t step, const char *tag, const char *keys)
+static void golden_case(const char *sample, int compare, uint32_t step, const char *tag,
+                        const char *keys)
 {
     golden_case_with(sample, compare, step, tag, keys, NULL);
 }
@@ -189,13 +200,15 @@ static void test_layout_all_sizes(void **state)
                     if (!l.used[p]) continue;
                     rect r = l.r[p];
                     if (r.w < 1 || r.h < 1 || r.x < 0 || r.y < 0 || r.x + r.w > w || r.y + r.h > h)
-                        fail_msg("%dx%d compare=%d: panel %d at %d,%d %dx%d is off screen", w, h, compare, p,
-                                 r.x, r.y, r.w, r.h);
+                        fail_msg("%dx%d compare=%d: panel %d at %d,%d %dx%d is off screen", w, h,
+                                 compare, p, r.x, r.y, r.w, r.h);
                     for (int q = p + 1; q < P_COUNT; q++) {
                         if (!l.used[q]) continue;
                         rect s = l.r[q];
-                        if (r.x < s.x + s.w && s.x < r.x + r.w && r.y < s.y + s.h && s.y < r.y + r.h)
-                            fail_msg("%dx%d compare=%d: panels %d and %d overlap", w, h, compare, p, q);
+                        if (r.x < s.x + s.w && s.x < r.x + r.w && r.y < s.y + s.h &&
+                            s.y < r.y + r.h)
+                            fail_msg("%dx%d compare=%d: panels %d and %d overlap", w, h, compare, p,
+                                     q);
                     }
                 }
             }
@@ -261,7 +274,7 @@ static void test_keys_stepping(void **state)
     app_key(a, K_LEFT);
     app_key(a, K_BACKSPACE);
     assert_int_equal(a->st[0].k, 0);
-    app_key(a, K_LEFT);                   /* at step 0 it says so */
+    app_key(a, K_LEFT); /* at step 0 it says so */
     assert_int_equal(a->st[0].k, 0);
     assert_non_null(strstr(a->msg, "step 0"));
     app_key(a, K_END);
@@ -303,7 +316,7 @@ static void test_keys_prompts(void **state)
     assert_non_null(strstr(a->msg, "no step '9999'"));
     app_key(a, 'g');
     type(a, "5");
-    app_key(a, K_ESC);                    /* cancelled */
+    app_key(a, K_ESC); /* cancelled */
     assert_int_equal(a->st[0].k, 27);
     app_key(a, '/');
     type(a, "41");
@@ -340,7 +353,7 @@ static void test_keys_modes(void **state)
     assert_int_equal(a->st[1].k, 10);
     assert_string_equal(a->st[1].pol->name, "fifo");
     assert_int_equal(a->diverge, policy_diverge(&a->st[0].r, &a->st[1].r));
-    assert_true(a->diverge < f.g->n);     /* the demo's orders do differ */
+    assert_true(a->diverge < f.g->n); /* the demo's orders do differ */
     app_key(a, ' ');
     assert_int_equal(a->st[0].k, 11);
     assert_int_equal(a->st[1].k, 11);
@@ -370,7 +383,7 @@ static void test_keys_modes(void **state)
     app_jump(a, 0);
     app_key(a, K_END);
     app_key(a, K_HOME);
-    app_key(a, K_DOWN);                   /* one ready node at step 0: nothing to scroll */
+    app_key(a, K_DOWN); /* one ready node at step 0: nothing to scroll */
     assert_int_equal(a->scroll[P_READY], 0);
     app_key(a, 'q');
     assert_true(a->quit);
@@ -395,7 +408,7 @@ static void test_autoplay(void **state)
     app_tick(a);
     app_tick(a);
     assert_int_equal(a->st[0].k, 2);
-    while (a->playing) app_tick(a);       /* stops by itself at the end */
+    while (a->playing) app_tick(a); /* stops by itself at the end */
     assert_int_equal(a->st[0].k, f.g->n);
     close_app(&f);
 }
@@ -465,7 +478,8 @@ static void test_arena_keys(void **state)
         assert_string_equal(a->placer->name, placer_at(i % np)->name);
         assert_string_equal(a->pl.placer, a->placer->name);
         char err[256];
-        if (place_verify(f.g, &a->st[0].r, &a->pl, err, sizeof err)) fail_msg("%s: %s", a->placer->name, err);
+        if (place_verify(f.g, &a->st[0].r, &a->pl, err, sizeof err))
+            fail_msg("%s: %s", a->placer->name, err);
         assert_non_null(strstr(a->msg, "over the peak"));
     }
     assert_string_equal(a->placer->name, "first-fit");
@@ -489,7 +503,7 @@ static void test_arena_keys(void **state)
     assert_non_null(strstr(d, "used by"));
     size_t n;
     char *got = render(a, 132, 40, 1, 0, &n);
-    assert_non_null(strstr(got, want));           /* shown in the why line */
+    assert_non_null(strstr(got, want)); /* shown in the why line */
     free(got);
     app_key(a, K_ESC);
     assert_int_equal(a->sel, GRAPH_NONE);
@@ -507,7 +521,8 @@ static void test_arena_keys(void **state)
     a->sel = GRAPH_NONE;
     hit = 0;
     for (int y = r.y + 2; y < r.y + r.h - 2 && !hit; y++)
-        for (int x = r.x + 13; x < r.x + r.w - 1 && !hit; x++) hit = app_click(a, x, y) && a->sel != GRAPH_NONE;
+        for (int x = r.x + 13; x < r.x + r.w - 1 && !hit; x++)
+            hit = app_click(a, x, y) && a->sel != GRAPH_NONE;
     assert_true(hit);
     app_key(a, 't');
     assert_false(a->timeline);
@@ -523,21 +538,21 @@ static void test_reactions(void **state)
     app *a = open_sized(&f, "demo.json", 120, 35);
     assert_int_equal(app_key(a, ' '), APP_REDRAW);
     assert_int_equal(app_key(a, K_RESIZE), APP_RELAYOUT | APP_REDRAW);
-    assert_int_equal(app_key(a, 'c'), APP_RELAYOUT | APP_REDRAW);      /* the panels move */
-    assert_true(a->lay.used[P_READY2]);                                /* laid out already, at the last size */
+    assert_int_equal(app_key(a, 'c'), APP_RELAYOUT | APP_REDRAW); /* the panels move */
+    assert_true(a->lay.used[P_READY2]); /* laid out already, at the last size */
     assert_int_equal(app_key(a, 'c'), APP_RELAYOUT | APP_REDRAW);
-    assert_int_equal(app_key(a, 'x'), 0);                              /* nothing bound, nothing shown */
+    assert_int_equal(app_key(a, 'x'), 0); /* nothing bound, nothing shown */
     app_key(a, 'P');
     assert_true(a->msg[0] != 0);
-    assert_int_equal(app_key(a, 'x'), APP_REDRAW);                     /* ... but it takes the message away */
-    assert_int_equal(app_tick(a), 0);                                  /* not playing, no replay */
+    assert_int_equal(app_key(a, 'x'), APP_REDRAW); /* ... but it takes the message away */
+    assert_int_equal(app_tick(a), 0);              /* not playing, no replay */
     assert_int_equal(app_click(a, 0, 0), 0);
     app_key(a, 'g');
     assert_int_equal(app_key(a, K_RESIZE), APP_RELAYOUT | APP_REDRAW); /* in the prompt too */
     assert_int_equal(a->prompt, 'g');
     app_key(a, K_ESC);
     app_key(a, '?');
-    assert_int_equal(app_key(a, 'q'), APP_QUIT);                       /* from the help too */
+    assert_int_equal(app_key(a, 'q'), APP_QUIT); /* from the help too */
     assert_true(a->quit);
     a->quit = 0;
     assert_int_equal(app_key(a, K_F10), APP_QUIT);
@@ -556,7 +571,7 @@ static void test_timeline_cache(void **state)
     app_jump(a, 20);
     app_key(a, 't');
     const char *keys = "assaa";
-    for (const char *k = keys; ; k++) {
+    for (const char *k = keys;; k++) {
         size_t n1, n2;
         char *cached = render_cached(a, &vc, 132, 40, 1, 0, &n1);
         char *fresh = render(a, 132, 40, 1, 0, &n2);
@@ -595,7 +610,8 @@ static void test_every_sample_renders(void **state)
             char want[128];
             snprintf(want, sizeof want, "step %u/%u", f.a.st[0].r.peak_step, f.g->n);
             if (!strstr(got, want)) fail_msg("%s: the status bar lacks '%s'", e->d_name, want);
-            if (!strstr(got, compare ? "Compare" : "Arena")) fail_msg("%s: a panel is missing", e->d_name);
+            if (!strstr(got, compare ? "Compare" : "Arena"))
+                fail_msg("%s: a panel is missing", e->d_name);
             free(got);
         }
         close_app(&f);
@@ -633,17 +649,14 @@ static void synthetic_replay(app *a, uint32_t upto)
     }
     replay_summarize(&res);
     app_set_replay(a, &res);
-    assert_null(res.s);                  /* moved into the app */
+    assert_null(res.s); /* moved into the app */
 }
 
-static void setup_overlay(app *a)
-{
-    synthetic_replay(a, UINT32_MAX);
-}
+static void setup_overlay(app *a) { synthetic_replay(a, UINT32_MAX); }
 
 static void setup_progress(app *a)
 {
-    a->rp.running = 1;                   /* no thread: the fields the view reads */
+    a->rp.running = 1; /* no thread: the fields the view reads */
     a->rp.job_be = replay_backend_find("host");
     a->rp.job_mode = REPLAY_RAW;
     a->rp.done = 27;
@@ -700,7 +713,7 @@ static void test_replay_overlay(void **state)
     assert_null(app_overlay(a));
     synthetic_replay(a, 20);
     assert_non_null(app_overlay(a));
-    app_jump(a, 3);                      /* step 3: sample 2, excess 256 + 256 KiB */
+    app_jump(a, 3); /* step 3: sample 2, excess 256 + 256 KiB */
     assert_true(has(a, 132, 40, "mem 3.0 MiB  measured 3.5 MiB (+512.0 KiB)"));
     assert_true(has(a, 132, 40, "measured (host) peak"));
     assert_true(has(a, 160, 40, "| host: Linux 6.1 x86_64"));
@@ -708,8 +721,10 @@ static void test_replay_overlay(void **state)
      * difference, then none of it; never a piece cut in the middle. */
     int short_tag = 0, short_reading = 0, none = 0;
     for (int w = 60; w <= 160; w++) {
-        short_tag |= status_has(a, w, 40, "(+512.0 KiB)  | host") && !status_has(a, w, 40, "| host: ");
-        short_reading |= status_has(a, w, 40, "measured 3.5 MiB") && !status_has(a, w, 40, "measured 3.5 MiB (");
+        short_tag |=
+            status_has(a, w, 40, "(+512.0 KiB)  | host") && !status_has(a, w, 40, "| host: ");
+        short_reading |=
+            status_has(a, w, 40, "measured 3.5 MiB") && !status_has(a, w, 40, "measured 3.5 MiB (");
         none |= !status_has(a, w, 40, "measured");
         if (status_has(a, w, 40, "measured") && !status_has(a, w, 40, "measured 3.5 MiB"))
             fail_msg("width %d: a cut reading", w);
@@ -717,7 +732,7 @@ static void test_replay_overlay(void **state)
             fail_msg("width %d: a cut difference", w);
     }
     assert_true(short_tag && short_reading && none);
-    app_jump(a, 25);                     /* past the steps measured */
+    app_jump(a, 25); /* past the steps measured */
     assert_true(has(a, 132, 40, "measured n/a"));
     app_jump(a, 0);
     assert_false(has(a, 132, 40, "measured n/a"));
@@ -776,9 +791,9 @@ static void test_replay_key(void **state)
     assert_true(app_tick_ms(a) > 0 && app_tick_ms(a) <= APP_POLL_MS);
     assert_true(has(a, 120, 35, "Replay host raw ["));
     assert_true(has(a, 120, 35, "Esc: cancel"));
-    app_key(a, 'R');                     /* not polled yet: still running */
+    app_key(a, 'R'); /* not polled yet: still running */
     assert_non_null(strstr(a->msg, "a replay is already running"));
-    app_key(a, ' ');                     /* the other keys still work */
+    app_key(a, ' '); /* the other keys still work */
     assert_int_equal(a->st[0].k, 1);
     wait_replay(a);
     assert_false(a->rp.running);
@@ -795,8 +810,9 @@ static void test_replay_key(void **state)
         assert_int_equal(r->s[i].node, f.g->id[a->st[0].r.order[i]]);
     }
     assert_true(has(a, 120, 35, "measured (host) peak"));
-    assert_true(has(a, 120, 35, "measured "));   /* at step 1, next to mem */
-    assert_true(has(a, 200, 40, "| host: "));    /* the device where it fits (narrower: test_replay_overlay) */
+    assert_true(has(a, 120, 35, "measured ")); /* at step 1, next to mem */
+    assert_true(
+        has(a, 200, 40, "| host: ")); /* the device where it fits (narrower: test_replay_overlay) */
     /* R again replaces the overlay. */
     app_key(a, 'R');
     assert_non_null(a->rp.job);
@@ -815,7 +831,8 @@ static void test_replay_cancel(void **state)
     (void)state;
     graph *g = tu_gen_load("chain", 200000, 1);
     app a;
-    assert_int_equal(app_init(&a, g, "chain", policy_find("priority"), policy_find("fifo"), 0, NULL), 0);
+    assert_int_equal(
+        app_init(&a, g, "chain", policy_find("priority"), policy_find("fifo"), 0, NULL), 0);
     app_resize(&a, 120, 35);
     app_key(&a, 'R');
     assert_non_null(a.rp.job);
@@ -836,7 +853,8 @@ static void test_replay_cancel(void **state)
     app_key(&a, K_ESC);
     assert_false(a.playing);
     wait_replay(&a);
-    if (strstr(a.msg, "replay cancelled ")) {   /* during the replay, or before it (Esc counts between phases) */
+    if (strstr(a.msg, "replay cancelled ")) { /* during the replay, or before it (Esc counts between
+                                                 phases) */
         assert_false(a.have_replay);
         assert_null(app_overlay(&a));
         assert_true(strstr(a.msg, "of 200000") || strstr(a.msg, "before its first step"));
@@ -864,7 +882,7 @@ struct replay_dev {
     int64_t held, bytes[64];
 };
 static int fake_opens;
-static atomic_int fake_hold;             /* nonzero: reads wait (a replay that takes its time) */
+static atomic_int fake_hold; /* nonzero: reads wait (a replay that takes its time) */
 
 static replay_dev *fake_open(int mode, uint32_t nslots, char *err, size_t errcap)
 {
@@ -913,15 +931,20 @@ static const char *fake_error(replay_dev *d)
     (void)d;
     return "the test's device is full";
 }
-static void fake_close(replay_dev *d)
-{
-    free(d);
-}
+static void fake_close(replay_dev *d) { free(d); }
 static const replay_backend fake_cuda = {
-    .name = "cuda", .label = "CUDA", .desc = "a test's",
+    .name = "cuda",
+    .label = "CUDA",
+    .desc = "a test's",
     .modes = (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) | (1u << REPLAY_ASYNC),
-    .caps = REPLAY_CAP_NEEDS_DEVICE | REPLAY_CAP_FALLS_BACK, .open = fake_open, .info = fake_info,
-    .alloc = fake_alloc, .release = fake_release, .touch = fake_touch, .read = fake_read, .error = fake_error,
+    .caps = REPLAY_CAP_NEEDS_DEVICE | REPLAY_CAP_FALLS_BACK,
+    .open = fake_open,
+    .info = fake_info,
+    .alloc = fake_alloc,
+    .release = fake_release,
+    .touch = fake_touch,
+    .read = fake_read,
+    .error = fake_error,
     .close = fake_close,
 };
 
@@ -944,14 +967,14 @@ static void test_replay_backends(void **state)
     assert_false(a->have_replay);
     a->rp.be_auto = 1;
     app_key(a, 'R');
-    wait_replay(a);                      /* the first poll starts the host replay */
+    wait_replay(a); /* the first poll starts the host replay */
     assert_true(a->have_replay);
     assert_string_equal(a->replay.backend, "host");
     assert_int_equal(a->replay.n, f.g->n);
     assert_non_null(strstr(a->msg, "cuda unavailable"));
     /* Opens, then runs out of memory at its third allocation. */
     fake_opens = 1;
-    a->rp.be_auto = 1;                   /* a failed step is not a failed open: no fallback */
+    a->rp.be_auto = 1; /* a failed step is not a failed open: no fallback */
     app_key(a, 'R');
     wait_replay(a);
     assert_non_null(strstr(a->msg, "replay failed: cuda backend, mode raw: step "));
@@ -988,7 +1011,7 @@ static void test_replay_autoplay_pace(void **state)
     a->rp.be_auto = 0;
     app_key(a, 'R');
     assert_non_null(a->rp.job);
-    a->speed = 0;                        /* 1 step a second */
+    a->speed = 0; /* 1 step a second */
     app_key(a, 'r');
     assert_true(a->playing);
     assert_int_equal(app_tick_ms(a), APP_POLL_MS);
@@ -999,7 +1022,7 @@ static void test_replay_autoplay_pace(void **state)
     }
     assert_int_equal(ticks, 1000 / APP_POLL_MS);
     assert_int_equal(a->st[0].k, 1);
-    assert_non_null(a->rp.job);          /* still held up */
+    assert_non_null(a->rp.job); /* still held up */
     app_key(a, 'r');
     atomic_store(&fake_hold, 0);
     wait_replay(a);
@@ -1017,7 +1040,8 @@ static void test_replay_far_below_zero(void **state)
     (void)state;
     replay_result res;
     char err[512];
-    if (replay_load_json(MEMTRIS_SOURCE_DIR "/tests/data/fuzz/replay-measured-far-below.json", &res, err, sizeof err))
+    if (replay_load_json(MEMTRIS_SOURCE_DIR "/tests/data/fuzz/replay-measured-far-below.json", &res,
+                         err, sizeof err))
         fail_msg("%s", err);
     fixture f;
     open_app(&f, "seed-example.json", 0);
@@ -1041,8 +1065,8 @@ static void test_replay_far_below_zero(void **state)
                     if (cv.c[y * cv.w + x].style == ST_MEASURED) low_measured = y;
             canvas_free(&cv);
             if (low_measured != r.y + r.h - 3)
-                fail_msg("%dx%d: the measured curve's lowest row is %d, the plot's %d", sizes[i][0], sizes[i][1],
-                         low_measured, r.y + r.h - 3);
+                fail_msg("%dx%d: the measured curve's lowest row is %d, the plot's %d", sizes[i][0],
+                         sizes[i][1], low_measured, r.y + r.h - 3);
         }
     close_app(&f);
 }
@@ -1056,7 +1080,8 @@ static void test_replay_device_controls(void **state)
     (void)state;
     replay_result res;
     char err[512];
-    if (replay_load_json(MEMTRIS_SOURCE_DIR "/tests/data/fuzz/replay-device-c1-control.json", &res, err, sizeof err))
+    if (replay_load_json(MEMTRIS_SOURCE_DIR "/tests/data/fuzz/replay-device-c1-control.json", &res,
+                         err, sizeof err))
         fail_msg("%s", err);
     fixture f;
     open_app(&f, "seed-example.json", 0);
@@ -1079,7 +1104,7 @@ int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--update-golden")) update_golden = 1;
-        else cmocka_set_test_filter(argv[i]);   /* ctest runs one test at a time */
+        else cmocka_set_test_filter(argv[i]); /* ctest runs one test at a time */
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_demo),

@@ -10,9 +10,18 @@ typedef struct tv_node {
     int64_t id, bufid, size;
 } tv_node;
 
-#define C(id) {NODE_COMPUTE, (id), -1, 0}
-#define A(id, buf, size) {NODE_ALLOC, (id), (buf), (size)}
-#define F(id, buf) {NODE_FREE, (id), (buf), 0}
+#define C(id)                     \
+    {                             \
+        NODE_COMPUTE, (id), -1, 0 \
+    }
+#define A(id, buf, size)                \
+    {                                   \
+        NODE_ALLOC, (id), (buf), (size) \
+    }
+#define F(id, buf)                \
+    {                             \
+        NODE_FREE, (id), (buf), 0 \
+    }
 
 /* A growable list of nodes and edges (pairs of Ids). */
 typedef struct tv_spec {
@@ -106,7 +115,8 @@ static graph *tv_graph(const tv_spec *s)
     g->pred_off = tv_alloc(n + 1, sizeof *g->pred_off);
     g->succ = tv_alloc(s->ne, sizeof *g->succ);
     g->pred = tv_alloc(s->ne, sizeof *g->pred);
-    uint32_t *u = tv_alloc(s->ne, sizeof *u), *v = tv_alloc(s->ne, sizeof *v), *fill = tv_alloc(n, sizeof *fill);
+    uint32_t *u = tv_alloc(s->ne, sizeof *u), *v = tv_alloc(s->ne, sizeof *v),
+             *fill = tv_alloc(n, sizeof *fill);
     for (uint32_t e = 0; e < s->ne; e++) {
         u[e] = graph_find(g, s->e[2 * e]);
         v[e] = graph_find(g, s->e[2 * e + 1]);
@@ -150,10 +160,12 @@ static int tv_validate(const tv_node *nodes, uint32_t n, const int64_t *edges, u
 }
 
 /* tv_validate's arguments: NODES(A(0, 1, 64), C(1)...) and EDGES(u, v, u, v...). */
-#define NODES(...) (const tv_node[]){__VA_ARGS__}, \
-    (uint32_t)(sizeof((const tv_node[]){__VA_ARGS__}) / sizeof(tv_node))
-#define EDGES(...) (const int64_t[]){__VA_ARGS__}, \
-    (uint32_t)(sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t) / 2)
+#define NODES(...)                  \
+    (const tv_node[]){__VA_ARGS__}, \
+        (uint32_t)(sizeof((const tv_node[]){__VA_ARGS__}) / sizeof(tv_node))
+#define EDGES(...)                  \
+    (const int64_t[]){__VA_ARGS__}, \
+        (uint32_t)(sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t) / 2)
 
 /* Asserts d holds exactly `errors` errors and `warnings` warnings. */
 static void expect_counts(const diag *d, size_t errors, size_t warnings)
@@ -170,7 +182,8 @@ static void valid_chain_is_quiet(void **state)
 {
     (void)state;
     diag d;
-    assert_int_equal(tv_validate(NODES(A(0, 1, 64), C(1), F(2, 1)), EDGES(0, 1, 1, 2), &d), VALIDATE_OK);
+    assert_int_equal(tv_validate(NODES(A(0, 1, 64), C(1), F(2, 1)), EDGES(0, 1, 1, 2), &d),
+                     VALIDATE_OK);
     expect_counts(&d, 0, 0);
     diag_free(&d);
 }
@@ -196,7 +209,8 @@ static void cycle_named_from_its_smallest_id(void **state)
                          EDGES(1, 9, 9, 4, 4, 7, 7, 9, 7, 20, 1, 30), &d);
     assert_int_equal(rc, VALIDATE_BAD);
     expect_counts(&d, 1, 0);
-    TU_ASSERT_LINE(&d, TU_SOURCE ": error: the graph has a cycle, so no schedule exists: cycle: 4 -> 7 -> 9 -> 4 "
+    TU_ASSERT_LINE(&d, TU_SOURCE
+                   ": error: the graph has a cycle, so no schedule exists: cycle: 4 -> 7 -> 9 -> 4 "
                    "(4 nodes cannot run)");
     diag_free(&d);
 }
@@ -222,7 +236,8 @@ static void long_cycle_is_cut_short(void **state)
     diag d;
     assert_int_equal(tv_check(&s, validate_order, &d), VALIDATE_BAD);
     expect_counts(&d, 1, 0);
-    TU_ASSERT_LINE(&d, "cycle: 1000000 -> 1000001 -> 1000002 -> ", " -> ... -> 1000000 (300 nodes cannot run)");
+    TU_ASSERT_LINE(&d, "cycle: 1000000 -> 1000001 -> 1000002 -> ",
+                   " -> ... -> 1000000 (300 nodes cannot run)");
     diag_free(&d);
 }
 
@@ -234,8 +249,10 @@ static void free_unrelated_to_its_alloc(void **state)
     diag d;
     assert_int_equal(tv_validate(NODES(A(0, 5, 1), C(1), F(2, 5)), EDGES(0, 1), &d), VALIDATE_BAD);
     expect_counts(&d, 1, 0);
-    TU_ASSERT_LINE(&d, TU_SOURCE ": error: FREE node 2 of buffer 5 does not depend on ALLOC node 0 by any path of "
-                   "Edges, so a schedule could free the buffer before allocating it");
+    TU_ASSERT_LINE(
+        &d,
+        TU_SOURCE ": error: FREE node 2 of buffer 5 does not depend on ALLOC node 0 by any path of "
+                  "Edges, so a schedule could free the buffer before allocating it");
     diag_free(&d);
 }
 
@@ -253,7 +270,8 @@ static void free_beside_its_alloc_under_a_common_parent(void **state)
 {
     (void)state;
     diag d;
-    assert_int_equal(tv_validate(NODES(C(0), A(1, 2, 1), F(2, 2)), EDGES(0, 1, 0, 2), &d), VALIDATE_BAD);
+    assert_int_equal(tv_validate(NODES(C(0), A(1, 2, 1), F(2, 2)), EDGES(0, 1, 0, 2), &d),
+                     VALIDATE_BAD);
     expect_counts(&d, 1, 0);
     TU_ASSERT_LINE(&d, "FREE node 2 of buffer 2 does not depend on ALLOC node 1");
     diag_free(&d);
@@ -264,7 +282,8 @@ static void free_by_a_long_path(void **state)
     (void)state;
     diag d;
     assert_int_equal(tv_validate(NODES(A(0, 1, 8), C(1), C(2), C(3), F(4, 1), C(5)),
-                                 EDGES(5, 4, 0, 1, 1, 2, 5, 2, 2, 3, 3, 4), &d), VALIDATE_OK);
+                                 EDGES(5, 4, 0, 1, 1, 2, 5, 2, 2, 3, 3, 4), &d),
+                     VALIDATE_OK);
     expect_counts(&d, 0, 0);
     diag_free(&d);
 }
@@ -332,7 +351,8 @@ static void buffer_never_freed_is_a_warning(void **state)
     diag d;
     assert_int_equal(tv_validate(NODES(A(3, 9, 64), C(4)), EDGES(3, 4), &d), VALIDATE_OK);
     expect_counts(&d, 0, 1);
-    TU_ASSERT_LINE(&d, TU_SOURCE ": warning: buffer 9 (ALLOC node 3, 64 bytes) is never freed; it stays live to "
+    TU_ASSERT_LINE(&d, TU_SOURCE
+                   ": warning: buffer 9 (ALLOC node 3, 64 bytes) is never freed; it stays live to "
                    "the end");
     diag_free(&d);
 }
@@ -355,8 +375,10 @@ static void free_declaring_another_size(void **state)
     g->change[1] = 20;
     assert_int_equal(validate_buffers(g, &d), VALIDATE_OK);
     expect_counts(&d, 0, 1);
-    TU_ASSERT_LINE(&d, "warning: FREE node 1 gives Size 20 for buffer 5, which ALLOC node 0 allocates with 10; "
-                   "the ALLOC's size is used");
+    TU_ASSERT_LINE(
+        &d,
+        "warning: FREE node 1 gives Size 20 for buffer 5, which ALLOC node 0 allocates with 10; "
+        "the ALLOC's size is used");
     diag_free(&d);
     graph_free(g);
     tv_spec_free(&s);
@@ -376,7 +398,7 @@ static void inputs_naming_no_buffer(void **state)
     g->inputs = tv_alloc(2, sizeof *g->inputs);
     g->inputs[0] = 1;
     g->inputs[1] = 77;
-    g->in_off[2] = g->in_off[3] = 2;      /* node 1 lists buffers 1 and 77 */
+    g->in_off[2] = g->in_off[3] = 2; /* node 1 lists buffers 1 and 77 */
     diag d;
     diag_init(&d, TU_SOURCE);
     assert_int_equal(validate_graph(g, &d), VALIDATE_OK);

@@ -48,7 +48,10 @@ static inline long tu_find_line(const diag *d, ...)
         va_start(ap, d);
         int ok = 1;
         for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *))
-            if (!strstr(d->lines[i], s)) { ok = 0; break; }
+            if (!strstr(d->lines[i], s)) {
+                ok = 0;
+                break;
+            }
         va_end(ap);
         if (ok) return (long)i;
     }
@@ -56,26 +59,29 @@ static inline long tu_find_line(const diag *d, ...)
 }
 
 /* Asserts some diagnostic line holds all the given substrings. */
-#define TU_ASSERT_LINE(d, ...) do {                                         \
-        if (tu_find_line((d), __VA_ARGS__, (const char *)NULL) < 0) {       \
-            tu_print_diag(d);                                               \
+#define TU_ASSERT_LINE(d, ...)                                                \
+    do {                                                                      \
+        if (tu_find_line((d), __VA_ARGS__, (const char *)NULL) < 0) {         \
+            tu_print_diag(d);                                                 \
             fail_msg("no diagnostic line contains all of: %s", #__VA_ARGS__); \
-        } } while (0)
+        }                                                                     \
+    } while (0)
 
 /* Loads json and asserts it is rejected with exactly one error, no warning,
  * and that the error line contains all the substrings. Everything is freed
  * before failing, so a failure is not followed by leak reports. */
-#define TU_EXPECT_ERROR(json, ...) do {                                     \
-        diag d_;                                                            \
-        graph *g_ = tu_load((json), &d_);                                   \
-        int ok_ = !g_ && d_.nerrors == 1 && d_.nwarnings == 0 && d_.nlines == 1 && \
-                  tu_find_line(&d_, "error:", __VA_ARGS__, (const char *)NULL) >= 0; \
-        if (!ok_) {                                                         \
-            if (g_) print_message("the input loaded\n");                    \
-            tu_print_diag(&d_);                                             \
-        }                                                                   \
-        graph_free(g_);                                                     \
-        diag_free(&d_);                                                     \
+#define TU_EXPECT_ERROR(json, ...)                                                      \
+    do {                                                                                \
+        diag d_;                                                                        \
+        graph *g_ = tu_load((json), &d_);                                               \
+        int ok_ = !g_ && d_.nerrors == 1 && d_.nwarnings == 0 && d_.nlines == 1 &&      \
+                  tu_find_line(&d_, "error:", __VA_ARGS__, (const char *)NULL) >= 0;    \
+        if (!ok_) {                                                                     \
+            if (g_) print_message("the input loaded\n");                                \
+            tu_print_diag(&d_);                                                         \
+        }                                                                               \
+        graph_free(g_);                                                                 \
+        diag_free(&d_);                                                                 \
         if (!ok_) fail_msg("expected exactly one error, containing: %s", #__VA_ARGS__); \
     } while (0)
 
@@ -84,7 +90,7 @@ static inline long tu_find_line(const diag *d, ...)
 /* Paths of the repository's samples and test inputs (MEMTRIS_SOURCE_DIR comes
  * from tests/CMakeLists.txt). */
 #define TU_SAMPLE(name) MEMTRIS_SOURCE_DIR "/samples/" name
-#define TU_DATA(name) MEMTRIS_SOURCE_DIR "/tests/data/" name
+#define TU_DATA(name)   MEMTRIS_SOURCE_DIR "/tests/data/" name
 
 /* Loads json that must be accepted without an error; d is left set. */
 static inline graph *tu_load_ok(const char *json, diag *d)
@@ -152,8 +158,7 @@ typedef struct tu_str {
     size_t len, cap;
 } tu_str;
 
-__attribute__((format(printf, 2, 3)))
-static inline void tu_printf(tu_str *b, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static inline void tu_printf(tu_str *b, const char *fmt, ...)
 {
     for (;;) {
         va_list ap;
@@ -162,7 +167,10 @@ static inline void tu_printf(tu_str *b, const char *fmt, ...)
         int k = vsnprintf(b->s ? b->s + b->len : NULL, room, fmt, ap);
         va_end(ap);
         assert_true(k >= 0);
-        if ((size_t)k < room) { b->len += (size_t)k; return; }
+        if ((size_t)k < room) {
+            b->len += (size_t)k;
+            return;
+        }
         size_t nc = b->cap ? b->cap * 2 : 4096;
         while (nc < b->len + (size_t)k + 1) nc *= 2;
         char *q = realloc(b->s, nc);
@@ -204,10 +212,7 @@ static inline uint64_t tu_rand(uint64_t *st)
     return z ^ (z >> 31);
 }
 
-static inline uint32_t tu_below(uint64_t *st, uint32_t n)
-{
-    return (uint32_t)(tu_rand(st) % n);
-}
+static inline uint32_t tu_below(uint64_t *st, uint32_t n) { return (uint32_t)(tu_rand(st) % n); }
 
 static inline void tu_shuffle(uint64_t *st, uint32_t *a, uint32_t n)
 {
@@ -226,20 +231,27 @@ static inline void tu_shuffle(uint64_t *st, uint32_t *a, uint32_t n)
  * memtris, to serve as the reference. */
 typedef struct tu_gen {
     uint32_t n, ne;
-    int64_t *id;          /* [n] Id of position i */
-    int *kind;            /* [n] NODE_* */
-    int64_t *change;      /* [n] expected memory change */
-    int64_t *bufid;       /* [n] BufId or -1 */
-    uint32_t *alloc_of;   /* [n] for FREE: position of its ALLOC; else UINT32_MAX */
-    uint32_t *free_of;    /* [n] for ALLOC: position of its FREE, or UINT32_MAX (leak) */
-    uint32_t *eu, *ev;    /* [ne] edges in the order listed in the JSON */
+    int64_t *id;        /* [n] Id of position i */
+    int *kind;          /* [n] NODE_* */
+    int64_t *change;    /* [n] expected memory change */
+    int64_t *bufid;     /* [n] BufId or -1 */
+    uint32_t *alloc_of; /* [n] for FREE: position of its ALLOC; else UINT32_MAX */
+    uint32_t *free_of;  /* [n] for ALLOC: position of its FREE, or UINT32_MAX (leak) */
+    uint32_t *eu, *ev;  /* [ne] edges in the order listed in the JSON */
     char *json;
 } tu_gen;
 
 static inline void tu_gen_free(tu_gen *t)
 {
-    free(t->id); free(t->kind); free(t->change); free(t->bufid);
-    free(t->alloc_of); free(t->free_of); free(t->eu); free(t->ev); free(t->json);
+    free(t->id);
+    free(t->kind);
+    free(t->change);
+    free(t->bufid);
+    free(t->alloc_of);
+    free(t->free_of);
+    free(t->eu);
+    free(t->ev);
+    free(t->json);
     memset(t, 0, sizeof *t);
 }
 
@@ -257,8 +269,8 @@ static inline void tu_gen_make(tu_gen *t, uint64_t *st, uint32_t n)
     size_t ecap = (size_t)n * 4 + 8;
     t->eu = calloc(ecap, sizeof *t->eu);
     t->ev = calloc(ecap, sizeof *t->ev);
-    assert_true(t->id && t->kind && t->change && t->bufid && t->alloc_of && t->free_of &&
-                perm && live && t->eu && t->ev);
+    assert_true(t->id && t->kind && t->change && t->bufid && t->alloc_of && t->free_of && perm &&
+                live && t->eu && t->ev);
     /* Edge set for de-duplication: a sorted check is enough at these sizes,
      * but a hash of (u, v) keeps it linear for the large graphs. */
     size_t hcap = 1;
@@ -266,13 +278,18 @@ static inline void tu_gen_make(tu_gen *t, uint64_t *st, uint32_t n)
     uint64_t *hset = malloc(hcap * sizeof *hset);
     assert_non_null(hset);
     memset(hset, 0xff, hcap * sizeof *hset);
-#define TU_ADD_EDGE(u_, v_) do {                                              \
-        uint64_t key_ = ((uint64_t)(u_) << 32) | (v_);                        \
-        size_t h_ = (size_t)((key_ * 0x9e3779b97f4a7c15ULL) >> 20) & (hcap - 1); \
+#define TU_ADD_EDGE(u_, v_)                                                            \
+    do {                                                                               \
+        uint64_t key_ = ((uint64_t)(u_) << 32) | (v_);                                 \
+        size_t h_ = (size_t)((key_ * 0x9e3779b97f4a7c15ULL) >> 20) & (hcap - 1);       \
         while (hset[h_] != UINT64_MAX && hset[h_] != key_) h_ = (h_ + 1) & (hcap - 1); \
-        if (hset[h_] == UINT64_MAX && t->ne < ecap) {                         \
-            hset[h_] = key_; t->eu[t->ne] = (u_); t->ev[t->ne] = (v_); t->ne++; \
-        } } while (0)
+        if (hset[h_] == UINT64_MAX && t->ne < ecap) {                                  \
+            hset[h_] = key_;                                                           \
+            t->eu[t->ne] = (u_);                                                       \
+            t->ev[t->ne] = (v_);                                                       \
+            t->ne++;                                                                   \
+        }                                                                              \
+    } while (0)
 
     /* Ids: a permutation, spread out, so they are neither contiguous nor
      * in position order. */
@@ -302,11 +319,15 @@ static inline void tu_gen_make(tu_gen *t, uint64_t *st, uint32_t n)
                 if (t->kind[c] == NODE_COMPUTE) via = c;
             }
             if (via == UINT32_MAX) TU_ADD_EDGE(a, i);
-            else { TU_ADD_EDGE(a, via); TU_ADD_EDGE(via, i); }
+            else {
+                TU_ADD_EDGE(a, via);
+                TU_ADD_EDGE(via, i);
+            }
         } else if (r < 60) {
             uint32_t s = tu_below(st, 10);
-            int64_t size = s == 0 ? 0 : s == 1 ? (int64_t)(tu_rand(st) % ((uint64_t)1 << 40))
-                                   : (int64_t)(1 + tu_below(st, 4096));
+            int64_t size = s == 0   ? 0
+                           : s == 1 ? (int64_t)(tu_rand(st) % ((uint64_t)1 << 40))
+                                    : (int64_t)(1 + tu_below(st, 4096));
             t->kind[i] = NODE_ALLOC;
             t->bufid[i] = 5000 + (int64_t)nbuf++ * 7;
             t->change[i] = size;
@@ -337,24 +358,29 @@ static inline void tu_gen_make(tu_gen *t, uint64_t *st, uint32_t n)
                       (long long)t->change[i], (long long)t->bufid[i]);
         else if (t->kind[i] == NODE_FREE)
             tu_printf(&b, "\"Op\": \"FREE\", \"BufId\": %lld}", (long long)t->bufid[i]);
-        else
-            tu_printf(&b, "\"Op\": \"op%u\"}", i % 5);
+        else tu_printf(&b, "\"Op\": \"op%u\"}", i % 5);
     }
     tu_printf(&b, "],\n \"Edges\": [");
     uint32_t *eperm = calloc((size_t)t->ne + 1, sizeof *eperm);
-    uint32_t *eu = calloc((size_t)t->ne + 1, sizeof *eu), *ev = calloc((size_t)t->ne + 1, sizeof *ev);
+    uint32_t *eu = calloc((size_t)t->ne + 1, sizeof *eu),
+             *ev = calloc((size_t)t->ne + 1, sizeof *ev);
     assert_true(eperm && eu && ev);
     for (uint32_t e = 0; e < t->ne; e++) eperm[e] = e;
     tu_shuffle(st, eperm, t->ne);
     for (uint32_t e = 0; e < t->ne; e++) {
         eu[e] = t->eu[eperm[e]];
         ev[e] = t->ev[eperm[e]];
-        tu_printf(&b, "%s[%lld, %lld]", e ? ", " : "", (long long)t->id[eu[e]], (long long)t->id[ev[e]]);
+        tu_printf(&b, "%s[%lld, %lld]", e ? ", " : "", (long long)t->id[eu[e]],
+                  (long long)t->id[ev[e]]);
     }
     tu_printf(&b, "]}\n");
-    free(t->eu); free(t->ev);
-    t->eu = eu; t->ev = ev;
-    free(eperm); free(perm); free(live);
+    free(t->eu);
+    free(t->ev);
+    t->eu = eu;
+    t->ev = ev;
+    free(eperm);
+    free(perm);
+    free(live);
     t->json = b.s;
 }
 
@@ -376,7 +402,9 @@ static inline void tu_gen_reference(const tu_gen *t, int fifo, uint32_t *order, 
     /* roots by ascending id (insertion sort: small n) */
     for (uint32_t i = 1; i < nready; i++)
         for (uint32_t j = i; j > 0 && t->id[ready[j - 1]] > t->id[ready[j]]; j--) {
-            uint32_t x = ready[j]; ready[j] = ready[j - 1]; ready[j - 1] = x;
+            uint32_t x = ready[j];
+            ready[j] = ready[j - 1];
+            ready[j - 1] = x;
         }
     for (uint32_t i = 0; i < nready; i++) sq[ready[i]] = pushed++;
     for (uint32_t s = 0; s < n; s++) {
@@ -390,8 +418,8 @@ static inline void tu_gen_reference(const tu_gen *t, int fifo, uint32_t *order, 
             for (uint32_t j = head + 1; j < nready; j++) {
                 uint32_t a = ready[j], b = ready[best];
                 int less = t->change[a] != t->change[b] ? t->change[a] < t->change[b]
-                         : t->kind[a] != t->kind[b] ? t->kind[a] < t->kind[b]
-                         : t->id[a] < t->id[b];
+                           : t->kind[a] != t->kind[b]   ? t->kind[a] < t->kind[b]
+                                                        : t->id[a] < t->id[b];
                 if (less) best = j;
             }
             u = ready[best];
@@ -406,7 +434,9 @@ static inline void tu_gen_reference(const tu_gen *t, int fifo, uint32_t *order, 
             }
     }
     if (seq) memcpy(seq, sq, (size_t)n * sizeof *seq);
-    free(indeg); free(ready); free(sq);
+    free(indeg);
+    free(ready);
+    free(sq);
 }
 
 #endif

@@ -72,20 +72,21 @@ int cli_mode(const char *cmd, const char *name)
     if (mode >= 0) return mode;
     char known[128] = "";
     for (int m = 0; m < REPLAY_NMODES; m++)
-        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", m ? ", " : "", replay_mode_name(m));
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", m ? ", " : "",
+                 replay_mode_name(m));
     cli_usage_error(cmd, "unknown mode '%s' (%s)", name, known);
     return -1;
 }
 
-int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, const placer *p, int64_t align,
-              placement *pl)
+int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, const placer *p,
+              int64_t align, placement *pl)
 {
-    char err[8192];          /* room for a path as the graph's name and the checker's words */
+    char err[8192]; /* room for a path as the graph's name and the checker's words */
     switch (place_run_checked(g, r, p, align, pl, err, sizeof err)) {
     case PLACE_OK: return 0;
-    case PLACE_INVALID:      /* a bug in the placer: the schedule it was given, too */
-        fprintf(stderr, "memtris %s: %s%s%s%s\n", cmd, err, pol ? " (schedule of policy " : "", pol ? pol->name : "",
-                pol ? ")" : "");
+    case PLACE_INVALID: /* a bug in the placer: the schedule it was given, too */
+        fprintf(stderr, "memtris %s: %s%s%s%s\n", cmd, err, pol ? " (schedule of policy " : "",
+                pol ? pol->name : "", pol ? ")" : "");
         return EXIT_BAD;
     default: fprintf(stderr, "%s: error: %s\n", g->source, err); return EXIT_BAD;
     }
@@ -97,8 +98,8 @@ int cli_align(const char *cmd, const char *arg, int64_t *align)
     const char *s = arg;
     for (; *s >= '0' && *s <= '9' && v <= CLI_ALIGN_MAX; s++) v = v * 10 + (*s - '0');
     if (!*arg || *s || v < 1 || v > CLI_ALIGN_MAX || (v & (v - 1))) {
-        cli_usage_error(cmd, "--align wants a power of two from 1 to %lld, not '%s'", (long long)CLI_ALIGN_MAX,
-                        arg);
+        cli_usage_error(cmd, "--align wants a power of two from 1 to %lld, not '%s'",
+                        (long long)CLI_ALIGN_MAX, arg);
         return -1;
     }
     *align = v;
@@ -118,7 +119,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 void cli_csv_field(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
     fputc('"', f);
     for (; *s; s++) {
         if (*s == '"') fputc('"', f);

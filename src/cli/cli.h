@@ -20,10 +20,10 @@ enum { EXIT_OK = 0, EXIT_BAD = 1, EXIT_USAGE = 2 };
  * added to them and handled there, as are a missing value and an unknown
  * option. */
 typedef struct cli_opts {
-    const char *cmd;                  /* "plan": in usage errors */
-    const char *shortopts;            /* the command's own, getopt style: "p:l:a:f:" */
-    const struct option *longopts;    /* the command's own, ended by {0}; NULL for none */
-    const char *help;                 /* the --help text, or NULL when print_help prints it */
+    const char *cmd;               /* "plan": in usage errors */
+    const char *shortopts;         /* the command's own, getopt style: "p:l:a:f:" */
+    const struct option *longopts; /* the command's own, ended by {0}; NULL for none */
+    const char *help;              /* the --help text, or NULL when print_help prints it */
     void (*print_help)(void);
 } cli_opts;
 
@@ -54,7 +54,7 @@ int cli_format(const char *cmd, const char *name, unsigned formats);
 /* An output file (-o, --svg) or standard output. */
 typedef struct cli_out {
     FILE *f;
-    const char *path;             /* NULL: standard output */
+    const char *path; /* NULL: standard output */
     const char *cmd;
     /* How a write error names standard output: "'standard output'", or,
      * set by the caller, the bare words that cli_main uses. */
@@ -98,8 +98,8 @@ int cli_mode(const char *cmd, const char *name);
  * no plan, "memtris CMD: internal error: placer P made an invalid plan for
  * SOURCE: ..." for a plan that fails the check (for SOURCE with policy POL
  * when pol is given). pl holds a plan only on 0. */
-int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, const placer *p, int64_t align,
-              placement *pl);
+int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, const placer *p,
+              int64_t align, placement *pl);
 /* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Removes a partly written output file after a write error: only a regular

@@ -12,24 +12,33 @@
  * man/memtris.1: tests/test_cli.sh checks that both list the same). */
 typedef struct cli_command {
     const char *name;
-    const char *operand;        /* in the list: "FILE", "[FILE]", "KIND" */
-    const char *summary;        /* in the list; '\n' goes on in the column below */
-    int (*run)(int argc, char **argv);   /* argv[0] is the command's name */
+    const char *operand;               /* in the list: "FILE", "[FILE]", "KIND" */
+    const char *summary;               /* in the list; '\n' goes on in the column below */
+    int (*run)(int argc, char **argv); /* argv[0] is the command's name */
 } cli_command;
 
 static const cli_command commands[] = {
     {"view", "[FILE]", "the terminal UI (see 'memtris view --help' for its options)", cmd_view},
-    {"schedule", "FILE", "run one policy and print the order and the memory after each step", cmd_schedule},
-    {"compare", "FILE", "compare the peak memory of several policies (and, with\n"
-                        "--placers, the arena each placer needs)", cmd_compare},
-    {"plan", "FILE", "place every buffer in one arena with a placer: the arena,\n"
-                     "the lower bound, each buffer's offset; --svg draws it", cmd_plan},
-    {"replay", "FILE", "run the schedule for real on a GPU (cuda) or the host and\n"
-                       "print the memory measured after each step next to the\n"
-                       "predicted live bytes", cmd_replay},
+    {"schedule", "FILE", "run one policy and print the order and the memory after each step",
+     cmd_schedule},
+    {"compare", "FILE",
+     "compare the peak memory of several policies (and, with\n"
+     "--placers, the arena each placer needs)",
+     cmd_compare},
+    {"plan", "FILE",
+     "place every buffer in one arena with a placer: the arena,\n"
+     "the lower bound, each buffer's offset; --svg draws it",
+     cmd_plan},
+    {"replay", "FILE",
+     "run the schedule for real on a GPU (cuda) or the host and\n"
+     "print the memory measured after each step next to the\n"
+     "predicted live bytes",
+     cmd_replay},
     {"validate", "FILE", "check a graph and summarize it", cmd_validate},
-    {"gen", "KIND", "write a synthetic graph (chain, branch, alloc-heavy, huge,\n"
-                    "random, randwire) of --nodes N with --seed S", cmd_gen},
+    {"gen", "KIND",
+     "write a synthetic graph (chain, branch, alloc-heavy, huge,\n"
+     "random, randwire) of --nodes N with --seed S",
+     cmd_gen},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -73,7 +82,10 @@ static int dispatch(int argc, char **argv)
 {
     if (argc < 2) return cmd_view(argc, argv);
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) { usage(); return EXIT_OK; }
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+        usage();
+        return EXIT_OK;
+    }
     if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) return cli_version();
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].run(argc - 1, argv + 1);
@@ -93,8 +105,8 @@ int cli_main(int argc, char **argv)
     errno = 0;
     if (status == EXIT_OK && (fflush(stdout) == EOF || ferror(stdout))) {
         const char *cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
-        fprintf(stderr, "memtris%s%s: error writing standard output: %s\n", cmd ? " " : "", cmd ? cmd : "",
-                strerror(errno ? errno : EIO));
+        fprintf(stderr, "memtris%s%s: error writing standard output: %s\n", cmd ? " " : "",
+                cmd ? cmd : "", strerror(errno ? errno : EIO));
         status = EXIT_BAD;
     }
     return status;

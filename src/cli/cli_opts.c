@@ -13,8 +13,9 @@ int cli_opt(const cli_opts *o, int argc, char **argv, int *status)
     struct option longopts[CLI_MAX_OPTS + 3];
     size_t n = 0;
     snprintf(shortopts, sizeof shortopts, ":%shV", o->shortopts);
-    for (; o->longopts && o->longopts[n].name && n < CLI_MAX_OPTS; n++) longopts[n] = o->longopts[n];
-    assert(!o->longopts || !o->longopts[n].name);   /* more than CLI_MAX_OPTS: raise it */
+    for (; o->longopts && o->longopts[n].name && n < CLI_MAX_OPTS; n++)
+        longopts[n] = o->longopts[n];
+    assert(!o->longopts || !o->longopts[n].name); /* more than CLI_MAX_OPTS: raise it */
     longopts[n++] = (struct option){"help", no_argument, 0, 'h'};
     longopts[n++] = (struct option){"version", no_argument, 0, 'V'};
     longopts[n] = (struct option){0, 0, 0, 0};
@@ -28,8 +29,12 @@ int cli_opt(const cli_opts *o, int argc, char **argv, int *status)
         *status = EXIT_OK;
         return CLI_OPT_STOP;
     case 'V': *status = cli_version(); return CLI_OPT_STOP;
-    case ':': *status = cli_usage_error(o->cmd, "option '%s' needs a value", argv[optind - 1]); return CLI_OPT_STOP;
-    case '?': *status = cli_usage_error(o->cmd, "unknown option '%s'", argv[optind - 1]); return CLI_OPT_STOP;
+    case ':':
+        *status = cli_usage_error(o->cmd, "option '%s' needs a value", argv[optind - 1]);
+        return CLI_OPT_STOP;
+    case '?':
+        *status = cli_usage_error(o->cmd, "unknown option '%s'", argv[optind - 1]);
+        return CLI_OPT_STOP;
     default: return c;
     }
 }
@@ -37,7 +42,8 @@ int cli_opt(const cli_opts *o, int argc, char **argv, int *status)
 const char *cli_file(const char *cmd, int argc, char **argv)
 {
     if (optind == argc - 1) return argv[optind];
-    cli_usage_error(cmd, optind == argc ? "missing FILE" : "expected one FILE, got %d", argc - optind);
+    cli_usage_error(cmd, optind == argc ? "missing FILE" : "expected one FILE, got %d",
+                    argc - optind);
     return NULL;
 }
 
@@ -57,7 +63,10 @@ int cli_format(const char *cmd, const char *name, unsigned formats)
         if (!(formats & (1u << i))) continue;
         k++;
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
-                 k == 1 ? "" : k == n ? " or " : ", ", format_names[i]);
+                 k == 1   ? ""
+                 : k == n ? " or "
+                          : ", ",
+                 format_names[i]);
     }
     cli_usage_error(cmd, "unknown format '%s' (%s)", name, known);
     return -1;
@@ -69,7 +78,8 @@ int cli_out_open(cli_out *o, const char *cmd, const char *path)
     if (path && strcmp(path, "-")) {
         o->path = path;
         if (!(o->f = fopen(path, "w"))) {
-            fprintf(stderr, "memtris %s: cannot open '%s' for writing: %s\n", cmd, path, strerror(errno));
+            fprintf(stderr, "memtris %s: cannot open '%s' for writing: %s\n", cmd, path,
+                    strerror(errno));
             return EXIT_BAD;
         }
     }
@@ -80,11 +90,12 @@ int cli_out_open(cli_out *o, const char *cmd, const char *path)
 int cli_out_close(cli_out *o, int write_errno)
 {
     int failed;
-    if (write_errno) failed = o->path ? fclose(o->f) : 0;   /* said below, whatever the close says */
+    if (write_errno) failed = o->path ? fclose(o->f) : 0; /* said below, whatever the close says */
     else failed = o->path ? ferror(o->f) | fclose(o->f) : fflush(o->f) || ferror(o->f);
     if (!write_errno && !failed) return EXIT_OK;
     int e = write_errno ? write_errno : errno ? errno : EIO;
-    if (o->path) fprintf(stderr, "memtris %s: error writing '%s': %s\n", o->cmd, o->path, strerror(e));
+    if (o->path)
+        fprintf(stderr, "memtris %s: error writing '%s': %s\n", o->cmd, o->path, strerror(e));
     else fprintf(stderr, "memtris %s: error writing %s: %s\n", o->cmd, o->stdout_name, strerror(e));
     if (o->path) cli_remove_partial(o->path);
     return EXIT_BAD;

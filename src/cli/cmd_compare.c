@@ -10,7 +10,7 @@
 #include "sched/units.h"
 
 #define MAX_POLICIES 16
-#define MAX_PLACERS 32
+#define MAX_PLACERS  32
 
 static const char help[] =
     "Usage: memtris compare FILE [--policies NAME,NAME...] [--placers NAME,NAME...|all]\n"
@@ -132,12 +132,12 @@ int cmd_compare(int argc, char **argv)
 
     graph *g = cli_load(file, 0);
     if (!g) return EXIT_BAD;
-    run runs[MAX_POLICIES], own;   /* own: fifo's run when fifo is not in the list */
+    run runs[MAX_POLICIES], own; /* own: fifo's run when fifo is not in the list */
     const run *base = NULL;
     int have_own = 0;
     char err[256];
     int done = 0;
-    int64_t *arena = NULL;   /* [npol * npl] */
+    int64_t *arena = NULL; /* [npol * npl] */
     status = EXIT_OK;
     for (; done < npol; done++) {
         if (policy_run(g, pol[done], &runs[done], err, sizeof err)) goto fail;
@@ -152,7 +152,8 @@ int cmd_compare(int argc, char **argv)
         for (int i = 0; i < npol; i++)
             for (int j = 0; j < npl; j++) {
                 placement pl;
-                if ((status = cli_place("compare", g, &runs[i], pol[i], plc[j], align, &pl))) goto out;
+                if ((status = cli_place("compare", g, &runs[i], pol[i], plc[j], align, &pl)))
+                    goto out;
                 arena[i * npl + j] = pl.arena;
                 place_free(&pl);
             }
@@ -172,8 +173,8 @@ int cmd_compare(int argc, char **argv)
             ratio(r, sizeof r, runs[i].peak, base->peak);
             printf("%s{\"policy\": ", i ? ", " : "");
             json_string(stdout, pol[i]->name);
-            printf(", \"peak\": %" PRId64 ", \"steps\": %" PRIu32 ", \"vs_fifo\": %s",
-                   runs[i].peak, runs[i].n, r);
+            printf(", \"peak\": %" PRId64 ", \"steps\": %" PRIu32 ", \"vs_fifo\": %s", runs[i].peak,
+                   runs[i].n, r);
             if (npl) {
                 printf(", \"arenas\": {");
                 for (int j = 0; j < npl; j++) {
@@ -190,19 +191,19 @@ int cmd_compare(int argc, char **argv)
         printf("%s: %u nodes, %u edges, %u buffers\n", g->source, g->n, g->nedges, g->nbufs);
         printf("%-10s  %12s", "policy", "peak");
         for (int j = 0; j < npl; j++) printf("  %*s", col_width(plc[j]), plc[j]->name);
-        printf("  %10s  %8s  %-22s  %s\n", "peak step", "vs fifo", "saving vs fifo", "order vs fifo");
+        printf("  %10s  %8s  %-22s  %s\n", "peak step", "vs fifo", "saving vs fifo",
+               "order vs fifo");
         for (int i = 0; i < npol; i++) {
             const run *x = &runs[i];
             int64_t save = base->peak - x->peak;
             char saving[64], div[64];
             int is_base = x == base;
-            if (is_base)
-                snprintf(saving, sizeof saving, "(baseline)");
+            if (is_base) snprintf(saving, sizeof saving, "(baseline)");
             else if (base->peak > 0)
-                snprintf(saving, sizeof saving, "%.1f%% (%s)", 100.0 * (double)save / (double)base->peak,
+                snprintf(saving, sizeof saving, "%.1f%% (%s)",
+                         100.0 * (double)save / (double)base->peak,
                          units_bytes(b, sizeof b, save, 0));
-            else
-                snprintf(saving, sizeof saving, "-");
+            else snprintf(saving, sizeof saving, "-");
             uint32_t d = policy_diverge(base, x);
             if (is_base) snprintf(div, sizeof div, "-");
             else if (d == g->n) snprintf(div, sizeof div, "same order");
@@ -216,12 +217,14 @@ int cmd_compare(int argc, char **argv)
         }
         if (npl)
             printf("the %s: the arena a placer needs for that policy's schedule (align %s)\n",
-                   npl == 1 ? "column after peak" : "columns after peak", units_bytes(a, sizeof a, align, 0));
+                   npl == 1 ? "column after peak" : "columns after peak",
+                   units_bytes(a, sizeof a, align, 0));
         for (int i = 0; i < npol; i++) {
             uint32_t d = policy_diverge(base, &runs[i]);
             if (d == g->n || pol[i] == policy_baseline()) continue;
             printf("step %" PRIu32 ": %s pops node %" PRId64 ", %s pops node %" PRId64 "\n", d + 1,
-                   policy_baseline()->name, g->id[base->order[d]], pol[i]->name, g->id[runs[i].order[d]]);
+                   policy_baseline()->name, g->id[base->order[d]], pol[i]->name,
+                   g->id[runs[i].order[d]]);
         }
     }
     goto out;
@@ -233,5 +236,5 @@ out:
     for (int i = 0; i < done; i++) policy_run_free(&runs[i]);
     if (have_own) policy_run_free(&own);
     graph_free(g);
-    return status;   /* cli_main checks that standard output was written */
+    return status; /* cli_main checks that standard output was written */
 }

@@ -16,7 +16,8 @@ static void print_help(void)
           "and a FREE after the buffer's last reader; the network input is an ALLOC and\n"
           "an Input node, the final output is freed after an Output node.\n"
           "\n"
-          "Kinds:\n", stdout);
+          "Kinds:\n",
+          stdout);
     for (size_t i = 0; gen_kind_at(i); i++) {
         const gen_kind *k = gen_kind_at(i);
         printf("  %-12s %s; N >= %" PRIu32 "\n", k->name, k->desc, k->min_nodes);
@@ -49,7 +50,7 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 
 typedef struct sink {
     FILE *f;
-    int err;                     /* errno of the first failed write */
+    int err; /* errno of the first failed write */
 } sink;
 
 static int write_sink(void *ctx, const char *data, size_t len)
@@ -104,16 +105,18 @@ int cmd_gen(int argc, char **argv)
     if (nodes_arg && (parse_u64(nodes_arg, UINT64_MAX, &nodes) || nodes == 0))
         return cli_usage_error("gen", "--nodes wants a positive integer, not '%s'", nodes_arg);
     if (nodes > GEN_MAX_NODES)
-        return cli_usage_error("gen", "--nodes %s is too large: at most %u", nodes_arg, GEN_MAX_NODES);
+        return cli_usage_error("gen", "--nodes %s is too large: at most %u", nodes_arg,
+                               GEN_MAX_NODES);
     if (nodes < k->min_nodes)
         return cli_usage_error("gen", "kind '%s' needs --nodes %" PRIu32 " or more, not %" PRIu64,
                                k->name, k->min_nodes, nodes);
     if (seed_arg && parse_u64(seed_arg, UINT64_MAX, &seed))
-        return cli_usage_error("gen", "--seed wants an integer from 0 to 2^64-1, not '%s'", seed_arg);
+        return cli_usage_error("gen", "--seed wants an integer from 0 to 2^64-1, not '%s'",
+                               seed_arg);
 
     cli_out out;
     if (cli_out_open(&out, "gen", path)) return EXIT_BAD;
-    out.stdout_name = "standard output";   /* as cli_main says it */
+    out.stdout_name = "standard output"; /* as cli_main says it */
     char err[256] = "";
     sink s = {out.f, 0};
     if (gen_write(k, (uint32_t)nodes, seed, write_sink, &s, err, sizeof err) && !s.err) {

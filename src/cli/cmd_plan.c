@@ -34,7 +34,8 @@ static void print_help(void)
            "  -V, --version       show the version and exit\n"
            "\n"
            "JSON: {\"policy\", \"placer\", \"arena\", \"lower_bound\", \"fragmentation\",\n"
-           "       \"buffers\": [{\"buf\", \"offset\", \"size\", \"alloc_step\", \"free_step\"}, ...]}\n"
+           "       \"buffers\": [{\"buf\", \"offset\", \"size\", \"alloc_step\", \"free_step\"}, "
+           "...]}\n"
            "in bytes, buffers in BufId order; steps are 0-based positions in the schedule: a\n"
            "buffer is live from alloc_step (its ALLOC) up to free_step (its FREE), and\n"
            "free_step is the number of steps for a buffer never freed.\n"
@@ -77,58 +78,63 @@ static const char *buf_name(const graph *g, uint32_t b)
     return g->name[u] ? graph_name(g, u) : "";
 }
 
-static void print_json(const graph *g, const policy *p, const run *r, const placement *pl, const lifetimes *lt,
-                       const uint32_t *order)
+static void print_json(const graph *g, const policy *p, const run *r, const placement *pl,
+                       const lifetimes *lt, const uint32_t *order)
 {
     printf("{\"policy\": ");
     json_string(stdout, p->name);
     printf(", \"placer\": ");
     json_string(stdout, pl->placer);
-    printf(", \"arena\": %" PRId64 ", \"lower_bound\": %" PRId64 ", \"fragmentation\": %.6f, \"buffers\": [",
+    printf(", \"arena\": %" PRId64 ", \"lower_bound\": %" PRId64
+           ", \"fragmentation\": %.6f, \"buffers\": [",
            pl->arena, r->peak, place_fragmentation(pl, r->peak));
     for (uint32_t i = 0; i < g->nbufs; i++) {
         uint32_t b = order[i];
-        printf("%s{\"buf\": %" PRId64 ", \"offset\": %" PRId64 ", \"size\": %" PRId64 ", \"alloc_step\": %" PRIu32
-               ", \"free_step\": %" PRIu32 "}", i ? ", " : "", g->buf_id[b], pl->offset[b], g->buf_size[b],
-               lt->alloc_step[b], lt->free_step[b]);
+        printf("%s{\"buf\": %" PRId64 ", \"offset\": %" PRId64 ", \"size\": %" PRId64
+               ", \"alloc_step\": %" PRIu32 ", \"free_step\": %" PRIu32 "}",
+               i ? ", " : "", g->buf_id[b], pl->offset[b], g->buf_size[b], lt->alloc_step[b],
+               lt->free_step[b]);
     }
     printf("]}\n");
 }
 
-static void print_csv(const graph *g, const placement *pl, const lifetimes *lt, const uint32_t *order)
+static void print_csv(const graph *g, const placement *pl, const lifetimes *lt,
+                      const uint32_t *order)
 {
     printf("buf,offset,size,alloc_step,free_step,name\n");
     for (uint32_t i = 0; i < g->nbufs; i++) {
         uint32_t b = order[i];
-        printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRIu32 ",%" PRIu32 ",", g->buf_id[b], pl->offset[b],
-               g->buf_size[b], lt->alloc_step[b], lt->free_step[b]);
+        printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRIu32 ",%" PRIu32 ",", g->buf_id[b],
+               pl->offset[b], g->buf_size[b], lt->alloc_step[b], lt->free_step[b]);
         cli_csv_field(stdout, buf_name(g, b));
         putchar('\n');
     }
 }
 
-static void print_text(const graph *g, const policy *p, const run *r, const placer *pc, const placement *pl,
-                       const lifetimes *lt, const uint32_t *order)
+static void print_text(const graph *g, const policy *p, const run *r, const placer *pc,
+                       const placement *pl, const lifetimes *lt, const uint32_t *order)
 {
     char a[32], c[32], d[32];
     int64_t lb = r->peak;
-    printf("%s: policy %s, placer %s, align %s; %" PRIu32 " steps, %" PRIu32 " buffers\n", g->source, p->name,
-           pl->placer, units_bytes(a, sizeof a, pl->align, 0), r->n, g->nbufs);
-    printf("  arena          %s (%" PRId64 " bytes)\n", units_bytes(a, sizeof a, pl->arena, 0), pl->arena);
+    printf("%s: policy %s, placer %s, align %s; %" PRIu32 " steps, %" PRIu32 " buffers\n",
+           g->source, p->name, pl->placer, units_bytes(a, sizeof a, pl->align, 0), r->n, g->nbufs);
+    printf("  arena          %s (%" PRId64 " bytes)\n", units_bytes(a, sizeof a, pl->arena, 0),
+           pl->arena);
     if (r->peak_step)
-        printf("  lower bound    %s (%" PRId64 " bytes): the peak of live bytes, at step %" PRIu32 "\n",
+        printf("  lower bound    %s (%" PRId64 " bytes): the peak of live bytes, at step %" PRIu32
+               "\n",
                units_bytes(a, sizeof a, lb, 0), lb, r->peak_step);
-    else
-        printf("  lower bound    0 B: live memory never rises above zero\n");
-    printf("  fragmentation  %.1f%% (%s above the lower bound)\n", 100 * place_fragmentation(pl, lb),
-           units_bytes(a, sizeof a, pl->arena - lb, 0));
-    /* The pool takes memory from the system and keeps it: say how much, even when it is the arena. */
+    else printf("  lower bound    0 B: live memory never rises above zero\n");
+    printf("  fragmentation  %.1f%% (%s above the lower bound)\n",
+           100 * place_fragmentation(pl, lb), units_bytes(a, sizeof a, pl->arena - lb, 0));
+    /* The pool takes memory from the system and keeps it: say how much, even when it is the arena.
+     */
     if (pc->keeps_memory || pl->reserved != pl->arena)
         printf("  reserved       %s (%" PRId64 " bytes) taken from the system and kept\n",
                units_bytes(a, sizeof a, pl->reserved, 0), pl->reserved);
     if (pl->detail) printf("  found by       %s\n", pl->detail);
-    printf("\n%12s  %12s  %12s  %12s  %10s  %10s  %s\n", "buf", "offset", "size", "held", "alloc step",
-           "free step", "name");
+    printf("\n%12s  %12s  %12s  %12s  %10s  %10s  %s\n", "buf", "offset", "size", "held",
+           "alloc step", "free step", "name");
     for (uint32_t i = 0; i < g->nbufs; i++) {
         uint32_t b = order[i];
         int64_t held = pl->block ? pl->block[b] : place_span(g->buf_size[b], pl->align);
@@ -136,8 +142,9 @@ static void print_text(const graph *g, const policy *p, const run *r, const plac
         if (lt->free_step[b] == r->n) snprintf(fs, sizeof fs, "never");
         else snprintf(fs, sizeof fs, "%" PRIu32, lt->free_step[b] + 1);
         printf("%12" PRId64 "  %12s  %12s  %12s  %10" PRIu32 "  %10s  %s\n", g->buf_id[b],
-               units_bytes(a, sizeof a, pl->offset[b], 0), units_bytes(c, sizeof c, g->buf_size[b], 0),
-               units_bytes(d, sizeof d, held, 0), lt->alloc_step[b] + 1, fs, buf_name(g, b));
+               units_bytes(a, sizeof a, pl->offset[b], 0),
+               units_bytes(c, sizeof c, g->buf_size[b], 0), units_bytes(d, sizeof d, held, 0),
+               lt->alloc_step[b] + 1, fs, buf_name(g, b));
     }
     printf("Steps are numbered from 1 as in 'memtris schedule': a buffer is live from its\n"
            "alloc step up to, not including, its free step. held: the bytes the placer\n"
@@ -146,7 +153,8 @@ static void print_text(const graph *g, const policy *p, const run *r, const plac
 }
 
 /* Writes the SVG to path ('-': standard output); EXIT_OK or EXIT_BAD with a message. */
-static int write_svg(const char *path, const graph *g, const run *r, const placement *pl, const policy *p)
+static int write_svg(const char *path, const graph *g, const run *r, const placement *pl,
+                     const policy *p)
 {
     cli_out out;
     if (cli_out_open(&out, "plan", path)) return EXIT_BAD;
@@ -163,16 +171,13 @@ static int write_svg(const char *path, const graph *g, const run *r, const place
 int cmd_plan(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"policy", required_argument, 0, 'p'},
-        {"placer", required_argument, 0, 'l'},
-        {"align", required_argument, 0, 'a'},
-        {"format", required_argument, 0, 'f'},
-        {"svg", required_argument, 0, 'S'},
-        {0, 0, 0, 0},
+        {"policy", required_argument, 0, 'p'}, {"placer", required_argument, 0, 'l'},
+        {"align", required_argument, 0, 'a'},  {"format", required_argument, 0, 'f'},
+        {"svg", required_argument, 0, 'S'},    {0, 0, 0, 0},
     };
     static const cli_opts opts = {"plan", "p:l:a:f:", longopts, NULL, print_help};
-    const char *pname = DEFAULT_POLICY, *lname = DEFAULT_PLAN_PLACER, *fname = DEFAULT_FORMAT, *align_arg = NULL,
-               *svg = NULL, *file;
+    const char *pname = DEFAULT_POLICY, *lname = DEFAULT_PLAN_PLACER, *fname = DEFAULT_FORMAT,
+               *align_arg = NULL, *svg = NULL, *file;
     int c, status;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
@@ -187,7 +192,8 @@ int cmd_plan(int argc, char **argv)
     if (!(file = cli_file("plan", argc, argv))) return EXIT_USAGE;
     int format = cli_format("plan", fname, CLI_FORMATS_ALL);
     if (format < 0) return EXIT_USAGE;
-    if (svg && !*svg) return cli_usage_error("plan", "--svg needs a file name ('-' for standard output)");
+    if (svg && !*svg)
+        return cli_usage_error("plan", "--svg needs a file name ('-' for standard output)");
     int64_t align = PLACE_ALIGN_DEFAULT;
     if (align_arg && cli_align("plan", align_arg, &align)) return EXIT_USAGE;
     const policy *p = cli_policy(pname);
@@ -229,5 +235,5 @@ out:
     place_free(&pl);
     if (have_run) policy_run_free(&r);
     graph_free(g);
-    return status;   /* cli_main checks that standard output was written */
+    return status; /* cli_main checks that standard output was written */
 }

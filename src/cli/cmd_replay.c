@@ -25,36 +25,37 @@ static void print_help(void)
            "  -b, --backend NAME  where to run it:\n");
     for (size_t i = 0; replay_backend_at(i); i++)
         printf("        %-12s %s\n", replay_backend_at(i)->name, replay_backend_at(i)->desc);
-    printf("                      default: cuda when this build has it and a device opens,\n"
-           "                      else host (saying why on stderr)\n"
-           "  -m, --mode MODE     how buffers get their memory (default raw):\n"
-           "        raw          one allocation per ALLOC, given back at its FREE\n"
-           "        arena        one allocation of the plan's arena, buffers at the offsets\n"
-           "                     of --placer's plan (%d-byte aligned)\n"
-           "        pool         size classes of 2^n bytes (>= the 64-byte aligned size, as\n"
-           "                     'plan --placer pool'), freed blocks kept for reuse\n"
-           "        async        cuda only: cudaMallocAsync/cudaFreeAsync on a stream; the\n"
-           "                     pool keeps what is freed until the end (trimmed then)\n"
-           "  -l, --placer NAME   for --mode arena: the placer (default best; see\n"
-           "                      'memtris plan --help')\n"
-           "  -f, --format FMT    text (default), json or csv\n"
-           "  -o, --output OUT    write there instead of standard output\n"
-           "  -h, --help          show this help and exit\n"
-           "  -V, --version       show the version and exit\n"
-           "\n"
-           "Steps are 0-based positions in the schedule (step s is step s+1 of\n"
-           "'memtris schedule'), in the table as in JSON and CSV.\n"
-           "JSON: {\"backend\", \"mode\", \"policy\", \"placer\" (arena mode), \"device\",\n"
-           "       \"device_total\", \"versions\", \"steps\": [{\"step\", \"node\", \"predicted\",\n"
-           "       \"measured\", \"ms\"}, ...], \"predicted_peak\", \"predicted_peak_step\",\n"
-           "       \"measured_peak\", \"measured_peak_step\", \"max_excess\", \"max_excess_step\",\n"
-           "       \"baseline\", \"residual\", \"held\", \"seconds\", \"complete\", \"total_steps\"}\n"
-           "in bytes and milliseconds; node is the node's Id; residual is null when\n"
-           "the reading after giving everything back failed (unknown, said on stderr).\n"
-           "CSV: step,node,predicted,measured,ms, one row per step.\n"
-           "A step that fails (out of memory: the step, node and buffer are named) is\n"
-           "an error: status 1 and nothing printed.\n",
-           PLACE_ALIGN_DEFAULT);
+    printf(
+        "                      default: cuda when this build has it and a device opens,\n"
+        "                      else host (saying why on stderr)\n"
+        "  -m, --mode MODE     how buffers get their memory (default raw):\n"
+        "        raw          one allocation per ALLOC, given back at its FREE\n"
+        "        arena        one allocation of the plan's arena, buffers at the offsets\n"
+        "                     of --placer's plan (%d-byte aligned)\n"
+        "        pool         size classes of 2^n bytes (>= the 64-byte aligned size, as\n"
+        "                     'plan --placer pool'), freed blocks kept for reuse\n"
+        "        async        cuda only: cudaMallocAsync/cudaFreeAsync on a stream; the\n"
+        "                     pool keeps what is freed until the end (trimmed then)\n"
+        "  -l, --placer NAME   for --mode arena: the placer (default best; see\n"
+        "                      'memtris plan --help')\n"
+        "  -f, --format FMT    text (default), json or csv\n"
+        "  -o, --output OUT    write there instead of standard output\n"
+        "  -h, --help          show this help and exit\n"
+        "  -V, --version       show the version and exit\n"
+        "\n"
+        "Steps are 0-based positions in the schedule (step s is step s+1 of\n"
+        "'memtris schedule'), in the table as in JSON and CSV.\n"
+        "JSON: {\"backend\", \"mode\", \"policy\", \"placer\" (arena mode), \"device\",\n"
+        "       \"device_total\", \"versions\", \"steps\": [{\"step\", \"node\", \"predicted\",\n"
+        "       \"measured\", \"ms\"}, ...], \"predicted_peak\", \"predicted_peak_step\",\n"
+        "       \"measured_peak\", \"measured_peak_step\", \"max_excess\", \"max_excess_step\",\n"
+        "       \"baseline\", \"residual\", \"held\", \"seconds\", \"complete\", \"total_steps\"}\n"
+        "in bytes and milliseconds; node is the node's Id; residual is null when\n"
+        "the reading after giving everything back failed (unknown, said on stderr).\n"
+        "CSV: step,node,predicted,measured,ms, one row per step.\n"
+        "A step that fails (out of memory: the step, node and buffer are named) is\n"
+        "an error: status 1 and nothing printed.\n",
+        PLACE_ALIGN_DEFAULT);
 }
 
 /* The modes backend b has, "raw, arena, pool". */
@@ -63,13 +64,11 @@ static void mode_list(const replay_backend *b, char *out, size_t cap)
     out[0] = 0;
     for (int m = 0; m < REPLAY_NMODES; m++)
         if (b->modes & (1u << m))
-            snprintf(out + strlen(out), cap - strlen(out), "%s%s", out[0] ? ", " : "", replay_mode_name(m));
+            snprintf(out + strlen(out), cap - strlen(out), "%s%s", out[0] ? ", " : "",
+                     replay_mode_name(m));
 }
 
-static int has_mode(const replay_backend *b, int mode)
-{
-    return (b->modes & (1u << mode)) != 0;
-}
+static int has_mode(const replay_backend *b, int mode) { return (b->modes & (1u << mode)) != 0; }
 
 /* Progress: a percentage on stderr when it is a terminal. */
 typedef struct progress {
@@ -110,61 +109,65 @@ static const char *what(const graph *g, int64_t node, char *out, size_t cap)
     return out;
 }
 
-static const char *or_na(const char *s)
-{
-    return s[0] ? s : "n/a";
-}
+static const char *or_na(const char *s) { return s[0] ? s : "n/a"; }
 
 static void print_text(FILE *f, const graph *g, const replay_result *res, int mode)
 {
     char a[32], b[32], c[32], w[64];
-    fprintf(f, "%s: policy %s, backend %s, mode %s; %" PRIu32 " steps\n", g->source, res->policy, res->backend,
-            res->mode, res->total);
+    fprintf(f, "%s: policy %s, backend %s, mode %s; %" PRIu32 " steps\n", g->source, res->policy,
+            res->backend, res->mode, res->total);
     fprintf(f, "  device         %s\n", or_na(res->info.device));
     if (res->info.total > 0)
-        fprintf(f, "  memory         %s (%" PRId64 " bytes)\n", units_bytes(a, sizeof a, res->info.total, 0),
-                res->info.total);
-    else
-        fprintf(f, "  memory         n/a\n");
+        fprintf(f, "  memory         %s (%" PRId64 " bytes)\n",
+                units_bytes(a, sizeof a, res->info.total, 0), res->info.total);
+    else fprintf(f, "  memory         n/a\n");
     fprintf(f, "  versions       %s\n", or_na(res->info.versions));
     if (mode == REPLAY_ARENA)
-        fprintf(f, "  arena          %s (%" PRId64 " bytes), placed by %s\n", units_bytes(a, sizeof a, res->held, 0),
-                res->held, res->placer);
-    fprintf(f, "\n%8s  %12s  %-24s  %12s  %12s  %18s  %10s\n", "step", "node", "what", "predicted", "measured",
-            "measured-predicted", "ms");
+        fprintf(f, "  arena          %s (%" PRId64 " bytes), placed by %s\n",
+                units_bytes(a, sizeof a, res->held, 0), res->held, res->placer);
+    fprintf(f, "\n%8s  %12s  %-24s  %12s  %12s  %18s  %10s\n", "step", "node", "what", "predicted",
+            "measured", "measured-predicted", "ms");
     for (uint32_t i = 0; i < res->n; i++) {
         const replay_sample *x = &res->s[i];
-        fprintf(f, "%8" PRIu32 "  %12" PRId64 "  %-24.24s  %12s  %12s  %18s  %10.3f\n", x->step, x->node,
-                what(g, x->node, w, sizeof w), units_bytes(a, sizeof a, x->predicted, 0),
-                units_bytes(b, sizeof b, x->measured, 0), units_bytes(c, sizeof c, x->measured - x->predicted, 1),
-                x->ms);
+        fprintf(f, "%8" PRIu32 "  %12" PRId64 "  %-24.24s  %12s  %12s  %18s  %10.3f\n", x->step,
+                x->node, what(g, x->node, w, sizeof w), units_bytes(a, sizeof a, x->predicted, 0),
+                units_bytes(b, sizeof b, x->measured, 0),
+                units_bytes(c, sizeof c, x->measured - x->predicted, 1), x->ms);
     }
-    fprintf(f, "Steps are 0-based positions in the schedule (step s is step s+1 of 'memtris schedule').\n"
-               "measured: the memory in use after the step minus the reading before the first step.\n\n");
+    fprintf(
+        f,
+        "Steps are 0-based positions in the schedule (step s is step s+1 of 'memtris schedule').\n"
+        "measured: the memory in use after the step minus the reading before the first step.\n\n");
     if (!res->n) {
         fprintf(f, "  no steps: the graph is empty\n");
         return;
     }
     fprintf(f, "  predicted peak   %s (%" PRId64 " bytes) at step %" PRIu32 "\n",
-            units_bytes(a, sizeof a, res->predicted_peak, 0), res->predicted_peak, res->predicted_peak_step);
+            units_bytes(a, sizeof a, res->predicted_peak, 0), res->predicted_peak,
+            res->predicted_peak_step);
     fprintf(f, "  measured peak    %s (%" PRId64 " bytes) at step %" PRIu32 "\n",
-            units_bytes(a, sizeof a, res->measured_peak, 0), res->measured_peak, res->measured_peak_step);
+            units_bytes(a, sizeof a, res->measured_peak, 0), res->measured_peak,
+            res->measured_peak_step);
     fprintf(f, "  largest excess   %s (measured - predicted) at step %" PRIu32 "\n",
             units_bytes(a, sizeof a, res->max_excess, 1), res->max_excess_step);
     if (res->residual_known)
-        fprintf(f, "  residual         %s (%" PRId64 " bytes) in use after giving everything back\n",
+        fprintf(f,
+                "  residual         %s (%" PRId64 " bytes) in use after giving everything back\n",
                 units_bytes(a, sizeof a, res->residual, 0), res->residual);
     else
         fprintf(f, "  residual         unknown (%s)\n",
                 res->residual_error[0] ? res->residual_error : "the last reading failed");
-    fprintf(f, "  time             %.3f ms a step on average, %.3f ms in all\n", res->seconds * 1e3 / res->n,
-            res->seconds * 1e3);
+    fprintf(f, "  time             %.3f ms a step on average, %.3f ms in all\n",
+            res->seconds * 1e3 / res->n, res->seconds * 1e3);
     if (mode == REPLAY_ARENA)
         fprintf(f, "  held             %s (%" PRId64 " bytes): the arena, for the whole replay\n",
                 units_bytes(a, sizeof a, res->held, 0), res->held);
     else if (mode == REPLAY_POOL)
-        fprintf(f, "  held             %s (%" PRId64 " bytes): the pool's blocks at the end, never given back "
-                   "before it\n", units_bytes(a, sizeof a, res->held, 0), res->held);
+        fprintf(f,
+                "  held             %s (%" PRId64
+                " bytes): the pool's blocks at the end, never given back "
+                "before it\n",
+                units_bytes(a, sizeof a, res->held, 0), res->held);
 }
 
 static void print_csv(FILE *f, const replay_result *res)
@@ -172,14 +175,15 @@ static void print_csv(FILE *f, const replay_result *res)
     fprintf(f, "step,node,predicted,measured,ms\n");
     for (uint32_t i = 0; i < res->n; i++) {
         const replay_sample *x = &res->s[i];
-        fprintf(f, "%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%.6g\n", x->step, x->node, x->predicted,
-                x->measured, x->ms);
+        fprintf(f, "%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%.6g\n", x->step, x->node,
+                x->predicted, x->measured, x->ms);
     }
 }
 
 /* Writes the result to path (NULL or "-": standard output); EXIT_OK or
  * EXIT_BAD with a message. */
-static int write_output(const char *path, int format, const graph *g, const replay_result *res, int mode)
+static int write_output(const char *path, int format, const graph *g, const replay_result *res,
+                        int mode)
 {
     cli_out out;
     if (cli_out_open(&out, "replay", path)) return EXIT_BAD;
@@ -218,7 +222,8 @@ int cmd_replay(int argc, char **argv)
     if (!(file = cli_file("replay", argc, argv))) return EXIT_USAGE;
     int format = cli_format("replay", fname, CLI_FORMATS_ALL);
     if (format < 0) return EXIT_USAGE;
-    if (out && !*out) return cli_usage_error("replay", "-o needs a file name ('-' for standard output)");
+    if (out && !*out)
+        return cli_usage_error("replay", "-o needs a file name ('-' for standard output)");
     const replay_backend *be = NULL;
     if (bname && !(be = cli_backend("replay", bname))) return EXIT_USAGE;
     int mode = cli_mode("replay", mname);
@@ -230,13 +235,16 @@ int cmd_replay(int argc, char **argv)
         char ms[64];
         mode_list(be, ms, sizeof ms);
         return cli_usage_error("replay", "the %s backend has no %s mode (it has %s)%s", be->name,
-                               replay_mode_name(mode), ms, bname ? "" : "; this build has no CUDA backend");
+                               replay_mode_name(mode), ms,
+                               bname ? "" : "; this build has no CUDA backend");
     }
-    if (lname && mode != REPLAY_ARENA) return cli_usage_error("replay", "--placer applies to --mode arena");
+    if (lname && mode != REPLAY_ARENA)
+        return cli_usage_error("replay", "--placer applies to --mode arena");
     const policy *p = cli_policy(pname);
     if (!p) return EXIT_USAGE;
     const placer *pc = NULL;
-    if (mode == REPLAY_ARENA && !(pc = cli_placer("replay", lname ? lname : DEFAULT_PLAN_PLACER))) return EXIT_USAGE;
+    if (mode == REPLAY_ARENA && !(pc = cli_placer("replay", lname ? lname : DEFAULT_PLAN_PLACER)))
+        return EXIT_USAGE;
 
     graph *g = cli_load(file, 0);
     if (!g) return EXIT_BAD;
@@ -254,18 +262,23 @@ int cmd_replay(int argc, char **argv)
     }
 
     progress pr = {isatty(STDERR_FILENO), -1};
-    replay_opts o = {.backend = be, .mode = mode, .pl = have_pl ? &pl : NULL, .progress = on_progress, .ctx = &pr};
+    replay_opts o = {.backend = be,
+                     .mode = mode,
+                     .pl = have_pl ? &pl : NULL,
+                     .progress = on_progress,
+                     .ctx = &pr};
     int rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
     progress_clear(&pr);
     const replay_backend *next = replay_fallback(be, bname != NULL);
     if (rc == -1 && res.unavailable[0] && next) {
-        fprintf(stderr, "memtris: cannot use %s (%s); replaying on %s\n", be->label, res.unavailable, next->label);
+        fprintf(stderr, "memtris: cannot use %s (%s); replaying on %s\n", be->label,
+                res.unavailable, next->label);
         replay_result_free(&res);
         if (!has_mode(next, mode)) {
             char ms[64];
             mode_list(next, ms, sizeof ms);
-            fprintf(stderr, "memtris replay: the %s backend has no %s mode (it has %s)\n", next->name,
-                    replay_mode_name(mode), ms);
+            fprintf(stderr, "memtris replay: the %s backend has no %s mode (it has %s)\n",
+                    next->name, replay_mode_name(mode), ms);
             goto out;
         }
         o.backend = be = next;

@@ -15,7 +15,8 @@ static const char help[] =
     "  -f, --format FMT    text (default), json or csv\n"
     "  -h, --help          show this help and exit\n"
     "\n"
-    "JSON: {\"policy\", \"nodes\", \"peak\", \"order\": [ids], \"memory\": [bytes after each step]}\n";
+    "JSON: {\"policy\", \"nodes\", \"peak\", \"order\": [ids], \"memory\": [bytes after each "
+    "step]}\n";
 
 static void print_text(const graph *g, const policy *p, const run *r)
 {
@@ -25,16 +26,15 @@ static void print_text(const graph *g, const policy *p, const run *r)
     for (uint32_t s = 0; s < r->n; s++) {
         uint32_t u = r->order[s];
         printf("%8" PRIu32 "  %12" PRId64 "  %-12.12s  %-28.28s  %12s  %12s%s\n", s + 1, g->id[u],
-               graph_op(g, u), g->name[u] ? graph_name(g, u) : "", units_bytes(a, sizeof a, g->change[u], 1),
-               units_bytes(b, sizeof b, r->memory[s], 0),
+               graph_op(g, u), g->name[u] ? graph_name(g, u) : "",
+               units_bytes(a, sizeof a, g->change[u], 1), units_bytes(b, sizeof b, r->memory[s], 0),
                s + 1 == r->peak_step ? "  <- peak" : "");
     }
     if (r->peak_step)
         printf("peak %s (%" PRId64 " bytes) at step %" PRIu32 " (node %" PRId64 ")\n",
                units_bytes(a, sizeof a, r->peak, 0), r->peak, r->peak_step,
                g->id[r->order[r->peak_step - 1]]);
-    else
-        printf("peak 0 B: live memory never rises above zero\n");
+    else printf("peak 0 B: live memory never rises above zero\n");
 }
 
 static void print_json(const graph *g, const policy *p, const run *r)
@@ -98,5 +98,5 @@ int cmd_schedule(int argc, char **argv)
     else print_text(g, p, &r);
     policy_run_free(&r);
     graph_free(g);
-    return EXIT_OK;   /* cli_main checks that standard output was written */
+    return EXIT_OK; /* cli_main checks that standard output was written */
 }

@@ -15,7 +15,7 @@ int cmd_validate(int argc, char **argv)
 {
     static const cli_opts opts = {"validate", "", NULL, help, NULL};
     int c, status;
-    while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {}   /* it has no options of its own */
+    while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {} /* it has no options of its own */
     if (c == CLI_OPT_STOP) return status;
     const char *file = cli_file("validate", argc, argv);
     if (!file) return EXIT_USAGE;
@@ -42,15 +42,17 @@ int cmd_validate(int argc, char **argv)
     printf("  buffers    %" PRIu32 "\n", g->nbufs);
     if (over) {
         printf("  allocated  more than 2^63-1 bytes in all\n");
-        fprintf(stderr, "%s: warning: the ALLOCs add up to more than 2^63-1 bytes; a schedule that keeps "
-                        "enough of them live at once cannot be accounted (schedule and compare say which)\n",
-                g->source);
-    }
-    else printf("  allocated  %s (%" PRId64 " bytes)\n", units_bytes(a, sizeof a, total, 0), total);
+        fprintf(
+            stderr,
+            "%s: warning: the ALLOCs add up to more than 2^63-1 bytes; a schedule that keeps "
+            "enough of them live at once cannot be accounted (schedule and compare say which)\n",
+            g->source);
+    } else
+        printf("  allocated  %s (%" PRId64 " bytes)\n", units_bytes(a, sizeof a, total, 0), total);
     if (big != GRAPH_NONE)
         printf("  largest    buffer %" PRId64 ", %s (%" PRId64 " bytes), ALLOC node %" PRId64 "\n",
                g->buf_id[big], units_bytes(a, sizeof a, g->buf_size[big], 0), g->buf_size[big],
                g->id[g->buf_alloc[big]]);
     graph_free(g);
-    return EXIT_OK;   /* cli_main checks that standard output was written */
+    return EXIT_OK; /* cli_main checks that standard output was written */
 }

@@ -18,7 +18,8 @@ extern const char memtris_demo_json[];
 extern const unsigned long memtris_demo_json_len;
 
 static const char help[] =
-    "Usage: memtris [view] [FILE] [--policy NAME] [--compare NAME] [--placer NAME] [--ascii] [--no-color]\n"
+    "Usage: memtris [view] [FILE] [--policy NAME] [--compare NAME] [--placer NAME] [--ascii] "
+    "[--no-color]\n"
     "                      [--no-mouse] [--backend cuda|host] [--mode MODE] [--replay FILE]\n"
     "Open the terminal UI: step through the schedule one heap pop at a time and\n"
     "watch the ready queue, the live memory curve and the buffers in the arena.\n"
@@ -52,15 +53,15 @@ static void show_progress(void *ctx, size_t done, size_t total)
 
 /* The options, once parsed. */
 typedef struct view_opts {
-    const char *file;                 /* NULL: the demo */
+    const char *file; /* NULL: the demo */
     const policy *pol;
-    const char *cname;                /* --compare, or NULL */
+    const char *cname; /* --compare, or NULL */
     const char *plname;
     int ascii, mono, mouse;
-    const replay_backend *be;         /* what R runs */
+    const replay_backend *be; /* what R runs */
     int be_auto, mode;
-    const char *rname;                /* --replay, or NULL */
-    replay_result *saved;             /* its contents */
+    const char *rname;    /* --replay, or NULL */
+    replay_result *saved; /* its contents */
 } view_opts;
 
 /* Everything after the options: checks the policies and the placer, loads
@@ -73,8 +74,12 @@ static int view_open(view_opts *o)
     if (!cmp) return EXIT_USAGE;
     if (cmp == pol) {
         for (size_t i = 0; policy_at(i); i++)
-            if (policy_at(i) != pol) { cmp = policy_at(i); break; }
-        if (o->cname) return cli_usage_error("view", "--compare needs a policy other than %s", pol->name);
+            if (policy_at(i) != pol) {
+                cmp = policy_at(i);
+                break;
+            }
+        if (o->cname)
+            return cli_usage_error("view", "--compare needs a policy other than %s", pol->name);
     }
     const placer *plc = placer_find(o->plname);
     if (!plc) {
@@ -85,8 +90,10 @@ static int view_open(view_opts *o)
     }
     char why[128];
     if (ui_check_terminal(why, sizeof why)) {
-        fprintf(stderr, "memtris: cannot open the terminal UI: %s.\n"
-                        "For text output use 'memtris schedule FILE' or 'memtris compare FILE'.\n", why);
+        fprintf(stderr,
+                "memtris: cannot open the terminal UI: %s.\n"
+                "For text output use 'memtris schedule FILE' or 'memtris compare FILE'.\n",
+                why);
         return EXIT_BAD;
     }
 
@@ -122,7 +129,8 @@ static int view_open(view_opts *o)
     if (o->saved) {
         char err[512];
         if (replay_check_run(o->saved, g, &a.st[0].r, err, sizeof err)) {
-            fprintf(stderr, "memtris: %s does not belong to %s under %s: %s\n", o->rname, title, pol->name, err);
+            fprintf(stderr, "memtris: %s does not belong to %s under %s: %s\n", o->rname, title,
+                    pol->name, err);
             app_free(&a);
             graph_free(g);
             return EXIT_BAD;
@@ -141,13 +149,11 @@ static int view_open(view_opts *o)
 int cmd_view(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"policy", required_argument, 0, 'p'}, {"compare", required_argument, 0, 'c'},
-        {"placer", required_argument, 0, 'l'},
-        {"ascii", no_argument, 0, 'A'},        {"no-color", no_argument, 0, 'M'},
-        {"no-mouse", no_argument, 0, 'N'},
+        {"policy", required_argument, 0, 'p'},  {"compare", required_argument, 0, 'c'},
+        {"placer", required_argument, 0, 'l'},  {"ascii", no_argument, 0, 'A'},
+        {"no-color", no_argument, 0, 'M'},      {"no-mouse", no_argument, 0, 'N'},
         {"backend", required_argument, 0, 'b'}, {"mode", required_argument, 0, 'm'},
-        {"replay", required_argument, 0, 'R'},
-        {0, 0, 0, 0},
+        {"replay", required_argument, 0, 'R'},  {0, 0, 0, 0},
     };
     static const cli_opts opts = {"view", "p:c:l:b:m:", longopts, help, NULL};
     view_opts o = {.plname = DEFAULT_TUI_PLACER, .mouse = 1};
@@ -155,7 +161,10 @@ int cmd_view(int argc, char **argv)
     int pgiven = 0, c, status;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
-        case 'p': pname = optarg; pgiven = 1; break;
+        case 'p':
+            pname = optarg;
+            pgiven = 1;
+            break;
         case 'c': o.cname = optarg; break;
         case 'l': o.plname = optarg; break;
         case 'b': bname = optarg; break;
@@ -167,18 +176,21 @@ int cmd_view(int argc, char **argv)
         }
     }
     if (c == CLI_OPT_STOP) return status;
-    if (argc - optind > 1) return cli_usage_error("view", "expected at most one FILE, got %d", argc - optind);
+    if (argc - optind > 1)
+        return cli_usage_error("view", "expected at most one FILE, got %d", argc - optind);
     o.file = optind < argc ? argv[optind] : NULL;
     /* What R runs: --backend (default cuda when this build has it, falling
      * back to the host when no device opens; else host) and --mode. */
     if (bname && !(o.be = cli_backend("view", bname))) return EXIT_USAGE;
-    o.be_auto = !o.be;                  /* not named: R may fall back (replay_fallback) */
+    o.be_auto = !o.be; /* not named: R may fall back (replay_fallback) */
     if (!o.be) o.be = replay_backend_default();
     if ((o.mode = cli_mode("view", mname)) < 0) return EXIT_USAGE;
     if (!(o.be->modes & (1u << o.mode)))
-        return cli_usage_error("view", "the %s backend has no %s mode", o.be->name, replay_mode_name(o.mode));
+        return cli_usage_error("view", "the %s backend has no %s mode", o.be->name,
+                               replay_mode_name(o.mode));
     if (o.be->caps & REPLAY_CAP_NOT_BUILT) {
-        fprintf(stderr, "memtris: --backend %s: memtris was built without %s support\n", o.be->name, o.be->label);
+        fprintf(stderr, "memtris: --backend %s: memtris was built without %s support\n", o.be->name,
+                o.be->label);
         return EXIT_BAD;
     }
     /* A saved replay: read first (its policy is the default of -p), checked
@@ -199,14 +211,16 @@ int cmd_view(int argc, char **argv)
         }
         if (!pgiven) {
             if (!policy_find(saved.policy)) {
-                fprintf(stderr, "memtris: %s: the replay's policy '%s' is not one this memtris knows\n", o.rname,
-                        saved.policy);
+                fprintf(stderr,
+                        "memtris: %s: the replay's policy '%s' is not one this memtris knows\n",
+                        o.rname, saved.policy);
                 goto out;
             }
             pname = saved.policy;
         } else if (policy_find(saved.policy) != policy_find(pname)) {
-            fprintf(stderr, "memtris: %s is a replay of policy %s, not %s (drop -p, or give -p %s)\n", o.rname,
-                    saved.policy, pname, saved.policy);
+            fprintf(stderr,
+                    "memtris: %s is a replay of policy %s, not %s (drop -p, or give -p %s)\n",
+                    o.rname, saved.policy, pname, saved.policy);
             goto out;
         }
     }

@@ -10,26 +10,58 @@
 
 /* Layout, in pixels: the curve panel [CT, CT+CH) above the chart [AT, AT+AH),
  * both over the same step axis from ML to W-MR. */
-enum { W = 960, ML = 96, MR = 28, PW = W - ML - MR, CT = 84, CH = 150, AT = 278, AH = 390, AB = AT + AH };
+enum {
+    W = 960,
+    ML = 96,
+    MR = 28,
+    PW = W - ML - MR,
+    CT = 84,
+    CH = 150,
+    AT = 278,
+    AH = 390,
+    AB = AT + AH
+};
 
 /* Tableau's 10 plus two: distinct on white, in print and for most colour-blind readers. */
-static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#76b7b2", "#edc948", "#b07aa1",
-                                      "#ff9da7", "#9c755f", "#e15759", "#8cd17d", "#86bcb6", "#d4a6c8"};
+static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#76b7b2",
+                                      "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
+                                      "#e15759", "#8cd17d", "#86bcb6", "#d4a6c8"};
 #define NPALETTE (sizeof palette / sizeof palette[0])
 /* A white outline under a label, so that it reads over the rectangles. */
-#define HALO " stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\""
+#define HALO \
+    " stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\""
 
 void svg_escape(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         unsigned c = *p;
-        if (c == '&') { fputs("&amp;", f); p++; continue; }
-        if (c == '<') { fputs("&lt;", f); p++; continue; }
-        if (c == '>') { fputs("&gt;", f); p++; continue; }
-        if (c == '"') { fputs("&quot;", f); p++; continue; }
-        if (c == '\'') { fputs("&apos;", f); p++; continue; }
-        if (c < 0x80) {   /* XML 1.0 allows tab, LF and CR only among the controls */
+        if (c == '&') {
+            fputs("&amp;", f);
+            p++;
+            continue;
+        }
+        if (c == '<') {
+            fputs("&lt;", f);
+            p++;
+            continue;
+        }
+        if (c == '>') {
+            fputs("&gt;", f);
+            p++;
+            continue;
+        }
+        if (c == '"') {
+            fputs("&quot;", f);
+            p++;
+            continue;
+        }
+        if (c == '\'') {
+            fputs("&apos;", f);
+            p++;
+            continue;
+        }
+        if (c < 0x80) { /* XML 1.0 allows tab, LF and CR only among the controls */
             fputc(c < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : (int)c, f);
             p++;
             continue;
@@ -37,7 +69,11 @@ void svg_escape(FILE *f, const char *s)
         /* A UTF-8 sequence (utf8.h: shortest form only), not a noncharacter */
         uint32_t cp;
         int len = utf8_decode((const char *)p, NULL, &cp);
-        if (!len || cp == 0xFFFE || cp == 0xFFFF) { fputc('?', f); p++; continue; }
+        if (!len || cp == 0xFFFE || cp == 0xFFFF) {
+            fputc('?', f);
+            p++;
+            continue;
+        }
         fwrite(p, 1, (size_t)len, f);
         p += len;
     }
@@ -48,7 +84,10 @@ double svg_byte_step(double max, double *unit, const char **unit_name)
     static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     double m = max > 1 ? max : 1, u = 1;
     int k = 0;
-    while (k < 6 && m >= u * 1024) { u *= 1024; k++; }
+    while (k < 6 && m >= u * 1024) {
+        u *= 1024;
+        k++;
+    }
     double raw = m / u / 5, mag = pow(10, floor(log10(raw))), fr = raw / mag;
     double step = (fr <= 1 ? 1 : fr <= 2 ? 2 : fr <= 2.5 ? 2.5 : fr <= 5 ? 5 : 10) * mag;
     if (k == 0 && step < 1) step = 1;
@@ -66,8 +105,8 @@ static uint64_t step_tick(uint32_t n)
 }
 
 typedef struct axis {
-    double max;              /* bytes at the top of the panel */
-    double step, unit;       /* tick step and unit, in bytes */
+    double max;        /* bytes at the top of the panel */
+    double step, unit; /* tick step and unit, in bytes */
     const char *unit_name;
 } axis;
 
@@ -77,7 +116,7 @@ static axis byte_axis(int64_t max, double headroom)
     axis a;
     double m = (max > 0 ? (double)max : 1) * headroom;
     a.step = svg_byte_step(m, &a.unit, &a.unit_name);
-    a.max = m;   /* the top is not a tick: no band of empty space above the data */
+    a.max = m; /* the top is not a tick: no band of empty space above the data */
     return a;
 }
 
@@ -94,11 +133,15 @@ static void draw_byte_axis(FILE *f, const axis *a, int top, int h, const char *t
     for (int i = 0; i * a->step <= a->max * (1 + 1e-9); i++) {
         double y = top + h - i * a->step / a->max * h;
         tick_label(lab, sizeof lab, a, i);
-        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>", ML, y, W - MR, y);
+        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>", ML, y,
+                W - MR, y);
         fprintf(f, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", ML - 7, y + 4, lab);
     }
-    fprintf(f, "</g>\n<text transform=\"translate(18,%d) rotate(-90)\" font-size=\"12\" fill=\"#333333\" "
-               "text-anchor=\"middle\">%s</text>\n", top + h / 2, title);
+    fprintf(
+        f,
+        "</g>\n<text transform=\"translate(18,%d) rotate(-90)\" font-size=\"12\" fill=\"#333333\" "
+        "text-anchor=\"middle\">%s</text>\n",
+        top + h / 2, title);
 }
 
 static double xs(uint64_t s, uint32_t n) { return ML + (double)s * PW / (n ? n : 1); }
@@ -109,7 +152,8 @@ static uint32_t columns(const int64_t *v, uint32_t n, int64_t *out, uint32_t *s_
 {
     uint32_t ncol = n < PW ? n : PW;
     for (uint32_t c = 0; c < ncol; c++) {
-        uint32_t s0 = (uint32_t)((uint64_t)c * n / ncol), s1 = (uint32_t)((uint64_t)(c + 1) * n / ncol);
+        uint32_t s0 = (uint32_t)((uint64_t)c * n / ncol),
+                 s1 = (uint32_t)((uint64_t)(c + 1) * n / ncol);
         int64_t m = v[s0];
         for (uint32_t s = s0 + 1; s < s1; s++)
             if (v[s] > m) m = v[s];
@@ -124,8 +168,8 @@ static uint32_t columns(const int64_t *v, uint32_t n, int64_t *out, uint32_t *s_
  * (three shades), one path per shade with a subpath per run of cells in a row. */
 enum { CELL = 3, NCX = PW / CELL, NCY = AH / CELL };
 
-static int draw_merged(FILE *f, const graph *g, const placement *pl, const lifetimes *lt, const uint8_t *drawn,
-                       uint32_t n, double amax)
+static int draw_merged(FILE *f, const graph *g, const placement *pl, const lifetimes *lt,
+                       const uint8_t *drawn, uint32_t n, double amax)
 {
     static const char *const shade[] = {"#dddddd", "#bbbbbb", "#999999"};
     float *cov = calloc((size_t)NCX * NCY, sizeof *cov);
@@ -133,7 +177,8 @@ static int draw_merged(FILE *f, const graph *g, const placement *pl, const lifet
     for (uint32_t b = 0; b < g->nbufs; b++) {
         if (drawn[b] || g->buf_size[b] <= 0) continue;
         double x0 = xs(lt->alloc_step[b], n) - ML, x1 = xs(lt->free_step[b], n) - ML;
-        double y0 = (double)pl->offset[b] / amax * AH, y1 = (double)(pl->offset[b] + g->buf_size[b]) / amax * AH;
+        double y0 = (double)pl->offset[b] / amax * AH,
+               y1 = (double)(pl->offset[b] + g->buf_size[b]) / amax * AH;
         for (int cy = (int)(y0 / CELL); cy < NCY && cy * CELL < y1; cy++) {
             double hy = fmin(y1, (cy + 1) * CELL) - fmax(y0, cy * CELL);
             for (int cx = (int)(x0 / CELL); cx < NCX && cx * CELL < x1; cx++) {
@@ -148,7 +193,10 @@ static int draw_merged(FILE *f, const graph *g, const placement *pl, const lifet
             for (int cx = 0; cx < NCX;) {
                 float c = cov[cy * NCX + cx];
                 int l = c >= 0.66f ? 3 : c >= 0.33f ? 2 : c >= 0.02f ? 1 : 0;
-                if (l != lev) { cx++; continue; }
+                if (l != lev) {
+                    cx++;
+                    continue;
+                }
                 int end = cx + 1;
                 while (end < NCX) {
                     float d = cov[cy * NCX + end];
@@ -157,8 +205,8 @@ static int draw_merged(FILE *f, const graph *g, const placement *pl, const lifet
                 }
                 if (!open) fprintf(f, "<path class=\"merged\" fill=\"%s\" d=\"", shade[lev - 1]);
                 open = 1;
-                fprintf(f, "M%d,%dh%dv%dh%dz", ML + cx * CELL, AB - (cy + 1) * CELL, (end - cx) * CELL, CELL,
-                        -(end - cx) * CELL);
+                fprintf(f, "M%d,%dh%dv%dh%dz", ML + cx * CELL, AB - (cy + 1) * CELL,
+                        (end - cx) * CELL, CELL, -(end - cx) * CELL);
                 cx = end;
             }
         }
@@ -231,56 +279,79 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
     char a1[32], a2[32], a3[32];
     int h = AB + 76 + (ndraw < nvis ? 32 : 0);
 
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-               "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d "
+            "%d\" "
+            "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
             W, h, W, h);
     fprintf(f, "<title>memtris plan: ");
     svg_escape(f, g->source);
     fprintf(f, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, h);
 
     /* Title and the figures. */
-    fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">", ML);
+    fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">",
+            ML);
     svg_escape(f, base_name(g->source));
     fprintf(f, ": policy ");
     svg_escape(f, p->policy);
     fprintf(f, ", placer ");
     svg_escape(f, pl->placer);
-    fprintf(f, "</text>\n<text x=\"%d\" y=\"50\" font-size=\"13\" fill=\"#444444\">arena %s, lower bound %s "
-               "(the peak of live bytes), fragmentation %.1f%%; %u steps, %u buffers, align %s</text>\n",
-            ML, units_bytes(a1, sizeof a1, arena, 0), units_bytes(a2, sizeof a2, lb, 0),
-            100 * place_fragmentation(pl, lb), n, g->nbufs, units_bytes(a3, sizeof a3, pl->align, 0));
+    fprintf(
+        f,
+        "</text>\n<text x=\"%d\" y=\"50\" font-size=\"13\" fill=\"#444444\">arena %s, lower bound "
+        "%s "
+        "(the peak of live bytes), fragmentation %.1f%%; %u steps, %u buffers, align %s</text>\n",
+        ML, units_bytes(a1, sizeof a1, arena, 0), units_bytes(a2, sizeof a2, lb, 0),
+        100 * place_fragmentation(pl, lb), n, g->nbufs, units_bytes(a3, sizeof a3, pl->align, 0));
 
     /* The memory curve: live bytes after each step, folded per pixel column. */
     axis ac = byte_axis(lb, 1.15);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\" fill=\"#333333\">live memory "
-               "after each step</text>\n", ML, CT - 10);
+    fprintf(f,
+            "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\" fill=\"#333333\">live "
+            "memory "
+            "after each step</text>\n",
+            ML, CT - 10);
     draw_byte_axis(f, &ac, CT, CH, "live bytes");
     uint32_t ncol = columns(r->memory, n, col, col_end);
     if (ncol) {
         fprintf(f, "<path d=\"M%d,%d", ML, CT + CH);
         for (uint32_t c = 0; c < ncol; c++)
             fprintf(f, "V%.1fH%.1f", CT + CH - (double)col[c] / ac.max * CH, xs(col_end[c], n));
-        fprintf(f, "V%dZ\" fill=\"#4e79a7\" fill-opacity=\"0.25\" stroke=\"#2f5f8f\" stroke-width=\"1.2\" "
-                   "stroke-linejoin=\"round\"/>\n", CT + CH);
+        fprintf(
+            f,
+            "V%dZ\" fill=\"#4e79a7\" fill-opacity=\"0.25\" stroke=\"#2f5f8f\" stroke-width=\"1.2\" "
+            "stroke-linejoin=\"round\"/>\n",
+            CT + CH);
     }
-    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n", ML, CT + CH, W - MR, CT + CH);
+    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n", ML, CT + CH,
+            W - MR, CT + CH);
     if (r->peak_step) {
         uint32_t ps = r->peak_step - 1;
         double px = (xs(ps, n) + xs(ps + 1, n)) / 2, py = CT + CH - (double)lb / ac.max * CH;
         int right = px > ML + PW * 0.7;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b2182b\" stroke-width=\"0.8\" "
-                   "stroke-dasharray=\"3,3\"/>\n", px, CT, px, AB);
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b2182b\" "
+                "stroke-width=\"0.8\" "
+                "stroke-dasharray=\"3,3\"/>\n",
+                px, CT, px, AB);
         fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#b2182b\"/>\n", px, py);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#b2182b\" text-anchor=\"%s\"" HALO ">peak %s at "
-                   "step %u</text>\n", right ? px - 8 : px + 8, py - 4, right ? "end" : "start",
-                units_bytes(a1, sizeof a1, lb, 0), r->peak_step);
+        fprintf(
+            f,
+            "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#b2182b\" text-anchor=\"%s\"" HALO
+            ">peak %s at "
+            "step %u</text>\n",
+            right ? px - 8 : px + 8, py - 4, right ? "end" : "start",
+            units_bytes(a1, sizeof a1, lb, 0), r->peak_step);
     }
 
     /* The lifetime x address chart. */
     axis aa = byte_axis(arena, 1.08);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\" fill=\"#333333\">where each buffer "
-               "lives: address over its lifetime, one rectangle per buffer</text>\n", ML, AT - 10);
+    fprintf(f,
+            "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\" fill=\"#333333\">where "
+            "each buffer "
+            "lives: address over its lifetime, one rectangle per buffer</text>\n",
+            ML, AT - 10);
     draw_byte_axis(f, &aa, AT, AH, "address in the arena");
     if (ndraw < nvis && draw_merged(f, g, pl, &lt, drawn, n, aa.max)) {
         snprintf(err, errcap, "out of memory drawing %u buffers", g->nbufs);
@@ -296,24 +367,31 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
         double w = x1 - x0 < 0.6 ? 0.6 : x1 - x0, hh = y1 - y0 < 0.6 ? 0.6 : y1 - y0;
         const char *color = palette[b % NPALETTE];
         /* A thin white edge parts neighbours of one colour; it would wash out small rectangles. */
-        fprintf(f, "<rect class=\"buf\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"%s>"
-                   "<title>buffer %lld", x0, y1 - hh, w, hh, color,
-                w >= 4 && hh >= 4 ? " stroke=\"#ffffff\" stroke-width=\"0.4\"" : "", (long long)g->buf_id[b]);
+        fprintf(f,
+                "<rect class=\"buf\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                "fill=\"%s\"%s>"
+                "<title>buffer %lld",
+                x0, y1 - hh, w, hh, color,
+                w >= 4 && hh >= 4 ? " stroke=\"#ffffff\" stroke-width=\"0.4\"" : "",
+                (long long)g->buf_id[b]);
         uint32_t u = g->buf_alloc[b];
         if (g->name[u]) {
             fputc(' ', f);
             svg_escape(f, graph_name(g, u));
         }
         fprintf(f, ": %s at offset %s, alloc_step %u, free_step %u</title></rect>\n",
-                units_bytes(a1, sizeof a1, size, 0), units_bytes(a2, sizeof a2, off, 0), lt.alloc_step[b],
-                lt.free_step[b]);
+                units_bytes(a1, sizeof a1, size, 0), units_bytes(a2, sizeof a2, off, 0),
+                lt.alloc_step[b], lt.free_step[b]);
         /* Bytes a placer holds beyond the buffer (a pool's size class, a color's block). */
         int64_t held = pl->block ? pl->block[b] : 0;
         if (held > size) {
             double yt = AB - (double)(off + held) / aa.max * AH;
             if (y0 - yt >= 0.3)
-                fprintf(f, "<rect class=\"pad\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-                           "fill-opacity=\"0.3\"/>\n", x0, yt, w, y0 - yt, color);
+                fprintf(f,
+                        "<rect class=\"pad\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                        "fill=\"%s\" "
+                        "fill-opacity=\"0.3\"/>\n",
+                        x0, yt, w, y0 - yt, color);
         }
     }
     fprintf(f, "</g>\n");
@@ -327,51 +405,73 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
         fprintf(f, "\" fill=\"none\" stroke=\"#222222\" stroke-width=\"1.6\"/>\n");
     }
     double ya = AB - (double)arena / aa.max * AH, yl = AB - (double)lb / aa.max * AH;
-    fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b2182b\" stroke-width=\"1\" "
-               "stroke-dasharray=\"6,4\"/>\n", ML, yl, W - MR, yl);
-    fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#222222\" text-anchor=\"end\"" HALO ">arena %s "
-               "(high-water mark)</text>\n", W - MR - 4, ya - 5, units_bytes(a1, sizeof a1, arena, 0));
-    fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#b2182b\"" HALO ">lower bound %s</text>\n",
+    fprintf(
+        f,
+        "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b2182b\" stroke-width=\"1\" "
+        "stroke-dasharray=\"6,4\"/>\n",
+        ML, yl, W - MR, yl);
+    fprintf(f,
+            "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#222222\" text-anchor=\"end\"" HALO
+            ">arena %s "
+            "(high-water mark)</text>\n",
+            W - MR - 4, ya - 5, units_bytes(a1, sizeof a1, arena, 0));
+    fprintf(f,
+            "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#b2182b\"" HALO
+            ">lower bound %s</text>\n",
             ML + 4, yl - 5, units_bytes(a1, sizeof a1, lb, 0));
-    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n", ML, AB, W - MR, AB);
+    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n", ML, AB,
+            W - MR, AB);
 
     /* The step axis under the chart (tick marks under the curve too). */
     uint64_t t = step_tick(n);
     fprintf(f, "<g font-size=\"11\" fill=\"#555555\" text-anchor=\"middle\" stroke-width=\"1\">\n");
     for (uint64_t s = 0; s <= n; s += t) {
         double x = xs(s, n);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888888\"/>"
-                   "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888888\"/>"
-                   "<text x=\"%.1f\" y=\"%d\">%llu</text>\n",
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888888\"/>"
+                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888888\"/>"
+                "<text x=\"%.1f\" y=\"%d\">%llu</text>\n",
                 x, CT + CH, x, CT + CH + 4, x, AB, x, AB + 4, x, AB + 17, (unsigned long long)s);
     }
-    fprintf(f, "</g>\n<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#333333\" text-anchor=\"middle\">step "
-               "(position in the schedule; step k's state is drawn from k-1 to k)</text>\n", ML + PW / 2, AB + 36);
+    fprintf(f,
+            "</g>\n<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#333333\" "
+            "text-anchor=\"middle\">step "
+            "(position in the schedule; step k's state is drawn from k-1 to k)</text>\n",
+            ML + PW / 2, AB + 36);
 
     /* Legend, and the note on buffers left out. */
     int ly = AB + 60;
-    fprintf(f, "<g font-size=\"11\" fill=\"#333333\">\n"
-               "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\"/>"
-               "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\"/>"
-               "<text x=\"%d\" y=\"%d\">a buffer, from its ALLOC to its FREE</text>\n"
-               "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#222222\" stroke-width=\"1.6\"/>"
-               "<text x=\"%d\" y=\"%d\">arena high-water mark</text>\n"
-               "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#b2182b\" stroke-dasharray=\"6,4\"/>"
-               "<text x=\"%d\" y=\"%d\">lower bound (peak live bytes)</text>\n",
-            ML, ly - 9, palette[0], ML + 16, ly - 9, palette[1], ML + 36, ly,
-            ML + 290, ly - 4, ML + 314, ly - 4, ML + 320, ly,
-            ML + 480, ly - 4, ML + 504, ly - 4, ML + 510, ly);
+    fprintf(
+        f,
+        "<g font-size=\"11\" fill=\"#333333\">\n"
+        "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\"/>"
+        "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\"/>"
+        "<text x=\"%d\" y=\"%d\">a buffer, from its ALLOC to its FREE</text>\n"
+        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#222222\" stroke-width=\"1.6\"/>"
+        "<text x=\"%d\" y=\"%d\">arena high-water mark</text>\n"
+        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#b2182b\" "
+        "stroke-dasharray=\"6,4\"/>"
+        "<text x=\"%d\" y=\"%d\">lower bound (peak live bytes)</text>\n",
+        ML, ly - 9, palette[0], ML + 16, ly - 9, palette[1], ML + 36, ly, ML + 290, ly - 4,
+        ML + 314, ly - 4, ML + 320, ly, ML + 480, ly - 4, ML + 504, ly - 4, ML + 510, ly);
     if (pl->block)
-        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\" fill-opacity=\"0.3\"/>"
-                   "<text x=\"%d\" y=\"%d\">held, unused</text>\n", ML + 700, ly - 9, palette[0], ML + 718, ly);
+        fprintf(
+            f,
+            "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\" fill-opacity=\"0.3\"/>"
+            "<text x=\"%d\" y=\"%d\">held, unused</text>\n",
+            ML + 700, ly - 9, palette[0], ML + 718, ly);
     fprintf(f, "</g>\n");
     if (ndraw < nvis)
-        fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\"><tspan fill=\"#999999\">"
-                   "&#9632;</tspan> %u smaller buffers (%.1f%% of the area) merged into grey %dx%d-pixel cells, darker where "
-                   "they fill more;</text>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\">the %u "
-                   "largest of the %u buffers (by bytes x steps) are drawn one by one</text>\n",
-                ML, ly + 18, nvis - ndraw, area_all > 0 ? 100 * (area_all - area_drawn) / area_all : 0.0, CELL,
-                CELL, ML + 12, ly + 33, ndraw, nvis);
+        fprintf(f,
+                "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\"><tspan fill=\"#999999\">"
+                "&#9632;</tspan> %u smaller buffers (%.1f%% of the area) merged into grey "
+                "%dx%d-pixel cells, darker where "
+                "they fill more;</text>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+                "fill=\"#555555\">the %u "
+                "largest of the %u buffers (by bytes x steps) are drawn one by one</text>\n",
+                ML, ly + 18, nvis - ndraw,
+                area_all > 0 ? 100 * (area_all - area_drawn) / area_all : 0.0, CELL, CELL, ML + 12,
+                ly + 33, ndraw, nvis);
     fprintf(f, "</svg>\n");
 out:
 

@@ -16,10 +16,10 @@
 
 typedef struct svg_plan {
     const graph *g;
-    const run *r;            /* the schedule the plan was made for */
+    const run *r; /* the schedule the plan was made for */
     const placement *pl;
-    const char *policy;      /* the policy's name, for the title */
-    uint32_t max_rects;      /* 0: SVG_MAX_RECTS */
+    const char *policy; /* the policy's name, for the title */
+    uint32_t max_rects; /* 0: SVG_MAX_RECTS */
 } svg_plan;
 
 /* Writes the picture: a title (graph, policy, placer, arena, lower bound),

@@ -42,7 +42,9 @@ const replay_backend *replay_backend_find(const char *name)
 int replay_have_cuda(void)
 {
     for (size_t i = 0; replay_backend_at(i); i++)
-        if ((backends[i]->caps & REPLAY_CAP_NEEDS_DEVICE) && !(backends[i]->caps & REPLAY_CAP_NOT_BUILT)) return 1;
+        if ((backends[i]->caps & REPLAY_CAP_NEEDS_DEVICE) &&
+            !(backends[i]->caps & REPLAY_CAP_NOT_BUILT))
+            return 1;
     return 0;
 }
 
@@ -53,10 +55,7 @@ const replay_backend *replay_backend_default(void)
     return replay_backend_local();
 }
 
-const replay_backend *replay_backend_local(void)
-{
-    return &replay_host_backend;
-}
+const replay_backend *replay_backend_local(void) { return &replay_host_backend; }
 
 const replay_backend *replay_fallback(const replay_backend *be, int named)
 {
@@ -85,9 +84,18 @@ void replay_summarize(replay_result *res)
     res->seconds = 0;
     for (uint32_t i = 0; i < res->n; i++) {
         const replay_sample *x = &res->s[i];
-        if (x->predicted > res->predicted_peak) { res->predicted_peak = x->predicted; res->predicted_peak_step = i; }
-        if (x->measured > res->measured_peak) { res->measured_peak = x->measured; res->measured_peak_step = i; }
-        if (x->measured - x->predicted > res->max_excess) { res->max_excess = x->measured - x->predicted; res->max_excess_step = i; }
+        if (x->predicted > res->predicted_peak) {
+            res->predicted_peak = x->predicted;
+            res->predicted_peak_step = i;
+        }
+        if (x->measured > res->measured_peak) {
+            res->measured_peak = x->measured;
+            res->measured_peak_step = i;
+        }
+        if (x->measured - x->predicted > res->max_excess) {
+            res->max_excess = x->measured - x->predicted;
+            res->max_excess_step = i;
+        }
         res->seconds += x->ms / 1e3;
     }
     if (!res->n) res->max_excess = 0;
@@ -101,16 +109,16 @@ typedef struct eng {
     replay_dev *dev;
     int mode;
     const placement *pl;
-    uint32_t *slot;          /* [nbufs] raw/async/pool: the slot holding buffer b, GRAPH_NONE if none */
-    uint8_t *live;           /* [nbufs] */
+    uint32_t *slot; /* [nbufs] raw/async/pool: the slot holding buffer b, GRAPH_NONE if none */
+    uint8_t *live;  /* [nbufs] */
     /* pool: per 2^c class, a stack of free slots; the size of each slot */
-    uint32_t *pool_next;     /* [nslots] link in its class's stack */
+    uint32_t *pool_next; /* [nslots] link in its class's stack */
     uint32_t pool_head[64];
     uint32_t nslots_used;
-    int64_t held;            /* bytes held on the device by the replay */
-    replay_region *rg;       /* [nbufs] a compute step's regions */
-    uint8_t *seen;           /* [nbufs] scratch for collecting regions: marks, */
-    uint32_t *rbuf;          /* [nbufs] and the buffers marked */
+    int64_t held;      /* bytes held on the device by the replay */
+    replay_region *rg; /* [nbufs] a compute step's regions */
+    uint8_t *seen;     /* [nbufs] scratch for collecting regions: marks, */
+    uint32_t *rbuf;    /* [nbufs] and the buffers marked */
     char *err;
     size_t errcap;
 } eng;
@@ -144,16 +152,15 @@ static void step_words(const eng *e, uint32_t s, char *out, size_t cap)
     if (b != GRAPH_NONE)
         snprintf(out, cap, "step %u (node %" PRId64 ", %s of buffer %" PRId64 ")", s, g->id[u],
                  graph_kind_word(g->kind[u]), g->buf_id[b]);
-    else
-        snprintf(out, cap, "step %u (node %" PRId64 ", %s)", s, g->id[u], graph_name(g, u));
+    else snprintf(out, cap, "step %u (node %" PRId64 ", %s)", s, g->id[u], graph_name(g, u));
 }
 
 static int fail(eng *e, uint32_t s, const char *what)
 {
     char where[160];
     step_words(e, s, where, sizeof where);
-    snprintf(e->err, e->errcap, "%s backend, mode %s: %s: %s: %s", e->be->name, replay_mode_name(e->mode), where,
-             what, e->be->error(e->dev));
+    snprintf(e->err, e->errcap, "%s backend, mode %s: %s: %s: %s", e->be->name,
+             replay_mode_name(e->mode), where, what, e->be->error(e->dev));
     return -1;
 }
 
@@ -171,8 +178,11 @@ static int do_alloc(eng *e, uint32_t s, uint32_t slot, int64_t bytes, int what_f
             snprintf(req, sizeof req, " for a request of %" PRId64 " bytes", asked);
         snprintf(what, sizeof what, "%s %s%s (%" PRId64 " bytes)%s with %s held by the replay",
                  oom ? "out of memory allocating" : "cannot allocate",
-                 what_for == FOR_ARENA ? "the arena of " : what_for == FOR_POOL ? "a pool block of " : "",
-                 units_bytes(sz, sizeof sz, bytes, 0), bytes, req, units_bytes(held, sizeof held, e->held, 0));
+                 what_for == FOR_ARENA  ? "the arena of "
+                 : what_for == FOR_POOL ? "a pool block of "
+                                        : "",
+                 units_bytes(sz, sizeof sz, bytes, 0), bytes, req,
+                 units_bytes(held, sizeof held, e->held, 0));
         return fail(e, s, what);
     }
     e->held += bytes;
@@ -198,7 +208,8 @@ static uint32_t regions(eng *e, uint32_t u)
     const graph *g = e->g;
     uint32_t n = 0;
     if (g->in_off[u] < g->in_off[u + 1]) {
-        for (uint32_t j = g->in_off[u]; j < g->in_off[u + 1]; j++) add_region(e, graph_find_buf(g, g->inputs[j]), &n);
+        for (uint32_t j = g->in_off[u]; j < g->in_off[u + 1]; j++)
+            add_region(e, graph_find_buf(g, g->inputs[j]), &n);
     } else {
         for (uint32_t j = g->pred_off[u]; j < g->pred_off[u + 1]; j++)
             if (g->kind[g->pred[j]] == NODE_ALLOC) add_region(e, g->buf[g->pred[j]], &n);
@@ -290,8 +301,8 @@ static void read_residual(eng *e, replay_result *res)
     snprintf(res->residual_error, sizeof res->residual_error, "%s: %s", what, e->be->error(e->dev));
 }
 
-int replay_run(const graph *g, const run *r, const policy *pol, const replay_opts *o, replay_result *res,
-               char *err, size_t errcap)
+int replay_run(const graph *g, const run *r, const policy *pol, const replay_opts *o,
+               replay_result *res, char *err, size_t errcap)
 {
     memset(res, 0, sizeof *res);
     const replay_backend *be = o->backend;
@@ -341,21 +352,29 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
     }
     res->opened = 1;
     be->info(e.dev, &res->info);
-    if (o->progress && o->progress(o->ctx, 0, r->n)) { rc = -2; goto out; }
+    if (o->progress && o->progress(o->ctx, 0, r->n)) {
+        rc = -2;
+        goto out;
+    }
     if (be->read(e.dev, &res->baseline)) {
-        snprintf(err, errcap, "%s backend: cannot read the memory in use: %s", be->name, be->error(e.dev));
+        snprintf(err, errcap, "%s backend: cannot read the memory in use: %s", be->name,
+                 be->error(e.dev));
         goto out;
     }
     for (uint32_t s = 0; s < r->n; s++) {
         double t0 = now();
         if (s == 0 && o->mode == REPLAY_ARENA && o->pl->arena > 0) {
-            if (do_alloc(&e, 0, 0, o->pl->arena, FOR_ARENA, 0)) goto stop;   /* the arena, with the first step */
+            if (do_alloc(&e, 0, 0, o->pl->arena, FOR_ARENA, 0))
+                goto stop; /* the arena, with the first step */
             e.nslots_used = 1;
         }
         if (do_step(&e, s)) goto stop;
         int64_t used;
         /* read waits for the device first: a fault of the step's kernels shows here */
-        if (be->read(e.dev, &used)) { fail(&e, s, "finishing the step or reading the memory in use failed"); goto stop; }
+        if (be->read(e.dev, &used)) {
+            fail(&e, s, "finishing the step or reading the memory in use failed");
+            goto stop;
+        }
         replay_sample *x = &res->s[s];
         x->step = s;
         x->node = g->id[r->order[s]];
@@ -363,7 +382,10 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
         x->measured = used - res->baseline;
         x->ms = (now() - t0) * 1e3;
         res->n = s + 1;
-        if (o->progress && o->progress(o->ctx, s + 1, r->n)) { rc = -2; goto stop; }
+        if (o->progress && o->progress(o->ctx, s + 1, r->n)) {
+            rc = -2;
+            goto stop;
+        }
     }
     rc = 0;
 stop:
@@ -373,7 +395,8 @@ stop:
     read_residual(&e, res);
 out:
     if (!res->residual_known && !res->residual_error[0])
-        snprintf(res->residual_error, sizeof res->residual_error, "the replay stopped before its first reading");
+        snprintf(res->residual_error, sizeof res->residual_error,
+                 "the replay stopped before its first reading");
     if (e.dev) be->close(e.dev);
     replay_summarize(res);
     free(e.slot);

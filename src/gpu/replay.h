@@ -17,21 +17,22 @@ extern "C" {
 
 /* How buffers get their memory. */
 enum {
-    REPLAY_RAW,      /* one allocation per ALLOC, given back at its FREE */
-    REPLAY_ARENA,    /* one allocation of the plan's arena, buffers at their planned offsets */
-    REPLAY_POOL,     /* the size-class pool: 2^n blocks, freed blocks kept for reuse, never given back */
-    REPLAY_ASYNC,    /* cuda: cudaMallocAsync / cudaFreeAsync on a stream's memory pool */
+    REPLAY_RAW,   /* one allocation per ALLOC, given back at its FREE */
+    REPLAY_ARENA, /* one allocation of the plan's arena, buffers at their planned offsets */
+    REPLAY_POOL,  /* the size-class pool: 2^n blocks, freed blocks kept for reuse, never given back
+                   */
+    REPLAY_ASYNC, /* cuda: cudaMallocAsync / cudaFreeAsync on a stream's memory pool */
     REPLAY_NMODES
 };
 const char *replay_mode_name(int mode);
-int replay_mode_find(const char *name);        /* REPLAY_*, or -1 if unknown */
+int replay_mode_find(const char *name); /* REPLAY_*, or -1 if unknown */
 
 /* What a backend says about its device; empty strings and 0 when unknown
  * (the views print "n/a"). */
 typedef struct replay_info {
-    char device[128];        /* "NVIDIA H200", "host: Linux 6.1 x86_64" */
-    int64_t total;           /* bytes of memory on the device */
-    char versions[96];       /* "driver 13.0, runtime 13.0" */
+    char device[128];  /* "NVIDIA H200", "host: Linux 6.1 x86_64" */
+    int64_t total;     /* bytes of memory on the device */
+    char versions[96]; /* "driver 13.0, runtime 13.0" */
 } replay_info;
 
 /* A piece of one allocation that a compute step writes. */
@@ -40,7 +41,7 @@ typedef struct replay_region {
     int64_t off, bytes;
 } replay_region;
 
-typedef struct replay_dev replay_dev;          /* a backend's opened device */
+typedef struct replay_dev replay_dev; /* a backend's opened device */
 
 /* A backend (nvtop's vendor table): every function but open and close
  * returns 0, or -1 with the reason in error(). Slots are small integers
@@ -48,19 +49,19 @@ typedef struct replay_dev replay_dev;          /* a backend's opened device */
  * allocation. */
 /* What a backend is, for every decision made about one (never its name). */
 enum {
-    REPLAY_CAP_MEASURES_SELF = 1u << 0,   /* reads this process's memory: what the process
-                                           * allocates meanwhile is measured too */
-    REPLAY_CAP_NEEDS_DEVICE = 1u << 1,    /* needs hardware a machine may not have */
-    REPLAY_CAP_FALLS_BACK = 1u << 2,      /* not named and not opening: the local backend runs instead */
-    REPLAY_CAP_NOT_BUILT = 1u << 3        /* this build lacks it: opening it says so */
+    REPLAY_CAP_MEASURES_SELF = 1u << 0, /* reads this process's memory: what the process
+                                         * allocates meanwhile is measured too */
+    REPLAY_CAP_NEEDS_DEVICE = 1u << 1,  /* needs hardware a machine may not have */
+    REPLAY_CAP_FALLS_BACK = 1u << 2, /* not named and not opening: the local backend runs instead */
+    REPLAY_CAP_NOT_BUILT = 1u << 3   /* this build lacks it: opening it says so */
 };
 
 typedef struct replay_backend {
     const char *name;
-    const char *label;       /* in sentences: "CUDA", "the host" */
+    const char *label; /* in sentences: "CUDA", "the host" */
     const char *desc;
-    unsigned modes;          /* bit (1u << REPLAY_*) per mode it can run */
-    unsigned caps;           /* REPLAY_CAP_* */
+    unsigned modes; /* bit (1u << REPLAY_*) per mode it can run */
+    unsigned caps;  /* REPLAY_CAP_* */
     /* NULL with err set when the device cannot be used. */
     replay_dev *(*open)(int mode, uint32_t nslots, char *err, size_t errcap);
     void (*info)(replay_dev *d, replay_info *out);
@@ -78,11 +79,11 @@ typedef struct replay_backend {
      * reading (the residual). */
     int (*trim)(replay_dev *d);
     const char *(*error)(replay_dev *d);
-    void (*close)(replay_dev *d);                /* releases every slot still held */
+    void (*close)(replay_dev *d); /* releases every slot still held */
 } replay_backend;
 
-const replay_backend *replay_backend_find(const char *name);   /* NULL if unknown */
-const replay_backend *replay_backend_at(size_t i);             /* NULL past the end */
+const replay_backend *replay_backend_find(const char *name); /* NULL if unknown */
+const replay_backend *replay_backend_at(size_t i);           /* NULL past the end */
 /* 1 if this build has a backend for a device (CUDA) compiled in. */
 int replay_have_cuda(void);
 /* The backend a replay runs on when none is named: the first of the table
@@ -107,15 +108,15 @@ typedef struct replay_sample {
 } replay_sample;
 
 typedef struct replay_result {
-    char backend[16], mode[16], policy[32], placer[32];   /* placer: arena mode only, else "" */
+    char backend[16], mode[16], policy[32], placer[32]; /* placer: arena mode only, else "" */
     replay_info info;
-    uint32_t total;          /* steps in the schedule */
-    uint32_t n;              /* steps replayed: total, or fewer when it stopped */
-    replay_sample *s;        /* [n] at least */
-    int64_t baseline;        /* the reading before the first step */
+    uint32_t total;   /* steps in the schedule */
+    uint32_t n;       /* steps replayed: total, or fewer when it stopped */
+    replay_sample *s; /* [n] at least */
+    int64_t baseline; /* the reading before the first step */
     int64_t predicted_peak, measured_peak;
-    uint32_t predicted_peak_step, measured_peak_step;   /* 0-based */
-    int64_t max_excess;      /* max over steps of measured - predicted */
+    uint32_t predicted_peak_step, measured_peak_step; /* 0-based */
+    int64_t max_excess;                               /* max over steps of measured - predicted */
     uint32_t max_excess_step;
     /* The reading after everything was given back (and the backend's cache
      * trimmed), minus the baseline; meaningful only when residual_known.
@@ -125,17 +126,17 @@ typedef struct replay_result {
     int64_t residual;
     int residual_known;
     char residual_error[320];
-    int64_t held;            /* arena: the arena; pool: bytes reserved at the end; raw/async: 0 */
-    double seconds;          /* all steps */
-    int opened;              /* the device opened (a failure with 0 here: it could not be used) */
-    char unavailable[256];   /* why the device could not be opened (the backend's words, without
-                              * its name), or "" */
+    int64_t held;          /* arena: the arena; pool: bytes reserved at the end; raw/async: 0 */
+    double seconds;        /* all steps */
+    int opened;            /* the device opened (a failure with 0 here: it could not be used) */
+    char unavailable[256]; /* why the device could not be opened (the backend's words, without
+                            * its name), or "" */
 } replay_result;
 
 typedef struct replay_opts {
     const replay_backend *backend;
     int mode;
-    const placement *pl;     /* arena mode: the plan (offsets and arena); else unused */
+    const placement *pl; /* arena mode: the plan (offsets and arena); else unused */
     /* Called once with done = 0 as soon as the device is open, then after
      * each step; nonzero cancels the replay. May be NULL. */
     int (*progress)(void *ctx, uint32_t done, uint32_t total);
@@ -152,8 +153,8 @@ typedef struct replay_opts {
  * device could not be opened or a step failed (err names the step, the node
  * and the request; res keeps the steps before it); -2 when progress
  * cancelled. Everything allocated is given back on every path. */
-int replay_run(const graph *g, const run *r, const policy *pol, const replay_opts *o, replay_result *res,
-               char *err, size_t errcap);
+int replay_run(const graph *g, const run *r, const policy *pol, const replay_opts *o,
+               replay_result *res, char *err, size_t errcap);
 void replay_result_free(replay_result *res);
 /* Makes n bytes at p resident (a write in every page that the compiler
  * keeps); for arrays a backend or the engine writes while measuring. */
@@ -167,18 +168,19 @@ int replay_write_json(FILE *f, const replay_result *res);
 int replay_load_json(const char *path, replay_result *res, char *err, size_t errcap);
 /* Checks that a replay belongs to run r of g: the same number of steps and
  * the same node at each. 0, or -1 with err naming the first difference. */
-int replay_check_run(const replay_result *res, const graph *g, const run *r, char *err, size_t errcap);
+int replay_check_run(const replay_result *res, const graph *g, const run *r, char *err,
+                     size_t errcap);
 
 /* The TUI's background replay: a thread that schedules g with pol (and for
  * arena mode places it with plc), then replays it. */
 typedef struct replay_job replay_job;
 /* NULL with err set (out of memory, no thread). */
-replay_job *replay_job_start(const graph *g, const policy *pol, const placer *plc, const replay_backend *b,
-                             int mode, char *err, size_t errcap);
+replay_job *replay_job_start(const graph *g, const policy *pol, const placer *plc,
+                             const replay_backend *b, int mode, char *err, size_t errcap);
 /* Steps done and in all so far (total 0 until the schedule is known);
  * returns 1 once the job has finished (replay_job_finish will not wait). */
 int replay_job_poll(replay_job *j, uint32_t *done, uint32_t *total);
-void replay_job_cancel(replay_job *j);      /* asks it to stop; it gives everything back */
+void replay_job_cancel(replay_job *j); /* asks it to stop; it gives everything back */
 /* Waits for the job, moves its result into res and frees it; returns what
  * replay_run returned (-2: cancelled), with err set on -1. */
 int replay_job_finish(replay_job *j, replay_result *res, char *err, size_t errcap);

@@ -12,12 +12,12 @@
 struct replay_dev {
     int mode;
     uint32_t nslots;
-    unsigned char **p;       /* [nslots] device pointers */
-    int64_t *bytes;          /* [nslots] 0: empty */
+    unsigned char **p; /* [nslots] device pointers */
+    int64_t *bytes;    /* [nslots] 0: empty */
     cudaStream_t stream;
     int have_stream;
-    cudaMemPool_t pool;      /* async: the device's current pool, the one cudaMallocAsync uses */
-    uint64_t old_threshold;  /* its release threshold before the replay */
+    cudaMemPool_t pool;     /* async: the device's current pool, the one cudaMallocAsync uses */
+    uint64_t old_threshold; /* its release threshold before the replay */
     int have_pool;
     int device;
     char err[256];
@@ -33,7 +33,8 @@ static void cuda_err(char *out, size_t cap, const char *what, cudaError_t e)
 /* Writes v into every byte of [p, p + n): 16 bytes a thread where aligned.
  * Launched with FILL_THREADS threads a block. */
 #define FILL_THREADS 256
-__global__ void __launch_bounds__(FILL_THREADS) replay_fill(unsigned char *p, unsigned long long n, unsigned char v)
+__global__ void __launch_bounds__(FILL_THREADS)
+    replay_fill(unsigned char *p, unsigned long long n, unsigned char v)
 {
     unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -73,7 +74,8 @@ static replay_dev *cuda_open(int mode, uint32_t nslots, char *err, size_t errcap
         snprintf(err, errcap, "out of memory");
         goto fail;
     }
-    if ((e = cudaSetDevice(0)) != cudaSuccess || (e = cudaFree(0)) != cudaSuccess) {   /* the context, now */
+    if ((e = cudaSetDevice(0)) != cudaSuccess ||
+        (e = cudaFree(0)) != cudaSuccess) { /* the context, now */
         cuda_err(err, errcap, "creating a context on device 0", e);
         goto fail;
     }
@@ -95,7 +97,7 @@ static replay_dev *cuda_open(int mode, uint32_t nslots, char *err, size_t errcap
         if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
         if (e != cudaSuccess) {
             cuda_err(err, errcap, "running the fill kernel", e);
-            (void)cudaFree(w);   /* a failed kernel: the context is broken; its memory goes with it */
+            (void)cudaFree(w); /* a failed kernel: the context is broken; its memory goes with it */
             goto fail;
         }
         /* Given back before the baseline: a failure here would leave 256
@@ -110,7 +112,9 @@ static replay_dev *cuda_open(int mode, uint32_t nslots, char *err, size_t errcap
         e = cudaDeviceGetAttribute(&ok, cudaDevAttrMemoryPoolsSupported, 0);
         if (e != cudaSuccess || !ok) {
             if (e != cudaSuccess) cuda_err(err, errcap, "cudaDeviceGetAttribute", e);
-            else snprintf(err, errcap, "device 0 has no stream-ordered memory pools (cudaMallocAsync)");
+            else
+                snprintf(err, errcap,
+                         "device 0 has no stream-ordered memory pools (cudaMallocAsync)");
             goto fail;
         }
         /* The pool keeps what is freed (as a framework's caching allocator
@@ -123,11 +127,13 @@ static replay_dev *cuda_open(int mode, uint32_t nslots, char *err, size_t errcap
          * with cudaDeviceSetMemPool. */
         uint64_t keep = UINT64_MAX;
         if ((e = cudaDeviceGetMemPool(&d->pool, 0)) != cudaSuccess ||
-            (e = cudaMemPoolGetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &d->old_threshold)) != cudaSuccess) {
+            (e = cudaMemPoolGetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold,
+                                         &d->old_threshold)) != cudaSuccess) {
             cuda_err(err, errcap, "reading the current memory pool of device 0", e);
             goto fail;
         }
-        if ((e = cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep)) != cudaSuccess) {
+        if ((e = cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep)) !=
+            cudaSuccess) {
             cuda_err(err, errcap, "raising the release threshold of the current memory pool", e);
             goto fail;
         }
@@ -135,7 +141,8 @@ static replay_dev *cuda_open(int mode, uint32_t nslots, char *err, size_t errcap
         /* the pool's own first-use costs, before the baseline */
         void *w = NULL;
         if ((e = cudaMallocAsync(&w, 256, d->stream)) != cudaSuccess ||
-            (e = cudaFreeAsync(w, d->stream)) != cudaSuccess || (e = cudaStreamSynchronize(d->stream)) != cudaSuccess ||
+            (e = cudaFreeAsync(w, d->stream)) != cudaSuccess ||
+            (e = cudaStreamSynchronize(d->stream)) != cudaSuccess ||
             (e = cudaMemPoolTrimTo(d->pool, 0)) != cudaSuccess) {
             cuda_err(err, errcap, "a first cudaMallocAsync", e);
             goto fail;
@@ -145,7 +152,8 @@ static replay_dev *cuda_open(int mode, uint32_t nslots, char *err, size_t errcap
 fail:
     /* Undone as far as it went; err already says what failed first, and a
      * failure while undoing is the same broken context. */
-    if (d->have_pool) (void)cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &d->old_threshold);
+    if (d->have_pool)
+        (void)cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &d->old_threshold);
     if (d->have_stream) (void)cudaStreamDestroy(d->stream);
     (void)cudaGetLastError();
     free(d->p);
@@ -160,7 +168,8 @@ static void cuda_info(replay_dev *d, replay_info *out)
     memset(out, 0, sizeof *out);
     cudaDeviceProp prop;
     if (cudaGetDeviceProperties(&prop, d->device) == cudaSuccess) {
-        snprintf(out->device, sizeof out->device, "%.100s (sm_%d%d)", prop.name, prop.major, prop.minor);
+        snprintf(out->device, sizeof out->device, "%.100s (sm_%d%d)", prop.name, prop.major,
+                 prop.minor);
         out->total = (int64_t)prop.totalGlobalMem;
     }
     int drv = 0, rt = 0;
@@ -169,7 +178,8 @@ static void cuda_info(replay_dev *d, replay_info *out)
         snprintf(dv, sizeof dv, "%d.%d", drv / 1000, drv % 1000 / 10);
     if (cudaRuntimeGetVersion(&rt) == cudaSuccess && rt > 0)
         snprintf(rv, sizeof rv, "%d.%d", rt / 1000, rt % 1000 / 10);
-    if (drv > 0 || rt > 0) snprintf(out->versions, sizeof out->versions, "driver %s, runtime %s", dv, rv);
+    if (drv > 0 || rt > 0)
+        snprintf(out->versions, sizeof out->versions, "driver %s, runtime %s", dv, rv);
     (void)cudaGetLastError();
 }
 
@@ -177,7 +187,8 @@ static int cuda_alloc(replay_dev *d, uint32_t slot, int64_t bytes, int *oom)
 {
     *oom = 0;
     if (slot >= d->nslots || d->bytes[slot]) {
-        snprintf(d->err, sizeof d->err, "slot %u is %s", slot, slot >= d->nslots ? "out of range" : "in use");
+        snprintf(d->err, sizeof d->err, "slot %u is %s", slot,
+                 slot >= d->nslots ? "out of range" : "in use");
         return -1;
     }
     void *p = NULL;
@@ -185,7 +196,8 @@ static int cuda_alloc(replay_dev *d, uint32_t slot, int64_t bytes, int *oom)
                                             : cudaMalloc(&p, (size_t)bytes);
     if (e != cudaSuccess) {
         *oom = e == cudaErrorMemoryAllocation;
-        cuda_err(d->err, sizeof d->err, d->mode == REPLAY_ASYNC ? "cudaMallocAsync" : "cudaMalloc", e);
+        cuda_err(d->err, sizeof d->err, d->mode == REPLAY_ASYNC ? "cudaMallocAsync" : "cudaMalloc",
+                 e);
         return -1;
     }
     d->p[slot] = (unsigned char *)p;
@@ -199,7 +211,8 @@ static int cuda_release(replay_dev *d, uint32_t slot)
         snprintf(d->err, sizeof d->err, "slot %u holds nothing", slot);
         return -1;
     }
-    cudaError_t e = d->mode == REPLAY_ASYNC ? cudaFreeAsync(d->p[slot], d->stream) : cudaFree(d->p[slot]);
+    cudaError_t e =
+        d->mode == REPLAY_ASYNC ? cudaFreeAsync(d->p[slot], d->stream) : cudaFree(d->p[slot]);
     /* Forgotten even when cudaFree fails: that happens only with a broken
      * context, whose memory the driver reclaims when the process ends. */
     d->p[slot] = NULL;
@@ -215,9 +228,10 @@ static int cuda_touch(replay_dev *d, const replay_region *rg, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         const replay_region *x = &rg[i];
-        if (x->slot >= d->nslots || !d->bytes[x->slot] || x->off < 0 || x->bytes > d->bytes[x->slot] - x->off) {
-            snprintf(d->err, sizeof d->err, "region %lld+%lld is outside slot %u", (long long)x->off,
-                     (long long)x->bytes, x->slot);
+        if (x->slot >= d->nslots || !d->bytes[x->slot] || x->off < 0 ||
+            x->bytes > d->bytes[x->slot] - x->off) {
+            snprintf(d->err, sizeof d->err, "region %lld+%lld is outside slot %u",
+                     (long long)x->off, (long long)x->bytes, x->slot);
             return -1;
         }
         unsigned long long nb = (unsigned long long)x->bytes;
@@ -225,7 +239,7 @@ static int cuda_touch(replay_dev *d, const replay_region *rg, uint32_t n)
         if (blocks < 1) blocks = 1;
         if (blocks > 65535) blocks = 65535;
         replay_fill<<<(unsigned)blocks, FILL_THREADS, 0, d->stream>>>(d->p[x->slot] + x->off, nb,
-                                                                       (unsigned char)(i + 1));
+                                                                      (unsigned char)(i + 1));
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) {
             cuda_err(d->err, sizeof d->err, "launching the fill kernel", e);
@@ -264,10 +278,7 @@ static int cuda_trim(replay_dev *d)
     return 0;
 }
 
-static const char *cuda_error(replay_dev *d)
-{
-    return d->err;
-}
+static const char *cuda_error(replay_dev *d) { return d->err; }
 
 /* close has no way to report: the engine has read the residual already (a
  * failure that matters showed there), and what a broken context still
@@ -290,9 +301,19 @@ static void cuda_close(replay_dev *d)
 
 /* In the order of replay.h's fields (C++17 has no designated initialisers). */
 extern "C" const replay_backend replay_cuda_backend = {
-    /* name, label */ "cuda", "CUDA",
+    /* name, label */ "cuda",
+    "CUDA",
     /* desc */ "an NVIDIA GPU through the CUDA runtime: cudaMalloc, a fill kernel, cudaMemGetInfo",
-    /* modes */ (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) | (1u << REPLAY_ASYNC),
+    /* modes */ (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL) |
+        (1u << REPLAY_ASYNC),
     /* caps */ REPLAY_CAP_NEEDS_DEVICE | REPLAY_CAP_FALLS_BACK,
-    cuda_open, cuda_info, cuda_alloc, cuda_release, cuda_touch, cuda_read, cuda_trim, cuda_error, cuda_close,
+    cuda_open,
+    cuda_info,
+    cuda_alloc,
+    cuda_release,
+    cuda_touch,
+    cuda_read,
+    cuda_trim,
+    cuda_error,
+    cuda_close,
 };

@@ -20,11 +20,11 @@
 struct replay_dev {
     int mode;
     uint32_t nslots;
-    unsigned char **p;       /* [nslots] */
-    int64_t *bytes;          /* [nslots] 0: empty */
-    int64_t held, limit;     /* bytes held; the most it will hold (see host_open) */
+    unsigned char **p;   /* [nslots] */
+    int64_t *bytes;      /* [nslots] 0: empty */
+    int64_t held, limit; /* bytes held; the most it will hold (see host_open) */
     long page;
-    int statm;               /* fd of /proc/self/statm */
+    int statm; /* fd of /proc/self/statm */
     char err[256];
 };
 
@@ -54,7 +54,7 @@ static replay_dev *host_open(int mode, uint32_t nslots, char *err, size_t errcap
     d->bytes = calloc(nslots ? nslots : 1, sizeof *d->bytes);
     d->page = sysconf(_SC_PAGESIZE);
     d->statm = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-    if (d->p && d->bytes) {   /* resident before the baseline, see replay_prefault */
+    if (d->p && d->bytes) { /* resident before the baseline, see replay_prefault */
         replay_prefault(d->p, (nslots ? nslots : 1) * sizeof *d->p);
         replay_prefault(d->bytes, (nslots ? nslots : 1) * sizeof *d->bytes);
     }
@@ -80,7 +80,9 @@ static void host_info(replay_dev *d, replay_info *out)
 {
     struct utsname u;
     memset(out, 0, sizeof *out);
-    if (uname(&u) == 0) snprintf(out->device, sizeof out->device, "host: %.40s %.40s %.30s", u.sysname, u.release, u.machine);
+    if (uname(&u) == 0)
+        snprintf(out->device, sizeof out->device, "host: %.40s %.40s %.30s", u.sysname, u.release,
+                 u.machine);
     else snprintf(out->device, sizeof out->device, "host");
     long pages = sysconf(_SC_PHYS_PAGES);
     out->total = pages > 0 ? (int64_t)pages * d->page : 0;
@@ -100,25 +102,30 @@ static int host_alloc(replay_dev *d, uint32_t slot, int64_t bytes, int *oom)
 {
     *oom = 0;
     if (slot >= d->nslots || d->bytes[slot]) {
-        snprintf(d->err, sizeof d->err, "slot %u is %s", slot, slot >= d->nslots ? "out of range" : "in use");
+        snprintf(d->err, sizeof d->err, "slot %u is %s", slot,
+                 slot >= d->nslots ? "out of range" : "in use");
         return -1;
     }
     if (bytes > d->limit - d->held) {
         *oom = 1;
-        snprintf(d->err, sizeof d->err, "the host backend holds at most %" PRId64 " bytes (90%% of the memory "
-                 "available when it started)", d->limit);
+        snprintf(d->err, sizeof d->err,
+                 "the host backend holds at most %" PRId64 " bytes (90%% of the memory "
+                 "available when it started)",
+                 d->limit);
         return -1;
     }
     void *p;
     if (bytes >= HOST_MMAP_MIN) {
-        p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
         if (p == MAP_FAILED) p = NULL;
     } else {
         p = malloc((size_t)bytes);
     }
     if (!p) {
         *oom = errno == ENOMEM || errno == 0;
-        snprintf(d->err, sizeof d->err, "%s: %s", bytes >= HOST_MMAP_MIN ? "mmap" : "malloc", strerror(errno));
+        snprintf(d->err, sizeof d->err, "%s: %s", bytes >= HOST_MMAP_MIN ? "mmap" : "malloc",
+                 strerror(errno));
         return -1;
     }
     d->p[slot] = p;
@@ -148,9 +155,10 @@ static int host_touch(replay_dev *d, const replay_region *rg, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         const replay_region *x = &rg[i];
-        if (x->slot >= d->nslots || !d->bytes[x->slot] || x->off < 0 || x->bytes > d->bytes[x->slot] - x->off) {
-            snprintf(d->err, sizeof d->err, "region %" PRId64 "+%" PRId64 " is outside slot %u", x->off, x->bytes,
-                     x->slot);
+        if (x->slot >= d->nslots || !d->bytes[x->slot] || x->off < 0 ||
+            x->bytes > d->bytes[x->slot] - x->off) {
+            snprintf(d->err, sizeof d->err, "region %" PRId64 "+%" PRId64 " is outside slot %u",
+                     x->off, x->bytes, x->slot);
             return -1;
         }
         touch_pages(d, d->p[x->slot] + x->off, x->bytes, 2);
@@ -164,7 +172,8 @@ static int host_read(replay_dev *d, int64_t *used)
     ssize_t n = pread(d->statm, buf, sizeof buf - 1, 0);
     long long size, resident;
     if (n <= 0) {
-        snprintf(d->err, sizeof d->err, "reading /proc/self/statm: %s", n < 0 ? strerror(errno) : "empty");
+        snprintf(d->err, sizeof d->err, "reading /proc/self/statm: %s",
+                 n < 0 ? strerror(errno) : "empty");
         return -1;
     }
     buf[n] = 0;
@@ -176,10 +185,7 @@ static int host_read(replay_dev *d, int64_t *used)
     return 0;
 }
 
-static const char *host_error(replay_dev *d)
-{
-    return d->err;
-}
+static const char *host_error(replay_dev *d) { return d->err; }
 
 static void host_close(replay_dev *d)
 {
@@ -194,7 +200,8 @@ static void host_close(replay_dev *d)
 const replay_backend replay_host_backend = {
     .name = "host",
     .label = "the host",
-    .desc = "this machine's memory: mmap/malloc, pages touched, resident memory from /proc/self/statm",
+    .desc =
+        "this machine's memory: mmap/malloc, pages touched, resident memory from /proc/self/statm",
     .modes = (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL),
     .caps = REPLAY_CAP_MEASURES_SELF,
     .open = host_open,

@@ -46,15 +46,18 @@ int replay_write_json(FILE *f, const replay_result *res)
     fputs(",\n \"steps\": [", f);
     for (uint32_t i = 0; i < res->n; i++) {
         const replay_sample *x = &res->s[i];
-        fprintf(f, "%s\n  {\"step\": %" PRIu32 ", \"node\": %" PRId64 ", \"predicted\": %" PRId64
-                   ", \"measured\": %" PRId64 ", \"ms\": ",
+        fprintf(f,
+                "%s\n  {\"step\": %" PRIu32 ", \"node\": %" PRId64 ", \"predicted\": %" PRId64
+                ", \"measured\": %" PRId64 ", \"ms\": ",
                 i ? "," : "", x->step, x->node, x->predicted, x->measured);
         put_double(f, x->ms);
         fputc('}', f);
     }
-    fprintf(f, "%s],\n \"predicted_peak\": %" PRId64 ", \"predicted_peak_step\": %" PRIu32
-               ", \"measured_peak\": %" PRId64 ", \"measured_peak_step\": %" PRIu32 ", \"max_excess\": %" PRId64
-               ", \"max_excess_step\": %" PRIu32 ",\n \"baseline\": %" PRId64 ", \"residual\": ",
+    fprintf(f,
+            "%s],\n \"predicted_peak\": %" PRId64 ", \"predicted_peak_step\": %" PRIu32
+            ", \"measured_peak\": %" PRId64 ", \"measured_peak_step\": %" PRIu32
+            ", \"max_excess\": %" PRId64 ", \"max_excess_step\": %" PRIu32
+            ",\n \"baseline\": %" PRId64 ", \"residual\": ",
             res->n ? "\n " : "", res->predicted_peak, res->predicted_peak_step, res->measured_peak,
             res->measured_peak_step, res->max_excess, res->max_excess_step, res->baseline);
     /* null: unknown (the last reading failed), never a 0 that was not read */
@@ -62,21 +65,20 @@ int replay_write_json(FILE *f, const replay_result *res)
     else fputs("null", f);
     fprintf(f, ", \"held\": %" PRId64 ", \"seconds\": ", res->held);
     put_double(f, res->seconds);
-    fprintf(f, ", \"complete\": %s, \"total_steps\": %" PRIu32 "}\n", res->n == res->total ? "true" : "false",
-            res->total);
+    fprintf(f, ", \"complete\": %s, \"total_steps\": %" PRIu32 "}\n",
+            res->n == res->total ? "true" : "false", res->total);
     return ferror(f) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------ loading */
 
 typedef struct loader {
-    const char *src;         /* the file's name in messages */
+    const char *src; /* the file's name in messages */
     char *err;
     size_t errcap;
 } loader;
 
-__attribute__((format(printf, 2, 3)))
-static int bad(loader *L, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int bad(loader *L, const char *fmt, ...)
 {
     char msg[384];
     va_list ap;
@@ -91,7 +93,8 @@ static int bad(loader *L, const char *fmt, ...)
 
 /* The field key of obj, which must be there when required. *v is NULL when
  * it is absent and not required. where: "" or "steps[12]: ". */
-static int field(loader *L, const cJSON *obj, const char *where, const char *key, int required, const cJSON **v)
+static int field(loader *L, const cJSON *obj, const char *where, const char *key, int required,
+                 const cJSON **v)
 {
     *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!*v && required) return bad(L, "%sno \"%s\"", where, key);
@@ -99,13 +102,14 @@ static int field(loader *L, const cJSON *obj, const char *where, const char *key
 }
 
 /* An integer field in [lo, hi]. */
-static int get_int(loader *L, const cJSON *obj, const char *where, const char *key, int required, int64_t lo,
-                   int64_t hi, int64_t *out)
+static int get_int(loader *L, const cJSON *obj, const char *where, const char *key, int required,
+                   int64_t lo, int64_t hi, int64_t *out)
 {
     const cJSON *v;
     if (field(L, obj, where, key, required, &v)) return -1;
     if (!v) return 0;
-    if (!cJSON_IsNumber(v)) return bad(L, "%s\"%s\" is %s, not an integer", where, key, type_word(v));
+    if (!cJSON_IsNumber(v))
+        return bad(L, "%s\"%s\" is %s, not an integer", where, key, type_word(v));
     double d = v->valuedouble;
     if (!isfinite(d) || d != floor(d)) return bad(L, "%s\"%s\" is not an integer", where, key);
     if (d < -(double)IO_INT_MAX || d > (double)IO_INT_MAX)
@@ -113,7 +117,8 @@ static int get_int(loader *L, const cJSON *obj, const char *where, const char *k
     int64_t x = (int64_t)d;
     if (x < lo || x > hi) {
         if (lo == 0 && hi == IO_INT_MAX) return bad(L, "%s\"%s\" is negative", where, key);
-        return bad(L, "%s\"%s\" is %" PRId64 ", outside %" PRId64 "..%" PRId64, where, key, x, lo, hi);
+        return bad(L, "%s\"%s\" is %" PRId64 ", outside %" PRId64 "..%" PRId64, where, key, x, lo,
+                   hi);
     }
     *out = x;
     return 0;
@@ -134,7 +139,8 @@ static int get_figure(loader *L, const cJSON *obj, const char *key)
 }
 
 /* A non-negative finite number. */
-static int get_time(loader *L, const cJSON *obj, const char *where, const char *key, int required, double *out)
+static int get_time(loader *L, const cJSON *obj, const char *where, const char *key, int required,
+                    double *out)
 {
     const cJSON *v;
     if (field(L, obj, where, key, required, &v)) return -1;
@@ -147,20 +153,23 @@ static int get_time(loader *L, const cJSON *obj, const char *where, const char *
 }
 
 /* A string field copied into out[cap]. */
-static int get_string(loader *L, const cJSON *obj, const char *key, int required, char *out, size_t cap)
+static int get_string(loader *L, const cJSON *obj, const char *key, int required, char *out,
+                      size_t cap)
 {
     const cJSON *v;
     if (field(L, obj, "", key, required, &v)) return -1;
     if (!v) return 0;
     if (!cJSON_IsString(v)) return bad(L, "\"%s\" is %s, not a string", key, type_word(v));
-    if (strlen(v->valuestring) >= cap) return bad(L, "\"%s\" is longer than %zu bytes", key, cap - 1);
+    if (strlen(v->valuestring) >= cap)
+        return bad(L, "\"%s\" is longer than %zu bytes", key, cap - 1);
     memcpy(out, v->valuestring, strlen(v->valuestring) + 1);
     return 0;
 }
 
 static int load_tree(loader *L, const cJSON *root, replay_result *res)
 {
-    if (!cJSON_IsObject(root)) return bad(L, "not a memtris replay (the JSON is %s, not an object)", type_word(root));
+    if (!cJSON_IsObject(root))
+        return bad(L, "not a memtris replay (the JSON is %s, not an object)", type_word(root));
     const cJSON *steps = cJSON_GetObjectItemCaseSensitive(root, "steps");
     if (!cJSON_IsArray(steps)) return bad(L, "not a memtris replay (no \"steps\" array)");
 
@@ -175,7 +184,8 @@ static int load_tree(loader *L, const cJSON *root, replay_result *res)
     if (replay_mode_find(res->mode) < 0) {
         char known[64] = "";
         for (int m = 0; m < REPLAY_NMODES; m++)
-            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", m ? ", " : "", replay_mode_name(m));
+            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", m ? ", " : "",
+                     replay_mode_name(m));
         return bad(L, "\"mode\" is \"%s\", not one of %s", res->mode, known);
     }
 
@@ -195,10 +205,12 @@ static int load_tree(loader *L, const cJSON *root, replay_result *res)
         res->residual_known = 1;
     }
     if (n64 > total)
-        return bad(L, "\"steps\" has %" PRId64 " entries, more than \"total_steps\" (%" PRId64 ")", n64, total);
+        return bad(L, "\"steps\" has %" PRId64 " entries, more than \"total_steps\" (%" PRId64 ")",
+                   n64, total);
     const cJSON *complete;
     if (field(L, root, "", "complete", 1, &complete)) return -1;
-    if (!cJSON_IsBool(complete)) return bad(L, "\"complete\" is %s, not true or false", type_word(complete));
+    if (!cJSON_IsBool(complete))
+        return bad(L, "\"complete\" is %s, not true or false", type_word(complete));
     if (cJSON_IsTrue(complete) != (n64 == total))
         return bad(L, "\"complete\" is %s but \"steps\" has %" PRId64 " of the %" PRId64 " steps",
                    cJSON_IsTrue(complete) ? "true" : "false", n64, total);
@@ -206,7 +218,8 @@ static int load_tree(loader *L, const cJSON *root, replay_result *res)
     /* The summary is recomputed from the steps; here it only has to be
      * well-formed. */
     static const char *const summary[] = {"predicted_peak", "measured_peak", "max_excess"};
-    static const char *const summary_steps[] = {"predicted_peak_step", "measured_peak_step", "max_excess_step"};
+    static const char *const summary_steps[] = {"predicted_peak_step", "measured_peak_step",
+                                                "max_excess_step"};
     int64_t ignored;
     double dignored;
     for (size_t i = 0; i < 3; i++)
@@ -216,7 +229,7 @@ static int load_tree(loader *L, const cJSON *root, replay_result *res)
     if (get_time(L, root, "", "seconds", 0, &dignored)) return -1;
 
     res->total = (uint32_t)total;
-    res->s = calloc((size_t)n64 + 1, sizeof *res->s);   /* the steps present, not total_steps */
+    res->s = calloc((size_t)n64 + 1, sizeof *res->s); /* the steps present, not total_steps */
     if (!res->s) return bad(L, "out of memory for %" PRId64 " steps", n64);
     uint32_t i = 0;
     for (const cJSON *x = steps->child; x; x = x->next, i++) {
@@ -232,8 +245,10 @@ static int load_tree(loader *L, const cJSON *root, replay_result *res)
             get_time(L, x, where, "ms", 1, &s->ms))
             return -1;
         if (step != i)
-            return bad(L, "steps[%u]: \"step\" is %" PRId64 ", expected %u (steps are 0-based and in order)", i,
-                       step, i);
+            return bad(L,
+                       "steps[%u]: \"step\" is %" PRId64
+                       ", expected %u (steps are 0-based and in order)",
+                       i, step, i);
         s->step = i;
     }
     res->n = i;
@@ -248,7 +263,7 @@ int replay_load_json(const char *path, replay_result *res, char *err, size_t err
     char why[160];
     if (fileio_read(path, '{', &t, why, sizeof why) != FILEIO_OK) return bad(&L, "%s", why);
     const char *buf = t.text, *e = buf + t.len, *p = buf;
-    if (t.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;       /* a UTF-8 byte order mark */
+    if (t.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3; /* a UTF-8 byte order mark */
     while (p < e && strchr(" \t\r\n", *p) && *p) p++;
     if (p == e) {
         fileio_release(&t);
@@ -290,10 +305,12 @@ int replay_load_json(const char *path, replay_result *res, char *err, size_t err
 
 /* ------------------------------------------------------------ checking */
 
-int replay_check_run(const replay_result *res, const graph *g, const run *r, char *err, size_t errcap)
+int replay_check_run(const replay_result *res, const graph *g, const run *r, char *err,
+                     size_t errcap)
 {
     if (res->total != r->n) {
-        snprintf(err, errcap, "the replay has %" PRIu32 " steps, the schedule %" PRIu32, res->total, r->n);
+        snprintf(err, errcap, "the replay has %" PRIu32 " steps, the schedule %" PRIu32, res->total,
+                 r->n);
         return -1;
     }
     const char *pol = res->policy[0] ? res->policy : NULL;
@@ -301,13 +318,18 @@ int replay_check_run(const replay_result *res, const graph *g, const run *r, cha
         const replay_sample *x = &res->s[s];
         int64_t id = g->id[r->order[s]];
         if (x->node != id) {
-            snprintf(err, errcap, "step %" PRIu32 ": the replay ran node %" PRId64 ", the %s%sschedule pops node %" PRId64
-                     " (made with another policy or graph?)", s, x->node, pol ? pol : "", pol ? " " : "", id);
+            snprintf(err, errcap,
+                     "step %" PRIu32 ": the replay ran node %" PRId64
+                     ", the %s%sschedule pops node %" PRId64
+                     " (made with another policy or graph?)",
+                     s, x->node, pol ? pol : "", pol ? " " : "", id);
             return -1;
         }
         if (x->predicted != r->memory[s]) {
-            snprintf(err, errcap, "step %" PRIu32 " (node %" PRId64 "): the replay predicted %" PRId64
-                     " live bytes, the schedule has %" PRId64 " (made with another version of the graph?)",
+            snprintf(err, errcap,
+                     "step %" PRIu32 " (node %" PRId64 "): the replay predicted %" PRId64
+                     " live bytes, the schedule has %" PRId64
+                     " (made with another version of the graph?)",
                      s, id, x->predicted, r->memory[s]);
             return -1;
         }

@@ -42,12 +42,17 @@ static void *job_main(void *arg)
         if (atomic_load(&j->cancel)) {
             j->rc = -2;
         } else if (j->mode == REPLAY_ARENA) {
-            if (place_run_checked(j->g, &r, j->plc, PLACE_ALIGN_DEFAULT, &pl, j->err, sizeof j->err) == PLACE_OK)
+            if (place_run_checked(j->g, &r, j->plc, PLACE_ALIGN_DEFAULT, &pl, j->err,
+                                  sizeof j->err) == PLACE_OK)
                 have_pl = 1;
             if (atomic_load(&j->cancel)) j->rc = -2;
         }
         if (j->rc != -2 && (j->mode != REPLAY_ARENA || have_pl)) {
-            replay_opts o = {.backend = j->be, .mode = j->mode, .pl = have_pl ? &pl : NULL, .progress = job_progress, .ctx = j};
+            replay_opts o = {.backend = j->be,
+                             .mode = j->mode,
+                             .pl = have_pl ? &pl : NULL,
+                             .progress = job_progress,
+                             .ctx = j};
             j->rc = replay_run(j->g, &r, j->pol, &o, &j->res, j->err, sizeof j->err);
         }
         if (have_pl) place_free(&pl);
@@ -57,8 +62,8 @@ static void *job_main(void *arg)
     return NULL;
 }
 
-replay_job *replay_job_start(const graph *g, const policy *pol, const placer *plc, const replay_backend *b,
-                             int mode, char *err, size_t errcap)
+replay_job *replay_job_start(const graph *g, const policy *pol, const placer *plc,
+                             const replay_backend *b, int mode, char *err, size_t errcap)
 {
     replay_job *j = calloc(1, sizeof *j);
     if (!j) {
@@ -86,10 +91,7 @@ int replay_job_poll(replay_job *j, uint32_t *done, uint32_t *total)
     return atomic_load(&j->finished);
 }
 
-void replay_job_cancel(replay_job *j)
-{
-    atomic_store(&j->cancel, 1);
-}
+void replay_job_cancel(replay_job *j) { atomic_store(&j->cancel, 1); }
 
 int replay_job_finish(replay_job *j, replay_result *res, char *err, size_t errcap)
 {

@@ -25,10 +25,16 @@ static void diag_push(diag *d, diag_severity sev, char *line)
     if (d->nlines == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 16;
         char **l = realloc(d->lines, cap * sizeof *l);
-        if (!l) { free(line); return; }
+        if (!l) {
+            free(line);
+            return;
+        }
         d->lines = l;
         int *s = realloc(d->severity, cap * sizeof *s);
-        if (!s) { free(line); return; }
+        if (!s) {
+            free(line);
+            return;
+        }
         d->severity = s;
         d->cap = cap;
     }
@@ -37,10 +43,11 @@ static void diag_push(diag *d, diag_severity sev, char *line)
     d->nlines++;
 }
 
-void diag_add(diag *d, diag_severity sev, diag_class cls, unsigned long line,
-              unsigned long col, const char *fmt, ...)
+void diag_add(diag *d, diag_severity sev, diag_class cls, unsigned long line, unsigned long col,
+              const char *fmt, ...)
 {
-    if (sev == DIAG_ERROR) d->nerrors++; else d->nwarnings++;
+    if (sev == DIAG_ERROR) d->nerrors++;
+    else d->nwarnings++;
     d->class_sev[cls] = sev;
     if (d->per_class[cls]++ >= DIAG_KEEP_PER_CLASS) return;
 
@@ -65,10 +72,9 @@ void diag_finish(diag *d)
         if (d->per_class[c] <= DIAG_KEEP_PER_CLASS) continue;
         size_t more = d->per_class[c] - DIAG_KEEP_PER_CLASS;
         char buf[256];
-        snprintf(buf, sizeof buf, "%s: note: ... and %zu more %s%s like the above",
-                 d->source, more, d->class_sev[c] == DIAG_ERROR ? "error" : "warning",
-                 more == 1 ? "" : "s");
+        snprintf(buf, sizeof buf, "%s: note: ... and %zu more %s%s like the above", d->source, more,
+                 d->class_sev[c] == DIAG_ERROR ? "error" : "warning", more == 1 ? "" : "s");
         diag_push(d, d->class_sev[c], strdup(buf));
-        d->per_class[c] = DIAG_KEEP_PER_CLASS;   /* finish is idempotent */
+        d->per_class[c] = DIAG_KEEP_PER_CLASS; /* finish is idempotent */
     }
 }

@@ -30,10 +30,7 @@ void gaps_free(gaps *t)
     memset(t, 0, sizeof *t);
 }
 
-static int64_t max_of(const gaps *t, uint32_t i)
-{
-    return i == GAPS_NONE ? -1 : t->n[i].max;
-}
+static int64_t max_of(const gaps *t, uint32_t i) { return i == GAPS_NONE ? -1 : t->n[i].max; }
 
 static void pull(gaps *t, uint32_t i)
 {
@@ -45,7 +42,10 @@ static void pull(gaps *t, uint32_t i)
 /* Splits subtree i into keys < off (*a) and keys >= off (*b). */
 static void split(gaps *t, uint32_t i, int64_t off, uint32_t *a, uint32_t *b)
 {
-    if (i == GAPS_NONE) { *a = *b = GAPS_NONE; return; }
+    if (i == GAPS_NONE) {
+        *a = *b = GAPS_NONE;
+        return;
+    }
     if (t->n[i].off < off) {
         split(t, t->n[i].right, off, &t->n[i].right, b);
         *a = i;
@@ -80,7 +80,10 @@ static int size_less(const gap_node *x, int64_t len, int64_t off)
 /* Splits size subtree i into keys < (len, off) (*a) and the rest (*b). */
 static void ssplit(gaps *t, uint32_t i, int64_t len, int64_t off, uint32_t *a, uint32_t *b)
 {
-    if (i == GAPS_NONE) { *a = *b = GAPS_NONE; return; }
+    if (i == GAPS_NONE) {
+        *a = *b = GAPS_NONE;
+        return;
+    }
     if (size_less(&t->n[i], len, off)) {
         ssplit(t, t->n[i].sright, len, off, &t->n[i].sright, b);
         *a = i;
@@ -106,8 +109,10 @@ uint32_t gaps_best_fit(const gaps *t, int64_t len)
 {
     uint32_t i = t->sroot, best = GAPS_NONE;
     while (i != GAPS_NONE) {
-        if (t->n[i].len >= len) { best = i; i = t->n[i].sleft; }
-        else i = t->n[i].sright;
+        if (t->n[i].len >= len) {
+            best = i;
+            i = t->n[i].sleft;
+        } else i = t->n[i].sright;
     }
     return best;
 }
@@ -123,8 +128,11 @@ uint32_t gaps_insert(gaps *t, int64_t off, int64_t len)
     } else {
         return GAPS_NONE;
     }
-    t->seed ^= t->seed << 13; t->seed ^= t->seed >> 7; t->seed ^= t->seed << 17;   /* xorshift64 */
-    t->n[i] = (gap_node){off, len, len, GAPS_NONE, GAPS_NONE, (uint32_t)(t->seed >> 32), GAPS_NONE, GAPS_NONE};
+    t->seed ^= t->seed << 13;
+    t->seed ^= t->seed >> 7;
+    t->seed ^= t->seed << 17; /* xorshift64 */
+    t->n[i] = (gap_node){off,       len,      len, GAPS_NONE, GAPS_NONE, (uint32_t)(t->seed >> 32),
+                         GAPS_NONE, GAPS_NONE};
     uint32_t a, b;
     split(t, t->root, off, &a, &b);
     t->root = merge(t, merge(t, a, i), b);
@@ -139,9 +147,9 @@ void gaps_remove(gaps *t, int64_t off)
 {
     uint32_t a, b, c, d;
     split(t, t->root, off, &a, &b);
-    split(t, b, off + 1, &c, &d);          /* c: the node at off, if any */
+    split(t, b, off + 1, &c, &d); /* c: the node at off, if any */
     if (c != GAPS_NONE) {
-        if (t->sized) {   /* out of the size index too: split off exactly (len, off) */
+        if (t->sized) { /* out of the size index too: split off exactly (len, off) */
             uint32_t e, f, g, h;
             ssplit(t, t->sroot, t->n[c].len, off, &e, &f);
             ssplit(t, f, t->n[c].len, off + 1, &g, &h);
@@ -170,8 +178,10 @@ uint32_t gaps_pred(const gaps *t, int64_t addr)
 {
     uint32_t i = t->root, best = GAPS_NONE;
     while (i != GAPS_NONE) {
-        if (t->n[i].off < addr) { best = i; i = t->n[i].right; }
-        else i = t->n[i].left;
+        if (t->n[i].off < addr) {
+            best = i;
+            i = t->n[i].right;
+        } else i = t->n[i].left;
     }
     return best;
 }
@@ -180,8 +190,10 @@ uint32_t gaps_succ(const gaps *t, int64_t addr)
 {
     uint32_t i = t->root, best = GAPS_NONE;
     while (i != GAPS_NONE) {
-        if (t->n[i].off > addr) { best = i; i = t->n[i].left; }
-        else i = t->n[i].right;
+        if (t->n[i].off > addr) {
+            best = i;
+            i = t->n[i].left;
+        } else i = t->n[i].right;
     }
     return best;
 }

@@ -8,20 +8,20 @@
 #define GAPS_NONE UINT32_MAX
 
 typedef struct gap_node {
-    int64_t off, len, max;     /* the gap [off, off+len); max: largest len in the subtree */
+    int64_t off, len, max; /* the gap [off, off+len); max: largest len in the subtree */
     uint32_t left, right, prio;
-    uint32_t sleft, sright;    /* the size index (gaps_init_sized only): keyed by (len, off) */
+    uint32_t sleft, sright; /* the size index (gaps_init_sized only): keyed by (len, off) */
 } gap_node;
 
 typedef struct gaps {
     gap_node *n;
     uint32_t root, cap, used, free_list;
     uint64_t seed;
-    uint32_t sroot;            /* root of the size index */
-    int sized;                 /* keeps the size index (gaps_init_sized) */
+    uint32_t sroot; /* root of the size index */
+    int sized;      /* keeps the size index (gaps_init_sized) */
 } gaps;
 
-int gaps_init(gaps *t, uint32_t cap);     /* cap: most gaps at once; 0 or -1 */
+int gaps_init(gaps *t, uint32_t cap); /* cap: most gaps at once; 0 or -1 */
 /* The same, also keeping the gaps ordered by (len, off) for gaps_best_fit. */
 int gaps_init_sized(gaps *t, uint32_t cap);
 void gaps_free(gaps *t);

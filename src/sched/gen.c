@@ -27,12 +27,12 @@
  * so every count from the kind's minimum up comes out exact.
  */
 
-#define NONE UINT32_MAX
-#define KiB ((int64_t)1024)
-#define MAX_WS 4                 /* workspaces of one alloc-heavy op */
-#define RANDOM_WINDOW 16         /* random: inputs come from the last 16 ops */
+#define NONE          UINT32_MAX
+#define KiB           ((int64_t)1024)
+#define MAX_WS        4  /* workspaces of one alloc-heavy op */
+#define RANDOM_WINDOW 16 /* random: inputs come from the last 16 ops */
 #define RANDOM_MAX_IN 3
-#define RW_K 4                   /* randwire: ring neighbours */
+#define RW_K          4 /* randwire: ring neighbours */
 
 /* ------------------------------------------------------------ PRNG */
 
@@ -45,10 +45,7 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static uint32_t rng_below(uint64_t *s, uint32_t n)
-{
-    return (uint32_t)(rng_next(s) % n);
-}
+static uint32_t rng_below(uint64_t *s, uint32_t n) { return (uint32_t)(rng_next(s) % n); }
 
 /* ------------------------------------------------------------ builder */
 
@@ -56,7 +53,10 @@ static uint32_t rng_below(uint64_t *s, uint32_t n)
 static int resize(gen_graph *g, void *p, size_t cap, size_t el)
 {
     void *q = realloc(*(void **)p, cap * el);
-    if (!q) { g->oom = 1; return -1; }
+    if (!q) {
+        g->oom = 1;
+        return -1;
+    }
     *(void **)p = q;
     return 0;
 }
@@ -73,7 +73,8 @@ static uint32_t add_node(gen_graph *g, int kind, uint32_t ref, const char *op)
     if ((size_t)g->n + 1 > g->ncap) {
         size_t nc = next_cap(g->ncap, (size_t)g->n + 1);
         if (resize(g, &g->kind, nc, sizeof *g->kind) || resize(g, &g->ref, nc, sizeof *g->ref) ||
-            resize(g, &g->op, nc, sizeof *g->op) || resize(g, &g->in_off, nc + 1, sizeof *g->in_off))
+            resize(g, &g->op, nc, sizeof *g->op) ||
+            resize(g, &g->in_off, nc + 1, sizeof *g->in_off))
             return NONE;
         g->ncap = nc;
     }
@@ -81,7 +82,7 @@ static uint32_t add_node(gen_graph *g, int kind, uint32_t ref, const char *op)
     g->kind[u] = (uint8_t)kind;
     g->ref[u] = ref;
     g->op[u] = op;
-    g->in_off[u + 1] = (uint32_t)g->nin;   /* no Inputs until add_input */
+    g->in_off[u + 1] = (uint32_t)g->nin; /* no Inputs until add_input */
     return u;
 }
 
@@ -90,7 +91,10 @@ static void add_input(gen_graph *g, uint32_t b)
 {
     if (g->nin + 1 > g->incap) {
         size_t nc = next_cap(g->incap, g->nin + 1);
-        if (nc > UINT32_MAX || resize(g, &g->in, nc, sizeof *g->in)) { g->oom = 1; return; }
+        if (nc > UINT32_MAX || resize(g, &g->in, nc, sizeof *g->in)) {
+            g->oom = 1;
+            return;
+        }
         g->incap = nc;
     }
     g->in[g->nin++] = b;
@@ -101,7 +105,8 @@ static void add_edge(gen_graph *g, uint32_t u, uint32_t v)
 {
     if (g->ne + 1 > g->ecap) {
         size_t nc = next_cap(g->ecap, g->ne + 1);
-        if (nc > UINT32_MAX || resize(g, &g->eu, nc, sizeof *g->eu) || resize(g, &g->ev, nc, sizeof *g->ev)) {
+        if (nc > UINT32_MAX || resize(g, &g->eu, nc, sizeof *g->eu) ||
+            resize(g, &g->ev, nc, sizeof *g->ev)) {
             g->oom = 1;
             return;
         }
@@ -131,8 +136,8 @@ static uint32_t add_buffer(gen_graph *g, int64_t size, uint32_t name, int suffix
 }
 
 /* Stores a formatted Name in the pool; returns its offset. */
-__attribute__((format(printf, 2, 0)))
-static uint32_t pool_vadd(gen_graph *g, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static uint32_t pool_vadd(gen_graph *g, const char *fmt,
+                                                                va_list ap)
 {
     char tmp[96];
     int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
@@ -140,7 +145,10 @@ static uint32_t pool_vadd(gen_graph *g, const char *fmt, va_list ap)
     if ((size_t)k >= sizeof tmp) k = sizeof tmp - 1;
     if (g->plen + (size_t)k + 1 > g->pcap) {
         size_t nc = next_cap(g->pcap, g->plen + (size_t)k + 1);
-        if (nc > UINT32_MAX || resize(g, &g->pool, nc, 1)) { g->oom = 1; return 0; }
+        if (nc > UINT32_MAX || resize(g, &g->pool, nc, 1)) {
+            g->oom = 1;
+            return 0;
+        }
         g->pcap = nc;
     }
     uint32_t off = (uint32_t)g->plen;
@@ -157,10 +165,9 @@ enum { OP_NEW = 0, OP_INPLACE = 1 };
  * workspace buffers of ws[] bytes; with OP_INPLACE it writes in[0] in place
  * (later readers then depend on it). Returns the output buffer, or NONE.
  */
-__attribute__((format(printf, 9, 10)))
-static uint32_t add_op(gen_graph *g, const char *op, const uint32_t *in, uint32_t nin,
-                       int64_t out_size, const int64_t *ws, uint32_t nws, int flags,
-                       const char *fmt, ...)
+__attribute__((format(printf, 9, 10))) static uint32_t
+add_op(gen_graph *g, const char *op, const uint32_t *in, uint32_t nin, int64_t out_size,
+       const int64_t *ws, uint32_t nws, int flags, const char *fmt, ...)
 {
     if (g->oom) return NONE;
     va_list ap;
@@ -194,9 +201,11 @@ static uint32_t add_op(gen_graph *g, const char *op, const uint32_t *in, uint32_
 /* Each body gets the network input x and a budget of nodes; it returns the
  * final buffer and leaves in *left the nodes it did not use (the tail pads
  * them). Op costs: 3 nodes per new buffer-producing op, 2 more per workspace. */
-typedef uint32_t (*body_fn)(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t budget, uint32_t *left);
+typedef uint32_t (*body_fn)(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t budget,
+                            uint32_t *left);
 
-static const char *const chain_ops[][2] = {{"Conv2d", "conv"}, {"BatchNorm2d", "bn"}, {"ReLU", "relu"}};
+static const char *const chain_ops[][2] = {
+    {"Conv2d", "conv"}, {"BatchNorm2d", "bn"}, {"ReLU", "relu"}};
 
 static uint32_t body_chain(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t budget, uint32_t *left)
 {
@@ -239,15 +248,16 @@ static uint32_t body_alloc_heavy(gen_graph *g, uint64_t *rng, uint32_t x, uint32
         for (uint32_t k = 0; k < nws; k++) ws[k] = 256 * (1 + (int64_t)rng_below(rng, 64));
         const char *const *o = heavy_ops[i % 4];
         i++;
-        h = add_op(g, o[0], &h, 1, 4 * KiB * (1 + rng_below(rng, 64)), ws, nws, OP_NEW,
-                   "op%u.%s", i, o[1]);
+        h = add_op(g, o[0], &h, 1, 4 * KiB * (1 + rng_below(rng, 64)), ws, nws, OP_NEW, "op%u.%s",
+                   i, o[1]);
         budget -= 3 + 2 * nws;
     }
     *left = budget;
     return h;
 }
 
-static uint32_t body_branch(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t budget, uint32_t *left)
+static uint32_t body_branch(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t budget,
+                            uint32_t *left)
 {
     uint32_t h = x;
     for (uint32_t blk = 1; budget >= 9 && !g->oom; blk++) {
@@ -270,11 +280,14 @@ static uint32_t body_branch(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t bu
                 int64_t size = 128 * KiB * (1 + rng_below(rng, 16));
                 /* The last branch of a deep block starts with a pool, as in inception. */
                 if (t == 1 && j == nbr - 1 && depth[j] > 1)
-                    hb = add_op(g, "MaxPool2d", &hb, 1, size, NULL, 0, OP_NEW, "block%u.b%u.pool", blk, j + 1);
+                    hb = add_op(g, "MaxPool2d", &hb, 1, size, NULL, 0, OP_NEW, "block%u.b%u.pool",
+                                blk, j + 1);
                 else if (depth[j] == 1)
-                    hb = add_op(g, "Conv2d", &hb, 1, size, NULL, 0, OP_NEW, "block%u.b%u.conv", blk, j + 1);
+                    hb = add_op(g, "Conv2d", &hb, 1, size, NULL, 0, OP_NEW, "block%u.b%u.conv", blk,
+                                j + 1);
                 else
-                    hb = add_op(g, "Conv2d", &hb, 1, size, NULL, 0, OP_NEW, "block%u.b%u.conv%u", blk, j + 1, t);
+                    hb = add_op(g, "Conv2d", &hb, 1, size, NULL, 0, OP_NEW, "block%u.b%u.conv%u",
+                                blk, j + 1, t);
                 if (g->oom) break;
                 if (t == depth[j]) total += size;
             }
@@ -295,26 +308,30 @@ static int64_t spread_size(uint64_t *rng)
     return ((int64_t)1 << e) + (int64_t)(rng_next(rng) % ((uint64_t)1 << e));
 }
 
-static uint32_t body_random(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t budget, uint32_t *left)
+static uint32_t body_random(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t budget,
+                            uint32_t *left)
 {
     static const char *const by_k[][2] = {{"Conv2d", "conv"}, {"add", "add"}, {"cat", "cat"}};
     uint32_t ops = budget / 3, win[RANDOM_WINDOW], nwin = 1, h = x;
-    win[0] = x;                      /* a ring of the last outputs */
+    win[0] = x; /* a ring of the last outputs */
     for (uint32_t i = 1; i <= ops && !g->oom; i++) {
         uint32_t k = 1 + rng_below(rng, RANDOM_MAX_IN), pick[RANDOM_WINDOW], in[RANDOM_MAX_IN];
         if (k > nwin) k = nwin;
         for (uint32_t j = 0; j < nwin; j++) pick[j] = j;
-        for (uint32_t j = 0; j < k; j++) {           /* partial Fisher-Yates */
+        for (uint32_t j = 0; j < k; j++) { /* partial Fisher-Yates */
             uint32_t r = j + rng_below(rng, nwin - j), t = pick[j];
             pick[j] = pick[r];
             pick[r] = t;
             in[j] = win[pick[j]];
         }
-        for (uint32_t j = 1; j < k; j++)              /* ascending, for reading */
+        for (uint32_t j = 1; j < k; j++) /* ascending, for reading */
             for (uint32_t l = j; l > 0 && in[l - 1] > in[l]; l--) {
-                uint32_t t = in[l]; in[l] = in[l - 1]; in[l - 1] = t;
+                uint32_t t = in[l];
+                in[l] = in[l - 1];
+                in[l - 1] = t;
             }
-        h = add_op(g, by_k[k - 1][0], in, k, spread_size(rng), NULL, 0, OP_NEW, "n%u.%s", i, by_k[k - 1][1]);
+        h = add_op(g, by_k[k - 1][0], in, k, spread_size(rng), NULL, 0, OP_NEW, "n%u.%s", i,
+                   by_k[k - 1][1]);
         if (nwin < RANDOM_WINDOW) win[nwin++] = h;
         else win[i % RANDOM_WINDOW] = h;
     }
@@ -324,7 +341,7 @@ static uint32_t body_random(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t bu
 
 /* An undirected edge set with removal, keyed by (min, max). */
 typedef struct pairset {
-    uint64_t *slot;              /* 0 empty, UINT64_MAX removed, else key + 1 */
+    uint64_t *slot; /* 0 empty, UINT64_MAX removed, else key + 1 */
     size_t mask;
 } pairset;
 
@@ -339,7 +356,10 @@ static size_t pair_find(const pairset *s, uint64_t key, int for_insert)
     size_t tomb = (size_t)-1;
     for (;; h = (h + 1) & s->mask) {
         if (s->slot[h] == key) return h;
-        if (s->slot[h] == UINT64_MAX) { if (tomb == (size_t)-1) tomb = h; continue; }
+        if (s->slot[h] == UINT64_MAX) {
+            if (tomb == (size_t)-1) tomb = h;
+            continue;
+        }
         if (s->slot[h] == 0) return for_insert ? (tomb != (size_t)-1 ? tomb : h) : (size_t)-1;
     }
 }
@@ -353,7 +373,8 @@ static int pair_has(const pairset *s, uint32_t a, uint32_t b)
  * watts_strogatz_graph does), edges oriented from the lower index to the
  * higher; each op reads its predecessors' outputs (the network input when
  * it has none); the ops without successors feed a "rw.output" mean. */
-static uint32_t body_randwire(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t budget, uint32_t *left)
+static uint32_t body_randwire(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t budget,
+                              uint32_t *left)
 {
     uint32_t n = (budget - 3) / 3, m = n * (RW_K / 2);
     *left = budget - 3 - 3 * n;
@@ -368,7 +389,10 @@ static uint32_t body_randwire(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t 
     s.slot = calloc(cap, sizeof *s.slot);
     s.mask = cap - 1;
     uint32_t h = NONE, maxin = 1;
-    if (!eu || !ev || !deg || !off || !tmp || !pred || !out || !has_succ || !s.slot) { g->oom = 1; goto done; }
+    if (!eu || !ev || !deg || !off || !tmp || !pred || !out || !has_succ || !s.slot) {
+        g->oom = 1;
+        goto done;
+    }
 
     for (uint32_t j = 1; j <= RW_K / 2; j++)
         for (uint32_t u = 0; u < n; u++) {
@@ -386,7 +410,10 @@ static uint32_t body_randwire(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t 
             int ok = 1;
             while (w == u || pair_has(&s, u, w)) {
                 w = rng_below(rng, n);
-                if (deg[u] >= n - 1) { ok = 0; break; }
+                if (deg[u] >= n - 1) {
+                    ok = 0;
+                    break;
+                }
             }
             if (!ok) continue;
             s.slot[pair_find(&s, pair_key(u, ev[e]), 0)] = UINT64_MAX;
@@ -397,10 +424,14 @@ static uint32_t body_randwire(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t 
         }
     /* Predecessor lists in ascending order: sort the edges by their lower
      * end, then stably by their higher end. */
-    uint32_t *cnt = deg;             /* reused as counters */
+    uint32_t *cnt = deg; /* reused as counters */
     memset(cnt, 0, (size_t)n * sizeof *cnt);
     for (uint32_t e = 0; e < m; e++) cnt[eu[e] < ev[e] ? eu[e] : ev[e]]++;
-    for (uint32_t u = 0, acc = 0; u < n; u++) { uint32_t c = cnt[u]; cnt[u] = acc; acc += c; }
+    for (uint32_t u = 0, acc = 0; u < n; u++) {
+        uint32_t c = cnt[u];
+        cnt[u] = acc;
+        acc += c;
+    }
     for (uint32_t e = 0; e < m; e++) tmp[cnt[eu[e] < ev[e] ? eu[e] : ev[e]]++] = e;
     for (uint32_t e = 0; e < m; e++) off[(eu[e] > ev[e] ? eu[e] : ev[e]) + 1]++;
     for (uint32_t u = 0; u < n; u++) off[u + 1] += off[u];
@@ -413,14 +444,17 @@ static uint32_t body_randwire(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t 
     for (uint32_t u = 0; u < n; u++)
         if (off[u + 1] - off[u] > maxin) maxin = off[u + 1] - off[u];
     in = malloc((size_t)(maxin > n ? maxin : n) * sizeof *in);
-    if (!in) { g->oom = 1; goto done; }
+    if (!in) {
+        g->oom = 1;
+        goto done;
+    }
 
     for (uint32_t v = 0; v < n && !g->oom; v++) {
         uint32_t k = off[v + 1] - off[v];
         for (uint32_t j = 0; j < k; j++) in[j] = out[pred[off[v] + j]];
         if (!k) in[k++] = x;
-        out[v] = add_op(g, "ReLUConvBN", in, k, 256 * KiB * (1 + rng_below(rng, 8)), NULL, 0, OP_NEW,
-                        "rw.node%u", v);
+        out[v] = add_op(g, "ReLUConvBN", in, k, 256 * KiB * (1 + rng_below(rng, 8)), NULL, 0,
+                        OP_NEW, "rw.node%u", v);
     }
     if (!g->oom) {
         uint32_t k = 0;
@@ -429,8 +463,16 @@ static uint32_t body_randwire(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t 
         h = add_op(g, "mean", in, k, 256 * KiB, NULL, 0, OP_NEW, "rw.output");
     }
 done:
-    free(eu); free(ev); free(deg); free(off); free(tmp); free(pred); free(out); free(in);
-    free(has_succ); free(s.slot);
+    free(eu);
+    free(ev);
+    free(deg);
+    free(off);
+    free(tmp);
+    free(pred);
+    free(out);
+    free(in);
+    free(has_succ);
+    free(s.slot);
     return h;
 }
 
@@ -438,17 +480,20 @@ done:
 static const struct kind_entry {
     gen_kind k;
     body_fn body;
-    int64_t input_size;          /* the network input's bytes; 0: drawn from the spread */
+    int64_t input_size; /* the network input's bytes; 0: drawn from the spread */
 } kinds[] = {
     /* min_nodes: input (3) + the smallest body + Output (1). */
     {{"chain", "each op reads the previous op's output", 7}, body_chain, 1024 * KiB},
-    {{"branch", "inception-like: 2-4 branches of 1-3 ops, then a concat", 13}, body_branch,
+    {{"branch", "inception-like: 2-4 branches of 1-3 ops, then a concat", 13},
+     body_branch,
      1024 * KiB},
-    {{"alloc-heavy", "a chain whose ops also take 1-4 small workspaces", 9}, body_alloc_heavy,
+    {{"alloc-heavy", "a chain whose ops also take 1-4 small workspaces", 9},
+     body_alloc_heavy,
      16 * KiB},
     {{"huge", "a chain with one 2^52-byte output among small ones", 13}, body_huge, 4 * KiB},
     {{"random", "irregular DAG: ops read 1-3 outputs of the last 16 ops", 7}, body_random, 0},
-    {{"randwire", "RandWire small world: Watts-Strogatz ring, k=4, p=1/4", 22}, body_randwire,
+    {{"randwire", "RandWire small world: Watts-Strogatz ring, k=4, p=1/4", 22},
+     body_randwire,
      1024 * KiB},
 };
 
@@ -471,12 +516,18 @@ const gen_kind *gen_kind_find(const char *name)
 static void finish(gen_graph *g)
 {
     uint32_t n = g->n, nb = g->nb, total = n + nb;
-    uint32_t *roff = calloc((size_t)nb + 1, sizeof *roff), *last = malloc((size_t)nb * sizeof *last);
-    uint32_t *rd = malloc((g->nin ? g->nin : 1) * sizeof *rd), *fill = calloc((size_t)nb + 1, sizeof *fill);
-    uint32_t *foff = calloc((size_t)n + 2, sizeof *foff), *fl = malloc(((size_t)nb + 1) * sizeof *fl);
+    uint32_t *roff = calloc((size_t)nb + 1, sizeof *roff),
+             *last = malloc((size_t)nb * sizeof *last);
+    uint32_t *rd = malloc((g->nin ? g->nin : 1) * sizeof *rd),
+             *fill = calloc((size_t)nb + 1, sizeof *fill);
+    uint32_t *foff = calloc((size_t)n + 2, sizeof *foff),
+             *fl = malloc(((size_t)nb + 1) * sizeof *fl);
     g->id = malloc((size_t)total * sizeof *g->id);
     g->order = malloc((size_t)total * sizeof *g->order);
-    if (!roff || !last || !rd || !fill || !foff || !fl || !g->id || !g->order) { g->oom = 1; goto done; }
+    if (!roff || !last || !rd || !fill || !foff || !fl || !g->id || !g->order) {
+        g->oom = 1;
+        goto done;
+    }
 
     for (uint32_t b = 0; b < nb; b++) last[b] = g->prod[b];
     for (uint32_t u = 0; u < n; u++)
@@ -488,7 +539,7 @@ static void finish(gen_graph *g)
             uint32_t b = g->in[i];
             if (g->prod[b] == u) continue;
             rd[roff[b] + fill[b]++] = u;
-            last[b] = u;             /* creation order: the last seen is the last */
+            last[b] = u; /* creation order: the last seen is the last */
         }
     for (uint32_t b = 0; b < nb && !g->oom; b++) {
         add_edge(g, g->prod[b], n + b);
@@ -499,7 +550,7 @@ static void finish(gen_graph *g)
     for (uint32_t b = 0; b < nb; b++) foff[last[b] + 1]++;
     for (uint32_t u = 0; u < n; u++) foff[u + 1] += foff[u];
     memset(fill, 0, ((size_t)nb + 1) * sizeof *fill);
-    for (uint32_t b = 0; b < nb; b++) fl[foff[last[b]]++] = b;  /* foff[u] now ends bucket u */
+    for (uint32_t b = 0; b < nb; b++) fl[foff[last[b]]++] = b; /* foff[u] now ends bucket u */
     uint32_t next = 0, k = 0;
     for (uint32_t u = 0; u < n; u++) {
         g->id[u] = next;
@@ -510,15 +561,32 @@ static void finish(gen_graph *g)
         }
     }
 done:
-    free(roff); free(last); free(rd); free(fill); free(foff); free(fl);
+    free(roff);
+    free(last);
+    free(rd);
+    free(fill);
+    free(foff);
+    free(fl);
 }
 
 void gen_free(gen_graph *g)
 {
     if (!g) return;
-    free(g->kind); free(g->ref); free(g->op); free(g->in_off); free(g->in);
-    free(g->size); free(g->prod); free(g->dep); free(g->bname); free(g->suffix);
-    free(g->eu); free(g->ev); free(g->pool); free(g->id); free(g->order);
+    free(g->kind);
+    free(g->ref);
+    free(g->op);
+    free(g->in_off);
+    free(g->in);
+    free(g->size);
+    free(g->prod);
+    free(g->dep);
+    free(g->bname);
+    free(g->suffix);
+    free(g->eu);
+    free(g->ev);
+    free(g->pool);
+    free(g->id);
+    free(g->order);
     free(g);
 }
 
@@ -526,7 +594,8 @@ gen_graph *gen_build(const gen_kind *k, uint32_t nodes, uint64_t seed, char *err
 {
     const struct kind_entry *ke = (const struct kind_entry *)k;
     if (nodes < k->min_nodes) {
-        snprintf(err, errcap, "kind '%s' needs at least %u nodes, not %u", k->name, k->min_nodes, nodes);
+        snprintf(err, errcap, "kind '%s' needs at least %u nodes, not %u", k->name, k->min_nodes,
+                 nodes);
         return NULL;
     }
     if (nodes > GEN_MAX_NODES) {
@@ -534,16 +603,20 @@ gen_graph *gen_build(const gen_kind *k, uint32_t nodes, uint64_t seed, char *err
         return NULL;
     }
     gen_graph *g = calloc(1, sizeof *g);
-    if (!g) { snprintf(err, errcap, "out of memory"); return NULL; }
+    if (!g) {
+        snprintf(err, errcap, "out of memory");
+        return NULL;
+    }
     if (resize(g, &g->in_off, 1, sizeof *g->in_off) == 0) g->in_off[0] = 0;
     /* Each kind draws from its own stream of the seed. */
     uint64_t rng = seed ^ (0x6a09e667f3bcc908ULL * (uint64_t)(ke - kinds + 1));
     int64_t in_size = ke->input_size ? ke->input_size : spread_size(&rng);
     uint32_t x = add_op(g, "Input", NULL, 0, in_size, NULL, 0, OP_NEW, "input");
-    uint32_t left = 0, budget = nodes - 4;       /* the input (3) and Output (1) */
+    uint32_t left = 0, budget = nodes - 4; /* the input (3) and Output (1) */
     uint32_t h = g->oom ? NONE : ke->body(g, &rng, x, budget, &left);
     for (uint32_t i = 1; left >= 3 && !g->oom; i++, left -= 3)
-        h = add_op(g, "Linear", &h, 1, 4 * KiB * (1 + rng_below(&rng, 16)), NULL, 0, OP_NEW, "tail.fc%u", i);
+        h = add_op(g, "Linear", &h, 1, 4 * KiB * (1 + rng_below(&rng, 16)), NULL, 0, OP_NEW,
+                   "tail.fc%u", i);
     for (uint32_t i = 1; left > 0 && !g->oom; i++, left--)
         add_op(g, "relu_", &h, 1, -1, NULL, 0, OP_INPLACE, "tail.relu%u", i);
     if (!g->oom) add_op(g, "Output", &h, 1, -1, NULL, 0, OP_NEW, "output");

@@ -14,13 +14,13 @@
 #define GEN_HUGE_SIZE ((int64_t)1 << 52)
 
 typedef struct gen_kind {
-    const char *name;        /* "chain", "branch", ... */
-    const char *desc;        /* one line for --help */
-    uint32_t min_nodes;      /* the smallest node count the kind can make */
+    const char *name;   /* "chain", "branch", ... */
+    const char *desc;   /* one line for --help */
+    uint32_t min_nodes; /* the smallest node count the kind can make */
 } gen_kind;
 
-const gen_kind *gen_kind_find(const char *name);     /* NULL if unknown */
-const gen_kind *gen_kind_at(size_t i);               /* NULL past the end */
+const gen_kind *gen_kind_find(const char *name); /* NULL if unknown */
+const gen_kind *gen_kind_at(size_t i);           /* NULL past the end */
 
 /* A generated graph; read it through gen_counts and gen_emit. */
 typedef struct gen_graph gen_graph;
@@ -34,7 +34,7 @@ void gen_free(gen_graph *g);
 
 typedef struct gen_count {
     uint32_t nodes, edges, buffers;
-    uint32_t ops;            /* compute nodes, Input and Output included */
+    uint32_t ops; /* compute nodes, Input and Output included */
 } gen_count;
 gen_count gen_counts(const gen_graph *g);
 

@@ -11,29 +11,29 @@ struct gen_graph {
      * node n + b of the combined index space used by edges and ids. */
     uint32_t n;
     size_t ncap;
-    uint8_t *kind;               /* NODE_ALLOC or NODE_COMPUTE */
-    uint32_t *ref;               /* ALLOC: its buffer; compute: pool offset of its Name */
-    const char **op;             /* compute: its Op */
-    uint32_t *in_off;            /* [n+1] Inputs of compute i: in[in_off[i]..in_off[i+1]) */
+    uint8_t *kind;    /* NODE_ALLOC or NODE_COMPUTE */
+    uint32_t *ref;    /* ALLOC: its buffer; compute: pool offset of its Name */
+    const char **op;  /* compute: its Op */
+    uint32_t *in_off; /* [n+1] Inputs of compute i: in[in_off[i]..in_off[i+1]) */
     uint32_t *in;
     size_t nin, incap;
 
-    uint32_t nb;                 /* buffers */
+    uint32_t nb; /* buffers */
     size_t bcap;
     int64_t *size;
-    uint32_t *prod;              /* compute node that writes it first */
-    uint32_t *dep;               /* what a new reader depends on: its last writer */
-    uint32_t *bname;             /* pool offset of its producer's Name */
-    uint8_t *suffix;             /* 0: ".out", k: ".wsk" */
+    uint32_t *prod;  /* compute node that writes it first */
+    uint32_t *dep;   /* what a new reader depends on: its last writer */
+    uint32_t *bname; /* pool offset of its producer's Name */
+    uint8_t *suffix; /* 0: ".out", k: ".wsk" */
 
-    size_t ne, ecap;             /* edges [eu, ev] in combined indices */
+    size_t ne, ecap; /* edges [eu, ev] in combined indices */
     uint32_t *eu, *ev;
 
-    char *pool;                  /* Names, NUL-separated */
+    char *pool; /* Names, NUL-separated */
     size_t plen, pcap;
 
-    uint32_t *id;                /* [n+nb] Id of each combined index */
-    uint32_t *order;             /* [n+nb] combined index of each Id */
+    uint32_t *id;    /* [n+nb] Id of each combined index */
+    uint32_t *order; /* [n+nb] combined index of each Id */
     uint32_t ncomp;
     int oom;
 };

@@ -8,8 +8,8 @@
 #include "gen_internal.h"
 #include "graph.h"
 
-#define OUT_CAP ((size_t)1 << 20)
-#define OUT_SLACK 256            /* room kept for one item: a name is < 96 bytes */
+#define OUT_CAP   ((size_t)1 << 20)
+#define OUT_SLACK 256 /* room kept for one item: a name is < 96 bytes */
 
 typedef struct outbuf {
     char *p;
@@ -42,7 +42,10 @@ static void out_u64(outbuf *o, uint64_t v)
 {
     char t[20];
     int k = 0;
-    do { t[k++] = (char)('0' + v % 10); v /= 10; } while (v);
+    do {
+        t[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
     while (k) o->p[o->len++] = t[--k];
 }
 
@@ -50,14 +53,19 @@ static void out_u64(outbuf *o, uint64_t v)
 static void out_bufname(outbuf *o, const gen_graph *g, uint32_t b)
 {
     out_str(o, g->pool + g->bname[b]);
-    if (g->suffix[b]) { out_str(o, ".ws"); out_u64(o, g->suffix[b]); }
-    else out_str(o, ".out");
+    if (g->suffix[b]) {
+        out_str(o, ".ws");
+        out_u64(o, g->suffix[b]);
+    } else out_str(o, ".out");
 }
 
 int gen_emit(const gen_graph *g, gen_write_fn write, void *ctx, char *err, size_t errcap)
 {
     outbuf o = {malloc(OUT_CAP), 0, write, ctx, 0};
-    if (!o.p) { snprintf(err, errcap, "out of memory"); return -1; }
+    if (!o.p) {
+        snprintf(err, errcap, "out of memory");
+        return -1;
+    }
     uint32_t n = g->n, total = g->n + g->nb;
     out_str(&o, "{\"Nodes\": [\n");
     for (uint32_t id = 0; id < total && !o.failed; id++) {
@@ -109,7 +117,10 @@ int gen_emit(const gen_graph *g, gen_write_fn write, void *ctx, char *err, size_
     out_str(&o, "\n]}\n");
     out_flush(&o);
     free(o.p);
-    if (o.failed) { snprintf(err, errcap, "write failed"); return -1; }
+    if (o.failed) {
+        snprintf(err, errcap, "write failed");
+        return -1;
+    }
     return 0;
 }
 

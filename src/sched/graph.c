@@ -7,11 +7,24 @@ void graph_free(graph *g)
 {
     if (!g) return;
     free(g->source);
-    free(g->id); free(g->change); free(g->kind); free(g->buf);
-    free(g->op); free(g->name);
-    free(g->succ_off); free(g->succ); free(g->pred_off); free(g->pred);
-    free(g->in_off); free(g->inputs); free(g->latency); free(g->stream);
-    free(g->buf_id); free(g->buf_size); free(g->buf_alloc); free(g->buf_free);
+    free(g->id);
+    free(g->change);
+    free(g->kind);
+    free(g->buf);
+    free(g->op);
+    free(g->name);
+    free(g->succ_off);
+    free(g->succ);
+    free(g->pred_off);
+    free(g->pred);
+    free(g->in_off);
+    free(g->inputs);
+    free(g->latency);
+    free(g->stream);
+    free(g->buf_id);
+    free(g->buf_size);
+    free(g->buf_alloc);
+    free(g->buf_free);
     for (uint32_t i = 0; i < g->nops; i++) free(g->ops[i]);
     free(g->ops);
     free(g->strpool);
@@ -32,10 +45,7 @@ uint32_t graph_find_buf(const graph *g, int64_t bufid)
     return v == IMAP_NONE ? GRAPH_NONE : v;
 }
 
-const char *graph_op(const graph *g, uint32_t i)
-{
-    return g->ops[g->op[i]];
-}
+const char *graph_op(const graph *g, uint32_t i) { return g->ops[g->op[i]]; }
 
 const char *graph_name(const graph *g, uint32_t i)
 {

@@ -10,50 +10,50 @@
 /* Node kinds; the values are the seed's type codes (FREE < compute < ALLOC). */
 enum { NODE_FREE = 0, NODE_COMPUTE = 1, NODE_ALLOC = 2 };
 
-#define GRAPH_NONE UINT32_MAX
-#define GRAPH_MAX_SIZE ((int64_t)9007199254740991)   /* 2^53 - 1 */
+#define GRAPH_NONE     UINT32_MAX
+#define GRAPH_MAX_SIZE ((int64_t)9007199254740991) /* 2^53 - 1 */
 /* The most nodes (and buffers) a graph may have: indices are 32-bit, with
  * GRAPH_NONE meaning "none" and room for a sentinel. */
 #define GRAPH_MAX_NODES ((uint32_t)UINT32_MAX - 3)
 
 typedef struct graph {
-    char *source;            /* display name of the input */
-    uint32_t n;              /* nodes, indexed 0..n-1 in input order */
-    uint32_t nedges;         /* distinct edges */
+    char *source;    /* display name of the input */
+    uint32_t n;      /* nodes, indexed 0..n-1 in input order */
+    uint32_t nedges; /* distinct edges */
     uint32_t nbufs;
 
-    int64_t *id;             /* [n] the node's Id */
-    int64_t *change;         /* [n] memory change: +Size, -Size or 0 */
-    uint8_t *kind;           /* [n] NODE_* */
-    uint32_t *buf;           /* [n] buffer index (ALLOC/FREE) or GRAPH_NONE */
-    uint32_t *op;            /* [n] index into ops[] */
-    uint32_t *name;          /* [n] offset into strpool of Name; 0 = none */
-    uint32_t *succ_off, *succ;   /* successors: succ[succ_off[i]..succ_off[i+1]) */
-    uint32_t *pred_off, *pred;   /* predecessors, same layout */
-    uint32_t *in_off;        /* [n+1] Inputs of node i: inputs[in_off[i]..in_off[i+1]) */
-    int64_t *inputs;         /* buffer ids as written (unknown ones were warned about) */
-    double *latency;         /* [n] or NULL when no node has one; NAN = absent */
-    int64_t *stream;         /* [n] or NULL when no node has one; -1 = absent */
+    int64_t *id;               /* [n] the node's Id */
+    int64_t *change;           /* [n] memory change: +Size, -Size or 0 */
+    uint8_t *kind;             /* [n] NODE_* */
+    uint32_t *buf;             /* [n] buffer index (ALLOC/FREE) or GRAPH_NONE */
+    uint32_t *op;              /* [n] index into ops[] */
+    uint32_t *name;            /* [n] offset into strpool of Name; 0 = none */
+    uint32_t *succ_off, *succ; /* successors: succ[succ_off[i]..succ_off[i+1]) */
+    uint32_t *pred_off, *pred; /* predecessors, same layout */
+    uint32_t *in_off;          /* [n+1] Inputs of node i: inputs[in_off[i]..in_off[i+1]) */
+    int64_t *inputs;           /* buffer ids as written (unknown ones were warned about) */
+    double *latency;           /* [n] or NULL when no node has one; NAN = absent */
+    int64_t *stream;           /* [n] or NULL when no node has one; -1 = absent */
 
-    int64_t *buf_id;         /* [nbufs] BufId */
-    int64_t *buf_size;       /* [nbufs] Size of its ALLOC */
-    uint32_t *buf_alloc;     /* [nbufs] node index of the ALLOC */
-    uint32_t *buf_free;      /* [nbufs] node index of the FREE, or GRAPH_NONE */
+    int64_t *buf_id;     /* [nbufs] BufId */
+    int64_t *buf_size;   /* [nbufs] Size of its ALLOC */
+    uint32_t *buf_alloc; /* [nbufs] node index of the ALLOC */
+    uint32_t *buf_free;  /* [nbufs] node index of the FREE, or GRAPH_NONE */
 
-    char **ops;              /* distinct Op strings */
+    char **ops; /* distinct Op strings */
     uint32_t nops;
-    char *strpool;           /* names, NUL-separated; offset 0 is "" */
+    char *strpool; /* names, NUL-separated; offset 0 is "" */
     size_t strpool_len;
 
-    imap ids;                /* Id -> node index */
-    imap bufids;             /* BufId -> buffer index */
+    imap ids;    /* Id -> node index */
+    imap bufids; /* BufId -> buffer index */
 } graph;
 
 void graph_free(graph *g);
-uint32_t graph_find(const graph *g, int64_t id);         /* node index or GRAPH_NONE */
-uint32_t graph_find_buf(const graph *g, int64_t bufid);  /* buffer index or GRAPH_NONE */
+uint32_t graph_find(const graph *g, int64_t id);        /* node index or GRAPH_NONE */
+uint32_t graph_find_buf(const graph *g, int64_t bufid); /* buffer index or GRAPH_NONE */
 const char *graph_op(const graph *g, uint32_t i);
-const char *graph_name(const graph *g, uint32_t i);      /* Name, else Op */
+const char *graph_name(const graph *g, uint32_t i); /* Name, else Op */
 /* "ALLOC", "FREE" or "compute". */
 const char *graph_kind_word(int kind);
 /* How a node is called in sentences: "ALLOC", "FREE", or a compute node's

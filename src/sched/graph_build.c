@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ERR(b, cls, ...) diag_add((b)->d, DIAG_ERROR, (cls), 0, 0, __VA_ARGS__)
+#define ERR(b, cls, ...)  diag_add((b)->d, DIAG_ERROR, (cls), 0, 0, __VA_ARGS__)
 #define WARN(b, cls, ...) diag_add((b)->d, DIAG_WARNING, (cls), 0, 0, __VA_ARGS__)
 
 void graph_build_init(graph_builder *b, diag *d, uint32_t max_nodes)
@@ -18,13 +18,29 @@ void graph_build_init(graph_builder *b, diag *d, uint32_t max_nodes)
 
 void graph_build_free(graph_builder *b)
 {
-    free(b->id); free(b->change); free(b->kind); free(b->buf); free(b->op); free(b->name);
-    free(b->src); free(b->latency); free(b->stream); free(b->in_off); free(b->inputs);
+    free(b->id);
+    free(b->change);
+    free(b->kind);
+    free(b->buf);
+    free(b->op);
+    free(b->name);
+    free(b->src);
+    free(b->latency);
+    free(b->stream);
+    free(b->in_off);
+    free(b->inputs);
     free(b->ep);
-    if (b->ops) for (uint32_t i = 0; i < b->nops; i++) free(b->ops[i]);
-    free(b->ops); free(b->opslot); free(b->pool);
-    imap_free(&b->ids); imap_free(&b->bufids);
-    free(b->bid); free(b->bsize); free(b->balloc); free(b->bfree);
+    if (b->ops)
+        for (uint32_t i = 0; i < b->nops; i++) free(b->ops[i]);
+    free(b->ops);
+    free(b->opslot);
+    free(b->pool);
+    imap_free(&b->ids);
+    imap_free(&b->bufids);
+    free(b->bid);
+    free(b->bsize);
+    free(b->balloc);
+    free(b->bfree);
 }
 
 /* The graph has more of `what` than memtris's 32-bit indices (or the
@@ -45,7 +61,10 @@ static int grow(graph_builder *b, void **p, size_t *cap, size_t need, size_t ele
     size_t nc = *cap ? *cap : 1024;
     while (nc < need) nc *= 2;
     void *q = realloc(*p, nc * elem);
-    if (!q) { b->oom = 1; return -1; }
+    if (!q) {
+        b->oom = 1;
+        return -1;
+    }
     *p = q;
     *cap = nc;
     return 0;
@@ -56,9 +75,12 @@ static int grow(graph_builder *b, void **p, size_t *cap, size_t need, size_t ele
 static uint32_t pool_add(graph_builder *b, const char *s)
 {
     size_t l = strlen(s) + 1;
-    if (b->plen + l > UINT32_MAX) { too_large(b, "bytes of names", UINT32_MAX); return 0; }
+    if (b->plen + l > UINT32_MAX) {
+        too_large(b, "bytes of names", UINT32_MAX);
+        return 0;
+    }
     if (grow(b, (void **)&b->pool, &b->pcap, b->plen + l, 1)) return 0;
-    if (b->plen == 0) b->pool[b->plen++] = 0;      /* offset 0 = no name */
+    if (b->plen == 0) b->pool[b->plen++] = 0; /* offset 0 = no name */
     if (grow(b, (void **)&b->pool, &b->pcap, b->plen + l, 1)) return 0;
     memcpy(b->pool + b->plen, s, l);
     uint32_t off = (uint32_t)b->plen;
@@ -78,7 +100,10 @@ static uint32_t op_intern(graph_builder *b, const char *s)
     if (!b->opslot || (size_t)(b->nops + 1) * 2 > b->opmask + 1) {
         size_t cap = b->opslot ? (b->opmask + 1) * 2 : 64;
         uint32_t *slot = malloc(cap * sizeof *slot);
-        if (!slot) { b->oom = 1; return 0; }
+        if (!slot) {
+            b->oom = 1;
+            return 0;
+        }
         memset(slot, 0xff, cap * sizeof *slot);
         for (uint32_t i = 0; i < b->nops; i++) {
             size_t h = str_hash(b->ops[i]) & (cap - 1);
@@ -96,7 +121,10 @@ static uint32_t op_intern(graph_builder *b, const char *s)
     if (grow(b, (void **)&b->ops, &cap, (size_t)b->nops + 1, sizeof *b->ops)) return 0;
     b->opscap = (uint32_t)cap;
     char *copy = strdup(s);
-    if (!copy) { b->oom = 1; return 0; }
+    if (!copy) {
+        b->oom = 1;
+        return 0;
+    }
     b->ops[b->nops] = copy;
     b->opslot[h] = b->nops;
     return b->nops++;
@@ -107,8 +135,14 @@ static uint32_t op_intern(graph_builder *b, const char *s)
 static uint32_t buf_get(graph_builder *b, int64_t bufid)
 {
     uint32_t k = imap_put(&b->bufids, bufid, b->nb);
-    if (k == IMAP_NONE - 1) { b->oom = 1; return GRAPH_NONE; }
-    if (k == IMAP_NONE && b->nb >= GRAPH_MAX_NODES) { too_large(b, "buffers", GRAPH_MAX_NODES); return GRAPH_NONE; }
+    if (k == IMAP_NONE - 1) {
+        b->oom = 1;
+        return GRAPH_NONE;
+    }
+    if (k == IMAP_NONE && b->nb >= GRAPH_MAX_NODES) {
+        too_large(b, "buffers", GRAPH_MAX_NODES);
+        return GRAPH_NONE;
+    }
     if (k != IMAP_NONE) return k;
     size_t cap = b->bcap;
     if (grow(b, (void **)&b->bid, &cap, (size_t)b->nb + 1, sizeof *b->bid)) return GRAPH_NONE;
@@ -149,13 +183,30 @@ static int node_reserve(graph_builder *b)
     if (b->n + 1 <= b->cap) return 0;
     size_t nc = b->cap ? (size_t)b->cap * 2 : 1024;
     if (nc > GRAPH_MAX_NODES) nc = GRAPH_MAX_NODES;
-#define RE(f) do { void *q = realloc(b->f, nc * sizeof *b->f); if (!q) { b->oom = 1; return -1; } b->f = q; } while (0)
-    RE(id); RE(change); RE(kind); RE(buf); RE(op); RE(name); RE(src);
+#define RE(f)                                       \
+    do {                                            \
+        void *q = realloc(b->f, nc * sizeof *b->f); \
+        if (!q) {                                   \
+            b->oom = 1;                             \
+            return -1;                              \
+        }                                           \
+        b->f = q;                                   \
+    } while (0)
+    RE(id);
+    RE(change);
+    RE(kind);
+    RE(buf);
+    RE(op);
+    RE(name);
+    RE(src);
     if (b->latency) RE(latency);
     if (b->stream) RE(stream);
 #undef RE
     void *q = realloc(b->in_off, (nc + 1) * sizeof *b->in_off);
-    if (!q) { b->oom = 1; return -1; }
+    if (!q) {
+        b->oom = 1;
+        return -1;
+    }
     b->in_off = q;
     b->cap = (uint32_t)nc;
     return 0;
@@ -166,7 +217,10 @@ static int lazy_column(graph_builder *b, void **col, size_t elem, int is_double)
 {
     if (*col) return 0;
     void *c = malloc((size_t)b->cap * elem);
-    if (!c) { b->oom = 1; return -1; }
+    if (!c) {
+        b->oom = 1;
+        return -1;
+    }
     for (uint32_t i = 0; i < b->cap; i++) {
         if (is_double) ((double *)c)[i] = (double)NAN;
         else ((int64_t *)c)[i] = -1;
@@ -194,13 +248,22 @@ uint32_t graph_build_node(graph_builder *b, const graph_node_spec *s, uint32_t s
 {
     *dup = GRAPH_NONE;
     *inputs = NULL;
-    if (b->n >= b->max_nodes) { too_large(b, "nodes", b->max_nodes); return GRAPH_NONE; }
+    if (b->n >= b->max_nodes) {
+        too_large(b, "nodes", b->max_nodes);
+        return GRAPH_NONE;
+    }
     if (node_reserve(b)) return GRAPH_NONE;
 
     uint32_t i = b->n;
     uint32_t prev = imap_put(&b->ids, s->id, i);
-    if (prev == IMAP_NONE - 1) { b->oom = 1; return GRAPH_NONE; }
-    if (prev != IMAP_NONE) { *dup = b->src[prev]; return GRAPH_NONE; }
+    if (prev == IMAP_NONE - 1) {
+        b->oom = 1;
+        return GRAPH_NONE;
+    }
+    if (prev != IMAP_NONE) {
+        *dup = b->src[prev];
+        return GRAPH_NONE;
+    }
     b->id[i] = s->id;
     b->src[i] = src;
     b->kind[i] = (uint8_t)s->kind;
@@ -216,7 +279,8 @@ uint32_t graph_build_node(graph_builder *b, const graph_node_spec *s, uint32_t s
             too_large(b, "\"Inputs\" entries in all", UINT32_MAX);
             return GRAPH_NONE;
         }
-        if (grow(b, (void **)&b->inputs, &b->incap, b->nin + s->ninputs, sizeof *b->inputs)) return GRAPH_NONE;
+        if (grow(b, (void **)&b->inputs, &b->incap, b->nin + s->ninputs, sizeof *b->inputs))
+            return GRAPH_NONE;
         *inputs = b->inputs + b->nin;
         b->nin += s->ninputs;
     }
@@ -240,31 +304,54 @@ graph *graph_build_take(graph_builder *b, const char *source)
     if (node_reserve(b)) return NULL;
     b->in_off[b->n] = (uint32_t)b->nin;
     graph *g = calloc(1, sizeof *g);
-    if (!g) { b->oom = 1; return NULL; }
+    if (!g) {
+        b->oom = 1;
+        return NULL;
+    }
     uint32_t n = b->n;
     /* Moves the builder's arrays into g, shrunk to fit. */
-#define TAKE(dst, f, cnt) do { g->dst = b->f; b->f = NULL; \
-        void *q_ = realloc(g->dst, ((size_t)(cnt) + 1) * sizeof *g->dst); if (q_) g->dst = q_; } while (0)
-    TAKE(id, id, n); TAKE(change, change, n); TAKE(kind, kind, n); TAKE(buf, buf, n);
-    TAKE(op, op, n); TAKE(name, name, n); TAKE(in_off, in_off, n + 1);
+#define TAKE(dst, f, cnt)                                                 \
+    do {                                                                  \
+        g->dst = b->f;                                                    \
+        b->f = NULL;                                                      \
+        void *q_ = realloc(g->dst, ((size_t)(cnt) + 1) * sizeof *g->dst); \
+        if (q_) g->dst = q_;                                              \
+    } while (0)
+    TAKE(id, id, n);
+    TAKE(change, change, n);
+    TAKE(kind, kind, n);
+    TAKE(buf, buf, n);
+    TAKE(op, op, n);
+    TAKE(name, name, n);
+    TAKE(in_off, in_off, n + 1);
     TAKE(inputs, inputs, b->nin);
     if (b->latency) TAKE(latency, latency, n);
     if (b->stream) TAKE(stream, stream, n);
-    TAKE(buf_id, bid, b->nb); TAKE(buf_size, bsize, b->nb);
-    TAKE(buf_alloc, balloc, b->nb); TAKE(buf_free, bfree, b->nb);
+    TAKE(buf_id, bid, b->nb);
+    TAKE(buf_size, bsize, b->nb);
+    TAKE(buf_alloc, balloc, b->nb);
+    TAKE(buf_free, bfree, b->nb);
 #undef TAKE
     g->n = n;
     g->nbufs = b->nb;
-    g->ops = b->ops; b->ops = NULL;
+    g->ops = b->ops;
+    b->ops = NULL;
     g->nops = b->nops;
     if (!b->pool) pool_add(b, "");
-    g->strpool = b->pool; b->pool = NULL;
+    g->strpool = b->pool;
+    b->pool = NULL;
     g->strpool_len = b->plen;
-    g->ids = b->ids; memset(&b->ids, 0, sizeof b->ids);
-    g->bufids = b->bufids; memset(&b->bufids, 0, sizeof b->bufids);
+    g->ids = b->ids;
+    memset(&b->ids, 0, sizeof b->ids);
+    g->bufids = b->bufids;
+    memset(&b->bufids, 0, sizeof b->bufids);
     g->source = strdup(source);
     if (g->inputs == NULL) g->inputs = calloc(1, sizeof *g->inputs);
-    if (!g->id || !g->source) { b->oom = 1; graph_free(g); return NULL; }
+    if (!g->id || !g->source) {
+        b->oom = 1;
+        graph_free(g);
+        return NULL;
+    }
     return g;
 }
 
@@ -285,13 +372,13 @@ static size_t resolve_edges(graph_builder *b, const graph *g, uint32_t *pairs)
         int64_t iu = b->ep[2 * e], iv = b->ep[2 * e + 1];
         uint32_t u = imap_get(&g->ids, iu), v = imap_get(&g->ids, iv);
         if (u == IMAP_NONE || v == IMAP_NONE) {
-            ERR(b, DC_EDGE, "Edges[%zu] = [%lld, %lld]: node %lld does not exist", e,
-                (long long)iu, (long long)iv, (long long)(u == IMAP_NONE ? iu : iv));
+            ERR(b, DC_EDGE, "Edges[%zu] = [%lld, %lld]: node %lld does not exist", e, (long long)iu,
+                (long long)iv, (long long)(u == IMAP_NONE ? iu : iv));
             continue;
         }
         if (u == v) {
-            ERR(b, DC_EDGE, "Edges[%zu] = [%lld, %lld]: self-loop; a node cannot run before itself", e,
-                (long long)iu, (long long)iv);
+            ERR(b, DC_EDGE, "Edges[%zu] = [%lld, %lld]: self-loop; a node cannot run before itself",
+                e, (long long)iu, (long long)iv);
             continue;
         }
         pairs[2 * m] = u;
@@ -334,7 +421,10 @@ int graph_build_edges(graph_builder *b, graph *g)
     }
     g->succ_off = calloc((size_t)n + 1, sizeof *g->succ_off);
     g->pred_off = calloc((size_t)n + 1, sizeof *g->pred_off);
-    if (!g->succ_off || !g->pred_off) { b->oom = 1; return -1; }
+    if (!g->succ_off || !g->pred_off) {
+        b->oom = 1;
+        return -1;
+    }
     uint32_t *pairs = (uint32_t *)b->ep;
     size_t m = resolve_edges(b, g, pairs);
     if (b->d->nerrors) return -1;
@@ -344,7 +434,12 @@ int graph_build_edges(graph_builder *b, graph *g)
     for (uint32_t i = 0; i < n; i++) g->succ_off[i + 1] += g->succ_off[i];
     uint32_t *succ = malloc((m + 1) * sizeof *succ);
     uint32_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
-    if (!succ || !fill) { free(succ); free(fill); b->oom = 1; return -1; }
+    if (!succ || !fill) {
+        free(succ);
+        free(fill);
+        b->oom = 1;
+        return -1;
+    }
     memcpy(fill, g->succ_off, (size_t)n * sizeof *fill);
     for (size_t e = 0; e < m; e++) succ[fill[pairs[2 * e]]++] = pairs[2 * e + 1];
     free(b->ep);
@@ -357,13 +452,19 @@ int graph_build_edges(graph_builder *b, graph *g)
 
     /* Reverse CSR. */
     for (uint32_t u = 0; u < n; u++)
-        for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++) g->pred_off[g->succ[e] + 1]++;
+        for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++)
+            g->pred_off[g->succ[e] + 1]++;
     for (uint32_t i = 0; i < n; i++) g->pred_off[i + 1] += g->pred_off[i];
     g->pred = malloc(((size_t)w + 1) * sizeof *g->pred);
-    if (!g->pred) { free(fill); b->oom = 1; return -1; }
+    if (!g->pred) {
+        free(fill);
+        b->oom = 1;
+        return -1;
+    }
     memcpy(fill, g->pred_off, (size_t)n * sizeof *fill);
     for (uint32_t u = 0; u < n; u++)
-        for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++) g->pred[fill[g->succ[e]]++] = u;
+        for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++)
+            g->pred[fill[g->succ[e]]++] = u;
     free(fill);
     return 0;
 }

@@ -10,26 +10,26 @@
 
 typedef struct graph_builder {
     diag *d;
-    int oom;                      /* out of memory, or a limit passed (then `limit` says which): stop */
-    const char *limit;            /* "nodes", "buffers", ... when the graph is larger than memtris holds */
+    int oom;           /* out of memory, or a limit passed (then `limit` says which): stop */
+    const char *limit; /* "nodes", "buffers", ... when the graph is larger than memtris holds */
     uint64_t limit_max;
-    uint32_t max_nodes;           /* the most nodes taken */
+    uint32_t max_nodes; /* the most nodes taken */
 
     uint32_t n, cap;
-    int64_t *id, *change;         /* change holds Size (ALLOC), declared Size or -1 (FREE) */
+    int64_t *id, *change; /* change holds Size (ALLOC), declared Size or -1 (FREE) */
     uint8_t *kind;
     uint32_t *buf, *op, *name;
-    uint32_t *src;                /* the caller's index of each node (Nodes[] in the file), for messages */
-    double *latency;              /* allocated when the first Latency appears */
+    uint32_t *src;   /* the caller's index of each node (Nodes[] in the file), for messages */
+    double *latency; /* allocated when the first Latency appears */
     int64_t *stream;
     uint32_t *in_off;
     int64_t *inputs;
     size_t nin, incap;
 
-    int64_t *ep;                  /* edges as written: u, v pairs of Ids */
+    int64_t *ep; /* edges as written: u, v pairs of Ids */
     size_t ne, ecap;
 
-    char **ops;                   /* interned Op strings and their hash table */
+    char **ops; /* interned Op strings and their hash table */
     uint32_t nops, opscap;
     uint32_t *opslot;
     size_t opmask;
@@ -46,14 +46,14 @@ typedef struct graph_builder {
 /* One node's fields, decoded. */
 typedef struct graph_node_spec {
     int64_t id;
-    int kind;                     /* NODE_* */
+    int kind; /* NODE_* */
     const char *op;
-    const char *name;             /* NULL: none */
-    int64_t size;                 /* ALLOC: Size; FREE: the Size it declares, or -1 */
-    int64_t bufid;                /* ALLOC and FREE */
+    const char *name; /* NULL: none */
+    int64_t size;     /* ALLOC: Size; FREE: the Size it declares, or -1 */
+    int64_t bufid;    /* ALLOC and FREE */
     int has_latency;
     double latency;
-    int64_t stream;               /* -1: none */
+    int64_t stream; /* -1: none */
     size_t ninputs;
 } graph_node_spec;
 

@@ -11,7 +11,11 @@ int heap_init(heap *h, uint32_t cap, uint32_t npos)
     h->cap = cap;
     if (npos) {
         h->pos = malloc((size_t)npos * sizeof *h->pos);
-        if (!h->pos) { free(h->a); h->a = NULL; return -1; }
+        if (!h->pos) {
+            free(h->a);
+            h->a = NULL;
+            return -1;
+        }
         memset(h->pos, 0xff, (size_t)npos * sizeof *h->pos);
     }
     return 0;
@@ -61,10 +65,7 @@ static void sift_down(heap *h, uint32_t i, heap_item it)
     heap_set(h, i, it);
 }
 
-void heap_push(heap *h, heap_item it)
-{
-    sift_up(h, h->len++, it);
-}
+void heap_push(heap *h, heap_item it) { sift_up(h, h->len++, it); }
 
 heap_item heap_pop(heap *h)
 {
@@ -96,7 +97,7 @@ uint32_t heap_sorted(const heap *h, uint32_t skip, heap_item *out, uint32_t max)
     side[slen++] = 0;
     while (slen && rank < want) {
         uint32_t top = side[0];
-        uint32_t last = side[--slen];   /* pop the side heap */
+        uint32_t last = side[--slen]; /* pop the side heap */
         uint32_t i = 0;
         for (;;) {
             uint32_t c = 2 * i + 1;
@@ -109,7 +110,7 @@ uint32_t heap_sorted(const heap *h, uint32_t skip, heap_item *out, uint32_t max)
         if (slen) side[i] = last;
         if (rank++ >= skip) out[got++] = h->a[top];
         for (uint32_t c = 2 * top + 1; c <= 2 * top + 2 && c < h->len; c++) {
-            uint32_t j = slen++;          /* push child c onto the side heap */
+            uint32_t j = slen++; /* push child c onto the side heap */
             while (j > 0 && heap_less(&h->a[c], &h->a[side[(j - 1) / 2]])) {
                 side[j] = side[(j - 1) / 2];
                 j = (j - 1) / 2;

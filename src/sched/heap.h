@@ -13,7 +13,7 @@ typedef struct heap_item {
 typedef struct heap {
     heap_item *a;
     uint32_t len, cap;
-    uint32_t *pos;     /* pos[node] = index in a[], or UINT32_MAX; may be NULL */
+    uint32_t *pos; /* pos[node] = index in a[], or UINT32_MAX; may be NULL */
 } heap;
 
 /* cap: most items ever held at once; npos: nodes for the position index, or 0. */
@@ -28,7 +28,7 @@ static inline int heap_less(const heap_item *x, const heap_item *y)
 }
 void heap_push(heap *h, heap_item it);
 heap_item heap_pop(heap *h);
-void heap_remove(heap *h, uint32_t node);   /* needs the position index */
+void heap_remove(heap *h, uint32_t node); /* needs the position index */
 /* Writes items of rank skip.. skip+max-1 in key order into out (without
  * changing h); returns how many were written. */
 uint32_t heap_sorted(const heap *h, uint32_t skip, heap_item *out, uint32_t max);

@@ -6,9 +6,11 @@
 
 static size_t imap_hash(int64_t k)
 {
-    uint64_t x = (uint64_t)k;            /* splitmix64 finaliser */
-    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+    uint64_t x = (uint64_t)k; /* splitmix64 finaliser */
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
     x ^= x >> 31;
     return (size_t)x;
 }
@@ -49,7 +51,11 @@ static int rehash(imap *m, size_t cap)
     imap old = *m;
     int64_t *keys = malloc(cap * sizeof *keys);
     uint32_t *vals = malloc(cap * sizeof *vals);
-    if (!keys || !vals) { free(keys); free(vals); return -1; }
+    if (!keys || !vals) {
+        free(keys);
+        free(vals);
+        return -1;
+    }
     memset(keys, 0xff, cap * sizeof *keys);
     memset(m, 0, sizeof *m);
     m->keys = keys;

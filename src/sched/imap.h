@@ -9,16 +9,16 @@
 #define IMAP_NONE UINT32_MAX
 
 typedef struct imap {
-    uint32_t *dense;   /* direct mode: dense[key], IMAP_NONE if absent */
+    uint32_t *dense; /* direct mode: dense[key], IMAP_NONE if absent */
     size_t dcap;
-    int64_t *keys;     /* hash mode: -1 marks an empty slot */
+    int64_t *keys; /* hash mode: -1 marks an empty slot */
     uint32_t *vals;
-    size_t mask;       /* capacity - 1; capacity is a power of two */
+    size_t mask; /* capacity - 1; capacity is a power of two */
     size_t count;
 } imap;
 
 void imap_free(imap *m);
-uint32_t imap_get(const imap *m, int64_t key);    /* IMAP_NONE if absent */
+uint32_t imap_get(const imap *m, int64_t key); /* IMAP_NONE if absent */
 /* Inserts key->val unless present; returns the existing value, IMAP_NONE if
  * inserted, or IMAP_NONE-1 when out of memory. Keys must be >= 0. */
 uint32_t imap_put(imap *m, int64_t key, uint32_t val);

@@ -1,5 +1,5 @@
-/* load.c: reads a graph's text (a file, "-" or a buffer), checks its JSON syntax, walks it with cJSON
- * one node or edge at a time (one small tree alive at once) decoding each into the builder of
+/* load.c: reads a graph's text (a file, "-" or a buffer), checks its JSON syntax, walks it with
+ * cJSON one node or edge at a time (one small tree alive at once) decoding each into the builder of
  * graph_build.c, then has the graph validated (validate.c). Exports load_*. */
 #define _GNU_SOURCE
 #include "load.h"
@@ -23,11 +23,11 @@ typedef struct reader {
     const load_opts *opts;
     const char *text;
     size_t len;
-    textpos tp;                   /* line/column of places in text, for messages */
+    textpos tp; /* line/column of places in text, for messages */
     size_t next_progress;
-    double parse_s;               /* time in cJSON (parse and delete), sampled */
+    double parse_s; /* time in cJSON (parse and delete), sampled */
     size_t nvalues;
-    int timing;                   /* this value is timed */
+    int timing; /* this value is timed */
     int seen_nodes, seen_edges;
 } reader;
 
@@ -43,8 +43,12 @@ static void where(reader *r, const char *p, unsigned long *line, unsigned long *
     textpos_at(&r->tp, p, line, col);
 }
 
-#define ERR_AT(r, p, cls, ...) do { unsigned long l_, c_; where((r), (p), &l_, &c_); \
-    diag_add((r)->d, DIAG_ERROR, (cls), l_, c_, __VA_ARGS__); } while (0)
+#define ERR_AT(r, p, cls, ...)                                    \
+    do {                                                          \
+        unsigned long l_, c_;                                     \
+        where((r), (p), &l_, &c_);                                \
+        diag_add((r)->d, DIAG_ERROR, (cls), l_, c_, __VA_ARGS__); \
+    } while (0)
 #define ERR(r, cls, ...) diag_add((r)->d, DIAG_ERROR, (cls), 0, 0, __VA_ARGS__)
 
 /* ------------------------------------------------------------ JSON bits */
@@ -93,7 +97,10 @@ static cJSON *parse_value(reader *r, const char *p, const char **after)
 /* Frees a value from parse_value, timing it like its parse. */
 static void drop_value(reader *r, cJSON *v)
 {
-    if (!r->timing) { cJSON_Delete(v); return; }
+    if (!r->timing) {
+        cJSON_Delete(v);
+        return;
+    }
     double t0 = now_s();
     cJSON_Delete(v);
     r->parse_s += (now_s() - t0) * (r->nvalues <= 4096 ? 1 : 16);
@@ -104,7 +111,10 @@ static void drop_value(reader *r, cJSON *v)
 /* Describes why v is not an integer in [0, 2^53-1]: "found -3", "found a string". */
 static void describe_bad_int(const cJSON *v, char *out, size_t cap)
 {
-    if (!cJSON_IsNumber(v)) { snprintf(out, cap, "found %s", type_word(v)); return; }
+    if (!cJSON_IsNumber(v)) {
+        snprintf(out, cap, "found %s", type_word(v));
+        return;
+    }
     double x = v->valuedouble;
     if (!isfinite(x)) snprintf(out, cap, "found a number out of range");
     else if (x != floor(x)) snprintf(out, cap, "found %.17g, which is not an integer", x);
@@ -139,7 +149,9 @@ static void find_members(const cJSON *v, node_members *m)
         switch (k[0]) {
         case 'I': slot = !strcmp(k, "Id") ? &m->id : !strcmp(k, "Inputs") ? &m->in : NULL; break;
         case 'O': slot = !strcmp(k, "Op") ? &m->op : NULL; break;
-        case 'S': slot = !strcmp(k, "Size") ? &m->size : !strcmp(k, "Stream") ? &m->str : NULL; break;
+        case 'S':
+            slot = !strcmp(k, "Size") ? &m->size : !strcmp(k, "Stream") ? &m->str : NULL;
+            break;
         case 'B': slot = !strcmp(k, "BufId") ? &m->buf : NULL; break;
         case 'N': slot = !strcmp(k, "Name") ? &m->name : NULL; break;
         case 'L': slot = !strcmp(k, "Latency") ? &m->lat : NULL; break;
@@ -149,11 +161,12 @@ static void find_members(const cJSON *v, node_members *m)
 }
 
 /* Node errors start "Nodes[3] (Id 7)"; formatted only when one is reported. */
-#define LAB "Nodes[%zu] (Id %lld)"
+#define LAB  "Nodes[%zu] (Id %lld)"
 #define LABV index, (long long)s->id
 
 /* "Id" and "Op", which every later message names: 0, or -1 after an error. */
-static int decode_id_op(reader *r, const node_members *m, const char *at, size_t index, graph_node_spec *s)
+static int decode_id_op(reader *r, const node_members *m, const char *at, size_t index,
+                        graph_node_spec *s)
 {
     char why[96];
     if (!m->id) {
@@ -162,22 +175,29 @@ static int decode_id_op(reader *r, const node_members *m, const char *at, size_t
     }
     if (get_uint53(m->id, &s->id)) {
         describe_bad_int(m->id, why, sizeof why);
-        ERR_AT(r, at, DC_FIELD, "Nodes[%zu]: \"Id\" must be a non-negative integer; %s", index, why);
+        ERR_AT(r, at, DC_FIELD, "Nodes[%zu]: \"Id\" must be a non-negative integer; %s", index,
+               why);
         return -1;
     }
-    if (!m->op) { ERR_AT(r, at, DC_FIELD, LAB " has no \"Op\"", LABV); return -1; }
+    if (!m->op) {
+        ERR_AT(r, at, DC_FIELD, LAB " has no \"Op\"", LABV);
+        return -1;
+    }
     if (!cJSON_IsString(m->op)) {
         ERR_AT(r, at, DC_FIELD, LAB ": \"Op\" must be a string, found %s", LABV, type_word(m->op));
         return -1;
     }
     s->op = m->op->valuestring;
-    s->kind = strcmp(s->op, "ALLOC") == 0 ? NODE_ALLOC : strcmp(s->op, "FREE") == 0 ? NODE_FREE : NODE_COMPUTE;
+    s->kind = strcmp(s->op, "ALLOC") == 0  ? NODE_ALLOC
+              : strcmp(s->op, "FREE") == 0 ? NODE_FREE
+                                           : NODE_COMPUTE;
     return 0;
 }
 
 /* "BufId" and "Size" of an ALLOC or a FREE: 0, or -1 after reporting each
  * field that is wrong. */
-static int decode_buffer(reader *r, const node_members *m, const char *at, size_t index, graph_node_spec *s)
+static int decode_buffer(reader *r, const node_members *m, const char *at, size_t index,
+                         graph_node_spec *s)
 {
     char why[96];
     int bad = 0;
@@ -197,8 +217,8 @@ static int decode_buffer(reader *r, const node_members *m, const char *at, size_
     }
     if (m->size && get_uint53(m->size, &s->size)) {
         describe_bad_int(m->size, why, sizeof why);
-        ERR_AT(r, at, DC_FIELD, LAB ": \"Size\" must be an integer number of bytes from 0 to 2^53-1; %s",
-               LABV, why);
+        ERR_AT(r, at, DC_FIELD,
+               LAB ": \"Size\" must be an integer number of bytes from 0 to 2^53-1; %s", LABV, why);
         bad = -1;
     }
     return bad;
@@ -206,18 +226,20 @@ static int decode_buffer(reader *r, const node_members *m, const char *at, size_
 
 /* The optional "Name", "Inputs", "Latency" and "Stream": 0, or -1 after
  * reporting each one that is wrong. */
-static int decode_optional(reader *r, const node_members *m, const char *at, size_t index, graph_node_spec *s)
+static int decode_optional(reader *r, const node_members *m, const char *at, size_t index,
+                           graph_node_spec *s)
 {
     char why[96];
     int bad = 0;
     if (m->name && !cJSON_IsString(m->name)) {
-        ERR_AT(r, at, DC_FIELD, LAB ": \"Name\" must be a string, found %s", LABV, type_word(m->name));
+        ERR_AT(r, at, DC_FIELD, LAB ": \"Name\" must be a string, found %s", LABV,
+               type_word(m->name));
         bad = -1;
     }
     s->name = m->name ? m->name->valuestring : NULL;
     if (m->in && !cJSON_IsArray(m->in)) {
-        ERR_AT(r, at, DC_FIELD, LAB ": \"Inputs\" must be an array of buffer ids, found %s",
-               LABV, type_word(m->in));
+        ERR_AT(r, at, DC_FIELD, LAB ": \"Inputs\" must be an array of buffer ids, found %s", LABV,
+               type_word(m->in));
         bad = -1;
     } else if (m->in) {
         int64_t x;
@@ -233,8 +255,8 @@ static int decode_optional(reader *r, const node_members *m, const char *at, siz
     }
     const cJSON *lat = m->lat;
     if (lat && (!cJSON_IsNumber(lat) || !isfinite(lat->valuedouble) || lat->valuedouble < 0)) {
-        ERR_AT(r, at, DC_FIELD, LAB ": \"Latency\" must be a non-negative number, found %s",
-               LABV, cJSON_IsNumber(lat) ? "a negative number" : type_word(lat));
+        ERR_AT(r, at, DC_FIELD, LAB ": \"Latency\" must be a non-negative number, found %s", LABV,
+               cJSON_IsNumber(lat) ? "a negative number" : type_word(lat));
         bad = -1;
     }
     s->has_latency = lat != NULL;
@@ -249,7 +271,8 @@ static int decode_optional(reader *r, const node_members *m, const char *at, siz
 }
 
 /* Adds a decoded node to the builder: its Inputs, and its buffer. */
-static void store_node(reader *r, const graph_node_spec *s, const cJSON *inputs, const char *at, size_t index)
+static void store_node(reader *r, const graph_node_spec *s, const cJSON *inputs, const char *at,
+                       size_t index)
 {
     uint32_t dup, other;
     int64_t *in;
@@ -301,13 +324,16 @@ static void add_edge(reader *r, const cJSON *v, const char *at, size_t index)
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2) {
         ERR_AT(r, at, DC_FIELD, "Edges[%zu] must be a pair [u, v] of node ids, found %s%s", index,
                cJSON_IsArray(v) ? "an array of " : type_word(v),
-               cJSON_IsArray(v) ? (cJSON_GetArraySize(v) < 2 ? "fewer than 2 items" : "more than 2 items") : "");
+               cJSON_IsArray(v)
+                   ? (cJSON_GetArraySize(v) < 2 ? "fewer than 2 items" : "more than 2 items")
+                   : "");
         return;
     }
     const cJSON *a = v->child, *c = v->child->next;
     if (get_uint53(a, &u) || get_uint53(c, &w)) {
         describe_bad_int(get_uint53(a, &u) ? a : c, why, sizeof why);
-        ERR_AT(r, at, DC_FIELD, "Edges[%zu]: node ids must be non-negative integers; %s", index, why);
+        ERR_AT(r, at, DC_FIELD, "Edges[%zu]: node ids must be non-negative integers; %s", index,
+               why);
         return;
     }
     graph_build_edge(&r->b, u, w);
@@ -349,7 +375,10 @@ static const char *walk_array(reader *r, const char *p, const char *key,
         if (r->b.oom) return NULL;
         progress(r, after);
         p = skip_ws(after, end);
-        if (p < end && *p == ',') { p = skip_ws(p + 1, end); continue; }
+        if (p < end && *p == ',') {
+            p = skip_ws(p + 1, end);
+            continue;
+        }
         if (p < end && *p == ']') return p + 1;
         syntax_error(r, p, "expected ',' or ']' after an array element");
         return NULL;
@@ -361,61 +390,89 @@ static int read_document(reader *r)
 {
     const char *end = r->text + r->len;
     const char *p = r->text;
-    if (r->len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;     /* a UTF-8 byte order mark */
+    if (r->len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3; /* a UTF-8 byte order mark */
     p = skip_ws(p, end);
     if (p >= end) {
-        ERR_AT(r, r->text, DC_SYNTAX, "empty input: expected a JSON object with \"Nodes\" and \"Edges\"");
+        ERR_AT(r, r->text, DC_SYNTAX,
+               "empty input: expected a JSON object with \"Nodes\" and \"Edges\"");
         return -1;
     }
     if (*p != '{') {
         const char *after;
         cJSON *v = parse_value(r, p, &after);
         if (!v) return -1;
-        ERR_AT(r, p, DC_SYNTAX, "the top level must be an object with \"Nodes\" and \"Edges\", found %s",
+        ERR_AT(r, p, DC_SYNTAX,
+               "the top level must be an object with \"Nodes\" and \"Edges\", found %s",
                type_word(v));
         cJSON_Delete(v);
         return -1;
     }
     p = skip_ws(p + 1, end);
     if (p < end && *p == '}') p++;
-    else for (;;) {
-        if (p >= end || *p != '"') { syntax_error(r, p, "expected a string key"); return -1; }
-        const char *after;
-        cJSON *k = parse_value(r, p, &after);
-        if (!k) return -1;
-        int which = strcmp(k->valuestring, "Nodes") == 0 ? 1 : strcmp(k->valuestring, "Edges") == 0 ? 2 : 0;
-        cJSON_Delete(k);
-        const char *keyat = p;
-        p = skip_ws(after, end);
-        if (p >= end || *p != ':') { syntax_error(r, p, "expected ':' after a key"); return -1; }
-        p = skip_ws(p + 1, end);
-        if (p >= end) { syntax_error(r, p, "expected a value"); return -1; }
-        if (which == 1 || which == 2) {
-            const char *name = which == 1 ? "Nodes" : "Edges";
-            int *seen = which == 1 ? &r->seen_nodes : &r->seen_edges;
-            if (*seen) { ERR_AT(r, keyat, DC_FIELD, "\"%s\" appears twice", name); return -1; }
-            *seen = 1;
-            p = walk_array(r, p, name, which == 1 ? add_node : add_edge);
-            if (!p) return -1;
-        } else {
-            cJSON *v = parse_value(r, p, &after);   /* unknown field: ignored */
-            if (!v) return -1;
-            cJSON_Delete(v);
-            p = after;
+    else
+        for (;;) {
+            if (p >= end || *p != '"') {
+                syntax_error(r, p, "expected a string key");
+                return -1;
+            }
+            const char *after;
+            cJSON *k = parse_value(r, p, &after);
+            if (!k) return -1;
+            int which = strcmp(k->valuestring, "Nodes") == 0   ? 1
+                        : strcmp(k->valuestring, "Edges") == 0 ? 2
+                                                               : 0;
+            cJSON_Delete(k);
+            const char *keyat = p;
+            p = skip_ws(after, end);
+            if (p >= end || *p != ':') {
+                syntax_error(r, p, "expected ':' after a key");
+                return -1;
+            }
+            p = skip_ws(p + 1, end);
+            if (p >= end) {
+                syntax_error(r, p, "expected a value");
+                return -1;
+            }
+            if (which == 1 || which == 2) {
+                const char *name = which == 1 ? "Nodes" : "Edges";
+                int *seen = which == 1 ? &r->seen_nodes : &r->seen_edges;
+                if (*seen) {
+                    ERR_AT(r, keyat, DC_FIELD, "\"%s\" appears twice", name);
+                    return -1;
+                }
+                *seen = 1;
+                p = walk_array(r, p, name, which == 1 ? add_node : add_edge);
+                if (!p) return -1;
+            } else {
+                cJSON *v = parse_value(r, p, &after); /* unknown field: ignored */
+                if (!v) return -1;
+                cJSON_Delete(v);
+                p = after;
+            }
+            p = skip_ws(p, end);
+            if (p < end && *p == ',') {
+                p = skip_ws(p + 1, end);
+                continue;
+            }
+            if (p < end && *p == '}') {
+                p++;
+                break;
+            }
+            syntax_error(r, p, "expected ',' or '}' after a member of the top-level object");
+            return -1;
         }
-        p = skip_ws(p, end);
-        if (p < end && *p == ',') { p = skip_ws(p + 1, end); continue; }
-        if (p < end && *p == '}') { p++; break; }
-        syntax_error(r, p, "expected ',' or '}' after a member of the top-level object");
+    const char *close = p - 1; /* the top-level object's '}' */
+    p = skip_ws(p, end);
+    if (p < end) {
+        ERR_AT(r, p, DC_SYNTAX, "unexpected data after the top-level object");
         return -1;
     }
-    const char *close = p - 1;                  /* the top-level object's '}' */
-    p = skip_ws(p, end);
-    if (p < end) { ERR_AT(r, p, DC_SYNTAX, "unexpected data after the top-level object"); return -1; }
     if (!r->seen_nodes)
-        ERR_AT(r, close, DC_FIELD, "missing \"Nodes\": the top-level object, which ends here, needs a \"Nodes\" array");
+        ERR_AT(r, close, DC_FIELD,
+               "missing \"Nodes\": the top-level object, which ends here, needs a \"Nodes\" array");
     if (!r->seen_edges)
-        ERR_AT(r, close, DC_FIELD, "missing \"Edges\": the top-level object, which ends here, needs an \"Edges\" "
+        ERR_AT(r, close, DC_FIELD,
+               "missing \"Edges\": the top-level object, which ends here, needs an \"Edges\" "
                "array (use [] for none)");
     return r->d->nerrors ? -1 : 0;
 }
@@ -440,8 +497,9 @@ static graph *build_graph(reader *r, const char *source)
 
 /* Loads text; release (if not NULL) is called once the text is no longer
  * needed, so a mapped file can go before the graph is packed. */
-static graph *load_text(const char *text, size_t len, const char *source, diag *d, const load_opts *opts,
-                        load_stats *stats, void (*release)(void *ctx), void *ctx)
+static graph *load_text(const char *text, size_t len, const char *source, diag *d,
+                        const load_opts *opts, load_stats *stats, void (*release)(void *ctx),
+                        void *ctx)
 {
     reader r;
     memset(&r, 0, sizeof r);
@@ -450,14 +508,15 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     r.text = text;
     r.len = len;
     textpos_init(&r.tp, text, len);
-    graph_build_init(&r.b, d, opts && opts->max_nodes && opts->max_nodes < LOAD_MAX_NODES ? opts->max_nodes
-                                                                                       : LOAD_MAX_NODES);
+    graph_build_init(&r.b, d,
+                     opts && opts->max_nodes && opts->max_nodes < LOAD_MAX_NODES ? opts->max_nodes
+                                                                                 : LOAD_MAX_NODES);
     double t0 = now_s();
     graph *g = NULL;
 
     /* cJSON accepts some text that is not JSON: check the syntax first. */
     const char *bad_at, *bad_why, *start = text, *end = text + len;
-    if (len >= 3 && !memcmp(start, "\xEF\xBB\xBF", 3)) start += 3;     /* a UTF-8 byte order mark */
+    if (len >= 3 && !memcmp(start, "\xEF\xBB\xBF", 3)) start += 3; /* a UTF-8 byte order mark */
     double ts = now_s();
     int bad = skip_ws(start, end) < end && jscan_value(start, end, &bad_at, &bad_why);
     double syntax_s = now_s() - ts;
@@ -471,13 +530,16 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     }
 
     if (r.b.limit)
-        ERR(&r, DC_LIMIT, "too large: more than %llu %s (the most memtris holds)", (unsigned long long)r.b.limit_max,
-            r.b.limit);
+        ERR(&r, DC_LIMIT, "too large: more than %llu %s (the most memtris holds)",
+            (unsigned long long)r.b.limit_max, r.b.limit);
     else if (r.b.oom)
         ERR(&r, DC_LIMIT, "out of memory after %u nodes (the input is %zu bytes)", r.b.n, len);
     graph_build_free(&r.b);
     diag_finish(d);
-    if (d->nerrors) { graph_free(g); g = NULL; }
+    if (d->nerrors) {
+        graph_free(g);
+        g = NULL;
+    }
     if (stats) {
         stats->syntax_s = syntax_s;
         stats->parse_s = r.parse_s;
@@ -487,16 +549,13 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     return g;
 }
 
-graph *load_buffer(const char *text, size_t len, const char *source, diag *d,
-                   const load_opts *opts, load_stats *stats)
+graph *load_buffer(const char *text, size_t len, const char *source, diag *d, const load_opts *opts,
+                   load_stats *stats)
 {
     return load_text(text, len, source, d, opts, stats, NULL, NULL);
 }
 
-static void release_file(void *ctx)
-{
-    fileio_release(ctx);
-}
+static void release_file(void *ctx) { fileio_release(ctx); }
 
 graph *load_file(const char *path, diag *d, const load_opts *opts, load_stats *stats)
 {
@@ -506,7 +565,8 @@ graph *load_file(const char *path, diag *d, const load_opts *opts, load_stats *s
     char why[160];
     fileio_status st = fileio_read(path, '{', &f, why, sizeof why);
     if (st != FILEIO_OK) {
-        diag_add(d, DIAG_ERROR, st == FILEIO_OUT_OF_MEMORY || st == FILEIO_TOO_LARGE ? DC_LIMIT : DC_OTHER, 0, 0,
+        diag_add(d, DIAG_ERROR,
+                 st == FILEIO_OUT_OF_MEMORY || st == FILEIO_TOO_LARGE ? DC_LIMIT : DC_OTHER, 0, 0,
                  "%s", why);
         return NULL;
     }

@@ -20,16 +20,16 @@ typedef struct load_opts {
 
 /* Timings of the phases, for the benchmark (seconds). */
 typedef struct load_stats {
-    double syntax_s;         /* the strict JSON syntax check (jscan) */
-    double parse_s;          /* inside cJSON (parse and delete, sampled) */
-    double build_s;          /* everything else: fields, maps, CSR, validation */
+    double syntax_s; /* the strict JSON syntax check (jscan) */
+    double parse_s;  /* inside cJSON (parse and delete, sampled) */
+    double build_s;  /* everything else: fields, maps, CSR, validation */
     size_t bytes;
 } load_stats;
 
 /* Each returns the graph, or NULL with at least one error in d. Warnings go
  * to d as well. opts and stats may be NULL. */
 graph *load_file(const char *path, diag *d, const load_opts *opts, load_stats *stats);
-graph *load_buffer(const char *buf, size_t len, const char *source, diag *d,
-                   const load_opts *opts, load_stats *stats);
+graph *load_buffer(const char *buf, size_t len, const char *source, diag *d, const load_opts *opts,
+                   load_stats *stats);
 
 #endif

@@ -12,7 +12,7 @@ int64_t place_span(int64_t size, int64_t align)
 {
     if (align <= 1) return size;
     int64_t r = size % align;
-    return r ? size + (align - r) : size;   /* sizes are at most 2^53-1: no overflow */
+    return r ? size + (align - r) : size; /* sizes are at most 2^53-1: no overflow */
 }
 
 int place_oom(const graph *g, char *err, size_t errcap)
@@ -23,7 +23,8 @@ int place_oom(const graph *g, char *err, size_t errcap)
 
 int place_too_big(const graph *g, uint32_t b, char *err, size_t errcap)
 {
-    snprintf(err, errcap, "the arena would pass 2^63-1 bytes (buffer %lld)", (long long)g->buf_id[b]);
+    snprintf(err, errcap, "the arena would pass 2^63-1 bytes (buffer %lld)",
+             (long long)g->buf_id[b]);
     return -1;
 }
 
@@ -35,20 +36,35 @@ int place_too_big(const graph *g, uint32_t b, char *err, size_t errcap)
  * all, the TUI's arena panel and best (which tries the lines marked
  * in_best) take it from this table. */
 static const placer placers[] = {
-    {.name = "first-fit", .online = 1, .in_best = 1, .place = place_first_fit,
-     .desc = "online: the lowest free gap that fits, over an address-ordered free list that coalesces neighbours"},
-    {.name = "best-fit", .online = 1, .in_best = 1, .place = place_best_fit,
+    {.name = "first-fit",
+     .online = 1,
+     .in_best = 1,
+     .place = place_first_fit,
+     .desc = "online: the lowest free gap that fits, over an address-ordered free list that "
+             "coalesces neighbours"},
+    {.name = "best-fit",
+     .online = 1,
+     .in_best = 1,
+     .place = place_best_fit,
      .desc = "online: the smallest free gap that fits (the lowest among equals), same free list"},
-    {.name = "pool", .online = 1, .keeps_memory = 1, .in_best = 1, .place = place_pool,
+    {.name = "pool",
+     .online = 1,
+     .keeps_memory = 1,
+     .in_best = 1,
+     .place = place_pool,
      .desc = "online: the seed's size-class pool: sizes rounded up to 2^n, a free list per class, "
              "freed blocks kept for their class and never returned"},
-    {.name = "coloring", .in_best = 1, .place = place_coloring,
+    {.name = "coloring",
+     .in_best = 1,
+     .place = place_coloring,
      .desc = "offline: the seed's interval coloring: the smallest color free over the lifetime, "
              "offset = color x the largest buffer"},
-    {.name = "greedy-size", .place = place_greedy_size,
+    {.name = "greedy-size",
+     .place = place_greedy_size,
      .desc = "offline: TFLite's greedy by size (best-fitting gap among overlapping buffers), "
              "also in XLA's lifetime order; the smaller plan"},
-    {.name = "best", .place = place_best,
+    {.name = "best",
+     .place = place_best,
      .desc = "offline: the smallest plan of all the others, then a bounded hill-climb over the "
              "greedy order (the greedy stopped past 32 n log n work)"},
 };
@@ -70,7 +86,10 @@ int place_lifetimes(const graph *g, const run *r, lifetimes *lt)
 {
     lt->alloc_step = malloc(((size_t)g->nbufs + 1) * sizeof *lt->alloc_step);
     lt->free_step = malloc(((size_t)g->nbufs + 1) * sizeof *lt->free_step);
-    if (!lt->alloc_step || !lt->free_step) { place_lifetimes_free(lt); return -1; }
+    if (!lt->alloc_step || !lt->free_step) {
+        place_lifetimes_free(lt);
+        return -1;
+    }
     for (uint32_t b = 0; b < g->nbufs; b++) {
         lt->alloc_step[b] = r->pos[g->buf_alloc[b]];
         lt->free_step[b] = g->buf_free[b] == GRAPH_NONE ? r->n : r->pos[g->buf_free[b]];
@@ -95,8 +114,8 @@ void place_free(placement *pl)
     memset(pl, 0, sizeof *pl);
 }
 
-int place_run(const graph *g, const run *r, const placer *p, int64_t align, placement *pl, char *err,
-              size_t errcap)
+int place_run(const graph *g, const run *r, const placer *p, int64_t align, placement *pl,
+              char *err, size_t errcap)
 {
     memset(pl, 0, sizeof *pl);
     if (align < 1 || (align & (align - 1))) {
@@ -122,7 +141,8 @@ int place_run(const graph *g, const run *r, const placer *p, int64_t align, plac
     /* hwm[s]: the largest end among buffers allocated at or before step s
      * (of their blocks, where the placer holds more than the span). */
     for (uint32_t b = 0; b < g->nbufs; b++) {
-        int64_t end = pl->offset[b] + (pl->block ? pl->block[b] : place_span(g->buf_size[b], align));
+        int64_t end =
+            pl->offset[b] + (pl->block ? pl->block[b] : place_span(g->buf_size[b], align));
         if (end > pl->hwm[lt.alloc_step[b]]) pl->hwm[lt.alloc_step[b]] = end;
     }
     for (uint32_t s = 1; s < g->n; s++)
@@ -136,7 +156,7 @@ int place_run(const graph *g, const run *r, const placer *p, int64_t align, plac
 
 int64_t place_lower_bound(const graph *g, const run *r, int64_t align)
 {
-    int64_t live = 0, peak = 0;   /* saturates at INT64_MAX */
+    int64_t live = 0, peak = 0; /* saturates at INT64_MAX */
     for (uint32_t s = 0; s < r->n; s++) {
         uint32_t u = r->order[s], b = g->buf[u];
         if (b == GRAPH_NONE) continue;
@@ -151,8 +171,8 @@ int64_t place_lower_bound(const graph *g, const run *r, int64_t align)
     return peak;
 }
 
-int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align, placement *pl, char *err,
-                      size_t errcap)
+int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align, placement *pl,
+                      char *err, size_t errcap)
 {
     if (place_run(g, r, p, align, pl, err, errcap)) return PLACE_FAILED;
     char why[512];
@@ -173,7 +193,7 @@ double place_fragmentation(const placement *pl, int64_t lower_bound)
 int place_verify(const graph *g, const run *r, const placement *pl, char *err, size_t errcap)
 {
     lifetimes lt = {0};
-    gaps live;   /* live blocks, keyed by offset */
+    gaps live; /* live blocks, keyed by offset */
     uint32_t *at_off = malloc(((size_t)g->nbufs + 1) * sizeof *at_off);
     if (place_lifetimes(g, r, &lt) || !at_off || gaps_init(&live, g->nbufs + 1)) {
         place_lifetimes_free(&lt);
@@ -185,11 +205,11 @@ int place_verify(const graph *g, const run *r, const placement *pl, char *err, s
     for (uint32_t b = 0; b < g->nbufs && !bad; b++)
         if (pl->offset[b] < 0 || pl->offset[b] % pl->align) {
             if (pl->offset[b] < 0)
-                snprintf(err, errcap, "buffer %lld is at offset %lld, below 0", (long long)g->buf_id[b],
-                         (long long)pl->offset[b]);
+                snprintf(err, errcap, "buffer %lld is at offset %lld, below 0",
+                         (long long)g->buf_id[b], (long long)pl->offset[b]);
             else
-                snprintf(err, errcap, "buffer %lld is at offset %lld, not a multiple of %lld", (long long)g->buf_id[b],
-                         (long long)pl->offset[b], (long long)pl->align);
+                snprintf(err, errcap, "buffer %lld is at offset %lld, not a multiple of %lld",
+                         (long long)g->buf_id[b], (long long)pl->offset[b], (long long)pl->align);
             bad = 1;
         }
     /* Sweep the steps: remove blocks as they are freed, check each new block
@@ -199,15 +219,21 @@ int place_verify(const graph *g, const run *r, const placement *pl, char *err, s
         if (b == GRAPH_NONE) continue;
         int64_t off = pl->offset[b], span = place_span(g->buf_size[b], pl->align);
         if (span == 0) continue;
-        if (g->kind[u] == NODE_FREE) { gaps_remove(&live, off); continue; }
+        if (g->kind[u] == NODE_FREE) {
+            gaps_remove(&live, off);
+            continue;
+        }
         if (g->kind[u] != NODE_ALLOC) continue;
         uint32_t p = gaps_pred(&live, off + 1), q = gaps_succ(&live, off);
         uint32_t hit = p != GAPS_NONE && live.n[p].off + live.n[p].len > off ? p
-                     : q != GAPS_NONE && live.n[q].off < off + span ? q : GAPS_NONE;
+                       : q != GAPS_NONE && live.n[q].off < off + span        ? q
+                                                                             : GAPS_NONE;
         if (hit != GAPS_NONE) {
             uint32_t other = at_off[hit];
-            snprintf(err, errcap, "buffers %lld [%lld, %lld) and %lld [%lld, %lld) are live together at step %u "
-                     "and overlap", (long long)g->buf_id[other], (long long)pl->offset[other],
+            snprintf(err, errcap,
+                     "buffers %lld [%lld, %lld) and %lld [%lld, %lld) are live together at step %u "
+                     "and overlap",
+                     (long long)g->buf_id[other], (long long)pl->offset[other],
                      (long long)(pl->offset[other] + place_span(g->buf_size[other], pl->align)),
                      (long long)g->buf_id[b], (long long)off, (long long)(off + span), s + 1);
             bad = 1;

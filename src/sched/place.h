@@ -15,46 +15,48 @@
  * of its ALLOC (inclusive) to the step of its FREE (exclusive); a buffer never
  * freed has free_step = n. */
 typedef struct lifetimes {
-    uint32_t *alloc_step;   /* [nbufs] */
-    uint32_t *free_step;    /* [nbufs] */
+    uint32_t *alloc_step; /* [nbufs] */
+    uint32_t *free_step;  /* [nbufs] */
 } lifetimes;
 
-int place_lifetimes(const graph *g, const run *r, lifetimes *lt);   /* 0, or -1 out of memory */
+int place_lifetimes(const graph *g, const run *r, lifetimes *lt); /* 0, or -1 out of memory */
 void place_lifetimes_free(lifetimes *lt);
 
 typedef struct placement {
-    const char *placer;     /* the placer's name */
+    const char *placer; /* the placer's name */
     int64_t align;
-    int64_t *offset;        /* [nbufs] byte offset of each buffer */
-    int64_t *hwm;           /* [n] arena high-water mark after step s: the largest end of any
-                             * buffer allocated at or before s (for pool: reserved bytes) */
-    int64_t arena;          /* bytes the plan needs: the final high-water mark */
-    int64_t reserved;       /* pool: bytes taken from the system and kept; others: arena */
-    int64_t *block;         /* [nbufs] or NULL: bytes held for each buffer where a placer holds
-                             * more than its span (pool: its size class; coloring: BLOCK_SIZE);
-                             * set by the placer, freed by place_free */
-    const char *detail;     /* static text: how the plan was found (e.g. the order that won), or NULL */
+    int64_t *offset;    /* [nbufs] byte offset of each buffer */
+    int64_t *hwm;       /* [n] arena high-water mark after step s: the largest end of any
+                         * buffer allocated at or before s (for pool: reserved bytes) */
+    int64_t arena;      /* bytes the plan needs: the final high-water mark */
+    int64_t reserved;   /* pool: bytes taken from the system and kept; others: arena */
+    int64_t *block;     /* [nbufs] or NULL: bytes held for each buffer where a placer holds
+                         * more than its span (pool: its size class; coloring: BLOCK_SIZE);
+                         * set by the placer, freed by place_free */
+    const char *detail; /* static text: how the plan was found (e.g. the order that won), or NULL */
 } placement;
 
 typedef struct placer {
     const char *name;
     const char *desc;
-    int online;             /* replays the schedule as an allocator would */
-    int keeps_memory;       /* what it takes from the system it keeps: plan reports it even when it is the arena */
-    int in_best;            /* best tries it as it is (best runs the greedy orders itself, and is not its own member) */
+    int online;       /* replays the schedule as an allocator would */
+    int keeps_memory; /* what it takes from the system it keeps: plan reports it even when it is the
+                         arena */
+    int in_best; /* best tries it as it is (best runs the greedy orders itself, and is not its own
+                    member) */
     /* Fills pl->offset (allocated by place_run) and pl->reserved; 0 or -1 with err. */
-    int (*place)(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
-                 size_t errcap);
+    int (*place)(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                 char *err, size_t errcap);
 } placer;
 
-const placer *placer_find(const char *name);   /* NULL if unknown */
-const placer *placer_at(size_t i);             /* NULL past the end */
+const placer *placer_find(const char *name); /* NULL if unknown */
+const placer *placer_at(size_t i);           /* NULL past the end */
 size_t placer_count(void);
 
 /* Runs a placer: allocates pl's arrays, places, then fills hwm and arena.
  * align must be a power of two >= 1. 0, or -1 with a message in err. */
-int place_run(const graph *g, const run *r, const placer *p, int64_t align, placement *pl, char *err,
-              size_t errcap);
+int place_run(const graph *g, const run *r, const placer *p, int64_t align, placement *pl,
+              char *err, size_t errcap);
 void place_free(placement *pl);
 
 /* Checks a plan: every offset aligned, and no two buffers live at the same
@@ -69,8 +71,8 @@ enum { PLACE_OK = 0, PLACE_FAILED = -1, PLACE_INVALID = -2 };
 
 /* place_run, then place_verify on its plan. On PLACE_FAILED and PLACE_INVALID
  * pl holds no plan (place_free on it is harmless). */
-int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align, placement *pl, char *err,
-                      size_t errcap);
+int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align, placement *pl,
+                      char *err, size_t errcap);
 
 /* Bytes a buffer occupies: its size rounded up to the alignment. */
 int64_t place_span(int64_t size, int64_t align);
@@ -89,23 +91,23 @@ int place_first_fit(const graph *g, const run *r, const lifetimes *lt, int64_t a
 /* (place_online.c) best fit over the same free list; the seed's size-class pool. */
 int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                    char *err, size_t errcap);
-int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
-               size_t errcap);
+int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+               char *err, size_t errcap);
 /* place_coloring.c: the seed's interval coloring. */
 int place_coloring(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                    char *err, size_t errcap);
 /* place_greedy.c: TFLite's greedy by size, in two orders. */
-int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                      char *err, size_t errcap);
+int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                      placement *pl, char *err, size_t errcap);
 /* place_best.c: the smallest of all, improved by a hill-climb. */
-int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
-               size_t errcap);
+int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+               char *err, size_t errcap);
 /* best with its greedy runs given at most greedy_work units of work (ranges
  * read plus buffers placed); past it, best stops the greedy and keeps the
  * smallest plan of the other placers, saying so in pl->detail. place_best
  * uses place_best_greedy_budget(nbufs): 32 n log2 n, at least 5e7. */
-int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_t align, uint64_t greedy_work,
-                       placement *pl, char *err, size_t errcap);
+int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                       uint64_t greedy_work, placement *pl, char *err, size_t errcap);
 uint64_t place_best_greedy_budget(uint32_t nbufs);
 
 #endif

@@ -32,8 +32,8 @@ static uint64_t xorshift(uint64_t *s)
  * the work (buffers placed plus overlaps scanned) is bounded, not the time.
  * Improves jobs and off (by position) in place; returns the arena, or -1 out
  * of memory. */
-static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_t arena, int64_t goal,
-                          uint64_t budget)
+static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_t arena,
+                          int64_t goal, uint64_t budget)
 {
     uint32_t nb = G->nb;
     if (nb < 2 || arena <= goal) return arena;
@@ -41,7 +41,9 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
     uint32_t *top = malloc((size_t)nb * sizeof *top);
     int64_t *off2 = malloc((size_t)nb * sizeof *off2);
     if (!jobs2 || !top || !off2) {
-        free(jobs2); free(top); free(off2);
+        free(jobs2);
+        free(top);
+        free(off2);
         return -1;
     }
     memcpy(jobs2, jobs, (size_t)nb * sizeof *jobs);
@@ -55,20 +57,24 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
         G->work += nb / 8 + 1;
         uint32_t pt = top[xorshift(&seed) % ntop];
         uint64_t move = xorshift(&seed) % 3;
-        if (pt == 0) {                       /* the first buffer: move a later one up instead */
+        if (pt == 0) { /* the first buffer: move a later one up instead */
             pt = 1 + (uint32_t)(xorshift(&seed) % (nb - 1));
             move = 1;
         }
         uint32_t p = (uint32_t)(xorshift(&seed) % pt);
         place_job t;
-        if (move == 0) {                     /* move the top buffer to position p */
+        if (move == 0) { /* move the top buffer to position p */
             t = jobs2[pt];
             memmove(jobs2 + p + 1, jobs2 + p, (size_t)(pt - p) * sizeof *jobs2);
             jobs2[p] = t;
-        } else if (move == 1) {              /* swap it with the buffer at p */
-            t = jobs2[pt]; jobs2[pt] = jobs2[p]; jobs2[p] = t;
-        } else {                             /* swap the neighbours p, p+1 */
-            t = jobs2[p]; jobs2[p] = jobs2[p + 1]; jobs2[p + 1] = t;
+        } else if (move == 1) { /* swap it with the buffer at p */
+            t = jobs2[pt];
+            jobs2[pt] = jobs2[p];
+            jobs2[p] = t;
+        } else { /* swap the neighbours p, p+1 */
+            t = jobs2[p];
+            jobs2[p] = jobs2[p + 1];
+            jobs2[p + 1] = t;
         }
         uint32_t bad;
         int64_t a = place_greedy_run(G, jobs2, p, off2, arena, &bad);
@@ -77,17 +83,19 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
             break;
         }
         size_t rest = (size_t)(nb - p);
-        if (a >= 0) {                        /* accepted: not larger */
+        if (a >= 0) { /* accepted: not larger */
             arena = a;
             memcpy(jobs + p, jobs2 + p, rest * sizeof *jobs);
             memcpy(off + p, off2 + p, rest * sizeof *off);
-        } else {                             /* rejected: undo */
+        } else { /* rejected: undo */
             memcpy(jobs2 + p, jobs + p, rest * sizeof *jobs);
             memcpy(off2 + p, off + p, rest * sizeof *off);
         }
         G->work += rest / 8;
     }
-    free(jobs2); free(top); free(off2);
+    free(jobs2);
+    free(top);
+    free(off2);
     return arena;
 }
 
@@ -96,27 +104,28 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
  * (a model's few hundred buffers take well under a second) while that stays
  * under BEST_MIN_WORK, and at least BEST_RUNS for large ones (a few seconds
  * for a million nodes). */
-#define BEST_RUNS 3u
+#define BEST_RUNS       3u
 #define BEST_SMALL_RUNS 1000u
-#define BEST_MIN_WORK 50000000u
+#define BEST_MIN_WORK   50000000u
 /* The climb has at most this much; the three extra orders are tried only
  * when the first two cost less than BEST_EXTRA_WORK (the climb does more
  * for large graphs). */
-#define BEST_MAX_WORK 100000000u
+#define BEST_MAX_WORK   100000000u
 #define BEST_EXTRA_WORK 10000000u
 /* The greedy runs of best have at most BEST_GREEDY_NLOGN x n log2 n work
  * (n buffers), or BEST_GREEDY_MIN_WORK when that is more: a few times what
  * any graph of the benchmarks but randwire needs; on graphs where hundreds
  * of thousands of buffers overlap the greedy is quadratic (as TFLite's and
  * XLA's are), and best gives up on it rather than run for minutes. */
-#define BEST_GREEDY_NLOGN 32u
+#define BEST_GREEDY_NLOGN    32u
 #define BEST_GREEDY_MIN_WORK 50000000u
 
 /* How best's plan was found when the greedy gave up and placer p won. */
 static const char *cut_detail(const placer *p)
 {
     static const struct {
-        int (*place)(const graph *, const run *, const lifetimes *, int64_t, placement *, char *, size_t);
+        int (*place)(const graph *, const run *, const lifetimes *, int64_t, placement *, char *,
+                     size_t);
         const char *text;
     } text[] = {
         {place_first_fit, "first-fit (greedy by size passed its work limit and was stopped)"},
@@ -143,14 +152,14 @@ uint64_t place_best_greedy_budget(uint32_t nbufs)
  * hill-climb over the best greedy order tries to shrink it further. Stops
  * early at the lower bound (the largest sum of live spans), which no plan
  * can beat; so best is never larger than any placer. */
-int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
-               size_t errcap)
+int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+               char *err, size_t errcap)
 {
     return place_best_limited(g, r, lt, align, place_best_greedy_budget(g->nbufs), pl, err, errcap);
 }
 
-int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_t align, uint64_t greedy_work,
-                       placement *pl, char *err, size_t errcap)
+int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                       uint64_t greedy_work, placement *pl, char *err, size_t errcap)
 {
     int64_t goal = place_lower_bound(g, r, align);
     place_greedy *G = place_greedy_new(g, r, lt, align);
@@ -159,9 +168,12 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     place_job *order = malloc(((size_t)G->nb + 1) * sizeof *order);
     int64_t *off = malloc(((size_t)G->nb + 1) * sizeof *off), *other = NULL;
     int rc = -1;
-    if (!order || !off) { place_oom(g, err, errcap); goto out; }
-    static const int which[] = {PLACE_ORDER_SIZE, PLACE_ORDER_LIFETIME, PLACE_ORDER_SPATIAL, PLACE_ORDER_AREA,
-                                PLACE_ORDER_START};
+    if (!order || !off) {
+        place_oom(g, err, errcap);
+        goto out;
+    }
+    static const int which[] = {PLACE_ORDER_SIZE, PLACE_ORDER_LIFETIME, PLACE_ORDER_SPATIAL,
+                                PLACE_ORDER_AREA, PLACE_ORDER_START};
     /* A plan that would pass 2^63-1 bytes is no plan: another may fit. */
     int64_t greedy_arena = INT64_MAX;
     int grc = place_greedy_orders(G, which, 2, goal, &greedy_arena, pl, order, off, err, errcap);
@@ -169,8 +181,8 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     int greedy_cut = G->work > G->max_work;
     if (grc == -1) goto out;
     if (!grc && G->work < BEST_EXTRA_WORK &&
-        place_greedy_orders(G, which + 2, PLACE_NORDERS - 2, goal, &greedy_arena, pl, order, off, err,
-                            errcap) == -1)
+        place_greedy_orders(G, which + 2, PLACE_NORDERS - 2, goal, &greedy_arena, pl, order, off,
+                            err, errcap) == -1)
         goto out;
     int64_t arena = greedy_arena;
     /* The other placers of the table. */
@@ -180,8 +192,12 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         placement o = {0};
         o.align = align;
         o.offset = other = calloc((size_t)g->nbufs + 1, sizeof *o.offset);
-        if (!other) { place_oom(g, err, errcap); goto out; }
-        int64_t a = p->place(g, r, lt, align, &o, err, errcap) ? INT64_MAX : plan_top(g, o.offset, align);
+        if (!other) {
+            place_oom(g, err, errcap);
+            goto out;
+        }
+        int64_t a =
+            p->place(g, r, lt, align, &o, err, errcap) ? INT64_MAX : plan_top(g, o.offset, align);
         free(o.block);
         if (a < arena) {
             arena = a;
@@ -191,7 +207,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         free(other);
         other = NULL;
     }
-    if (arena == INT64_MAX) goto out;     /* err says why the last placer failed */
+    if (arena == INT64_MAX) goto out; /* err says why the last placer failed */
     /* The hill-climb, from the best greedy plan. */
     if (arena > goal && greedy_arena < INT64_MAX && !greedy_cut) {
         uint64_t budget = one_run * BEST_SMALL_RUNS;
@@ -199,9 +215,12 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         if (budget < one_run * BEST_RUNS) budget = one_run * BEST_RUNS;
         if (budget > BEST_MAX_WORK) budget = BEST_MAX_WORK;
         G->work = 0;
-        G->max_work = UINT64_MAX;   /* a step costs at most one greedy run, under the limit above */
+        G->max_work = UINT64_MAX; /* a step costs at most one greedy run, under the limit above */
         int64_t a = hill_climb(G, order, off, greedy_arena, goal, budget);
-        if (a == -1) { place_oom(g, err, errcap); goto out; }
+        if (a == -1) {
+            place_oom(g, err, errcap);
+            goto out;
+        }
         if (a < arena) {
             for (uint32_t i = 0; i < G->nb; i++) pl->offset[order[i].b] = off[i];
             pl->detail = "greedy by size, improved by the hill-climb over its order";

@@ -1,62 +1,13 @@
-/* place_greedy.c: placer "greedy-size", TFLite's greedy by size (also in XLA's order), over an index
- * that finds the placed buffers a lifetime meets in O(log n) lists. Exports place_greedy_size and
- * the engine best climbs over (place_greedy_*, declared in place_internal.h). */
+/* place_greedy.c: placer "greedy-size", TFLite's greedy by size (also in XLA's order), over an
+ * index that finds the placed buffers a lifetime meets in O(log n) lists. Exports place_greedy_size
+ * and the engine best climbs over (place_greedy_*, declared in place_internal.h). */
 #include "place_internal.h"
+#include "stepset.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NONE UINT32_MAX
-
-/* A set of ticks (see greedy below): a bitset with a summary level per 64
- * words, for "the next member at or after t" in a few word reads. */
-typedef struct stepset {
-    uint64_t *w[6];
-    uint64_t nw[6];
-    int levels;
-} stepset;
-
-static int stepset_init(stepset *b, uint64_t n)
-{
-    memset(b, 0, sizeof *b);
-    uint64_t bits = n ? n : 1;
-    do {
-        b->nw[b->levels] = (bits + 63) / 64;
-        b->w[b->levels] = calloc(b->nw[b->levels], sizeof(uint64_t));
-        if (!b->w[b->levels]) return -1;
-        bits = b->nw[b->levels++];
-    } while (bits > 1);
-    return 0;
-}
-
-static void stepset_free(stepset *b)
-{
-    for (int l = 0; l < b->levels; l++) free(b->w[l]);
-    memset(b, 0, sizeof *b);
-}
-
-static void stepset_clear(stepset *b)
-{
-    for (int l = 0; l < b->levels; l++) memset(b->w[l], 0, b->nw[l] * sizeof(uint64_t));
-}
-
-static void stepset_add(stepset *b, uint64_t x)
-{
-    for (int l = 0; l < b->levels; l++, x >>= 6) b->w[l][x >> 6] |= (uint64_t)1 << (x & 63);
-}
-
-/* The smallest member >= x, or UINT64_MAX. */
-static uint64_t stepset_next(const stepset *b, uint64_t x)
-{
-    int l = 0;
-    for (;; l++, x = (x >> 6) + 1) {
-        if (l == b->levels || (x >> 6) >= b->nw[l]) return UINT64_MAX;
-        uint64_t w = b->w[l][x >> 6] & (~(uint64_t)0 << (x & 63));
-        if (w) { x = (x & ~(uint64_t)63) | (uint64_t)__builtin_ctzll(w); break; }
-    }
-    while (l-- > 0) x = (x << 6) | (uint64_t)__builtin_ctzll(b->w[l][x]);
-    return x;
-}
 
 typedef struct span_item {
     int64_t off, end;
@@ -85,10 +36,10 @@ typedef struct flist {
 /* Ticks go to the trees in blocks of this many, which keeps the trees small
  * enough to stay in cache. */
 #define GREEDY_BLOCK_SHIFT 5
-#define GREEDY_BLOCK ((uint64_t)1 << GREEDY_BLOCK_SHIFT)
+#define GREEDY_BLOCK       ((uint64_t)1 << GREEDY_BLOCK_SHIFT)
 /* The starts tree has a fan-out of 16: a buffer joins one union per level. */
-#define GREEDY_FAN_SHIFT 4
-#define GREEDY_FAN ((uint64_t)1 << GREEDY_FAN_SHIFT)
+#define GREEDY_FAN_SHIFT  4
+#define GREEDY_FAN        ((uint64_t)1 << GREEDY_FAN_SHIFT)
 #define GREEDY_MAX_LEVELS 8
 
 static void sort_items(span_item *a, uint32_t k);
@@ -117,23 +68,24 @@ static void sort_items(span_item *a, uint32_t k);
  * ticks, and placing a buffer adds it to O(log n) lists: long-lived buffers
  * packed together cost little however many overlap. */
 typedef struct greedy {
-    place_greedy pub;     /* nb (buffers with a span), work, max_work; first, so a greedy is a place_greedy */
+    place_greedy
+        pub; /* nb (buffers with a span), work, max_work; first, so a greedy is a place_greedy */
     const graph *g;
     const lifetimes *lt;
-    uint32_t *bufs;       /* [nb] those buffers in tick order */
-    int64_t *span;        /* [nbufs] */
-    uint32_t *ta, *tf;    /* [nbufs] each buffer's lifetime in ticks */
-    uint32_t nblocks, leaves;   /* blocks of ticks; leaves of the trees, a power of two >= nblocks */
-    ulist *cover;         /* [2 leaves] */
-    uint32_t *cmask;      /* [leaves] bit d: the node d levels above the leaf has a cover list */
-    ulist *starts[GREEDY_MAX_LEVELS];   /* [level][blocks >> 4 level], from level 1 */
+    uint32_t *bufs;           /* [nb] those buffers in tick order */
+    int64_t *span;            /* [nbufs] */
+    uint32_t *ta, *tf;        /* [nbufs] each buffer's lifetime in ticks */
+    uint32_t nblocks, leaves; /* blocks of ticks; leaves of the trees, a power of two >= nblocks */
+    ulist *cover;             /* [2 leaves] */
+    uint32_t *cmask; /* [leaves] bit d: the node d levels above the leaf has a cover list */
+    ulist *starts[GREEDY_MAX_LEVELS]; /* [level][blocks >> 4 level], from level 1 */
     uint32_t nstarts[GREEDY_MAX_LEVELS];
     int levels;
-    flist *fringe;        /* [nblocks] */
-    span_item *by_tick;   /* [nb] the range of the buffer allocated at a tick, once placed */
-    stepset placed;       /* the placed ticks */
-    span_item *tmp;       /* [nb] the ranges one query gathers */
-    span_item *scratch;   /* [nb] for joining a list */
+    flist *fringe;      /* [nblocks] */
+    span_item *by_tick; /* [nb] the range of the buffer allocated at a tick, once placed */
+    stepset placed;     /* the placed ticks */
+    span_item *tmp;     /* [nb] the ranges one query gathers */
+    span_item *scratch; /* [nb] for joining a list */
 } greedy;
 
 static void greedy_free(greedy *G)
@@ -200,7 +152,8 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
     G->cmask = calloc(G->leaves, sizeof *G->cmask);
     G->fringe = calloc((size_t)G->nblocks + 1, sizeof *G->fringe);
     G->by_tick = malloc(((size_t)G->pub.nb + 1) * sizeof *G->by_tick);
-    if (!G->cover || !G->cmask || !G->fringe || !G->by_tick || stepset_init(&G->placed, (uint64_t)G->pub.nb + 1)) {
+    if (!G->cover || !G->cmask || !G->fringe || !G->by_tick ||
+        stepset_init(&G->placed, (uint64_t)G->pub.nb + 1)) {
         greedy_free(G);
         return -1;
     }
@@ -308,7 +261,8 @@ static int greedy_insert(greedy *G, const place_job *j, int64_t off)
     uint64_t a = j->a, f = j->f;
     span_item sp = {off, off + j->span};
     uint64_t b0 = a >> GREEDY_BLOCK_SHIFT, b1 = (f - 1) >> GREEDY_BLOCK_SHIFT;
-    uint64_t w0 = (a + GREEDY_BLOCK - 1) >> GREEDY_BLOCK_SHIFT, w1 = f >> GREEDY_BLOCK_SHIFT;   /* whole blocks */
+    uint64_t w0 = (a + GREEDY_BLOCK - 1) >> GREEDY_BLOCK_SHIFT,
+             w1 = f >> GREEDY_BLOCK_SHIFT; /* whole blocks */
     int bad = 0;
     for (uint64_t l = w0 + G->leaves, h = w1 + G->leaves, d = 0; l < h; l >>= 1, h >>= 1, d++) {
         if (l & 1) bad |= cover_add(G, l++, d, sp);
@@ -317,7 +271,8 @@ static int greedy_insert(greedy *G, const place_job *j, int64_t off)
     seg_item it = {sp.off, sp.end, j->a, j->f};
     if (b0 < w0 || b0 >= w1) bad |= flist_add(&G->fringe[b0], it);
     if (b1 != b0 && (b1 < w0 || b1 >= w1)) bad |= flist_add(&G->fringe[b1], it);
-    for (int l = 1; l < G->levels; l++) bad |= ulist_add(&G->starts[l][b0 >> (GREEDY_FAN_SHIFT * l)], sp);
+    for (int l = 1; l < G->levels; l++)
+        bad |= ulist_add(&G->starts[l][b0 >> (GREEDY_FAN_SHIFT * l)], sp);
     G->by_tick[a] = sp;
     stepset_add(&G->placed, a);
     return bad ? -1 : 0;
@@ -329,7 +284,10 @@ static uint32_t gather_ticks(const greedy *G, uint64_t lo, uint64_t hi, uint32_t
 {
     for (uint64_t t = lo; t < hi;) {
         uint64_t wi = t >> 6, w = G->placed.w[0][wi] & (~(uint64_t)0 << (t & 63));
-        if (!w) { t = stepset_next(&G->placed, (wi + 1) << 6); continue; }
+        if (!w) {
+            t = stepset_next(&G->placed, (wi + 1) << 6);
+            continue;
+        }
         for (; w; w &= w - 1) {
             uint64_t x = (wi << 6) | (uint64_t)__builtin_ctzll(w);
             if (x >= hi) return k;
@@ -360,7 +318,8 @@ static int64_t greedy_fit(greedy *G, const place_job *j)
     /* An empty fringe may have no array: NULL + 0 is undefined in C (UBSan's
      * pointer-overflow check, found by tests/fuzz). */
     if (fr->n)
-        for (const seg_item *it = fr->v, *e = it + fr->n; it < e; it++) {   /* no branch: a coin toss */
+        for (const seg_item *it = fr->v, *e = it + fr->n; it < e;
+             it++) { /* no branch: a coin toss */
             G->tmp[k] = (span_item){it->off, it->end};
             k += it->a <= a && it->f > a;
         }
@@ -368,7 +327,8 @@ static int64_t greedy_fit(greedy *G, const place_job *j)
     for (uint32_t m = G->cmask[blk]; m; m &= m - 1)
         k = gather_list(G, &G->cover[(blk + G->leaves) >> __builtin_ctz(m)], k);
     /* Allocated in (a, f): ticks near the ends, unions of whole nodes between. */
-    uint64_t lo = a + 1, hi = f, w0 = (lo + GREEDY_BLOCK - 1) >> GREEDY_BLOCK_SHIFT, w1 = hi >> GREEDY_BLOCK_SHIFT;
+    uint64_t lo = a + 1, hi = f, w0 = (lo + GREEDY_BLOCK - 1) >> GREEDY_BLOCK_SHIFT,
+             w1 = hi >> GREEDY_BLOCK_SHIFT;
     if (w0 >= w1) {
         k = gather_ticks(G, lo, hi, k);
     } else {
@@ -392,7 +352,7 @@ static int64_t greedy_fit(greedy *G, const place_job *j)
             }
             for (int level = 1; l < h; level++, l >>= GREEDY_FAN_SHIFT, h >>= GREEDY_FAN_SHIFT) {
                 ulist *st = G->starts[level];
-                if (level == G->levels - 1) {   /* the top: all that is left */
+                if (level == G->levels - 1) { /* the top: all that is left */
                     for (; l < h; l++) k = gather_list(G, &st[l], k);
                     break;
                 }
@@ -407,7 +367,10 @@ static int64_t greedy_fit(greedy *G, const place_job *j)
     int64_t need = j->span, prev = 0, best = -1, best_gap = INT64_MAX;
     for (uint32_t i = 0; i < k; i++) {
         int64_t gap = G->tmp[i].off - prev;
-        if (gap >= need && gap < best_gap) { best = prev; best_gap = gap; }
+        if (gap >= need && gap < best_gap) {
+            best = prev;
+            best_gap = gap;
+        }
         if (G->tmp[i].end > prev) prev = G->tmp[i].end;
     }
     return best >= 0 ? best : prev;
@@ -419,21 +382,43 @@ static void sort_items(span_item *a, uint32_t k)
 {
     while (k > 16) {
         span_item *m = a + k / 2, *z = a + k - 1, t;
-        if (m->off < a->off) { t = *m; *m = *a; *a = t; }
-        if (z->off < m->off) { t = *z; *z = *m; *m = t; if (m->off < a->off) { t = *m; *m = *a; *a = t; } }
+        if (m->off < a->off) {
+            t = *m;
+            *m = *a;
+            *a = t;
+        }
+        if (z->off < m->off) {
+            t = *z;
+            *z = *m;
+            *m = t;
+            if (m->off < a->off) {
+                t = *m;
+                *m = *a;
+                *a = t;
+            }
+        }
         int64_t pv = m->off;
         uint32_t i = 0, j = k - 1;
         for (;;) {
             while (a[i].off < pv) i++;
             while (a[j].off > pv) j--;
             if (i >= j) break;
-            t = a[i]; a[i] = a[j]; a[j] = t;
-            i++; j--;
+            t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+            i++;
+            j--;
         }
         /* a[0..j] <= pv <= a[j+1..k) */
         uint32_t left = j + 1, right = k - j - 1;
-        if (left < right) { sort_items(a, left); a += left; k = right; }
-        else { sort_items(a + left, right); k = left; }
+        if (left < right) {
+            sort_items(a, left);
+            a += left;
+            k = right;
+        } else {
+            sort_items(a + left, right);
+            k = left;
+        }
     }
     for (uint32_t i = 1; i < k; i++) {
         span_item x = a[i];
@@ -444,8 +429,8 @@ static void sort_items(span_item *a, uint32_t k)
 }
 
 /* place_greedy_run (place_internal.h says what it returns). */
-static int64_t greedy_place(greedy *G, const place_job *jobs, uint32_t from, int64_t *off, int64_t limit,
-                            uint32_t *bad)
+static int64_t greedy_place(greedy *G, const place_job *jobs, uint32_t from, int64_t *off,
+                            int64_t limit, uint32_t *bad)
 {
     greedy_reset(G);
     G->pub.work += G->leaves / 2 + G->nblocks / 4 + 8;
@@ -467,7 +452,10 @@ static int64_t greedy_place(greedy *G, const place_job *jobs, uint32_t from, int
         }
         if (G->pub.work > G->pub.max_work) return -4;
         int64_t at = greedy_fit(G, &jobs[i]), end;
-        if (__builtin_add_overflow(at, jobs[i].span, &end)) { *bad = jobs[i].b; return -1; }
+        if (__builtin_add_overflow(at, jobs[i].span, &end)) {
+            *bad = jobs[i].b;
+            return -1;
+        }
         if (end > arena) {
             arena = end;
             if (arena > limit) return -2;
@@ -478,8 +466,8 @@ static int64_t greedy_place(greedy *G, const place_job *jobs, uint32_t from, int
     return arena;
 }
 
-int64_t place_greedy_run(place_greedy *G, const place_job *jobs, uint32_t from, int64_t *off, int64_t limit,
-                         uint32_t *bad)
+int64_t place_greedy_run(place_greedy *G, const place_job *jobs, uint32_t from, int64_t *off,
+                         int64_t limit, uint32_t *bad)
 {
     return greedy_place((greedy *)G, jobs, from, off, limit, bad);
 }
@@ -512,20 +500,42 @@ static void sort_keys(order_key *a, uint32_t k)
     order_key t;
     while (k > 16) {
         order_key *m = a + k / 2, *z = a + k - 1;
-        if (key_less(m, a)) { t = *m; *m = *a; *a = t; }
-        if (key_less(z, m)) { t = *z; *z = *m; *m = t; if (key_less(m, a)) { t = *m; *m = *a; *a = t; } }
+        if (key_less(m, a)) {
+            t = *m;
+            *m = *a;
+            *a = t;
+        }
+        if (key_less(z, m)) {
+            t = *z;
+            *z = *m;
+            *m = t;
+            if (key_less(m, a)) {
+                t = *m;
+                *m = *a;
+                *a = t;
+            }
+        }
         order_key pv = *m;
         uint32_t i = 0, j = k - 1;
         for (;;) {
             while (key_less(&a[i], &pv)) i++;
             while (key_less(&pv, &a[j])) j--;
             if (i >= j) break;
-            t = a[i]; a[i] = a[j]; a[j] = t;
-            i++; j--;
+            t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+            i++;
+            j--;
         }
         uint32_t left = j + 1, right = k - j - 1;
-        if (left < right) { sort_keys(a, left); a += left; k = right; }
-        else { sort_keys(a + left, right); k = left; }
+        if (left < right) {
+            sort_keys(a, left);
+            a += left;
+            k = right;
+        } else {
+            sort_keys(a + left, right);
+            k = left;
+        }
     }
     for (uint32_t i = 1; i < k; i++) {
         t = a[i];
@@ -544,9 +554,21 @@ static void make_order(const greedy *G, int which, order_key *keys, place_job *j
         order_key *k = &keys[i];
         k->j = (place_job){sz, b, G->ta[b], G->tf[b]};
         switch (which) {
-        case PLACE_ORDER_SIZE: k->k[0] = -sz; k->k[1] = a; k->k[2] = 0; break;
-        case PLACE_ORDER_LIFETIME: k->k[0] = -len; k->k[1] = -sz; k->k[2] = a; break;
-        case PLACE_ORDER_SPATIAL: k->k[0] = -sz; k->k[1] = -len; k->k[2] = a; break;
+        case PLACE_ORDER_SIZE:
+            k->k[0] = -sz;
+            k->k[1] = a;
+            k->k[2] = 0;
+            break;
+        case PLACE_ORDER_LIFETIME:
+            k->k[0] = -len;
+            k->k[1] = -sz;
+            k->k[2] = a;
+            break;
+        case PLACE_ORDER_SPATIAL:
+            k->k[0] = -sz;
+            k->k[1] = -len;
+            k->k[2] = a;
+            break;
         case PLACE_ORDER_AREA: {
             /* size x length, as a double: exact enough for an order */
             double ar = (double)sz * (double)len;
@@ -555,15 +577,20 @@ static void make_order(const greedy *G, int which, order_key *keys, place_job *j
             k->k[2] = a;
             break;
         }
-        default: k->k[0] = a; k->k[1] = 0; k->k[2] = 0; break;
+        default:
+            k->k[0] = a;
+            k->k[1] = 0;
+            k->k[2] = 0;
+            break;
         }
     }
     sort_keys(keys, G->pub.nb);
     for (uint32_t i = 0; i < G->pub.nb; i++) jobs[i] = keys[i].j;
 }
 
-int place_greedy_orders(place_greedy *pg, const int *which, int nwhich, int64_t goal, int64_t *arena,
-                        placement *pl, place_job *best_jobs, int64_t *best_off, char *err, size_t errcap)
+int place_greedy_orders(place_greedy *pg, const int *which, int nwhich, int64_t goal,
+                        int64_t *arena, placement *pl, place_job *best_jobs, int64_t *best_off,
+                        char *err, size_t errcap)
 {
     greedy *G = (greedy *)pg;
     const graph *g = G->g;
@@ -571,18 +598,22 @@ int place_greedy_orders(place_greedy *pg, const int *which, int nwhich, int64_t 
     place_job *jobs = malloc(((size_t)G->pub.nb + 1) * sizeof *jobs);
     int64_t *off = malloc(((size_t)G->pub.nb + 1) * sizeof *off);
     if (!keys || !jobs || !off) {
-        free(keys); free(jobs); free(off);
+        free(keys);
+        free(jobs);
+        free(off);
         return place_oom(g, err, errcap);
     }
     int64_t best = *arena;
-    uint32_t bad = NONE;          /* the buffer that passed 2^63-1 bytes in the first order that failed */
+    uint32_t bad = NONE; /* the buffer that passed 2^63-1 bytes in the first order that failed */
     int gave_up = 0;
     for (int w = 0; w < nwhich && (best == INT64_MAX || best > goal); w++) {
         make_order(G, which[w], keys, jobs);
         uint32_t b = NONE;
         int64_t a = greedy_place(G, jobs, 0, off, best == INT64_MAX ? INT64_MAX : best - 1, &b);
         if (a == -3) {
-            free(keys); free(jobs); free(off);
+            free(keys);
+            free(jobs);
+            free(off);
             return place_oom(g, err, errcap);
         }
         if (a == -4) {
@@ -600,7 +631,9 @@ int place_greedy_orders(place_greedy *pg, const int *which, int nwhich, int64_t 
             pl->detail = order_names[which[w]];
         }
     }
-    free(keys); free(jobs); free(off);
+    free(keys);
+    free(jobs);
+    free(off);
     if (best == INT64_MAX && G->pub.nb && gave_up) return -3;
     if (best == INT64_MAX && G->pub.nb) return place_too_big(g, bad, err, errcap) - 1;
     *arena = best == INT64_MAX ? 0 : best;
@@ -613,17 +646,16 @@ int place_greedy_orders(place_greedy *pg, const int *which, int nwhich, int64_t 
  * runs the same in order of lifetime length too and keeps the smaller plan;
  * so does this. Time per order: O(n log n) plus the overlaps found, times
  * the log of their number for sorting them. */
-int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                      char *err, size_t errcap)
+int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                      placement *pl, char *err, size_t errcap)
 {
     greedy G;
     if (greedy_init(&G, g, r, lt, align)) return place_oom(g, err, errcap);
     static const int which[] = {PLACE_ORDER_SIZE, PLACE_ORDER_LIFETIME};
     int64_t arena = INT64_MAX;
-    int rc = place_greedy_orders(&G.pub, which, 2, place_lower_bound(g, r, align), &arena, pl, NULL, NULL, err,
-                                 errcap);
+    int rc = place_greedy_orders(&G.pub, which, 2, place_lower_bound(g, r, align), &arena, pl, NULL,
+                                 NULL, err, errcap);
     greedy_free(&G);
     pl->reserved = 0;
     return rc ? -1 : 0;
 }
-

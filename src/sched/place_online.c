@@ -19,13 +19,13 @@ static int arena_overflow(const graph *g, uint32_t b, uint32_t s, char *err, siz
  * highest live block, coalesced, in address order (gaps.c): an ALLOC takes the
  * gap that pick() chooses, else the top; a FREE merges its block with the
  * gaps that touch it, or gives it back to the top. */
-static int replay(const graph *g, const run *r, int64_t align, placement *pl, char *err, size_t errcap,
-                  int best)
+static int replay(const graph *g, const run *r, int64_t align, placement *pl, char *err,
+                  size_t errcap, int best)
 {
     gaps t;
     if (best ? gaps_init_sized(&t, g->nbufs + 1) : gaps_init(&t, g->nbufs + 1))
         return place_oom(g, err, errcap);
-    int64_t tail = 0;   /* the end of the highest live block; all above is free */
+    int64_t tail = 0; /* the end of the highest live block; all above is free */
     for (uint32_t s = 0; s < r->n; s++) {
         uint32_t u = r->order[s], b = g->buf[u];
         int64_t span = b == GRAPH_NONE ? 0 : place_span(g->buf_size[b], align);
@@ -87,13 +87,13 @@ int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t al
  * free_blocks_[size].back()), else carves a new block at the end of the
  * reserved bytes; a FREE pushes its block back on its class's list. Nothing
  * is ever returned, so reserved only grows. Zero-byte buffers take no block. */
-int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl, char *err,
-               size_t errcap)
+int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+               char *err, size_t errcap)
 {
     (void)lt;
     enum { NCLASS = 64 };
-    uint32_t head[NCLASS];           /* per class: the top of its free stack (a buffer index) */
-    uint32_t *next = malloc(((size_t)g->nbufs + 1) * sizeof *next);   /* stack links, by buffer */
+    uint32_t head[NCLASS]; /* per class: the top of its free stack (a buffer index) */
+    uint32_t *next = malloc(((size_t)g->nbufs + 1) * sizeof *next); /* stack links, by buffer */
     pl->block = calloc((size_t)g->nbufs + 1, sizeof *pl->block);
     if (!next || !pl->block) {
         free(next);
@@ -107,7 +107,7 @@ int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align,
         int64_t span = place_span(g->buf_size[b], align);
         if (span == 0) continue;
         int c = 0;
-        while (((int64_t)1 << c) < span) c++;    /* span <= 2^62: c <= 62 */
+        while (((int64_t)1 << c) < span) c++; /* span <= 2^62: c <= 62 */
         if (g->kind[u] == NODE_ALLOC) {
             pl->block[b] = (int64_t)1 << c;
             if (head[c] != GRAPH_NONE) {

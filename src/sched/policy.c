@@ -16,10 +16,19 @@
  * TUI and the man page's check take it from this table. The first is the
  * baseline. */
 static const policy policies[] = {
-    {.name = "fifo", .desc = "Kahn's algorithm with a FIFO queue: ready nodes run in the order they became ready",
-     .key = policy_key_fifo, .nkeys = 1, .key_names = {"queued", NULL, NULL}, .why = policy_why_fifo},
-    {.name = "priority", .desc = "the seed's memory-aware order: min-heap of (change, type, id), FREE < compute < ALLOC",
-     .key = policy_key_priority, .nkeys = 3, .key_names = {"change", "type", "id"}, .why = policy_why_priority},
+    {.name = "fifo",
+     .desc = "Kahn's algorithm with a FIFO queue: ready nodes run in the order they became ready",
+     .key = policy_key_fifo,
+     .nkeys = 1,
+     .key_names = {"queued", NULL, NULL},
+     .why = policy_why_fifo},
+    {.name = "priority",
+     .desc =
+         "the seed's memory-aware order: min-heap of (change, type, id), FREE < compute < ALLOC",
+     .key = policy_key_priority,
+     .nkeys = 3,
+     .key_names = {"change", "type", "id"},
+     .why = policy_why_priority},
 };
 
 size_t policy_count(void) { return sizeof policies / sizeof policies[0]; }
@@ -37,7 +46,11 @@ const policy *policy_find(const char *name)
 
 void policy_run_free(run *r)
 {
-    free(r->order); free(r->memory); free(r->pos); free(r->seq); free(r->pmax);
+    free(r->order);
+    free(r->memory);
+    free(r->pos);
+    free(r->seq);
+    free(r->pmax);
     memset(r, 0, sizeof *r);
 }
 
@@ -91,8 +104,8 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
     while (h.len) {
         uint32_t u = heap_pop(&h).node;
         if (__builtin_add_overflow(mem, g->change[u], &mem)) {
-            snprintf(err, errcap, "%s: live memory passes 2^63-1 bytes at step %u (node %lld)", p->name,
-                     s + 1, (long long)g->id[u]);
+            snprintf(err, errcap, "%s: live memory passes 2^63-1 bytes at step %u (node %lld)",
+                     p->name, s + 1, (long long)g->id[u]);
             goto fail;
         }
         r->order[s] = u;
@@ -100,7 +113,10 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
         r->memory[s] = mem;
         if (mem > r->memory[best]) best = s;
         r->pmax[s] = best;
-        if (mem > peak) { peak = mem; r->peak_step = s + 1; }
+        if (mem > peak) {
+            peak = mem;
+            r->peak_step = s + 1;
+        }
         s++;
         for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++) {
             uint32_t v = g->succ[e];
@@ -112,7 +128,7 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
             }
         }
     }
-    if (s != n) {   /* the loader rejects cycles; this guards the invariant */
+    if (s != n) { /* the loader rejects cycles; this guards the invariant */
         snprintf(err, errcap, "the graph has a cycle: %u of %u nodes never became ready", n - s, n);
         goto fail;
     }

@@ -15,30 +15,30 @@ typedef struct policy {
     /* Key of node i when it is the seq-th node pushed (0-based); the ready
      * node with the smallest key pops first. Keys must be unique per run. */
     void (*key)(const graph *g, uint32_t i, uint32_t seq, int64_t k[3]);
-    int nkeys;                   /* key fields worth showing */
+    int nkeys; /* key fields worth showing */
     const char *key_names[3];
     /* Why node u popped, in words, when v was the runner-up among nready
      * ready nodes (r is the policy's whole run); for the TUI. */
-    void (*why)(const graph *g, const struct run *r, uint32_t u, uint32_t v, uint32_t nready, char *out,
-                size_t cap);
+    void (*why)(const graph *g, const struct run *r, uint32_t u, uint32_t v, uint32_t nready,
+                char *out, size_t cap);
 } policy;
 
-const policy *policy_find(const char *name);     /* NULL if unknown */
+const policy *policy_find(const char *name); /* NULL if unknown */
 /* The order others are measured against: FIFO, Kahn's plain topological order. */
 const policy *policy_baseline(void);
-const policy *policy_at(size_t i);               /* NULL past the end */
+const policy *policy_at(size_t i); /* NULL past the end */
 size_t policy_count(void);
 
 /* One whole schedule. Steps are 0-based here; users see step s+1. */
 typedef struct run {
     uint32_t n;
-    uint32_t *order;     /* [n] node popped at step s */
-    int64_t *memory;     /* [n] live bytes after step s */
-    uint32_t *pos;       /* [n] step at which node i pops */
-    uint32_t *seq;       /* [n] push number of node i (its FIFO position) */
-    uint32_t *pmax;      /* [n] step of the first maximum of memory[0..s] */
-    int64_t peak;        /* max(0, memory[*]) */
-    uint32_t peak_step;  /* users' step number (1-based) of the first peak; 0 if peak is 0 */
+    uint32_t *order;    /* [n] node popped at step s */
+    int64_t *memory;    /* [n] live bytes after step s */
+    uint32_t *pos;      /* [n] step at which node i pops */
+    uint32_t *seq;      /* [n] push number of node i (its FIFO position) */
+    uint32_t *pmax;     /* [n] step of the first maximum of memory[0..s] */
+    int64_t peak;       /* max(0, memory[*]) */
+    uint32_t peak_step; /* users' step number (1-based) of the first peak; 0 if peak is 0 */
 } run;
 
 /* Runs p on g. Returns 0, or -1 with a message in err (out of memory, or live

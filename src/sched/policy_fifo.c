@@ -5,17 +5,18 @@
 
 void policy_key_fifo(const graph *g, uint32_t i, uint32_t seq, int64_t k[3])
 {
-    (void)g; (void)i;
+    (void)g;
+    (void)i;
     k[0] = seq;
     k[1] = 0;
     k[2] = 0;
 }
 
-void policy_why_fifo(const graph *g, const run *r, uint32_t u, uint32_t v, uint32_t nready, char *out,
-                     size_t cap)
+void policy_why_fifo(const graph *g, const run *r, uint32_t u, uint32_t v, uint32_t nready,
+                     char *out, size_t cap)
 {
     (void)v;
-    uint32_t since = 0;      /* the step of its last predecessor's pop */
+    uint32_t since = 0; /* the step of its last predecessor's pop */
     for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++)
         if (r->pos[g->pred[e]] + 1 > since) since = r->pos[g->pred[e]] + 1;
     if (since) snprintf(out, cap, "first in the queue of %u, waiting since step %u", nready, since);

@@ -14,8 +14,8 @@ void policy_key_priority(const graph *g, uint32_t i, uint32_t seq, int64_t k[3])
     k[2] = g->id[i];
 }
 
-void policy_why_priority(const graph *g, const run *r, uint32_t u, uint32_t v, uint32_t nready, char *out,
-                         size_t cap)
+void policy_why_priority(const graph *g, const run *r, uint32_t u, uint32_t v, uint32_t nready,
+                         char *out, size_t cap)
 {
     (void)r;
     char ch[32];
@@ -23,8 +23,10 @@ void policy_why_priority(const graph *g, const run *r, uint32_t u, uint32_t v, u
         snprintf(out, cap, "the smallest change of %u ready; next best %s %" PRId64 " (%s)", nready,
                  graph_label(g, v), g->id[v], units_bytes(ch, sizeof ch, g->change[v], 1));
     else if (g->kind[u] < g->kind[v])
-        snprintf(out, cap, "ties on change with %s %" PRId64 "; FREE < compute < ALLOC when changes tie",
+        snprintf(out, cap,
+                 "ties on change with %s %" PRId64 "; FREE < compute < ALLOC when changes tie",
                  graph_label(g, v), g->id[v]);
     else
-        snprintf(out, cap, "ties on change and type with %" PRId64 "; the smaller id wins", g->id[v]);
+        snprintf(out, cap, "ties on change and type with %" PRId64 "; the smaller id wins",
+                 g->id[v]);
 }

@@ -87,25 +87,19 @@ void step_jump(stepper *s, uint32_t k)
     uint32_t n = s->g->n;
     if (k > n) k = n;
     uint32_t d = k > s->k ? k - s->k : s->k - k;
-    if (d > 64 && d > n / 16) { rebuild(s, k); return; }
+    if (d > 64 && d > n / 16) {
+        rebuild(s, k);
+        return;
+    }
     while (s->k < k) step_forward(s);
     while (s->k > k) step_back(s);
 }
 
-uint32_t step_last(const stepper *s)
-{
-    return s->k ? s->r.order[s->k - 1] : GRAPH_NONE;
-}
+uint32_t step_last(const stepper *s) { return s->k ? s->r.order[s->k - 1] : GRAPH_NONE; }
 
-int64_t step_memory_at(const stepper *s, uint32_t k)
-{
-    return k ? s->r.memory[k - 1] : 0;
-}
+int64_t step_memory_at(const stepper *s, uint32_t k) { return k ? s->r.memory[k - 1] : 0; }
 
-int64_t step_memory(const stepper *s)
-{
-    return step_memory_at(s, s->k);
-}
+int64_t step_memory(const stepper *s) { return step_memory_at(s, s->k); }
 
 int64_t step_peak(const stepper *s, uint32_t *at)
 {
@@ -114,10 +108,7 @@ int64_t step_peak(const stepper *s, uint32_t *at)
     return m > 0 ? m : 0;
 }
 
-uint32_t step_ready_count(const stepper *s)
-{
-    return s->ready.len;
-}
+uint32_t step_ready_count(const stepper *s) { return s->ready.len; }
 
 uint32_t step_ready(const stepper *s, uint32_t skip, heap_item *out, uint32_t max)
 {

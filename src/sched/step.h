@@ -10,20 +10,20 @@
 typedef struct stepper {
     const graph *g;
     const policy *pol;
-    run r;            /* the whole schedule, computed once */
-    uint32_t k;       /* steps done, 0..n */
-    heap ready;       /* ready set at step k, with position index */
-    uint32_t *rem;    /* [n] predecessors not yet popped */
+    run r;         /* the whole schedule, computed once */
+    uint32_t k;    /* steps done, 0..n */
+    heap ready;    /* ready set at step k, with position index */
+    uint32_t *rem; /* [n] predecessors not yet popped */
 } stepper;
 
 int step_init(stepper *s, const graph *g, const policy *p, char *err, size_t errcap);
 void step_free(stepper *s);
-int step_forward(stepper *s);        /* 1 if a node was popped, 0 at the end */
-int step_back(stepper *s);           /* 1 if a pop was undone, 0 at step 0 */
+int step_forward(stepper *s); /* 1 if a node was popped, 0 at the end */
+int step_back(stepper *s);    /* 1 if a pop was undone, 0 at step 0 */
 void step_jump(stepper *s, uint32_t k);
 /* Node popped by the last step (step k), or GRAPH_NONE at step 0. */
 uint32_t step_last(const stepper *s);
-int64_t step_memory_at(const stepper *s, uint32_t k);   /* live bytes after step k */
+int64_t step_memory_at(const stepper *s, uint32_t k); /* live bytes after step k */
 int64_t step_memory(const stepper *s);
 /* Peak up to step k and the (1-based) step where it was first reached (0 if none). */
 int64_t step_peak(const stepper *s, uint32_t *at);

@@ -13,8 +13,14 @@ char *units_bytes(char *out, size_t cap, int64_t bytes, int sign)
     }
     int u = 0;
     double v = (double)mag;
-    while (v >= 1024 && u < 6) { v /= 1024; u++; }
-    if (v >= 1023.95 && u < 6) { v /= 1024; u++; }   /* "1024.0 KiB" reads as 1.0 MiB */
+    while (v >= 1024 && u < 6) {
+        v /= 1024;
+        u++;
+    }
+    if (v >= 1023.95 && u < 6) {
+        v /= 1024;
+        u++;
+    } /* "1024.0 KiB" reads as 1.0 MiB */
     snprintf(out, cap, "%s%.1f %s", pre, v, unit[u]);
     return out;
 }

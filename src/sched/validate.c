@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ERR(d, cls, ...) diag_add((d), DIAG_ERROR, (cls), 0, 0, __VA_ARGS__)
+#define ERR(d, cls, ...)  diag_add((d), DIAG_ERROR, (cls), 0, 0, __VA_ARGS__)
 #define WARN(d, cls, ...) diag_add((d), DIAG_WARNING, (cls), 0, 0, __VA_ARGS__)
 
 /* ------------------------------------------------------------ buffers */
@@ -18,20 +18,24 @@ int validate_buffers(const graph *g, diag *d)
     for (uint32_t k = 0; k < g->nbufs; k++) {
         uint32_t a = g->buf_alloc[k], f = g->buf_free[k];
         if (a == GRAPH_NONE) {
-            if (f == GRAPH_NONE) continue;     /* neither: no node names it */
+            if (f == GRAPH_NONE) continue; /* neither: no node names it */
             ERR(d, DC_BUFFER, "FREE node %lld frees buffer %lld, which no ALLOC creates",
                 (long long)g->id[f], (long long)g->buf_id[k]);
             continue;
         }
         if (f == GRAPH_NONE) {
-            WARN(d, DC_LEAK, "buffer %lld (ALLOC node %lld, %lld bytes) is never freed; it stays live to the end",
+            WARN(d, DC_LEAK,
+                 "buffer %lld (ALLOC node %lld, %lld bytes) is never freed; it stays live to the "
+                 "end",
                  (long long)g->buf_id[k], (long long)g->id[a], (long long)g->buf_size[k]);
             continue;
         }
         if (g->change[f] >= 0 && g->change[f] != g->buf_size[k])
-            WARN(d, DC_SIZE_MISMATCH, "FREE node %lld gives Size %lld for buffer %lld, which ALLOC node %lld "
-                 "allocates with %lld; the ALLOC's size is used", (long long)g->id[f], (long long)g->change[f],
-                 (long long)g->buf_id[k], (long long)g->id[a], (long long)g->buf_size[k]);
+            WARN(d, DC_SIZE_MISMATCH,
+                 "FREE node %lld gives Size %lld for buffer %lld, which ALLOC node %lld "
+                 "allocates with %lld; the ALLOC's size is used",
+                 (long long)g->id[f], (long long)g->change[f], (long long)g->buf_id[k],
+                 (long long)g->id[a], (long long)g->buf_size[k]);
     }
     return d->nerrors > errors ? VALIDATE_BAD : VALIDATE_OK;
 }
@@ -41,7 +45,8 @@ void validate_inputs(const graph *g, diag *d)
     for (uint32_t i = 0; i < g->n; i++)
         for (uint32_t j = g->in_off[i]; j < g->in_off[i + 1]; j++)
             if (graph_find_buf(g, g->inputs[j]) == GRAPH_NONE)
-                WARN(d, DC_INPUTS, "node %lld lists buffer %lld in \"Inputs\", but no ALLOC creates it",
+                WARN(d, DC_INPUTS,
+                     "node %lld lists buffer %lld in \"Inputs\", but no ALLOC creates it",
                      (long long)g->id[i], (long long)g->inputs[j]);
 }
 
@@ -64,19 +69,25 @@ static int check_cycles(const graph *g, diag *d, uint32_t *pos, uint32_t *q)
         for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++)
             if (--rem[g->succ[e]] == 0) q[tail++] = g->succ[e];
     }
-    if (tail == n) { free(rem); return VALIDATE_OK; }
+    if (tail == n) {
+        free(rem);
+        return VALIDATE_OK;
+    }
 
     /* Every node left has a predecessor that is left too: walk back until a
      * node repeats; the walk from there is a cycle (in reverse). */
     uint32_t start = 0;
     while (rem[start] == 0) start++;
-    for (uint32_t i = 0; i < n; i++) pos[i] = UINT32_MAX;   /* reuse as "step seen" */
+    for (uint32_t i = 0; i < n; i++) pos[i] = UINT32_MAX; /* reuse as "step seen" */
     uint32_t len = 0, u = start;
     while (pos[u] == UINT32_MAX) {
         pos[u] = len;
         q[len++] = u;
         for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++)
-            if (rem[g->pred[e]]) { u = g->pred[e]; break; }
+            if (rem[g->pred[e]]) {
+                u = g->pred[e];
+                break;
+            }
     }
     /* q[i+1] -> q[i] are edges, so the cycle runs q[len-1] -> ... -> q[first]
      * -> q[len-1]; print it starting from its smallest id. */
@@ -92,8 +103,9 @@ static int check_cycles(const graph *g, diag *d, uint32_t *pos, uint32_t *q)
     if (j < total) k += (size_t)snprintf(msg + k, sizeof msg - k, "... -> ");
     snprintf(msg + k, sizeof msg - k, "%lld", (long long)g->id[CYC(j0)]);
 #undef CYC
-    ERR(d, DC_CYCLE, "the graph has a cycle, so no schedule exists: cycle: %s (%u nodes cannot run)",
-        msg, n - tail);
+    ERR(d, DC_CYCLE,
+        "the graph has a cycle, so no schedule exists: cycle: %s (%u nodes cannot run)", msg,
+        n - tail);
     free(rem);
     return VALIDATE_BAD;
 }
@@ -108,16 +120,19 @@ static int check_cycles(const graph *g, diag *d, uint32_t *pos, uint32_t *q)
 
 static void order_error(const graph *g, diag *d, uint32_t k)
 {
-    ERR(d, DC_ORDER, "FREE node %lld of buffer %lld does not depend on ALLOC node %lld by any path "
+    ERR(d, DC_ORDER,
+        "FREE node %lld of buffer %lld does not depend on ALLOC node %lld by any path "
         "of Edges, so a schedule could free the buffer before allocating it",
-        (long long)g->id[g->buf_free[k]], (long long)g->buf_id[k], (long long)g->id[g->buf_alloc[k]]);
+        (long long)g->id[g->buf_free[k]], (long long)g->buf_id[k],
+        (long long)g->id[g->buf_alloc[k]]);
 }
 
 static int cmp_by_alloc_pos(const void *x, const void *y, void *ctx)
 {
     const graph *g = ((const void **)ctx)[0];
     const uint32_t *pos = ((const void **)ctx)[1];
-    uint32_t a = pos[g->buf_alloc[*(const uint32_t *)x]], c = pos[g->buf_alloc[*(const uint32_t *)y]];
+    uint32_t a = pos[g->buf_alloc[*(const uint32_t *)x]],
+             c = pos[g->buf_alloc[*(const uint32_t *)y]];
     return (a > c) - (a < c);
 }
 
@@ -169,12 +184,15 @@ static int search_forward(const graph *g, const uint32_t *pos, uint32_t a, uint3
 static int check_free_order(const graph *g, diag *d, const uint32_t *pos, const uint32_t *order)
 {
     uint32_t n = g->n, ndefer = 0;
-    uint32_t *fwd = malloc(((size_t)n + 1) * sizeof *fwd);     /* = k: reached from buffer k's ALLOC */
-    uint64_t *seen = malloc(((size_t)n + 1) * sizeof *seen);   /* stamps of the backward searches */
+    uint32_t *fwd = malloc(((size_t)n + 1) * sizeof *fwd); /* = k: reached from buffer k's ALLOC */
+    uint64_t *seen = malloc(((size_t)n + 1) * sizeof *seen); /* stamps of the backward searches */
     uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
     uint32_t *defer = malloc(((size_t)g->nbufs + 1) * sizeof *defer);
     if (!fwd || !seen || !stack || !defer) {
-        free(fwd); free(seen); free(stack); free(defer);
+        free(fwd);
+        free(seen);
+        free(stack);
+        free(defer);
         return VALIDATE_OOM;
     }
     memset(fwd, 0xff, (size_t)n * sizeof *fwd);
@@ -182,12 +200,16 @@ static int check_free_order(const graph *g, diag *d, const uint32_t *pos, const 
     for (uint32_t k = 0; k < g->nbufs; k++) {
         uint32_t a = g->buf_alloc[k], f = g->buf_free[k];
         if (f == GRAPH_NONE) continue;
-        if (pos[f] < pos[a]) { order_error(g, d, k); continue; }
+        if (pos[f] < pos[a]) {
+            order_error(g, d, k);
+            continue;
+        }
         /* Backward from f for a itself (enough for most graphs), then forward
          * from a marking, then backward again for any mark. */
         int r = search_back(g, pos, a, f, 2 * (uint64_t)k, seen, stack, NULL, k);
         if (r == SEARCH_BUDGET) r = search_forward(g, pos, a, f, k, fwd, stack);
-        if (r == SEARCH_BUDGET) r = search_back(g, pos, a, f, 2 * (uint64_t)k + 1, seen, stack, fwd, k);
+        if (r == SEARCH_BUDGET)
+            r = search_back(g, pos, a, f, 2 * (uint64_t)k + 1, seen, stack, fwd, k);
         if (r == SEARCH_NONE) order_error(g, d, k);
         else if (r == SEARCH_BUDGET) defer[ndefer++] = k;
     }
@@ -196,7 +218,10 @@ static int check_free_order(const graph *g, diag *d, const uint32_t *pos, const 
     free(stack);
 
     uint64_t *mask = ndefer ? calloc((size_t)n + 1, sizeof *mask) : NULL;
-    if (ndefer && !mask) { free(defer); return VALIDATE_OOM; }
+    if (ndefer && !mask) {
+        free(defer);
+        return VALIDATE_OOM;
+    }
     const void *ctx[2] = {g, pos};
     qsort_r(defer, ndefer, sizeof *defer, cmp_by_alloc_pos, ctx);
     for (uint32_t c0 = 0; c0 < ndefer; c0 += 64) {

@@ -56,7 +56,8 @@ static void after_move(app *a)
 static int make_side(app *a, const policy *pol, stepper *st, placement *pl)
 {
     if (step_init(st, a->g, pol, a->err, sizeof a->err)) return -1;
-    if (pl && place_run_checked(a->g, &st->r, a->placer, PLACE_ALIGN_DEFAULT, pl, a->err, sizeof a->err)) {
+    if (pl && place_run_checked(a->g, &st->r, a->placer, PLACE_ALIGN_DEFAULT, pl, a->err,
+                                sizeof a->err)) {
         step_free(st);
         return -1;
     }
@@ -85,7 +86,8 @@ static void sort_by_span(app *a)
 static int set_placer(app *a, const placer *p)
 {
     placement pl;
-    if (place_run_checked(a->g, &a->st[0].r, p, PLACE_ALIGN_DEFAULT, &pl, a->err, sizeof a->err)) return -1;
+    if (place_run_checked(a->g, &a->st[0].r, p, PLACE_ALIGN_DEFAULT, &pl, a->err, sizeof a->err))
+        return -1;
     place_free(&a->pl);
     a->pl = pl;
     a->placer = p;
@@ -99,17 +101,21 @@ void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap)
     const run *r = &a->st[0].r;
     char sz[32], off[32];
     uint32_t f = g->buf_free[b];
-    int n = snprintf(out, cap, "b%" PRId64 ": %s at %s, allocated at step %u (node %" PRId64 "), ", g->buf_id[b],
-                     units_bytes(sz, sizeof sz, g->buf_size[b], 0), units_bytes(off, sizeof off, a->pl.offset[b], 0),
-                     r->pos[g->buf_alloc[b]] + 1, g->id[g->buf_alloc[b]]);
+    int n = snprintf(out, cap, "b%" PRId64 ": %s at %s, allocated at step %u (node %" PRId64 "), ",
+                     g->buf_id[b], units_bytes(sz, sizeof sz, g->buf_size[b], 0),
+                     units_bytes(off, sizeof off, a->pl.offset[b], 0), r->pos[g->buf_alloc[b]] + 1,
+                     g->id[g->buf_alloc[b]]);
     if (n < 0 || (size_t)n >= cap) return;
     if (f == GRAPH_NONE) n += snprintf(out + n, cap - (size_t)n, "never freed; used by");
-    else n += snprintf(out + n, cap - (size_t)n, "freed at step %u (node %" PRId64 "); used by", r->pos[f] + 1, g->id[f]);
+    else
+        n += snprintf(out + n, cap - (size_t)n, "freed at step %u (node %" PRId64 "); used by",
+                      r->pos[f] + 1, g->id[f]);
     int users = 0;
     for (uint32_t i = 0; i < g->n && (size_t)n < cap; i++)
         for (uint32_t j = g->in_off[i]; j < g->in_off[i + 1]; j++)
             if (g->inputs[j] == g->buf_id[b]) {
-                n += snprintf(out + n, cap - (size_t)n, "%s %s %" PRId64, users++ ? "," : "", graph_name(g, i), g->id[i]);
+                n += snprintf(out + n, cap - (size_t)n, "%s %s %" PRId64, users++ ? "," : "",
+                              graph_name(g, i), g->id[i]);
                 break;
             }
     if (!users && (size_t)n < cap) snprintf(out + n, cap - (size_t)n, " no node's Inputs");
@@ -169,7 +175,7 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
 
 void app_free(app *a)
 {
-    app_replay_stop(&a->rp);             /* stop it, wait for it, drop what it measured */
+    app_replay_stop(&a->rp); /* stop it, wait for it, drop what it measured */
     if (a->have_replay) replay_result_free(&a->replay);
     a->have_replay = 0;
     step_free(&a->st[0]);
@@ -198,10 +204,7 @@ void app_jump(app *a, uint32_t k)
     after_move(a);
 }
 
-uint32_t app_steps_per_sec(const app *a)
-{
-    return speeds[a->speed];
-}
+uint32_t app_steps_per_sec(const app *a) { return speeds[a->speed]; }
 
 void app_set_replay(app *a, replay_result *res)
 {
@@ -238,13 +241,15 @@ app_reaction app_tick(app *a)
     int polled = a->rp.job != NULL;
     if (polled) {
         replay_result res;
-        unsigned got = app_replay_poll(&a->rp, a->g, a->pol, a->placer, &res, a->msg, sizeof a->msg);
+        unsigned got =
+            app_replay_poll(&a->rp, a->g, a->pol, a->placer, &res, a->msg, sizeof a->msg);
         if (got & APP_REPLAY_RESULT) app_set_replay(a, &res);
         if (got & APP_REPLAY_STARTED) a->play_wait = 0;
         if (got & APP_REPLAY_CHANGED) r = APP_REDRAW;
     }
     if (!a->playing) return r;
-    if (polled && play_ms(a) > APP_POLL_MS) {   /* ticks come every APP_POLL_MS: wait for the play's pace */
+    if (polled &&
+        play_ms(a) > APP_POLL_MS) { /* ticks come every APP_POLL_MS: wait for the play's pace */
         a->play_wait += APP_POLL_MS;
         if (a->play_wait < play_ms(a)) return r;
         a->play_wait = 0;
@@ -252,7 +257,10 @@ app_reaction app_tick(app *a)
     uint32_t sps = speeds[a->speed];
     uint32_t per = sps >= 50 ? sps / 50 : 1;
     uint32_t k = a->st[0].k;
-    if (k >= a->g->n) { a->playing = 0; return APP_REDRAW; }
+    if (k >= a->g->n) {
+        a->playing = 0;
+        return APP_REDRAW;
+    }
     app_jump(a, k + per > a->g->n ? a->g->n : k + per);
     if (a->st[0].k >= a->g->n) a->playing = 0;
     return APP_REDRAW;
@@ -265,7 +273,10 @@ static void cycle_focus(app *a, int dir)
     while (i < n && order[i] != a->focus) i++;
     for (int t = 0; t < n; t++) {
         i = (i + dir + n) % n;
-        if (a->lay.used[order[i]]) { a->focus = order[i]; return; }
+        if (a->lay.used[order[i]]) {
+            a->focus = order[i];
+            return;
+        }
     }
 }
 
@@ -293,12 +304,15 @@ static void select_live(app *a, int dir)
     for (uint32_t b = 0; b < g->nbufs; b++) {
         if (!step_buf_live(s, b) || b == a->sel) continue;
         int64_t o = a->pl.offset[b];
-        int after = dir > 0 ? (o > cur || (o == cur && b > a->sel)) : (o < cur || (o == cur && b < a->sel));
+        int after =
+            dir > 0 ? (o > cur || (o == cur && b > a->sel)) : (o < cur || (o == cur && b < a->sel));
         if (!after) continue;
-        if (best == GRAPH_NONE || (dir > 0 ? o < a->pl.offset[best] : o > a->pl.offset[best])) best = b;
+        if (best == GRAPH_NONE || (dir > 0 ? o < a->pl.offset[best] : o > a->pl.offset[best]))
+            best = b;
     }
     if (best != GRAPH_NONE) a->sel = best;
-    else if (a->sel == GRAPH_NONE) snprintf(a->msg, sizeof a->msg, "no buffer is live at step %u", s->k);
+    else if (a->sel == GRAPH_NONE)
+        snprintf(a->msg, sizeof a->msg, "no buffer is live at step %u", s->k);
 }
 
 static void finish_prompt(app *a)
@@ -308,9 +322,9 @@ static void finish_prompt(app *a)
     int ok = a->pbuf[0] && *end == 0 && v >= 0;
     if (a->prompt == 'g') {
         if (!ok || v > (long long)a->g->n)
-            snprintf(a->msg, sizeof a->msg, "no step '%s': steps run from 0 to %u", a->pbuf, a->g->n);
-        else
-            app_jump(a, (uint32_t)v);
+            snprintf(a->msg, sizeof a->msg, "no step '%s': steps run from 0 to %u", a->pbuf,
+                     a->g->n);
+        else app_jump(a, (uint32_t)v);
     } else {
         uint32_t u = ok ? graph_find(a->g, v) : GRAPH_NONE;
         if (u == GRAPH_NONE) {
@@ -345,10 +359,10 @@ static void switch_policy(app *a)
     size_t i = 0;
     while (policy_at(i) && policy_at(i) != a->pol) i++;
     const policy *next = policy_at(i + 1) ? policy_at(i + 1) : policy_at(0);
-    const policy *prev = a->pol, *other = next == a->cmp_pol ? prev : a->cmp_pol;   /* sides differ */
+    const policy *prev = a->pol, *other = next == a->cmp_pol ? prev : a->cmp_pol; /* sides differ */
     uint32_t k = a->st[0].k;
     if (init_main(a, next) || (a->have_cmp && other != a->cmp_pol && init_cmp(a, other))) {
-        if (a->pol != prev) init_main(a, prev);     /* put the old side back */
+        if (a->pol != prev) init_main(a, prev); /* put the old side back */
         snprintf(a->msg, sizeof a->msg, "cannot switch to %s: %.150s", next->name, a->err);
         app_jump(a, k);
         return;
@@ -371,7 +385,8 @@ static void next_placer(app *a)
     }
     char ar[32];
     snprintf(a->msg, sizeof a->msg, "placer %s: arena %s, %.1f%% over the peak", next->name,
-             units_bytes(ar, sizeof ar, a->pl.arena, 0), 100.0 * place_fragmentation(&a->pl, a->st[0].r.peak));
+             units_bytes(ar, sizeof ar, a->pl.arena, 0),
+             100.0 * place_fragmentation(&a->pl, a->st[0].r.peak));
 }
 
 /* The c key: compare mode on or off, laid out again at the last size. */
@@ -394,13 +409,24 @@ static app_reaction main_key(app *a, int key)
     int page = a->lay.used[a->focus] ? a->lay.r[a->focus].h - 3 : 10;
     if (page < 1) page = 1;
     switch (key) {
-    case 'q': case K_F10: a->quit = 1; return APP_QUIT;
-    case '?': case K_F1: case 'h': a->help = 1; return APP_REDRAW;
-    case ' ': case 'n': case K_RIGHT:
+    case 'q':
+    case K_F10: a->quit = 1; return APP_QUIT;
+    case '?':
+    case K_F1:
+    case 'h': a->help = 1; return APP_REDRAW;
+    case ' ':
+    case 'n':
+    case K_RIGHT:
         if (k < n) app_jump(a, k + 1);
-        else snprintf(a->msg, sizeof a->msg, "at the last step (%u); Home goes back to the start", n);
+        else
+            snprintf(a->msg, sizeof a->msg, "at the last step (%u); Home goes back to the start",
+                     n);
         return APP_REDRAW;
-    case 'p': case K_LEFT: case K_BACKSPACE: case 127: case 8:
+    case 'p':
+    case K_LEFT:
+    case K_BACKSPACE:
+    case 127:
+    case 8:
         if (k > 0) app_jump(a, k - 1);
         else snprintf(a->msg, sizeof a->msg, "at step 0: nothing to undo");
         return APP_REDRAW;
@@ -412,7 +438,8 @@ static app_reaction main_key(app *a, int key)
         snprintf(a->msg, sizeof a->msg, "peak of %s at step %u", a->pol->name, at);
         return APP_REDRAW;
     }
-    case 'g': case '/':
+    case 'g':
+    case '/':
         a->prompt = key;
         a->pbuf[0] = 0;
         a->playing = 0;
@@ -421,35 +448,39 @@ static app_reaction main_key(app *a, int key)
         a->playing = !a->playing;
         if (a->playing && k >= n) app_jump(a, 0);
         return APP_REDRAW;
-    case '+': case '=':
+    case '+':
+    case '=':
         if (a->speed < APP_SPEEDS - 1) a->speed++;
         snprintf(a->msg, sizeof a->msg, "auto-play speed %u steps/s", speeds[a->speed]);
         return APP_REDRAW;
-    case '-': case '_':
+    case '-':
+    case '_':
         if (a->speed > 0) a->speed--;
         snprintf(a->msg, sizeof a->msg, "auto-play speed %u steps/s", speeds[a->speed]);
         return APP_REDRAW;
     case K_TAB: cycle_focus(a, 1); return APP_REDRAW;
     case K_BTAB: cycle_focus(a, -1); return APP_REDRAW;
     case K_UP:
-        if (a->focus == P_TETRIS) select_live(a, 1);      /* up the arena: higher addresses */
+        if (a->focus == P_TETRIS) select_live(a, 1); /* up the arena: higher addresses */
         else scroll(a, -1);
         return APP_REDRAW;
     case K_DOWN:
         if (a->focus == P_TETRIS) select_live(a, -1);
         else scroll(a, 1);
         return APP_REDRAW;
-    case 't':
-        a->timeline = !a->timeline;
-        return APP_REDRAW;
+    case 't': a->timeline = !a->timeline; return APP_REDRAW;
     case K_PGUP: scroll(a, -page); return APP_REDRAW;
     case K_PGDN: scroll(a, page); return APP_REDRAW;
-    case 's': case 'c': case 'a':
+    case 's':
+    case 'c':
+    case 'a':
         /* The host backend reads this process's resident memory: what a new
          * schedule or plan allocates now would be measured as the replay's. */
         if (app_replay_measures_self(&a->rp)) {
-            snprintf(a->msg, sizeof a->msg, "'%c' waits until the replay on the host ends (it measures this "
-                     "process's memory); Esc cancels it", key);
+            snprintf(a->msg, sizeof a->msg,
+                     "'%c' waits until the replay on the host ends (it measures this "
+                     "process's memory); Esc cancels it",
+                     key);
             return APP_REDRAW;
         }
         if (key == 'a') next_placer(a);
@@ -457,7 +488,8 @@ static app_reaction main_key(app *a, int key)
         else return toggle_compare(a);
         return APP_REDRAW;
     case 'R':
-        if (app_replay_start(&a->rp, a->g, a->pol, a->placer, a->msg, sizeof a->msg) == 0) a->play_wait = 0;
+        if (app_replay_start(&a->rp, a->g, a->pol, a->placer, a->msg, sizeof a->msg) == 0)
+            a->play_wait = 0;
         return APP_REDRAW;
     case K_ESC:
         /* cancels the replay first; the next Esc stops play */
@@ -472,19 +504,22 @@ static app_reaction main_key(app *a, int key)
 app_reaction app_key(app *a, int key)
 {
     int had_msg = a->msg[0] != 0;
-    a->msg[0] = 0;                           /* one-shot: any key takes it away */
-    if (key == K_RESIZE) return APP_RELAYOUT | APP_REDRAW;   /* in every mode, and nothing else */
+    a->msg[0] = 0;                                         /* one-shot: any key takes it away */
+    if (key == K_RESIZE) return APP_RELAYOUT | APP_REDRAW; /* in every mode, and nothing else */
     if (a->prompt) {
         prompt_key(a, key);
         return APP_REDRAW;
     }
     if (a->help) {
-        a->help = 0;                         /* any key closes the help */
-        if (key == 'q' || key == K_F10) { a->quit = 1; return APP_QUIT; }
+        a->help = 0; /* any key closes the help */
+        if (key == 'q' || key == K_F10) {
+            a->quit = 1;
+            return APP_QUIT;
+        }
         return APP_REDRAW;
     }
     app_reaction r = main_key(a, key);
-    return r || !had_msg ? r : APP_REDRAW;   /* a key that did nothing still took the message away */
+    return r || !had_msg ? r : APP_REDRAW; /* a key that did nothing still took the message away */
 }
 
 app_reaction app_click(app *a, int x, int y)
@@ -492,14 +527,11 @@ app_reaction app_click(app *a, int x, int y)
     hit_frame f = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl};
     hit_action h = hit_test(&f, x, y);
     switch (h.kind) {
-    case HIT_STEP:
-        app_jump(a, h.step);
-        return APP_REDRAW;
+    case HIT_STEP: app_jump(a, h.step); return APP_REDRAW;
     case HIT_BUFFER:
         a->sel = h.buf;
         a->focus = P_TETRIS;
         return APP_REDRAW;
-    default:
-        return 0;
+    default: return 0;
     }
 }

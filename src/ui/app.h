@@ -13,57 +13,71 @@
 
 /* Keys beyond ASCII, as the app sees them. */
 enum {
-    K_UP = 0x1000, K_DOWN, K_LEFT, K_RIGHT, K_HOME, K_END, K_PGUP, K_PGDN,
-    K_BACKSPACE, K_ENTER, K_ESC, K_TAB, K_BTAB, K_F1, K_F10, K_RESIZE
+    K_UP = 0x1000,
+    K_DOWN,
+    K_LEFT,
+    K_RIGHT,
+    K_HOME,
+    K_END,
+    K_PGUP,
+    K_PGDN,
+    K_BACKSPACE,
+    K_ENTER,
+    K_ESC,
+    K_TAB,
+    K_BTAB,
+    K_F1,
+    K_F10,
+    K_RESIZE
 };
 
-#define APP_SPEEDS 11
-#define APP_POLL_MS 50   /* how often a running replay is polled */
+#define APP_SPEEDS  11
+#define APP_POLL_MS 50 /* how often a running replay is polled */
 
 /* What a key, a click or a tick changed, for the front end to act on (as
  * htop's actions return reactions): a bit set, 0 for nothing. */
 typedef unsigned app_reaction;
 enum {
-    APP_REDRAW = 1,             /* the screen shows something else: draw a frame */
-    APP_RELAYOUT = 2,           /* the panels moved (a mode: laid out again at the last size) or
-                                 * the terminal's size changed: measure it, app_resize, draw */
-    APP_QUIT = 4                /* the user asked to leave */
+    APP_REDRAW = 1,   /* the screen shows something else: draw a frame */
+    APP_RELAYOUT = 2, /* the panels moved (a mode: laid out again at the last size) or
+                       * the terminal's size changed: measure it, app_resize, draw */
+    APP_QUIT = 4      /* the user asked to leave */
 };
 
 typedef struct app {
     const graph *g;
-    const char *title;          /* the graph as given (the status bar shows its file name) */
-    const policy *pol;          /* main policy: the stepped one */
-    const policy *cmp_pol;      /* the other side in compare mode */
-    stepper st[2];              /* st[0]: pol; st[1]: cmp_pol (when have_cmp) */
+    const char *title;     /* the graph as given (the status bar shows its file name) */
+    const policy *pol;     /* main policy: the stepped one */
+    const policy *cmp_pol; /* the other side in compare mode */
+    stepper st[2];         /* st[0]: pol; st[1]: cmp_pol (when have_cmp) */
     int have_cmp;
-    const placer *placer;       /* the arena panel's placer */
-    placement pl;               /* its placement of st[0]'s run */
-    uint64_t place_gen;         /* bumped whenever pl changes: the views' caches are keyed on it */
-    uint32_t *by_span;          /* buffers by span, largest first (timeline painting order) */
-    int timeline;               /* the arena panel shows the lifetime x address timeline */
-    uint32_t sel;               /* the selected buffer, or GRAPH_NONE */
-    int compare;                /* compare mode shown */
-    uint32_t diverge;           /* first step (0-based) where the orders differ, n if never */
-    int focus;                  /* panel_id with keyboard focus */
+    const placer *placer; /* the arena panel's placer */
+    placement pl;         /* its placement of st[0]'s run */
+    uint64_t place_gen;   /* bumped whenever pl changes: the views' caches are keyed on it */
+    uint32_t *by_span;    /* buffers by span, largest first (timeline painting order) */
+    int timeline;         /* the arena panel shows the lifetime x address timeline */
+    uint32_t sel;         /* the selected buffer, or GRAPH_NONE */
+    int compare;          /* compare mode shown */
+    uint32_t diverge;     /* first step (0-based) where the orders differ, n if never */
+    int focus;            /* panel_id with keyboard focus */
     uint32_t scroll[P_COUNT];
-    int help;                   /* help overlay shown */
-    int playing, speed;         /* auto-play and its speed index */
-    int prompt;                 /* 0, 'g' (go to step) or '/' (find node) */
+    int help;           /* help overlay shown */
+    int playing, speed; /* auto-play and its speed index */
+    int prompt;         /* 0, 'g' (go to step) or '/' (find node) */
     char pbuf[24];
-    char msg[200];              /* one-shot message shown in the why line */
-    char why[2][256];           /* why the last pop happened, per stepper */
+    char msg[200];    /* one-shot message shown in the why line */
+    char why[2][256]; /* why the last pop happened, per stepper */
     int quit;
     int mono, utf8, mouse;
-    layout lay;                 /* layout of the last frame, for clicks */
+    layout lay; /* layout of the last frame, for clicks */
     char err[256];
     /* The replay (R): what R runs and the background job (app_replay.c);
      * its finished (or loaded) result is the curve's overlay. */
     app_replay rp;
-    int play_wait;              /* ms waited toward the next auto-play step while polling */
-    int have_replay;            /* replay holds a result: the curve overlays it */
+    int play_wait;   /* ms waited toward the next auto-play step while polling */
+    int have_replay; /* replay holds a result: the curve overlays it */
     replay_result replay;
-    const policy *replay_pol;   /* the policy replay was made for (NULL: one this memtris lacks) */
+    const policy *replay_pol; /* the policy replay was made for (NULL: one this memtris lacks) */
 } app;
 
 /* Sets up steppers and placement (with placer pl, NULL for first-fit);

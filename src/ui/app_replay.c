@@ -14,8 +14,8 @@ void app_replay_init(app_replay *rp)
 }
 
 /* Starts the job on backend be with rp's mode; -1 with msg set. */
-static int start_job(app_replay *rp, const replay_backend *be, const graph *g, const policy *pol, const placer *plc,
-                     char *msg, size_t cap)
+static int start_job(app_replay *rp, const replay_backend *be, const graph *g, const policy *pol,
+                     const placer *plc, char *msg, size_t cap)
 {
     char err[256];
     replay_job *j = replay_job_start(g, pol, plc, be, rp->mode, err, sizeof err);
@@ -32,7 +32,8 @@ static int start_job(app_replay *rp, const replay_backend *be, const graph *g, c
     return 0;
 }
 
-int app_replay_start(app_replay *rp, const graph *g, const policy *pol, const placer *plc, char *msg, size_t cap)
+int app_replay_start(app_replay *rp, const graph *g, const policy *pol, const placer *plc,
+                     char *msg, size_t cap)
 {
     if (rp->job) {
         snprintf(msg, cap, "a replay is already running (Esc cancels it)");
@@ -41,8 +42,8 @@ int app_replay_start(app_replay *rp, const graph *g, const policy *pol, const pl
     const replay_backend *be = rp->be ? rp->be : replay_backend_local();
     rp->note[0] = 0;
     if (start_job(rp, be, g, pol, plc, msg, cap)) return -1;
-    snprintf(msg, cap, "replaying %s on %s (%s) in the background; Esc cancels", pol->name, be->name,
-             replay_mode_name(rp->mode));
+    snprintf(msg, cap, "replaying %s on %s (%s) in the background; Esc cancels", pol->name,
+             be->name, replay_mode_name(rp->mode));
     return 0;
 }
 
@@ -61,10 +62,8 @@ static unsigned take_result(app_replay *rp, const graph *g, const policy *pol, c
     rp->running = 0;
     rp->cancelled = 0;
     if (rc == -2) {
-        if (res.total)
-            snprintf(msg, cap, "replay cancelled at step %u of %u", res.n, res.total);
-        else
-            snprintf(msg, cap, "replay cancelled before its first step");
+        if (res.total) snprintf(msg, cap, "replay cancelled at step %u of %u", res.n, res.total);
+        else snprintf(msg, cap, "replay cancelled before its first step");
         replay_result_free(&res);
         return 0;
     }
@@ -76,13 +75,14 @@ static unsigned take_result(app_replay *rp, const graph *g, const policy *pol, c
             snprintf(rp->note, sizeof rp->note, "%s unavailable", be->name);
             replay_result_free(&res);
             if (start_job(rp, next, g, pol, plc, msg, cap)) return 0;
-            snprintf(msg, cap, "%s cannot be used (%.120s); replaying on %s instead", be->name, why, next->name);
+            snprintf(msg, cap, "%s cannot be used (%.120s); replaying on %s instead", be->name, why,
+                     next->name);
             return APP_REPLAY_STARTED;
         }
         if (res.n)
-            snprintf(msg, cap, "replay failed: %.130s (the curve shows the %u steps measured)", err, res.n);
-        else
-            snprintf(msg, cap, "replay failed: %.180s", err);
+            snprintf(msg, cap, "replay failed: %.130s (the curve shows the %u steps measured)", err,
+                     res.n);
+        else snprintf(msg, cap, "replay failed: %.180s", err);
         if (!res.n) {
             replay_result_free(&res);
             return 0;
@@ -95,16 +95,19 @@ static unsigned take_result(app_replay *rp, const graph *g, const policy *pol, c
         replay_result_free(&res);
         return 0;
     }
-    snprintf(msg, cap, "%sreplay on %s (%s%s%s): measured peak %s at step %u, predicted %s; excess at most %s",
-             cancelled ? "finished before Esc: " : "", res.backend, res.mode, rp->note[0] ? "; " : "", rp->note,
-             units_bytes(mp, sizeof mp, res.measured_peak, 0), res.measured_peak_step + 1,
-             units_bytes(pp, sizeof pp, res.predicted_peak, 0), units_bytes(ex, sizeof ex, res.max_excess, 1));
+    snprintf(
+        msg, cap,
+        "%sreplay on %s (%s%s%s): measured peak %s at step %u, predicted %s; excess at most %s",
+        cancelled ? "finished before Esc: " : "", res.backend, res.mode, rp->note[0] ? "; " : "",
+        rp->note, units_bytes(mp, sizeof mp, res.measured_peak, 0), res.measured_peak_step + 1,
+        units_bytes(pp, sizeof pp, res.predicted_peak, 0),
+        units_bytes(ex, sizeof ex, res.max_excess, 1));
     *out = res;
     return APP_REPLAY_RESULT;
 }
 
-unsigned app_replay_poll(app_replay *rp, const graph *g, const policy *pol, const placer *plc, replay_result *out,
-                         char *msg, size_t cap)
+unsigned app_replay_poll(app_replay *rp, const graph *g, const policy *pol, const placer *plc,
+                         replay_result *out, char *msg, size_t cap)
 {
     if (!rp->job) return 0;
     uint32_t done, total;

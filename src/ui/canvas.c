@@ -56,7 +56,8 @@ void canvas_fill(canvas *cv, rect r, uint32_t ch, int style)
 static int cp_width(uint32_t cp)
 {
     if (cp < 0x300) return 1;
-    if ((cp >= 0x2190 && cp <= 0x21FF) || (cp >= 0x2500 && cp <= 0x25FF) || (cp >= 0x2800 && cp <= 0x28FF))
+    if ((cp >= 0x2190 && cp <= 0x21FF) || (cp >= 0x2500 && cp <= 0x25FF) ||
+        (cp >= 0x2800 && cp <= 0x28FF))
         return 1;
     return wcwidth((wchar_t)cp);
 }
@@ -68,7 +69,7 @@ int canvas_text(canvas *cv, int x, int y, int maxw, int style, const char *s)
     while (*p && w < maxw) {
         uint32_t cp;
         int n = utf8_decode((const char *)p, NULL, &cp);
-        if (!n) {                                /* a byte that is not text */
+        if (!n) { /* a byte that is not text */
             cp = '?';
             n = 1;
         }
@@ -120,13 +121,18 @@ void canvas_box(canvas *cv, rect r, const char *title, int style, int title_styl
 static void put_utf8(FILE *f, uint32_t cp)
 {
     if (cp < 0x80) fputc((int)cp, f);
-    else if (cp < 0x800) { fputc((int)(0xC0 | (cp >> 6)), f); fputc((int)(0x80 | (cp & 0x3F)), f); }
-    else if (cp < 0x10000) {
-        fputc((int)(0xE0 | (cp >> 12)), f); fputc((int)(0x80 | ((cp >> 6) & 0x3F)), f);
+    else if (cp < 0x800) {
+        fputc((int)(0xC0 | (cp >> 6)), f);
+        fputc((int)(0x80 | (cp & 0x3F)), f);
+    } else if (cp < 0x10000) {
+        fputc((int)(0xE0 | (cp >> 12)), f);
+        fputc((int)(0x80 | ((cp >> 6) & 0x3F)), f);
         fputc((int)(0x80 | (cp & 0x3F)), f);
     } else {
-        fputc((int)(0xF0 | (cp >> 18)), f); fputc((int)(0x80 | ((cp >> 12) & 0x3F)), f);
-        fputc((int)(0x80 | ((cp >> 6) & 0x3F)), f); fputc((int)(0x80 | (cp & 0x3F)), f);
+        fputc((int)(0xF0 | (cp >> 18)), f);
+        fputc((int)(0x80 | ((cp >> 12) & 0x3F)), f);
+        fputc((int)(0x80 | ((cp >> 6) & 0x3F)), f);
+        fputc((int)(0x80 | (cp & 0x3F)), f);
     }
 }
 

@@ -8,15 +8,17 @@
 #include "style.h"
 
 typedef struct cell {
-    uint32_t ch;      /* Unicode code point, one column wide */
-    uint8_t style;    /* a style_id */
+    uint32_t ch;   /* Unicode code point, one column wide */
+    uint8_t style; /* a style_id */
 } cell;
 
-typedef struct rect { int x, y, w, h; } rect;
+typedef struct rect {
+    int x, y, w, h;
+} rect;
 
 typedef struct canvas {
     int w, h;
-    int utf8;         /* 0: only ASCII glyphs are drawn */
+    int utf8; /* 0: only ASCII glyphs are drawn */
     cell *c;
 } canvas;
 
@@ -28,7 +30,7 @@ static inline cell *canvas_at(canvas *cv, int x, int y)
     return (x >= 0 && y >= 0 && x < cv->w && y < cv->h) ? &cv->c[y * cv->w + x] : NULL;
 }
 void canvas_put(canvas *cv, int x, int y, uint32_t ch, int style);
-void canvas_style(canvas *cv, int x, int y, int style);    /* restyle one cell */
+void canvas_style(canvas *cv, int x, int y, int style); /* restyle one cell */
 void canvas_fill(canvas *cv, rect r, uint32_t ch, int style);
 /* Draws UTF-8 text from (x, y), clipped to maxw columns; characters that are
  * not one column wide (or not ASCII on an ASCII canvas) become '?'. Returns

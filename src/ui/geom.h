@@ -9,21 +9,22 @@
 #include "sched/place.h"
 #include "sched/policy.h"
 
-#define GEOM_CURVE_YLAB 10   /* width of the curve's y-axis labels */
-#define GEOM_ARENA_LAB 10    /* width of the arena's address labels */
+#define GEOM_CURVE_YLAB 10 /* width of the curve's y-axis labels */
+#define GEOM_ARENA_LAB  10 /* width of the arena's address labels */
 
 /* The memory curve inside its panel. */
 typedef struct geom_curve {
-    rect plot;        /* cells holding the curve */
-    int axis_y;       /* row of the x-axis labels */
-    int dx, dy;       /* dots across and down */
-    int sub;          /* dot columns per cell: 2 (braille) or 1 */
+    rect plot;  /* cells holding the curve */
+    int axis_y; /* row of the x-axis labels */
+    int dx, dy; /* dots across and down */
+    int sub;    /* dot columns per cell: 2 (braille) or 1 */
 } geom_curve;
 
 /* The curve's geometry in panel r; 0 when the plot is too small to draw. */
 static inline int geom_curve_of(rect r, int utf8, geom_curve *g)
 {
-    g->plot = (rect){r.x + 1 + GEOM_CURVE_YLAB + 1, r.y + 1, r.w - 3 - GEOM_CURVE_YLAB - 1, r.h - 3};
+    g->plot =
+        (rect){r.x + 1 + GEOM_CURVE_YLAB + 1, r.y + 1, r.w - 3 - GEOM_CURVE_YLAB - 1, r.h - 3};
     g->axis_y = r.y + r.h - 2;
     g->sub = utf8 ? 2 : 1;
     g->dx = g->plot.w * g->sub;
@@ -47,7 +48,8 @@ static inline int geom_col_of_step(uint32_t k, int dx, uint32_t n)
  * (the timeline keeps its last row for the step axis). */
 static inline rect geom_arena_area(rect r, int timeline)
 {
-    return (rect){r.x + 1 + GEOM_ARENA_LAB + 1, r.y + 2, r.w - 3 - GEOM_ARENA_LAB - 1, r.h - 3 - (timeline ? 1 : 0)};
+    return (rect){r.x + 1 + GEOM_ARENA_LAB + 1, r.y + 2, r.w - 3 - GEOM_ARENA_LAB - 1,
+                  r.h - 3 - (timeline ? 1 : 0)};
 }
 
 /* Row (0 = bottom) holding address addr, on ph rows spanning [0, arena). */
@@ -59,7 +61,8 @@ static inline int geom_addr_row(int64_t addr, int64_t arena, int ph)
 }
 
 /* Rows j0..j1 (0 = bottom) that buffer b of placement pl covers. */
-static inline void geom_buf_rows(const graph *g, const placement *pl, uint32_t b, int ph, int *j0, int *j1)
+static inline void geom_buf_rows(const graph *g, const placement *pl, uint32_t b, int ph, int *j0,
+                                 int *j1)
 {
     int64_t off = pl->offset[b], span = place_span(g->buf_size[b], pl->align);
     *j0 = geom_addr_row(off, pl->arena, ph);
@@ -77,7 +80,8 @@ static inline int geom_step_col(uint32_t s, uint32_t n, int pw)
  * from its ALLOC's step to its FREE's (the last step if never freed). */
 static inline void geom_buf_cols(const graph *g, const run *r, uint32_t b, int pw, int *x0, int *x1)
 {
-    uint32_t a0 = r->pos[g->buf_alloc[b]], a1 = g->buf_free[b] == GRAPH_NONE ? r->n : r->pos[g->buf_free[b]];
+    uint32_t a0 = r->pos[g->buf_alloc[b]],
+             a1 = g->buf_free[b] == GRAPH_NONE ? r->n : r->pos[g->buf_free[b]];
     *x0 = geom_step_col(a0, r->n, pw);
     *x1 = geom_step_col(a1, r->n, pw);
 }
@@ -86,7 +90,8 @@ static inline void geom_buf_cols(const graph *g, const run *r, uint32_t b, int p
  * cover a cell: the smaller one, so small blocks stay visible. */
 static inline int geom_buf_over(const graph *g, uint32_t b, uint32_t c)
 {
-    return c == GRAPH_NONE || g->buf_size[b] < g->buf_size[c] || (g->buf_size[b] == g->buf_size[c] && b < c);
+    return c == GRAPH_NONE || g->buf_size[b] < g->buf_size[c] ||
+           (g->buf_size[b] == g->buf_size[c] && b < c);
 }
 
 #endif

@@ -29,7 +29,9 @@ static int arena_buffer(const hit_frame *f, int x, int y, uint32_t *out)
     const graph *g = f->g;
     const stepper *s = f->st;
     rect area = geom_arena_area(l->r[P_TETRIS], f->timeline);
-    if (x < area.x || x >= area.x + area.w || y < area.y || y >= area.y + area.h || f->pl->arena <= 0) return 0;
+    if (x < area.x || x >= area.x + area.w || y < area.y || y >= area.y + area.h ||
+        f->pl->arena <= 0)
+        return 0;
     int ph = area.h, j = area.y + ph - 1 - y, col = x - area.x;
     uint32_t best = GRAPH_NONE;
     for (uint32_t b = 0; b < g->nbufs; b++) {

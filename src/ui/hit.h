@@ -11,24 +11,24 @@
 
 /* What the last frame showed where a click can land. */
 typedef struct hit_frame {
-    const layout *lay;          /* its layout */
-    int utf8;                   /* the curve in braille: two dot columns a cell */
-    int timeline;               /* the arena panel showed the whole run's timeline */
+    const layout *lay; /* its layout */
+    int utf8;          /* the curve in braille: two dot columns a cell */
+    int timeline;      /* the arena panel showed the whole run's timeline */
     const graph *g;
-    const stepper *st;          /* the stepped run, at its step */
-    const placement *pl;        /* the arena panel's placement of that run */
+    const stepper *st;   /* the stepped run, at its step */
+    const placement *pl; /* the arena panel's placement of that run */
 } hit_frame;
 
 typedef enum hit_kind {
-    HIT_NONE,                   /* nothing to act on */
-    HIT_STEP,                   /* the memory curve: go to step .step */
-    HIT_BUFFER                  /* a block of the arena or the timeline: select buffer .buf */
+    HIT_NONE,  /* nothing to act on */
+    HIT_STEP,  /* the memory curve: go to step .step */
+    HIT_BUFFER /* a block of the arena or the timeline: select buffer .buf */
 } hit_kind;
 
 typedef struct hit_action {
     hit_kind kind;
-    uint32_t step;              /* HIT_STEP: 0 .. n */
-    uint32_t buf;               /* HIT_BUFFER: a buffer index */
+    uint32_t step; /* HIT_STEP: 0 .. n */
+    uint32_t buf;  /* HIT_BUFFER: a buffer index */
 } hit_action;
 
 /* What a click at (x, y) lands on: on the curve's plot (or its x axis) the

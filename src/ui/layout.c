@@ -15,7 +15,10 @@ void layout_compute(int w, int h, int compare, layout *l)
     memset(l, 0, sizeof *l);
     l->w = w;
     l->h = h;
-    if (w < LAYOUT_MIN_W || h < LAYOUT_MIN_H) { l->too_small = 1; return; }
+    if (w < LAYOUT_MIN_W || h < LAYOUT_MIN_H) {
+        l->too_small = 1;
+        return;
+    }
 
     use(l, P_STATUS, 0, 0, w, 1);
     use(l, P_WHY, 0, h - 2, w, 1);
@@ -25,7 +28,7 @@ void layout_compute(int w, int h, int compare, layout *l)
     if (lw < 30) lw = 30;
     if (lw > 72) lw = 72;
     int rx = lw, rw = w - lw;
-    int ch = bh * 11 / 20;                 /* curve: a bit over half the height */
+    int ch = bh * 11 / 20; /* curve: a bit over half the height */
     if (ch < 6) ch = 6;
     if (compare) {
         int a = bh / 2;

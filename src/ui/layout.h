@@ -7,13 +7,21 @@
 enum { LAYOUT_MIN_W = 60, LAYOUT_MIN_H = 16 };
 
 typedef enum panel_id {
-    P_STATUS, P_READY, P_READY2, P_CURVE, P_TETRIS, P_SUMMARY, P_WHY, P_HINTS, P_COUNT
+    P_STATUS,
+    P_READY,
+    P_READY2,
+    P_CURVE,
+    P_TETRIS,
+    P_SUMMARY,
+    P_WHY,
+    P_HINTS,
+    P_COUNT
 } panel_id;
 
 typedef struct layout {
     int w, h;
-    int too_small;          /* below LAYOUT_MIN_W x LAYOUT_MIN_H: draw a notice only */
-    int used[P_COUNT];      /* which panels this mode shows */
+    int too_small;     /* below LAYOUT_MIN_W x LAYOUT_MIN_H: draw a notice only */
+    int used[P_COUNT]; /* which panels this mode shows */
     rect r[P_COUNT];
 } layout;
 

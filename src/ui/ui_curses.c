@@ -33,14 +33,11 @@ static void restore_terminal(void)
     curses_on = 0;
 }
 
-static void on_stop_signal(int sig)
-{
-    got_signal = sig;
-}
+static void on_stop_signal(int sig) { got_signal = sig; }
 
 static void on_crash(int sig)
 {
-    restore_terminal();    /* as htop does: leave a usable terminal behind */
+    restore_terminal(); /* as htop does: leave a usable terminal behind */
     for (size_t i = 0; i < NCRASH; i++)
         if (crash_signals[i] == sig) sigaction(sig, &crash_prev[i], NULL);
     /* Delivered when this handler returns (a fault repeats its instruction). */
@@ -55,7 +52,9 @@ static void install_handlers(void)
     sa.sa_handler = on_stop_signal;
     for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++) {
         /* A hangup that was ignored when memtris started (nohup) stays ignored. */
-        if (stop_signals[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        if (stop_signals[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 &&
+            old.sa_handler == SIG_IGN)
+            continue;
         sigaction(stop_signals[i], &sa, NULL);
     }
     sa.sa_handler = on_crash;
@@ -68,10 +67,7 @@ static void remove_handlers(void)
     for (size_t i = 0; i < NCRASH; i++) sigaction(crash_signals[i], &crash_prev[i], NULL);
 }
 
-int ui_signal(void)
-{
-    return got_signal;
-}
+int ui_signal(void) { return got_signal; }
 
 /* 1 when the terminal has gone away (closed, hung up): reads and writes
  * would fail from now on, and the UI must end instead of spinning. */
@@ -115,7 +111,7 @@ static void blit(const canvas *cv, int mono)
             wchar_t wc[2] = {(wchar_t)c->ch, 0};
             cchar_t cc;
             setcchar(&cc, wc, attrs_of(l->attr), mono ? 0 : (short)(c->style + 1), NULL);
-            mvadd_wch(y, x, &cc);   /* the last cell may report ERR; it is still drawn */
+            mvadd_wch(y, x, &cc); /* the last cell may report ERR; it is still drawn */
         }
 }
 
@@ -142,9 +138,11 @@ static int map_key(int rc, wint_t ch)
     }
     switch (ch) {
     case '\t': return K_TAB;
-    case '\n': case '\r': return K_ENTER;
+    case '\n':
+    case '\r': return K_ENTER;
     case 27: return K_ESC;
-    case 127: case 8: return K_BACKSPACE;
+    case 127:
+    case 8: return K_BACKSPACE;
     default: return ch < 128 ? (int)ch : -1;
     }
 }
@@ -155,7 +153,8 @@ int ui_check_terminal(char *why, size_t cap)
     if (!isatty(STDOUT_FILENO)) snprintf(why, cap, "standard output is not a terminal");
     else if (!isatty(STDIN_FILENO) && access("/dev/tty", R_OK) != 0)
         snprintf(why, cap, "there is no terminal to read keys from");
-    else if (!term || !*term || !strcmp(term, "dumb")) snprintf(why, cap, "TERM is %s", term && *term ? term : "not set");
+    else if (!term || !*term || !strcmp(term, "dumb"))
+        snprintf(why, cap, "TERM is %s", term && *term ? term : "not set");
     else return 0;
     return -1;
 }
@@ -188,10 +187,10 @@ int ui_run(app *a)
     canvas cv = {0};
     view_cache vc = {0};
     int status = 0;
-    const char *why = NULL;            /* said on stderr once the terminal is back */
+    const char *why = NULL; /* said on stderr once the terminal is back */
     struct timespec last_tick;
     clock_gettime(CLOCK_MONOTONIC, &last_tick);
-    app_reaction react = APP_RELAYOUT | APP_REDRAW;     /* the first frame */
+    app_reaction react = APP_RELAYOUT | APP_REDRAW; /* the first frame */
     while (!(react & APP_QUIT) && !got_signal) {
         if (terminal_gone(fileno(in), STDOUT_FILENO)) {
             why = "the terminal went away";
@@ -225,7 +224,8 @@ int ui_run(app *a)
         int rc = get_wch(&ch);
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        long since = (now.tv_sec - last_tick.tv_sec) * 1000 + (now.tv_nsec - last_tick.tv_nsec) / 1000000;
+        long since =
+            (now.tv_sec - last_tick.tv_sec) * 1000 + (now.tv_nsec - last_tick.tv_nsec) / 1000000;
         /* timeout: auto-play tick, replay poll or signal check; also when
          * keys keep coming faster than the ticks would */
         if (rc == ERR || (tick >= 0 && since >= tick)) {

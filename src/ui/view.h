@@ -12,9 +12,9 @@
  * the panel's size changes. Zeroed is empty; one cache serves one app. */
 typedef struct view_cache {
     struct {
-        uint64_t gen;           /* the app's place_gen it was drawn for; 0: none */
+        uint64_t gen; /* the app's place_gen it was drawn for; 0: none */
         int w, h;
-        uint32_t *cell;         /* [w*h] buffer index or GRAPH_NONE, row 0 at the top */
+        uint32_t *cell; /* [w*h] buffer index or GRAPH_NONE, row 0 at the top */
     } timeline;
 } view_cache;
 
@@ -23,15 +23,15 @@ void view_render(canvas *cv, const app *a, view_cache *vc);
 void view_cache_free(view_cache *vc);
 
 /* Panels (view_*.c), each drawing inside its rectangle. */
-void view_status(canvas *cv, const app *a, rect r);       /* the status bar */
+void view_status(canvas *cv, const app *a, rect r); /* the status bar */
 void view_ready(canvas *cv, const app *a, int panel, rect r);
 void view_curve(canvas *cv, const app *a, rect r);
-void view_arena(canvas *cv, const app *a, rect r);        /* the live blocks at their addresses */
-void view_timeline(canvas *cv, const app *a, rect r, view_cache *vc);   /* the whole run */
-void view_summary(canvas *cv, const app *a, rect r);      /* compare mode's peaks and divergence */
-void view_why(canvas *cv, const app *a, rect r);          /* the last pop's reason, or a message */
-void view_hints(canvas *cv, const app *a, rect r);        /* the keys, a prompt or a replay's progress */
-void view_help(canvas *cv);                               /* the overlay listing the keys */
+void view_arena(canvas *cv, const app *a, rect r); /* the live blocks at their addresses */
+void view_timeline(canvas *cv, const app *a, rect r, view_cache *vc); /* the whole run */
+void view_summary(canvas *cv, const app *a, rect r); /* compare mode's peaks and divergence */
+void view_why(canvas *cv, const app *a, rect r);     /* the last pop's reason, or a message */
+void view_hints(canvas *cv, const app *a, rect r);   /* the keys, a prompt or a replay's progress */
+void view_help(canvas *cv);                          /* the overlay listing the keys */
 
 /* The frame the arena and the timeline share: title, axis, arena and
  * high-water mark, around drawing area `area`. */

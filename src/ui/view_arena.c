@@ -15,14 +15,16 @@ void view_arena_frame(canvas *cv, const app *a, rect r, rect area, int64_t hwm)
     const placement *pl = &a->pl;
     int focused = a->focus == P_TETRIS;
     char title[128], b1[32], b2[32];
-    snprintf(title, sizeof title, " %s: %s, %" PRId64 " B align ", a->timeline ? "Timeline" : "Arena", pl->placer,
-             pl->align);
+    snprintf(title, sizeof title, " %s: %s, %" PRId64 " B align ",
+             a->timeline ? "Timeline" : "Arena", pl->placer, pl->align);
     canvas_box(cv, r, title, focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
     int axis_x = area.x - 1;
-    for (int y = area.y; y < area.y + area.h; y++) canvas_put(cv, axis_x, y, cv->utf8 ? 0x2502 : '|', ST_AXIS);
+    for (int y = area.y; y < area.y + area.h; y++)
+        canvas_put(cv, axis_x, y, cv->utf8 ? 0x2502 : '|', ST_AXIS);
     units_bytes(b1, sizeof b1, 0, 0);
     canvas_text(cv, axis_x - (int)strlen(b1), area.y + area.h - 1, GEOM_ARENA_LAB, ST_AXIS, b1);
-    snprintf(title, sizeof title, "arena %s, %.1f%% over the peak", units_bytes(b1, sizeof b1, pl->arena, 0),
+    snprintf(title, sizeof title, "arena %s, %.1f%% over the peak",
+             units_bytes(b1, sizeof b1, pl->arena, 0),
              100.0 * place_fragmentation(pl, a->st[0].r.peak));
     int tx = r.x + 1 + canvas_text(cv, r.x + 1, r.y + 1, r.w - 2, ST_AXIS, title);
     snprintf(title, sizeof title, "   high-water so far %s", units_bytes(b2, sizeof b2, hwm, 0));
@@ -43,7 +45,8 @@ void view_arena(canvas *cv, const app *a, rect r)
     if (area.w < 4 || area.h < 1) return;
     int ph = area.h, axis_x = area.x - 1;
     if (arena <= 0) {
-        canvas_text(cv, area.x + 1, area.y + ph / 2, area.w - 1, ST_DIM, "no buffer is ever allocated");
+        canvas_text(cv, area.x + 1, area.y + ph / 2, area.w - 1, ST_DIM,
+                    "no buffer is ever allocated");
         return;
     }
 
@@ -52,7 +55,11 @@ void view_arena(canvas *cv, const app *a, rect r)
      * can be shared with a neighbour). One pass over the buffers, no sort. */
     uint32_t *rowbuf = malloc((size_t)ph * 2 * sizeof *rowbuf);
     uint8_t *used = calloc((size_t)ph, 1);
-    if (!rowbuf || !used) { free(rowbuf); free(used); return; }
+    if (!rowbuf || !used) {
+        free(rowbuf);
+        free(used);
+        return;
+    }
     uint32_t *rowlab = rowbuf + ph;
     for (int j = 0; j < 2 * ph; j++) rowbuf[j] = GRAPH_NONE;
     int64_t live_bytes = 0;
@@ -80,22 +87,26 @@ void view_arena(canvas *cv, const app *a, rect r)
         uint32_t b = rowlab[j];
         if (b == GRAPH_NONE) continue;
         char lab[64];
-        snprintf(lab, sizeof lab, " b%" PRId64 " %s ", g->buf_id[b], units_bytes(b1, sizeof b1, g->buf_size[b], 0));
-        canvas_text(cv, area.x + 1, area.y + ph - 1 - j, area.w - 2, b == a->sel ? ST_NEXT : style_buf((int)b), lab);
+        snprintf(lab, sizeof lab, " b%" PRId64 " %s ", g->buf_id[b],
+                 units_bytes(b1, sizeof b1, g->buf_size[b], 0));
+        canvas_text(cv, area.x + 1, area.y + ph - 1 - j, area.w - 2,
+                    b == a->sel ? ST_NEXT : style_buf((int)b), lab);
     }
 
     /* Holes below the high-water mark, then the mark itself. */
     int jh = hwm > 0 ? geom_addr_row(hwm - 1, arena, ph) : -1;
     for (int j = 0; j <= jh && j < ph; j++)
-        if (!used[j]) canvas_fill(cv, (rect){area.x, area.y + ph - 1 - j, area.w, 1},
-                                  cv->utf8 ? 0x00B7 : '.', ST_HOLE);
-    if (jh >= 0) {                       /* value on the axis, a line across holes */
+        if (!used[j])
+            canvas_fill(cv, (rect){area.x, area.y + ph - 1 - j, area.w, 1}, cv->utf8 ? 0x00B7 : '.',
+                        ST_HOLE);
+    if (jh >= 0) { /* value on the axis, a line across holes */
         int y = area.y + ph - 1 - jh;
         units_bytes(b1, sizeof b1, hwm, 0);
         int len = (int)strlen(b1);
         canvas_text(cv, axis_x - len, y, GEOM_ARENA_LAB, ST_HWM, b1);
         canvas_put(cv, axis_x, y, cv->utf8 ? 0x2524 : '+', ST_HWM);
-        if (!used[jh]) canvas_fill(cv, (rect){area.x, y, area.w, 1}, cv->utf8 ? 0x2504 : '-', ST_HWM);
+        if (!used[jh])
+            canvas_fill(cv, (rect){area.x, y, area.w, 1}, cv->utf8 ? 0x2504 : '-', ST_HWM);
     }
     /* Totals in the bottom border. */
     snprintf(title, sizeof title, " live %u buffer%s, %s ", nlive, nlive == 1 ? "" : "s",

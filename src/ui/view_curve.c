@@ -22,8 +22,8 @@ static int dot_row(int64_t v, int64_t ymax, int dy)
 /* A curve's values: v(t) is the memory after t steps (v(0) = 0), from a
  * run's memory[] or a replay's measured samples, drawn up to step last. */
 typedef struct series {
-    const int64_t *mem;          /* predicted: run.memory */
-    const replay_sample *rs;     /* measured: replay samples */
+    const int64_t *mem;      /* predicted: run.memory */
+    const replay_sample *rs; /* measured: replay samples */
     uint32_t last;
 } series;
 
@@ -36,8 +36,8 @@ static inline int64_t series_at(const series *sr, uint32_t t)
 /* Plots one curve of a run of n steps at cursor k into bits[] (braille dot
  * bits or 1 = ASCII mark) and styles[] per cell; later curves are drawn over
  * earlier ones. */
-static void plot(const geom_curve *gm, const series *v, uint32_t n, uint32_t k, int64_t ymax, uint8_t *bits,
-                 uint8_t *sty, uint8_t *own, int id, int st_past, int st_future)
+static void plot(const geom_curve *gm, const series *v, uint32_t n, uint32_t k, int64_t ymax,
+                 uint8_t *bits, uint8_t *sty, uint8_t *own, int id, int st_past, int st_future)
 {
     static const uint8_t dotbit[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
     int pw = gm->plot.w, ph = gm->plot.h;
@@ -48,7 +48,7 @@ static void plot(const geom_curve *gm, const series *v, uint32_t n, uint32_t k, 
         if (b <= a) b = a + 1;
         if (b > v->last + 1) b = v->last + 1;
         int64_t lo = series_at(v, a), hi = lo;
-        if (v->rs) {                    /* two loops: this is the frame's hot spot on big graphs */
+        if (v->rs) { /* two loops: this is the frame's hot spot on big graphs */
             for (uint32_t t = a + 1; t < b; t++) {
                 int64_t m = v->rs[t - 1].measured;
                 if (m < lo) lo = m;
@@ -61,7 +61,7 @@ static void plot(const geom_curve *gm, const series *v, uint32_t n, uint32_t k, 
                 if (m > hi) hi = m;
             }
         }
-        if (a > 0) {                     /* join to the previous step */
+        if (a > 0) { /* join to the previous step */
             int64_t m = series_at(v, a - 1);
             if (m < lo) lo = m;
             if (m > hi) hi = m;
@@ -72,28 +72,33 @@ static void plot(const geom_curve *gm, const series *v, uint32_t n, uint32_t k, 
         for (int d = d0; d <= d1; d++) {
             int cy = ph - 1 - d / cells_per_row, sr = cells_per_row - 1 - d % cells_per_row;
             int i = cy * pw + cx;
-            if (own[i] != id) { own[i] = (uint8_t)id; bits[i] = 0; sty[i] = (uint8_t)style; }
-            else if (sty[i] != st_past) sty[i] = (uint8_t)style;   /* past wins in a shared cell */
+            if (own[i] != id) {
+                own[i] = (uint8_t)id;
+                bits[i] = 0;
+                sty[i] = (uint8_t)style;
+            } else if (sty[i] != st_past) sty[i] = (uint8_t)style; /* past wins in a shared cell */
             bits[i] |= gm->sub == 2 ? dotbit[sr][sc] : 1;
         }
     }
 }
 
-static void plot_run(const geom_curve *gm, const stepper *s, int64_t ymax, uint8_t *bits, uint8_t *sty, uint8_t *own,
-                     int id, int st_past, int st_future)
+static void plot_run(const geom_curve *gm, const stepper *s, int64_t ymax, uint8_t *bits,
+                     uint8_t *sty, uint8_t *own, int id, int st_past, int st_future)
 {
     series sr = {s->r.memory, NULL, s->r.n};
     plot(gm, &sr, s->r.n, s->k, ymax, bits, sty, own, id, st_past, st_future);
 }
 
-static void legend(canvas *cv, int *x, int y, int maxx, int style, const char *name, int64_t peak, int utf8)
+static void legend(canvas *cv, int *x, int y, int maxx, int style, const char *name, int64_t peak,
+                   int utf8)
 {
     char buf[96], pk[32];
     if (*x + 3 >= maxx) return;
     canvas_put(cv, (*x)++, y, ' ', ST_BORDER);
     canvas_put(cv, (*x)++, y, utf8 ? 0x2501 : '=', style);
-    if (peak >= 0) snprintf(buf, sizeof buf, " %s peak %s ", name, units_bytes(pk, sizeof pk, peak, 0));
-    else snprintf(buf, sizeof buf, " %s ", name);   /* peak < 0: the name only */
+    if (peak >= 0)
+        snprintf(buf, sizeof buf, " %s peak %s ", name, units_bytes(pk, sizeof pk, peak, 0));
+    else snprintf(buf, sizeof buf, " %s ", name); /* peak < 0: the name only */
     *x += canvas_text(cv, *x, y, maxx - *x, style, buf);
 }
 
@@ -109,7 +114,8 @@ static int legend_w(const char *name, int64_t peak)
  * ("measured (host) peak X") or why it is hidden ("replay: fifo only"):
  * in the top border when it fits there in full, else in the bottom one
  * (shortened to "measured" when even that is too narrow). */
-static void legends(canvas *cv, rect r, const app *a, const stepper *s, const stepper *o, const replay_result *rp)
+static void legends(canvas *cv, rect r, const app *a, const stepper *s, const stepper *o,
+                    const replay_result *rp)
 {
     int lx = r.x + 10, maxx = r.x + r.w - 2;
     if (o) legend(cv, &lx, r.y, maxx, ST_CURVE2, o->pol->name, o->r.peak, cv->utf8);
@@ -117,7 +123,8 @@ static void legends(canvas *cv, rect r, const app *a, const stepper *s, const st
     char name[64];
     int64_t peak = -1;
     if (rp) {
-        if (replay_mode_find(rp->mode) == REPLAY_RAW) snprintf(name, sizeof name, "measured (%s)", rp->backend);
+        if (replay_mode_find(rp->mode) == REPLAY_RAW)
+            snprintf(name, sizeof name, "measured (%s)", rp->backend);
         else snprintf(name, sizeof name, "measured (%s, %s)", rp->backend, rp->mode);
         peak = rp->measured_peak;
     } else if (a->have_replay) {
@@ -126,7 +133,7 @@ static void legends(canvas *cv, rect r, const app *a, const stepper *s, const st
         return;
     }
     int w = peak >= 0 ? legend_w(name, peak) : (int)strlen(name) + 2, y = r.y;
-    if (lx + w > maxx) {                 /* the bottom border */
+    if (lx + w > maxx) { /* the bottom border */
         y = r.y + r.h - 1;
         lx = r.x + 10;
         if (lx + w > maxx) lx = r.x + 1;
@@ -184,7 +191,7 @@ void view_curve(canvas *cv, const app *a, rect r)
     uint8_t *sty = bits + ncell, *own = bits + 2 * ncell;
     if (o) plot_run(&gm, o, ymax, bits, sty, own, 2, ST_CURVE2, ST_FUTURE2);
     plot_run(&gm, s, ymax, bits, sty, own, 1, ST_CURVE, ST_FUTURE);
-    if (rp) {                            /* on top: the steps the replay reached */
+    if (rp) { /* on top: the steps the replay reached */
         series m = {NULL, rp->s, rp->n};
         plot(&gm, &m, n, s->k, ymax, bits, sty, own, 3, ST_MEASURED, ST_MEASURED);
     }
@@ -196,8 +203,12 @@ void view_curve(canvas *cv, const app *a, rect r)
             if (bits[i]) {
                 uint32_t ch;
                 if (cv->utf8) ch = 0x2800 + bits[i];
-                else ch = sty[i] == ST_CURVE ? '#' : sty[i] == ST_FUTURE ? ':' : sty[i] == ST_CURVE2 ? '+'
-                        : sty[i] == ST_MEASURED ? '*' : '.';
+                else
+                    ch = sty[i] == ST_CURVE      ? '#'
+                         : sty[i] == ST_FUTURE   ? ':'
+                         : sty[i] == ST_CURVE2   ? '+'
+                         : sty[i] == ST_MEASURED ? '*'
+                                                 : '.';
                 canvas_put(cv, x, y, ch, sty[i]);
             } else if (x == curx) {
                 canvas_put(cv, x, y, cv->utf8 ? 0x2502 : '|', ST_CURSOR);
@@ -214,12 +225,11 @@ void view_curve(canvas *cv, const app *a, rect r)
     int clen = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
     int cx0 = curx + clen <= gm.plot.x + gm.plot.w ? curx : gm.plot.x + gm.plot.w - clen;
     canvas_text(cv, cx0, gm.axis_y, clen, ST_CURSOR, lab);
-    if (s->r.peak_step) {                /* the peak mark, unless it would cover the cursor's */
+    if (s->r.peak_step) { /* the peak mark, unless it would cover the cursor's */
         int px = gm.plot.x + geom_col_of_step(s->r.peak_step, gm.dx, n) / gm.sub;
         snprintf(lab, sizeof lab, "%speak %u", cv->utf8 ? "\u25b2" : "^", s->r.peak_step);
         len = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
         int x = px + len <= gm.plot.x + gm.plot.w ? px : gm.plot.x + gm.plot.w - len;
-        if (x + len < cx0 || x > cx0 + clen)
-            canvas_text(cv, x, gm.axis_y, len, ST_PEAK, lab);
+        if (x + len < cx0 || x > cx0 + clen) canvas_text(cv, x, gm.axis_y, len, ST_PEAK, lab);
     }
 }

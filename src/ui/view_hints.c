@@ -15,7 +15,8 @@ static void replay_progress(canvas *cv, const app *a, rect r)
     int pct = total ? (int)((uint64_t)done * 100 / total) : 0;
     x += canvas_text(cv, x, r.y, end - x, ST_HINT, " ");
     x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, "Replay");
-    snprintf(buf, sizeof buf, " %s %s [", a->rp.job_be ? a->rp.job_be->name : "?", replay_mode_name(a->rp.job_mode));
+    snprintf(buf, sizeof buf, " %s %s [", a->rp.job_be ? a->rp.job_be->name : "?",
+             replay_mode_name(a->rp.job_mode));
     x += canvas_text(cv, x, r.y, end - x, ST_HINT, buf);
     int bw = r.w / 4;
     if (bw < 10) bw = 10;
@@ -45,7 +46,8 @@ void view_hints(canvas *cv, const app *a, rect r)
     }
     if (a->prompt) {
         char buf[96];
-        if (a->prompt == 'g') snprintf(buf, sizeof buf, " Go to step (0-%u): %s_", a->g->n, a->pbuf);
+        if (a->prompt == 'g')
+            snprintf(buf, sizeof buf, " Go to step (0-%u): %s_", a->g->n, a->pbuf);
         else snprintf(buf, sizeof buf, " Find node id: %s_", a->pbuf);
         canvas_fill(cv, r, ' ', ST_PROMPT);
         int w = canvas_text(cv, r.x, r.y, r.w, ST_PROMPT, buf);
@@ -53,8 +55,9 @@ void view_hints(canvas *cv, const app *a, rect r)
         return;
     }
     static const char *const keys[][2] = {
-        {"F1", "Help"}, {"Spc", "Step"}, {"\u2190", "Back"}, {"g", "Goto"}, {"P", "Peak"},
-        {"r", "Play"}, {"s", "Policy"}, {"c", "Compare"}, {"/", "Find"}, {"Tab", "Focus"}, {"q", "Quit"},
+        {"F1", "Help"}, {"Spc", "Step"},  {"\u2190", "Back"}, {"g", "Goto"},
+        {"P", "Peak"},  {"r", "Play"},    {"s", "Policy"},    {"c", "Compare"},
+        {"/", "Find"},  {"Tab", "Focus"}, {"q", "Quit"},
     };
     int x = r.x;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0] && x < r.x + r.w; i++) {

@@ -40,8 +40,8 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
     if (show_key) namew -= keyw + 1;
     if (namew < 4) namew = 4;
     char hdr[256];
-    snprintf(hdr, sizeof hdr, "%3s %6s %-7s %10s %-*s %s", "#", "Id", "type", "change", namew, "op / name",
-             show_key ? (s->pol->nkeys == 1 ? "queued" : "(change,type,id)") : "");
+    snprintf(hdr, sizeof hdr, "%3s %6s %-7s %10s %-*s %s", "#", "Id", "type", "change", namew,
+             "op / name", show_key ? (s->pol->nkeys == 1 ? "queued" : "(change,type,id)") : "");
     canvas_fill(cv, (rect){x0, r.y + 1, w, 1}, ' ', ST_HEADER);
     canvas_text(cv, x0, r.y + 1, w, ST_HEADER, hdr);
 
@@ -80,7 +80,8 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
     int by = r.y + r.h - 1;
     if (skip + got < count) {
         snprintf(more, sizeof more, " %s %u more ", cv->utf8 ? "\u2193" : "v", count - skip - got);
-        canvas_text(cv, r.x + r.w - 2 - (int)strlen(more) + (cv->utf8 ? 2 : 0), by, r.w - 4, ST_DIM, more);
+        canvas_text(cv, r.x + r.w - 2 - (int)strlen(more) + (cv->utf8 ? 2 : 0), by, r.w - 4, ST_DIM,
+                    more);
     }
     if (skip) {
         snprintf(more, sizeof more, " %s %u above ", cv->utf8 ? "\u2191" : "^", skip);

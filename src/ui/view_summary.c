@@ -25,21 +25,22 @@ void view_summary(canvas *cv, const app *a, rect r)
     if (y < ymax) {
         int64_t save = o->r.peak - m->r.peak;
         if (save > 0)
-            snprintf(line, sizeof line, "saving    %s (%.1f%%) with %s", units_bytes(p1, sizeof p1, save, 0),
-                     100.0 * (double)save / (double)o->r.peak, m->pol->name);
+            snprintf(line, sizeof line, "saving    %s (%.1f%%) with %s",
+                     units_bytes(p1, sizeof p1, save, 0), 100.0 * (double)save / (double)o->r.peak,
+                     m->pol->name);
         else if (save < 0)
             snprintf(line, sizeof line, "%s needs %s (%.1f%%) more than %s", m->pol->name,
                      units_bytes(p1, sizeof p1, -save, 0),
                      o->r.peak ? 100.0 * (double)-save / (double)o->r.peak : 0.0, o->pol->name);
-        else
-            snprintf(line, sizeof line, "same peak: no saving");
+        else snprintf(line, sizeof line, "same peak: no saving");
         canvas_text(cv, x, y++, w, save > 0 ? ST_GOOD : save < 0 ? ST_WARN : ST_NORMAL, line);
     }
     if (y < ymax) {
         uint32_t d = a->diverge;
         if (d >= g->n) snprintf(line, sizeof line, "the two orders are identical");
         else
-            snprintf(line, sizeof line, "orders diverge first at step %u: %s pops %" PRId64 ", %s pops %" PRId64,
+            snprintf(line, sizeof line,
+                     "orders diverge first at step %u: %s pops %" PRId64 ", %s pops %" PRId64,
                      d + 1, o->pol->name, g->id[o->r.order[d]], m->pol->name, g->id[m->r.order[d]]);
         canvas_text(cv, x, y++, w, ST_NORMAL, line);
     }

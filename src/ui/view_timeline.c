@@ -29,7 +29,8 @@ static int paint(const app *a, int pw, int ph, view_cache *c)
         geom_buf_cols(g, &a->st[0].r, b, pw, &x0, &x1);
         geom_buf_rows(g, &a->pl, b, ph, &j0, &j1);
         for (int j = j0; j <= j1; j++)
-            for (int x = x0; x <= x1; x++) raster[(size_t)(ph - 1 - j) * (size_t)pw + (size_t)x] = b;
+            for (int x = x0; x <= x1; x++)
+                raster[(size_t)(ph - 1 - j) * (size_t)pw + (size_t)x] = b;
     }
     return 0;
 }
@@ -40,14 +41,15 @@ void view_timeline(canvas *cv, const app *a, rect r, view_cache *vc)
 {
     const stepper *s = &a->st[0];
     const placement *pl = &a->pl;
-    rect area = geom_arena_area(r, 1);     /* a row for the step axis */
+    rect area = geom_arena_area(r, 1); /* a row for the step axis */
     int64_t hwm = s->k ? pl->hwm[s->k - 1] : 0;
     view_arena_frame(cv, a, r, area, hwm);
     if (area.w < 4 || area.h < 1) return;
     int ph = area.h, pw = area.w;
     uint32_t n = s->r.n;
     if (pl->arena <= 0 || !a->by_span) {
-        canvas_text(cv, area.x + 1, area.y + ph / 2, area.w - 1, ST_DIM, "no buffer is ever allocated");
+        canvas_text(cv, area.x + 1, area.y + ph / 2, area.w - 1, ST_DIM,
+                    "no buffer is ever allocated");
         return;
     }
     char lab[32];
@@ -55,7 +57,8 @@ void view_timeline(canvas *cv, const app *a, rect r, view_cache *vc)
     canvas_text(cv, area.x - 1 - (int)strlen(lab), area.y, GEOM_ARENA_LAB, ST_AXIS, lab);
     /* The raster, painted again only when the placement or the size changed. */
     view_cache once = {0}, *c = vc ? vc : &once;
-    if (!c->timeline.cell || c->timeline.gen != a->place_gen || c->timeline.w != pw || c->timeline.h != ph)
+    if (!c->timeline.cell || c->timeline.gen != a->place_gen || c->timeline.w != pw ||
+        c->timeline.h != ph)
         if (paint(a, pw, ph, c)) return;
     const uint32_t *raster = c->timeline.cell;
     for (int y = 0; y < ph; y++)
@@ -63,14 +66,17 @@ void view_timeline(canvas *cv, const app *a, rect r, view_cache *vc)
             uint32_t b = raster[(size_t)y * (size_t)pw + (size_t)x];
             if (b == GRAPH_NONE) continue;
             if (b == a->sel) canvas_put(cv, area.x + x, area.y + y, ' ', ST_NEXT);
-            else canvas_put(cv, area.x + x, area.y + y, style_buf_glyph((int)b, a->mono, cv->utf8), style_buf((int)b));
+            else
+                canvas_put(cv, area.x + x, area.y + y, style_buf_glyph((int)b, a->mono, cv->utf8),
+                           style_buf((int)b));
         }
     view_cache_free(&once);
     /* The current step as a cursor, the step axis below. */
     int cx = area.x + geom_step_col(s->k, n, pw);
     for (int y = area.y; y < area.y + ph; y++) {
         cell *cc = canvas_at(cv, cx, y);
-        if (cc && cc->ch == ' ' && cc->style == ST_NORMAL) canvas_put(cv, cx, y, cv->utf8 ? 0x2502 : '|', ST_CURSOR);
+        if (cc && cc->ch == ' ' && cc->style == ST_NORMAL)
+            canvas_put(cv, cx, y, cv->utf8 ? 0x2502 : '|', ST_CURSOR);
         else canvas_style(cv, cx, y, ST_CURSOR);
     }
     int ay = area.y + ph;

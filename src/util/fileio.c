@@ -60,8 +60,11 @@ fileio_status fileio_read(const char *path, char first, fileio_text *out, char *
     for (;;) {
         if (!looked && wrong_start(buf, len, first, &looked)) break;
         if (len >= max) {
-            snprintf(why, cap, "too large: the input passes %zu bytes (half this machine's memory) and is still "
-                     "going", max);
+            snprintf(
+                why, cap,
+                "too large: the input passes %zu bytes (half this machine's memory) and is still "
+                "going",
+                max);
             status = FILEIO_TOO_LARGE;
             break;
         }
@@ -70,9 +73,9 @@ fileio_status fileio_read(const char *path, char first, fileio_text *out, char *
             char *t = realloc(buf, grown);
             if (!t) {
                 if (S_ISREG(st.st_mode))
-                    snprintf(why, cap, "out of memory: the input's %lld bytes do not fit", (long long)st.st_size);
-                else
-                    snprintf(why, cap, "out of memory reading the input, after %zu bytes", len);
+                    snprintf(why, cap, "out of memory: the input's %lld bytes do not fit",
+                             (long long)st.st_size);
+                else snprintf(why, cap, "out of memory reading the input, after %zu bytes", len);
                 status = FILEIO_OUT_OF_MEMORY;
                 break;
             }

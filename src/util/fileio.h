@@ -9,17 +9,17 @@
 
 typedef enum {
     FILEIO_OK,
-    FILEIO_CANNOT_OPEN,      /* the reasons say strerror */
+    FILEIO_CANNOT_OPEN, /* the reasons say strerror */
     FILEIO_CANNOT_READ,
     FILEIO_OUT_OF_MEMORY,
     FILEIO_TOO_LARGE
 } fileio_status;
 
 typedef struct fileio_text {
-    const char *text;        /* never NULL once read ("" when empty) */
+    const char *text; /* never NULL once read ("" when empty) */
     size_t len;
     int mapped;
-    char *owned;             /* what to free (read input), or NULL */
+    char *owned; /* what to free (read input), or NULL */
 } fileio_text;
 
 /* Reads path ("-": standard input). first: the character the text must

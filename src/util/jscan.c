@@ -7,7 +7,7 @@
 #include <string.h>
 #include "utf8.h"
 
-#define JSCAN_DEPTH 1000   /* cJSON's nesting limit */
+#define JSCAN_DEPTH 1000 /* cJSON's nesting limit */
 
 typedef struct scan {
     const char *p, *end;
@@ -23,19 +23,23 @@ static int fail(scan *s, const char *at, const char *what)
 
 static void ws(scan *s)
 {
-    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r')) s->p++;
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+        s->p++;
 }
 
 static int value(scan *s, int depth);
 
 static int string(scan *s)
 {
-    s->p++;   /* opening quote */
+    s->p++; /* opening quote */
     while (s->p < s->end) {
         unsigned char c = (unsigned char)*s->p;
-        if (c == '"') { s->p++; return 0; }
+        if (c == '"') {
+            s->p++;
+            return 0;
+        }
         if (c < 0x20) return fail(s, s->p, "control character inside a string");
-        if (c >= 0x80) {                        /* JSON text is UTF-8 (RFC 8259, 8.1) */
+        if (c >= 0x80) { /* JSON text is UTF-8 (RFC 8259, 8.1) */
             uint32_t cp;
             int n = utf8_decode(s->p, s->end, &cp);
             if (!n) return fail(s, s->p, "invalid UTF-8 inside a string");
@@ -47,12 +51,14 @@ static int string(scan *s)
             if (s->p >= s->end) break;
             if (*s->p == 'u') {
                 for (int i = 1; i <= 4; i++)
-                    if (s->p + i >= s->end || !strchr("0123456789abcdefABCDEF", s->p[i]) || !s->p[i])
+                    if (s->p + i >= s->end || !strchr("0123456789abcdefABCDEF", s->p[i]) ||
+                        !s->p[i])
                         return fail(s, s->p + i, "bad \\u escape in a string");
                 s->p += 5;
                 continue;
             }
-            if (!strchr("\"\\/bfnrt", *s->p) || !*s->p) return fail(s, s->p, "bad escape in a string");
+            if (!strchr("\"\\/bfnrt", *s->p) || !*s->p)
+                return fail(s, s->p, "bad escape in a string");
         }
         s->p++;
     }
@@ -71,7 +77,10 @@ static int number(scan *s)
     if (*s->p == '-') s->p++;
     if (s->p < s->end && *s->p == '0') s->p++;
     else if (digits(s)) return -1;
-    if (s->p < s->end && *s->p == '.') { s->p++; if (digits(s)) return -1; }
+    if (s->p < s->end && *s->p == '.') {
+        s->p++;
+        if (digits(s)) return -1;
+    }
     if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
         s->p++;
         if (s->p < s->end && (*s->p == '+' || *s->p == '-')) s->p++;
@@ -91,10 +100,14 @@ static int word(scan *s, const char *w)
 
 static int container(scan *s, int depth, char close)
 {
-    if (depth >= JSCAN_DEPTH) return fail(s, s->p, "nested more than 1000 levels deep (cJSON's limit)");
+    if (depth >= JSCAN_DEPTH)
+        return fail(s, s->p, "nested more than 1000 levels deep (cJSON's limit)");
     s->p++;
     ws(s);
-    if (s->p < s->end && *s->p == close) { s->p++; return 0; }
+    if (s->p < s->end && *s->p == close) {
+        s->p++;
+        return 0;
+    }
     for (;;) {
         if (close == '}') {
             if (s->p >= s->end || *s->p != '"') return fail(s, s->p, "expected a string key");
@@ -106,9 +119,18 @@ static int container(scan *s, int depth, char close)
         }
         if (value(s, depth + 1)) return -1;
         ws(s);
-        if (s->p < s->end && *s->p == ',') { s->p++; ws(s); continue; }
-        if (s->p < s->end && *s->p == close) { s->p++; return 0; }
-        return fail(s, s->p, close == '}' ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array");
+        if (s->p < s->end && *s->p == ',') {
+            s->p++;
+            ws(s);
+            continue;
+        }
+        if (s->p < s->end && *s->p == close) {
+            s->p++;
+            return 0;
+        }
+        return fail(s, s->p,
+                    close == '}' ? "expected ',' or '}' in an object"
+                                 : "expected ',' or ']' in an array");
     }
 }
 
@@ -141,16 +163,13 @@ int jscan_value(const char *p, const char *end, const char **where, const char *
     return -1;
 }
 
-static int blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
+static int blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 void jscan_report_at(textpos *tp, const char *at, const char *what, jscan_report *r)
 {
     const char *text = tp->text, *end = text + tp->len, *p = at;
     while (p < end && blank(*p)) p++;
-    if (p >= end) {                             /* the end: a truncation */
+    if (p >= end) { /* the end: a truncation */
         const char *q = end;
         while (q > text && blank(q[-1])) q--;
         textpos_at(tp, q, &r->line, &r->col);
@@ -158,7 +177,7 @@ void jscan_report_at(textpos *tp, const char *at, const char *what, jscan_report
         return;
     }
     textpos_at(tp, at, &r->line, &r->col);
-    char near[80];                              /* 16 characters of at most 4 bytes each */
+    char near[80]; /* 16 characters of at most 4 bytes each */
     size_t k = 0;
     int chars = 0;
     for (const char *q = at; q < end && *q != '\n' && *q != '\r' && chars < 16; chars++) {

@@ -9,7 +9,7 @@
 typedef struct textpos {
     const char *text;
     size_t len;
-    size_t off;                  /* the place last asked for */
+    size_t off; /* the place last asked for */
     unsigned long line, col;
 } textpos;
 

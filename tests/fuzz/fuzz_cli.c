@@ -23,7 +23,7 @@
 #include "cli/cli.h"
 #include "fuzz_util.h"
 
-#define MAX_ARGS 16
+#define MAX_ARGS    16
 #define MAX_ARG_LEN 256
 
 static char scratch[256], in_dir[300], out_dir[300];
@@ -33,9 +33,9 @@ static int home_fd = -1;
 
 typedef struct prepared {
     const char *name;
-    const char *from;        /* a file of the repository, or NULL */
-    const char *text;        /* or this text (NULL with from NULL: made by make_replays) */
-    char *data;              /* the contents, to restore them when a command overwrote them */
+    const char *from; /* a file of the repository, or NULL */
+    const char *text; /* or this text (NULL with from NULL: made by make_replays) */
+    char *data;       /* the contents, to restore them when a command overwrote them */
     size_t len;
     struct stat st;
 } prepared;
@@ -51,20 +51,56 @@ static prepared files[] = {
     {"greedy.json", MEMTRIS_SOURCE_DIR "/samples/greedy-not-optimal.json", NULL, NULL, 0, {0}},
     {"empty.json", NULL, "", NULL, 0, {0}},
     {"nothing.json", NULL, "{\"Nodes\": [], \"Edges\": []}", NULL, 0, {0}},
-    {"cycle.json", NULL, "{\"Nodes\": [{\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"X\"}], \"Edges\": [[1, 2], [2, 1]]}",
-     NULL, 0, {0}},
-    {"order.json", NULL, "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 1}, "
-     "{\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 1}], \"Edges\": []}", NULL, 0, {0}},
-    {"quote.json", NULL, "{\"Nodes\": [{\"Id\": 0, \"Op\": \"A,B\", \"Name\": \"say \\\"hi\\\"\\n\\u00e9\"}], \"Edges\": []}",
-     NULL, 0, {0}},
-    {"zero.json", NULL, "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 0}, {\"Id\": 1, \"Op\": "
-     "\"FREE\", \"BufId\": 0}], \"Edges\": [[0, 1]]}", NULL, 0, {0}},
-    {"overflow.json", NULL, "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, \"BufId\": 0}, "
-     "{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, \"BufId\": 1}], \"Edges\": []}", NULL, 0, {0}},
-    {"bad.replay.json", NULL, "{\"backend\": \"host\", \"mode\": \"raw\", \"steps\": [", NULL, 0, {0}},
-    {"empty.replay.json", NULL, "{\"backend\": \"host\", \"mode\": \"raw\", \"policy\": \"priority\", \"device\": \"\", "
-     "\"device_total\": 0, \"versions\": \"\", \"steps\": [], \"baseline\": 0, \"residual\": 0, \"held\": 0, "
-     "\"complete\": true, \"total_steps\": 0}", NULL, 0, {0}},
+    {"cycle.json",
+     NULL,
+     "{\"Nodes\": [{\"Id\": 1, \"Op\": \"X\"}, {\"Id\": 2, \"Op\": \"X\"}], \"Edges\": [[1, 2], "
+     "[2, 1]]}",
+     NULL,
+     0,
+     {0}},
+    {"order.json",
+     NULL,
+     "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 1, \"BufId\": 1}, "
+     "{\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 1}], \"Edges\": []}",
+     NULL,
+     0,
+     {0}},
+    {"quote.json",
+     NULL,
+     "{\"Nodes\": [{\"Id\": 0, \"Op\": \"A,B\", \"Name\": \"say \\\"hi\\\"\\n\\u00e9\"}], "
+     "\"Edges\": []}",
+     NULL,
+     0,
+     {0}},
+    {"zero.json",
+     NULL,
+     "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 0, \"BufId\": 0}, {\"Id\": 1, \"Op\": "
+     "\"FREE\", \"BufId\": 0}], \"Edges\": [[0, 1]]}",
+     NULL,
+     0,
+     {0}},
+    {"overflow.json",
+     NULL,
+     "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, \"BufId\": 0}, "
+     "{\"Id\": 1, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, \"BufId\": 1}], \"Edges\": []}",
+     NULL,
+     0,
+     {0}},
+    {"bad.replay.json",
+     NULL,
+     "{\"backend\": \"host\", \"mode\": \"raw\", \"steps\": [",
+     NULL,
+     0,
+     {0}},
+    {"empty.replay.json",
+     NULL,
+     "{\"backend\": \"host\", \"mode\": \"raw\", \"policy\": \"priority\", \"device\": \"\", "
+     "\"device_total\": 0, \"versions\": \"\", \"steps\": [], \"baseline\": 0, \"residual\": 0, "
+     "\"held\": 0, "
+     "\"complete\": true, \"total_steps\": 0}",
+     NULL,
+     0,
+     {0}},
     /* Saved replays made at start by memtris replay itself. */
     {"seed.replay.json", NULL, NULL, NULL, 0, {0}},
     {"demo-fifo.replay.json", NULL, NULL, NULL, 0, {0}},
@@ -153,10 +189,7 @@ static void sweep(const char *dir, int (*keep)(const char *name))
     closedir(d);
 }
 
-static int kept_out(const char *name)
-{
-    return !strcmp(name, "null");
-}
+static int kept_out(const char *name) { return !strcmp(name, "null"); }
 
 /* Removes what the last command wrote (in the scratch folder, or in the
  * folder of prepared files through @IN/) and restores any prepared file it
@@ -170,7 +203,8 @@ static void restore(void)
         struct stat st;
         path_in(p, sizeof p, files[i].name);
         if (lstat(p, &st) || st.st_ino != files[i].st.st_ino || st.st_size != files[i].st.st_size ||
-            st.st_mtim.tv_sec != files[i].st.st_mtim.tv_sec || st.st_mtim.tv_nsec != files[i].st.st_mtim.tv_nsec)
+            st.st_mtim.tv_sec != files[i].st.st_mtim.tv_sec ||
+            st.st_mtim.tv_nsec != files[i].st.st_mtim.tv_nsec)
             prepare(i);
     }
     prepare_specials();
@@ -216,7 +250,7 @@ static int run_cli(int argc, char **argv, const char *stdin_path, int full)
     stdin = in;
     stdout = out;
     stderr = null_out;
-    optind = 0;                         /* glibc: getopt starts afresh */
+    optind = 0; /* glibc: getopt starts afresh */
     FUZZ_CHECK(chdir(out_dir) == 0, "chdir %s", out_dir);
     int rc = cli_main(argc, argv);
     FUZZ_CHECK(fchdir(home_fd) == 0, "fchdir");
@@ -242,9 +276,18 @@ static void make_replays(void)
     for (size_t j = 0; j < 2; j++) {
         path_in(in, sizeof in, jobs[j][0]);
         path_in(out, sizeof out, jobs[j][2]);
-        char *argv[] = {(char *)(uintptr_t)"memtris", (char *)(uintptr_t)"replay", in, (char *)(uintptr_t)"-p",
-                        (char *)(uintptr_t)jobs[j][1], (char *)(uintptr_t)"--backend", (char *)(uintptr_t)"host",
-                        (char *)(uintptr_t)"-f", (char *)(uintptr_t)"json", (char *)(uintptr_t)"-o", out, NULL};
+        char *argv[] = {(char *)(uintptr_t) "memtris",
+                        (char *)(uintptr_t) "replay",
+                        in,
+                        (char *)(uintptr_t) "-p",
+                        (char *)(uintptr_t)jobs[j][1],
+                        (char *)(uintptr_t) "--backend",
+                        (char *)(uintptr_t) "host",
+                        (char *)(uintptr_t) "-f",
+                        (char *)(uintptr_t) "json",
+                        (char *)(uintptr_t) "-o",
+                        out,
+                        NULL};
         FUZZ_CHECK(run_cli(11, argv, NULL, 0) == 0, "memtris replay %s", jobs[j][0]);
         for (size_t i = 0; i < NFILES; i++)
             if (!strcmp(files[i].name, jobs[j][2])) {
@@ -295,7 +338,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     home_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     FUZZ_CHECK(home_fd >= 0, "cannot open the current folder");
     const char *tmp = getenv("TMPDIR");
-    snprintf(scratch, sizeof scratch, "%s/fuzz_cli.XXXXXX", tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
+    snprintf(scratch, sizeof scratch, "%s/fuzz_cli.XXXXXX",
+             tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
     FUZZ_CHECK(mkdtemp(scratch) != NULL, "mkdtemp %s", scratch);
     snprintf(in_dir, sizeof in_dir, "%s/in", scratch);
     snprintf(out_dir, sizeof out_dir, "%s/out", scratch);
@@ -326,8 +370,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* ------------------------------------------------------------ the input */
 
 /* Large values an argument may be exactly (they fail before any work). */
-static const char *const big_ok[] = {"1073741824", "2147483648", "4294967296", "100000001", "18446744073709551615",
-                                     "18446744073709551616", "9007199254740993"};
+static const char *const big_ok[] = {
+    "1073741824",           "2147483648",           "4294967296",      "100000001",
+    "18446744073709551615", "18446744073709551616", "9007199254740993"};
 
 /* One line as an argument (see the top of the file); a malloc'd string. */
 static char *argument(const char *s, size_t len)

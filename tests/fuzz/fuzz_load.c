@@ -8,35 +8,41 @@
 /* Work per input stays small: placing (best hill-climbs) and stepping are
  * done on graphs up to this size only; bigger ones are loaded and scheduled. */
 #define FUZZ_PLACE_MAX 1024
-#define FUZZ_STEP_MAX 4096
+#define FUZZ_STEP_MAX  4096
 
 /* The loaded graph's arrays agree with each other. */
 static void check_graph(const graph *g, const diag *d)
 {
     FUZZ_CHECK(d->nerrors == 0, "a graph with %zu errors", d->nerrors);
     FUZZ_CHECK(g->succ_off[0] == 0 && g->pred_off[0] == 0 && g->succ_off[g->n] == g->nedges &&
-                   g->pred_off[g->n] == g->nedges, "edge offsets");
+                   g->pred_off[g->n] == g->nedges,
+               "edge offsets");
     for (uint32_t i = 0; i < g->n; i++) {
-        FUZZ_CHECK(graph_find(g, g->id[i]) == i, "Id %lld does not find node %u", (long long)g->id[i], i);
+        FUZZ_CHECK(graph_find(g, g->id[i]) == i, "Id %lld does not find node %u",
+                   (long long)g->id[i], i);
         FUZZ_CHECK(g->kind[i] <= NODE_ALLOC, "kind %u", g->kind[i]);
         FUZZ_CHECK(g->op[i] < g->nops, "op index");
         FUZZ_CHECK(g->name[i] < g->strpool_len || (g->name[i] == 0), "name offset");
         FUZZ_CHECK(g->in_off[i] <= g->in_off[i + 1], "inputs offsets");
-        for (uint32_t e = g->succ_off[i]; e < g->succ_off[i + 1]; e++) FUZZ_CHECK(g->succ[e] < g->n, "succ");
-        for (uint32_t e = g->pred_off[i]; e < g->pred_off[i + 1]; e++) FUZZ_CHECK(g->pred[e] < g->n, "pred");
+        for (uint32_t e = g->succ_off[i]; e < g->succ_off[i + 1]; e++)
+            FUZZ_CHECK(g->succ[e] < g->n, "succ");
+        for (uint32_t e = g->pred_off[i]; e < g->pred_off[i + 1]; e++)
+            FUZZ_CHECK(g->pred[e] < g->n, "pred");
         uint32_t b = g->buf[i];
         if (g->kind[i] == NODE_COMPUTE) {
             FUZZ_CHECK(b == GRAPH_NONE && g->change[i] == 0, "compute node %u with a buffer", i);
             continue;
         }
         FUZZ_CHECK(b < g->nbufs, "node %u: buffer %u of %u", i, b, g->nbufs);
-        FUZZ_CHECK(g->change[i] == (g->kind[i] == NODE_ALLOC ? g->buf_size[b] : -g->buf_size[b]), "change");
+        FUZZ_CHECK(g->change[i] == (g->kind[i] == NODE_ALLOC ? g->buf_size[b] : -g->buf_size[b]),
+                   "change");
     }
     for (uint32_t b = 0; b < g->nbufs; b++) {
         FUZZ_CHECK(graph_find_buf(g, g->buf_id[b]) == b, "BufId %lld", (long long)g->buf_id[b]);
         FUZZ_CHECK(g->buf_size[b] >= 0 && g->buf_size[b] <= GRAPH_MAX_SIZE, "size");
         FUZZ_CHECK(g->buf_alloc[b] < g->n && g->kind[g->buf_alloc[b]] == NODE_ALLOC, "buf_alloc");
-        FUZZ_CHECK(g->buf_free[b] == GRAPH_NONE || (g->buf_free[b] < g->n && g->kind[g->buf_free[b]] == NODE_FREE),
+        FUZZ_CHECK(g->buf_free[b] == GRAPH_NONE ||
+                       (g->buf_free[b] < g->n && g->kind[g->buf_free[b]] == NODE_FREE),
                    "buf_free");
     }
     for (uint32_t i = 0; i < g->n; i++) (void)strlen(graph_name(g, i));
@@ -49,7 +55,8 @@ static void check_placers(const graph *g, const run *r, int64_t align)
         const placer *p = placer_at(i);
         placement pl;
         char err[512];
-        if (place_run(g, r, p, align, &pl, err, sizeof err)) continue;   /* e.g. the arena past 2^63-1 */
+        if (place_run(g, r, p, align, &pl, err, sizeof err))
+            continue; /* e.g. the arena past 2^63-1 */
         int bad = place_verify(g, r, &pl, err, sizeof err);
         FUZZ_CHECK(!bad, "placer %s, align %lld: %s", p->name, (long long)align, err);
         FUZZ_CHECK(pl.arena >= lb, "placer %s: arena %lld below the lower bound %lld", p->name,
@@ -72,8 +79,7 @@ static void check_stepper(const graph *g, const policy *p)
     step_jump(&s, g->n / 3);
     fuzz_check_stepper(&s);
     fuzz_check_undo(&s);
-    while (step_back(&s)) {
-    }
+    while (step_back(&s)) {}
     FUZZ_CHECK(s.k == 0, "stepped back to %u", s.k);
     fuzz_check_stepper(&s);
     step_free(&s);
@@ -84,8 +90,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag d;
     diag_init(&d, "fuzz.json");
     graph *g = load_buffer((const char *)data, size, "fuzz.json", &d, NULL, NULL);
-    FUZZ_CHECK(g ? d.nerrors == 0 : d.nerrors > 0, "graph %p with %zu errors", (void *)g, d.nerrors);
-    for (size_t i = 0; i < d.nlines; i++) FUZZ_CHECK(d.lines[i] && strlen(d.lines[i]) < 4096, "diagnostic line");
+    FUZZ_CHECK(g ? d.nerrors == 0 : d.nerrors > 0, "graph %p with %zu errors", (void *)g,
+               d.nerrors);
+    for (size_t i = 0; i < d.nlines; i++)
+        FUZZ_CHECK(d.lines[i] && strlen(d.lines[i]) < 4096, "diagnostic line");
     if (!g) {
         diag_free(&d);
         return 0;
@@ -100,7 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int have[2] = {0, 0};
     for (size_t i = 0; i < 2 && policy_at(i); i++) {
         char err[256];
-        if (policy_run(g, policy_at(i), &runs[i], err, sizeof err)) continue;   /* live bytes past 2^63-1 */
+        if (policy_run(g, policy_at(i), &runs[i], err, sizeof err))
+            continue; /* live bytes past 2^63-1 */
         have[i] = 1;
         fuzz_check_run(g, &runs[i]);
         if (g->n <= FUZZ_PLACE_MAX) check_placers(g, &runs[i], align);

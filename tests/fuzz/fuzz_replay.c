@@ -11,7 +11,7 @@
 #include "gpu/replay.h"
 
 #define NGRAPHS 6
-#define NPOL 2
+#define NPOL    2
 
 static graph *graphs[NGRAPHS];
 static run runs[NGRAPHS][NPOL];
@@ -36,9 +36,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     for (int i = 0; i < NGRAPHS; i++)
         for (int p = 0; p < NPOL; p++) {
             char err[256];
-            FUZZ_CHECK(policy_run(graphs[i], policy_at((size_t)p), &runs[i][p], err, sizeof err) == 0, "%s", err);
+            FUZZ_CHECK(policy_run(graphs[i], policy_at((size_t)p), &runs[i][p], err, sizeof err) ==
+                           0,
+                       "%s", err);
             FUZZ_CHECK(app_init(&apps[i][p], graphs[i], graphs[i]->source, policy_at((size_t)p),
-                                policy_at((size_t)(1 - p)), 0, NULL) == 0, "%s", apps[i][p].err);
+                                policy_at((size_t)(1 - p)), 0, NULL) == 0,
+                       "%s", apps[i][p].err);
         }
     in_fd = memfd_create("fuzz-replay-in", 0);
     out_fd = memfd_create("fuzz-replay-out", 0);
@@ -63,7 +66,8 @@ static void check_loaded(const replay_result *r)
 {
     FUZZ_CHECK(r->n <= r->total, "%u steps of %u", r->n, r->total);
     FUZZ_CHECK(r->s != NULL, "no steps array");
-    FUZZ_CHECK(r->backend[0] && replay_mode_find(r->mode) >= 0, "backend '%s', mode '%s'", r->backend, r->mode);
+    FUZZ_CHECK(r->backend[0] && replay_mode_find(r->mode) >= 0, "backend '%s', mode '%s'",
+               r->backend, r->mode);
     FUZZ_CHECK(memchr(r->policy, 0, sizeof r->policy) && memchr(r->placer, 0, sizeof r->placer) &&
                    memchr(r->info.device, 0, sizeof r->info.device) &&
                    memchr(r->info.versions, 0, sizeof r->info.versions),
@@ -73,7 +77,8 @@ static void check_loaded(const replay_result *r)
         FUZZ_CHECK(isfinite(r->s[i].ms) && r->s[i].ms >= 0, "steps[%u].ms", i);
     }
     FUZZ_CHECK(r->n == 0 || (r->predicted_peak_step < r->n && r->measured_peak_step < r->n &&
-                             r->max_excess_step < r->n), "peak steps past the steps");
+                             r->max_excess_step < r->n),
+               "peak steps past the steps");
 }
 
 static int close_enough(double a, double b)
@@ -94,12 +99,14 @@ static void check_round_trip(const replay_result *a)
     char err[512];
     int rc = replay_load_json(out_path, &b, err, sizeof err);
     FUZZ_CHECK(rc == 0, "a saved replay does not load back: %s", err);
-    FUZZ_CHECK(!strcmp(a->backend, b.backend) && !strcmp(a->mode, b.mode) && !strcmp(a->policy, b.policy) &&
-                   !strcmp(a->placer, b.placer) && !strcmp(a->info.device, b.info.device) &&
+    FUZZ_CHECK(!strcmp(a->backend, b.backend) && !strcmp(a->mode, b.mode) &&
+                   !strcmp(a->policy, b.policy) && !strcmp(a->placer, b.placer) &&
+                   !strcmp(a->info.device, b.info.device) &&
                    !strcmp(a->info.versions, b.info.versions),
                "strings differ after a round trip");
-    FUZZ_CHECK(a->info.total == b.info.total && a->total == b.total && a->n == b.n && a->baseline == b.baseline &&
-                   a->residual_known == b.residual_known && a->residual == b.residual && a->held == b.held,
+    FUZZ_CHECK(a->info.total == b.info.total && a->total == b.total && a->n == b.n &&
+                   a->baseline == b.baseline && a->residual_known == b.residual_known &&
+                   a->residual == b.residual && a->held == b.held,
                "figures differ after a round trip");
     for (uint32_t i = 0; i < a->n; i++)
         FUZZ_CHECK(a->s[i].node == b.s[i].node && a->s[i].predicted == b.s[i].predicted &&
@@ -154,7 +161,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     replay_result r;
     char err[512];
     if (replay_load_json(in_path, &r, err, sizeof err)) {
-        FUZZ_CHECK(!strncmp(err, in_path, strlen(in_path)), "the message does not name the file: %s", err);
+        FUZZ_CHECK(!strncmp(err, in_path, strlen(in_path)),
+                   "the message does not name the file: %s", err);
         FUZZ_CHECK(r.s == NULL && r.n == 0, "a refused replay keeps steps");
         return 0;
     }
@@ -179,14 +187,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         copy.s = calloc((size_t)r.n + 1, sizeof *copy.s);
         FUZZ_CHECK(copy.s != NULL, "out of memory");
         memcpy(copy.s, r.s, (size_t)r.n * sizeof *r.s);
-        draw(&apps[i][p], &copy, w, h, graphs[i]->n ? hash % (graphs[i]->n + 1) : 0, (int)(hash >> 20) & 1);
+        draw(&apps[i][p], &copy, w, h, graphs[i]->n ? hash % (graphs[i]->n + 1) : 0,
+             (int)(hash >> 20) & 1);
     }
     /* Any replay's measurements, made to match a schedule, drawn over it. */
     int i = (int)((hash >> 16) % NGRAPHS), p = (int)((hash >> 24) & 1);
     replay_result fit;
     conform(&r, i, p, &fit);
-    FUZZ_CHECK(replay_check_run(&fit, graphs[i], &runs[i][p], err, sizeof err) == 0, "conformed: %s", err);
-    draw(&apps[i][p], &fit, w, h, graphs[i]->n ? (hash >> 3) % (graphs[i]->n + 1) : 0, (int)(hash >> 21) & 1);
+    FUZZ_CHECK(replay_check_run(&fit, graphs[i], &runs[i][p], err, sizeof err) == 0,
+               "conformed: %s", err);
+    draw(&apps[i][p], &fit, w, h, graphs[i]->n ? (hash >> 3) % (graphs[i]->n + 1) : 0,
+         (int)(hash >> 21) & 1);
     replay_result_free(&r);
     return 0;
 }

@@ -46,7 +46,8 @@ static graph *generated(const char *kind, uint32_t nodes, uint64_t seed)
 {
     textbuf t = {0};
     char err[256];
-    FUZZ_CHECK(gen_write(gen_kind_find(kind), nodes, seed, collect, &t, err, sizeof err) == 0, "gen: %s", err);
+    FUZZ_CHECK(gen_write(gen_kind_find(kind), nodes, seed, collect, &t, err, sizeof err) == 0,
+               "gen: %s", err);
     graph *g = fuzz_graph(NULL, t.s);
     free(t.s);
     return g;
@@ -65,8 +66,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     graphs[3] = generated("random", 120, 7);
     graphs[4] = fuzz_graph(MEMTRIS_SOURCE_DIR "/tests/data/huge.json", NULL);
     graphs[5] = fuzz_graph(NULL, "{\"Nodes\": [], \"Edges\": []}");
-    graphs[6] = fuzz_graph(NULL, "{\"Nodes\": [{\"Id\": 9007199254740991, \"Op\": \"X\", \"Name\": "
-                                 "\"\\u00e9\\u4e2d\\ud83d\\ude00\\u0301\\u0007 wide and long name\"}], \"Edges\": []}");
+    graphs[6] = fuzz_graph(
+        NULL,
+        "{\"Nodes\": [{\"Id\": 9007199254740991, \"Op\": \"X\", \"Name\": "
+        "\"\\u00e9\\u4e2d\\ud83d\\ude00\\u0301\\u0007 wide and long name\"}], \"Edges\": []}");
     graphs[7] = generated("randwire", 60, 3);
     return 0;
 }
@@ -80,7 +83,7 @@ struct replay_dev {
     int64_t *bytes;
     uint32_t nslots;
     int64_t held;
-    uint32_t allocs, fail_at;   /* fail_at: 1-based allocation that fails, 0 never */
+    uint32_t allocs, fail_at; /* fail_at: 1-based allocation that fails, 0 never */
     int64_t wobble;
 };
 
@@ -113,8 +116,8 @@ static void mem_info(replay_dev *d, replay_info *out)
 
 static int mem_alloc(replay_dev *d, uint32_t slot, int64_t bytes, int *oom)
 {
-    FUZZ_CHECK(slot < d->nslots && d->bytes[slot] == 0 && bytes > 0, "alloc slot %u of %u, %lld bytes", slot,
-               d->nslots, (long long)bytes);
+    FUZZ_CHECK(slot < d->nslots && d->bytes[slot] == 0 && bytes > 0,
+               "alloc slot %u of %u, %lld bytes", slot, d->nslots, (long long)bytes);
     if (++d->allocs == d->fail_at) {
         *oom = 1;
         return -1;
@@ -161,9 +164,17 @@ static void mem_close(replay_dev *d)
 }
 
 static const replay_backend mem_backend = {
-    .name = "fuzz", .label = "the fuzzer's memory", .desc = "in memory",
-    .modes = (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL), .open = mem_open, .info = mem_info,
-    .alloc = mem_alloc, .release = mem_release, .touch = mem_touch, .read = mem_read, .error = mem_error,
+    .name = "fuzz",
+    .label = "the fuzzer's memory",
+    .desc = "in memory",
+    .modes = (1u << REPLAY_RAW) | (1u << REPLAY_ARENA) | (1u << REPLAY_POOL),
+    .open = mem_open,
+    .info = mem_info,
+    .alloc = mem_alloc,
+    .release = mem_release,
+    .touch = mem_touch,
+    .read = mem_read,
+    .error = mem_error,
     .close = mem_close,
 };
 
@@ -174,7 +185,8 @@ static void overlay(app *a, fuzz_in *in)
     static const int modes[] = {REPLAY_RAW, REPLAY_ARENA, REPLAY_POOL};
     unsigned b = fuzz_byte(in);
     int mode = modes[b % 3];
-    const policy *pol = (b & 4) && a->cmp_pol ? a->cmp_pol : a->pol;   /* sometimes not the stepped one */
+    const policy *pol =
+        (b & 4) && a->cmp_pol ? a->cmp_pol : a->pol; /* sometimes not the stepped one */
     mem_fail_at = fuzz_byte(in) % 8;
     mem_wobble = (int64_t)(int8_t)fuzz_byte(in) * ((int64_t)1 << (fuzz_byte(in) % 40));
     run r;
@@ -202,8 +214,9 @@ static void overlay(app *a, fuzz_in *in)
 
 static int key_of(unsigned b)
 {
-    static const int special[] = {K_UP, K_DOWN, K_LEFT, K_RIGHT, K_HOME, K_END, K_PGUP, K_PGDN,
-                                  K_BACKSPACE, K_ENTER, K_ESC, K_TAB, K_BTAB, K_F1, K_F10, K_RESIZE};
+    static const int special[] = {K_UP,   K_DOWN, K_LEFT,      K_RIGHT, K_HOME, K_END,
+                                  K_PGUP, K_PGDN, K_BACKSPACE, K_ENTER, K_ESC,  K_TAB,
+                                  K_BTAB, K_F1,   K_F10,       K_RESIZE};
     if (b >= 128) return special[b % 16];
     return (int)b;
 }
@@ -242,9 +255,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned f = fuzz_byte(&in);
     const policy *pol = policy_at(f & 1), *cmp = policy_at(!(f & 1));
     const placer *plc = placer_at((f >> 1) % placer_count());
-    static const char *const titles[] = {"demo (built in)", "/a/very/deep/folder/with spaces/graph.json",
-                                         "-", "<stdin>", "gr\xc3\xa4ph-\xe4\xb8\xad.json", "dir/",
-                                         "\xff\xfe\x01\x7f.json", ""};
+    static const char *const titles[] = {"demo (built in)",
+                                         "/a/very/deep/folder/with spaces/graph.json",
+                                         "-",
+                                         "<stdin>",
+                                         "gr\xc3\xa4ph-\xe4\xb8\xad.json",
+                                         "dir/",
+                                         "\xff\xfe\x01\x7f.json",
+                                         ""};
     app a;
     if (app_init(&a, g, titles[fuzz_pick(&in, 8)], pol, cmp, (f >> 4) & 1, plc)) {
         /* Only out of memory, or live bytes past 2^63-1. */
@@ -257,7 +275,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     a.mouse = (s >> 2) & 1;
     a.timeline = (s >> 3) & 1;
     static const int modes[] = {REPLAY_RAW, REPLAY_ARENA, REPLAY_POOL, REPLAY_RAW};
-    a.rp.be = &mem_backend;             /* what R runs */
+    a.rp.be = &mem_backend; /* what R runs */
     a.rp.be_auto = 0;
     a.rp.mode = modes[(s >> 4) & 3];
     int w, h;
@@ -271,33 +289,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int e = 0; e < MAX_EVENTS && in.n && !a.quit; e++) {
         unsigned op = fuzz_byte(&in);
         switch (op % 16) {
-        case 10:      /* a resize: the canvas follows */
+        case 10: /* a resize: the canvas follows */
             size_of(&in, &w, &h);
             app_resize(&a, w, h);
             app_key(&a, K_RESIZE);
             fuzz_canvas_free(&fc);
             fuzz_canvas_init(&fc, w, h, a.utf8);
             break;
-        case 11: {    /* a click, sometimes just outside */
-            int x = (int)(fuzz_u16(&in) % (unsigned)(w + 2)) - 1, y = (int)(fuzz_byte(&in) % (unsigned)(h + 2)) - 1;
+        case 11: { /* a click, sometimes just outside */
+            int x = (int)(fuzz_u16(&in) % (unsigned)(w + 2)) - 1,
+                y = (int)(fuzz_byte(&in) % (unsigned)(h + 2)) - 1;
             hit_frame hf = {&a.lay, a.utf8, a.timeline, a.g, &a.st[0], &a.pl};
             hit_action at = hit_test(&hf, x, y);
-            if (at.kind == HIT_STEP) FUZZ_CHECK(at.step <= g->n, "a click at step %u of %u", at.step, g->n);
-            if (at.kind == HIT_BUFFER) FUZZ_CHECK(at.buf < g->nbufs, "a click on buffer %u of %u", at.buf, g->nbufs);
+            if (at.kind == HIT_STEP)
+                FUZZ_CHECK(at.step <= g->n, "a click at step %u of %u", at.step, g->n);
+            if (at.kind == HIT_BUFFER)
+                FUZZ_CHECK(at.buf < g->nbufs, "a click on buffer %u of %u", at.buf, g->nbufs);
             app_reaction r = app_click(&a, x, y);
-            FUZZ_CHECK(!r == (at.kind == HIT_NONE), "a click on %d reacted with %u", (int)at.kind, r);
+            FUZZ_CHECK(!r == (at.kind == HIT_NONE), "a click on %d reacted with %u", (int)at.kind,
+                       r);
             break;
         }
-        case 12:      /* ticks (auto-play steps when playing) */
+        case 12: /* ticks (auto-play steps when playing) */
             for (unsigned t = fuzz_byte(&in) % 8; t > 0; t--) app_tick(&a);
             break;
-        case 13:
-            overlay(&a, &in);
-            break;
-        case 14:
-            prompt(&a, &in);
-            break;
-        case 15:      /* the background replay (R) finishes */
+        case 13: overlay(&a, &in); break;
+        case 14: prompt(&a, &in); break;
+        case 15: /* the background replay (R) finishes */
             while (a.rp.job) {
                 app_tick(&a);
                 sched_yield();

@@ -8,8 +8,8 @@
 #include "ui/canvas.h"
 #include "ui/view.h"
 
-#define FUZZ_GUARD 64
-#define FUZZ_GUARD_CH 0xDEADBEEFu
+#define FUZZ_GUARD       64
+#define FUZZ_GUARD_CH    0xDEADBEEFu
 #define FUZZ_GUARD_STYLE 0xEE
 
 /* A canvas whose cells sit between FUZZ_GUARD guard cells on each side (and
@@ -55,11 +55,13 @@ static inline void fuzz_render(fuzz_canvas *f, const app *a)
     for (size_t i = 0; i < n; i++) {
         uint32_t ch = cv->c[i].ch;
         int x = (int)(i % (size_t)cv->w), y = (int)(i / (size_t)cv->w);
-        FUZZ_CHECK(cv->c[i].style < ST_COUNT, "%dx%d: style %u at (%d, %d)", cv->w, cv->h, cv->c[i].style, x, y);
+        FUZZ_CHECK(cv->c[i].style < ST_COUNT, "%dx%d: style %u at (%d, %d)", cv->w, cv->h,
+                   cv->c[i].style, x, y);
         FUZZ_CHECK(ch >= 0x20 && ch != 0x7f && !(ch >= 0x80 && ch < 0xa0) && ch <= 0x10FFFF &&
                        !(ch >= 0xD800 && ch <= 0xDFFF),
                    "%dx%d: character U+%04X at (%d, %d)", cv->w, cv->h, ch, x, y);
-        FUZZ_CHECK(cv->utf8 || ch < 0x7f, "%dx%d: U+%04X at (%d, %d) on an ASCII canvas", cv->w, cv->h, ch, x, y);
+        FUZZ_CHECK(cv->utf8 || ch < 0x7f, "%dx%d: U+%04X at (%d, %d) on an ASCII canvas", cv->w,
+                   cv->h, ch, x, y);
     }
 }
 
@@ -70,12 +72,14 @@ static inline void fuzz_check_app(app *a)
     fuzz_check_stepper(&a->st[0]);
     if (a->have_cmp) {
         fuzz_check_stepper(&a->st[1]);
-        FUZZ_CHECK(a->st[1].k == a->st[0].k, "compare side at step %u, main at %u", a->st[1].k, a->st[0].k);
+        FUZZ_CHECK(a->st[1].k == a->st[0].k, "compare side at step %u, main at %u", a->st[1].k,
+                   a->st[0].k);
         FUZZ_CHECK(a->cmp_pol != a->pol, "both sides %s", a->pol->name);
         FUZZ_CHECK(a->diverge <= g->n, "diverge %u", a->diverge);
     }
     FUZZ_CHECK(!a->compare || a->have_cmp, "compare mode without a compare side");
-    FUZZ_CHECK(a->sel == GRAPH_NONE || a->sel < g->nbufs, "selected buffer %u of %u", a->sel, g->nbufs);
+    FUZZ_CHECK(a->sel == GRAPH_NONE || a->sel < g->nbufs, "selected buffer %u of %u", a->sel,
+               g->nbufs);
     FUZZ_CHECK(a->focus >= 0 && a->focus < P_COUNT, "focus %d", a->focus);
     FUZZ_CHECK(a->lay.too_small || a->lay.used[a->focus], "focus on panel %d, not shown", a->focus);
     FUZZ_CHECK(a->speed >= 0 && a->speed < APP_SPEEDS, "speed %d", a->speed);

@@ -22,12 +22,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 /* Straight to file descriptor 2: the CLI harness points the stderr FILE
  * elsewhere while memtris runs. */
-#define FUZZ_CHECK(cond, fmt, ...) do {                                              \
-        if (!(cond)) {                                                               \
-            dprintf(STDERR_FILENO, "%s:%d: fuzz invariant failed: %s: " fmt "\n",    \
-                    __FILE__, __LINE__, #cond, ##__VA_ARGS__);                       \
-            abort();                                                                 \
-        } } while (0)
+#define FUZZ_CHECK(cond, fmt, ...)                                                          \
+    do {                                                                                    \
+        if (!(cond)) {                                                                      \
+            dprintf(STDERR_FILENO, "%s:%d: fuzz invariant failed: %s: " fmt "\n", __FILE__, \
+                    __LINE__, #cond, ##__VA_ARGS__);                                        \
+            abort();                                                                        \
+        }                                                                                   \
+    } while (0)
 
 /* The fuzz input read front to back; past its end every read gives 0. */
 typedef struct fuzz_in {
@@ -43,10 +45,7 @@ static inline unsigned fuzz_byte(fuzz_in *in)
 }
 
 /* A value in 0..n-1 (0 when n is 0). */
-static inline unsigned fuzz_pick(fuzz_in *in, unsigned n)
-{
-    return n ? fuzz_byte(in) % n : 0;
-}
+static inline unsigned fuzz_pick(fuzz_in *in, unsigned n) { return n ? fuzz_byte(in) % n : 0; }
 
 static inline unsigned fuzz_u16(fuzz_in *in)
 {
@@ -77,15 +76,20 @@ static inline void fuzz_check_run(const graph *g, const run *r)
     uint32_t peak_step = 0, best = 0;
     for (uint32_t s = 0; s < r->n; s++) {
         uint32_t u = r->order[s];
-        FUZZ_CHECK(u < g->n && r->pos[u] == s, "step %u: node %u, pos %u", s, u, u < g->n ? r->pos[u] : 0);
+        FUZZ_CHECK(u < g->n && r->pos[u] == s, "step %u: node %u, pos %u", s, u,
+                   u < g->n ? r->pos[u] : 0);
         FUZZ_CHECK(r->seq[u] < g->n, "seq %u", r->seq[u]);
         for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++)
-            FUZZ_CHECK(r->pos[g->pred[e]] < s, "node %u pops before its predecessor %u", u, g->pred[e]);
-        mem += g->change[u];     /* policy_run failed rather than overflow */
+            FUZZ_CHECK(r->pos[g->pred[e]] < s, "node %u pops before its predecessor %u", u,
+                       g->pred[e]);
+        mem += g->change[u]; /* policy_run failed rather than overflow */
         FUZZ_CHECK(r->memory[s] == mem, "memory at step %u", s);
         if (mem > r->memory[best]) best = s;
         FUZZ_CHECK(r->pmax[s] == best, "pmax at step %u: %u, expected %u", s, r->pmax[s], best);
-        if (mem > peak) { peak = mem; peak_step = s + 1; }
+        if (mem > peak) {
+            peak = mem;
+            peak_step = s + 1;
+        }
     }
     FUZZ_CHECK(r->peak == peak && r->peak_step == peak_step, "peak %lld at %u, expected %lld at %u",
                (long long)r->peak, r->peak_step, (long long)peak, peak_step);
@@ -96,8 +100,8 @@ static inline void fuzz_check_run(const graph *g, const run *r)
 typedef struct fuzz_snap {
     uint32_t k, nready;
     int64_t memory;
-    heap_item *ready;        /* [n + 1] */
-    uint32_t *rem;           /* [n + 1] */
+    heap_item *ready; /* [n + 1] */
+    uint32_t *rem;    /* [n + 1] */
 } fuzz_snap;
 
 static inline void fuzz_snap_take(const stepper *s, fuzz_snap *o)
@@ -109,7 +113,8 @@ static inline void fuzz_snap_take(const stepper *s, fuzz_snap *o)
     o->k = s->k;
     o->memory = step_memory(s);
     o->nready = step_ready(s, 0, o->ready, s->g->n);
-    FUZZ_CHECK(o->nready == step_ready_count(s), "step_ready gave %u of %u", o->nready, step_ready_count(s));
+    FUZZ_CHECK(o->nready == step_ready_count(s), "step_ready gave %u of %u", o->nready,
+               step_ready_count(s));
     memcpy(o->rem, s->rem, s->g->n * sizeof *o->rem);
 }
 
@@ -127,7 +132,8 @@ static inline int fuzz_snap_same(const stepper *s, const fuzz_snap *o)
     int same = now.k == o->k && now.memory == o->memory && now.nready == o->nready &&
                !memcmp(now.rem, o->rem, s->g->n * sizeof *o->rem);
     for (uint32_t i = 0; same && i < now.nready; i++)
-        same = now.ready[i].node == o->ready[i].node && !memcmp(now.ready[i].k, o->ready[i].k, sizeof o->ready[i].k);
+        same = now.ready[i].node == o->ready[i].node &&
+               !memcmp(now.ready[i].k, o->ready[i].k, sizeof o->ready[i].k);
     fuzz_snap_free(&now);
     return same;
 }
@@ -145,14 +151,18 @@ static inline void fuzz_check_stepper(const stepper *s)
     uint32_t ready = 0;
     for (uint32_t v = 0; v < g->n; v++) {
         uint32_t rem = 0;
-        for (uint32_t e = g->pred_off[v]; e < g->pred_off[v + 1]; e++) rem += r->pos[g->pred[e]] >= s->k;
-        FUZZ_CHECK(s->rem[v] == rem, "node %u: rem %u, expected %u at k %u", v, s->rem[v], rem, s->k);
+        for (uint32_t e = g->pred_off[v]; e < g->pred_off[v + 1]; e++)
+            rem += r->pos[g->pred[e]] >= s->k;
+        FUZZ_CHECK(s->rem[v] == rem, "node %u: rem %u, expected %u at k %u", v, s->rem[v], rem,
+                   s->k);
         ready += !rem && r->pos[v] >= s->k;
     }
-    FUZZ_CHECK(step_ready_count(s) == ready, "%u ready, expected %u at k %u", step_ready_count(s), ready, s->k);
+    FUZZ_CHECK(step_ready_count(s) == ready, "%u ready, expected %u at k %u", step_ready_count(s),
+               ready, s->k);
     if (s->k < g->n) {
         heap_item top;
-        FUZZ_CHECK(step_ready(s, 0, &top, 1) == 1 && top.node == r->order[s->k], "next pop at k %u", s->k);
+        FUZZ_CHECK(step_ready(s, 0, &top, 1) == 1 && top.node == r->order[s->k], "next pop at k %u",
+                   s->k);
     }
 }
 
@@ -164,12 +174,14 @@ static inline void fuzz_check_undo(stepper *s)
     if (s->k > 0) {
         FUZZ_CHECK(step_back(s) == 1, "step_back at k %u", s->k);
         FUZZ_CHECK(step_forward(s) == 1, "step_forward at k %u", s->k);
-        FUZZ_CHECK(fuzz_snap_same(s, &before), "back then forward changed the state at k %u", before.k);
+        FUZZ_CHECK(fuzz_snap_same(s, &before), "back then forward changed the state at k %u",
+                   before.k);
     }
     if (s->k < s->g->n) {
         FUZZ_CHECK(step_forward(s) == 1, "step_forward at k %u", s->k);
         FUZZ_CHECK(step_back(s) == 1, "step_back at k %u", s->k);
-        FUZZ_CHECK(fuzz_snap_same(s, &before), "forward then back changed the state at k %u", before.k);
+        FUZZ_CHECK(fuzz_snap_same(s, &before), "forward then back changed the state at k %u",
+                   before.k);
     }
     fuzz_snap_free(&before);
 }
