@@ -114,6 +114,19 @@ keys g 2 5 Enter
 check "g jumps to a step" "step 25/61"
 keys / 4 1 Enter
 check "/ finds a node and jumps to its pop" "node 41 ("
+keys Escape g a b c 1 2 Enter
+check "g refuses what is not a step number" "'abc12' is not a step: steps run from 0 to 61"
+check "g leaves the step where it was" "step 5/61"
+keys Home / C o N v Enter
+check "/ finds by name, in any case" "match 1 of 25"
+check "the hints line gives the find's keys" "Find 'CoNv': nNext match NPrevious EscDone"
+keys n
+check "n goes to the next match while the find is up" "match 2 of 25"
+keys N N
+check "N goes back, from the end again before the first" "match 25 of 25, from the end again"
+keys Escape
+wait_gone "Next match"
+check "Esc ends the find: the key bar is back" "F1Help"
 keys c
 check "compare mode shows fifo's ready queue" "Ready fifo"
 check "compare mode shows priority's ready queue" "Ready priority"

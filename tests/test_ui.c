@@ -313,7 +313,7 @@ static void test_keys_prompts(void **state)
     type(a, "9999");
     app_key(a, K_ENTER);
     assert_int_equal(a->st[0].k, 27);
-    assert_non_null(strstr(a->msg, "no step '9999'"));
+    assert_non_null(strstr(a->msg, "'9999' is not a step: steps run from 0 to 61"));
     app_key(a, 'g');
     type(a, "5");
     app_key(a, K_ESC); /* cancelled */
@@ -328,7 +328,81 @@ static void test_keys_prompts(void **state)
     app_key(a, '/');
     type(a, "12345");
     app_key(a, K_ENTER);
-    assert_non_null(strstr(a->msg, "no node with id '12345'"));
+    assert_non_null(strstr(a->msg, "no node matches '12345'"));
+    assert_int_equal(a->finding, 0);
+    /* g refuses what is not a step number, and says so. */
+    uint32_t k = a->st[0].k;
+    app_key(a, 'g');
+    type(a, "abc12");
+    app_key(a, K_ENTER);
+    assert_int_equal(a->st[0].k, k);
+    assert_non_null(strstr(a->msg, "'abc12' is not a step: steps run from 0 to 61"));
+    app_key(a, 'g');
+    type(a, "2_");
+    app_key(a, K_ENTER);
+    assert_int_equal(a->st[0].k, k);
+    assert_non_null(strstr(a->msg, "'2_' is not a step"));
+    close_app(&f);
+}
+
+/* / finds by name or op (any case), n and N step through the matches in
+ * schedule order, wrapping, and any other key ends the find. */
+static void test_keys_find(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_resize(a, 120, 35);
+    const graph *g = f.g;
+    const run *r = &a->st[0].r;
+    uint32_t count = 0, first = UINT32_MAX, last = 0;
+    for (uint32_t u = 0; u < g->n; u++)
+        if (strcasestr(graph_name(g, u), "conv") || strcasestr(graph_op(g, u), "conv")) {
+            count++;
+            if (r->pos[u] + 1 < first) first = r->pos[u] + 1;
+            if (r->pos[u] + 1 > last) last = r->pos[u] + 1;
+        }
+    assert_true(count > 2);
+    app_key(a, '/');
+    type(a, "CoNv");
+    app_key(a, K_ENTER);
+    assert_int_equal(a->st[0].k, first);
+    assert_true(a->finding);
+    char want[64];
+    snprintf(want, sizeof want, "match 1 of %u", count);
+    if (!strstr(a->msg, want)) fail_msg("'%s' does not say '%s'", a->msg, want);
+    app_key(a, 'n');
+    snprintf(want, sizeof want, "match 2 of %u", count);
+    assert_non_null(strstr(a->msg, want));
+    uint32_t second = a->st[0].k;
+    assert_true(second > first);
+    app_key(a, 'N');
+    assert_int_equal(a->st[0].k, first);
+    app_key(a, 'N'); /* before the first: from the end again */
+    assert_int_equal(a->st[0].k, last);
+    assert_non_null(strstr(a->msg, "from the end again"));
+    snprintf(want, sizeof want, "match %u of %u", count, count);
+    assert_non_null(strstr(a->msg, want));
+    app_key(a, 'n');
+    assert_int_equal(a->st[0].k, first);
+    assert_non_null(strstr(a->msg, "from the start again"));
+    /* The hints line says what n and N do while the find is up. */
+    size_t len;
+    char *screen = render(a, 120, 35, 1, 0, &len);
+    assert_non_null(strstr(screen, " Find 'CoNv': nNext match NPrevious EscDone"));
+    free(screen);
+    /* Esc ends it; then n is the next step again. */
+    app_key(a, K_ESC);
+    assert_false(a->finding);
+    app_key(a, 'n');
+    assert_int_equal(a->st[0].k, first + 1);
+    /* A name's part finds by name; an op ("ALLOC") finds every ALLOC. */
+    app_key(a, '/');
+    type(a, "alloc");
+    app_key(a, K_ENTER);
+    snprintf(want, sizeof want, "of %u", g->nbufs);
+    assert_non_null(strstr(a->msg, want));
     close_app(&f);
 }
 
@@ -1117,6 +1191,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_too_small_notice),
         cmocka_unit_test(test_keys_stepping),
         cmocka_unit_test(test_keys_prompts),
+        cmocka_unit_test(test_keys_find),
         cmocka_unit_test(test_keys_modes),
         cmocka_unit_test(test_autoplay),
         cmocka_unit_test(test_click_on_curve),

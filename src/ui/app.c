@@ -10,6 +10,7 @@
 #include <string.h>
 #include "sched/units.h"
 #include "defaults.h"
+#include "find.h"
 #include "hit.h"
 
 static const uint32_t speeds[APP_SPEEDS] = {1, 2, 5, 10, 25, 50, 100, 250, 1000, 5000, 20000};
@@ -315,28 +316,44 @@ static void select_live(app *a, int dir)
         snprintf(a->msg, sizeof a->msg, "no buffer is live at step %u", s->k);
 }
 
+/* Goes to the match of a->find after (dir > 0) or before the cursor and
+ * says which it is. */
+static void find_go(app *a, int dir)
+{
+    find_hit h = find_step(a->g, &a->st[0].r, a->find, a->st[0].k, dir);
+    if (h.node == GRAPH_NONE) {
+        snprintf(a->msg, sizeof a->msg, "no node matches '%s' (ids, names and ops are searched)",
+                 a->find);
+        a->finding = 0;
+        return;
+    }
+    app_jump(a, h.step);
+    snprintf(a->msg, sizeof a->msg,
+             "node %" PRId64 " (%s) pops at step %u under %s: match %u of %u%s", a->g->id[h.node],
+             graph_name(a->g, h.node), h.step, a->pol->name, h.index, h.count,
+             !h.wrapped ? ""
+             : dir > 0  ? ", from the start again"
+                        : ", from the end again");
+    a->finding = 1;
+}
+
 static void finish_prompt(app *a)
 {
-    char *end;
-    long long v = strtoll(a->pbuf, &end, 10);
-    int ok = a->pbuf[0] && *end == 0 && v >= 0;
-    if (a->prompt == 'g') {
-        if (!ok || v > (long long)a->g->n)
-            snprintf(a->msg, sizeof a->msg, "no step '%s': steps run from 0 to %u", a->pbuf,
+    int prompt = a->prompt;
+    a->prompt = 0;
+    if (prompt == 'g') {
+        size_t digits = strspn(a->pbuf, "0123456789");
+        unsigned long long v = digits ? strtoull(a->pbuf, NULL, 10) : 0;
+        if (!a->pbuf[0]) return;
+        if (a->pbuf[digits] || digits > 10 || v > a->g->n)
+            snprintf(a->msg, sizeof a->msg, "'%s' is not a step: steps run from 0 to %u", a->pbuf,
                      a->g->n);
         else app_jump(a, (uint32_t)v);
-    } else {
-        uint32_t u = ok ? graph_find(a->g, v) : GRAPH_NONE;
-        if (u == GRAPH_NONE) {
-            snprintf(a->msg, sizeof a->msg, "no node with id '%s'", a->pbuf);
-        } else {
-            uint32_t s = a->st[0].r.pos[u] + 1;
-            app_jump(a, s);
-            snprintf(a->msg, sizeof a->msg, "node %lld (%s) pops at step %u under %s", v,
-                     graph_name(a->g, u), s, a->pol->name);
-        }
+        return;
     }
-    a->prompt = 0;
+    if (!a->pbuf[0]) return;
+    snprintf(a->find, sizeof a->find, "%s", a->pbuf);
+    find_go(a, 1);
 }
 
 static void prompt_key(app *a, int key)
@@ -348,7 +365,7 @@ static void prompt_key(app *a, int key)
         finish_prompt(a);
     } else if (key == K_BACKSPACE || key == 127 || key == 8) {
         if (len) a->pbuf[len - 1] = 0;
-    } else if (key >= '0' && key <= '9' && len + 1 < sizeof a->pbuf) {
+    } else if (key >= ' ' && key <= '~' && len + 1 < sizeof a->pbuf) {
         a->pbuf[len] = (char)key;
         a->pbuf[len + 1] = 0;
     }
@@ -408,6 +425,14 @@ static app_reaction main_key(app *a, int key)
     uint32_t n = a->g->n, k = a->st[0].k;
     int page = a->lay.used[a->focus] ? a->lay.r[a->focus].h - 3 : 10;
     if (page < 1) page = 1;
+    if (a->finding) { /* n and N step through the matches; any other key ends the find */
+        if (key == 'n' || key == 'N') {
+            find_go(a, key == 'n' ? 1 : -1);
+            return APP_REDRAW;
+        }
+        a->finding = 0;
+        if (key == K_ESC) return APP_REDRAW;
+    }
     switch (key) {
     case 'q':
     case K_F10: a->quit = 1; return APP_QUIT;

@@ -64,7 +64,9 @@ typedef struct app {
     int help;           /* help overlay shown */
     int playing, speed; /* auto-play and its speed index */
     int prompt;         /* 0, 'g' (go to step) or '/' (find node) */
-    char pbuf[24];
+    char pbuf[64];
+    int finding;      /* after a find: n and N go to the next and previous match */
+    char find[64];    /* the query they look for */
     char msg[200];    /* one-shot message shown in the why line */
     char why[2][256]; /* why the last pop happened, per stepper */
     int quit;

@@ -7,7 +7,7 @@ static const char *const help_lines[] = {
     "Space  n  Right    step forward (one heap pop)",
     "p  Left  Backspace step back (undo the last pop)",
     "Home End  g  P     first / last step, go to step, peak",
-    "/                  find a node by id, jump to its pop",
+    "/  n  N            find by id, name or op; next, prev",
     "r  +  -            auto-play on/off, faster, slower",
     "Tab  Shift-Tab     move the focus between panels",
     "Up Down PgUp PgDn  scroll the ready queue in focus",

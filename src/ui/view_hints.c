@@ -45,13 +45,28 @@ void view_hints(canvas *cv, const app *a, rect r)
         return;
     }
     if (a->prompt) {
-        char buf[96];
+        char buf[160];
         if (a->prompt == 'g')
             snprintf(buf, sizeof buf, " Go to step (0-%u): %s_", a->g->n, a->pbuf);
-        else snprintf(buf, sizeof buf, " Find node id: %s_", a->pbuf);
+        else snprintf(buf, sizeof buf, " Find node (id, name or op): %s_", a->pbuf);
         canvas_fill(cv, r, ' ', ST_PROMPT);
         int w = canvas_text(cv, r.x, r.y, r.w, ST_PROMPT, buf);
         canvas_text(cv, r.x + w, r.y, r.w - w, ST_PROMPT, "   Enter: go   Esc: cancel");
+        return;
+    }
+    if (a->finding) { /* after a find: its keys, each whole or not at all */
+        static const char *const fk[][2] = {
+            {"n", "Next match"}, {"N", "Previous"}, {"Esc", "Done"}};
+        char head[96];
+        snprintf(head, sizeof head, " Find '%s': ", a->find);
+        int x = r.x + canvas_text(cv, r.x, r.y, r.w, ST_HINT, head), end = r.x + r.w;
+        for (size_t i = 0; i < sizeof fk / sizeof fk[0]; i++) {
+            int need = (int)(strlen(fk[i][0]) + strlen(fk[i][1]));
+            if (x + need > end) break;
+            x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, fk[i][0]);
+            x += canvas_text(cv, x, r.y, end - x, ST_HINT, fk[i][1]);
+            x += canvas_text(cv, x, r.y, end - x, ST_HINT, " ");
+        }
         return;
     }
     static const char *const keys[][2] = {

@@ -231,21 +231,29 @@ static void size_of(fuzz_in *in, int *w, int *h)
     *h = 1 + (int)(y % (big ? 100 : 50));
 }
 
-/* The prompt's digits: a step or an Id, sometimes out of range. */
+/* A prompt: a step or an Id (sometimes out of range), or text (a part of a
+ * name or an op, or any printable bytes); after a find, n and N. */
 static void prompt(app *a, fuzz_in *in)
 {
     app_key(a, fuzz_byte(in) & 1 ? 'g' : '/');
     unsigned how = fuzz_byte(in);
-    char digits[24];
+    char text[24];
     uint64_t v;
-    if (how % 4 == 0) v = fuzz_u16(in) % (a->g->n + 2u);
-    else if (how % 4 == 1 && a->g->n) v = (uint64_t)a->g->id[fuzz_u16(in) % a->g->n];
-    else if (how % 4 == 2) v = (uint64_t)fuzz_u16(in) << (fuzz_byte(in) % 48);
-    else v = UINT64_MAX;
-    snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
-    for (const char *p = digits; *p; p++) app_key(a, *p);
+    if (how & 0x40) {
+        unsigned len = fuzz_byte(in) % 12;
+        for (unsigned i = 0; i < len; i++) text[i] = (char)(' ' + fuzz_byte(in) % 95);
+        text[len] = 0;
+    } else {
+        if (how % 4 == 0) v = fuzz_u16(in) % (a->g->n + 2u);
+        else if (how % 4 == 1 && a->g->n) v = (uint64_t)a->g->id[fuzz_u16(in) % a->g->n];
+        else if (how % 4 == 2) v = (uint64_t)fuzz_u16(in) << (fuzz_byte(in) % 48);
+        else v = UINT64_MAX;
+        snprintf(text, sizeof text, "%llu", (unsigned long long)v);
+    }
+    for (const char *p = text; *p; p++) app_key(a, *p);
     if (how & 0x10) app_key(a, K_BACKSPACE);
     app_key(a, how & 0x20 ? K_ESC : K_ENTER);
+    for (unsigned k = fuzz_byte(in) % 4; k > 0; k--) app_key(a, fuzz_byte(in) & 1 ? 'n' : 'N');
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

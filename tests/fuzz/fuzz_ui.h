@@ -83,8 +83,9 @@ static inline void fuzz_check_app(app *a)
     FUZZ_CHECK(a->focus >= 0 && a->focus < P_COUNT, "focus %d", a->focus);
     FUZZ_CHECK(a->lay.too_small || a->lay.used[a->focus], "focus on panel %d, not shown", a->focus);
     FUZZ_CHECK(a->speed >= 0 && a->speed < APP_SPEEDS, "speed %d", a->speed);
-    FUZZ_CHECK(memchr(a->pbuf, 0, sizeof a->pbuf) && memchr(a->msg, 0, sizeof a->msg) &&
-                   memchr(a->why[0], 0, sizeof a->why[0]) && memchr(a->why[1], 0, sizeof a->why[1]),
+    FUZZ_CHECK(memchr(a->pbuf, 0, sizeof a->pbuf) && memchr(a->find, 0, sizeof a->find) &&
+                   memchr(a->msg, 0, sizeof a->msg) && memchr(a->why[0], 0, sizeof a->why[0]) &&
+                   memchr(a->why[1], 0, sizeof a->why[1]),
                "an unterminated string");
     FUZZ_CHECK(a->pl.offset != NULL || g->nbufs == 0, "no placement");
     FUZZ_CHECK(app_tick_ms(a) >= -1, "tick %d", app_tick_ms(a));
