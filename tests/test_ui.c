@@ -347,6 +347,45 @@ static void test_keys_prompts(void **state)
 
 /* / finds by name or op (any case), n and N step through the matches in
  * schedule order, wrapping, and any other key ends the find. */
+/* The arena header: "X% over the peak" is (arena - peak) / peak, and each
+ * of its figures is whole or absent at every width. */
+static void test_arena_over_the_peak(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    int64_t arena = a->pl.arena, peak = a->st[0].r.peak;
+    assert_true(arena > peak);
+    char want[64];
+    snprintf(want, sizeof want, ", %.1f%% over the peak",
+             100.0 * (double)(arena - peak) / (double)peak);
+    size_t len;
+    char *screen = render(a, 132, 40, 1, 0, &len);
+    if (!strstr(screen, want)) fail_msg("the arena header does not say '%s'", want);
+    free(screen);
+    assert_true(place_over_peak(&a->pl, peak) > place_fragmentation(&a->pl, peak));
+    app_jump(a, a->st[0].r.peak_step);
+    for (int w = 40; w <= 200; w++) {
+        screen = render(a, w, 35, 1, 0, &len);
+        /* The figures are whole: a number, then its unit or its words. */
+        double v;
+        char unit[8];
+        const char *h = strstr(screen, "high-water");
+        if (h &&
+            (sscanf(h, "high-water so far %lf %7[A-Za-z]", &v, unit) != 2 || strcmp(unit, "MiB")))
+            fail_msg("at %d columns the high-water mark is cut: %.30s", w, h);
+        const char *o = strstr(screen, "arena ");
+        if (o && (sscanf(o, "arena %lf %7[A-Za-z]", &v, unit) != 2 || strcmp(unit, "MiB")))
+            fail_msg("at %d columns the arena is cut: %.30s", w, o);
+        o = strchr(screen, '%');
+        if (o && strncmp(o, "% over the peak", 15))
+            fail_msg("at %d columns 'over the peak' is cut: %.30s", w, o);
+        free(screen);
+    }
+    close_app(&f);
+}
+
 static void test_keys_find(void **state)
 {
     (void)state;
@@ -1192,6 +1231,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_keys_stepping),
         cmocka_unit_test(test_keys_prompts),
         cmocka_unit_test(test_keys_find),
+        cmocka_unit_test(test_arena_over_the_peak),
         cmocka_unit_test(test_keys_modes),
         cmocka_unit_test(test_autoplay),
         cmocka_unit_test(test_click_on_curve),

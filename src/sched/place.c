@@ -188,6 +188,11 @@ double place_fragmentation(const placement *pl, int64_t lower_bound)
     return pl->arena > 0 ? (double)(pl->arena - lower_bound) / (double)pl->arena : 0.0;
 }
 
+double place_over_peak(const placement *pl, int64_t peak)
+{
+    return peak > 0 ? (double)(pl->arena - peak) / (double)peak : 0.0;
+}
+
 /* ------------------------------------------------------------ verifier */
 
 int place_verify(const graph *g, const run *r, const placement *pl, char *err, size_t errcap)

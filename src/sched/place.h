@@ -79,6 +79,9 @@ int64_t place_span(int64_t size, int64_t align);
 /* (arena - lower_bound) / arena, 0 for an empty arena; lower_bound is the
  * schedule's peak live bytes. */
 double place_fragmentation(const placement *pl, int64_t lower_bound);
+/* How far the arena is over the peak, as a fraction of the peak:
+ * (arena - peak) / peak, 0 for a peak of 0 (the TUI's "X% over the peak"). */
+double place_over_peak(const placement *pl, int64_t peak);
 
 /* The lower bound of any plan with this alignment: the largest sum of the
  * spans of the buffers live at one step (with align 1, the schedule's peak). */

@@ -403,7 +403,7 @@ static void next_placer(app *a)
     char ar[32];
     snprintf(a->msg, sizeof a->msg, "placer %s: arena %s, %.1f%% over the peak", next->name,
              units_bytes(ar, sizeof ar, a->pl.arena, 0),
-             100.0 * place_fragmentation(&a->pl, a->st[0].r.peak));
+             100.0 * place_over_peak(&a->pl, a->st[0].r.peak));
 }
 
 /* The c key: compare mode on or off, laid out again at the last size. */

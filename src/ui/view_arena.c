@@ -23,12 +23,19 @@ void view_arena_frame(canvas *cv, const app *a, rect r, rect area, int64_t hwm)
         canvas_put(cv, axis_x, y, cv->utf8 ? 0x2502 : '|', ST_AXIS);
     units_bytes(b1, sizeof b1, 0, 0);
     canvas_text(cv, axis_x - (int)strlen(b1), area.y + area.h - 1, GEOM_ARENA_LAB, ST_AXIS, b1);
-    snprintf(title, sizeof title, "arena %s, %.1f%% over the peak",
-             units_bytes(b1, sizeof b1, pl->arena, 0),
-             100.0 * place_fragmentation(pl, a->st[0].r.peak));
-    int tx = r.x + 1 + canvas_text(cv, r.x + 1, r.y + 1, r.w - 2, ST_AXIS, title);
-    snprintf(title, sizeof title, "   high-water so far %s", units_bytes(b2, sizeof b2, hwm, 0));
-    canvas_text(cv, tx, r.y + 1, r.x + r.w - 1 - tx, ST_HWM, title);
+    /* Its figures, each whole or not at all, in order of worth. */
+    char f[3][64];
+    snprintf(f[0], sizeof f[0], "arena %s", units_bytes(b1, sizeof b1, pl->arena, 0));
+    snprintf(f[1], sizeof f[1], ", %.1f%% over the peak",
+             100.0 * place_over_peak(pl, a->st[0].r.peak));
+    snprintf(f[2], sizeof f[2], "   high-water so far %s", units_bytes(b2, sizeof b2, hwm, 0));
+    int x = r.x + 1, end = r.x + r.w - 1;
+    for (int i = 0; i < 3; i++) {
+        int w = (int)strlen(f[i]);
+        if (i == 1 && x == r.x + 1) continue; /* "over the peak" only after the arena */
+        if (x + w > end) continue;
+        x += canvas_text(cv, x, r.y + 1, w, i == 2 ? ST_HWM : ST_AXIS, f[i]);
+    }
 }
 
 /* The live buffers as blocks at their addresses, holes where freed blocks
