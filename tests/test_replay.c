@@ -331,10 +331,10 @@ static void failure_stops_and_gives_everything_back(void **state)
     replay_opts o = {&recorder, REPLAY_RAW, NULL, NULL, NULL};
     replay_result res;
     char err[512];
-    rec_fail_at = 2; /* buffer 2's ALLOC, step 1 */
+    rec_fail_at = 2; /* buffer 2's ALLOC, position 1: step 2 as users count */
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
     rec_fail_at = 0;
-    assert_non_null(strstr(err, "step 1 (node 1, ALLOC of buffer 2)"));
+    assert_non_null(strstr(err, "step 2 (node 1, ALLOC of buffer 2)"));
     assert_non_null(strstr(err, "out of memory allocating 5.0 MiB (5242880 bytes)"));
     assert_non_null(strstr(err, "3.0 MiB held"));
     assert_non_null(strstr(err, "no room"));
@@ -352,7 +352,7 @@ static void failure_stops_and_gives_everything_back(void **state)
     rec_fail_at = 1;
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
     rec_fail_at = 0;
-    assert_non_null(strstr(err, "step 0"));
+    assert_non_null(strstr(err, "step 1 (")); /* the arena comes with the first step */
     assert_non_null(strstr(err, "out of memory allocating the arena of 8.0 MiB"));
     assert_int_equal(res.n, 0);
     replay_result_free(&res);
@@ -670,7 +670,7 @@ static void host_out_of_memory(void **state)
     replay_result res;
     char err[512];
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), -1);
-    assert_non_null(strstr(err, "host backend, mode raw: step 1 (node 11, ALLOC of buffer 2)"));
+    assert_non_null(strstr(err, "host backend, mode raw: step 2 (node 11, ALLOC of buffer 2)"));
     assert_non_null(
         strstr(err, "out of memory allocating 4.0 PiB (4503599627370496 bytes) with 8.0 MiB held"));
     assert_int_equal(res.n, 1);
@@ -765,7 +765,7 @@ static void cuda_without_a_device(void **state)
             print_message("cuda %s out of memory: %s\n", replay_mode_name(m), err);
             assert_non_null(strstr(err, "out of memory"));
             if (m != REPLAY_ARENA) { /* arena: the arena itself fails, at step 0 */
-                assert_non_null(strstr(err, "step 1 (node 1, ALLOC of buffer 2): out of memory"));
+                assert_non_null(strstr(err, "step 2 (node 1, ALLOC of buffer 2): out of memory"));
                 assert_int_equal(res.n, 1);
             }
             char what[48];

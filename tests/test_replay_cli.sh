@@ -104,7 +104,7 @@ assert d["total_steps"] == n == len(steps), (d["total_steps"], n, len(steps))
 assert d["complete"] is True
 for i, s in enumerate(steps):
     assert list(s) == ["step", "node", "predicted", "measured", "ms"], list(s)
-    assert s["step"] == i, s
+    assert s["step"] == i + 1, s
     assert s["node"] == sched["order"][i], (i, s, sched["order"][i])
     assert s["predicted"] == sched["memory"][i], (i, s, sched["memory"][i])
     assert type(s["measured"]) is int, s
@@ -112,12 +112,12 @@ for i, s in enumerate(steps):
 if n:
     pp = max(s["predicted"] for s in steps)
     assert d["predicted_peak"] == max(pp, 0) == sched["peak"], (d["predicted_peak"], sched["peak"])
-    assert steps[d["predicted_peak_step"]]["predicted"] == pp
-    assert [s["predicted"] for s in steps].index(pp) == d["predicted_peak_step"]
+    assert steps[d["predicted_peak_step"] - 1]["predicted"] == pp
+    assert [s["predicted"] for s in steps].index(pp) + 1 == d["predicted_peak_step"] == sched["memory"].index(sched["peak"]) + 1
     mp = max(s["measured"] for s in steps)
     assert d["measured_peak"] == max(mp, 0), (d["measured_peak"], mp)
     ex = [s["measured"] - s["predicted"] for s in steps]
-    assert d["max_excess"] == max(ex) and ex.index(max(ex)) == d["max_excess_step"], d["max_excess"]
+    assert d["max_excess"] == max(ex) and ex.index(max(ex)) + 1 == d["max_excess_step"], d["max_excess"]
     assert abs(d["seconds"] - sum(s["ms"] for s in steps) / 1e3) <= 1e-5 * d["seconds"] + 1e-9
 assert d["held"] >= 0
 if mode == "raw":
@@ -147,7 +147,7 @@ group_help() {
         expect_grep "$OUT" "Usage: memtris replay FILE" "replay $opt: usage on stdout"
         expect_grep "$OUT" "--backend" "replay $opt: --backend"
         expect_grep "$OUT" "--mode" "replay $opt: --mode"
-        expect_grep "$OUT" "0-based" "replay $opt: steps are 0-based"
+        expect_grep "$OUT" "Steps count from 1, as in 'memtris schedule'" "replay $opt: steps count from 1"
         expect_grep "$OUT" "\"measured_peak\"" "replay $opt: the JSON fields"
         expect_grep "$OUT" "step,node,predicted,measured,ms" "replay $opt: the CSV header"
         expect_grep "$OUT" "residual is null when" "replay $opt: an unknown residual is null"
@@ -190,7 +190,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 sched = json.load(open(sys.argv[2]))
 assert len(rows) == len(sched["order"]) == 61, len(rows)
 for i, r in enumerate(rows):
-    assert int(r["step"]) == i, r
+    assert int(r["step"]) == i + 1, r
     assert int(r["node"]) == sched["order"][i], r
     assert int(r["predicted"]) == sched["memory"][i], r
     int(r["measured"])
@@ -208,19 +208,21 @@ for i, r in enumerate(rows):
     if grep -qE '^ +step +node +what +predicted +measured +measured-predicted +ms$' "$OUT"; then ok
     else bad "text: the table's header"; fi
     if [ "$(grep -cE '^ +[0-9]+ +[0-9]+ ' "$OUT")" -eq 61 ]; then ok; else bad "text: 61 step lines"; fi
-    if grep -qE '^ +0 +0 +ALLOC buf 1 +1\.0 MiB ' "$OUT"; then ok; else bad "text: step 0 is node 0, ALLOC of buffer 1, 1.0 MiB"; fi
-    if grep -qE '^ +3 +3 +stem\.conv +3\.0 MiB ' "$OUT"; then ok; else bad "text: a compute step by its name"; fi
-    # The schedule's 1-based peak step is the replay's 0-based one plus one.
+    if grep -qE '^ +1 +0 +ALLOC buf 1 +1\.0 MiB ' "$OUT"; then ok; else bad "text: step 1 is node 0, ALLOC of buffer 1, 1.0 MiB"; fi
+    if grep -qE '^ +4 +3 +stem\.conv +3\.0 MiB ' "$OUT"; then ok; else bad "text: a compute step by its name"; fi
+    # One numbering: the replay's peak step is the schedule's (and compare's).
     local peak_step
     peak_step=$("$M" schedule "$DEMO" | sed -n 's/^peak .* at step \([0-9]*\) .*/\1/p')
-    expect_grep "$OUT" "predicted peak   7.0 MiB (7340032 bytes) at step $((peak_step - 1))" "text: the predicted peak, 0-based"
+    expect_grep "$OUT" "predicted peak   7.0 MiB (7340032 bytes) at step $peak_step" "text: the predicted peak, at the schedule's step"
+    if "$M" compare "$DEMO" | grep -qE "^priority +7\.0 MiB +$peak_step "; then ok
+    else bad "compare names the same peak step ($peak_step)"; fi
     expect_grep "$OUT" "measured peak    " "text: the measured peak"
     expect_grep "$OUT" "largest excess   " "text: the largest excess"
     expect_grep "$OUT" "residual         " "text: the residual"
     if grep -qE '^  residual         .* \(-?[0-9]+ bytes\) in use after giving everything back$' "$OUT"; then ok
     else bad "text: the residual, read, in bytes"; fi
     expect_grep "$OUT" "ms a step on average" "text: the time per step"
-    expect_grep "$OUT" "0-based" "text: says the steps are 0-based"
+    expect_grep "$OUT" "Step s: after the s-th node of the schedule" "text: says how steps count"
     if grep -q "held" "$OUT"; then bad "text: no held line in raw mode"; else ok; fi
 
     # Standard input.
@@ -328,7 +330,7 @@ group_errors() {
         expect_empty "$OUT" "out of memory, $mode: no partial table"
         if [ "$(wc -l <"$ERR")" -eq 1 ]; then ok; else bad "out of memory, $mode: one line"; fi
         expect_grep "$ERR" "memtris replay: $OOM: " "out of memory, $mode: the file"
-        expect_grep "$ERR" "step 1 (node 1, ALLOC of buffer 2)" "out of memory, $mode: the step, node and buffer"
+        expect_grep "$ERR" "step 2 (node 1, ALLOC of buffer 2)" "out of memory, $mode: the step, node and buffer"
         expect_grep "$ERR" "out of memory" "out of memory, $mode: says so"
         expect_grep "$ERR" "4.0 PiB" "out of memory, $mode: the request"
     done
@@ -343,7 +345,7 @@ group_errors() {
     # The default backend meets it too (on cuda or on the host).
     run "$M" replay "$OOM"
     expect_rc 1 "out of memory on the default backend"
-    expect_grep "$ERR" "step 1 (node 1, ALLOC of buffer 2)" "out of memory on the default backend: the step"
+    expect_grep "$ERR" "step 2 (node 1, ALLOC of buffer 2)" "out of memory on the default backend: the step"
 
     # Bad files.
     run "$M" replay "$TMP/no-such-file.json" --backend host

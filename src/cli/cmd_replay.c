@@ -43,8 +43,8 @@ static void print_help(void)
         "  -h, --help          show this help and exit\n"
         "  -V, --version       show the version and exit\n"
         "\n"
-        "Steps are 0-based positions in the schedule (step s is step s+1 of\n"
-        "'memtris schedule'), in the table as in JSON and CSV.\n"
+        "Steps count from 1, as in 'memtris schedule' and the TUI: step s is the\n"
+        "state after the s-th node of the schedule, in the table as in JSON and CSV.\n"
         "JSON: {\"backend\", \"mode\", \"policy\", \"placer\" (arena mode), \"device\",\n"
         "       \"device_total\", \"versions\", \"steps\": [{\"step\", \"node\", \"predicted\",\n"
         "       \"measured\", \"ms\"}, ...], \"predicted_peak\", \"predicted_peak_step\",\n"
@@ -129,27 +129,27 @@ static void print_text(FILE *f, const graph *g, const replay_result *res, int mo
             "measured", "measured-predicted", "ms");
     for (uint32_t i = 0; i < res->n; i++) {
         const replay_sample *x = &res->s[i];
-        fprintf(f, "%8" PRIu32 "  %12" PRId64 "  %-24.24s  %12s  %12s  %18s  %10.3f\n", x->step,
+        fprintf(f, "%8" PRIu32 "  %12" PRId64 "  %-24.24s  %12s  %12s  %18s  %10.3f\n", x->step + 1,
                 x->node, what(g, x->node, w, sizeof w), units_bytes(a, sizeof a, x->predicted, 0),
                 units_bytes(b, sizeof b, x->measured, 0),
                 units_bytes(c, sizeof c, x->measured - x->predicted, 1), x->ms);
     }
-    fprintf(
-        f,
-        "Steps are 0-based positions in the schedule (step s is step s+1 of 'memtris schedule').\n"
-        "measured: the memory in use after the step minus the reading before the first step.\n\n");
+    fprintf(f, "Step s: after the s-th node of the schedule, as in 'memtris schedule'.\n"
+               "measured: the memory in use after the step minus the reading before the first "
+               "step.\n\n");
     if (!res->n) {
         fprintf(f, "  no steps: the graph is empty\n");
         return;
     }
     fprintf(f, "  predicted peak   %s (%" PRId64 " bytes) at step %" PRIu32 "\n",
             units_bytes(a, sizeof a, res->predicted_peak, 0), res->predicted_peak,
-            res->predicted_peak_step);
+            replay_step_shown(res, res->predicted_peak_step));
     fprintf(f, "  measured peak    %s (%" PRId64 " bytes) at step %" PRIu32 "\n",
             units_bytes(a, sizeof a, res->measured_peak, 0), res->measured_peak,
-            res->measured_peak_step);
+            replay_step_shown(res, res->measured_peak_step));
     fprintf(f, "  largest excess   %s (measured - predicted) at step %" PRIu32 "\n",
-            units_bytes(a, sizeof a, res->max_excess, 1), res->max_excess_step);
+            units_bytes(a, sizeof a, res->max_excess, 1),
+            replay_step_shown(res, res->max_excess_step));
     if (res->residual_known)
         fprintf(f,
                 "  residual         %s (%" PRId64 " bytes) in use after giving everything back\n",
@@ -175,7 +175,7 @@ static void print_csv(FILE *f, const replay_result *res)
     fprintf(f, "step,node,predicted,measured,ms\n");
     for (uint32_t i = 0; i < res->n; i++) {
         const replay_sample *x = &res->s[i];
-        fprintf(f, "%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%.6g\n", x->step, x->node,
+        fprintf(f, "%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%.6g\n", x->step + 1, x->node,
                 x->predicted, x->measured, x->ms);
     }
 }

@@ -144,15 +144,15 @@ void replay_prefault(void *p, size_t n)
     if (n) v[n - 1] = v[n - 1];
 }
 
-/* "step 12 (node 40, ALLOC of buffer 7)" */
+/* "step 12 (node 40, ALLOC of buffer 7)": s + 1, the step users see */
 static void step_words(const eng *e, uint32_t s, char *out, size_t cap)
 {
     const graph *g = e->g;
     uint32_t u = e->r->order[s], b = g->buf[u];
     if (b != GRAPH_NONE)
-        snprintf(out, cap, "step %u (node %" PRId64 ", %s of buffer %" PRId64 ")", s, g->id[u],
+        snprintf(out, cap, "step %u (node %" PRId64 ", %s of buffer %" PRId64 ")", s + 1, g->id[u],
                  graph_kind_word(g->kind[u]), g->buf_id[b]);
-    else snprintf(out, cap, "step %u (node %" PRId64 ", %s)", s, g->id[u], graph_name(g, u));
+    else snprintf(out, cap, "step %u (node %" PRId64 ", %s)", s + 1, g->id[u], graph_name(g, u));
 }
 
 static int fail(eng *e, uint32_t s, const char *what)

@@ -97,7 +97,8 @@ const replay_backend *replay_backend_local(void);
  * else NULL. The caller checks the mode is one the fallback has. */
 const replay_backend *replay_fallback(const replay_backend *be, int named);
 
-/* One step: 0-based position in the schedule, the node's Id, the live bytes
+/* One step: 0-based position in the schedule here (users see it from 1, as
+ * step s + 1 of 'memtris schedule': replay_step_shown), the node's Id, the live bytes
  * the schedule predicts after it, the bytes measured after it (the reading
  * minus the baseline taken before the first step), and its time. */
 typedef struct replay_sample {
@@ -115,7 +116,7 @@ typedef struct replay_result {
     replay_sample *s; /* [n] at least */
     int64_t baseline; /* the reading before the first step */
     int64_t predicted_peak, measured_peak;
-    uint32_t predicted_peak_step, measured_peak_step; /* 0-based */
+    uint32_t predicted_peak_step, measured_peak_step; /* 0-based (shown: replay_step_shown) */
     int64_t max_excess;                               /* max over steps of measured - predicted */
     uint32_t max_excess_step;
     /* The reading after everything was given back (and the backend's cache
@@ -132,6 +133,14 @@ typedef struct replay_result {
     char unavailable[256]; /* why the device could not be opened (the backend's words, without
                             * its name), or "" */
 } replay_result;
+
+/* The step a user sees for 0-based position `step` of res: counted from 1,
+ * as 'memtris schedule' and the TUI count them (the state after that many
+ * pops); 0 when res has no steps. */
+static inline uint32_t replay_step_shown(const replay_result *res, uint32_t step)
+{
+    return res->n ? step + 1 : 0;
+}
 
 typedef struct replay_opts {
     const replay_backend *backend;

@@ -49,7 +49,7 @@ int replay_write_json(FILE *f, const replay_result *res)
         fprintf(f,
                 "%s\n  {\"step\": %" PRIu32 ", \"node\": %" PRId64 ", \"predicted\": %" PRId64
                 ", \"measured\": %" PRId64 ", \"ms\": ",
-                i ? "," : "", x->step, x->node, x->predicted, x->measured);
+                i ? "," : "", x->step + 1, x->node, x->predicted, x->measured);
         put_double(f, x->ms);
         fputc('}', f);
     }
@@ -58,8 +58,10 @@ int replay_write_json(FILE *f, const replay_result *res)
             ", \"measured_peak\": %" PRId64 ", \"measured_peak_step\": %" PRIu32
             ", \"max_excess\": %" PRId64 ", \"max_excess_step\": %" PRIu32
             ",\n \"baseline\": %" PRId64 ", \"residual\": ",
-            res->n ? "\n " : "", res->predicted_peak, res->predicted_peak_step, res->measured_peak,
-            res->measured_peak_step, res->max_excess, res->max_excess_step, res->baseline);
+            res->n ? "\n " : "", res->predicted_peak,
+            replay_step_shown(res, res->predicted_peak_step), res->measured_peak,
+            replay_step_shown(res, res->measured_peak_step), res->max_excess,
+            replay_step_shown(res, res->max_excess_step), res->baseline);
     /* null: unknown (the last reading failed), never a 0 that was not read */
     if (res->residual_known) fprintf(f, "%" PRId64, res->residual);
     else fputs("null", f);
@@ -224,7 +226,7 @@ static int load_tree(loader *L, const cJSON *root, replay_result *res)
     double dignored;
     for (size_t i = 0; i < 3; i++)
         if (get_figure(L, root, summary[i]) ||
-            get_int(L, root, "", summary_steps[i], 0, 0, total ? total - 1 : 0, &ignored))
+            get_int(L, root, "", summary_steps[i], 0, 0, total, &ignored))
             return -1;
     if (get_time(L, root, "", "seconds", 0, &dignored)) return -1;
 
@@ -232,6 +234,7 @@ static int load_tree(loader *L, const cJSON *root, replay_result *res)
     res->s = calloc((size_t)n64 + 1, sizeof *res->s); /* the steps present, not total_steps */
     if (!res->s) return bad(L, "out of memory for %" PRId64 " steps", n64);
     uint32_t i = 0;
+    int64_t base = 1;
     for (const cJSON *x = steps->child; x; x = x->next, i++) {
         char where[48];
         snprintf(where, sizeof where, "steps[%u]: ", i);
@@ -244,11 +247,14 @@ static int load_tree(loader *L, const cJSON *root, replay_result *res)
             get_int(L, x, where, "measured", 1, -IO_INT_MAX, IO_INT_MAX, &s->measured) ||
             get_time(L, x, where, "ms", 1, &s->ms))
             return -1;
-        if (step != i)
+        /* Steps count from 1, as everywhere in memtris; files written
+         * before 2026-12-03 counted them from 0, and are read as well. */
+        if (i == 0 && step == 0) base = 0;
+        if (step != (int64_t)i + base)
             return bad(L,
-                       "steps[%u]: \"step\" is %" PRId64
-                       ", expected %u (steps are 0-based and in order)",
-                       i, step, i);
+                       "steps[%u]: \"step\" is %" PRId64 ", expected %" PRId64
+                       " (steps count from %" PRId64 " and are in order)",
+                       i, step, (int64_t)i + base, base);
         s->step = i;
     }
     res->n = i;
@@ -322,7 +328,7 @@ int replay_check_run(const replay_result *res, const graph *g, const run *r, cha
                      "step %" PRIu32 ": the replay ran node %" PRId64
                      ", the %s%sschedule pops node %" PRId64
                      " (made with another policy or graph?)",
-                     s, x->node, pol ? pol : "", pol ? " " : "", id);
+                     s + 1, x->node, pol ? pol : "", pol ? " " : "", id);
             return -1;
         }
         if (x->predicted != r->memory[s]) {
@@ -330,7 +336,7 @@ int replay_check_run(const replay_result *res, const graph *g, const run *r, cha
                      "step %" PRIu32 " (node %" PRId64 "): the replay predicted %" PRId64
                      " live bytes, the schedule has %" PRId64
                      " (made with another version of the graph?)",
-                     s, id, x->predicted, r->memory[s]);
+                     s + 1, id, x->predicted, r->memory[s]);
             return -1;
         }
     }
