@@ -386,6 +386,52 @@ static void test_arena_over_the_peak(void **state)
     close_app(&f);
 }
 
+/* Messages of a moment give way: the speed's to the play's next step, a
+ * selection on the stack to its buffer's FREE (the timeline keeps it). */
+static void test_messages_of_a_moment(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_resize(a, 120, 35);
+    while (app_steps_per_sec(a) > 1) app_key(a, '-'); /* down to 1 step a second */
+    assert_string_equal(a->msg, "auto-play speed 1 step/s");
+    app_key(a, '+');
+    assert_string_equal(a->msg, "auto-play speed 2 steps/s");
+    app_key(a, 'r');
+    app_key(a, '+');
+    assert_string_equal(a->msg, "auto-play speed 5 steps/s");
+    uint32_t k = a->st[0].k;
+    app_tick(a);
+    assert_true(a->st[0].k > k);
+    assert_string_equal(a->msg, ""); /* the why line explains the pop again */
+    app_key(a, 'r');
+    /* A buffer selected on the stack, then freed: the selection ends. */
+    const graph *g = f.g;
+    app_jump(a, 3);
+    app_key(a, K_TAB);
+    while (a->focus != P_TETRIS) app_key(a, K_TAB);
+    app_key(a, K_UP);
+    uint32_t b = a->sel;
+    assert_true(b != GRAPH_NONE);
+    uint32_t freed = a->st[0].r.pos[g->buf_free[b]] + 1;
+    app_jump(a, freed - 1);
+    assert_int_equal(a->sel, b);
+    app_jump(a, freed);
+    assert_int_equal(a->sel, GRAPH_NONE);
+    /* On the timeline every buffer stays selectable. */
+    app_jump(a, 3);
+    app_key(a, K_UP);
+    b = a->sel;
+    app_key(a, 't');
+    app_jump(a, a->st[0].r.pos[g->buf_free[b]] + 1);
+    assert_int_equal(a->sel, b);
+    app_key(a, 't'); /* back to the stack, where b is not live: dropped */
+    assert_int_equal(a->sel, GRAPH_NONE);
+    close_app(&f);
+}
+
 static void test_keys_find(void **state)
 {
     (void)state;
@@ -1231,6 +1277,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_keys_stepping),
         cmocka_unit_test(test_keys_prompts),
         cmocka_unit_test(test_keys_find),
+        cmocka_unit_test(test_messages_of_a_moment),
         cmocka_unit_test(test_arena_over_the_peak),
         cmocka_unit_test(test_keys_modes),
         cmocka_unit_test(test_autoplay),

@@ -46,10 +46,28 @@ static void explain(app *a, int which)
     s->pol->why(g, &s->r, u, top[1].node, nready, p, room);
 }
 
+/* The stack shows live buffers only: a selection there ends with its
+ * buffer (the timeline shows every buffer, and keeps it). */
+static void drop_dead_selection(app *a)
+{
+    if (a->sel != GRAPH_NONE && !a->timeline && !step_buf_live(&a->st[0], a->sel))
+        a->sel = GRAPH_NONE;
+}
+
 static void after_move(app *a)
 {
     explain(a, 0);
     if (a->have_cmp) explain(a, 1);
+    drop_dead_selection(a);
+}
+
+/* "auto-play speed 5 steps/s": a message of the moment, which the next
+ * step of the play replaces with its explanation. */
+static void say_speed(app *a)
+{
+    uint32_t sps = speeds[a->speed];
+    snprintf(a->msg, sizeof a->msg, "auto-play speed %u step%s/s", sps, sps == 1 ? "" : "s");
+    a->msg_moment = 1;
 }
 
 /* Builds a stepper (and with pl, its placement) for pol into the caller's
@@ -263,6 +281,8 @@ app_reaction app_tick(app *a)
         return APP_REDRAW;
     }
     app_jump(a, k + per > a->g->n ? a->g->n : k + per);
+    if (a->msg_moment) a->msg[0] = 0; /* the pop's explanation now */
+    a->msg_moment = 0;
     if (a->st[0].k >= a->g->n) a->playing = 0;
     return APP_REDRAW;
 }
@@ -476,12 +496,12 @@ static app_reaction main_key(app *a, int key)
     case '+':
     case '=':
         if (a->speed < APP_SPEEDS - 1) a->speed++;
-        snprintf(a->msg, sizeof a->msg, "auto-play speed %u steps/s", speeds[a->speed]);
+        say_speed(a);
         return APP_REDRAW;
     case '-':
     case '_':
         if (a->speed > 0) a->speed--;
-        snprintf(a->msg, sizeof a->msg, "auto-play speed %u steps/s", speeds[a->speed]);
+        say_speed(a);
         return APP_REDRAW;
     case K_TAB: cycle_focus(a, 1); return APP_REDRAW;
     case K_BTAB: cycle_focus(a, -1); return APP_REDRAW;
@@ -493,7 +513,10 @@ static app_reaction main_key(app *a, int key)
         if (a->focus == P_TETRIS) select_live(a, -1);
         else scroll(a, 1);
         return APP_REDRAW;
-    case 't': a->timeline = !a->timeline; return APP_REDRAW;
+    case 't':
+        a->timeline = !a->timeline;
+        drop_dead_selection(a);
+        return APP_REDRAW;
     case K_PGUP: scroll(a, -page); return APP_REDRAW;
     case K_PGDN: scroll(a, page); return APP_REDRAW;
     case 's':
@@ -529,7 +552,8 @@ static app_reaction main_key(app *a, int key)
 app_reaction app_key(app *a, int key)
 {
     int had_msg = a->msg[0] != 0;
-    a->msg[0] = 0;                                         /* one-shot: any key takes it away */
+    a->msg[0] = 0; /* one-shot: any key takes it away */
+    a->msg_moment = 0;
     if (key == K_RESIZE) return APP_RELAYOUT | APP_REDRAW; /* in every mode, and nothing else */
     if (a->prompt) {
         prompt_key(a, key);

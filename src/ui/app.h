@@ -68,6 +68,7 @@ typedef struct app {
     int finding;      /* after a find: n and N go to the next and previous match */
     char find[64];    /* the query they look for */
     char msg[200];    /* one-shot message shown in the why line */
+    int msg_moment;   /* msg belongs to a moment: the play's next step replaces it */
     char why[2][256]; /* why the last pop happened, per stepper */
     int quit;
     int mono, utf8, mouse;
