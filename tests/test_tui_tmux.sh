@@ -105,7 +105,7 @@ keys Left p
 check "Left and p step back" "step 3/61"
 keys P
 check "P jumps to the peak" "step 18/61"
-check "status shows the peak and its step" "peak 7.0 MiB @18"
+check "status shows the peak so far and its step" "peak so far 7.0 MiB @18"
 keys End
 check "End goes to the last step" "step 61/61"
 keys Home

@@ -27,6 +27,7 @@ void canvas_free(canvas *cv)
 void canvas_clear(canvas *cv)
 {
     for (int i = 0; i < cv->w * cv->h; i++) cv->c[i] = (cell){' ', ST_NORMAL};
+    cv->cuts = 0;
 }
 
 void canvas_put(canvas *cv, int x, int y, uint32_t ch, int style)
@@ -62,9 +63,20 @@ static int cp_width(uint32_t cp)
     return wcwidth((wchar_t)cp);
 }
 
+/* Counts a clip inside a word at (x, y) (see canvas.h). */
+static void cut_at(canvas *cv, int x, int y)
+{
+    if (cv->cuts < CANVAS_CUTS) {
+        cv->cut[cv->cuts].x = x;
+        cv->cut[cv->cuts].y = y;
+    }
+    cv->cuts++;
+}
+
 int canvas_text(canvas *cv, int x, int y, int maxw, int style, const char *s)
 {
-    int w = 0;
+    int w = 0, drawn = 0, edge = 0;
+    uint32_t prev = ' ';
     const unsigned char *p = (const unsigned char *)s;
     while (*p && w < maxw) {
         uint32_t cp;
@@ -78,9 +90,18 @@ int canvas_text(canvas *cv, int x, int y, int maxw, int style, const char *s)
          * found by tests/fuzz in a saved replay's device name) */
         if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) cp = '?';
         else if (cp > 0x7e && (!cv->utf8 || cp_width(cp) != 1)) cp = '?';
-        canvas_put(cv, x + w, y, cp, style);
+        if (canvas_at(cv, x + w, y)) {
+            canvas_put(cv, x + w, y, cp, style);
+            drawn = 1;
+        } else if (drawn && !edge) { /* the canvas's right edge cuts the text */
+            edge = 1;
+            if (prev != ' ' && cp != ' ') cut_at(cv, x + w - 1, y);
+        }
+        prev = cp;
         w++;
     }
+    /* maxw cuts it: clean only at a space or the text's end */
+    if (*p && *p != ' ' && drawn && !edge && prev != ' ') cut_at(cv, x + w - 1, y);
     return w;
 }
 
@@ -112,10 +133,35 @@ void canvas_box(canvas *cv, rect r, const char *title, int style, int title_styl
     canvas_put(cv, r.x + r.w - 1, r.y, tr, style);
     canvas_put(cv, r.x, r.y + r.h - 1, bl, style);
     canvas_put(cv, r.x + r.w - 1, r.y + r.h - 1, br, style);
-    if (title && r.w > 4) {
-        int n = canvas_text(cv, r.x + 2, r.y, r.w - 4, title_style, title);
-        (void)n;
+    /* the title whole, or none */
+    if (title && r.w > 4 && utf8_count(title) <= r.w - 4)
+        canvas_text(cv, r.x + 2, r.y, r.w - 4, title_style, title);
+}
+
+int canvas_fit(canvas *cv, int x, int y, int maxw, int style, const char *s)
+{
+    if (maxw <= 0) return 0;
+    if (utf8_count(s) <= maxw) return canvas_text(cv, x, y, maxw, style, s);
+    /* The most that fits before the mark: up to the last space there, so
+     * no word or number is cut; a first word too long for the line (a
+     * name) is shortened where the line ends. */
+    const char *p = s, *end = s, *space = NULL;
+    for (int k = 0; k < maxw - 1 && *p; k++) {
+        uint32_t cp;
+        int n = utf8_decode(p, NULL, &cp);
+        if (*p == ' ') space = p;
+        p += n ? n : 1;
     }
+    if (*p == ' ') space = p;
+    end = space && space > s ? space : p;
+    while (end > s && end[-1] == ' ') end--;
+    char buf[512];
+    size_t len = (size_t)(end - s) < sizeof buf - 1 ? (size_t)(end - s) : sizeof buf - 1;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    int w = canvas_text(cv, x, y, maxw - 1, style, buf);
+    canvas_put(cv, x + w, y, cv->utf8 ? 0x2026 : '~', style);
+    return w + 1;
 }
 
 static void put_utf8(FILE *f, uint32_t cp)

@@ -96,8 +96,11 @@ void view_arena(canvas *cv, const app *a, rect r)
         char lab[64];
         snprintf(lab, sizeof lab, " b%" PRId64 " %s ", g->buf_id[b],
                  units_bytes(b1, sizeof b1, g->buf_size[b], 0));
-        canvas_text(cv, area.x + 1, area.y + ph - 1 - j, area.w - 2,
-                    b == a->sel ? ST_NEXT : style_buf((int)b), lab);
+        if ((int)strlen(lab) > area.w - 2) /* the buffer's name alone, or nothing */
+            snprintf(lab, sizeof lab, " b%" PRId64 " ", g->buf_id[b]);
+        if ((int)strlen(lab) <= area.w - 2)
+            canvas_text(cv, area.x + 1, area.y + ph - 1 - j, area.w - 2,
+                        b == a->sel ? ST_NEXT : style_buf((int)b), lab);
     }
 
     /* Holes below the high-water mark, then the mark itself. */
@@ -118,7 +121,10 @@ void view_arena(canvas *cv, const app *a, rect r)
     /* Totals in the bottom border. */
     snprintf(title, sizeof title, " live %u buffer%s, %s ", nlive, nlive == 1 ? "" : "s",
              units_bytes(b2, sizeof b2, live_bytes, 0));
-    canvas_text(cv, r.x + 2, r.y + r.h - 1, r.w - 4, ST_TITLE, title);
+    if ((int)strlen(title) > r.w - 4)
+        snprintf(title, sizeof title, " live %s ", units_bytes(b2, sizeof b2, live_bytes, 0));
+    if ((int)strlen(title) <= r.w - 4)
+        canvas_text(cv, r.x + 2, r.y + r.h - 1, r.w - 4, ST_TITLE, title);
     free(rowbuf);
     free(used);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "geom.h"
 #include "sched/units.h"
+#include "util/utf8.h"
 #include "view.h"
 
 static int dot_row(int64_t v, int64_t ymax, int dy)
@@ -93,12 +94,12 @@ static void legend(canvas *cv, int *x, int y, int maxx, int style, const char *n
                    int utf8)
 {
     char buf[96], pk[32];
-    if (*x + 3 >= maxx) return;
-    canvas_put(cv, (*x)++, y, ' ', ST_BORDER);
-    canvas_put(cv, (*x)++, y, utf8 ? 0x2501 : '=', style);
     if (peak >= 0)
         snprintf(buf, sizeof buf, " %s peak %s ", name, units_bytes(pk, sizeof pk, peak, 0));
     else snprintf(buf, sizeof buf, " %s ", name); /* peak < 0: the name only */
+    if (*x + 1 + utf8_count(buf) > maxx) return;  /* whole (its last space aside), or none */
+    canvas_put(cv, (*x)++, y, ' ', ST_BORDER);
+    canvas_put(cv, (*x)++, y, utf8 ? 0x2501 : '=', style);
     *x += canvas_text(cv, *x, y, maxx - *x, style, buf);
 }
 
@@ -144,7 +145,7 @@ static void legends(canvas *cv, rect r, const app *a, const stepper *s, const st
     }
     if (rp) {
         legend(cv, &lx, y, maxx, ST_MEASURED, name, peak, cv->utf8);
-    } else if (lx + 3 < maxx) {
+    } else if (lx + (int)strlen(name) + 2 <= maxx) {
         canvas_put(cv, lx++, y, ' ', ST_BORDER);
         lx += canvas_text(cv, lx, y, maxx - lx, ST_MEASURED, name);
         if (lx < maxx) canvas_put(cv, lx, y, ' ', ST_BORDER);

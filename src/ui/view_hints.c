@@ -3,6 +3,7 @@
  * view_hints. */
 #include <stdio.h>
 #include <string.h>
+#include "util/utf8.h"
 #include "view.h"
 
 /* " Replay host raw [######......] 45%  27/61 steps  Esc: cancel" */
@@ -78,6 +79,7 @@ void view_hints(canvas *cv, const app *a, rect r)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0] && x < r.x + r.w; i++) {
         const char *k = keys[i][0];
         if (!cv->utf8 && !strcmp(k, "\u2190")) k = "<-";
+        if (x + utf8_count(k) + utf8_count(keys[i][1]) > r.x + r.w) break; /* whole keys only */
         x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT_KEY, k);
         x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT, keys[i][1]);
         x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT, " ");

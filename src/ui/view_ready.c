@@ -3,8 +3,10 @@
  * highlighted; scrolls. Exports view_ready. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "sched/units.h"
+#include "util/utf8.h"
 #include "view.h"
 
 #define READY_MAX_ROWS 512
@@ -20,6 +22,9 @@ static void key_text(char *out, size_t cap, const policy *p, const heap_item *it
     else snprintf(out, cap, "(%" PRId64 ",%" PRId64 ",%" PRId64 ")", it->k[0], it->k[1], it->k[2]);
 }
 
+/* Columns, in the order shown. */
+enum { C_RANK, C_ID, C_TYPE, C_CHANGE, C_NAME, C_KEY, NCOL };
+
 void view_ready(canvas *cv, const app *a, int panel, rect r)
 {
     const stepper *s = app_ready_stepper(a, panel);
@@ -30,47 +35,104 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
     int focused = a->focus == panel;
     canvas_box(cv, r, title, focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
     int x0 = r.x + 1, w = r.w - 2, rows = r.h - 3;
-    if (w < 10 || rows < 1) return;
-
-    /* Columns: rank, id, type, change, key (when wide enough), name. */
-    /* Columns: rank, id, type, change, op or name, then the key when it fits. */
-    int keyw = s->pol->nkeys == 1 ? 7 : 16;
-    int namew = w - 30;
-    int show_key = namew - keyw - 1 >= 10;
-    if (show_key) namew -= keyw + 1;
-    if (namew < 4) namew = 4;
-    char hdr[256];
-    snprintf(hdr, sizeof hdr, "%3s %6s %-7s %10s %-*s %s", "#", "Id", "type", "change", namew,
-             "op / name", show_key ? (s->pol->nkeys == 1 ? "queued" : "(change,type,id)") : "");
-    canvas_fill(cv, (rect){x0, r.y + 1, w, 1}, ' ', ST_HEADER);
-    canvas_text(cv, x0, r.y + 1, w, ST_HEADER, hdr);
-
+    if (w < 4 || rows < 1) return;
     if (rows > READY_MAX_ROWS) rows = READY_MAX_ROWS;
     heap_item items[READY_MAX_ROWS];
     uint32_t skip = a->scroll[panel];
     uint32_t got = step_ready(s, skip, items, (uint32_t)rows);
+
+    /* Each column as wide as its widest cell (header included), so no
+     * number is ever cut; when the panel is narrow the name is shortened
+     * (to 4 at least, marked), then the type goes (the colour and the key
+     * say it), then the name, then the key, then the change. */
+    static const char *const head[NCOL] = {"#", "Id", "type", "change", "op / name", NULL};
+    const char *keyhead = s->pol->nkeys == 1 ? "queued" : "(change,type,id)";
+    char(*txt)[NCOL][32] = calloc(got ? got : 1, sizeof *txt);
+    if (!txt) return;
+    int cw[NCOL];
+    for (int c = 0; c < NCOL; c++) cw[c] = utf8_count(c == C_KEY ? keyhead : head[c]);
     for (uint32_t i = 0; i < got; i++) {
         const heap_item *it = &items[i];
-        uint32_t u = it->node, rank = skip + i + 1;
-        int y = r.y + 2 + (int)i;
-        int next = rank == 1;
-        int base = next ? ST_NEXT : ST_NORMAL;
-        char line[256], ch[32], key[64];
-        units_bytes(ch, sizeof ch, g->change[u], 1);
-        if (next) canvas_fill(cv, (rect){x0, y, w, 1}, ' ', ST_NEXT);
-        snprintf(line, sizeof line, "%3u %6" PRId64 " ", rank, g->id[u]);
-        int x = x0 + canvas_text(cv, x0, y, w, base, line);
-        snprintf(line, sizeof line, "%-7s ", graph_kind_word(g->kind[u]));
-        x += canvas_text(cv, x, y, x0 + w - x, next ? ST_NEXT : kind_style(g->kind[u]), line);
-        snprintf(line, sizeof line, "%10s ", ch);
-        x += canvas_text(cv, x, y, x0 + w - x, base, line);
-        canvas_text(cv, x, y, namew < x0 + w - x ? namew : x0 + w - x, base, graph_name(g, u));
-        x += namew + 1;
-        if (show_key) {
-            key_text(key, sizeof key, s->pol, it);
-            canvas_text(cv, x, y, x0 + w - x, next ? ST_NEXT : ST_DIM, key);
+        uint32_t u = it->node;
+        snprintf(txt[i][C_RANK], 32, "%u", skip + i + 1);
+        snprintf(txt[i][C_ID], 32, "%" PRId64, g->id[u]);
+        snprintf(txt[i][C_TYPE], 32, "%s", graph_kind_word(g->kind[u]));
+        units_bytes(txt[i][C_CHANGE], 32, g->change[u], 1);
+        txt[i][C_NAME][0] = 0; /* drawn from the graph, shortened to fit */
+        key_text(txt[i][C_KEY], 32, s->pol, it);
+        for (int c = 0; c < NCOL; c++) {
+            int n = c == C_NAME ? utf8_count(graph_name(g, u)) : (int)strlen(txt[i][c]);
+            if (n > cw[c]) cw[c] = n;
         }
     }
+    /* Roomy widths first (the columns keep still while the queue changes),
+     * given back when the panel is narrow. */
+    static const int roomy[NCOL] = {3, 6, 7, 10, 0, 0};
+    int show[NCOL] = {1, 1, 1, 1, 1, 1}, need = 0, fit[NCOL];
+    for (int c = 0; c < NCOL; c++) {
+        fit[c] = cw[c]; /* what its cells need */
+        if (cw[c] < roomy[c]) cw[c] = roomy[c];
+        need += cw[c] + (c ? 1 : 0);
+    }
+    for (int c = 0; c < NCOL && need > w; c++) {
+        int give = cw[c] - fit[c] < need - w ? cw[c] - fit[c] : need - w;
+        cw[c] -= give;
+        need -= give;
+    }
+    /* Then the name down to 10, the type, the name down to 4 (marked), the
+     * name, the key, the change, the id. */
+    for (int pass = 0; pass < 2 && need > w; pass++) {
+        int floor = pass ? 4 : 10, room = cw[C_NAME] - floor > 0 ? cw[C_NAME] - floor : 0;
+        int cut = need - w < room ? need - w : room;
+        cw[C_NAME] -= cut;
+        need -= cut;
+        if (!pass && need > w) {
+            show[C_TYPE] = 0;
+            need -= cw[C_TYPE] + 1;
+        }
+    }
+    static const int drop[] = {C_NAME, C_KEY, C_CHANGE, C_ID};
+    for (size_t d = 0; d < sizeof drop / sizeof drop[0] && need > w; d++) {
+        show[drop[d]] = 0;
+        need -= cw[drop[d]] + 1;
+    }
+    if (need > w) { /* not even the rank fits */
+        free(txt);
+        return;
+    }
+    if (show[C_NAME] && need < w) cw[C_NAME] += w - need; /* the rest to the name */
+
+    canvas_fill(cv, (rect){x0, r.y + 1, w, 1}, ' ', ST_HEADER);
+    int x = x0;
+    for (int c = 0; c < NCOL; c++) {
+        if (!show[c]) continue;
+        const char *t = c == C_KEY ? keyhead : head[c];
+        if (c == C_NAME && cw[c] < utf8_count(t)) t = "name"; /* 4 columns at least */
+        int pad = c == C_TYPE || c == C_NAME || c == C_KEY ? 0 : cw[c] - utf8_count(t);
+        canvas_text(cv, x + pad, r.y + 1, cw[c], ST_HEADER, t);
+        x += cw[c] + 1;
+    }
+    for (uint32_t i = 0; i < got; i++) {
+        const heap_item *it = &items[i];
+        uint32_t u = it->node;
+        int y = r.y + 2 + (int)i, next = skip + i == 0;
+        int base = next ? ST_NEXT : ST_NORMAL;
+        if (next) canvas_fill(cv, (rect){x0, y, w, 1}, ' ', ST_NEXT);
+        x = x0;
+        for (int c = 0; c < NCOL; c++) {
+            if (!show[c]) continue;
+            int st = c == C_TYPE  ? (next ? ST_NEXT : kind_style(g->kind[u]))
+                     : c == C_KEY ? (next ? ST_NEXT : ST_DIM)
+                                  : base;
+            if (c == C_NAME) canvas_fit(cv, x, y, cw[c], st, graph_name(g, u));
+            else {
+                int pad = c == C_TYPE || c == C_KEY ? 0 : cw[c] - (int)strlen(txt[i][c]);
+                canvas_text(cv, x + pad, y, cw[c], st, txt[i][c]);
+            }
+            x += cw[c] + 1;
+        }
+    }
+    free(txt);
     if (count == 0)
         canvas_text(cv, x0 + 1, r.y + 2, w - 1, ST_DIM,
                     s->k == g->n ? "empty: every node has run" : "empty");

@@ -8,94 +8,120 @@
 #include "util/utf8.h"
 #include "view.h"
 
-/* The graph, the policy, the step, the last pop, the live bytes, the
- * replay's reading there, the peak, auto-play; then the replay's backend
- * and device. When the line is too long the device goes first ("| host"
- * stays), then the peak and auto-play rather than the backend; when even
- * that is too long, the backend goes (the curve's legend names it) and the
- * line is cut at the edge as without a replay. */
+/* The fields, in the order they are shown. */
+enum {
+    F_LABEL,
+    F_NAME,
+    F_POLICY,
+    F_STEP,
+    F_POPPED,
+    F_MEM,
+    F_MEASURED,
+    F_DIFF,
+    F_PEAK,
+    F_AT,
+    F_PLAY,
+    F_TAG,
+    NFIELD
+};
+
+/* Which field goes first when the line is too narrow, then the next...
+ * (the replay's device has gone before, leaving its backend): the label,
+ * the last pop, the file's name, the peak's step, the peak, auto-play, the
+ * replay's backend (the curve's legend names it), the reading's difference,
+ * the reading, the policy, the live bytes; the step last. Each goes whole,
+ * never in part. */
+static const int drop_order[] = {F_LABEL, F_POPPED, F_NAME,     F_AT,     F_PEAK, F_PLAY,
+                                 F_TAG,   F_DIFF,   F_MEASURED, F_POLICY, F_MEM,  F_STEP};
+
+/* The status bar: the graph's file name (without its folders, as htop shows
+ * a command: where the repository sits must not push the numbers off the
+ * line), the policies, the step, the last pop, the live bytes, the replay's
+ * reading there, the peak so far and its step, auto-play, the replay's
+ * backend and device. */
 void view_status(canvas *cv, const app *a, rect r)
 {
     const stepper *s = &a->st[0];
     const graph *g = a->g;
-    enum { BASE, MEASURED, PEAK, PLAY, NPIECE };
-    char piece[NPIECE][512], now[32], pk[32], tag[192] = "", shorttag[32] = "";
+    char f[NFIELD][256], b1[32], b2[32];
+    for (int i = 0; i < NFIELD; i++) f[i][0] = 0;
     uint32_t pat;
     int64_t peak = step_peak(s, &pat);
     uint32_t u = step_last(s);
-    char popped[96] = "-";
-    if (u != GRAPH_NONE)
-        snprintf(popped, sizeof popped, "%s %" PRId64, graph_label(g, u), g->id[u]);
-    /* The file's name without its folders, as htop shows a command: where the
-     * repository sits must not push the numbers off the line. */
     const char *slash = strrchr(a->title, '/'), *name = slash && slash[1] ? slash + 1 : a->title;
-    snprintf(piece[BASE], sizeof piece[BASE], "%s  %s%s%s  step %u/%u  popped %s  mem %s", name,
-             a->pol->name, a->compare ? " vs " : "", a->compare ? a->cmp_pol->name : "", s->k, g->n,
-             popped, units_bytes(now, sizeof now, step_memory(s), 0));
+    snprintf(f[F_LABEL], sizeof f[F_LABEL], " memtris");
+    snprintf(f[F_NAME], sizeof f[F_NAME], " %s", name);
+    snprintf(f[F_POLICY], sizeof f[F_POLICY], "  %s%s%s", a->pol->name, a->compare ? " vs " : "",
+             a->compare ? a->cmp_pol->name : "");
+    snprintf(f[F_STEP], sizeof f[F_STEP], "  step %u/%u", s->k, g->n);
+    if (u != GRAPH_NONE)
+        snprintf(f[F_POPPED], sizeof f[F_POPPED], "  popped %s %" PRId64, graph_label(g, u),
+                 g->id[u]);
+    else snprintf(f[F_POPPED], sizeof f[F_POPPED], "  popped -");
+    snprintf(f[F_MEM], sizeof f[F_MEM], "  mem %s", units_bytes(b1, sizeof b1, step_memory(s), 0));
     /* The replay's reading at this step, next to the predicted bytes. */
     const replay_result *rp = app_overlay(a);
-    piece[MEASURED][0] = 0;
     if (rp && s->k > 0 && s->k <= rp->n) {
-        char m[32], d[32];
         const replay_sample *x = &rp->s[s->k - 1];
-        snprintf(piece[MEASURED], sizeof piece[MEASURED], "  measured %s (%s)",
-                 units_bytes(m, sizeof m, x->measured, 0),
-                 units_bytes(d, sizeof d, x->measured - x->predicted, 1));
+        snprintf(f[F_MEASURED], sizeof f[F_MEASURED], "  measured %s",
+                 units_bytes(b1, sizeof b1, x->measured, 0));
+        snprintf(f[F_DIFF], sizeof f[F_DIFF], " (%s)",
+                 units_bytes(b2, sizeof b2, x->measured - x->predicted, 1));
     } else if (rp && s->k > 0) {
-        snprintf(piece[MEASURED], sizeof piece[MEASURED], "  measured n/a");
+        snprintf(f[F_MEASURED], sizeof f[F_MEASURED], "  measured n/a");
     }
-    int n =
-        snprintf(piece[PEAK], sizeof piece[PEAK], "  peak %s", units_bytes(pk, sizeof pk, peak, 0));
-    if (pat) snprintf(piece[PEAK] + n, sizeof piece[PEAK] - (size_t)n, " @%u", pat);
-    piece[PLAY][0] = 0;
+    snprintf(f[F_PEAK], sizeof f[F_PEAK], "  peak so far %s", units_bytes(b1, sizeof b1, peak, 0));
+    if (pat) snprintf(f[F_AT], sizeof f[F_AT], " @%u", pat);
     if (a->playing)
-        snprintf(piece[PLAY], sizeof piece[PLAY], "  %s %u/s", cv->utf8 ? "\u25b6" : ">",
+        snprintf(f[F_PLAY], sizeof f[F_PLAY], "  %s %u/s", cv->utf8 ? "\u25b6" : ">",
                  app_steps_per_sec(a));
-    /* The replay's backend and device ("n/a" when the backend did not say). */
+    /* The replay's backend and device ("n/a" when the backend did not say);
+     * the backend alone when the device does not fit. */
+    char shorttag[64] = "";
     if (a->rp.running && a->rp.job_be) {
-        snprintf(tag, sizeof tag, "  | %s: replaying", a->rp.job_be->name);
+        snprintf(f[F_TAG], sizeof f[F_TAG], "  | %s: replaying", a->rp.job_be->name);
         snprintf(shorttag, sizeof shorttag, "  | %s", a->rp.job_be->name);
     } else if (a->have_replay) {
         const replay_result *h = &a->replay;
         size_t bl = strlen(h->backend);
-        if (!h->info.device[0]) snprintf(tag, sizeof tag, "  | %s: n/a", h->backend);
+        if (!h->info.device[0]) snprintf(f[F_TAG], sizeof f[F_TAG], "  | %s: n/a", h->backend);
         else if (!strncmp(h->info.device, h->backend, bl) && h->info.device[bl] == ':')
-            snprintf(tag, sizeof tag, "  | %s", h->info.device); /* "host: Linux 6.1 x86_64" */
-        else snprintf(tag, sizeof tag, "  | %s: %s", h->backend, h->info.device);
+            snprintf(f[F_TAG], sizeof f[F_TAG], "  | %.200s",
+                     h->info.device); /* "host: Linux ..." */
+        else snprintf(f[F_TAG], sizeof f[F_TAG], "  | %s: %.180s", h->backend, h->info.device);
         snprintf(shorttag, sizeof shorttag, "  | %s", h->backend);
     }
-    int cols[NPIECE], show[NPIECE], w = 9; /* 9: " memtris " */
-    for (int i = 0; i < NPIECE; i++) {
-        cols[i] = utf8_count(piece[i]);
-        show[i] = 1;
-        w += cols[i];
+    int cols[NFIELD], w = 0;
+    for (int i = 0; i < NFIELD; i++) w += cols[i] = utf8_count(f[i]);
+    if (w > r.w && shorttag[0]) {
+        w -= cols[F_TAG];
+        snprintf(f[F_TAG], sizeof f[F_TAG], "%s", shorttag);
+        w += cols[F_TAG] = utf8_count(f[F_TAG]);
     }
-    const char *t = tag;
-    if (tag[0] && w + utf8_count(tag) > r.w) {
-        static const int drop[] = {PEAK, PLAY};
-        t = shorttag;
-        for (size_t i = 0; i < sizeof drop / sizeof drop[0] && w + utf8_count(t) > r.w; i++) {
-            show[drop[i]] = 0;
-            w -= cols[drop[i]];
+    for (size_t i = 0; i < sizeof drop_order / sizeof drop_order[0] && w > r.w; i++) {
+        int d = drop_order[i];
+        if (d == F_MEASURED && cols[F_DIFF])
+            continue; /* never the difference without the reading */
+        w -= cols[d];
+        cols[d] = 0;
+        if (d == F_PEAK && cols[F_AT]) { /* nor the step without the peak */
+            w -= cols[F_AT];
+            cols[F_AT] = 0;
         }
-        if (w + utf8_count(t) > r.w) { /* the reading before the backend (the legend names it) */
-            t = "";
-            /* whole pieces only: the reading without its difference, then none */
-            char *paren = strstr(piece[MEASURED], " (");
-            if (w > r.w && paren) {
-                w -= cols[MEASURED];
-                *paren = 0;
-                cols[MEASURED] = utf8_count(piece[MEASURED]);
-                w += cols[MEASURED];
-            }
-            if (w > r.w) show[MEASURED] = 0;
-        }
+    }
+    /* A wide field gone may leave room for a narrower one dropped before it. */
+    for (size_t i = 0; i < sizeof drop_order / sizeof drop_order[0]; i++) {
+        int d = drop_order[i], need = utf8_count(f[d]);
+        if (cols[d] || !need || w + need > r.w) continue;
+        if ((d == F_AT && !cols[F_PEAK]) || (d == F_DIFF && !cols[F_MEASURED])) continue;
+        cols[d] = need;
+        w += need;
     }
     canvas_fill(cv, r, ' ', ST_STATUS);
     int x = r.x, end = r.x + r.w;
-    x += canvas_text(cv, x, r.y, end - x, ST_STATUS_KEY, " memtris ");
-    for (int i = 0; i < NPIECE; i++)
-        if (show[i])
-            x += canvas_text(cv, x, r.y, end - x, i == PLAY ? ST_STATUS_KEY : ST_STATUS, piece[i]);
-    canvas_text(cv, x, r.y, end - x, ST_STATUS, t);
+    for (int i = 0; i < NFIELD; i++) {
+        if (!cols[i]) continue;
+        int st = i == F_LABEL || i == F_PLAY ? ST_STATUS_KEY : ST_STATUS;
+        x += canvas_text(cv, x, r.y, end - x, st, f[i]);
+    }
 }

@@ -20,7 +20,7 @@ void view_summary(canvas *cv, const app *a, rect r)
         snprintf(line, sizeof line, "%-9s peak %10s at step %-7u now %s", side[i]->pol->name,
                  units_bytes(p1, sizeof p1, side[i]->r.peak, 0), side[i]->r.peak_step,
                  units_bytes(p2, sizeof p2, step_memory(side[i]), 0));
-        canvas_text(cv, x, y, w, sty[i], line);
+        canvas_fit(cv, x, y, w, sty[i], line);
     }
     if (y < ymax) {
         int64_t save = o->r.peak - m->r.peak;
@@ -33,7 +33,7 @@ void view_summary(canvas *cv, const app *a, rect r)
                      units_bytes(p1, sizeof p1, -save, 0),
                      o->r.peak ? 100.0 * (double)-save / (double)o->r.peak : 0.0, o->pol->name);
         else snprintf(line, sizeof line, "same peak: no saving");
-        canvas_text(cv, x, y++, w, save > 0 ? ST_GOOD : save < 0 ? ST_WARN : ST_NORMAL, line);
+        canvas_fit(cv, x, y++, w, save > 0 ? ST_GOOD : save < 0 ? ST_WARN : ST_NORMAL, line);
     }
     if (y < ymax) {
         uint32_t d = a->diverge;
@@ -42,7 +42,7 @@ void view_summary(canvas *cv, const app *a, rect r)
             snprintf(line, sizeof line,
                      "orders diverge first at step %u: %s pops %" PRId64 ", %s pops %" PRId64,
                      d + 1, o->pol->name, g->id[o->r.order[d]], m->pol->name, g->id[m->r.order[d]]);
-        canvas_text(cv, x, y++, w, ST_NORMAL, line);
+        canvas_fit(cv, x, y++, w, ST_NORMAL, line);
     }
-    if (y < ymax) canvas_text(cv, x, y++, w, ST_WHY, a->why[1]);
+    if (y < ymax) canvas_fit(cv, x, y++, w, ST_WHY, a->why[1]);
 }

@@ -14,5 +14,6 @@ void view_why(canvas *cv, const app *a, rect r)
         text = details;
     }
     if (a->msg[0]) text = a->msg;
-    canvas_text(cv, r.x + 1, r.y, r.w - 1, a->msg[0] ? ST_WARN : ST_WHY, text);
+    /* shortened with a mark when the line is too narrow, never cut */
+    canvas_fit(cv, r.x + 1, r.y, r.w - 1, a->msg[0] ? ST_WARN : ST_WHY, text);
 }
