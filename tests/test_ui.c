@@ -432,6 +432,33 @@ static void test_messages_of_a_moment(void **state)
     close_app(&f);
 }
 
+/* canvas_fit shortens at a word, never between a number and its unit. */
+static void test_canvas_fit(void **state)
+{
+    (void)state;
+    canvas cv;
+    assert_int_equal(canvas_init(&cv, 40, 1, 0), 0);
+    static const struct {
+        int w;
+        const char *in, *out;
+    } cases[] = {
+        {40, "fits whole", "fits whole"},
+        {24, "popped ALLOC 26 (+1.5 MiB): the only", "popped ALLOC 26~"},
+        {12, "peak 12.2 MiB at step 3", "peak~"},
+        {6, "layer1_0_downsample", "layer~"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        canvas_clear(&cv);
+        int w = canvas_fit(&cv, 0, 0, cases[i].w, ST_NORMAL, cases[i].in);
+        char got[48];
+        for (int x = 0; x < w; x++) got[x] = (char)cv.c[x].ch;
+        got[w] = 0;
+        assert_string_equal(got, cases[i].out);
+        assert_int_equal(cv.cuts, 0);
+    }
+    canvas_free(&cv);
+}
+
 /* Whole pieces only: no panel of any mode, at any width from the smallest
  * laid out to 300 columns, clips a number, a unit or a word (the canvas
  * counts every clip inside a word), on graphs with long names and many
@@ -1355,6 +1382,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_keys_prompts),
         cmocka_unit_test(test_keys_find),
         cmocka_unit_test(test_no_cut_words),
+        cmocka_unit_test(test_canvas_fit),
         cmocka_unit_test(test_messages_of_a_moment),
         cmocka_unit_test(test_arena_over_the_peak),
         cmocka_unit_test(test_keys_modes),

@@ -138,6 +138,16 @@ void canvas_box(canvas *cv, rect r, const char *title, int style, int title_styl
         canvas_text(cv, r.x + 2, r.y, r.w - 4, title_style, title);
 }
 
+/* Whether a unit of bytes starts at p ("B", "KiB", ... "EiB", then the
+ * end of the word): a number and its unit stay together. */
+static int unit_follows(const char *p)
+{
+    if (*p == 'B') p++;
+    else if (strchr("KMGTPE", *p) && *p && p[1] == 'i' && p[2] == 'B') p += 3;
+    else return 0;
+    return !*p || strchr(" ),;:", *p);
+}
+
 int canvas_fit(canvas *cv, int x, int y, int maxw, int style, const char *s)
 {
     if (maxw <= 0) return 0;
@@ -149,10 +159,10 @@ int canvas_fit(canvas *cv, int x, int y, int maxw, int style, const char *s)
     for (int k = 0; k < maxw - 1 && *p; k++) {
         uint32_t cp;
         int n = utf8_decode(p, NULL, &cp);
-        if (*p == ' ') space = p;
+        if (*p == ' ' && !unit_follows(p + 1)) space = p;
         p += n ? n : 1;
     }
-    if (*p == ' ') space = p;
+    if (*p == ' ' && !unit_follows(p + 1)) space = p;
     end = space && space > s ? space : p;
     while (end > s && end[-1] == ' ') end--;
     char buf[512];

@@ -110,7 +110,7 @@ void view_status(canvas *cv, const app *a, rect r)
         }
     }
     /* A wide field gone may leave room for a narrower one dropped before it. */
-    for (size_t i = 0; i < sizeof drop_order / sizeof drop_order[0]; i++) {
+    for (size_t i = sizeof drop_order / sizeof drop_order[0]; i-- > 0;) { /* worthiest first */
         int d = drop_order[i], need = utf8_count(f[d]);
         if (cols[d] || !need || w + need > r.w) continue;
         if ((d == F_AT && !cols[F_PEAK]) || (d == F_DIFF && !cols[F_MEASURED])) continue;
