@@ -127,6 +127,12 @@ check "N goes back, from the end again before the first" "match 25 of 25, from t
 keys Escape
 wait_gone "Next match"
 check "Esc ends the find: the key bar is back" "F1Help"
+keys P l
+check "l lists what is live at the peak" "Live at step 18 of priority"
+check "the live list sums to the live memory" "5 buffers, 7.0 MiB: the live memory"
+keys l
+wait_gone "Live at step"
+check "l again gives the arena back" "Arena: first-fit"
 keys c
 check "compare mode shows fifo's ready queue" "Ready fifo"
 check "compare mode shows priority's ready queue" "Ready priority"

@@ -16,6 +16,7 @@
 #include <time.h>
 #include "testutil.h"
 #include "gpu/replay.h"
+#include "sched/units.h"
 #include "sched/place.h"
 #include "ui/app.h"
 #include "ui/hit.h"
@@ -477,8 +478,9 @@ static void test_no_cut_words(void **state)
         app *a = &f.a;
         uint32_t n = f.g->n, at[] = {0, 1, a->st[0].r.peak_step, n / 2, n};
         /* 0: the stack; 1: compare; 2: the timeline; 3: auto-play at 20000
-         * steps a second on an ASCII screen; 4: a find typed, then up. */
-        for (int mode = 0; mode < 5; mode++) {
+         * steps a second on an ASCII screen; 4: a find typed, then up; 5:
+         * the live list; 6: the live list in compare mode. */
+        for (int mode = 0; mode < 7; mode++) {
             if (mode == 1) app_key(a, 'c');
             if (mode == 2) {
                 app_key(a, 'c');
@@ -495,6 +497,8 @@ static void test_no_cut_words(void **state)
                 type(a, "conv");
                 app_key(a, K_ENTER);
             }
+            if (mode == 5) app_key(a, 'l'); /* the live list, in compare mode too */
+            if (mode == 6) app_key(a, 'c');
             for (int h = 24; h <= 60; h += 36)
                 for (int w = LAYOUT_MIN_W; w <= 300; w++)
                     for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
@@ -532,6 +536,48 @@ static void test_no_cut_words(void **state)
         for (int p = 0; p < P_COUNT; p++) print_message("%-8s %ld cuts\n", names[p], cuts[p]);
         fail_msg("%d cuts of a number, a unit or a word", failures);
     }
+}
+
+/* l lists the buffers live at the cursor, largest first, summing to the
+ * live memory; P then shows the peak's. */
+static void test_live_list(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_key(a, 'P');
+    app_key(a, 'l');
+    assert_true(a->live);
+    const graph *g = f.g;
+    const stepper *s = &a->st[0];
+    uint32_t n = 0, big = GRAPH_NONE;
+    for (uint32_t b = 0; b < g->nbufs; b++)
+        if (step_buf_live(s, b)) {
+            n++;
+            if (big == GRAPH_NONE || g->buf_size[b] > g->buf_size[big]) big = b;
+        }
+    char want[128], b1[32];
+    snprintf(want, sizeof want, "%u buffers, %s: the live memory", n,
+             units_bytes(b1, sizeof b1, step_memory(s), 0));
+    size_t len;
+    char *screen = render(a, 132, 40, 1, 0, &len);
+    if (!strstr(screen, want)) fail_msg("the live list does not say '%s':\n%s", want, screen);
+    char title[64];
+    snprintf(title, sizeof title, " Live at step %u of priority ", s->k);
+    assert_non_null(strstr(screen, title));
+    /* The largest first: its row is the first after the header. */
+    const char *h = strstr(screen, "live for");
+    assert_non_null(h);
+    snprintf(want, sizeof want, "b%lld ", (long long)g->buf_id[big]);
+    const char *row = strchr(h, '\n');
+    assert_non_null(row);
+    const char *first = strstr(row, "b");
+    assert_true(first && !strncmp(first, want, strlen(want)));
+    free(screen);
+    app_key(a, 'l');
+    assert_false(a->live);
+    close_app(&f);
 }
 
 static void test_keys_find(void **state)
@@ -1381,6 +1427,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_keys_stepping),
         cmocka_unit_test(test_keys_prompts),
         cmocka_unit_test(test_keys_find),
+        cmocka_unit_test(test_live_list),
         cmocka_unit_test(test_no_cut_words),
         cmocka_unit_test(test_canvas_fit),
         cmocka_unit_test(test_messages_of_a_moment),

@@ -513,7 +513,9 @@ static app_reaction main_key(app *a, int key)
         if (a->focus == P_TETRIS) select_live(a, -1);
         else scroll(a, 1);
         return APP_REDRAW;
+    case 'l': a->live = !a->live; return APP_REDRAW;
     case 't':
+        a->live = 0;
         a->timeline = !a->timeline;
         drop_dead_selection(a);
         return APP_REDRAW;

@@ -55,11 +55,12 @@ typedef struct app {
     placement pl;         /* its placement of st[0]'s run */
     uint64_t place_gen;   /* bumped whenever pl changes: the views' caches are keyed on it */
     uint32_t *by_span;    /* buffers by span, largest first (timeline painting order) */
-    int timeline;         /* the arena panel shows the lifetime x address timeline */
-    uint32_t sel;         /* the selected buffer, or GRAPH_NONE */
-    int compare;          /* compare mode shown */
-    uint32_t diverge;     /* first step (0-based) where the orders differ, n if never */
-    int focus;            /* panel_id with keyboard focus */
+    int live;     /* the arena panel (or compare's summary) lists the buffers live at the cursor */
+    int timeline; /* the arena panel shows the lifetime x address timeline */
+    uint32_t sel; /* the selected buffer, or GRAPH_NONE */
+    int compare;  /* compare mode shown */
+    uint32_t diverge; /* first step (0-based) where the orders differ, n if never */
+    int focus;        /* panel_id with keyboard focus */
     uint32_t scroll[P_COUNT];
     int help;           /* help overlay shown */
     int playing, speed; /* auto-play and its speed index */

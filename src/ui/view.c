@@ -1,5 +1,5 @@
 /* view.c: composes the screen from its panels (status bar, ready queues,
- * curve, arena or timeline, compare summary, why line, hints, help), or the
+ * curve, arena, timeline or live list, compare summary, why line, hints, help), or the
  * too-small notice. Exports view_render and view_cache_free. */
 #include "view.h"
 #include <stdio.h>
@@ -31,10 +31,14 @@ void view_render(canvas *cv, const app *a, view_cache *vc)
     if (l->used[P_READY2]) view_ready(cv, a, P_READY2, l->r[P_READY2]);
     view_curve(cv, a, l->r[P_CURVE]);
     if (l->used[P_TETRIS]) {
-        if (a->timeline) view_timeline(cv, a, l->r[P_TETRIS], vc);
+        if (a->live) view_live(cv, a, l->r[P_TETRIS]);
+        else if (a->timeline) view_timeline(cv, a, l->r[P_TETRIS], vc);
         else view_arena(cv, a, l->r[P_TETRIS]);
     }
-    if (l->used[P_SUMMARY]) view_summary(cv, a, l->r[P_SUMMARY]);
+    if (l->used[P_SUMMARY]) {
+        if (a->live) view_live(cv, a, l->r[P_SUMMARY]);
+        else view_summary(cv, a, l->r[P_SUMMARY]);
+    }
     view_why(cv, a, l->r[P_WHY]);
     view_hints(cv, a, l->r[P_HINTS]);
     if (a->help) view_help(cv);

@@ -1,0 +1,125 @@
+/* view_live.c: "what is live here": the buffers live at the cursor of the
+ * stepped policy, largest first, with their size, the ALLOC that made them
+ * and when, how long they have lived and what frees them; in the arena
+ * panel's place (l), or the compare summary's. Exports view_live. */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sched/units.h"
+#include "util/utf8.h"
+#include "view.h"
+
+static int larger_first(const void *x, const void *y, void *ctx)
+{
+    const graph *sort_g = ctx;
+    uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+    int64_t si = sort_g->buf_size[i], sj = sort_g->buf_size[j];
+    if (si != sj) return si < sj ? 1 : -1;
+    return (sort_g->buf_id[i] > sort_g->buf_id[j]) - (sort_g->buf_id[i] < sort_g->buf_id[j]);
+}
+
+enum { L_BUF, L_SIZE, L_LIVE, L_ALLOC, L_FREE, NLCOL };
+
+void view_live(canvas *cv, const app *a, rect r)
+{
+    const graph *g = a->g;
+    const stepper *s = &a->st[0];
+    char title[96], b1[32];
+    snprintf(title, sizeof title, " Live at step %u of %s ", s->k, s->pol->name);
+    int focused = a->focus == P_TETRIS || a->focus == P_SUMMARY;
+    canvas_box(cv, r, title, focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
+    int x0 = r.x + 2, w = r.w - 4, rows = r.h - 4;
+    if (w < 8 || rows < 0) return;
+    uint32_t *live = malloc(((size_t)g->nbufs + 1) * sizeof *live), n = 0;
+    if (!live) return;
+    int64_t total = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++)
+        if (step_buf_live(s, b)) {
+            live[n++] = b;
+            total += g->buf_size[b];
+        }
+    qsort_r(live, n, sizeof *live, larger_first, (void *)(uintptr_t)g);
+    char line[160];
+    snprintf(line, sizeof line, "%u buffer%s, %s: the live memory", n, n == 1 ? "" : "s",
+             units_bytes(b1, sizeof b1, total, 0));
+    canvas_fit(cv, x0, r.y + 1, w, ST_AXIS, line);
+    if (!n || rows < 1) {
+        free(live);
+        return;
+    }
+    /* Columns as wide as their cells; from the right they go whole when the
+     * panel is narrow. */
+    static const char *const head[NLCOL] = {"buffer", "size", "live for", "allocated by",
+                                            "freed by"};
+    uint32_t shown = n < (uint32_t)rows ? n : (uint32_t)rows;
+    if (shown < n && shown > 0) shown--; /* the last row says how many more */
+    char(*txt)[NLCOL][96] = calloc(shown + 1, sizeof *txt);
+    if (!txt) {
+        free(live);
+        return;
+    }
+    int cw[NLCOL];
+    for (int c = 0; c < NLCOL; c++) cw[c] = utf8_count(head[c]);
+    for (uint32_t i = 0; i < shown; i++) {
+        uint32_t b = live[i], al = g->buf_alloc[b], fr = g->buf_free[b];
+        uint32_t at = s->r.pos[al] + 1;
+        snprintf(txt[i][L_BUF], 96, "b%" PRId64, g->buf_id[b]);
+        units_bytes(txt[i][L_SIZE], 96, g->buf_size[b], 0);
+        snprintf(txt[i][L_LIVE], 96, "%u step%s", s->k - at, s->k - at == 1 ? "" : "s");
+        if (g->name[al])
+            snprintf(txt[i][L_ALLOC], 96, "node %" PRId64 " at step %u (%.40s)", g->id[al], at,
+                     g->strpool + g->name[al]);
+        else snprintf(txt[i][L_ALLOC], 96, "node %" PRId64 " at step %u", g->id[al], at);
+        if (fr == GRAPH_NONE) snprintf(txt[i][L_FREE], 96, "never");
+        else
+            snprintf(txt[i][L_FREE], 96, "node %" PRId64 " at step %u", g->id[fr],
+                     s->r.pos[fr] + 1);
+        for (int c = 0; c < NLCOL; c++)
+            if (utf8_count(txt[i][c]) > cw[c]) cw[c] = utf8_count(txt[i][c]);
+    }
+    int show = NLCOL, need = 0;
+    for (int c = 0; c < NLCOL; c++) need += cw[c] + (c ? 2 : 0);
+    if (need > w) { /* the allocating node's name goes before its column does */
+        int was = cw[L_ALLOC];
+        cw[L_ALLOC] = utf8_count(head[L_ALLOC]);
+        for (uint32_t i = 0; i < shown; i++) {
+            char *paren = strstr(txt[i][L_ALLOC], " (");
+            if (paren) *paren = 0;
+            if (utf8_count(txt[i][L_ALLOC]) > cw[L_ALLOC])
+                cw[L_ALLOC] = utf8_count(txt[i][L_ALLOC]);
+        }
+        need -= was - cw[L_ALLOC];
+    }
+    while (show > 2 && need > w) {
+        show--;
+        need -= cw[show] + 2;
+    }
+    int x = x0;
+    for (int c = 0; c < show; c++) {
+        int pad = c == L_SIZE ? cw[c] - utf8_count(head[c]) : 0;
+        canvas_text(cv, x + pad, r.y + 2, cw[c], ST_HEADER, head[c]);
+        x += cw[c] + 2;
+    }
+    for (uint32_t i = 0; i < shown; i++) {
+        uint32_t b = live[i];
+        int y = r.y + 3 + (int)i;
+        x = x0;
+        for (int c = 0; c < show; c++) {
+            int pad = c == L_SIZE ? cw[c] - utf8_count(txt[i][c]) : 0;
+            int st = c == L_BUF ? (b == a->sel ? ST_NEXT : style_buf((int)b)) : ST_NORMAL;
+            canvas_fit(cv, x + pad, y, x0 + w - x - pad, st, txt[i][c]);
+            x += cw[c] + 2;
+        }
+    }
+    if (shown < n) {
+        int64_t rest = 0;
+        for (uint32_t i = shown; i < n; i++) rest += g->buf_size[live[i]];
+        snprintf(line, sizeof line, "and %u more, %s", n - shown,
+                 units_bytes(b1, sizeof b1, rest, 0));
+        canvas_fit(cv, x0, r.y + 3 + (int)shown, w, ST_DIM, line);
+    }
+    free(txt);
+    free(live);
+}
