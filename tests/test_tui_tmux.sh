@@ -130,6 +130,10 @@ check "Esc ends the find: the key bar is back" "F1Help"
 keys P l
 check "l lists what is live at the peak" "Live at step 18 of priority"
 check "the live list sums to the live memory" "5 buffers, 7.0 MiB: the live memory"
+keys z
+check "z zooms the curve around the cursor" "Memory, steps 3-33"
+keys 0
+wait_gone "Memory, steps"
 keys l
 wait_gone "Live at step"
 check "l again gives the arena back" "Arena: first-fit"

@@ -479,8 +479,8 @@ static void test_no_cut_words(void **state)
         uint32_t n = f.g->n, at[] = {0, 1, a->st[0].r.peak_step, n / 2, n};
         /* 0: the stack; 1: compare; 2: the timeline; 3: auto-play at 20000
          * steps a second on an ASCII screen; 4: a find typed, then up; 5:
-         * the live list; 6: the live list in compare mode. */
-        for (int mode = 0; mode < 7; mode++) {
+         * the live list; 6: the live list in compare mode; 7: the help. */
+        for (int mode = 0; mode < 8; mode++) {
             if (mode == 1) app_key(a, 'c');
             if (mode == 2) {
                 app_key(a, 'c');
@@ -497,8 +497,12 @@ static void test_no_cut_words(void **state)
                 type(a, "conv");
                 app_key(a, K_ENTER);
             }
-            if (mode == 5) app_key(a, 'l'); /* the live list, in compare mode too */
+            if (mode == 5) {
+                app_key(a, 'l'); /* the live list, in compare mode too */
+                app_key(a, 'z'); /* and the curve zoomed */
+            }
             if (mode == 6) app_key(a, 'c');
+            if (mode == 7) app_key(a, '?'); /* the help over it all */
             for (int h = 24; h <= 60; h += 36)
                 for (int w = LAYOUT_MIN_W; w <= 300; w++)
                     for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
@@ -577,6 +581,61 @@ static void test_live_list(void **state)
     free(screen);
     app_key(a, 'l');
     assert_false(a->live);
+    close_app(&f);
+}
+
+/* z zooms the curve around the cursor, < and > pan, 0 fits; the cursor
+ * stays in the window, clicks land on the window's steps, and the peak's
+ * mark points off the edge when the window does not hold it. */
+static void test_curve_zoom(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_resize(a, 120, 35);
+    uint32_t n = f.g->n, lo, span, peak = a->st[0].r.peak_step;
+    app_curve_window(a, &lo, &span);
+    assert_int_equal(lo, 0);
+    assert_int_equal(span, n + 1);
+    app_key(a, 'P');
+    app_key(a, 'z');
+    app_curve_window(a, &lo, &span);
+    assert_int_equal(span, (n + 1) / 2);
+    assert_true(lo <= peak && peak < lo + span);
+    char want[64];
+    snprintf(want, sizeof want, " Memory, steps %u-%u ", lo, lo + span - 1);
+    size_t len;
+    char *screen = render(a, 120, 35, 1, 0, &len);
+    if (!strstr(screen, want)) fail_msg("no '%s' in:\n%s", want, screen);
+    free(screen);
+    /* A click on the plot's left edge is the window's first step. */
+    rect r = a->lay.r[P_CURVE];
+    assert_true(app_click(a, r.x + 12, r.y + 2));
+    assert_int_equal(a->st[0].k, lo);
+    /* Pan on until the peak is left behind: its mark points back at it. */
+    while (a->zoom_lo + a->zoom_span < n + 1) app_key(a, '>');
+    app_curve_window(a, &lo, &span);
+    assert_true(lo > peak);
+    assert_true(a->st[0].k >= lo && a->st[0].k < lo + span); /* the cursor came along */
+    screen = render(a, 120, 35, 1, 0, &len);
+    snprintf(want, sizeof want, "\u25c0peak %u", peak);
+    if (!strstr(screen, want)) fail_msg("no '%s' in:\n%s", want, screen);
+    free(screen);
+    /* Stepping out of the window moves it. */
+    app_jump(a, 2);
+    app_curve_window(a, &lo, &span);
+    assert_true(lo <= 2 && 2 < lo + span);
+    /* Z and 0 zoom out; with the focus on the curve, + and - zoom too. */
+    app_key(a, '0');
+    assert_int_equal(a->zoom_span, 0);
+    while (a->focus != P_CURVE) app_key(a, K_TAB);
+    uint32_t speed = app_steps_per_sec(a);
+    app_key(a, '+');
+    assert_int_equal(a->zoom_span, (n + 1) / 2);
+    assert_int_equal(app_steps_per_sec(a), speed);
+    app_key(a, 'Z');
+    assert_int_equal(a->zoom_span, 0);
     close_app(&f);
 }
 
@@ -728,7 +787,7 @@ static void test_click_on_curve(void **state)
     app *a = &f.a;
     app_resize(a, 120, 35);
     rect r = a->lay.r[P_CURVE];
-    hit_frame hf = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl};
+    hit_frame hf = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl, 0, f.g->n + 1};
     /* Outside the plot: no jump. */
     assert_false(hit_test(&hf, r.x, r.y).kind == HIT_STEP);
     assert_false(app_click(a, 0, 0));
@@ -1427,6 +1486,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_keys_stepping),
         cmocka_unit_test(test_keys_prompts),
         cmocka_unit_test(test_keys_find),
+        cmocka_unit_test(test_curve_zoom),
         cmocka_unit_test(test_live_list),
         cmocka_unit_test(test_no_cut_words),
         cmocka_unit_test(test_canvas_fit),

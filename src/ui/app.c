@@ -54,11 +54,72 @@ static void drop_dead_selection(app *a)
         a->sel = GRAPH_NONE;
 }
 
+void app_curve_window(const app *a, uint32_t *lo, uint32_t *span)
+{
+    uint32_t all = a->g->n + 1;
+    if (a->zoom_span == 0 || a->zoom_span >= all) {
+        *lo = 0;
+        *span = all;
+    } else {
+        *span = a->zoom_span;
+        *lo = a->zoom_lo > all - a->zoom_span ? all - a->zoom_span : a->zoom_lo;
+    }
+}
+
+/* Sets the zoom's window to span steps from lo, kept inside the run. */
+static void set_window(app *a, int64_t lo, uint32_t span)
+{
+    uint32_t all = a->g->n + 1;
+    if (span < 8) span = 8; /* 8 steps at the closest */
+    if (span >= all) {
+        a->zoom_span = 0;
+        a->zoom_lo = 0;
+        return;
+    }
+    if (lo < 0) lo = 0;
+    if (lo > (int64_t)(all - span)) lo = all - span;
+    a->zoom_lo = (uint32_t)lo;
+    a->zoom_span = span;
+}
+
+/* The cursor stays in the zoom's window: the window follows it. */
+static void follow_cursor(app *a)
+{
+    if (!a->zoom_span) return;
+    uint32_t lo, span, k = a->st[0].k;
+    app_curve_window(a, &lo, &span);
+    if (k < lo) set_window(a, k, span);
+    else if (k >= lo + span) set_window(a, (int64_t)k - span + 1, span);
+}
+
+/* z (or + on the curve): half the steps, around the cursor; Z (or -):
+ * twice; < and >: half a window back or on; 0: every step. */
+static void zoom(app *a, int key)
+{
+    uint32_t lo, span, k = a->st[0].k;
+    app_curve_window(a, &lo, &span);
+    if (key == 'z') set_window(a, (int64_t)k - span / 4, span / 2);
+    else if (key == 'Z') set_window(a, (int64_t)k - span, span * 2 > span ? span * 2 : span);
+    else if (key == '<') set_window(a, (int64_t)lo - span / 2, span);
+    else if (key == '>') set_window(a, (int64_t)lo + span / 2, span);
+    else set_window(a, 0, UINT32_MAX);
+    app_curve_window(a, &lo, &span);
+    if (a->zoom_span)
+        snprintf(a->msg, sizeof a->msg, "the curve shows steps %u to %u of %u (0: all)", lo,
+                 lo + span - 1, a->g->n);
+    else snprintf(a->msg, sizeof a->msg, "the curve shows every step");
+    a->msg_moment = 1;
+    /* panning may leave the cursor behind: bring it along */
+    if (k < lo) app_jump(a, lo);
+    else if (k >= lo + span) app_jump(a, lo + span - 1);
+}
+
 static void after_move(app *a)
 {
     explain(a, 0);
     if (a->have_cmp) explain(a, 1);
     drop_dead_selection(a);
+    follow_cursor(a);
 }
 
 /* "auto-play speed 5 steps/s": a message of the moment, which the next
@@ -493,13 +554,26 @@ static app_reaction main_key(app *a, int key)
         a->playing = !a->playing;
         if (a->playing && k >= n) app_jump(a, 0);
         return APP_REDRAW;
+    case 'z':
+    case 'Z':
+    case '<':
+    case '>':
+    case '0': zoom(a, key); return APP_REDRAW;
     case '+':
     case '=':
+        if (a->focus == P_CURVE) {
+            zoom(a, 'z');
+            return APP_REDRAW;
+        }
         if (a->speed < APP_SPEEDS - 1) a->speed++;
         say_speed(a);
         return APP_REDRAW;
     case '-':
     case '_':
+        if (a->focus == P_CURVE) {
+            zoom(a, 'Z');
+            return APP_REDRAW;
+        }
         if (a->speed > 0) a->speed--;
         say_speed(a);
         return APP_REDRAW;
@@ -575,7 +649,8 @@ app_reaction app_key(app *a, int key)
 
 app_reaction app_click(app *a, int x, int y)
 {
-    hit_frame f = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl};
+    hit_frame f = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl, 0, 0};
+    app_curve_window(a, &f.lo, &f.span);
     hit_action h = hit_test(&f, x, y);
     switch (h.kind) {
     case HIT_STEP: app_jump(a, h.step); return APP_REDRAW;

@@ -51,10 +51,11 @@ typedef struct app {
     const policy *cmp_pol; /* the other side in compare mode */
     stepper st[2];         /* st[0]: pol; st[1]: cmp_pol (when have_cmp) */
     int have_cmp;
-    const placer *placer; /* the arena panel's placer */
-    placement pl;         /* its placement of st[0]'s run */
-    uint64_t place_gen;   /* bumped whenever pl changes: the views' caches are keyed on it */
-    uint32_t *by_span;    /* buffers by span, largest first (timeline painting order) */
+    const placer *placer;        /* the arena panel's placer */
+    placement pl;                /* its placement of st[0]'s run */
+    uint64_t place_gen;          /* bumped whenever pl changes: the views' caches are keyed on it */
+    uint32_t *by_span;           /* buffers by span, largest first (timeline painting order) */
+    uint32_t zoom_lo, zoom_span; /* the curve's window of steps (zoom_span 0: every step) */
     int live;     /* the arena panel (or compare's summary) lists the buffers live at the cursor */
     int timeline; /* the arena panel shows the lifetime x address timeline */
     uint32_t sel; /* the selected buffer, or GRAPH_NONE */
@@ -103,6 +104,9 @@ int app_tick_ms(const app *a);
  * makes the next auto-play step when it is due; returns what changed. */
 app_reaction app_tick(app *a);
 void app_jump(app *a, uint32_t k);
+/* The steps the curve shows, lo .. lo + span - 1: the zoom's window, or
+ * every step 0 .. n. */
+void app_curve_window(const app *a, uint32_t *lo, uint32_t *span);
 uint32_t app_steps_per_sec(const app *a);
 /* The stepper a ready panel shows: in compare mode P_READY is the other
  * side (cmp_pol) and P_READY2 the main policy. */

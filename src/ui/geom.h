@@ -32,16 +32,25 @@ static inline int geom_curve_of(rect r, int utf8, geom_curve *g)
     return g->plot.w >= 4 && g->plot.h >= 2;
 }
 
-/* The first step drawn in dot column c of dx, for a run of n steps. */
-static inline uint32_t geom_step_of_col(int c, int dx, uint32_t n)
+/* The steps the curve shows: lo .. lo + span - 1 (all of a run of n steps:
+ * lo 0, span n + 1). */
+typedef struct geom_window {
+    uint32_t lo, span;
+} geom_window;
+
+/* The first step drawn in dot column c of dx. */
+static inline uint32_t geom_step_of_col(int c, int dx, geom_window w)
 {
-    return (uint32_t)((uint64_t)c * (n + 1) / (uint64_t)dx);
+    return w.lo + (uint32_t)((uint64_t)c * w.span / (uint64_t)dx);
 }
 
-/* The dot column of step k of n, on dx columns. */
-static inline int geom_col_of_step(uint32_t k, int dx, uint32_t n)
+/* The dot column of step k on dx columns; -1 left of the window, dx or more
+ * right of it. */
+static inline int geom_col_of_step(uint32_t k, int dx, geom_window w)
 {
-    return (int)((uint64_t)k * (uint64_t)dx / ((uint64_t)n + 1));
+    if (k < w.lo) return -1;
+    uint64_t c = (uint64_t)(k - w.lo) * (uint64_t)dx / w.span;
+    return c > (uint64_t)dx ? dx : (int)c;
 }
 
 /* The drawing area inside the arena panel r, right of the address labels

@@ -15,7 +15,7 @@ static int curve_step(const hit_frame *f, int x, int y, uint32_t *k)
     uint32_t n = f->g->n;
     /* The middle of the cell, so a click selects the step drawn there. */
     int c = (x - gm.plot.x) * gm.sub + gm.sub / 2;
-    uint32_t s = geom_step_of_col(c, gm.dx, n);
+    uint32_t s = geom_step_of_col(c, gm.dx, (geom_window){f->lo, f->span ? f->span : n + 1});
     *k = s > n ? n : s;
     return 1;
 }

@@ -17,6 +17,7 @@ typedef struct hit_frame {
     const graph *g;
     const stepper *st;   /* the stepped run, at its step */
     const placement *pl; /* the arena panel's placement of that run */
+    uint32_t lo, span;   /* the curve\'s window of steps (app_curve_window) */
 } hit_frame;
 
 typedef enum hit_kind {

@@ -37,14 +37,14 @@ static inline int64_t series_at(const series *sr, uint32_t t)
 /* Plots one curve of a run of n steps at cursor k into bits[] (braille dot
  * bits or 1 = ASCII mark) and styles[] per cell; later curves are drawn over
  * earlier ones. */
-static void plot(const geom_curve *gm, const series *v, uint32_t n, uint32_t k, int64_t ymax,
+static void plot(const geom_curve *gm, const series *v, geom_window win, uint32_t k, int64_t ymax,
                  uint8_t *bits, uint8_t *sty, uint8_t *own, int id, int st_past, int st_future)
 {
     static const uint8_t dotbit[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
     int pw = gm->plot.w, ph = gm->plot.h;
     int cells_per_row = gm->dy / ph;
     for (int c = 0; c < gm->dx; c++) {
-        uint32_t a = geom_step_of_col(c, gm->dx, n), b = geom_step_of_col(c + 1, gm->dx, n);
+        uint32_t a = geom_step_of_col(c, gm->dx, win), b = geom_step_of_col(c + 1, gm->dx, win);
         if (a > v->last) break;
         if (b <= a) b = a + 1;
         if (b > v->last + 1) b = v->last + 1;
@@ -83,11 +83,11 @@ static void plot(const geom_curve *gm, const series *v, uint32_t n, uint32_t k, 
     }
 }
 
-static void plot_run(const geom_curve *gm, const stepper *s, int64_t ymax, uint8_t *bits,
-                     uint8_t *sty, uint8_t *own, int id, int st_past, int st_future)
+static void plot_run(const geom_curve *gm, geom_window win, const stepper *s, int64_t ymax,
+                     uint8_t *bits, uint8_t *sty, uint8_t *own, int id, int st_past, int st_future)
 {
     series sr = {s->r.memory, NULL, s->r.n};
-    plot(gm, &sr, s->r.n, s->k, ymax, bits, sty, own, id, st_past, st_future);
+    plot(gm, &sr, win, s->k, ymax, bits, sty, own, id, st_past, st_future);
 }
 
 static void legend(canvas *cv, int *x, int y, int maxx, int style, const char *name, int64_t peak,
@@ -115,10 +115,10 @@ static int legend_w(const char *name, int64_t peak)
  * ("measured (host) peak X") or why it is hidden ("replay: fifo only"):
  * in the top border when it fits there in full, else in the bottom one
  * (shortened to "measured" when even that is too narrow). */
-static void legends(canvas *cv, rect r, const app *a, const stepper *s, const stepper *o,
+static void legends(canvas *cv, rect r, int x0, const app *a, const stepper *s, const stepper *o,
                     const replay_result *rp)
 {
-    int lx = r.x + 10, maxx = r.x + r.w - 2;
+    int lx = x0, maxx = r.x + r.w - 2;
     if (o) legend(cv, &lx, r.y, maxx, ST_CURVE2, o->pol->name, o->r.peak, cv->utf8);
     legend(cv, &lx, r.y, maxx, ST_CURVE, s->pol->name, s->r.peak, cv->utf8);
     char name[64];
@@ -155,7 +155,14 @@ static void legends(canvas *cv, rect r, const app *a, const stepper *s, const st
 void view_curve(canvas *cv, const app *a, rect r)
 {
     int focused = a->focus == P_CURVE;
-    canvas_box(cv, r, " Memory ", focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
+    geom_window win;
+    app_curve_window(a, &win.lo, &win.span);
+    char title[64];
+    if (win.span < a->g->n + 1) /* zoomed: which steps */
+        snprintf(title, sizeof title, " Memory, steps %u-%u ", win.lo, win.lo + win.span - 1);
+    else snprintf(title, sizeof title, " Memory ");
+    if (utf8_count(title) + 4 > r.w) snprintf(title, sizeof title, " Memory ");
+    canvas_box(cv, r, title, focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
     geom_curve gm;
     if (!geom_curve_of(r, cv->utf8, &gm)) return;
     const stepper *s = &a->st[0];
@@ -168,7 +175,7 @@ void view_curve(canvas *cv, const app *a, rect r)
     if (ymax <= 0) ymax = 1;
 
     /* Legend (and peaks) in the top border. */
-    legends(cv, r, a, s, o, rp);
+    legends(cv, r, r.x + 2 + utf8_count(title), a, s, o, rp);
 
     /* Y axis. */
     char lab[32];
@@ -190,13 +197,13 @@ void view_curve(canvas *cv, const app *a, rect r)
     uint8_t *bits = calloc(ncell, 3);
     if (!bits) return;
     uint8_t *sty = bits + ncell, *own = bits + 2 * ncell;
-    if (o) plot_run(&gm, o, ymax, bits, sty, own, 2, ST_CURVE2, ST_FUTURE2);
-    plot_run(&gm, s, ymax, bits, sty, own, 1, ST_CURVE, ST_FUTURE);
+    if (o) plot_run(&gm, win, o, ymax, bits, sty, own, 2, ST_CURVE2, ST_FUTURE2);
+    plot_run(&gm, win, s, ymax, bits, sty, own, 1, ST_CURVE, ST_FUTURE);
     if (rp) { /* on top: the steps the replay reached */
         series m = {NULL, rp->s, rp->n};
-        plot(&gm, &m, n, s->k, ymax, bits, sty, own, 3, ST_MEASURED, ST_MEASURED);
+        plot(&gm, &m, win, s->k, ymax, bits, sty, own, 3, ST_MEASURED, ST_MEASURED);
     }
-    int curx = gm.plot.x + geom_col_of_step(s->k, gm.dx, n) / gm.sub;
+    int curx = gm.plot.x + geom_col_of_step(s->k, gm.dx, win) / gm.sub;
     for (int cy = 0; cy < gm.plot.h; cy++)
         for (int cx = 0; cx < gm.plot.w; cx++) {
             size_t i = (size_t)cy * (size_t)gm.plot.w + (size_t)cx;
@@ -217,20 +224,44 @@ void view_curve(canvas *cv, const app *a, rect r)
         }
     free(bits);
 
-    /* X axis: 0, the last step, the peak mark and the cursor's step. */
-    canvas_text(cv, gm.plot.x, gm.axis_y, 1, ST_AXIS, "0");
-    snprintf(lab, sizeof lab, "%u", n);
+    /* X axis: the window's first and last steps, the peak mark and the
+     * cursor's step. */
+    uint32_t last = win.lo + win.span - 1;
+    snprintf(lab, sizeof lab, "%u", win.lo);
+    int flen = (int)strlen(lab);
+    canvas_text(cv, gm.plot.x, gm.axis_y, flen, ST_AXIS, lab);
+    snprintf(lab, sizeof lab, "%u", last);
     int len = (int)strlen(lab);
     canvas_text(cv, gm.plot.x + gm.plot.w - len, gm.axis_y, len, ST_AXIS, lab);
     snprintf(lab, sizeof lab, "%s%u", cv->utf8 ? "\u2502" : "|", s->k);
     int clen = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
     int cx0 = curx + clen <= gm.plot.x + gm.plot.w ? curx : gm.plot.x + gm.plot.w - clen;
     canvas_text(cv, cx0, gm.axis_y, clen, ST_CURSOR, lab);
-    if (s->r.peak_step) { /* the peak mark, unless it would cover the cursor's */
-        int px = gm.plot.x + geom_col_of_step(s->r.peak_step, gm.dx, n) / gm.sub;
-        snprintf(lab, sizeof lab, "%speak %u", cv->utf8 ? "\u25b2" : "^", s->r.peak_step);
+    (void)n;
+    if (s->r.peak_step) { /* the peak mark, unless it would cover the cursor's; at the
+                           * edge, pointing out, when the window does not hold it */
+        uint32_t pk = s->r.peak_step;
+        int px;
+        if (pk < win.lo) {
+            snprintf(lab, sizeof lab, "%speak %u", cv->utf8 ? "\u25c0" : "<", pk);
+            px = gm.plot.x;
+        } else if (pk > last) {
+            snprintf(lab, sizeof lab, "peak %u%s", pk, cv->utf8 ? "\u25b6" : ">");
+            px = gm.plot.x + gm.plot.w;
+        } else {
+            snprintf(lab, sizeof lab, "%speak %u", cv->utf8 ? "\u25b2" : "^", pk);
+            px = gm.plot.x + geom_col_of_step(pk, gm.dx, win) / gm.sub;
+        }
         len = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
         int x = px + len <= gm.plot.x + gm.plot.w ? px : gm.plot.x + gm.plot.w - len;
-        if (x + len < cx0 || x > cx0 + clen) canvas_text(cv, x, gm.axis_y, len, ST_PEAK, lab);
+        int off = pk < win.lo || pk > last;
+        if (!(x + len < cx0 || x > cx0 + clen)) { /* on the cursor's: hidden, unless it points
+                                                   * off the edge: then beside it */
+            if (!off) x = -1;
+            else if (cx0 + clen + 1 + len <= gm.plot.x + gm.plot.w) x = cx0 + clen + 1;
+            else if (cx0 - 1 - len >= gm.plot.x) x = cx0 - 1 - len;
+            else x = -1; /* no room for both */
+        }
+        if (x >= 0) canvas_text(cv, x, gm.axis_y, len, ST_PEAK, lab);
     }
 }
