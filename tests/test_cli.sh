@@ -68,7 +68,7 @@ group_exit() {
     expect_grep "$ERR" "'nope'" "compare: unknown policy is named"
     usage_error "schedule with an unknown format" "$M" schedule --format xml "$SEED"
     expect_grep "$ERR" "xml" "unknown format is named"
-    usage_error "compare with an unknown format" "$M" compare --format csv "$SEED"
+    usage_error "compare with an unknown format" "$M" compare --format svg "$SEED"
     usage_error "schedule option without its value" "$M" schedule "$SEED" --policy
     run "$M" frobnicate "$SEED"
     expect_rc 2 "unknown command"
@@ -204,23 +204,35 @@ group_schedule() {
 group_compare() {
     run "$M" compare --format json "$SEED"
     expect_rc 0 "compare --format json"
-    expect_out_line "{\"graph\": \"$SEED\", \"results\": [{\"policy\": \"fifo\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000}, {\"policy\": \"priority\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000}]}" "compare json on the seed example"
+    expect_out_line "{\"graph\": \"$SEED\", \"results\": [{\"policy\": \"fifo\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000, \"peak_step\": 1, \"diverges_at\": null}, {\"policy\": \"priority\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000, \"peak_step\": 1, \"diverges_at\": null}]}" "compare json on the seed example"
     run "$M" compare -f json "$DATA/branches.json"
-    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"results\": [{\"policy\": \"fifo\", \"peak\": 1200, \"steps\": 11, \"vs_fifo\": 1.000000}, {\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667}]}" "compare json on branches"
+    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"results\": [{\"policy\": \"fifo\", \"peak\": 1200, \"steps\": 11, \"vs_fifo\": 1.000000, \"peak_step\": 4, \"diverges_at\": null}, {\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667, \"peak_step\": 8, \"diverges_at\": 2}]}" "compare json on branches"
     if command -v python3 >/dev/null 2>&1; then
         if python3 - "$OUT" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert set(d) == {"graph", "results"}, d
 for r in d["results"]:
-    assert set(r) == {"policy", "peak", "steps", "vs_fifo"}, r
+    assert list(r) == ["policy", "peak", "steps", "vs_fifo", "peak_step", "diverges_at"], r
+    assert isinstance(r["peak_step"], int) and 0 <= r["peak_step"] <= r["steps"], r
+    assert r["diverges_at"] is None or 1 <= r["diverges_at"] <= r["steps"], r
     assert isinstance(r["peak"], int) and isinstance(r["steps"], int)
     assert r["vs_fifo"] is None or isinstance(r["vs_fifo"], float)
 EOF
         then ok; else bad "compare json parses with the documented keys"; fi
     fi
     run "$M" compare --policies priority -f json "$DATA/branches.json"
-    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"results\": [{\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667}]}" "compare --policies priority json"
+    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"results\": [{\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667, \"peak_step\": 8, \"diverges_at\": 2}]}" "compare --policies priority json"
+    # CSV: the same figures, one row a policy; the peak step and the first
+    # divergence are compare's text's and the schedule's.
+    run "$M" compare -f csv --placers first-fit,best "$DATA/branches.json"
+    expect_rc 0 "compare --format csv"
+    if [ "$(cat "$OUT")" = "policy,peak,peak_step,vs_fifo,diverges_at,arena_first-fit,arena_best
+fifo,1200,4,1.000000,,1280,1280
+priority,500,8,0.416667,2,512,512" ]; then ok
+    else bad "compare csv: header, fifo (no divergence from itself), priority's peak step and divergence"; fi
+    run "$M" compare "$DATA/branches.json"
+    expect_grep "$OUT" "differs from step 2" "compare text: the same divergence as csv"
     # fifo's peak 0 and another's above 0: vs_fifo is null.
     printf '{"Nodes": [{"Id": 0, "Op": "X"}], "Edges": []}' >"$TMP/zero.json"
     run "$M" compare -f json "$TMP/zero.json"

@@ -343,7 +343,7 @@ d = json.load(open(sys.argv[1]))
 tmp, placers = sys.argv[2], sys.argv[3].split()
 assert list(d) == ["graph", "results"]
 for r in d["results"]:
-    assert list(r) == ["policy", "peak", "steps", "vs_fifo", "arenas"], list(r)
+    assert list(r) == ["policy", "peak", "steps", "vs_fifo", "peak_step", "diverges_at", "arenas"], list(r)
     assert list(r["arenas"]) == placers, (list(r["arenas"]), placers)
     for p in placers:
         plan = json.load(open(os.path.join(tmp, "plan-%s-%s.json" % (r["policy"], p))))
@@ -351,7 +351,7 @@ for r in d["results"]:
         assert r["arenas"][p] >= r["peak"]
 ' "$TMP/cmp.json" "$TMP" "$all"
     run "$M" compare "$BRANCHES" --policies priority --placers first-fit -f json
-    expect_grep "$OUT" '{"policy": "priority", "peak": 500, "steps": 11, "vs_fifo": 0.416667, "arenas": {"first-fit": 512}}' \
+    expect_grep "$OUT" '{"policy": "priority", "peak": 500, "steps": 11, "vs_fifo": 0.416667, "peak_step": 8, "diverges_at": 2, "arenas": {"first-fit": 512}}' \
         "compare --placers json: the arenas after the existing keys"
     run "$M" compare "$BRANCHES" --policies priority --placers first-fit --align 1 -f json
     expect_grep "$OUT" '"arenas": {"first-fit": 500}' "compare --align 1"

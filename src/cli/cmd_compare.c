@@ -14,7 +14,7 @@
 
 static const char help[] =
     "Usage: memtris compare FILE [--policies NAME,NAME...] [--placers NAME,NAME...|all]\n"
-    "                            [--align N] [--format text|json]\n"
+    "                            [--align N] [--format text|json|csv]\n"
     "Run several policies over the graph and compare their peak live memory; with\n"
     "--placers, also the arena each placer needs for each policy's schedule.\n"
     "\n"
@@ -22,12 +22,17 @@ static const char help[] =
     "  -L, --placers LIST   comma-separated placers, or 'all' (default: none); see\n"
     "                       'memtris plan --help' for the list\n"
     "  -a, --align N        the placers' alignment, a power of two (default 64)\n"
-    "  -f, --format FMT     text (default) or json\n"
+    "  -f, --format FMT     text (default), json or csv\n"
     "  -h, --help           show this help and exit\n"
     "\n"
-    "JSON: {\"graph\", \"results\": [{\"policy\", \"peak\", \"steps\", \"vs_fifo\"}, ...]}\n"
-    "vs_fifo is peak / fifo's peak (null when fifo's peak is 0 and this one's is not).\n"
-    "With --placers each result also has \"arenas\": {\"PLACER\": BYTES, ...}.\n";
+    "JSON: {\"graph\", \"results\": [{\"policy\", \"peak\", \"steps\", \"vs_fifo\",\n"
+    "       \"peak_step\", \"diverges_at\"}, ...]}\n"
+    "vs_fifo is peak / fifo's peak (null when fifo's peak is 0 and this one's is not);\n"
+    "peak_step the first step at the peak (0 for a peak of 0); diverges_at the first step\n"
+    "where the order differs from fifo's (null for fifo and for the same order).\n"
+    "With --placers each result also has \"arenas\": {\"PLACER\": BYTES, ...}.\n"
+    "CSV: policy,peak,peak_step,vs_fifo,diverges_at, then one column per placer\n"
+    "(arena_PLACER); empty where JSON says null.\n";
 
 /* Parses a comma-separated list into out; returns the count or -1. */
 static int parse_list(char *list, const policy **out)
@@ -112,7 +117,7 @@ int cmd_compare(int argc, char **argv)
     }
     if (c == CLI_OPT_STOP) return status;
     if (!(file = cli_file("compare", argc, argv))) return EXIT_USAGE;
-    int format = cli_format("compare", fname, (1u << CLI_TEXT) | (1u << CLI_JSON));
+    int format = cli_format("compare", fname, CLI_FORMATS_ALL);
     if (format < 0) return EXIT_USAGE;
     if (list) {
         char *copy = strdup(list);
@@ -175,6 +180,10 @@ int cmd_compare(int argc, char **argv)
             json_string(stdout, pol[i]->name);
             printf(", \"peak\": %" PRId64 ", \"steps\": %" PRIu32 ", \"vs_fifo\": %s", runs[i].peak,
                    runs[i].n, r);
+            uint32_t d = policy_diverge(base, &runs[i]);
+            printf(", \"peak_step\": %" PRIu32 ", \"diverges_at\": ", runs[i].peak_step);
+            if (&runs[i] == base || d == g->n) printf("null");
+            else printf("%" PRIu32, d + 1);
             if (npl) {
                 printf(", \"arenas\": {");
                 for (int j = 0; j < npl; j++) {
@@ -187,6 +196,19 @@ int cmd_compare(int argc, char **argv)
             printf("}");
         }
         printf("]}\n");
+    } else if (format == CLI_CSV) {
+        printf("policy,peak,peak_step,vs_fifo,diverges_at");
+        for (int j = 0; j < npl; j++) printf(",arena_%s", plc[j]->name);
+        printf("\n");
+        for (int i = 0; i < npol; i++) {
+            ratio(r, sizeof r, runs[i].peak, base->peak);
+            uint32_t d = policy_diverge(base, &runs[i]);
+            printf("%s,%" PRId64 ",%" PRIu32 ",%s,", pol[i]->name, runs[i].peak, runs[i].peak_step,
+                   strcmp(r, "null") ? r : "");
+            if (&runs[i] != base && d < g->n) printf("%" PRIu32, d + 1);
+            for (int j = 0; j < npl; j++) printf(",%" PRId64, arena[i * npl + j]);
+            printf("\n");
+        }
     } else {
         printf("%s: %u nodes, %u edges, %u buffers\n", g->source, g->n, g->nedges, g->nbufs);
         printf("%-10s  %12s", "policy", "peak");
