@@ -139,6 +139,10 @@ wait_gone "Live at step"
 check "l again gives the arena back" "Arena: first-fit"
 keys c
 check "compare mode shows fifo's ready queue" "Ready fifo"
+keys w
+check "w says why priority is lower" "fifo holds 4 buffers priority does not, 7.5 MiB:"
+keys w
+wait_gone "Why priority"
 check "compare mode shows priority's ready queue" "Ready priority"
 check "compare mode shows both peaks" "fifo peak 10.5 MiB"
 check "compare mode shows the saving" "saving    3.5 MiB (33.3%) with priority"

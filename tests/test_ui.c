@@ -479,8 +479,9 @@ static void test_no_cut_words(void **state)
         uint32_t n = f.g->n, at[] = {0, 1, a->st[0].r.peak_step, n / 2, n};
         /* 0: the stack; 1: compare; 2: the timeline; 3: auto-play at 20000
          * steps a second on an ASCII screen; 4: a find typed, then up; 5:
-         * the live list; 6: the live list in compare mode; 7: the help. */
-        for (int mode = 0; mode < 8; mode++) {
+         * the live list; 6: the live list in compare mode; 7: the help; 8:
+         * why one order is lower. */
+        for (int mode = 0; mode < 9; mode++) {
             if (mode == 1) app_key(a, 'c');
             if (mode == 2) {
                 app_key(a, 'c');
@@ -503,6 +504,11 @@ static void test_no_cut_words(void **state)
             }
             if (mode == 6) app_key(a, 'c');
             if (mode == 7) app_key(a, '?'); /* the help over it all */
+            if (mode == 8) {
+                app_key(a, 'w'); /* closes the help */
+                app_key(a, 'w'); /* compare's why-lower, in the live list's place */
+                assert_true(a->better && a->compare);
+            }
             for (int h = 24; h <= 60; h += 36)
                 for (int w = LAYOUT_MIN_W; w <= 300; w++)
                     for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
@@ -636,6 +642,48 @@ static void test_curve_zoom(void **state)
     assert_int_equal(app_steps_per_sec(a), speed);
     app_key(a, 'Z');
     assert_int_equal(a->zoom_span, 0);
+    close_app(&f);
+}
+
+/* w, in compare mode: at the worse policy's peak step, what it holds that
+ * the other does not after as many pops (and the other way round), summing
+ * to the gap between the curves there. */
+static void test_why_better(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_key(a, 'w');
+    assert_false(a->better);
+    assert_non_null(strstr(a->msg, "compare two first"));
+    app_key(a, 'c');
+    app_key(a, 'w');
+    assert_true(a->better);
+    const graph *g = f.g;
+    const run *pr = &a->st[0].r, *fr = &a->st[1].r; /* priority, fifo */
+    assert_true(fr->peak > pr->peak);
+    uint32_t k = fr->peak_step, n = 0;
+    int64_t sum = 0, back = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        uint32_t fb = g->buf_free[b];
+        int in_f = fr->pos[g->buf_alloc[b]] < k && (fb == GRAPH_NONE || fr->pos[fb] >= k);
+        int in_p = pr->pos[g->buf_alloc[b]] < k && (fb == GRAPH_NONE || pr->pos[fb] >= k);
+        if (in_f && !in_p) n++, sum += g->buf_size[b];
+        if (in_p && !in_f) back += g->buf_size[b];
+    }
+    assert_int_equal(sum - back, fr->memory[k - 1] - pr->memory[k - 1]);
+    char want[128], b1[32];
+    snprintf(want, sizeof want, "fifo holds %u buffers priority does not, %s:", n,
+             units_bytes(b1, sizeof b1, sum, 0));
+    size_t len;
+    char *screen = render(a, 132, 40, 1, 0, &len);
+    if (!strstr(screen, want)) fail_msg("no '%s' in:\n%s", want, screen);
+    snprintf(want, sizeof want, "at step %u, fifo's peak: fifo ", k);
+    assert_non_null(strstr(screen, want));
+    assert_non_null(strstr(screen, " Why priority is lower "));
+    assert_non_null(strstr(screen, "the orders part at step 5"));
+    free(screen);
     close_app(&f);
 }
 
@@ -1486,6 +1534,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_keys_stepping),
         cmocka_unit_test(test_keys_prompts),
         cmocka_unit_test(test_keys_find),
+        cmocka_unit_test(test_why_better),
         cmocka_unit_test(test_curve_zoom),
         cmocka_unit_test(test_live_list),
         cmocka_unit_test(test_no_cut_words),

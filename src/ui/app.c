@@ -587,7 +587,18 @@ static app_reaction main_key(app *a, int key)
         if (a->focus == P_TETRIS) select_live(a, -1);
         else scroll(a, 1);
         return APP_REDRAW;
-    case 'l': a->live = !a->live; return APP_REDRAW;
+    case 'l':
+        a->live = !a->live;
+        a->better = 0;
+        return APP_REDRAW;
+    case 'w':
+        if (!a->compare) {
+            snprintf(a->msg, sizeof a->msg, "w says why one order is lower: compare two first (c)");
+            return APP_REDRAW;
+        }
+        a->better = !a->better;
+        a->live = 0;
+        return APP_REDRAW;
     case 't':
         a->live = 0;
         a->timeline = !a->timeline;

@@ -56,6 +56,7 @@ typedef struct app {
     uint64_t place_gen;          /* bumped whenever pl changes: the views' caches are keyed on it */
     uint32_t *by_span;           /* buffers by span, largest first (timeline painting order) */
     uint32_t zoom_lo, zoom_span; /* the curve's window of steps (zoom_span 0: every step) */
+    int better;                  /* compare mode: the summary says why one order is lower */
     int live;     /* the arena panel (or compare's summary) lists the buffers live at the cursor */
     int timeline; /* the arena panel shows the lifetime x address timeline */
     uint32_t sel; /* the selected buffer, or GRAPH_NONE */

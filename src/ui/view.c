@@ -37,6 +37,7 @@ void view_render(canvas *cv, const app *a, view_cache *vc)
     }
     if (l->used[P_SUMMARY]) {
         if (a->live) view_live(cv, a, l->r[P_SUMMARY]);
+        else if (a->better) view_better(cv, a, l->r[P_SUMMARY]);
         else view_summary(cv, a, l->r[P_SUMMARY]);
     }
     view_why(cv, a, l->r[P_WHY]);

@@ -14,6 +14,7 @@ static const char *const help_lines[] = {
     "Up Down on arena   select a buffer (details below)",
     "s  c  a  t         policy, compare, placer, timeline",
     "l                  list the buffers live at the step",
+    "w                  compare: why one order is lower",
     "z  Z  <  >  0      curve: zoom in, out, pan, all steps",
     "click              curve: go to step; block: select",
     "R                  replay on the device (Esc cancels)",

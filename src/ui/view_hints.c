@@ -73,10 +73,10 @@ void view_hints(canvas *cv, const app *a, rect r)
     /* Every top-level key, in order of use (help and quit first); those
      * that do not fit go whole from the end. */
     static const char *const keys[][2] = {
-        {"F1", "Help"},  {"q", "Quit"},     {"Spc", "Step"}, {"\u2190", "Back"},
-        {"P", "Peak"},   {"l", "Live"},     {"z", "Zoom"},   {"c", "Compare"},
-        {"g", "Goto"},   {"/", "Find"},     {"r", "Play"},   {"s", "Policy"},
-        {"a", "Placer"}, {"t", "Timeline"}, {"R", "Replay"}, {"Tab", "Focus"},
+        {"F1", "Help"},  {"q", "Quit"},    {"Spc", "Step"},  {"\u2190", "Back"}, {"P", "Peak"},
+        {"l", "Live"},   {"z", "Zoom"},    {"c", "Compare"}, {"w", "Why"},       {"g", "Goto"},
+        {"/", "Find"},   {"r", "Play"},    {"s", "Policy"},  {"a", "Placer"},    {"t", "Timeline"},
+        {"R", "Replay"}, {"Tab", "Focus"},
     };
     int x = r.x;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0] && x < r.x + r.w; i++) {

@@ -1,0 +1,109 @@
+/* view_better.c: "why is this order better" (w, compare mode): at the worse
+ * policy's peak step, the buffers it holds that the other does not after as
+ * many pops, and the other way round, largest first, with their sums (whose
+ * difference is the two curves' gap there), and the step where the orders
+ * part. In the summary's place. Exports view_better. */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sched/units.h"
+#include "view.h"
+
+static int larger_first(const void *x, const void *y, void *ctx)
+{
+    const graph *g = ctx;
+    uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+    if (g->buf_size[i] != g->buf_size[j]) return g->buf_size[i] < g->buf_size[j] ? 1 : -1;
+    return (g->buf_id[i] > g->buf_id[j]) - (g->buf_id[i] < g->buf_id[j]);
+}
+
+/* Whether buffer b is live after k pops of run r. */
+static int live_after(const graph *g, const run *r, uint32_t b, uint32_t k)
+{
+    uint32_t fr = g->buf_free[b];
+    return r->pos[g->buf_alloc[b]] < k && (fr == GRAPH_NONE || r->pos[fr] >= k);
+}
+
+/* The buffers live in has's run after k pops and not in not's, largest
+ * first, into buf; returns how many, their sum in *sum. */
+static uint32_t held(const graph *g, const stepper *has, const stepper * not, uint32_t k,
+                     uint32_t *buf, int64_t *sum)
+{
+    uint32_t n = 0;
+    *sum = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++)
+        if (live_after(g, &has->r, b, k) && !live_after(g, &not ->r, b, k)) {
+            buf[n++] = b;
+            *sum += g->buf_size[b];
+        }
+    qsort_r(buf, n, sizeof *buf, larger_first, (void *)(uintptr_t)g);
+    return n;
+}
+
+/* "fifo holds 4 buffers priority does not, 7.5 MiB:" and up to rows of
+ * them, one a line; returns the next y. */
+static int held_lines(canvas *cv, int x, int y, int w, int rows, int style, const graph *g,
+                      const stepper *has, const stepper * not, uint32_t k, uint32_t *buf)
+{
+    int64_t sum;
+    uint32_t n = held(g, has, not, k, buf, &sum);
+    char line[160], b1[32];
+    snprintf(line, sizeof line, "%s holds %u buffer%s %s does not, %s%s", has->pol->name, n,
+             n == 1 ? "" : "s", not ->pol->name, units_bytes(b1, sizeof b1, sum, 0), n ? ":" : "");
+    if (rows-- <= 0) return y;
+    canvas_fit(cv, x, y++, w, style, line);
+    for (uint32_t i = 0; i < n && rows > 0; i++, rows--) {
+        if (rows == 1 && i + 1 < n) {
+            snprintf(line, sizeof line, "  and %u more", n - i);
+            canvas_fit(cv, x, y++, w, ST_DIM, line);
+            break;
+        }
+        uint32_t b = buf[i], al = g->buf_alloc[b];
+        snprintf(line, sizeof line, "  b%-5" PRId64 " %10s  from step %u", g->buf_id[b],
+                 units_bytes(b1, sizeof b1, g->buf_size[b], 0), has->r.pos[al] + 1);
+        canvas_fit(cv, x, y++, w, style, line);
+    }
+    return y;
+}
+
+void view_better(canvas *cv, const app *a, rect r)
+{
+    const graph *g = a->g;
+    const stepper *m = &a->st[0], *o = &a->st[1];
+    const stepper *worse = o->r.peak > m->r.peak ? o : m, *better = worse == o ? m : o;
+    uint32_t k = worse->r.peak_step;
+    char title[96], b1[32], b2[32], line[320];
+    snprintf(title, sizeof title, " Why %s is lower ", better->pol->name);
+    if (worse->r.peak == better->r.peak) snprintf(title, sizeof title, " Same peak ");
+    int focused = a->focus == P_SUMMARY;
+    canvas_box(cv, r, title, focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
+    int x = r.x + 2, w = r.w - 4, y = r.y + 1, ymax = r.y + r.h - 1;
+    if (w < 4) return;
+    uint32_t *buf = malloc(((size_t)g->nbufs + 1) * sizeof *buf);
+    if (!buf) return;
+    int64_t wm = k ? worse->r.memory[k - 1] : 0, bm = k ? better->r.memory[k - 1] : 0;
+    snprintf(line, sizeof line, "at step %u, %s's peak: %s %s, %s %s", k, worse->pol->name,
+             worse->pol->name, units_bytes(b1, sizeof b1, wm, 0), better->pol->name,
+             units_bytes(b2, sizeof b2, bm, 0));
+    if (y < ymax) canvas_fit(cv, x, y++, w, ST_NORMAL, line);
+    /* The rows left, less the last (where the orders part): most to the
+     * worse side's list. */
+    int rows = ymax - y - 1, half = rows - rows / 3;
+    int stop =
+        held_lines(cv, x, y, w, half, worse == o ? ST_CURVE2 : ST_CURVE, g, worse, better, k, buf);
+    y = held_lines(cv, x, stop, w, ymax - 1 - stop, better == o ? ST_CURVE2 : ST_CURVE, g, better,
+                   worse, k, buf);
+    uint32_t d = a->diverge;
+    if (y < ymax) {
+        if (d >= g->n) snprintf(line, sizeof line, "the two orders are the same");
+        else
+            snprintf(line, sizeof line,
+                     "the orders part at step %u: %s pops %s %" PRId64 ", %s pops %s %" PRId64,
+                     d + 1, o->pol->name, graph_label(g, o->r.order[d]), g->id[o->r.order[d]],
+                     m->pol->name, graph_label(g, m->r.order[d]), g->id[m->r.order[d]]);
+        canvas_fit(cv, x, y++, w, ST_WHY, line);
+    }
+    free(buf);
+}
