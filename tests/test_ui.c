@@ -669,7 +669,10 @@ static void test_why_better(void **state)
         uint32_t fb = g->buf_free[b];
         int in_f = fr->pos[g->buf_alloc[b]] < k && (fb == GRAPH_NONE || fr->pos[fb] >= k);
         int in_p = pr->pos[g->buf_alloc[b]] < k && (fb == GRAPH_NONE || pr->pos[fb] >= k);
-        if (in_f && !in_p) n++, sum += g->buf_size[b];
+        if (in_f && !in_p) {
+            n++;
+            sum += g->buf_size[b];
+        }
         if (in_p && !in_f) back += g->buf_size[b];
     }
     assert_int_equal(sum - back, fr->memory[k - 1] - pr->memory[k - 1]);

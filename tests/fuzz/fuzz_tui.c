@@ -307,10 +307,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 11: { /* a click, sometimes just outside */
             int x = (int)(fuzz_u16(&in) % (unsigned)(w + 2)) - 1,
                 y = (int)(fuzz_byte(&in) % (unsigned)(h + 2)) - 1;
-            hit_frame hf = {&a.lay, a.utf8, a.timeline, a.g, &a.st[0], &a.pl};
+            hit_frame hf = {&a.lay, a.utf8, a.timeline, a.g, &a.st[0], &a.pl, 0, 0};
+            app_curve_window(&a, &hf.lo, &hf.span);
             hit_action at = hit_test(&hf, x, y);
             if (at.kind == HIT_STEP)
-                FUZZ_CHECK(at.step <= g->n, "a click at step %u of %u", at.step, g->n);
+                FUZZ_CHECK(at.step <= g->n && at.step >= hf.lo && at.step < hf.lo + hf.span,
+                           "a click at step %u of %u (window %u+%u)", at.step, g->n, hf.lo,
+                           hf.span);
             if (at.kind == HIT_BUFFER)
                 FUZZ_CHECK(at.buf < g->nbufs, "a click on buffer %u of %u", at.buf, g->nbufs);
             app_reaction r = app_click(&a, x, y);

@@ -27,7 +27,7 @@ static inline void fuzz_canvas_init(fuzz_canvas *f, int w, int h, int utf8)
     f->base = malloc(cells * sizeof *f->base);
     FUZZ_CHECK(f->base != NULL, "out of memory for %dx%d", w, h);
     for (size_t i = 0; i < cells; i++) f->base[i] = (cell){FUZZ_GUARD_CH, FUZZ_GUARD_STYLE};
-    f->cv = (canvas){w, h, utf8, f->base + FUZZ_GUARD};
+    f->cv = (canvas){.w = w, .h = h, .utf8 = utf8, .c = f->base + FUZZ_GUARD};
     f->vc = (view_cache){0};
     canvas_clear(&f->cv);
 }
