@@ -31,10 +31,12 @@ void view_timeline(canvas *cv, const app *a, rect r, view_cache *vc); /* the who
 void view_summary(canvas *cv, const app *a, rect r);
 void view_live(canvas *cv, const app *a, rect r);
 void view_better(canvas *cv, const app *a, rect r); /* compare: why one order is lower (w) */
-/* the buffers live at the cursor (l) */            /* compare mode's peaks and divergence */
-void view_why(canvas *cv, const app *a, rect r);    /* the last pop's reason, or a message */
-void view_hints(canvas *cv, const app *a, rect r);  /* the keys, a prompt or a replay's progress */
-void view_help(canvas *cv);                         /* the overlay listing the keys */
+/* Sorts buffers largest first (then by BufId), as the live lists show them. */
+void view_by_size(const graph *g, uint32_t *bufs, uint32_t n);
+/* the buffers live at the cursor (l) */           /* compare mode's peaks and divergence */
+void view_why(canvas *cv, const app *a, rect r);   /* the last pop's reason, or a message */
+void view_hints(canvas *cv, const app *a, rect r); /* the keys, a prompt or a replay's progress */
+void view_help(canvas *cv);                        /* the overlay listing the keys */
 
 /* The frame the arena and the timeline share: title, axis, arena and
  * high-water mark, around drawing area `area`. */

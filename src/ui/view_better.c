@@ -11,14 +11,6 @@
 #include "sched/units.h"
 #include "view.h"
 
-static int larger_first(const void *x, const void *y, void *ctx)
-{
-    const graph *g = ctx;
-    uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
-    if (g->buf_size[i] != g->buf_size[j]) return g->buf_size[i] < g->buf_size[j] ? 1 : -1;
-    return (g->buf_id[i] > g->buf_id[j]) - (g->buf_id[i] < g->buf_id[j]);
-}
-
 /* Whether buffer b is live after k pops of run r. */
 static int live_after(const graph *g, const run *r, uint32_t b, uint32_t k)
 {
@@ -38,7 +30,7 @@ static uint32_t held(const graph *g, const stepper *has, const stepper * not, ui
             buf[n++] = b;
             *sum += g->buf_size[b];
         }
-    qsort_r(buf, n, sizeof *buf, larger_first, (void *)(uintptr_t)g);
+    view_by_size(g, buf, n);
     return n;
 }
 

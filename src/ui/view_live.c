@@ -1,7 +1,7 @@
 /* view_live.c: "what is live here": the buffers live at the cursor of the
  * stepped policy, largest first, with their size, the ALLOC that made them
  * and when, how long they have lived and what frees them; in the arena
- * panel's place (l), or the compare summary's. Exports view_live. */
+ * panel's place (l), or the compare summary's. Exports view_live, view_by_size. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,11 +13,15 @@
 
 static int larger_first(const void *x, const void *y, void *ctx)
 {
-    const graph *sort_g = ctx;
+    const graph *g = ctx;
     uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
-    int64_t si = sort_g->buf_size[i], sj = sort_g->buf_size[j];
-    if (si != sj) return si < sj ? 1 : -1;
-    return (sort_g->buf_id[i] > sort_g->buf_id[j]) - (sort_g->buf_id[i] < sort_g->buf_id[j]);
+    if (g->buf_size[i] != g->buf_size[j]) return g->buf_size[i] < g->buf_size[j] ? 1 : -1;
+    return (g->buf_id[i] > g->buf_id[j]) - (g->buf_id[i] < g->buf_id[j]);
+}
+
+void view_by_size(const graph *g, uint32_t *bufs, uint32_t n)
+{
+    qsort_r(bufs, n, sizeof *bufs, larger_first, (void *)(uintptr_t)g);
 }
 
 enum { L_BUF, L_SIZE, L_LIVE, L_ALLOC, L_FREE, NLCOL };
@@ -40,7 +44,7 @@ void view_live(canvas *cv, const app *a, rect r)
             live[n++] = b;
             total += g->buf_size[b];
         }
-    qsort_r(live, n, sizeof *live, larger_first, (void *)(uintptr_t)g);
+    view_by_size(g, live, n);
     char line[160];
     snprintf(line, sizeof line, "%u buffer%s, %s: the live memory", n, n == 1 ? "" : "s",
              units_bytes(b1, sizeof b1, total, 0));
