@@ -3,11 +3,9 @@
  * many pops, and the other way round, largest first, with their sums (whose
  * difference is the two curves' gap there), and the step where the orders
  * part. In the summary's place. Exports view_better. */
-#define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "sched/units.h"
 #include "view.h"
 
