@@ -445,6 +445,7 @@ static void test_canvas_fit(void **state)
     } cases[] = {
         {40, "fits whole", "fits whole"},
         {24, "popped ALLOC 26 (+1.5 MiB): the only", "popped ALLOC 26~"},
+        {30, "popped node 26 (alloc b14, +1.5 MiB)", "popped node 26 (alloc b14,~"},
         {12, "peak 12.2 MiB at step 3", "peak~"},
         {6, "layer1_0_downsample", "layer~"},
     };
@@ -854,6 +855,36 @@ static void test_click_on_curve(void **state)
     close_app(&f);
 }
 
+/* Unnamed nodes are called something readable: "alloc b1", "free b1",
+ * "Matmul 1" (Op and Id) in the ready queue, the why line and find. */
+static void test_unnamed_names(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "seed-example.json", 0);
+    app *a = &f.a;
+    char lb[GRAPH_LABEL_MAX];
+    assert_string_equal(graph_display(f.g, 0, lb, sizeof lb), "alloc b1");
+    assert_string_equal(graph_display(f.g, 1, lb, sizeof lb), "Matmul 1");
+    assert_string_equal(graph_display(f.g, 2, lb, sizeof lb), "free b1");
+    assert_string_equal(graph_label(f.g, 1, lb, sizeof lb), "Matmul");
+    size_t len;
+    char *s = render(a, 80, 24, 1, 1, &len);
+    assert_non_null(strstr(s, "alloc b1")); /* the ready queue's name column */
+    free(s);
+    app_jump(a, 2);
+    assert_non_null(strstr(a->why[0], "popped node 1 (Matmul, 0 B)"));
+    s = render(a, 80, 24, 1, 1, &len);
+    assert_non_null(strstr(s, "free b1"));
+    free(s);
+    /* find knows the names shown */
+    const char *q = "/free b1\r";
+    for (const char *c = q; *c; c++) app_key(a, *c == '\\' ? (c++, K_ENTER) : *c);
+    assert_int_equal(a->st[0].k, 3);
+    assert_non_null(strstr(a->msg, "node 2 (free b1) pops at step 3"));
+    close_app(&f);
+}
+
 static void test_why_line(void **state)
 {
     (void)state;
@@ -862,7 +893,7 @@ static void test_why_line(void **state)
     app *a = &f.a;
     assert_non_null(strstr(a->why[0], "step 0, nothing popped yet"));
     app_jump(a, 1);
-    assert_non_null(strstr(a->why[0], "priority: popped ALLOC 0"));
+    assert_non_null(strstr(a->why[0], "priority: popped node 0 (alloc b1, +1.0 MiB)"));
     assert_non_null(strstr(a->why[0], "the only ready node"));
     /* Somewhere in the demo a FREE wins a tie or the smallest change; and
      * fifo explains with its queue. */
@@ -1550,6 +1581,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_reactions),
         cmocka_unit_test(test_timeline_cache),
         cmocka_unit_test(test_why_line),
+        cmocka_unit_test(test_unnamed_names),
         cmocka_unit_test(test_every_sample_renders),
         cmocka_unit_test(test_golden_replay),
         cmocka_unit_test(test_golden_replay_compare),

@@ -102,10 +102,11 @@ static void progress_clear(progress *p)
 static const char *what(const graph *g, int64_t node, char *out, size_t cap)
 {
     uint32_t u = graph_find(g, node);
+    char lb[GRAPH_LABEL_MAX];
     if (u == GRAPH_NONE) snprintf(out, cap, "?");
     else if (g->buf[u] != GRAPH_NONE)
         snprintf(out, cap, "%s buf %" PRId64, graph_kind_word(g->kind[u]), g->buf_id[g->buf[u]]);
-    else snprintf(out, cap, "%s", graph_label(g, u));
+    else snprintf(out, cap, "%s", graph_display(g, u, lb, sizeof lb));
     return out;
 }
 

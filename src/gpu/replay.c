@@ -152,7 +152,11 @@ static void step_words(const eng *e, uint32_t s, char *out, size_t cap)
     if (b != GRAPH_NONE)
         snprintf(out, cap, "step %u (node %" PRId64 ", %s of buffer %" PRId64 ")", s + 1, g->id[u],
                  graph_kind_word(g->kind[u]), g->buf_id[b]);
-    else snprintf(out, cap, "step %u (node %" PRId64 ", %s)", s + 1, g->id[u], graph_name(g, u));
+    else {
+        char lb[GRAPH_LABEL_MAX];
+        snprintf(out, cap, "step %u (node %" PRId64 ", %s)", s + 1, g->id[u],
+                 graph_display(g, u, lb, sizeof lb));
+    }
 }
 
 static int fail(eng *e, uint32_t s, const char *what)

@@ -1,5 +1,7 @@
 /* graph.c: freeing and simple lookups on the immutable graph. */
 #include "graph.h"
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +63,24 @@ const char *graph_kind_word(int kind)
     }
 }
 
-const char *graph_label(const graph *g, uint32_t i)
+/* "alloc b1" / "free b1": what an ALLOC or FREE node does, by its buffer. */
+static const char *buffer_deed(const graph *g, uint32_t i, char *buf, size_t cap)
 {
-    return g->kind[i] == NODE_COMPUTE ? graph_name(g, i) : graph_kind_word(g->kind[i]);
+    uint32_t b = g->buf[i];
+    if (b == GRAPH_NONE) return graph_kind_word(g->kind[i]);
+    snprintf(buf, cap, "%s b%" PRId64, g->kind[i] == NODE_ALLOC ? "alloc" : "free", g->buf_id[b]);
+    return buf;
+}
+
+const char *graph_label(const graph *g, uint32_t i, char *buf, size_t cap)
+{
+    return g->kind[i] == NODE_COMPUTE ? graph_name(g, i) : buffer_deed(g, i, buf, cap);
+}
+
+const char *graph_display(const graph *g, uint32_t i, char *buf, size_t cap)
+{
+    if (g->name[i]) return g->strpool + g->name[i];
+    if (g->kind[i] != NODE_COMPUTE) return buffer_deed(g, i, buf, cap);
+    snprintf(buf, cap, "%s %" PRId64, graph_op(g, i), g->id[i]);
+    return buf;
 }

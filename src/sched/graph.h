@@ -56,8 +56,15 @@ const char *graph_op(const graph *g, uint32_t i);
 const char *graph_name(const graph *g, uint32_t i); /* Name, else Op */
 /* "ALLOC", "FREE" or "compute". */
 const char *graph_kind_word(int kind);
-/* How a node is called in sentences: "ALLOC", "FREE", or a compute node's
- * Name (else its Op). */
-const char *graph_label(const graph *g, uint32_t i);
+/* Room for what graph_label and graph_display write into the caller's buffer. */
+#define GRAPH_LABEL_MAX 48
+/* How a node is called in sentences, before its id: what an ALLOC or FREE
+ * does ("alloc b1", "free b1"), a compute node's Name (else its Op). Returns
+ * a string of the graph's or buf (cap bytes, GRAPH_LABEL_MAX is enough). */
+const char *graph_label(const graph *g, uint32_t i, char *buf, size_t cap);
+/* A node's name where a name is shown: its Name, else something readable:
+ * "alloc b1", "free b1", or a compute node's Op and Id ("Input 1"). Returns
+ * a string of the graph's or buf, as graph_label. */
+const char *graph_display(const graph *g, uint32_t i, char *buf, size_t cap);
 
 #endif

@@ -18,14 +18,16 @@ void policy_why_priority(const graph *g, const run *r, uint32_t u, uint32_t v, u
                          char *out, size_t cap)
 {
     (void)r;
-    char ch[32];
+    char ch[32], lb[GRAPH_LABEL_MAX];
     if (g->change[u] < g->change[v])
-        snprintf(out, cap, "the smallest change of %u ready; next best %s %" PRId64 " (%s)", nready,
-                 graph_label(g, v), g->id[v], units_bytes(ch, sizeof ch, g->change[v], 1));
+        snprintf(out, cap, "the smallest change of %u ready; next best node %" PRId64 " (%s, %s)",
+                 nready, g->id[v], graph_label(g, v, lb, sizeof lb),
+                 units_bytes(ch, sizeof ch, g->change[v], 1));
     else if (g->kind[u] < g->kind[v])
         snprintf(out, cap,
-                 "ties on change with %s %" PRId64 "; FREE < compute < ALLOC when changes tie",
-                 graph_label(g, v), g->id[v]);
+                 "ties on change with node %" PRId64
+                 " (%s); FREE < compute < ALLOC when changes tie",
+                 g->id[v], graph_label(g, v, lb, sizeof lb));
     else
         snprintf(out, cap, "ties on change and type with %" PRId64 "; the smaller id wins",
                  g->id[v]);

@@ -35,8 +35,10 @@ static void explain(app *a, int which)
     uint32_t got = step_ready(s, 0, top, 2);
     step_forward(s);
     uint32_t u = s->r.order[k - 1];
-    int n = snprintf(out, sizeof a->why[0], "%s: popped %s %" PRId64 " (%s): ", s->pol->name,
-                     graph_label(g, u), g->id[u], units_bytes(ch, sizeof ch, g->change[u], 1));
+    char lb[GRAPH_LABEL_MAX];
+    int n = snprintf(out, sizeof a->why[0], "%s: popped node %" PRId64 " (%s, %s): ", s->pol->name,
+                     g->id[u], graph_label(g, u, lb, sizeof lb),
+                     units_bytes(ch, sizeof ch, g->change[u], 1));
     size_t room = sizeof a->why[0] - (size_t)n;
     char *p = out + n;
     if (got < 2) {
@@ -181,6 +183,7 @@ void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap)
     const run *r = &a->st[0].r;
     char sz[32], off[32];
     uint32_t f = g->buf_free[b];
+    char lb[GRAPH_LABEL_MAX];
     int n = snprintf(out, cap, "b%" PRId64 ": %s at %s, allocated at step %u (node %" PRId64 "), ",
                      g->buf_id[b], units_bytes(sz, sizeof sz, g->buf_size[b], 0),
                      units_bytes(off, sizeof off, a->pl.offset[b], 0), r->pos[g->buf_alloc[b]] + 1,
@@ -194,8 +197,8 @@ void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap)
     for (uint32_t i = 0; i < g->n && (size_t)n < cap; i++)
         for (uint32_t j = g->in_off[i]; j < g->in_off[i + 1]; j++)
             if (g->inputs[j] == g->buf_id[b]) {
-                n += snprintf(out + n, cap - (size_t)n, "%s %s %" PRId64, users++ ? "," : "",
-                              graph_name(g, i), g->id[i]);
+                n += snprintf(out + n, cap - (size_t)n, "%s node %" PRId64 " (%s)",
+                              users++ ? "," : "", g->id[i], graph_display(g, i, lb, sizeof lb));
                 break;
             }
     if (!users && (size_t)n < cap) snprintf(out + n, cap - (size_t)n, " no node's Inputs");
@@ -409,9 +412,10 @@ static void find_go(app *a, int dir)
         return;
     }
     app_jump(a, h.step);
+    char lb[GRAPH_LABEL_MAX];
     snprintf(a->msg, sizeof a->msg,
              "node %" PRId64 " (%s) pops at step %u under %s: match %u of %u%s", a->g->id[h.node],
-             graph_name(a->g, h.node), h.step, a->pol->name, h.index, h.count,
+             graph_display(a->g, h.node, lb, sizeof lb), h.step, a->pol->name, h.index, h.count,
              !h.wrapped ? ""
              : dir > 0  ? ", from the start again"
                         : ", from the end again");

@@ -1,5 +1,6 @@
-/* find.c: the TUI's find: matching nodes by Id, Name or Op, and the next or
- * previous match in a run. Exports find_match, find_step. */
+/* find.c: the TUI's find: matching nodes by Id, Name (or the name shown for
+ * an unnamed node: "free b1") or Op, and the next or previous match in a run. Exports find_match,
+ * find_step. */
 #define _GNU_SOURCE
 #include "find.h"
 #include <inttypes.h>
@@ -12,7 +13,8 @@ int find_match(const graph *g, uint32_t u, const char *q)
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, g->id[u]);
     if (!strcmp(id, q)) return 1;
-    if (g->name[u] && strcasestr(g->strpool + g->name[u], q)) return 1;
+    char lb[GRAPH_LABEL_MAX]; /* a Name, or the name shown in its place ("free b1") */
+    if (strcasestr(graph_display(g, u, lb, sizeof lb), q)) return 1;
     return strcasestr(graph_op(g, u), q) != NULL;
 }
 

@@ -30,7 +30,7 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
     const stepper *s = app_ready_stepper(a, panel);
     const graph *g = a->g;
     uint32_t count = step_ready_count(s);
-    char title[96];
+    char title[96], lb[GRAPH_LABEL_MAX];
     snprintf(title, sizeof title, " Ready %s (%u) ", s->pol->name, count);
     int focused = a->focus == panel;
     canvas_box(cv, r, title, focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
@@ -61,7 +61,8 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
         txt[i][C_NAME][0] = 0; /* drawn from the graph, shortened to fit */
         key_text(txt[i][C_KEY], 32, s->pol, it);
         for (int c = 0; c < NCOL; c++) {
-            int n = c == C_NAME ? utf8_count(graph_name(g, u)) : (int)strlen(txt[i][c]);
+            int n = c == C_NAME ? utf8_count(graph_display(g, u, lb, sizeof lb))
+                                : (int)strlen(txt[i][c]);
             if (n > cw[c]) cw[c] = n;
         }
     }
@@ -124,7 +125,7 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
             int st = c == C_TYPE  ? (next ? ST_NEXT : kind_style(g->kind[u]))
                      : c == C_KEY ? (next ? ST_NEXT : ST_DIM)
                                   : base;
-            if (c == C_NAME) canvas_fit(cv, x, y, cw[c], st, graph_name(g, u));
+            if (c == C_NAME) canvas_fit(cv, x, y, cw[c], st, graph_display(g, u, lb, sizeof lb));
             else {
                 int pad = c == C_TYPE || c == C_KEY ? 0 : cw[c] - (int)strlen(txt[i][c]);
                 canvas_text(cv, x + pad, y, cw[c], st, txt[i][c]);

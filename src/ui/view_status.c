@@ -43,7 +43,7 @@ void view_status(canvas *cv, const app *a, rect r)
 {
     const stepper *s = &a->st[0];
     const graph *g = a->g;
-    char f[NFIELD][256], b1[32], b2[32];
+    char f[NFIELD][256], b1[32], b2[32], lb[GRAPH_LABEL_MAX];
     for (int i = 0; i < NFIELD; i++) f[i][0] = 0;
     uint32_t pat;
     int64_t peak = step_peak(s, &pat);
@@ -55,8 +55,8 @@ void view_status(canvas *cv, const app *a, rect r)
              a->compare ? a->cmp_pol->name : "");
     snprintf(f[F_STEP], sizeof f[F_STEP], "  step %u/%u", s->k, g->n);
     if (u != GRAPH_NONE)
-        snprintf(f[F_POPPED], sizeof f[F_POPPED], "  popped %s %" PRId64, graph_label(g, u),
-                 g->id[u]);
+        snprintf(f[F_POPPED], sizeof f[F_POPPED], "  popped node %" PRId64 " (%s)", g->id[u],
+                 graph_label(g, u, lb, sizeof lb));
     else snprintf(f[F_POPPED], sizeof f[F_POPPED], "  popped -");
     snprintf(f[F_MEM], sizeof f[F_MEM], "  mem %s", units_bytes(b1, sizeof b1, step_memory(s), 0));
     /* The replay's reading at this step, next to the predicted bytes. */
