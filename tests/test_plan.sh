@@ -75,7 +75,7 @@ want = (arena - lb) / arena if arena else 0.0
 assert abs(plan["fragmentation"] - want) < 1e-6, (plan["fragmentation"], want)
 allocs = {n["BufId"]: n for n in g["Nodes"] if n["Op"] == "ALLOC"}
 frees = {n["BufId"]: n for n in g["Nodes"] if n["Op"] == "FREE"}
-pos = {i: s for s, i in enumerate(sched["order"])}
+pos = {i: s + 1 for s, i in enumerate(sched["order"])}  # steps numbered from 1
 n = len(sched["order"])
 bufs = plan["buffers"]
 assert [b["buf"] for b in bufs] == sorted(allocs), "buffers in BufId order"
@@ -83,7 +83,7 @@ for b in bufs:
     assert list(b) == ["buf", "offset", "size", "alloc_step", "free_step"], list(b)
     assert b["size"] == allocs[b["buf"]]["Size"]
     assert b["alloc_step"] == pos[allocs[b["buf"]]["Id"]], b
-    assert b["free_step"] == (pos[frees[b["buf"]]["Id"]] if b["buf"] in frees else n), b
+    assert b["free_step"] == (pos[frees[b["buf"]]["Id"]] if b["buf"] in frees else None), b
     assert b["offset"] >= 0 and b["offset"] % align == 0, b
     span = -(-b["size"] // align) * align
     assert b["offset"] + span <= arena, (b, arena)
@@ -92,7 +92,9 @@ for i, x in enumerate(bufs):
     for y in bufs[i + 1:]:
         if x["size"] == 0 or y["size"] == 0:
             continue
-        if x["alloc_step"] < y["free_step"] and y["alloc_step"] < x["free_step"]:
+        xf = x["free_step"] or n + 1
+        yf = y["free_step"] or n + 1
+        if x["alloc_step"] < yf and y["alloc_step"] < xf:
             assert x["offset"] + x["size"] <= y["offset"] or y["offset"] + y["size"] <= x["offset"], (x, y)
 '
 
@@ -113,10 +115,10 @@ group_json() {
     run "$M" plan "$BRANCHES" --placer first-fit --format json
     expect_rc 0 "plan --format json"
     expect_empty "$ERR" "plan --format json (stderr)"
-    local want='{"policy": "priority", "placer": "first-fit", "arena": 512, "lower_bound": 500, "fragmentation": 0.023438, "buffers": [{"buf": 1, "offset": 0, "size": 400, "alloc_step": 4, "free_step": 6}, {"buf": 2, "offset": 0, "size": 300, "alloc_step": 1, "free_step": 3}, {"buf": 3, "offset": 0, "size": 500, "alloc_step": 7, "free_step": 9}]}'
+    local want='{"policy": "priority", "placer": "first-fit", "arena": 512, "lower_bound": 500, "fragmentation": 0.023438, "buffers": [{"buf": 1, "offset": 0, "size": 400, "alloc_step": 5, "free_step": 7}, {"buf": 2, "offset": 0, "size": 300, "alloc_step": 2, "free_step": 4}, {"buf": 3, "offset": 0, "size": 500, "alloc_step": 8, "free_step": 10}]}'
     if [ "$(cat "$OUT")" = "$want" ] && [ "$(wc -l <"$OUT")" -eq 1 ]; then ok; else bad "plan json on branches is exactly: $want"; fi
     run "$M" plan "$BRANCHES" -p fifo -l first-fit -a 1 -f json
-    want='{"policy": "fifo", "placer": "first-fit", "arena": 1200, "lower_bound": 1200, "fragmentation": 0.000000, "buffers": [{"buf": 1, "offset": 0, "size": 400, "alloc_step": 1, "free_step": 7}, {"buf": 2, "offset": 400, "size": 300, "alloc_step": 2, "free_step": 8}, {"buf": 3, "offset": 700, "size": 500, "alloc_step": 3, "free_step": 9}]}'
+    want='{"policy": "fifo", "placer": "first-fit", "arena": 1200, "lower_bound": 1200, "fragmentation": 0.000000, "buffers": [{"buf": 1, "offset": 0, "size": 400, "alloc_step": 2, "free_step": 8}, {"buf": 2, "offset": 400, "size": 300, "alloc_step": 3, "free_step": 9}, {"buf": 3, "offset": 700, "size": 500, "alloc_step": 4, "free_step": 10}]}'
     if [ "$(cat "$OUT")" = "$want" ]; then ok; else bad "plan -p fifo -a 1 json on branches is exactly: $want"; fi
     # Every placer, both policies, on several graphs: the shape and the figures.
     local p g pol
@@ -144,21 +146,22 @@ group_json() {
 }
 
 group_steps() {
-    # Steps are 0-based; the buffer never freed has free_step = number of steps.
+    # Steps are numbered from 1, as schedule numbers them; the buffer never
+    # freed has free_step null (JSON), empty (CSV), "never" (text).
     # fifo's order there: 0, 4, 1, 5, 3, 2.
     run "$M" plan "$LEAK" --policy fifo --placer first-fit --format json
     expect_rc 0 "plan on a graph with a leaked buffer"
     expect_grep "$ERR" "never freed" "the leak is warned about on stderr"
-    py "steps are 0-based, free_step = n for the leaked buffer" '
+    py "steps numbered from 1, free_step null for the leaked buffer" '
 import json, sys
 d = json.load(open(sys.argv[1]))
 b = {x["buf"]: x for x in d["buffers"]}
-assert b[1]["alloc_step"] == 0 and b[1]["free_step"] == 4, b[1]
-assert b[2]["alloc_step"] == 5 and b[2]["free_step"] == 6, b[2]
-assert b[4]["alloc_step"] == 1 and b[4]["free_step"] == 3 and b[4]["size"] == 0, b[4]
+assert b[1]["alloc_step"] == 1 and b[1]["free_step"] == 5, b[1]
+assert b[2]["alloc_step"] == 6 and b[2]["free_step"] is None, b[2]
+assert b[4]["alloc_step"] == 2 and b[4]["free_step"] == 4 and b[4]["size"] == 0, b[4]
 ' "$OUT"
     run "$M" plan "$LEAK" --policy fifo --placer first-fit --format csv
-    expect_grep "$OUT" "2,0,300,5,6,kept" "csv: the leaked buffer's free_step is the step count"
+    expect_grep "$OUT" "2,0,300,6,,kept" "csv: the leaked buffer's free_step is empty"
     run "$M" plan "$LEAK" --policy fifo --placer first-fit
     if grep -qE '^ +2 .* 6 +never +kept' "$OUT"; then ok; else bad "text: buffer 2 is allocated at step 6 and never freed"; fi
 }
@@ -214,7 +217,7 @@ for r, b in zip(rows, d["buffers"]):
 assert rows[0]["name"] == "input.out", rows[0]
 ' "$OUT" "$TMP/demo.json"
     run "$M" plan "$LEAK" --policy fifo --placer first-fit --format csv
-    expect_grep "$OUT" '1,0,1000,0,4,"a<b>&""c'"'"'d' "csv quotes a name with a quote"
+    expect_grep "$OUT" '1,0,1000,1,5,"a<b>&""c'"'"'d' "csv quotes a name with a quote"
 
     run "$M" plan "$DEMO" --placer first-fit
     expect_rc 0 "plan text"

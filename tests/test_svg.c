@@ -99,7 +99,8 @@ static void picture_has_one_rect_per_buffer(void **state)
     assert_non_null(strstr(s, "</svg>\n"));
     assert_int_equal(count(s, "class=\"buf\""), 2); /* the 0-byte buffer has none */
     assert_int_equal(count(s, "class=\"merged\""), 0);
-    assert_non_null(strstr(s, "buffer 1 x&lt;y: 1000 B at offset 0 B, alloc_step 1, free_step 3"));
+    assert_non_null(
+        strstr(s, "buffer 1 x&lt;y: 1000 B at offset 0 B, allocated at step 2, freed at step 4"));
     assert_non_null(strstr(s, "peak 3.9 KiB at step 3"));
     assert_non_null(strstr(s, "arena 3.9 KiB (high-water mark)"));
     assert_null(strstr(s, "x<y"));

@@ -36,10 +36,11 @@ static void print_help(void)
            "JSON: {\"policy\", \"placer\", \"arena\", \"lower_bound\", \"fragmentation\",\n"
            "       \"buffers\": [{\"buf\", \"offset\", \"size\", \"alloc_step\", \"free_step\"}, "
            "...]}\n"
-           "in bytes, buffers in BufId order; steps are 0-based positions in the schedule: a\n"
-           "buffer is live from alloc_step (its ALLOC) up to free_step (its FREE), and\n"
-           "free_step is the number of steps for a buffer never freed.\n"
-           "CSV: buf,offset,size,alloc_step,free_step,name, one row per buffer.\n",
+           "in bytes, buffers in BufId order; steps are numbered from 1 as in 'memtris\n"
+           "schedule': a buffer is live from alloc_step (its ALLOC) up to free_step (its\n"
+           "FREE); free_step is null for a buffer never freed.\n"
+           "CSV: buf,offset,size,alloc_step,free_step,name, one row per buffer (free_step\n"
+           "empty for a buffer never freed).\n",
            PLACE_ALIGN_DEFAULT);
 }
 
@@ -71,6 +72,15 @@ static uint32_t *bufid_order(const graph *g)
     return out;
 }
 
+/* A buffer's free step as the outputs write it: numbered from 1, or none
+ * (null, "", "never") for a buffer never freed. */
+static void free_step_text(char *out, size_t cap, const graph *g, const lifetimes *lt, uint32_t b,
+                           const char *none)
+{
+    if (g->buf_free[b] == GRAPH_NONE) snprintf(out, cap, "%s", none);
+    else snprintf(out, cap, "%" PRIu32, lt->free_step[b] + 1);
+}
+
 /* The buffer's display name: its ALLOC's Name, or "". */
 static const char *buf_name(const graph *g, uint32_t b)
 {
@@ -90,10 +100,12 @@ static void print_json(const graph *g, const policy *p, const run *r, const plac
            pl->arena, r->peak, place_fragmentation(pl, r->peak));
     for (uint32_t i = 0; i < g->nbufs; i++) {
         uint32_t b = order[i];
+        char fs[16];
+        free_step_text(fs, sizeof fs, g, lt, b, "null");
         printf("%s{\"buf\": %" PRId64 ", \"offset\": %" PRId64 ", \"size\": %" PRId64
-               ", \"alloc_step\": %" PRIu32 ", \"free_step\": %" PRIu32 "}",
-               i ? ", " : "", g->buf_id[b], pl->offset[b], g->buf_size[b], lt->alloc_step[b],
-               lt->free_step[b]);
+               ", \"alloc_step\": %" PRIu32 ", \"free_step\": %s}",
+               i ? ", " : "", g->buf_id[b], pl->offset[b], g->buf_size[b], lt->alloc_step[b] + 1,
+               fs);
     }
     printf("]}\n");
 }
@@ -104,8 +116,10 @@ static void print_csv(const graph *g, const placement *pl, const lifetimes *lt,
     printf("buf,offset,size,alloc_step,free_step,name\n");
     for (uint32_t i = 0; i < g->nbufs; i++) {
         uint32_t b = order[i];
-        printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRIu32 ",%" PRIu32 ",", g->buf_id[b],
-               pl->offset[b], g->buf_size[b], lt->alloc_step[b], lt->free_step[b]);
+        char fs[16];
+        free_step_text(fs, sizeof fs, g, lt, b, "");
+        printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRIu32 ",%s,", g->buf_id[b], pl->offset[b],
+               g->buf_size[b], lt->alloc_step[b] + 1, fs);
         cli_csv_field(stdout, buf_name(g, b));
         putchar('\n');
     }
@@ -139,8 +153,7 @@ static void print_text(const graph *g, const policy *p, const run *r, const plac
         uint32_t b = order[i];
         int64_t held = pl->block ? pl->block[b] : place_span(g->buf_size[b], pl->align);
         char fs[16];
-        if (lt->free_step[b] == r->n) snprintf(fs, sizeof fs, "never");
-        else snprintf(fs, sizeof fs, "%" PRIu32, lt->free_step[b] + 1);
+        free_step_text(fs, sizeof fs, g, lt, b, "never");
         printf("%12" PRId64 "  %12s  %12s  %12s  %10" PRIu32 "  %10s  %s\n", g->buf_id[b],
                units_bytes(a, sizeof a, pl->offset[b], 0),
                units_bytes(c, sizeof c, g->buf_size[b], 0), units_bytes(d, sizeof d, held, 0),

@@ -379,9 +379,10 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
             fputc(' ', f);
             svg_escape(f, graph_name(g, u));
         }
-        fprintf(f, ": %s at offset %s, alloc_step %u, free_step %u</title></rect>\n",
-                units_bytes(a1, sizeof a1, size, 0), units_bytes(a2, sizeof a2, off, 0),
-                lt.alloc_step[b], lt.free_step[b]);
+        fprintf(f, ": %s at offset %s, allocated at step %u, ", units_bytes(a1, sizeof a1, size, 0),
+                units_bytes(a2, sizeof a2, off, 0), lt.alloc_step[b] + 1);
+        if (g->buf_free[b] == GRAPH_NONE) fprintf(f, "never freed</title></rect>\n");
+        else fprintf(f, "freed at step %u</title></rect>\n", lt.free_step[b] + 1);
         /* Bytes a placer holds beyond the buffer (a pool's size class, a color's block). */
         int64_t held = pl->block ? pl->block[b] : 0;
         if (held > size) {
