@@ -8,7 +8,7 @@
 #include "defaults.h"
 #include "util/json.h"
 #include "sched/units.h"
-#include "svg.h"
+#include "ui/svg.h"
 
 static void print_help(void)
 {
