@@ -59,8 +59,9 @@ static size_t count(const char *hay, const char *needle)
     return n;
 }
 
-/* Plans g with first fit and draws it with the given cap; returns the SVG (free it). */
-static char *draw(const graph *g, uint32_t cap)
+/* Plans g with first fit and draws it with the given cap, and a cursor at
+ * step cursor unless it is UINT32_MAX; returns the SVG (free it). */
+static char *draw_at(const graph *g, uint32_t cap, uint32_t cursor)
 {
     run r;
     placement pl;
@@ -71,13 +72,21 @@ static char *draw(const graph *g, uint32_t cap)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    svg_plan sp = {g, &r, &pl, "priority", cap};
+    svg_plan sp = {.g = g,
+                   .r = &r,
+                   .pl = &pl,
+                   .policy = "priority",
+                   .max_rects = cap,
+                   .has_cursor = cursor != UINT32_MAX,
+                   .cursor = cursor};
     assert_int_equal(svg_write_plan(f, &sp, err, sizeof err), 0);
     assert_int_equal(fclose(f), 0);
     place_free(&pl);
     policy_run_free(&r);
     return buf;
 }
+
+static char *draw(const graph *g, uint32_t cap) { return draw_at(g, cap, UINT32_MAX); }
 
 static void picture_has_one_rect_per_buffer(void **state)
 {
@@ -104,6 +113,15 @@ static void picture_has_one_rect_per_buffer(void **state)
     assert_non_null(strstr(s, "peak 3.9 KiB at step 3"));
     assert_non_null(strstr(s, "arena 3.9 KiB (high-water mark)"));
     assert_null(strstr(s, "x<y"));
+    assert_null(strstr(s, "class=\"cursor\""));
+    free(s);
+
+    /* The TUI's export: the cursor's step in the title and as a line, with
+     * the bytes live there (step 3, after ALLOC 4, 0 and 1: 1000 + 3000 B). */
+    s = draw_at(g, 0, 3);
+    assert_int_equal(count(s, "class=\"cursor\""), 1);
+    assert_non_null(strstr(s, ", at step 3 of 5</text>"));
+    assert_non_null(strstr(s, ">step 3: 3.9 KiB live</text>"));
     free(s);
 
     /* A cap of 1: the larger buffer drawn, the other merged, and a note. */

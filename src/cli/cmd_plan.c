@@ -172,7 +172,7 @@ static int write_svg(const char *path, const graph *g, const run *r, const place
     cli_out out;
     if (cli_out_open(&out, "plan", path)) return EXIT_BAD;
     char err[256];
-    svg_plan sp = {g, r, pl, p->name, 0};
+    svg_plan sp = {.g = g, .r = r, .pl = pl, .policy = p->name};
     if (svg_write_plan(out.f, &sp, err, sizeof err)) {
         fprintf(stderr, "memtris plan: %s\n", err);
         cli_out_abandon(&out);

@@ -297,6 +297,7 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
     svg_escape(f, p->policy);
     fprintf(f, ", placer ");
     svg_escape(f, pl->placer);
+    if (p->has_cursor) fprintf(f, ", at step %u of %u", p->cursor, n);
     fprintf(
         f,
         "</text>\n<text x=\"%d\" y=\"50\" font-size=\"13\" fill=\"#444444\">arena %s, lower bound "
@@ -343,6 +344,23 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
             "step %u</text>\n",
             right ? px - 8 : px + 8, py - 4, right ? "end" : "start",
             units_bytes(a1, sizeof a1, lb, 0), r->peak_step);
+    }
+
+    if (p->has_cursor && p->cursor <= n) {
+        /* The TUI's cursor: step k's state ends at x(k); its live bytes. */
+        uint32_t k = p->cursor;
+        double x = xs(k, n);
+        int64_t live = k ? r->memory[k - 1] : 0;
+        int right = x > ML + PW * 0.7;
+        fprintf(f,
+                "<line class=\"cursor\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+                "stroke=\"#1a9850\" stroke-width=\"1.4\"/>\n",
+                x, CT, x, AB);
+        fprintf(f,
+                "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" fill=\"#1a9850\" "
+                "text-anchor=\"%s\"" HALO ">step %u: %s live</text>\n",
+                right ? x - 6 : x + 6, CT + 12, right ? "end" : "start", k,
+                units_bytes(a1, sizeof a1, live > 0 ? live : 0, 0));
     }
 
     /* The lifetime x address chart. */

@@ -20,12 +20,15 @@ typedef struct svg_plan {
     const placement *pl;
     const char *policy; /* the policy's name, for the title */
     uint32_t max_rects; /* 0: SVG_MAX_RECTS */
+    int has_cursor;     /* mark step cursor (the TUI's export): a line through both charts */
+    uint32_t cursor;    /* 0..n: the state after that many pops */
 } svg_plan;
 
 /* Writes the picture: a title (graph, policy, placer, arena, lower bound),
  * the memory curve with its peak marked, and one rectangle per buffer from
  * its alloc step to its free step at [offset, offset + size), the arena's
- * high-water mark as a line. Returns 0, or -1 with a message in err (out of
+ * high-water mark as a line; with has_cursor, a line at the cursor's step
+ * labelled with its live bytes, and the title says the step. Returns 0, or -1 with a message in err (out of
  * memory); write errors are left to the caller (ferror, fclose). */
 int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap);
 
