@@ -2,6 +2,7 @@
  * seed example and the seed's test families, the FIFO and priority rules,
  * 64-bit totals and overflow, and policy_diverge. */
 #include "testutil.h"
+#include "sched/units.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
 #error "MEMTRIS_SOURCE_DIR must point at the source tree"
@@ -317,6 +318,21 @@ static void largest_total_below_overflow_is_exact(void **state)
 
 /* ------------------------------------------------------ misc */
 
+/* Sizes as people write them (the TUI's memory breakpoints). */
+static void units_parse_sizes(void **state)
+{
+    (void)state;
+    assert_int_equal(units_parse("512"), 512);
+    assert_int_equal(units_parse("8MiB"), 8 << 20);
+    assert_int_equal(units_parse(" 8 mb "), 8 << 20);
+    assert_int_equal(units_parse("1.5 KiB"), 1536);
+    assert_int_equal(units_parse("2G"), (int64_t)2 << 30);
+    assert_int_equal(units_parse("0.5k"), 512);
+    assert_int_equal(units_parse("7 B"), 7);
+    const char *bad[] = {"", "MiB", "-1", "8 XB", "1e30", "nan", "8 MiB x", "inf"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_int_equal(units_parse(bad[i]), -1);
+}
+
 static void run_diverge_first_differing_step(void **state)
 {
     (void)state;
@@ -330,6 +346,24 @@ static void run_diverge_first_differing_step(void **state)
     assert_int_equal(policy_diverge(&f, &p), 1); /* both pop node 0 first */
     assert_int_equal(policy_diverge(&p, &f), 1);
     assert_int_equal(policy_diverge(&f, &f2), g->n); /* identical: n */
+    uint32_t *parts = malloc(((size_t)g->n + 1) * sizeof *parts);
+    assert_non_null(parts);
+    assert_int_equal(policy_partings(&f, &f2, parts), 0);
+    /* Every parting follows prefixes holding the same nodes, and the check
+     * by brute force agrees. */
+    uint32_t np = policy_partings(&f, &p, parts), want = 0;
+    assert_true(np >= 1);
+    assert_int_equal(parts[0], 1);
+    for (uint32_t s = 0; s < g->n; s++) {
+        int same = f.order[s] != p.order[s];
+        for (uint32_t i = 0; same && i < s; i++) same = p.pos[f.order[i]] < s;
+        if (same) {
+            assert_true(want < np);
+            assert_int_equal(parts[want++], s);
+        }
+    }
+    assert_int_equal(want, np);
+    free(parts);
     policy_run_free(&f);
     policy_run_free(&f2);
     policy_run_free(&p);
@@ -394,6 +428,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(overflow_fails_with_message),
         cmocka_unit_test(largest_total_below_overflow_is_exact),
         cmocka_unit_test(run_diverge_first_differing_step),
+        cmocka_unit_test(units_parse_sizes),
         cmocka_unit_test(policy_table),
         cmocka_unit_test(empty_graph_schedules),
     };

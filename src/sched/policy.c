@@ -143,6 +143,20 @@ fail:
     return -1;
 }
 
+uint32_t policy_partings(const run *a, const run *b, uint32_t *out)
+{
+    /* common: how many nodes both prefixes of length s hold; they hold the
+     * same set when it is s. */
+    uint32_t n = a->n < b->n ? a->n : b->n, common = 0, count = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        uint32_t u = a->order[s], v = b->order[s];
+        if (common == s && u != v) out[count++] = s;
+        if (u == v) common++;
+        else common += (uint32_t)(b->pos[u] <= s) + (uint32_t)(a->pos[v] <= s);
+    }
+    return count;
+}
+
 uint32_t policy_diverge(const run *a, const run *b)
 {
     uint32_t n = a->n < b->n ? a->n : b->n, s = 0;

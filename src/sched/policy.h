@@ -47,5 +47,10 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
 void policy_run_free(run *r);
 /* First step (0-based) where the orders differ, or n if they never do. */
 uint32_t policy_diverge(const run *a, const run *b);
+/* Where the two orders part: the steps s (0-based, ascending) at which they
+ * pop different nodes although they had popped the same set of nodes before
+ * s (they met again: a block both finished, in different orders). The first
+ * is policy_diverge's. Writes them to out (room for n) and returns how many. */
+uint32_t policy_partings(const run *a, const run *b, uint32_t *out);
 
 #endif

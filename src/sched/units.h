@@ -7,4 +7,9 @@
 /* "512 B", "3.1 MiB"; with sign set, "+3.1 MiB" / "-3.1 MiB" / "0 B". Returns out. */
 char *units_bytes(char *out, size_t cap, int64_t bytes, int sign);
 
+/* A size as people write it: a number (decimals allowed) and a unit, B, K,
+ * KB, KiB, M, MB, MiB, G..., P... (case ignored; every prefix binary: 1 KB
+ * = 1024 B), spaces around; no unit means bytes. Returns the bytes (rounded),
+ * or -1 for anything else or past 2^63. */
+int64_t units_parse(const char *s);
 #endif
