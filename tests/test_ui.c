@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "testutil.h"
 #include "gpu/replay.h"
 #include "sched/units.h"
@@ -481,8 +482,9 @@ static void test_no_cut_words(void **state)
         /* 0: the stack; 1: compare; 2: the timeline; 3: auto-play at 20000
          * steps a second on an ASCII screen; 4: a find typed, then up; 5:
          * the live list; 6: the live list in compare mode; 7: the help; 8:
-         * why one order is lower. */
-        for (int mode = 0; mode < 9; mode++) {
+         * why one order is lower; 9: a long breakpoint typed; 10: the
+         * export's prompt with its file name. */
+        for (int mode = 0; mode < 11; mode++) {
             if (mode == 1) app_key(a, 'c');
             if (mode == 2) {
                 app_key(a, 'c');
@@ -509,6 +511,14 @@ static void test_no_cut_words(void **state)
                 app_key(a, 'w'); /* closes the help */
                 app_key(a, 'w'); /* compare's why-lower, in the live list's place */
                 assert_true(a->better && a->compare);
+            }
+            if (mode == 9) {
+                app_key(a, 'b');
+                for (int t = 0; t < 20; t++) type(a, "block2.b3.conv ");
+            }
+            if (mode == 10) {
+                app_key(a, K_ESC);
+                app_key(a, 'e');
             }
             for (int h = 24; h <= 60; h += 36)
                 for (int w = LAYOUT_MIN_W; w <= 300; w++)
@@ -547,6 +557,198 @@ static void test_no_cut_words(void **state)
         for (int p = 0; p < P_COUNT; p++) print_message("%-8s %ld cuts\n", names[p], cuts[p]);
         fail_msg("%d cuts of a number, a unit or a word", failures);
     }
+}
+
+/* Ticks the play until it stops (as the front end would); returns the
+ * ticks it took. */
+static int play_out(app *a)
+{
+    int ticks = 0;
+    while (a->playing && ticks < 100000) {
+        app_tick(a);
+        ticks++;
+    }
+    assert_false(a->playing);
+    return ticks;
+}
+
+/* The teaching flow: u plays to the peak, d to where the orders part next,
+ * breakpoints (b) on a node or a memory threshold stop any play exactly
+ * there, even at 20000 steps a second; B clears them. */
+static void test_teaching_keys(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 1);
+    app *a = &f.a;
+    const run *r = &a->st[0].r;
+    uint32_t peak = r->peak_step;
+    app_key(a, 'u');
+    assert_true(a->playing);
+    play_out(a);
+    assert_int_equal(a->st[0].k, peak);
+    char want[160], b1[32];
+    snprintf(want, sizeof want, "at the peak of priority: step %u, %s live", peak,
+             units_bytes(b1, sizeof b1, r->peak, 0));
+    assert_string_equal(a->msg, want);
+    app_key(a, 'u'); /* at the peak: from the start again */
+    assert_int_equal(a->st[0].k, 0);
+    play_out(a);
+    assert_int_equal(a->st[0].k, peak);
+
+    /* d: each parting in turn, then "no more" */
+    assert_true(a->nparts >= 1);
+    app_jump(a, 0);
+    for (uint32_t i = 0; i < a->nparts; i++) {
+        app_key(a, 'd');
+        play_out(a);
+        assert_int_equal(a->st[0].k, a->parts[i] + 1);
+        snprintf(want, sizeof want, "the orders part at step %u (%u of %u): fifo pops node",
+                 a->parts[i] + 1, i + 1, a->nparts);
+        assert_non_null(strstr(a->msg, want));
+        assert_int_equal(a->st[0].r.order[a->parts[i]] == a->st[1].r.order[a->parts[i]], 0);
+    }
+    app_key(a, 'd');
+    assert_false(a->playing);
+    assert_non_null(strstr(a->msg, "the orders do not part after step"));
+
+    /* b on a node: the play stops right after it pops, at full speed */
+    while (app_steps_per_sec(a) < 20000) app_key(a, '+');
+    app_key(a, 'b');
+    type(a, "block2.b3.pool");
+    app_key(a, K_ENTER);
+    assert_int_equal(a->nbrk, 1);
+    assert_non_null(strstr(a->msg, "breakpoint 1: where a node matching 'block2.b3.pool' pops"));
+    app_key(a, K_HOME);
+    app_key(a, 'r');
+    play_out(a);
+    uint32_t pool_out = graph_find(f.g, 26), pool = graph_find(f.g, 27);
+    uint32_t first = r->pos[pool_out] < r->pos[pool] ? pool_out : pool;
+    assert_int_equal(a->st[0].k, r->pos[first] + 1);
+    assert_non_null(strstr(a->msg, "breakpoint 1 ('block2.b3.pool'): node"));
+    /* b on memory: where live bytes first reach 4 MiB from below */
+    app_key(a, 'B');
+    assert_int_equal(a->nbrk, 0);
+    app_key(a, 'b');
+    type(a, ">=4MiB");
+    app_key(a, K_ENTER);
+    assert_int_equal(a->nbrk, 1);
+    app_key(a, K_HOME);
+    app_key(a, 'r');
+    play_out(a);
+    uint32_t k = a->st[0].k, j = 0;
+    while (j < f.g->n && r->memory[j] < 4 << 20) j++;
+    assert_int_equal(k, j + 1);
+    assert_non_null(strstr(a->msg, "reaches 4.0 MiB"));
+    /* the stop is not sticky: r goes on to the next crossing or the end */
+    app_key(a, 'r');
+    play_out(a);
+    assert_true(a->st[0].k > k);
+    /* what cannot be a breakpoint says so and sets none */
+    app_key(a, 'B');
+    app_key(a, 'b');
+    type(a, ">4 XB");
+    app_key(a, K_ENTER);
+    assert_non_null(strstr(a->msg, "is not a size"));
+    app_key(a, 'b');
+    type(a, "no such node");
+    app_key(a, K_ENTER);
+    assert_non_null(strstr(a->msg, "no node matches 'no such node'"));
+    assert_int_equal(a->nbrk, 0);
+    app_key(a, 'B');
+    assert_string_equal(a->msg, "no breakpoints to clear");
+    close_app(&f);
+}
+
+/* P in compare mode offers either policy's peak, in turn; u without a
+ * compare and d say what they need. */
+static void test_peak_of_either(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 1);
+    app *a = &f.a;
+    uint32_t mine = a->st[0].r.peak_step, other = a->st[1].r.peak_step;
+    assert_int_not_equal(mine, other);
+    app_key(a, 'P');
+    assert_int_equal(a->st[0].k, mine);
+    assert_non_null(strstr(a->msg, "peak of priority at step"));
+    assert_non_null(strstr(a->msg, "P again: fifo's peak at step"));
+    app_key(a, 'P');
+    assert_int_equal(a->st[0].k, other);
+    assert_non_null(strstr(a->msg, "peak of fifo at step"));
+    app_key(a, 'P');
+    assert_int_equal(a->st[0].k, mine);
+    app_key(a, 'c'); /* compare off: d needs it */
+    app_key(a, 'd');
+    assert_false(a->playing);
+    assert_non_null(strstr(a->msg, "compare two first (c)"));
+    close_app(&f);
+}
+
+/* e writes the curve and arena of the stepped policy as SVG, the cursor
+ * marked, to the file named in its prompt (a name offered); a file that
+ * cannot be written says why. */
+static void test_export_svg(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_jump(a, 18);
+    app_key(a, 'e');
+    assert_int_equal(a->prompt, 'e');
+    assert_string_equal(a->pbuf, "demo-priority-step18.svg");
+    char dir[] = "/tmp/memtris-export-XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/view.svg", dir);
+    while (a->pbuf[0]) app_key(a, K_BACKSPACE);
+    type(a, path);
+    app_key(a, K_ENTER);
+    assert_int_equal(a->prompt, 0);
+    char want[320];
+    snprintf(want, sizeof want,
+             "wrote %s: the curve and the first-fit arena of priority at step 18", path);
+    assert_string_equal(a->msg, want);
+    size_t len = 0;
+    char *svg = slurp(path, &len);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "class=\"cursor\""));
+    assert_non_null(strstr(svg, ", at step 18 of 61</text>"));
+    assert_non_null(strstr(svg, "</svg>\n"));
+    free(svg);
+    assert_int_equal(remove(path), 0);
+    snprintf(path, sizeof path, "%s/no/such/dir.svg", dir);
+    app_key(a, 'e');
+    while (a->pbuf[0]) app_key(a, K_BACKSPACE);
+    type(a, path);
+    app_key(a, K_ENTER);
+    snprintf(want, sizeof want, "cannot write %s: No such file or directory", path);
+    assert_string_equal(a->msg, want);
+    assert_int_equal(rmdir(dir), 0);
+    close_app(&f);
+}
+
+/* In compare mode l lists the stepped side's live buffers, then the
+ * other's, then gives the summary back. */
+static void test_live_of_either(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 1);
+    app *a = &f.a;
+    app_resize(a, 120, 35);
+    app_jump(a, 30);
+    size_t len;
+    const char *titles[] = {" Live at step 30 of priority ", " Live at step 30 of fifo ",
+                            " Compare "};
+    for (int i = 0; i < 3; i++) {
+        app_key(a, 'l');
+        char *s = render(a, 120, 35, 0, 1, &len);
+        assert_non_null(strstr(s, titles[i]));
+        free(s);
+    }
+    close_app(&f);
 }
 
 /* l lists the buffers live at the cursor, largest first, summing to the
@@ -878,8 +1080,9 @@ static void test_unnamed_names(void **state)
     assert_non_null(strstr(s, "free b1"));
     free(s);
     /* find knows the names shown */
-    const char *q = "/free b1\r";
-    for (const char *c = q; *c; c++) app_key(a, *c == '\\' ? (c++, K_ENTER) : *c);
+    app_key(a, '/');
+    type(a, "free b1");
+    app_key(a, K_ENTER);
     assert_int_equal(a->st[0].k, 3);
     assert_non_null(strstr(a->msg, "node 2 (free b1) pops at step 3"));
     close_app(&f);
@@ -1582,6 +1785,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_timeline_cache),
         cmocka_unit_test(test_why_line),
         cmocka_unit_test(test_unnamed_names),
+        cmocka_unit_test(test_teaching_keys),
+        cmocka_unit_test(test_peak_of_either),
+        cmocka_unit_test(test_export_svg),
+        cmocka_unit_test(test_live_of_either),
         cmocka_unit_test(test_every_sample_renders),
         cmocka_unit_test(test_golden_replay),
         cmocka_unit_test(test_golden_replay_compare),

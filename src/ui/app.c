@@ -9,11 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sched/units.h"
+#include "app_internal.h"
 #include "defaults.h"
 #include "find.h"
 #include "hit.h"
-
-static const uint32_t speeds[APP_SPEEDS] = {1, 2, 5, 10, 25, 50, 100, 250, 1000, 5000, 20000};
 
 /* Explains stepper s's last pop by comparing it with the runner-up at that
  * moment (undo, look at the two best keys, redo). */
@@ -124,15 +123,6 @@ static void after_move(app *a)
     follow_cursor(a);
 }
 
-/* "auto-play speed 5 steps/s": a message of the moment, which the next
- * step of the play replaces with its explanation. */
-static void say_speed(app *a)
-{
-    uint32_t sps = speeds[a->speed];
-    snprintf(a->msg, sizeof a->msg, "auto-play speed %u step%s/s", sps, sps == 1 ? "" : "s");
-    a->msg_moment = 1;
-}
-
 /* Builds a stepper (and with pl, its placement) for pol into the caller's
  * structs; on failure leaves them empty and sets a->err. */
 static int make_side(app *a, const policy *pol, stepper *st, placement *pl)
@@ -219,6 +209,19 @@ static int init_main(app *a, const policy *pol)
     return 0;
 }
 
+/* Where the two sides' orders part (the first is diverge). */
+static void set_partings(app *a)
+{
+    a->diverge = policy_diverge(&a->st[0].r, &a->st[1].r);
+    uint32_t *p = realloc(a->parts, ((size_t)a->g->n + 1) * sizeof *p);
+    if (!p) { /* only d misses them: it says the orders are the same */
+        a->nparts = 0;
+        return;
+    }
+    a->parts = p;
+    a->nparts = policy_partings(&a->st[0].r, &a->st[1].r, p);
+}
+
 /* (Re)builds the compare side for cmp_pol; the app is unchanged on failure. */
 static int init_cmp(app *a, const policy *cmp_pol)
 {
@@ -228,7 +231,7 @@ static int init_cmp(app *a, const policy *cmp_pol)
     a->st[1] = st;
     a->have_cmp = 1;
     a->cmp_pol = cmp_pol;
-    a->diverge = policy_diverge(&a->st[0].r, &a->st[1].r);
+    set_partings(a);
     step_jump(&a->st[1], a->st[0].k);
     return 0;
 }
@@ -243,6 +246,7 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     a->focus = P_READY;
     a->speed = 3;
     a->sel = GRAPH_NONE;
+    a->play_to = GRAPH_NONE;
     a->placer = pl ? pl : placer_find(DEFAULT_TUI_PLACER);
     a->utf8 = 1;
     a->mouse = 1;
@@ -265,6 +269,7 @@ void app_free(app *a)
     if (a->have_cmp) step_free(&a->st[1]);
     place_free(&a->pl);
     free(a->by_span);
+    free(a->parts);
 }
 
 void app_resize(app *a, int w, int h)
@@ -287,8 +292,6 @@ void app_jump(app *a, uint32_t k)
     after_move(a);
 }
 
-uint32_t app_steps_per_sec(const app *a) { return speeds[a->speed]; }
-
 void app_set_replay(app *a, replay_result *res)
 {
     if (a->have_replay) replay_result_free(&a->replay);
@@ -305,15 +308,9 @@ const replay_result *app_overlay(const app *a)
     return r;
 }
 
-static int play_ms(const app *a)
-{
-    uint32_t sps = speeds[a->speed];
-    return sps >= 50 ? 20 : (int)(1000 / sps);
-}
-
 int app_tick_ms(const app *a)
 {
-    int t = a->playing ? play_ms(a) : -1;
+    int t = a->playing ? app_play_ms(a) : -1;
     if (a->rp.job && (t < 0 || t > APP_POLL_MS)) t = APP_POLL_MS;
     return t;
 }
@@ -332,23 +329,12 @@ app_reaction app_tick(app *a)
     }
     if (!a->playing) return r;
     if (polled &&
-        play_ms(a) > APP_POLL_MS) { /* ticks come every APP_POLL_MS: wait for the play's pace */
+        app_play_ms(a) > APP_POLL_MS) { /* ticks come every APP_POLL_MS: wait for the play's pace */
         a->play_wait += APP_POLL_MS;
-        if (a->play_wait < play_ms(a)) return r;
+        if (a->play_wait < app_play_ms(a)) return r;
         a->play_wait = 0;
     }
-    uint32_t sps = speeds[a->speed];
-    uint32_t per = sps >= 50 ? sps / 50 : 1;
-    uint32_t k = a->st[0].k;
-    if (k >= a->g->n) {
-        a->playing = 0;
-        return APP_REDRAW;
-    }
-    app_jump(a, k + per > a->g->n ? a->g->n : k + per);
-    if (a->msg_moment) a->msg[0] = 0; /* the pop's explanation now */
-    a->msg_moment = 0;
-    if (a->st[0].k >= a->g->n) a->playing = 0;
-    return APP_REDRAW;
+    return app_play_step(a);
 }
 
 static void cycle_focus(app *a, int dir)
@@ -400,62 +386,6 @@ static void select_live(app *a, int dir)
         snprintf(a->msg, sizeof a->msg, "no buffer is live at step %u", s->k);
 }
 
-/* Goes to the match of a->find after (dir > 0) or before the cursor and
- * says which it is. */
-static void find_go(app *a, int dir)
-{
-    find_hit h = find_step(a->g, &a->st[0].r, a->find, a->st[0].k, dir);
-    if (h.node == GRAPH_NONE) {
-        snprintf(a->msg, sizeof a->msg, "no node matches '%s' (ids, names and ops are searched)",
-                 a->find);
-        a->finding = 0;
-        return;
-    }
-    app_jump(a, h.step);
-    char lb[GRAPH_LABEL_MAX];
-    snprintf(a->msg, sizeof a->msg,
-             "node %" PRId64 " (%s) pops at step %u under %s: match %u of %u%s", a->g->id[h.node],
-             graph_display(a->g, h.node, lb, sizeof lb), h.step, a->pol->name, h.index, h.count,
-             !h.wrapped ? ""
-             : dir > 0  ? ", from the start again"
-                        : ", from the end again");
-    a->finding = 1;
-}
-
-static void finish_prompt(app *a)
-{
-    int prompt = a->prompt;
-    a->prompt = 0;
-    if (prompt == 'g') {
-        size_t digits = strspn(a->pbuf, "0123456789");
-        unsigned long long v = digits ? strtoull(a->pbuf, NULL, 10) : 0;
-        if (!a->pbuf[0]) return;
-        if (a->pbuf[digits] || digits > 10 || v > a->g->n)
-            snprintf(a->msg, sizeof a->msg, "'%s' is not a step: steps run from 0 to %u", a->pbuf,
-                     a->g->n);
-        else app_jump(a, (uint32_t)v);
-        return;
-    }
-    if (!a->pbuf[0]) return;
-    snprintf(a->find, sizeof a->find, "%s", a->pbuf);
-    find_go(a, 1);
-}
-
-static void prompt_key(app *a, int key)
-{
-    size_t len = strlen(a->pbuf);
-    if (key == K_ESC) {
-        a->prompt = 0;
-    } else if (key == K_ENTER || key == '\n' || key == '\r') {
-        finish_prompt(a);
-    } else if (key == K_BACKSPACE || key == 127 || key == 8) {
-        if (len) a->pbuf[len - 1] = 0;
-    } else if (key >= ' ' && key <= '~' && len + 1 < sizeof a->pbuf) {
-        a->pbuf[len] = (char)key;
-        a->pbuf[len + 1] = 0;
-    }
-}
-
 static void switch_policy(app *a)
 {
     size_t i = 0;
@@ -470,7 +400,7 @@ static void switch_policy(app *a)
         return;
     }
     a->cmp_pol = other;
-    if (a->have_cmp) a->diverge = policy_diverge(&a->st[0].r, &a->st[1].r);
+    if (a->have_cmp) set_partings(a);
     app_jump(a, k);
     snprintf(a->msg, sizeof a->msg, "policy %s: %s", next->name, next->desc);
 }
@@ -491,6 +421,26 @@ static void next_placer(app *a)
              100.0 * place_over_peak(&a->pl, a->st[0].r.peak));
 }
 
+/* P: the stepped policy's peak; in compare mode, P again there goes to the
+ * other policy's peak (and back). */
+static void go_peak(app *a)
+{
+    const stepper *m = &a->st[0], *o = &a->st[1];
+    uint32_t mine = m->r.peak_step, k = m->k;
+    if (!a->compare) {
+        app_jump(a, mine);
+        snprintf(a->msg, sizeof a->msg, "peak of %s at step %u", a->pol->name, mine);
+        return;
+    }
+    uint32_t other = o->r.peak_step;
+    const stepper *to = k == mine && mine != other ? o : m, *alt = to == m ? o : m;
+    app_jump(a, to->r.peak_step);
+    char b1[32];
+    snprintf(a->msg, sizeof a->msg, "peak of %s at step %u, %s; P again: %s's peak at step %u",
+             to->pol->name, to->r.peak_step, units_bytes(b1, sizeof b1, to->r.peak, 0),
+             alt->pol->name, alt->r.peak_step);
+}
+
 /* The c key: compare mode on or off, laid out again at the last size. */
 static app_reaction toggle_compare(app *a)
 {
@@ -499,6 +449,7 @@ static app_reaction toggle_compare(app *a)
         return APP_REDRAW;
     }
     a->compare = !a->compare;
+    if (!a->compare && a->live == 2) a->live = 1; /* the other side's list goes with it */
     app_resize(a, a->lay.w, a->lay.h);
     after_move(a);
     return APP_REDRAW | APP_RELAYOUT;
@@ -512,7 +463,7 @@ static app_reaction main_key(app *a, int key)
     if (page < 1) page = 1;
     if (a->finding) { /* n and N step through the matches; any other key ends the find */
         if (key == 'n' || key == 'N') {
-            find_go(a, key == 'n' ? 1 : -1);
+            app_find_go(a, key == 'n' ? 1 : -1);
             return APP_REDRAW;
         }
         a->finding = 0;
@@ -542,22 +493,26 @@ static app_reaction main_key(app *a, int key)
         return APP_REDRAW;
     case K_HOME: app_jump(a, 0); return APP_REDRAW;
     case K_END: app_jump(a, n); return APP_REDRAW;
-    case 'P': {
-        uint32_t at = a->st[0].r.peak_step;
-        app_jump(a, at);
-        snprintf(a->msg, sizeof a->msg, "peak of %s at step %u", a->pol->name, at);
-        return APP_REDRAW;
-    }
+    case 'P': go_peak(a); return APP_REDRAW;
     case 'g':
     case '/':
+    case 'b':
+    case 'e':
         a->prompt = key;
         a->pbuf[0] = 0;
-        a->playing = 0;
+        if (key == 'e') app_export_name(a, a->pbuf, sizeof a->pbuf);
+        app_play_stop(a);
         return APP_REDRAW;
+    case 'B': app_break_clear(a); return APP_REDRAW;
     case 'r':
-        a->playing = !a->playing;
-        if (a->playing && k >= n) app_jump(a, 0);
+        if (a->playing) app_play_stop(a);
+        else {
+            if (k >= n) app_jump(a, 0);
+            app_play_start(a, GRAPH_NONE, NULL);
+        }
         return APP_REDRAW;
+    case 'u': app_play_peak(a); return APP_REDRAW;
+    case 'd': app_play_part(a); return APP_REDRAW;
     case 'z':
     case 'Z':
     case '<':
@@ -570,7 +525,7 @@ static app_reaction main_key(app *a, int key)
             return APP_REDRAW;
         }
         if (a->speed < APP_SPEEDS - 1) a->speed++;
-        say_speed(a);
+        app_say_speed(a);
         return APP_REDRAW;
     case '-':
     case '_':
@@ -579,7 +534,7 @@ static app_reaction main_key(app *a, int key)
             return APP_REDRAW;
         }
         if (a->speed > 0) a->speed--;
-        say_speed(a);
+        app_say_speed(a);
         return APP_REDRAW;
     case K_TAB: cycle_focus(a, 1); return APP_REDRAW;
     case K_BTAB: cycle_focus(a, -1); return APP_REDRAW;
@@ -591,8 +546,8 @@ static app_reaction main_key(app *a, int key)
         if (a->focus == P_TETRIS) select_live(a, -1);
         else scroll(a, 1);
         return APP_REDRAW;
-    case 'l':
-        a->live = !a->live;
+    case 'l': /* compare mode: the stepped side's list, the other's, neither */
+        a->live = (a->live + 1) % (a->compare ? 3 : 2);
         a->better = 0;
         return APP_REDRAW;
     case 'w':
@@ -633,7 +588,7 @@ static app_reaction main_key(app *a, int key)
     case K_ESC:
         /* cancels the replay first; the next Esc stops play */
         if (app_replay_cancel(&a->rp, a->msg, sizeof a->msg)) return APP_REDRAW;
-        a->playing = 0;
+        app_play_stop(a);
         a->sel = GRAPH_NONE;
         return APP_REDRAW;
     default: return 0;
@@ -647,7 +602,7 @@ app_reaction app_key(app *a, int key)
     a->msg_moment = 0;
     if (key == K_RESIZE) return APP_RELAYOUT | APP_REDRAW; /* in every mode, and nothing else */
     if (a->prompt) {
-        prompt_key(a, key);
+        app_prompt_key(a, key);
         return APP_REDRAW;
     }
     if (a->help) {

@@ -33,6 +33,13 @@ enum {
 
 #define APP_SPEEDS  11
 #define APP_POLL_MS 50 /* how often a running replay is polled */
+#define APP_BREAKS  8  /* breakpoints at most */
+
+/* A breakpoint: any play stops at a step where it holds. */
+typedef struct app_break {
+    char node[64]; /* a find query (id, name or op): the step that popped a match */
+    int64_t bytes; /* or, when > 0: the step where live memory reaches it from below */
+} app_break;
 
 /* What a key, a click or a tick changed, for the front end to act on (as
  * htop's actions return reactions): a bit set, 0 for nothing. */
@@ -57,17 +64,24 @@ typedef struct app {
     uint32_t *by_span;           /* buffers by span, largest first (timeline painting order) */
     uint32_t zoom_lo, zoom_span; /* the curve's window of steps (zoom_span 0: every step) */
     int better;                  /* compare mode: the summary says why one order is lower */
-    int live;     /* the arena panel (or compare's summary) lists the buffers live at the cursor */
+    int live;     /* the arena panel (or compare's summary) lists the buffers live at the cursor:
+                   * 1 of the stepped policy, 2 of the other (compare mode) */
     int timeline; /* the arena panel shows the lifetime x address timeline */
     uint32_t sel; /* the selected buffer, or GRAPH_NONE */
     int compare;  /* compare mode shown */
     uint32_t diverge; /* first step (0-based) where the orders differ, n if never */
-    int focus;        /* panel_id with keyboard focus */
+    uint32_t *parts;  /* compare: where the orders part (policy_partings, 0-based) */
+    uint32_t nparts;
+    int focus; /* panel_id with keyboard focus */
     uint32_t scroll[P_COUNT];
     int help;           /* help overlay shown */
     int playing, speed; /* auto-play and its speed index */
-    int prompt;         /* 0, 'g' (go to step) or '/' (find node) */
-    char pbuf[64];
+    uint32_t play_to;   /* the play stops at this step (GRAPH_NONE: at the last) */
+    char play_goal[64]; /* what play_to is, for the message there ("the peak of fifo") */
+    app_break brk[APP_BREAKS];
+    int nbrk;
+    int prompt; /* 0, 'g' (go to step), '/' (find node), 'b' (breakpoint), 'e' (export) */
+    char pbuf[256];
     int finding;      /* after a find: n and N go to the next and previous match */
     char find[64];    /* the query they look for */
     char msg[200];    /* one-shot message shown in the why line */
@@ -114,6 +128,13 @@ uint32_t app_steps_per_sec(const app *a);
 const stepper *app_ready_stepper(const app *a, int panel);
 /* Describes buffer b for the details line: size, offset, steps, users. */
 void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap);
+
+/* The export's file name offered: "demo-priority-step117.svg". */
+void app_export_name(const app *a, char *out, size_t cap);
+/* Writes the stepped policy's curve and arena, as plan --svg draws them,
+ * with the cursor's step marked, to path; says what it wrote (or why not)
+ * in a->msg. 0 or -1. */
+int app_export_svg(app *a, const char *path);
 
 /* Moves res into the app as the curve's overlay (replacing any); res is
  * left empty. */

@@ -28,8 +28,8 @@ typedef struct svg_plan {
  * the memory curve with its peak marked, and one rectangle per buffer from
  * its alloc step to its free step at [offset, offset + size), the arena's
  * high-water mark as a line; with has_cursor, a line at the cursor's step
- * labelled with its live bytes, and the title says the step. Returns 0, or -1 with a message in err (out of
- * memory); write errors are left to the caller (ferror, fclose). */
+ * labelled with its live bytes, and the title says the step. Returns 0, or -1 with a message in err
+ * (out of memory); write errors are left to the caller (ferror, fclose). */
 int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap);
 
 /* Writes s as XML text or attribute value: & < > " ' as entities, control

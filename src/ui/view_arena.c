@@ -52,8 +52,8 @@ void view_arena(canvas *cv, const app *a, rect r)
     if (area.w < 4 || area.h < 1) return;
     int ph = area.h, axis_x = area.x - 1;
     if (arena <= 0) {
-        canvas_text(cv, area.x + 1, area.y + ph / 2, area.w - 1, ST_DIM,
-                    "no buffer is ever allocated");
+        canvas_fit(cv, area.x + 1, area.y + ph / 2, area.w - 1, ST_DIM,
+                   "no buffer is ever allocated");
         return;
     }
 

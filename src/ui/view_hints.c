@@ -6,36 +6,97 @@
 #include "util/utf8.h"
 #include "view.h"
 
-/* " Replay host raw [######......] 45%  27/61 steps  Esc: cancel" */
+/* " Replay host raw [######......] 45%  27/61 steps  Esc: cancel": each
+ * field whole or not at all, the bar a quarter of the line (10 to 40
+ * cells) or what room is left, or none below 10. */
 static void replay_progress(canvas *cv, const app *a, rect r)
 {
-    char buf[128];
-    int x = r.x, end = r.x + r.w;
+    char what[64], pct[16], steps[48];
+    int end = r.x + r.w;
     uint32_t done = a->rp.done, total = a->rp.total;
     if (total && done > total) done = total;
-    int pct = total ? (int)((uint64_t)done * 100 / total) : 0;
-    x += canvas_text(cv, x, r.y, end - x, ST_HINT, " ");
-    x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, "Replay");
-    snprintf(buf, sizeof buf, " %s %s [", a->rp.job_be ? a->rp.job_be->name : "?",
+    snprintf(what, sizeof what, " %s %s ", a->rp.job_be ? a->rp.job_be->name : "?",
              replay_mode_name(a->rp.job_mode));
-    x += canvas_text(cv, x, r.y, end - x, ST_HINT, buf);
-    int bw = r.w / 4;
-    if (bw < 10) bw = 10;
-    if (bw > 40) bw = 40;
-    int fill = total ? (int)((uint64_t)done * (uint64_t)bw / total) : 0;
-    for (int i = 0; i < bw && x < end; i++, x++) {
-        if (i < fill) canvas_put(cv, x, r.y, cv->utf8 ? 0x2588 : '#', ST_HINT_KEY);
-        else canvas_put(cv, x, r.y, cv->utf8 ? 0x2591 : '.', ST_HINT);
-    }
-    if (total) snprintf(buf, sizeof buf, "] %d%%  %u/%u steps  ", pct, done, total);
-    else snprintf(buf, sizeof buf, "] %d%%  scheduling...  ", pct);
-    x += canvas_text(cv, x, r.y, end - x, ST_HINT, buf);
-    if (a->rp.cancelled) {
-        canvas_text(cv, x, r.y, end - x, ST_HINT, "cancelling...");
+    snprintf(pct, sizeof pct, " %d%%", total ? (int)((uint64_t)done * 100 / total) : 0);
+    if (total) snprintf(steps, sizeof steps, "  %u/%u steps", done, total);
+    else snprintf(steps, sizeof steps, "  scheduling...");
+    const char *esc = a->rp.cancelled ? "  cancelling..." : "  Esc: cancel";
+    int fixed = 7 + (int)strlen(what) + (int)strlen(pct) + (int)strlen(esc);
+    int x = r.x + canvas_text(cv, r.x, r.y, r.w, ST_HINT, " ");
+    x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, "Replay");
+    if (fixed > r.w) { /* the word alone, then the cancel key if it fits */
+        if (x + (int)strlen(esc) <= end) canvas_text(cv, x, r.y, end - x, ST_HINT, esc);
         return;
     }
+    x += canvas_text(cv, x, r.y, end - x, ST_HINT, what);
+    int room = end - x - (int)strlen(pct) - (int)strlen(esc) - (int)strlen(steps);
+    int show_steps = room >= 12;
+    if (!show_steps) room += (int)strlen(steps);
+    int bw = r.w / 4 < 10 ? 10 : r.w / 4 > 40 ? 40 : r.w / 4;
+    if (bw > room - 2) bw = room - 2;
+    if (bw >= 10) {
+        int fill = total ? (int)((uint64_t)done * (uint64_t)bw / total) : 0;
+        x += canvas_text(cv, x, r.y, 1, ST_HINT, "[");
+        for (int i = 0; i < bw; i++, x++) {
+            if (i < fill) canvas_put(cv, x, r.y, cv->utf8 ? 0x2588 : '#', ST_HINT_KEY);
+            else canvas_put(cv, x, r.y, cv->utf8 ? 0x2591 : '.', ST_HINT);
+        }
+        x += canvas_text(cv, x, r.y, 1, ST_HINT, "]");
+    }
+    x += canvas_text(cv, x, r.y, end - x, ST_HINT, pct);
+    if (show_steps) x += canvas_text(cv, x, r.y, end - x, ST_HINT, steps);
+    if (a->rp.cancelled) {
+        canvas_text(cv, x, r.y, end - x, ST_HINT, esc);
+        return;
+    }
+    x += canvas_text(cv, x, r.y, end - x, ST_HINT, "  ");
     x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, "Esc");
     canvas_text(cv, x, r.y, end - x, ST_HINT, ": cancel");
+}
+
+/* " Go to step (0-61): 12_   Enter: go   Esc: cancel": the question in
+ * the longest form that fits with the typed text, whose end is shown when
+ * it is long ("…" before it); then the keys, each whole or not at all. */
+static void prompt_line(canvas *cv, const app *a, rect r)
+{
+    char q[2][96];
+    const char *enter = "Enter: go";
+    switch (a->prompt) {
+    case 'g':
+        snprintf(q[0], sizeof q[0], " Go to step (0-%u): ", a->g->n);
+        snprintf(q[1], sizeof q[1], " Step: ");
+        break;
+    case 'b':
+        snprintf(q[0], sizeof q[0], " Break at node (id, name or op) or at >SIZE of memory: ");
+        snprintf(q[1], sizeof q[1], " Break at: ");
+        enter = "Enter: set";
+        break;
+    case 'e':
+        snprintf(q[0], sizeof q[0], " Export the curve and arena as SVG to: ");
+        snprintf(q[1], sizeof q[1], " SVG file: ");
+        enter = "Enter: write";
+        break;
+    default:
+        snprintf(q[0], sizeof q[0], " Find node (id, name or op): ");
+        snprintf(q[1], sizeof q[1], " Find: ");
+    }
+    canvas_fill(cv, r, ' ', ST_PROMPT);
+    int typed = (int)strlen(a->pbuf) + 1; /* ASCII (the prompt takes no other), and the cursor */
+    const char *label = utf8_count(q[0]) + typed + 2 <= r.w ? q[0] : q[1];
+    int x = r.x + canvas_text(cv, r.x, r.y, r.w, ST_PROMPT, label), end = r.x + r.w;
+    int room = end - x - 1;
+    if (room < 2) return;
+    const char *t = a->pbuf;
+    if (typed > room) { /* the end of what was typed, after an ellipsis */
+        x += canvas_text(cv, x, r.y, 1, ST_PROMPT, cv->utf8 ? "\u2026" : "<");
+        while ((int)strlen(t) + 1 > room - 1) t++;
+    }
+    x += canvas_text(cv, x, r.y, end - x, ST_PROMPT, t);
+    x += canvas_text(cv, x, r.y, end - x, ST_PROMPT, "_");
+    const char *keys[] = {enter, "Esc: cancel"};
+    for (int i = 0; i < 2; i++)
+        if (x + 3 + utf8_count(keys[i]) <= end)
+            x += 3 + canvas_text(cv, x + 3, r.y, end - x - 3, ST_PROMPT, keys[i]);
 }
 
 void view_hints(canvas *cv, const app *a, rect r)
@@ -46,13 +107,7 @@ void view_hints(canvas *cv, const app *a, rect r)
         return;
     }
     if (a->prompt) {
-        char buf[160];
-        if (a->prompt == 'g')
-            snprintf(buf, sizeof buf, " Go to step (0-%u): %s_", a->g->n, a->pbuf);
-        else snprintf(buf, sizeof buf, " Find node (id, name or op): %s_", a->pbuf);
-        canvas_fill(cv, r, ' ', ST_PROMPT);
-        int w = canvas_text(cv, r.x, r.y, r.w, ST_PROMPT, buf);
-        canvas_text(cv, r.x + w, r.y, r.w - w, ST_PROMPT, "   Enter: go   Esc: cancel");
+        prompt_line(cv, a, r);
         return;
     }
     if (a->finding) { /* after a find: its keys, each whole or not at all */

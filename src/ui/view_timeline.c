@@ -48,8 +48,8 @@ void view_timeline(canvas *cv, const app *a, rect r, view_cache *vc)
     int ph = area.h, pw = area.w;
     uint32_t n = s->r.n;
     if (pl->arena <= 0 || !a->by_span) {
-        canvas_text(cv, area.x + 1, area.y + ph / 2, area.w - 1, ST_DIM,
-                    "no buffer is ever allocated");
+        canvas_fit(cv, area.x + 1, area.y + ph / 2, area.w - 1, ST_DIM,
+                   "no buffer is ever allocated");
         return;
     }
     char lab[32];

@@ -218,6 +218,7 @@ static int key_of(unsigned b)
                                   K_PGUP, K_PGDN, K_BACKSPACE, K_ENTER, K_ESC,  K_TAB,
                                   K_BTAB, K_F1,   K_F10,       K_RESIZE};
     if (b >= 128) return special[b % 16];
+    if (b == 'e') return 'b'; /* e writes a file: prompt() exports to /dev/null instead */
     return (int)b;
 }
 
@@ -231,13 +232,23 @@ static void size_of(fuzz_in *in, int *w, int *h)
     *h = 1 + (int)(y % (big ? 100 : 50));
 }
 
-/* A prompt: a step or an Id (sometimes out of range), or text (a part of a
- * name or an op, or any printable bytes); after a find, n and N. */
+/* A prompt (go to, find, breakpoint) with a step or an Id (sometimes out of
+ * range), or text (a part of a name or an op, or any printable bytes, a
+ * size for a breakpoint); after a find, n and N. Or the export, to /dev/null. */
 static void prompt(app *a, fuzz_in *in)
 {
-    app_key(a, fuzz_byte(in) & 1 ? 'g' : '/');
+    static const int kinds[] = {'g', '/', 'b', 'e'};
+    int kind = kinds[fuzz_byte(in) % 4];
+    app_key(a, kind);
+    if (kind == 'e') {
+        if (a->prompt != 'e') return; /* e closed the help instead */
+        while (a->pbuf[0]) app_key(a, K_BACKSPACE);
+        for (const char *p = "/dev/null"; *p; p++) app_key(a, *p);
+        app_key(a, K_ENTER);
+        return;
+    }
     unsigned how = fuzz_byte(in);
-    char text[24];
+    char text[32];
     uint64_t v;
     if (how & 0x40) {
         unsigned len = fuzz_byte(in) % 12;
@@ -248,7 +259,8 @@ static void prompt(app *a, fuzz_in *in)
         else if (how % 4 == 1 && a->g->n) v = (uint64_t)a->g->id[fuzz_u16(in) % a->g->n];
         else if (how % 4 == 2) v = (uint64_t)fuzz_u16(in) << (fuzz_byte(in) % 48);
         else v = UINT64_MAX;
-        snprintf(text, sizeof text, "%llu", (unsigned long long)v);
+        snprintf(text, sizeof text, "%s%llu%s", kind == 'b' && how & 0x80 ? ">" : "",
+                 (unsigned long long)v, kind == 'b' && how & 0x08 ? "KiB" : "");
     }
     for (const char *p = text; *p; p++) app_key(a, *p);
     if (how & 0x10) app_key(a, K_BACKSPACE);

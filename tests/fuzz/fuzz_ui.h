@@ -52,6 +52,18 @@ static inline void fuzz_render(fuzz_canvas *f, const app *a)
         FUZZ_CHECK(after->ch == FUZZ_GUARD_CH && after->style == FUZZ_GUARD_STYLE,
                    "%dx%d: written %zu cells past the canvas", cv->w, cv->h, i + 1);
     }
+    /* Whole pieces only: no number, unit or word clipped, at any size the
+     * panels are laid out for (below it, a notice says the size needed). */
+    if (!a->lay.too_small && cv->cuts) { /* the row, for the report */
+        int y = cv->cut[0].y;
+        for (int x = 0; x < cv->w; x++) {
+            uint32_t ch = cv->c[y * cv->w + x].ch;
+            fputc(ch < 0x80 ? (int)ch : '#', stderr);
+        }
+        fputc('\n', stderr);
+    }
+    FUZZ_CHECK(a->lay.too_small || cv->cuts == 0, "%dx%d: %d cut(s), the first at (%d, %d)", cv->w,
+               cv->h, cv->cuts, cv->cuts ? cv->cut[0].x : -1, cv->cuts ? cv->cut[0].y : -1);
     for (size_t i = 0; i < n; i++) {
         uint32_t ch = cv->c[i].ch;
         int x = (int)(i % (size_t)cv->w), y = (int)(i / (size_t)cv->w);

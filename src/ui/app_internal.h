@@ -1,0 +1,43 @@
+/* app_internal.h: what the app's files (app.c, app_play.c, app_prompt.c,
+ * app_export.c: one module, the TUI's state) share beyond app.h: auto-play
+ * and the teaching flow (app_play.c), the prompts (app_prompt.c). */
+#ifndef MEMTRIS_APP_INTERNAL_H
+#define MEMTRIS_APP_INTERNAL_H
+#include "app.h"
+
+/* app_play.c */
+/* Milliseconds between two play steps at the current speed. */
+int app_play_ms(const app *a);
+/* "auto-play speed 5 steps/s": a message of the moment (the next step of
+ * the play replaces it with its explanation). */
+void app_say_speed(app *a);
+/* Plays from the cursor to step `to` (GRAPH_NONE: the last), saying "at
+ * GOAL" there; breakpoints stop it sooner. */
+void app_play_start(app *a, uint32_t to, const char *goal);
+void app_play_stop(app *a);
+/* One tick of the play: the steps of one tick at the current speed, each
+ * looked at, stopping at the goal, a breakpoint or the last step (and
+ * saying which). */
+app_reaction app_play_step(app *a);
+/* u: plays to the stepped policy's peak (from step 0 when at or past it). */
+void app_play_peak(app *a);
+/* d (compare mode): plays to the next step where the orders part. */
+void app_play_part(app *a);
+/* "the orders part at step 7 (2 of 3): fifo pops node 3 (...), priority
+ * pops node 4 (...)" when step k (1-based) is a parting, else NULL. */
+const char *app_part_text(const app *a, uint32_t k, char *out, size_t cap);
+/* b: a breakpoint from what was typed: ">SIZE" (">=SIZE" too) for live
+ * memory reaching SIZE, else a find query (id, name or op) for a node's
+ * pop. Says what it set, or why not, in a->msg; 0 or -1. */
+int app_break_add(app *a, const char *text);
+/* B: forgets every breakpoint. */
+void app_break_clear(app *a);
+
+/* app_prompt.c */
+/* A key while a prompt is up: typing, Backspace, Esc (cancel), Enter (do it). */
+void app_prompt_key(app *a, int key);
+/* Goes to the match of a->find after (dir > 0) or before the cursor and
+ * says which it is. */
+void app_find_go(app *a, int dir);
+
+#endif
