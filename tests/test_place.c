@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include "testutil.h"
 #include "sched/place.h"
+#include "sched/place_ctl.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
 #error "MEMTRIS_SOURCE_DIR must point at the source tree"
@@ -959,6 +960,41 @@ static void arena_overflow_is_an_error(void **state)
 }
 
 /* An empty graph and one of zero-byte buffers: an empty arena. */
+/* A placement watched from another thread: asked to stop, every placer
+ * fails with "cancelled" (and leaves no plan); not asked, it says what it
+ * did last. */
+static void cancelled_placements(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = tu_load_sample("resnet50.json", &d);
+    run r;
+    char err[256];
+    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    place_ctl ctl = {0};
+    place_ctl_bind(&ctl);
+    for (size_t i = 0; placer_at(i); i++) {
+        placement pl;
+        assert_int_equal(place_run(g, &r, placer_at(i), 64, &pl, err, sizeof err), 0);
+        assert_non_null(atomic_load(&ctl.doing));
+        place_free(&pl);
+    }
+    atomic_store(&ctl.cancel, 1);
+    for (size_t i = 0; placer_at(i); i++) {
+        placement pl;
+        assert_int_equal(place_run(g, &r, placer_at(i), 64, &pl, err, sizeof err), -1);
+        assert_string_equal(err, "cancelled");
+        assert_null(pl.offset);
+    }
+    place_ctl_bind(NULL);
+    placement pl;
+    assert_int_equal(place_run(g, &r, placer_find("best"), 64, &pl, err, sizeof err), 0);
+    place_free(&pl);
+    policy_run_free(&r);
+    graph_free(g);
+    diag_free(&d);
+}
+
 static void empty_plans(void **state)
 {
     (void)state;
@@ -1040,6 +1076,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(many_live_buffers),
         cmocka_unit_test(arena_overflow_is_an_error),
         cmocka_unit_test(empty_plans),
+        cmocka_unit_test(cancelled_placements),
         cmocka_unit_test(fuzz_found_graphs),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);

@@ -483,8 +483,8 @@ static void test_no_cut_words(void **state)
          * steps a second on an ASCII screen; 4: a find typed, then up; 5:
          * the live list; 6: the live list in compare mode; 7: the help; 8:
          * why one order is lower; 9: a long breakpoint typed; 10: the
-         * export's prompt with its file name. */
-        for (int mode = 0; mode < 11; mode++) {
+         * export's prompt with its file name; 11: the legend. */
+        for (int mode = 0; mode < 12; mode++) {
             if (mode == 1) app_key(a, 'c');
             if (mode == 2) {
                 app_key(a, 'c');
@@ -519,6 +519,15 @@ static void test_no_cut_words(void **state)
             if (mode == 10) {
                 app_key(a, K_ESC);
                 app_key(a, 'e');
+            }
+            if (mode == 11) {
+                app_key(a, K_ESC);
+                app_key(a, 'b');
+                type(a, ">=3MiB");
+                app_key(a, K_ENTER);
+                app_key(a, '?');
+                app_key(a, K_TAB);
+                assert_int_equal(a->help, 2);
             }
             for (int h = 24; h <= 60; h += 36)
                 for (int w = LAYOUT_MIN_W; w <= 300; w++)
@@ -726,6 +735,105 @@ static void test_export_svg(void **state)
     snprintf(want, sizeof want, "cannot write %s: No such file or directory", path);
     assert_string_equal(a->msg, want);
     assert_int_equal(rmdir(dir), 0);
+    close_app(&f);
+}
+
+/* ? shows the keys; Tab turns to the legend (every glyph, the key tuple,
+ * the file's full path, the breakpoints) and back; any other key closes. */
+static void test_help_legend(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_key(a, 'b');
+    type(a, "block1.add");
+    app_key(a, K_ENTER);
+    app_key(a, 'b');
+    type(a, ">2MiB");
+    app_key(a, K_ENTER);
+    app_key(a, '?');
+    size_t len;
+    char *s = render(a, 80, 24, 1, 1, &len);
+    assert_non_null(strstr(s, " Keys "));
+    assert_non_null(strstr(s, "u  d               play to peak; to where orders part"));
+    assert_non_null(strstr(s, "Tab: the legend"));
+    free(s);
+    app_key(a, K_TAB);
+    s = render(a, 80, 24, 1, 1, &len);
+    assert_non_null(strstr(s, " Legend "));
+    assert_non_null(strstr(s, "\u28ff         curve: the stepped policy, steps done"));
+    assert_non_null(strstr(s, "\u25b2         the peak; \u25c0 \u25b6 when zoomed away from it"));
+    assert_non_null(strstr(s, "(c,t,id)  priority's key: the smallest pops"));
+    assert_non_null(strstr(s, "file: demo.json"));
+    assert_non_null(strstr(s, "breakpoints: 'block1.add', >=2.0 MiB"));
+    free(s);
+    s = render(a, 80, 24, 0, 1, &len); /* ASCII: its own glyphs */
+    assert_non_null(strstr(s, "^         the peak; < > when zoomed away from it"));
+    free(s);
+    app_key(a, K_TAB);
+    assert_int_equal(a->help, 1);
+    app_key(a, 'x');
+    assert_int_equal(a->help, 0);
+    assert_false(a->quit);
+    close_app(&f);
+}
+
+/* Ticks until the background placement ends (the front end's poll). */
+static void place_out(app *a)
+{
+    for (int i = 0; a->placing && i < 200000; i++) {
+        app_tick(a);
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    assert_null(a->placing);
+}
+
+/* On a big graph a and s place in the background: a progress line with
+ * Esc to cancel, the old arena until the new one is taken; keys that need
+ * the plan wait. (The bound is lowered here so that the demo counts as big.) */
+static void test_place_background(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 1);
+    app *a = &f.a;
+    a->place_async_min = 0;
+    app_jump(a, 20);
+    app_key(a, 'a');
+    assert_non_null(a->placing);
+    size_t len;
+    char *s = render(a, 100, 30, 1, 1, &len);
+    assert_non_null(strstr(s, " Placing 20 buffers with best-fit"));
+    assert_non_null(strstr(s, "Esc: cancel"));
+    free(s);
+    app_key(a, 's');
+    assert_string_equal(a->msg, "'s' waits until placing ends; Esc cancels it");
+    place_out(a);
+    assert_string_equal(a->placer->name, "best-fit");
+    assert_string_equal(a->pl.placer, "best-fit");
+    assert_non_null(strstr(a->msg, "placer best-fit: arena"));
+    /* cancelled: the arena stays */
+    app_key(a, 'a');
+    assert_non_null(a->placing);
+    app_key(a, K_ESC);
+    assert_null(a->placing);
+    assert_string_equal(a->msg, "placer pool cancelled; the arena is as it was");
+    assert_string_equal(a->placer->name, "best-fit");
+    /* s: the new policy's run placed in the background, the step kept */
+    app_key(a, 's');
+    assert_non_null(a->placing);
+    assert_string_equal(a->pol->name, "priority");
+    place_out(a);
+    assert_string_equal(a->pol->name, "fifo");
+    assert_string_equal(a->cmp_pol->name, "priority");
+    assert_int_equal(a->st[0].k, 20);
+    assert_int_equal(a->st[1].k, 20);
+    assert_string_equal(a->pl.placer, "best-fit");
+    assert_non_null(strstr(a->msg, "policy fifo:"));
+    /* and a placement left running when the app ends is stopped */
+    app_key(a, 'a');
     close_app(&f);
 }
 
@@ -1789,6 +1897,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_peak_of_either),
         cmocka_unit_test(test_export_svg),
         cmocka_unit_test(test_live_of_either),
+        cmocka_unit_test(test_help_legend),
+        cmocka_unit_test(test_place_background),
         cmocka_unit_test(test_every_sample_renders),
         cmocka_unit_test(test_golden_replay),
         cmocka_unit_test(test_golden_replay_compare),

@@ -3,6 +3,7 @@
  * place_coloring.c, place_greedy.c and place_best.c. */
 #include "place.h"
 #include "gaps.h"
+#include "place_ctl.h"
 #include "place_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,20 @@ void place_free(placement *pl)
     memset(pl, 0, sizeof *pl);
 }
 
+static _Thread_local place_ctl *ctl_now;
+
+void place_ctl_bind(place_ctl *ctl) { ctl_now = ctl; }
+
+int place_cancel_asked(void)
+{
+    return ctl_now && atomic_load_explicit(&ctl_now->cancel, memory_order_relaxed);
+}
+
+void place_doing(const char *what)
+{
+    if (ctl_now) atomic_store(&ctl_now->doing, what);
+}
+
 int place_run(const graph *g, const run *r, const placer *p, int64_t align, placement *pl,
               char *err, size_t errcap)
 {
@@ -131,7 +146,9 @@ int place_run(const graph *g, const run *r, const placer *p, int64_t align, plac
         place_free(pl);
         return place_oom(g, err, errcap);
     }
-    if (p->place(g, r, &lt, align, pl, err, errcap)) {
+    place_doing(p->name);
+    if (p->place(g, r, &lt, align, pl, err, errcap) || place_cancel_asked()) {
+        if (place_cancel_asked()) snprintf(err, errcap, "cancelled");
         place_lifetimes_free(&lt);
         place_free(pl);
         return -1;

@@ -1,6 +1,7 @@
 /* place_best.c: placer "best": the smallest plan of every other placer and
  * of the greedy in five orders, then a bounded hill-climb over the winning
  * greedy order. Exports place_best, place_best_limited, place_best_greedy_budget. */
+#include "place_ctl.h"
 #include "place_internal.h"
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,7 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
     memcpy(jobs2, jobs, (size_t)nb * sizeof *jobs);
     memcpy(off2, off, (size_t)nb * sizeof *off);
     uint64_t seed = 0x2545F4914F6CDD1DULL;
-    while (G->work < budget && arena > goal) {
+    while (G->work < budget && arena > goal && !place_cancel_asked()) {
         /* The positions of the buffers at the top. */
         uint32_t ntop = 0;
         for (uint32_t i = 0; i < nb; i++)
@@ -176,6 +177,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
                                 PLACE_ORDER_AREA, PLACE_ORDER_START};
     /* A plan that would pass 2^63-1 bytes is no plan: another may fit. */
     int64_t greedy_arena = INT64_MAX;
+    place_doing("the greedy by size");
     int grc = place_greedy_orders(G, which, 2, goal, &greedy_arena, pl, order, off, err, errcap);
     uint64_t one_run = G->work / 2;
     int greedy_cut = G->work > G->max_work;
@@ -189,6 +191,8 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     for (size_t i = 0; arena > goal && placer_at(i); i++) {
         const placer *p = placer_at(i);
         if (!p->in_best) continue;
+        if (place_cancel_asked()) goto out; /* place_run says so */
+        place_doing(p->name);
         placement o = {0};
         o.align = align;
         o.offset = other = calloc((size_t)g->nbufs + 1, sizeof *o.offset);
@@ -216,6 +220,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         if (budget > BEST_MAX_WORK) budget = BEST_MAX_WORK;
         G->work = 0;
         G->max_work = UINT64_MAX; /* a step costs at most one greedy run, under the limit above */
+        place_doing("the hill-climb");
         int64_t a = hill_climb(G, order, off, greedy_arena, goal, budget);
         if (a == -1) {
             place_oom(g, err, errcap);

@@ -1,6 +1,7 @@
 /* place_greedy.c: placer "greedy-size", TFLite's greedy by size (also in XLA's order), over an
  * index that finds the placed buffers a lifetime meets in O(log n) lists. Exports place_greedy_size
  * and the engine best climbs over (place_greedy_*, declared in place_internal.h). */
+#include "place_ctl.h"
 #include "place_internal.h"
 #include "stepset.h"
 #include <stdio.h>
@@ -450,7 +451,7 @@ static int64_t greedy_place(greedy *G, const place_job *jobs, uint32_t from, int
             __builtin_prefetch(&G->by_tick[na + 1]);
             __builtin_prefetch(&G->placed.w[0][(na + 1) >> 6]);
         }
-        if (G->pub.work > G->pub.max_work) return -4;
+        if (G->pub.work > G->pub.max_work || place_cancel_asked()) return -4;
         int64_t at = greedy_fit(G, &jobs[i]), end;
         if (__builtin_add_overflow(at, jobs[i].span, &end)) {
             *bad = jobs[i].b;

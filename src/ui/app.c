@@ -154,17 +154,16 @@ static void sort_by_span(app *a)
     qsort_r(a->by_span, a->g->nbufs, sizeof *a->by_span, cmp_span_desc, (void *)(uintptr_t)a->g);
 }
 
-/* Places st[0]'s run with placer p; the app is unchanged on failure. */
-static int set_placer(app *a, const placer *p)
+void app_take_plan(app *a, placement *pl, const placer *p)
 {
-    placement pl;
-    if (place_run_checked(a->g, &a->st[0].r, p, PLACE_ALIGN_DEFAULT, &pl, a->err, sizeof a->err))
-        return -1;
     place_free(&a->pl);
-    a->pl = pl;
+    a->pl = *pl;
     a->placer = p;
     a->place_gen++;
-    return 0;
+    char ar[32];
+    snprintf(a->msg, sizeof a->msg, "placer %s: arena %s, %.1f%% over the peak", p->name,
+             units_bytes(ar, sizeof ar, a->pl.arena, 0),
+             100.0 * place_over_peak(&a->pl, a->st[0].r.peak));
 }
 
 void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap)
@@ -247,6 +246,7 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     a->speed = 3;
     a->sel = GRAPH_NONE;
     a->play_to = GRAPH_NONE;
+    a->place_async_min = APP_PLACE_ASYNC_MIN;
     a->placer = pl ? pl : placer_find(DEFAULT_TUI_PLACER);
     a->utf8 = 1;
     a->mouse = 1;
@@ -262,6 +262,7 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
 
 void app_free(app *a)
 {
+    app_place_free(a);       /* stop it, wait for it, drop its plan */
     app_replay_stop(&a->rp); /* stop it, wait for it, drop what it measured */
     if (a->have_replay) replay_result_free(&a->replay);
     a->have_replay = 0;
@@ -311,25 +312,24 @@ const replay_result *app_overlay(const app *a)
 int app_tick_ms(const app *a)
 {
     int t = a->playing ? app_play_ms(a) : -1;
-    if (a->rp.job && (t < 0 || t > APP_POLL_MS)) t = APP_POLL_MS;
+    if ((a->rp.job || a->placing) && (t < 0 || t > APP_POLL_MS)) t = APP_POLL_MS;
     return t;
 }
 
 app_reaction app_tick(app *a)
 {
-    app_reaction r = 0;
-    int polled = a->rp.job != NULL;
-    if (polled) {
+    int polled = a->rp.job != NULL || a->placing != NULL; /* ticks come every APP_POLL_MS */
+    app_reaction r = a->placing ? app_place_poll(a) : 0;
+    if (a->rp.job) {
         replay_result res;
         unsigned got =
             app_replay_poll(&a->rp, a->g, a->pol, a->placer, &res, a->msg, sizeof a->msg);
         if (got & APP_REPLAY_RESULT) app_set_replay(a, &res);
         if (got & APP_REPLAY_STARTED) a->play_wait = 0;
-        if (got & APP_REPLAY_CHANGED) r = APP_REDRAW;
+        if (got & APP_REPLAY_CHANGED) r |= APP_REDRAW;
     }
     if (!a->playing) return r;
-    if (polled &&
-        app_play_ms(a) > APP_POLL_MS) { /* ticks come every APP_POLL_MS: wait for the play's pace */
+    if (polled && app_play_ms(a) > APP_POLL_MS) { /* wait for the play's pace */
         a->play_wait += APP_POLL_MS;
         if (a->play_wait < app_play_ms(a)) return r;
         a->play_wait = 0;
@@ -386,39 +386,69 @@ static void select_live(app *a, int dir)
         snprintf(a->msg, sizeof a->msg, "no buffer is live at step %u", s->k);
 }
 
+void app_take_main(app *a, stepper *st, placement *pl, const policy *pol)
+{
+    const policy *prev = a->pol, *other = pol == a->cmp_pol ? prev : a->cmp_pol; /* sides differ */
+    uint32_t k = a->st[0].k;
+    step_free(&a->st[0]);
+    place_free(&a->pl);
+    a->st[0] = *st;
+    a->pl = *pl;
+    a->pol = pol;
+    a->place_gen++;
+    snprintf(a->msg, sizeof a->msg, "policy %s: %s", pol->name, pol->desc);
+    if (a->have_cmp && other != a->cmp_pol && init_cmp(a, other)) { /* out of memory */
+        snprintf(a->msg, sizeof a->msg, "policy %s; cannot compare with %s: %.120s", pol->name,
+                 other->name, a->err);
+        step_free(&a->st[1]);
+        a->have_cmp = a->compare = 0;
+        a->live = a->live ? 1 : 0;
+        app_resize(a, a->lay.w, a->lay.h);
+    }
+    a->cmp_pol = other;
+    if (a->have_cmp) set_partings(a);
+    app_jump(a, k);
+}
+
+/* s: the next policy steps, at the same step (placed in the background on a
+ * big graph). */
 static void switch_policy(app *a)
 {
     size_t i = 0;
     while (policy_at(i) && policy_at(i) != a->pol) i++;
     const policy *next = policy_at(i + 1) ? policy_at(i + 1) : policy_at(0);
-    const policy *prev = a->pol, *other = next == a->cmp_pol ? prev : a->cmp_pol; /* sides differ */
-    uint32_t k = a->st[0].k;
-    if (init_main(a, next) || (a->have_cmp && other != a->cmp_pol && init_cmp(a, other))) {
-        if (a->pol != prev) init_main(a, prev); /* put the old side back */
-        snprintf(a->msg, sizeof a->msg, "cannot switch to %s: %.150s", next->name, a->err);
-        app_jump(a, k);
+    stepper st;
+    placement pl;
+    if (a->g->nbufs >= a->place_async_min) {
+        if (step_init(&st, a->g, next, a->err, sizeof a->err))
+            snprintf(a->msg, sizeof a->msg, "cannot switch to %s: %.150s", next->name, a->err);
+        else app_place_start(a, &st, next, a->placer);
         return;
     }
-    a->cmp_pol = other;
-    if (a->have_cmp) set_partings(a);
-    app_jump(a, k);
-    snprintf(a->msg, sizeof a->msg, "policy %s: %s", next->name, next->desc);
+    if (make_side(a, next, &st, &pl)) {
+        snprintf(a->msg, sizeof a->msg, "cannot switch to %s: %.150s", next->name, a->err);
+        return;
+    }
+    app_take_main(a, &st, &pl, next);
 }
 
-/* The a key: the arena panel's next placer. */
+/* The a key: the arena panel's next placer (in the background on a big graph). */
 static void next_placer(app *a)
 {
     size_t i = 0;
     while (placer_at(i) && placer_at(i) != a->placer) i++;
     const placer *next = placer_at(i + 1) ? placer_at(i + 1) : placer_at(0);
-    if (set_placer(a, next)) {
+    if (a->g->nbufs >= a->place_async_min) {
+        app_place_start(a, NULL, a->pol, next);
+        return;
+    }
+    placement pl;
+    if (place_run_checked(a->g, &a->st[0].r, next, PLACE_ALIGN_DEFAULT, &pl, a->err,
+                          sizeof a->err)) {
         snprintf(a->msg, sizeof a->msg, "cannot place with %s: %.150s", next->name, a->err);
         return;
     }
-    char ar[32];
-    snprintf(a->msg, sizeof a->msg, "placer %s: arena %s, %.1f%% over the peak", next->name,
-             units_bytes(ar, sizeof ar, a->pl.arena, 0),
-             100.0 * place_over_peak(&a->pl, a->st[0].r.peak));
+    app_take_plan(a, &pl, next);
 }
 
 /* P: the stepped policy's peak; in compare mode, P again there goes to the
@@ -568,6 +598,10 @@ static app_reaction main_key(app *a, int key)
     case 's':
     case 'c':
     case 'a':
+        if (a->placing && key != 'c') {
+            snprintf(a->msg, sizeof a->msg, "'%c' waits until placing ends; Esc cancels it", key);
+            return APP_REDRAW;
+        }
         /* The host backend reads this process's resident memory: what a new
          * schedule or plan allocates now would be measured as the replay's. */
         if (app_replay_measures_self(&a->rp)) {
@@ -582,11 +616,16 @@ static app_reaction main_key(app *a, int key)
         else return toggle_compare(a);
         return APP_REDRAW;
     case 'R':
+        if (a->placing) {
+            snprintf(a->msg, sizeof a->msg, "'R' waits until placing ends; Esc cancels it");
+            return APP_REDRAW;
+        }
         if (app_replay_start(&a->rp, a->g, a->pol, a->placer, a->msg, sizeof a->msg) == 0)
             a->play_wait = 0;
         return APP_REDRAW;
     case K_ESC:
-        /* cancels the replay first; the next Esc stops play */
+        /* cancels the placing or the replay first; the next Esc stops play */
+        if (app_place_cancel(a)) return APP_REDRAW;
         if (app_replay_cancel(&a->rp, a->msg, sizeof a->msg)) return APP_REDRAW;
         app_play_stop(a);
         a->sel = GRAPH_NONE;
@@ -606,7 +645,11 @@ app_reaction app_key(app *a, int key)
         return APP_REDRAW;
     }
     if (a->help) {
-        a->help = 0; /* any key closes the help */
+        if (key == K_TAB || key == K_BTAB || key == K_RIGHT || key == K_LEFT) {
+            a->help = 3 - a->help; /* the other page */
+            return APP_REDRAW;
+        }
+        a->help = 0; /* any other key closes the help */
         if (key == 'q' || key == K_F10) {
             a->quit = 1;
             return APP_QUIT;

@@ -34,6 +34,11 @@ enum {
 #define APP_SPEEDS  11
 #define APP_POLL_MS 50 /* how often a running replay is polled */
 #define APP_BREAKS  8  /* breakpoints at most */
+/* Graphs with this many buffers are placed in the background (a, s): a
+ * progress line, Esc cancels. */
+#define APP_PLACE_ASYNC_MIN 50000
+
+struct app_place; /* a placement running in the background (app_place.c) */
 
 /* A breakpoint: any play stops at a step where it holds. */
 typedef struct app_break {
@@ -59,6 +64,8 @@ typedef struct app {
     stepper st[2];         /* st[0]: pol; st[1]: cmp_pol (when have_cmp) */
     int have_cmp;
     const placer *placer;        /* the arena panel's placer */
+    struct app_place *placing;   /* a placement running in the background, or NULL */
+    uint32_t place_async_min;    /* buffers from which a and s place in the background */
     placement pl;                /* its placement of st[0]'s run */
     uint64_t place_gen;          /* bumped whenever pl changes: the views' caches are keyed on it */
     uint32_t *by_span;           /* buffers by span, largest first (timeline painting order) */
@@ -74,7 +81,7 @@ typedef struct app {
     uint32_t nparts;
     int focus; /* panel_id with keyboard focus */
     uint32_t scroll[P_COUNT];
-    int help;           /* help overlay shown */
+    int help;           /* help overlay shown: 1 the keys, 2 the legend */
     int playing, speed; /* auto-play and its speed index */
     uint32_t play_to;   /* the play stops at this step (GRAPH_NONE: at the last) */
     char play_goal[64]; /* what play_to is, for the message there ("the peak of fifo") */
@@ -135,6 +142,12 @@ void app_export_name(const app *a, char *out, size_t cap);
  * with the cursor's step marked, to path; says what it wrote (or why not)
  * in a->msg. 0 or -1. */
 int app_export_svg(app *a, const char *path);
+
+/* The background placement's progress for the key line: the placer, what
+ * it does now, how many buffers, the milliseconds it has run (counted in
+ * ticks). 0 when none runs. */
+int app_place_progress(const app *a, const char **name, const char **doing, uint32_t *nbufs,
+                       uint32_t *ms);
 
 /* Moves res into the app as the curve's overlay (replacing any); res is
  * left empty. */

@@ -33,6 +33,24 @@ int app_break_add(app *a, const char *text);
 /* B: forgets every breakpoint. */
 void app_break_clear(app *a);
 
+/* app.c: the plan p made (pl, taken) becomes the arena panel's; says so. */
+void app_take_plan(app *a, placement *pl, const placer *p);
+/* app.c: st and its plan (taken) become the stepped side for pol, at the
+ * same step; compare's other side follows; says so. */
+void app_take_main(app *a, stepper *st, placement *pl, const policy *pol);
+
+/* app_place.c: places in the background: st's run (st taken; a new
+ * stepped side for pol) or, with st NULL, the stepped side's run, with
+ * placer p. Says what runs, or why it cannot, in a->msg. */
+void app_place_start(app *a, stepper *st, const policy *pol, const placer *p);
+/* Takes a finished placement (app_take_main or app_take_plan); returns
+ * APP_REDRAW when the screen changes (the progress line's time too). */
+app_reaction app_place_poll(app *a);
+/* Esc: stops a running placement and says so; 1 if there was one. */
+int app_place_cancel(app *a);
+/* Stops any, silently, and frees it (app_free). */
+void app_place_free(app *a);
+
 /* app_prompt.c */
 /* A key while a prompt is up: typing, Backspace, Esc (cancel), Enter (do it). */
 void app_prompt_key(app *a, int key);

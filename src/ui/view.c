@@ -42,7 +42,7 @@ void view_render(canvas *cv, const app *a, view_cache *vc)
     }
     view_why(cv, a, l->r[P_WHY]);
     view_hints(cv, a, l->r[P_HINTS]);
-    if (a->help) view_help(cv);
+    if (a->help) view_help(cv, a);
 }
 
 void view_cache_free(view_cache *vc)

@@ -36,7 +36,7 @@ void view_by_size(const graph *g, uint32_t *bufs, uint32_t n);
 /* the buffers live at the cursor (l) */           /* compare mode's peaks and divergence */
 void view_why(canvas *cv, const app *a, rect r);   /* the last pop's reason, or a message */
 void view_hints(canvas *cv, const app *a, rect r); /* the keys, a prompt or a replay's progress */
-void view_help(canvas *cv);                        /* the overlay listing the keys */
+void view_help(canvas *cv, const app *a);          /* the overlay: the keys, or the legend */
 
 /* The frame the arena and the timeline share: title, axis, arena and
  * high-water mark, around drawing area `area`. */

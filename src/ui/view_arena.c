@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "defaults.h"
 #include "geom.h"
 #include "sched/units.h"
 #include "view.h"
@@ -14,10 +15,18 @@ void view_arena_frame(canvas *cv, const app *a, rect r, rect area, int64_t hwm)
 {
     const placement *pl = &a->pl;
     int focused = a->focus == P_TETRIS;
-    char title[128], b1[32], b2[32];
-    snprintf(title, sizeof title, " %s: %s, %" PRId64 " B align ",
-             a->timeline ? "Timeline" : "Arena", pl->placer, pl->align);
-    canvas_box(cv, r, title, focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
+    char title[3][128], b1[32], b2[32];
+    /* The placer shown, and plan's when it is another (the longest that fits). */
+    const char *what = a->timeline ? "Timeline" : "Arena", *plan = DEFAULT_PLAN_PLACER;
+    int other = strcmp(pl->placer, plan) != 0;
+    snprintf(title[0], sizeof title[0], " %s: %s, %" PRId64 " B align%s%s ", what, pl->placer,
+             pl->align, other ? "; plan's default is " : "", other ? plan : "");
+    if (other) snprintf(title[1], sizeof title[1], " %s: %s (plan: %s) ", what, pl->placer, plan);
+    else snprintf(title[1], sizeof title[1], " %s: %s ", what, pl->placer);
+    snprintf(title[2], sizeof title[2], " %s: %s ", what, pl->placer);
+    int t = 0;
+    while (t < 2 && (int)strlen(title[t]) > r.w - 4) t++;
+    canvas_box(cv, r, title[t], focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
     int axis_x = area.x - 1;
     for (int y = area.y; y < area.y + area.h; y++)
         canvas_put(cv, axis_x, y, cv->utf8 ? 0x2502 : '|', ST_AXIS);

@@ -1,37 +1,120 @@
-/* view_help.c: the help overlay (F1, ?, h): the keys, boxed in the middle
- * of the screen; any key closes it. Exports view_help. */
+/* view_help.c: the help overlay (F1, ?, h), boxed in the middle of the
+ * screen, in two pages: the keys, and the legend (every glyph and colour,
+ * the ready queue's key, the file shown, the breakpoints). Tab turns the
+ * page; any other key closes it. Exports view_help. */
+#include <inttypes.h>
+#include <stdio.h>
+#include "sched/units.h"
 #include "view.h"
 
 /* The keys, as the help overlay and the man page list them. */
 static const char *const help_lines[] = {
     "Space  n  Right    step forward (one heap pop)",
     "p  Left  Backspace step back (undo the last pop)",
-    "Home End  g  P     first / last step, go to step, peak",
+    "Home End  g        first / last step, go to step",
+    "P                  peak (compare: again, the other's)",
+    "u  d               play to peak; to where orders part",
+    "b  B               breakpoint on a node or >SIZE; clear",
     "/  n  N            find by id, name or op; next, prev",
     "r  +  -            auto-play on/off, faster, slower",
     "Tab  Shift-Tab     move the focus between panels",
     "Up Down PgUp PgDn  scroll the ready queue in focus",
     "Up Down on arena   select a buffer (details below)",
     "s  c  a  t         policy, compare, placer, timeline",
-    "l                  list the buffers live at the step",
+    "l                  buffers live at the step (each side)",
     "w                  compare: why one order is lower",
     "z  Z  <  >  0      curve: zoom in, out, pan, all steps",
+    "e                  export the curve and arena as SVG",
     "click              curve: go to step; block: select",
     "R                  replay on the device (Esc cancels)",
     "Esc                stop play, clear selection, close",
-    "? F1 h   q F10     this help; quit",
+    "? F1 h   q F10     this help and the legend; quit",
 };
 
-void view_help(canvas *cv)
+/* One legend line: a sample (UTF-8 and ASCII forms) in its style, then the
+ * words. */
+typedef struct legend_line {
+    const char *utf8, *ascii;
+    int style;
+    const char *text, *text_ascii; /* NULL: the same on an ASCII screen */
+} legend_line;
+
+static const legend_line legend[] = {
+    {"\u28ff", "#", ST_CURVE, "curve: the stepped policy, steps done", NULL},
+    {"\u28ff", ":", ST_FUTURE, "curve: its steps still to come", NULL},
+    {"\u28ff", "+", ST_CURVE2, "curve: the other policy (compare mode)", NULL},
+    {"\u28ff", "*", ST_MEASURED, "curve: measured by the replay (R)", NULL},
+    {"\u2502", "|", ST_CURSOR, "the cursor: the state after k pops", NULL},
+    {"\u25b2", "^", ST_PEAK, "the peak; \u25c0 \u25b6 when zoomed away from it",
+     "the peak; < > when zoomed away from it"},
+    {" b7 ", " b7 ", ST_BUF0, "a live buffer at its address", NULL},
+    {"\u00b7", ".", ST_HOLE, "a hole: free below the high-water mark", NULL},
+    {"\u2504", "-", ST_HWM, "the arena's high-water mark so far", NULL},
+    {" b7 ", " b7 ", ST_NEXT, "the selected buffer; the next pop", NULL},
+    {"ALLOC", "ALLOC", ST_ALLOC, "FREE compute: the node kinds' colours", NULL},
+    {"(c,t,id)", "(c,t,id)", ST_DIM, "priority's key: the smallest pops", NULL},
+    {"", "", ST_DIM, "first: change in bytes, then type (FREE 0 <", NULL},
+    {"", "", ST_DIM, "compute 1 < ALLOC 2), then id", NULL},
+    {"queued", "queued", ST_DIM, "fifo's key: the order nodes got ready", NULL},
+};
+
+/* The legend page: the samples, then the file and the breakpoints. */
+static void legend_page(canvas *cv, const app *a, rect r, int rows)
 {
-    int n = (int)(sizeof help_lines / sizeof help_lines[0]);
-    int w = 58, h = n + 4;
+    int x = r.x + 2, w = r.w - 4, y = r.y + 1, n = (int)(sizeof legend / sizeof legend[0]);
+    for (int i = 0; i < n && y < r.y + 1 + rows; i++, y++) {
+        const legend_line *l = &legend[i];
+        const char *s = cv->utf8 ? l->utf8 : l->ascii;
+        canvas_text(cv, x, y, 9, l->style, s);
+        if (l->style == ST_ALLOC) { /* the three kinds, each in its colour */
+            canvas_text(cv, x + 10, y, w - 10, ST_FREE, "FREE");
+            canvas_text(cv, x + 15, y, w - 15, ST_COMPUTE, "compute");
+            canvas_fit(cv, x + 22, y, w - 22, ST_NORMAL, ": the node kinds' colours");
+            continue;
+        }
+        const char *text = !cv->utf8 && l->text_ascii ? l->text_ascii : l->text;
+        canvas_fit(cv, x + 10, y, w - 10, ST_NORMAL, text);
+    }
+    char line[320];
+    if (y < r.y + 1 + rows) {
+        snprintf(line, sizeof line, "file: %s", a->title);
+        canvas_fit(cv, x, y++, w, ST_HEADER, line);
+    }
+    if (y < r.y + 1 + rows) {
+        int len =
+            snprintf(line, sizeof line, "breakpoints: %s", a->nbrk ? "" : "none (b sets one)");
+        for (int i = 0; i < a->nbrk && len < (int)sizeof line; i++) {
+            char b1[32];
+            if (a->brk[i].bytes > 0)
+                len += snprintf(line + len, sizeof line - (size_t)len, "%s>=%s", i ? ", " : "",
+                                units_bytes(b1, sizeof b1, a->brk[i].bytes, 0));
+            else
+                len += snprintf(line + len, sizeof line - (size_t)len, "%s'%s'", i ? ", " : "",
+                                a->brk[i].node);
+        }
+        canvas_fit(cv, x, y, w, ST_HEADER, line);
+    }
+}
+
+void view_help(canvas *cv, const app *a)
+{
+    int keys = (int)(sizeof help_lines / sizeof help_lines[0]);
+    int leg = (int)(sizeof legend / sizeof legend[0]) + 2;
+    int n = keys > leg ? keys : leg;
+    int w = 60, h = n + 4;
     if (w > cv->w) w = cv->w;
     if (h > cv->h) h = cv->h;
     rect r = {(cv->w - w) / 2, (cv->h - h) / 2, w, h};
     canvas_fill(cv, r, ' ', ST_NORMAL);
-    canvas_box(cv, r, " Keys ", ST_FOCUS, ST_TITLE);
-    for (int i = 0; i < n && i + 1 < h - 2; i++)
-        canvas_text(cv, r.x + 2, r.y + 1 + i, w - 4, ST_NORMAL, help_lines[i]);
-    if (h > 3) canvas_text(cv, r.x + 2, r.y + h - 2, w - 4, ST_DIM, "any key closes this help");
+    int legend_shown = a->help == 2;
+    canvas_box(cv, r, legend_shown ? " Legend " : " Keys ", ST_FOCUS, ST_TITLE);
+    int rows = h - 4 > 0 ? h - 4 : 0;
+    if (legend_shown) legend_page(cv, a, r, rows);
+    else
+        for (int i = 0; i < keys && i < rows; i++)
+            canvas_fit(cv, r.x + 2, r.y + 1 + i, w - 4, ST_NORMAL, help_lines[i]);
+    if (h > 3)
+        canvas_fit(cv, r.x + 2, r.y + h - 2, w - 4, ST_DIM,
+                   legend_shown ? "Tab: the keys; any other key closes this help"
+                                : "Tab: the legend; any other key closes this help");
 }

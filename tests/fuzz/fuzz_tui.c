@@ -298,6 +298,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     a.rp.be = &mem_backend; /* what R runs */
     a.rp.be_auto = 0;
     a.rp.mode = modes[(s >> 4) & 3];
+    if (s & 0x40) a.place_async_min = 0; /* a and s place in the background */
     int w, h;
     size_of(&in, &w, &h);
     app_resize(&a, w, h);
@@ -338,8 +339,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case 13: overlay(&a, &in); break;
         case 14: prompt(&a, &in); break;
-        case 15: /* the background replay (R) finishes */
-            while (a.rp.job) {
+        case 15: /* the background replay (R) and placement finish */
+            while (a.rp.job || a.placing) {
                 app_tick(&a);
                 sched_yield();
             }

@@ -1,0 +1,19 @@
+/* place_ctl.h: watching a placement from another thread (the TUI's): what
+ * the placer is doing, and a request that it stop (place.c). Apart from
+ * place.h, which C++ (CUDA) code includes: this needs C11 atomics. */
+#ifndef MEMTRIS_PLACE_CTL_H
+#define MEMTRIS_PLACE_CTL_H
+#include <stdatomic.h>
+
+typedef struct place_ctl {
+    _Atomic int cancel;        /* set by the watcher: the placement stops soon and fails */
+    const char *_Atomic doing; /* set by the placers: a placer's name, "the hill-climb" */
+} place_ctl;
+/* Binds ctl to the placements this thread runs next (NULL: none). */
+void place_ctl_bind(place_ctl *ctl);
+/* Whether this thread's placement was asked to stop. */
+int place_cancel_asked(void);
+/* Says what the placement does now (a static string), for the watcher. */
+void place_doing(const char *what);
+
+#endif
