@@ -165,9 +165,41 @@ check "t shows the whole run's timeline" "Timeline: first-fit"
 keys t a
 check "a places with the next placer" "over the peak"
 keys '?'
-check "? opens the help" "any key closes this help"
+check "? opens the help" "Tab: the legend; any other key closes this help"
 keys Escape
-if wait_gone "any key closes this help"; then ok "Esc closes the help"; else bad "Esc closes the help"; fi
+if wait_gone "any other key closes this help"; then ok "Esc closes the help"; else bad "Esc closes the help"; fi
+keys '?' Tab
+check "Tab in the help turns to the legend" "Legend"
+check "the legend says what the key tuple means" "priority's key: the smallest pops"
+check "the legend gives the file" "file: "
+keys Escape
+wait_gone "Legend"
+# The teaching flow.
+keys Home u
+check "u plays until the peak" "at the peak of priority: step 18, 7.0 MiB live"
+keys c Home d
+check "d plays until the orders part" "the orders part at step 5 (1 of"
+keys P
+check "P in compare mode offers the other's peak" "P again: fifo's peak at step"
+keys P
+check "P again goes to the other's peak" "peak of fifo at step"
+keys l l
+check "l twice in compare mode lists fifo's live buffers" "of fifo"
+keys l c b
+keys -l '>=4MiB'
+keys Enter
+check "b sets a breakpoint on the live memory" "breakpoint 1: where live memory reaches 4.0 MiB"
+keys Home r
+check "a play stops at the breakpoint" "reaches 4.0 MiB"
+keys B
+check "B clears the breakpoints" "1 breakpoint cleared"
+keys e
+check "e offers a file name" "demo-priority-step"
+for _ in $(seq 40); do keys BSpace; done
+keys -l "$work/view.svg"
+keys Enter
+check "e writes the SVG" "wrote $work/view.svg: the curve and the"
+if grep -q 'class="cursor"' "$work/view.svg" 2>/dev/null; then ok "the SVG marks the cursor"; else bad "the SVG marks the cursor"; fi
 keys q
 check "q exits with status 0" "EXIT=0"
 given_back q
