@@ -1440,6 +1440,50 @@ static void test_golden_replay_progress(void **state)
     golden_case_with("demo.json", 0, 14, "demo-replay-progress", NULL, setup_progress);
 }
 
+/* The canvas's clips of a word at w x h (0: whole pieces only). */
+static int cuts_at(app *a, int w, int h, int utf8)
+{
+    canvas cv;
+    assert_int_equal(canvas_init(&cv, w, h, utf8), 0);
+    a->utf8 = utf8;
+    app_resize(a, w, h);
+    view_render(&cv, a, NULL);
+    int cuts = cv.cuts;
+    canvas_free(&cv);
+    return cuts;
+}
+
+/* Two cuts the TUI fuzzer found (tests/fuzz/corpus/tui/cut-*): the arena's
+ * "no buffer is ever allocated" on a graph without ALLOCs, and the replay's
+ * progress line ("Esc: c") at narrow widths. Every width, both heights. */
+static void test_cut_fuzz_finds(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g =
+        tu_load("{\"Nodes\": [{\"Id\": 0, \"Op\": \"Input\"}, {\"Id\": 1, \"Op\": \"Relu\"}],"
+                " \"Edges\": [[0, 1]]}",
+                &d);
+    assert_non_null(g);
+    app a;
+    assert_int_equal(
+        app_init(&a, g, "no-alloc.json", policy_find("priority"), policy_find("fifo"), 0, NULL), 0);
+    for (int t = 0; t < 2; t++, a.timeline = 1)
+        for (int w = LAYOUT_MIN_W; w <= 300; w++)
+            for (int h = LAYOUT_MIN_H; h <= 50; h += 17) assert_int_equal(cuts_at(&a, w, h, t), 0);
+    app_free(&a);
+    graph_free(g);
+    diag_free(&d);
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    setup_progress(&f.a);
+    for (int w = LAYOUT_MIN_W; w <= 300; w++) assert_int_equal(cuts_at(&f.a, w, 24, w & 1), 0);
+    f.a.rp.cancelled = 1;
+    for (int w = LAYOUT_MIN_W; w <= 300; w++) assert_int_equal(cuts_at(&f.a, w, 24, w & 1), 0);
+    f.a.rp.running = 0;
+    close_app(&f);
+}
+
 static int has(app *a, int w, int h, const char *text)
 {
     size_t n;
@@ -1899,6 +1943,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_live_of_either),
         cmocka_unit_test(test_help_legend),
         cmocka_unit_test(test_place_background),
+        cmocka_unit_test(test_cut_fuzz_finds),
         cmocka_unit_test(test_every_sample_renders),
         cmocka_unit_test(test_golden_replay),
         cmocka_unit_test(test_golden_replay_compare),
