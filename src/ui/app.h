@@ -84,7 +84,8 @@ typedef struct app {
     int help;           /* help overlay shown: 1 the keys, 2 the legend */
     int playing, speed; /* auto-play and its speed index */
     uint32_t play_to;   /* the play stops at this step (GRAPH_NONE: at the last) */
-    char play_goal[64]; /* what play_to is, for the message there ("the peak of fifo") */
+    char play_goal[64]; /* what play_to is, for the message there ("the peak of fifo");
+                         * none: a parting of the orders (d) */
     app_break brk[APP_BREAKS];
     int nbrk;
     int prompt; /* 0, 'g' (go to step), '/' (find node), 'b' (breakpoint), 'e' (export) */
@@ -136,6 +137,10 @@ const stepper *app_ready_stepper(const app *a, int panel);
 /* Describes buffer b for the details line: size, offset, steps, users. */
 void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap);
 
+/* "fifo pops node 3 (alloc b2), priority pops node 4 (free b1)": what the
+ * other side and the stepped side pop at step s (0-based) in compare mode.
+ * Returns out. */
+const char *app_part_words(const app *a, uint32_t s, char *out, size_t cap);
 /* The export's file name offered: "demo-priority-step117.svg". */
 void app_export_name(const app *a, char *out, size_t cap);
 /* Writes the stepped policy's curve and arena, as plan --svg draws them,

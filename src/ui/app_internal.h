@@ -12,7 +12,8 @@ int app_play_ms(const app *a);
  * the play replaces it with its explanation). */
 void app_say_speed(app *a);
 /* Plays from the cursor to step `to` (GRAPH_NONE: the last), saying "at
- * GOAL" there; breakpoints stop it sooner. */
+ * GOAL" there (no goal: the parting of the orders at `to`); breakpoints stop
+ * it sooner. */
 void app_play_start(app *a, uint32_t to, const char *goal);
 void app_play_stop(app *a);
 /* One tick of the play: the steps of one tick at the current speed, each

@@ -5,7 +5,6 @@
 #include "app_internal.h"
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 #include "find.h"
 #include "sched/units.h"
 
@@ -25,8 +24,6 @@ void app_say_speed(app *a)
     snprintf(a->msg, sizeof a->msg, "auto-play speed %u step%s/s", sps, sps == 1 ? "" : "s");
     a->msg_moment = 1;
 }
-
-#define PART_GOAL "parting" /* play_goal of d: "parting 2 of 5" */
 
 static int64_t live_at(const run *r, uint32_t k) { return k ? r->memory[k - 1] : 0; }
 
@@ -77,10 +74,9 @@ app_reaction app_play_step(app *a)
     }
     /* Every step on the way is looked at: a stop is never jumped over. */
     for (uint32_t j = k + 1; j <= to && !said[0]; j++) {
-        if (j == a->play_to && a->play_goal[0]) {
+        if (j == a->play_to) { /* u's goal says what it is; d's (none) is a parting */
             char b1[32];
-            if (strncmp(a->play_goal, PART_GOAL, strlen(PART_GOAL)) ||
-                !app_part_text(a, j, said, sizeof said))
+            if (a->play_goal[0] || !app_part_text(a, j, said, sizeof said))
                 snprintf(said, sizeof said, "at %s: step %u, %s live", a->play_goal, j,
                          units_bytes(b1, sizeof b1, live_at(&a->st[0].r, j), 0));
             to = j;
@@ -111,8 +107,7 @@ void app_play_peak(app *a)
     app_play_start(a, at, goal);
 }
 
-/* "fifo pops node 3 (alloc b2), priority pops node 4 (free b1)" at part s. */
-static void part_words(const app *a, uint32_t s, char *out, size_t cap)
+const char *app_part_words(const app *a, uint32_t s, char *out, size_t cap)
 {
     const graph *g = a->g;
     const stepper *m = &a->st[0], *o = &a->st[1];
@@ -121,6 +116,7 @@ static void part_words(const app *a, uint32_t s, char *out, size_t cap)
     snprintf(out, cap, "%s pops node %" PRId64 " (%s), %s pops node %" PRId64 " (%s)", o->pol->name,
              g->id[u], graph_label(g, u, l1, sizeof l1), m->pol->name, g->id[v],
              graph_label(g, v, l2, sizeof l2));
+    return out;
 }
 
 void app_play_part(app *a)
@@ -140,9 +136,7 @@ void app_play_part(app *a)
                      k, a->nparts, a->nparts == 1 ? "" : "s", a->parts[a->nparts - 1] + 1);
         return;
     }
-    char goal[sizeof a->play_goal];
-    snprintf(goal, sizeof goal, "%s %u of %u", PART_GOAL, i + 1, a->nparts);
-    app_play_start(a, a->parts[i] + 1, goal);
+    app_play_start(a, a->parts[i] + 1, NULL); /* the stop says which parting */
 }
 
 const char *app_part_text(const app *a, uint32_t k, char *out, size_t cap)
@@ -150,7 +144,7 @@ const char *app_part_text(const app *a, uint32_t k, char *out, size_t cap)
     for (uint32_t i = 0; i < a->nparts; i++)
         if (a->parts[i] + 1 == k) {
             char what[160];
-            part_words(a, a->parts[i], what, sizeof what);
+            app_part_words(a, a->parts[i], what, sizeof what);
             snprintf(out, cap, "the orders part at step %u (%u of %u): %s", k, i + 1, a->nparts,
                      what);
             return out;

@@ -64,7 +64,7 @@ void view_better(canvas *cv, const app *a, rect r)
     const stepper *m = &a->st[0], *o = &a->st[1];
     const stepper *worse = o->r.peak > m->r.peak ? o : m, *better = worse == o ? m : o;
     uint32_t k = worse->r.peak_step;
-    char title[96], b1[32], b2[32], line[320], l1[GRAPH_LABEL_MAX], l2[GRAPH_LABEL_MAX];
+    char title[96], b1[32], b2[32], line[320], words[256];
     snprintf(title, sizeof title, " Why %s is lower ", better->pol->name);
     if (worse->r.peak == better->r.peak) snprintf(title, sizeof title, " Same peak ");
     int focused = a->focus == P_SUMMARY;
@@ -89,12 +89,8 @@ void view_better(canvas *cv, const app *a, rect r)
     if (y < ymax) {
         if (d >= g->n) snprintf(line, sizeof line, "the two orders are the same");
         else
-            snprintf(line, sizeof line,
-                     "the orders part at step %u: %s pops node %" PRId64
-                     " (%s), %s pops node %" PRId64 " (%s)",
-                     d + 1, o->pol->name, g->id[o->r.order[d]],
-                     graph_label(g, o->r.order[d], l1, sizeof l1), m->pol->name,
-                     g->id[m->r.order[d]], graph_label(g, m->r.order[d], l2, sizeof l2));
+            snprintf(line, sizeof line, "the orders part at step %u: %s", d + 1,
+                     app_part_words(a, d, words, sizeof words));
         canvas_fit(cv, x, y++, w, ST_WHY, line);
     }
     free(buf);

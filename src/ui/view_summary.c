@@ -13,7 +13,7 @@ void view_summary(canvas *cv, const app *a, rect r)
     int focused = a->focus == P_SUMMARY;
     canvas_box(cv, r, " Compare ", focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
     int x = r.x + 2, w = r.w - 4, y = r.y + 1, ymax = r.y + r.h - 1;
-    char line[320], p1[32], p2[32], l1[GRAPH_LABEL_MAX], l2[GRAPH_LABEL_MAX];
+    char line[320], p1[32], p2[32], words[256];
     const stepper *side[2] = {o, m};
     int sty[2] = {ST_CURVE2, ST_CURVE};
     for (int i = 0; i < 2 && y < ymax; i++, y++) {
@@ -39,12 +39,8 @@ void view_summary(canvas *cv, const app *a, rect r)
         uint32_t d = a->diverge;
         if (d >= g->n) snprintf(line, sizeof line, "the two orders are identical");
         else
-            snprintf(line, sizeof line,
-                     "orders diverge first at step %u: %s pops node %" PRId64
-                     " (%s), %s pops node %" PRId64 " (%s)",
-                     d + 1, o->pol->name, g->id[o->r.order[d]],
-                     graph_label(g, o->r.order[d], l1, sizeof l1), m->pol->name,
-                     g->id[m->r.order[d]], graph_label(g, m->r.order[d], l2, sizeof l2));
+            snprintf(line, sizeof line, "orders diverge first at step %u: %s", d + 1,
+                     app_part_words(a, d, words, sizeof words));
         canvas_fit(cv, x, y++, w, ST_NORMAL, line);
     }
     if (y < ymax) canvas_fit(cv, x, y++, w, ST_WHY, a->why[1]);
