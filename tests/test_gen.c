@@ -625,6 +625,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(huge_peak_is_exact),
         cmocka_unit_test(writer_failure_is_reported),
     };
+    tu_quick_exact();
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1079,6 +1079,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(cancelled_placements),
         cmocka_unit_test(fuzz_found_graphs),
     };
+    tu_quick_exact();
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

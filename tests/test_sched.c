@@ -383,10 +383,17 @@ static void run_diverge_first_differing_step(void **state)
 static void policy_table(void **state)
 {
     (void)state;
-    assert_int_equal(policy_count(), 2);
-    assert_string_equal(policy_at(0)->name, "fifo");
-    assert_string_equal(policy_at(1)->name, "priority");
-    assert_null(policy_at(2));
+    static const char *const names[] = {"fifo", "priority", "dfs",  "postorder",
+                                        "lpmf", "bfs",      "best", "exact"};
+    assert_int_equal(policy_count(), 8);
+    for (size_t i = 0; i < 8; i++) {
+        assert_string_equal(policy_at(i)->name, names[i]);
+        assert_ptr_equal(policy_find(names[i]), policy_at(i));
+        assert_int_equal(policy_at(i)->kind, i < 6   ? POLICY_HEURISTIC
+                                             : i < 7 ? POLICY_PORTFOLIO
+                                                     : POLICY_EXACT);
+    }
+    assert_null(policy_at(8));
     assert_ptr_equal(policy_find("fifo"), policy_at(0));
     assert_ptr_equal(policy_find("priority"), policy_at(1));
     assert_null(policy_find("lifo"));

@@ -582,6 +582,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(far_jumps_on_a_large_graph),
         cmocka_unit_test(heap_sorted_matches_sorted_copy),
     };
+    tu_quick_exact();
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,6 +151,15 @@ static inline graph *tu_load_sample(const char *name, diag *d)
     return tu_load_path(path, d);
 }
 
+/* Tests that run every policy on many graphs bound exact's search to a
+ * few thousand states (its limit path: a valid order, an honest gap), so
+ * that no graph waits out the 10 s default; test_exact checks the search. */
+static inline void tu_quick_exact(void)
+{
+    static const policy_limits quick = {.max_states = 20000};
+    policy_set_limits(&quick);
+}
+
 /* ------------------------------------------------------------ strings */
 
 typedef struct tu_str {

@@ -11,14 +11,16 @@
 #include <string.h>
 
 /* The policies. A new one is one file, policy_NAME.c, with its key and why
- * functions (declared in policy_internal.h, the file listed in
+ * functions, or its plan (declared in policy_internal.h, the file listed in
  * src/sched/CMakeLists.txt), and one line here: every command, compare, the
- * TUI and the man page's check take it from this table. The first is the
- * baseline. */
+ * TUI, best's members and the man page's check take it from this table. The
+ * first is the baseline; the heuristics come before best, best before exact. */
+#define RANK_KEYS .nkeys = 1, .key_names = {"rank", NULL, NULL}, .key = policy_key_rank
 static const policy policies[] = {
     {.name = "fifo",
      .desc = "Kahn's algorithm with a FIFO queue: ready nodes run in the order they became ready",
      .key = policy_key_fifo,
+     .kind = POLICY_HEURISTIC,
      .nkeys = 1,
      .key_names = {"queued", NULL, NULL},
      .why = policy_why_fifo},
@@ -26,9 +28,50 @@ static const policy policies[] = {
      .desc =
          "the seed's memory-aware order: min-heap of (change, type, id), FREE < compute < ALLOC",
      .key = policy_key_priority,
+     .kind = POLICY_HEURISTIC,
      .nkeys = 3,
      .key_names = {"change", "type", "id"},
      .why = policy_why_priority},
+    {.name = "dfs",
+     .desc = "XLA's DFS scheduler: post-order from the sinks, predecessors with the most "
+             "fan-out and the largest total bytes first",
+     .plan = policy_plan_dfs,
+     .kind = POLICY_HEURISTIC,
+     RANK_KEYS,
+     .why = policy_why_dfs},
+    {.name = "postorder",
+     .desc = "XLA's PostOrder scheduler: post-order from the sinks, predecessors in edge order",
+     .plan = policy_plan_postorder,
+     .kind = POLICY_HEURISTIC,
+     RANK_KEYS,
+     .why = policy_why_postorder},
+    {.name = "lpmf",
+     .desc = "Inductor's least peak memory first: what stays under the peak so far and leaves "
+             "the least live, else what raises it least",
+     .plan = policy_plan_lpmf,
+     .kind = POLICY_HEURISTIC,
+     RANK_KEYS,
+     .why = policy_why_lpmf},
+    {.name = "bfs",
+     .desc = "Inductor's BFS: the ready node whose predecessors ran earliest",
+     .key = policy_key_bfs,
+     .kind = POLICY_HEURISTIC,
+     .nkeys = 3,
+     .key_names = {"first", "second", "id"},
+     .why = policy_why_bfs},
+    {.name = "best",
+     .desc = "every heuristic above, keeping the smallest peak (the first in this list on a tie)",
+     .plan = policy_plan_best,
+     .kind = POLICY_PORTFOLIO,
+     RANK_KEYS,
+     .why = policy_why_best},
+    {.name = "exact",
+     .desc = "the proven minimum peak: a best-first search over the sets of nodes run, within "
+             "--time-limit and --max-states",
+     .plan = policy_plan_exact,
+     .kind = POLICY_EXACT,
+     RANK_KEYS,
+     .why = policy_why_exact},
 };
 
 size_t policy_count(void) { return sizeof policies / sizeof policies[0]; }
@@ -51,6 +94,7 @@ void policy_run_free(run *r)
     free(r->pos);
     free(r->seq);
     free(r->pmax);
+    free(r->rank);
     memset(r, 0, sizeof *r);
 }
 
@@ -74,13 +118,16 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
     r->pos = malloc(sz * sizeof *r->pos);
     r->seq = malloc(sz * sizeof *r->seq);
     r->pmax = malloc(sz * sizeof *r->pmax);
+    if (p->plan) r->rank = malloc(sz * sizeof *r->rank);
     uint32_t *rem = malloc(sz * sizeof *rem);
     heap h;
     int hok = heap_init(&h, n, 0) == 0;
-    if (!r->order || !r->memory || !r->pos || !r->seq || !r->pmax || !rem || !hok) {
+    if (!r->order || !r->memory || !r->pos || !r->seq || !r->pmax || !rem || !hok ||
+        (p->plan && !r->rank)) {
         snprintf(err, errcap, "out of memory scheduling %u nodes", n);
         goto fail;
     }
+    if (p->plan && p->plan(g, r, err, errcap)) goto fail;
 
     /* Roots first, sorted by Id: r->order doubles as scratch for them. */
     uint32_t nroots = 0, pushed = 0;
@@ -95,7 +142,7 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
     for (uint32_t i = 0; i < nroots; i++) {
         heap_item it = {.node = r->order[i]};
         r->seq[it.node] = pushed;
-        p->key(g, it.node, pushed++, it.k);
+        p->key(g, r, it.node, pushed++, it.k);
         heap_push(&h, it);
     }
 
@@ -123,7 +170,7 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
             if (--rem[v] == 0) {
                 heap_item it = {.node = v};
                 r->seq[v] = pushed;
-                p->key(g, v, pushed++, it.k);
+                p->key(g, r, v, pushed++, it.k);
                 heap_push(&h, it);
             }
         }
@@ -133,6 +180,12 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
         goto fail;
     }
     r->peak = peak;
+    if (r->lower_bound > peak) { /* a bound above a real peak is a bug, not a proof */
+        snprintf(err, errcap, "%s: lower bound %" PRId64 " above the peak %" PRId64, p->name,
+                 r->lower_bound, peak);
+        goto fail;
+    }
+    policy_prove(r, r->lower_bound);
     free(rem);
     heap_free(&h);
     return 0;
@@ -162,4 +215,98 @@ uint32_t policy_diverge(const run *a, const run *b)
     uint32_t n = a->n < b->n ? a->n : b->n, s = 0;
     while (s < n && a->order[s] == b->order[s]) s++;
     return s;
+}
+
+void policy_prove(run *r, int64_t lb)
+{
+    if (lb > r->lower_bound && lb <= r->peak) r->lower_bound = lb;
+    r->optimal = r->lower_bound == r->peak;
+}
+
+void policy_key_rank(const graph *g, const run *r, uint32_t i, uint32_t seq, int64_t k[3])
+{
+    (void)g;
+    (void)seq;
+    k[0] = r->rank[i];
+    k[1] = 0;
+    k[2] = 0;
+}
+
+void policy_why_rank(const char *what, const graph *g, const run *r, uint32_t u, uint32_t v,
+                     uint32_t nready, char *out, size_t cap)
+{
+    char lb[GRAPH_LABEL_MAX];
+    if (v == GRAPH_NONE || nready < 2)
+        snprintf(out, cap, "next in %s (place %u)", what, r->rank[u] + 1);
+    else
+        snprintf(out, cap,
+                 "next in %s (place %u of %u); of %u ready, node %" PRId64
+                 " (%s) comes at place %u",
+                 what, r->rank[u] + 1, g->n, nready, g->id[v], graph_label(g, v, lb, sizeof lb),
+                 r->rank[v] + 1);
+}
+
+/* A buffer is surely live when node c runs if its ALLOC is an ancestor of c
+ * and its FREE (if any) a descendant. Searches stop after LB_REACH nodes (no
+ * proof, no bytes), so the bound costs O(n) on any graph. */
+#define LB_REACH 64
+static int reaches(const graph *g, uint32_t from, uint32_t to, int down, uint32_t *queue,
+                   uint32_t *mark, uint32_t stamp)
+{
+    const uint32_t *off = down ? g->succ_off : g->pred_off, *adj = down ? g->succ : g->pred;
+    uint32_t head = 0, tail = 0; /* breadth first: the usual proof is two edges long */
+    queue[tail++] = from;
+    mark[from] = stamp;
+    while (head < tail) {
+        uint32_t u = queue[head++];
+        for (uint32_t e = off[u]; e < off[u + 1]; e++) {
+            uint32_t v = adj[e];
+            if (v == to) return 1;
+            if (mark[v] != stamp && tail < LB_REACH) {
+                mark[v] = stamp;
+                queue[tail++] = v;
+            }
+        }
+    }
+    return 0;
+}
+
+int64_t policy_lower_bound(const graph *g)
+{
+    int64_t lb = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++)
+        if (g->buf_size[b] > lb) lb = g->buf_size[b];
+    uint32_t *mark = calloc((size_t)g->n + 1, sizeof *mark), stack[LB_REACH], stamp = 0;
+    if (!mark) return lb;
+    for (uint32_t c = 0; c < g->n; c++) {
+        if (g->kind[c] != NODE_COMPUTE || g->in_off[c + 1] - g->in_off[c] < 2) continue;
+        int64_t need = 0;
+        for (uint32_t j = g->in_off[c]; j < g->in_off[c + 1]; j++) {
+            uint32_t b = graph_find_buf(g, g->inputs[j]), dup = 0;
+            if (b == GRAPH_NONE) continue;
+            for (uint32_t k = g->in_off[c]; k < j && !dup; k++) dup = g->inputs[k] == g->inputs[j];
+            if (dup || !reaches(g, c, g->buf_alloc[b], 0, stack, mark, ++stamp)) continue;
+            if (g->buf_free[b] != GRAPH_NONE &&
+                !reaches(g, c, g->buf_free[b], 1, stack, mark, ++stamp))
+                continue;
+            if (__builtin_add_overflow(need, g->buf_size[b], &need)) need = INT64_MAX;
+        }
+        if (need > lb) lb = need;
+    }
+    free(mark);
+    return lb;
+}
+
+const char *policy_gap_words(const run *r, char *out, size_t cap)
+{
+    char b[32];
+    if (r->optimal) snprintf(out, cap, "optimal (proven)");
+    else if (r->lower_bound > 0) {
+        /* rounded up: "within 0.0%" of a peak above the bound would be wrong */
+        __int128 over = (__int128)(r->peak - r->lower_bound) * 1000 + r->lower_bound - 1;
+        int64_t tenths = (int64_t)(over / r->lower_bound);
+        snprintf(out, cap, "within %" PRId64 ".%" PRId64 "%% of optimal (lower bound %s)",
+                 tenths / 10, tenths % 10, units_bytes(b, sizeof b, r->lower_bound, 0));
+    } else snprintf(out, cap, "not proven optimal (lower bound 0 B)");
+    return out;
 }

@@ -1,6 +1,7 @@
 /* policy.h: scheduling policies (a table of name, description and ready-queue
- * key) and policy_run, which runs one to completion. A new policy is one key
- * function and one line in the table in policy.c. */
+ * key, or a whole order) and policy_run, which runs one to completion and says
+ * what is proven about its peak. A new policy is one file and one line in the
+ * table in policy.c. */
 #ifndef MEMTRIS_POLICY_H
 #define MEMTRIS_POLICY_H
 #include <stddef.h>
@@ -9,12 +10,46 @@
 
 struct run;
 
+/* How exact's search went (zero for the other policies). */
+enum { SEARCH_DONE, SEARCH_TIME, SEARCH_STATES };
+typedef struct policy_search {
+    int ran;          /* the search ran (some piece needed it) */
+    int stopped;      /* SEARCH_*: finished, or stopped at a limit */
+    uint64_t states;  /* states it kept */
+    uint32_t pieces;  /* independent pieces the graph split into */
+    uint32_t solved;  /* pieces searched to the end */
+    int64_t lb_found; /* the bound the search proved */
+} policy_search;
+
+/* Limits of exact's search; the defaults are POLICY_TIME_LIMIT seconds and
+ * POLICY_MAX_STATES states. Set by policy_limits for the thread that runs. */
+#define POLICY_TIME_LIMIT 10.0
+#define POLICY_MAX_STATES 4000000u
+typedef struct policy_limits {
+    double seconds;      /* wall-clock budget; <= 0: the default */
+    uint64_t max_states; /* 0: the default */
+} policy_limits;
+
+/* What a policy is. */
+enum {
+    POLICY_HEURISTIC, /* a rule, O(n log n); a member of "best" */
+    POLICY_PORTFOLIO, /* "best": the smallest peak of the heuristics */
+    POLICY_EXACT      /* "exact": a search for the proven minimum peak */
+};
+
 typedef struct policy {
     const char *name;
     const char *desc;
     /* Key of node i when it is the seq-th node pushed (0-based); the ready
-     * node with the smallest key pops first. Keys must be unique per run. */
-    void (*key)(const graph *g, uint32_t i, uint32_t seq, int64_t k[3]);
+     * node with the smallest key pops first. Keys must be unique per run.
+     * r is the run being made: r->pos of i's predecessors and r->rank are
+     * set when i is pushed. */
+    void (*key)(const graph *g, const struct run *r, uint32_t i, uint32_t seq, int64_t k[3]);
+    /* Whole-order policies (NULL for the others): writes a topological
+     * order as r->rank[i] (position of node i) and may set r->found_by and
+     * r->lower_bound; key is then policy_key_rank. 0, or -1 with a message. */
+    int (*plan)(const graph *g, struct run *r, char *err, size_t errcap);
+    int kind;  /* POLICY_* */
     int nkeys; /* key fields worth showing */
     const char *key_names[3];
     /* Why node u popped, in words, when v was the runner-up among nready
@@ -39,11 +74,31 @@ typedef struct run {
     uint32_t *pmax;     /* [n] step of the first maximum of memory[0..s] */
     int64_t peak;       /* max(0, memory[*]) */
     uint32_t peak_step; /* users' step number (1-based) of the first peak; 0 if peak is 0 */
+    uint32_t *rank;     /* [n] whole-order policies: node i's place in their order; else NULL */
+    /* What is proven: no topological order of the graph peaks below
+     * lower_bound (exact's search sets it; policy_prove adds others'), and
+     * optimal says peak == lower_bound. */
+    int64_t lower_bound;
+    int optimal;
+    const struct policy *found_by; /* best: the member whose order it is */
+    policy_search search;          /* exact: how the search went */
 } run;
 
 /* Runs p on g. Returns 0, or -1 with a message in err (out of memory, or live
  * memory passing 2^63-1). */
 int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap);
+/* Sets the limits of exact's searches on this thread (NULL: the defaults). */
+void policy_set_limits(const policy_limits *l);
+/* Records lb, a proven bound on g's minimum peak, in r (a bound above r's
+ * peak, impossible, is ignored) and sets r->optimal. */
+void policy_prove(run *r, int64_t lb);
+/* "optimal (proven)", or "within 12.5% of optimal (lower bound 8.0 MiB)"
+ * (the gap rounded up), for r after policy_prove. Returns out. */
+const char *policy_gap_words(const run *r, char *out, size_t cap);
+/* A cheap proven lower bound on every order's peak: the largest step need,
+ * the bytes of an ALLOC, or of the Inputs a compute node touches that must
+ * be live then (allocated before it, freed after it, along edges). */
+int64_t policy_lower_bound(const graph *g);
 void policy_run_free(run *r);
 /* First step (0-based) where the orders differ, or n if they never do. */
 uint32_t policy_diverge(const run *a, const run *b);

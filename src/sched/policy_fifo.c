@@ -3,8 +3,9 @@
 #include "policy_internal.h"
 #include <stdio.h>
 
-void policy_key_fifo(const graph *g, uint32_t i, uint32_t seq, int64_t k[3])
+void policy_key_fifo(POLICY_KEY_ARGS)
 {
+    (void)r;
     (void)g;
     (void)i;
     k[0] = seq;
@@ -12,8 +13,7 @@ void policy_key_fifo(const graph *g, uint32_t i, uint32_t seq, int64_t k[3])
     k[2] = 0;
 }
 
-void policy_why_fifo(const graph *g, const run *r, uint32_t u, uint32_t v, uint32_t nready,
-                     char *out, size_t cap)
+void policy_why_fifo(POLICY_WHY_ARGS)
 {
     (void)v;
     uint32_t since = 0; /* the step of its last predecessor's pop */

@@ -6,16 +6,16 @@
 #include <stdio.h>
 #include "units.h"
 
-void policy_key_priority(const graph *g, uint32_t i, uint32_t seq, int64_t k[3])
+void policy_key_priority(POLICY_KEY_ARGS)
 {
+    (void)r;
     (void)seq;
     k[0] = g->change[i];
     k[1] = g->kind[i];
     k[2] = g->id[i];
 }
 
-void policy_why_priority(const graph *g, const run *r, uint32_t u, uint32_t v, uint32_t nready,
-                         char *out, size_t cap)
+void policy_why_priority(POLICY_WHY_ARGS)
 {
     (void)r;
     char ch[32], lb[GRAPH_LABEL_MAX];

@@ -10,7 +10,7 @@
 static void push_node(stepper *s, uint32_t v)
 {
     heap_item it = {.node = v};
-    s->pol->key(s->g, v, s->r.seq[v], it.k);
+    s->pol->key(s->g, &s->r, v, s->r.seq[v], it.k);
     heap_push(&s->ready, it);
 }
 

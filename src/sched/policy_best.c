@@ -1,0 +1,34 @@
+/* policy_best.c: policy "best", a portfolio as XLA's and Inductor's are: it
+ * runs every heuristic of the table and keeps the order with the smallest
+ * peak (the first in the table on a tie), so it is never worse than any of
+ * them. Exports policy_plan_best, policy_why_best. */
+#include "policy_internal.h"
+#include <inttypes.h>
+#include <stdio.h>
+
+int policy_plan_best(const graph *g, run *r, char *err, size_t errcap)
+{
+    int64_t best = 0;
+    r->found_by = NULL;
+    for (size_t i = 0; policy_at(i); i++) {
+        const policy *p = policy_at(i);
+        if (p->kind != POLICY_HEURISTIC) continue;
+        run m;
+        if (policy_run(g, p, &m, err, errcap)) return -1;
+        if (!r->found_by || m.peak < best) {
+            best = m.peak;
+            r->found_by = p;
+            for (uint32_t s = 0; s < g->n; s++) r->rank[m.order[s]] = s;
+        }
+        policy_run_free(&m);
+    }
+    return 0;
+}
+
+void policy_why_best(POLICY_WHY_ARGS)
+{
+    char what[64];
+    snprintf(what, sizeof what, "%s's order (the best of the heuristics)",
+             r->found_by ? r->found_by->name : "?");
+    policy_why_rank(what, g, r, u, v, nready, out, cap);
+}

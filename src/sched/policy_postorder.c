@@ -1,0 +1,137 @@
+/* policy_postorder.c: policy "postorder", XLA's PostOrderMemoryScheduler: a
+ * depth-first post-order from the sinks, predecessors in edge order; and the
+ * post-order walk that "dfs" shares. XLA orders instructions only: a buffer
+ * is allocated as its instruction runs and freed after its last use. So on
+ * memtris nodes an ALLOC predecessor is visited last (just before its op)
+ * and a FREE runs as soon as its last predecessor has. Exports
+ * policy_plan_postorder, policy_why_postorder, policy_postorder_by. */
+#define _GNU_SOURCE
+#include "policy_internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sort_ctx {
+    const graph *g;
+    const void *ctx;
+    int (*less)(const graph *g, const void *ctx, uint32_t a, uint32_t b);
+} sort_ctx;
+
+/* Orders nodes: ALLOCs last, then by less (NULL: by Id). */
+static int cmp_nodes(const void *a, const void *b, void *c)
+{
+    const sort_ctx *s = c;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int ax = s->g->kind[x] == NODE_ALLOC, ay = s->g->kind[y] == NODE_ALLOC;
+    if (ax != ay) return ax - ay;
+    if (s->less) return s->less(s->g, s->ctx, x, y) ? -1 : s->less(s->g, s->ctx, y, x) ? 1 : 0;
+    return (s->g->id[x] > s->g->id[y]) - (s->g->id[x] < s->g->id[y]);
+}
+
+/* Orders edges (indices into g->pred): ALLOCs last, then by less, else in
+ * edge order. */
+static int cmp_edges(const void *a, const void *b, void *c)
+{
+    const sort_ctx *s = c;
+    uint32_t e = *(const uint32_t *)a, f = *(const uint32_t *)b;
+    uint32_t x = s->g->pred[e], y = s->g->pred[f];
+    int ax = s->g->kind[x] == NODE_ALLOC, ay = s->g->kind[y] == NODE_ALLOC;
+    if (ax != ay) return ax - ay;
+    if (s->less && s->less(s->g, s->ctx, x, y)) return -1;
+    if (s->less && s->less(s->g, s->ctx, y, x)) return 1;
+    return (e > f) - (e < f);
+}
+
+int policy_postorder_by(const graph *g, run *r, const void *ctx,
+                        int (*less)(const graph *g, const void *ctx, uint32_t a, uint32_t b))
+{
+    uint32_t n = g->n, ne = g->pred_off[n], nsinks = 0, placed = 0;
+    uint32_t *pred = malloc(((size_t)ne + 1) * sizeof *pred);
+    uint32_t *sinks = malloc(((size_t)n + 1) * sizeof *sinks);
+    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    uint32_t *next = malloc(((size_t)n + 1) * sizeof *next); /* next predecessor to visit */
+    uint32_t *work = malloc(((size_t)n + 1) * sizeof *work);
+    uint8_t *seen = calloc((size_t)n + 1, 1); /* 1: on the walk, 2: placed */
+    int rc = -1;
+    if (!pred || !sinks || !stack || !next || !seen || !work) goto out;
+    sort_ctx sc = {.g = g, .ctx = ctx, .less = less};
+    for (uint32_t e = 0; e < ne; e++) pred[e] = e;
+    for (uint32_t u = 0; u < n; u++)
+        qsort_r(pred + g->pred_off[u], g->pred_off[u + 1] - g->pred_off[u], sizeof *pred, cmp_edges,
+                &sc);
+    for (uint32_t e = 0; e < ne; e++) pred[e] = g->pred[pred[e]];
+    /* The walk starts from the nodes whose successors are all FREEs (sinks
+     * but for the frees), then from anything left, in input order. */
+    for (uint32_t u = 0; u < n; u++) {
+        int sink = g->kind[u] != NODE_FREE;
+        for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1] && sink; e++)
+            sink = g->kind[g->succ[e]] == NODE_FREE;
+        if (sink) sinks[nsinks++] = u;
+    }
+    qsort_r(sinks, nsinks, sizeof *sinks, cmp_nodes, &sc);
+    /* next[] doubles as the FREEs' count of predecessors not yet placed */
+    for (uint32_t u = 0; u < n; u++)
+        if (g->kind[u] == NODE_FREE) next[u] = g->pred_off[u + 1] - g->pred_off[u];
+    for (uint32_t s = 0; s < nsinks + n; s++) {
+        uint32_t root = s < nsinks ? sinks[s] : s - nsinks;
+        if (seen[root]) continue;
+        uint32_t sp = 0;
+        stack[sp++] = root;
+        seen[root] = 1;
+        next[root] = g->pred_off[root];
+        while (sp) {
+            uint32_t u = stack[sp - 1];
+            if (seen[u] == 2) { /* a FREE placed early */
+                sp--;
+                continue;
+            }
+            if (next[u] < g->pred_off[u + 1]) {
+                uint32_t p = pred[next[u]++];
+                if (!seen[p]) {
+                    seen[p] = 1;
+                    next[p] = g->pred_off[p];
+                    stack[sp++] = p;
+                }
+                continue;
+            }
+            sp--;
+            /* place u, then every FREE whose last predecessor it was (a FREE
+             * on the stack is placed as the walk comes back to it) */
+            uint32_t nw = 0;
+            work[nw++] = u;
+            seen[u] = 2;
+            while (nw) {
+                uint32_t q = work[--nw];
+                r->rank[q] = placed++;
+                for (uint32_t e = g->succ_off[q]; e < g->succ_off[q + 1]; e++) {
+                    uint32_t v = g->succ[e];
+                    if (g->kind[v] == NODE_FREE && !seen[v] && --next[v] == 0) {
+                        seen[v] = 2;
+                        work[nw++] = v;
+                    }
+                }
+            }
+        }
+    }
+    rc = placed == n ? 0 : -1; /* every node reaches a sink in a DAG */
+out:
+    free(pred);
+    free(sinks);
+    free(stack);
+    free(next);
+    free(seen);
+    free(work);
+    return rc;
+}
+
+int policy_plan_postorder(const graph *g, run *r, char *err, size_t errcap)
+{
+    if (policy_postorder_by(g, r, NULL, NULL) == 0) return 0;
+    snprintf(err, errcap, "out of memory ordering %u nodes", g->n);
+    return -1;
+}
+
+void policy_why_postorder(POLICY_WHY_ARGS)
+{
+    policy_why_rank("the post-order from the sinks", g, r, u, v, nready, out, cap);
+}

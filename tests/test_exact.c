@@ -1,0 +1,274 @@
+/* test_exact.c: the policies beyond fifo and priority (dfs, postorder, lpmf,
+ * bfs, best, exact) against brute force: exact's peak is the least over every
+ * topological order, every order is valid and peaks where it says, best is
+ * the least of its members, the bounds never pass the optimum, and the
+ * search's limits give a valid order with an honest gap. */
+#include "testutil.h"
+#include "sched/policy_ctl.h"
+
+#ifndef MEMTRIS_SOURCE_DIR
+#error "MEMTRIS_SOURCE_DIR must point at the source tree"
+#endif
+
+/* The least peak over every topological order, by dynamic programming over
+ * the sets of nodes run (every order passes through 2^n such sets). */
+static int64_t dp_min_peak(const graph *g)
+{
+    uint32_t n = g->n, full = (1u << n) - 1;
+    assert_true(n <= 22);
+    uint32_t *need = calloc(n + 1, sizeof *need);
+    int64_t *best = malloc(((size_t)full + 1) * sizeof *best);
+    int64_t *mem = calloc((size_t)full + 1, sizeof *mem);
+    assert_true(need && best && mem);
+    for (uint32_t v = 0; v < n; v++)
+        for (uint32_t e = g->pred_off[v]; e < g->pred_off[v + 1]; e++) need[v] |= 1u << g->pred[e];
+    for (uint32_t s = 0; s <= full; s++) best[s] = INT64_MAX;
+    best[0] = 0; /* the peak is at least 0 */
+    for (uint32_t s = 0; s <= full; s++) {
+        if (best[s] == INT64_MAX) continue;
+        for (uint32_t u = 0; u < n; u++) {
+            if (s >> u & 1 || (need[u] & s) != need[u]) continue;
+            uint32_t t = s | 1u << u;
+            mem[t] = mem[s] + g->change[u];
+            int64_t p = best[s] > mem[t] ? best[s] : mem[t];
+            if (p < best[t]) best[t] = p;
+        }
+    }
+    int64_t r = best[full];
+    free(need);
+    free(best);
+    free(mem);
+    return r;
+}
+
+/* The same by trying every topological order, one by one (small n only). */
+static void all_orders(const graph *g, uint32_t done, uint32_t k, int64_t mem, int64_t peak,
+                       int64_t *least)
+{
+    if (peak >= *least) return; /* no order through here does better */
+    if (k == g->n) {
+        *least = peak;
+        return;
+    }
+    for (uint32_t u = 0; u < g->n; u++) {
+        if (done >> u & 1) continue;
+        int ready = 1;
+        for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1] && ready; e++)
+            ready = done >> g->pred[e] & 1;
+        if (!ready) continue;
+        int64_t m = mem + g->change[u];
+        all_orders(g, done | 1u << u, k + 1, m, m > peak ? m : peak, least);
+    }
+}
+
+/* r is a topological order of g whose memory and peak are what it says. */
+static void check_valid(const graph *g, const run *r, const char *name)
+{
+    uint8_t *seen = calloc(g->n + 1, 1);
+    assert_non_null(seen);
+    int64_t mem = 0, peak = 0;
+    for (uint32_t s = 0; s < g->n; s++) {
+        uint32_t u = r->order[s];
+        if (u >= g->n || seen[u]) fail_msg("%s: step %u repeats or invents a node", name, s + 1);
+        for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++)
+            if (!seen[g->pred[e]])
+                fail_msg("%s: node %lld runs before its predecessor %lld", name,
+                         (long long)g->id[u], (long long)g->id[g->pred[e]]);
+        seen[u] = 1;
+        mem += g->change[u];
+        if (r->memory[s] != mem) fail_msg("%s: memory after step %u is wrong", name, s + 1);
+        if (mem > peak) peak = mem;
+    }
+    if (r->peak != peak)
+        fail_msg("%s: reports peak %lld, replays to %lld", name, (long long)r->peak,
+                 (long long)peak);
+    assert_true(r->lower_bound <= r->peak);
+    free(seen);
+}
+
+/* Runs every policy on g; checks validity, best and exact against opt (the
+ * least peak), and the bounds. */
+static void check_all(const graph *g, int64_t opt, const char *what)
+{
+    char err[256];
+    int64_t members = INT64_MAX;
+    const policy *first_min = NULL;
+    int64_t lb = policy_lower_bound(g);
+    if (lb > opt)
+        fail_msg("%s: lower bound %lld above the optimum %lld", what, (long long)lb,
+                 (long long)opt);
+    for (size_t i = 0; policy_at(i); i++) {
+        const policy *p = policy_at(i);
+        run r;
+        if (policy_run(g, p, &r, err, sizeof err)) fail_msg("%s %s: %s", what, p->name, err);
+        check_valid(g, &r, p->name);
+        if (r.peak < opt)
+            fail_msg("%s: %s peaks at %lld, below the optimum %lld", what, p->name,
+                     (long long)r.peak, (long long)opt);
+        if (r.lower_bound > opt) fail_msg("%s: %s's bound passes the optimum", what, p->name);
+        if (p->kind == POLICY_HEURISTIC && r.peak < members) {
+            members = r.peak;
+            first_min = p;
+        }
+        if (p->kind == POLICY_PORTFOLIO) {
+            if (r.peak != members || r.found_by != first_min)
+                fail_msg("%s: best peaks %lld found by %s, its members' least is %lld by %s", what,
+                         (long long)r.peak, r.found_by ? r.found_by->name : "none",
+                         (long long)members, first_min->name);
+        }
+        if (p->kind == POLICY_EXACT) {
+            if (r.peak != opt || !r.optimal || r.lower_bound != opt)
+                fail_msg("%s: exact peaks %lld (bound %lld, optimal %d), the optimum is %lld", what,
+                         (long long)r.peak, (long long)r.lower_bound, r.optimal, (long long)opt);
+            assert_int_equal(r.search.stopped, SEARCH_DONE);
+        }
+        policy_run_free(&r);
+    }
+}
+
+static void exact_equals_brute_force(void **state)
+{
+    (void)state;
+    uint64_t st = 20261203;
+    for (int i = 0; i < 3000; i++) {
+        tu_gen t;
+        tu_gen_make(&t, &st, 1 + (uint32_t)(i % 12));
+        graph *g = tu_load_text(t.json);
+        int64_t opt = dp_min_peak(g);
+        if (g->n <= 8) { /* and every order, one at a time, agrees with the sets */
+            int64_t least = INT64_MAX;
+            all_orders(g, 0, 0, 0, 0, &least);
+            if (least != opt)
+                fail_msg("graph %d: every order gives %lld, the sets %lld", i, (long long)least,
+                         (long long)opt);
+        }
+        char what[32];
+        snprintf(what, sizeof what, "graph %d", i);
+        check_all(g, opt, what);
+        graph_free(g);
+        tu_gen_free(&t);
+    }
+}
+
+/* Generated graphs of up to 16 nodes in the exporter's shape. */
+static void exact_equals_brute_force_on_generated(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = {"random", "branch", "chain", "alloc-heavy"};
+    for (int k = 0; k < 4; k++)
+        for (uint32_t nodes = gen_kind_find(kinds[k])->min_nodes; nodes <= 16; nodes++)
+            for (uint64_t seed = 1; seed <= 12; seed++) {
+                graph *g = tu_gen_load(kinds[k], nodes, seed);
+                char what[64];
+                snprintf(what, sizeof what, "%s %u seed %llu", kinds[k], nodes,
+                         (unsigned long long)seed);
+                check_all(g, dp_min_peak(g), what);
+                graph_free(g);
+            }
+}
+
+/* On graphs too big for brute force: exact is at most every heuristic and
+ * proves its peak; the samples and generated graphs of the targets. */
+static void exact_beats_every_heuristic(void **state)
+{
+    (void)state;
+    static const char *const samples[] = {
+        "demo.json",     "fanout.json",       "greedy-not-optimal.json", "xla-counterexample.json",
+        "resnet50.json", "mobilenet_v2.json", "efficientnet_b0.json",    "bert_base.json"};
+    char err[256];
+    for (int i = 0; i < 12; i++) {
+        graph *g = i < 8 ? tu_load_sample(samples[i], NULL)
+                         : tu_gen_load(i < 10 ? "randwire" : "random",
+                                       i < 10 ? 60u + 120u * (uint32_t)(i - 8) : 40u, (uint64_t)i);
+        run x;
+        if (policy_run(g, policy_find("exact"), &x, err, sizeof err)) fail_msg("%s", err);
+        check_valid(g, &x, "exact");
+        if (!x.optimal) fail_msg("exact did not prove graph %d", i);
+        for (size_t p = 0; policy_at(p); p++) {
+            run r;
+            assert_int_equal(policy_run(g, policy_at(p), &r, err, sizeof err), 0);
+            check_valid(g, &r, policy_at(p)->name);
+            if (r.peak < x.peak) fail_msg("graph %d: %s beats exact", i, policy_at(p)->name);
+            policy_run_free(&r);
+        }
+        policy_run_free(&x);
+        graph_free(g);
+    }
+}
+
+/* XLA's own counterexample to its List scheduler (hlo_memory_scheduler.cc:
+ * List peaks at 6 units, the optimum is 5), in memtris's ALLOC/FREE model:
+ * the optimum is 5 MiB; fifo and bfs miss it, the others find it. */
+static void xla_counterexample(void **state)
+{
+    (void)state;
+    graph *g = tu_load_sample("xla-counterexample.json", NULL);
+    static const struct {
+        const char *name;
+        int64_t mib;
+    } want[] = {{"fifo", 8}, {"bfs", 7}, {"priority", 5}, {"exact", 5}};
+    assert_int_equal(dp_min_peak(g), 5 << 20);
+    char err[256];
+    for (int i = 0; i < 4; i++) {
+        run r;
+        assert_int_equal(policy_run(g, policy_find(want[i].name), &r, err, sizeof err), 0);
+        if (r.peak != want[i].mib << 20)
+            fail_msg("%s: peak %lld, expected %lld MiB", want[i].name, (long long)r.peak,
+                     (long long)want[i].mib);
+        policy_run_free(&r);
+    }
+    graph_free(g);
+}
+
+/* Past a limit: a valid order, a bound at most the optimum, no false claim. */
+static void limits_give_an_honest_gap(void **state)
+{
+    (void)state;
+    graph *g = tu_gen_load("randwire", 300, 1);
+    char err[256];
+    run full, r;
+    policy_set_limits(NULL);
+    assert_int_equal(policy_run(g, policy_find("exact"), &full, err, sizeof err), 0);
+    assert_true(full.optimal);
+    assert_true(full.search.ran && full.search.states > 100);
+    static const policy_limits lims[] = {{.max_states = 50}, {.seconds = 1e-9}};
+    static const int why[] = {SEARCH_STATES, SEARCH_TIME};
+    for (int i = 0; i < 2; i++) {
+        policy_set_limits(&lims[i]);
+        assert_int_equal(policy_run(g, policy_find("exact"), &r, err, sizeof err), 0);
+        check_valid(g, &r, "exact at a limit");
+        assert_int_equal(r.search.stopped, why[i]);
+        if (r.lower_bound > full.peak || r.peak < full.peak)
+            fail_msg("limit %d: bound %lld, peak %lld around the optimum %lld", i,
+                     (long long)r.lower_bound, (long long)r.peak, (long long)full.peak);
+        assert_int_equal(r.optimal, r.peak == r.lower_bound);
+        assert_false(r.optimal); /* this graph's gap does not close in 50 states */
+        char words[128];
+        assert_non_null(
+            strstr(policy_gap_words(&r, words, sizeof words), "% of optimal (lower bound"));
+        policy_run_free(&r);
+    }
+    policy_set_limits(NULL);
+    /* Cancelled from another thread (here: before it starts): it fails. */
+    policy_ctl ctl = {0};
+    atomic_store(&ctl.cancel, 1);
+    policy_ctl_bind(&ctl);
+    assert_int_equal(policy_run(g, policy_find("exact"), &r, err, sizeof err), -1);
+    assert_string_equal(err, "cancelled");
+    policy_ctl_bind(NULL);
+    policy_run_free(&full);
+    graph_free(g);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(exact_equals_brute_force),
+        cmocka_unit_test(exact_equals_brute_force_on_generated),
+        cmocka_unit_test(exact_beats_every_heuristic),
+        cmocka_unit_test(xla_counterexample),
+        cmocka_unit_test(limits_give_an_honest_gap),
+    };
+    if (argc > 1) cmocka_set_test_filter(argv[1]);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
