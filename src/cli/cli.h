@@ -102,6 +102,29 @@ int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, 
               int64_t align, placement *pl);
 /* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ------------------------------------------ optimality (cli_proof.c) */
+
+/* Long-only options of the commands that run exact's search. */
+enum { CLI_OPT_TIME_LIMIT = 1000, CLI_OPT_MAX_STATES };
+#define CLI_MAX_STATES 1000000000ull
+#define CLI_LIMIT_OPTIONS                                      \
+    {"time-limit", required_argument, 0, CLI_OPT_TIME_LIMIT},  \
+    {                                                          \
+        "max-states", required_argument, 0, CLI_OPT_MAX_STATES \
+    }
+#define CLI_LIMIT_HELP                                                           \
+    "      --time-limit S  exact: stop searching after S seconds (default 10)\n" \
+    "      --max-states N  exact: stop after keeping N states (default 4000000)\n"
+/* Parses --time-limit (opt CLI_OPT_TIME_LIMIT) or --max-states into l. 0, or
+ * -1 after a usage error for CMD. */
+int cli_limit(const char *cmd, int opt, const char *arg, policy_limits *l);
+/* Proves each of the n runs of g against the best bound known (policy's
+ * lower bound, and any a run found); returns that bound. */
+int64_t cli_prove(const graph *g, run *runs, int n);
+/* "search: 1234 states, 2 of 3 pieces searched to the end (stopped at the
+ * time limit)" for exact's run. Returns out. */
+const char *cli_search_words(const run *r, char *out, size_t cap);
+
 /* Removes a partly written output file after a write error: only a regular
  * file (never /dev/full, a fifo or a device). */
 void cli_remove_partial(const char *path);

@@ -13,26 +13,32 @@
 #define MAX_PLACERS  32
 
 static const char help[] =
-    "Usage: memtris compare FILE [--policies NAME,NAME...] [--placers NAME,NAME...|all]\n"
+    "Usage: memtris compare FILE [--policies NAME,NAME...|all] [--placers NAME,NAME...|all]\n"
     "                            [--align N] [--format text|json|csv]\n"
-    "Run several policies over the graph and compare their peak live memory; with\n"
-    "--placers, also the arena each placer needs for each policy's schedule.\n"
+    "                            [--time-limit S] [--max-states N]\n"
+    "Run several policies over the graph and compare their peak live memory with\n"
+    "fifo's and with the least peak of any order when it is known; with --placers,\n"
+    "also the arena each placer needs for each policy's schedule.\n"
     "\n"
-    "  -P, --policies LIST  comma-separated policies (default: all, fifo first)\n"
+    "  -P, --policies LIST  comma-separated policies, or 'all' (default: all but\n"
+    "                       exact, fifo first; 'all' adds exact's search)\n"
     "  -L, --placers LIST   comma-separated placers, or 'all' (default: none); see\n"
     "                       'memtris plan --help' for the list\n"
     "  -a, --align N        the placers' alignment, a power of two (default 64)\n"
-    "  -f, --format FMT     text (default), json or csv\n"
+    "  -f, --format FMT     text (default), json or csv\n" CLI_LIMIT_HELP
     "  -h, --help           show this help and exit\n"
     "\n"
-    "JSON: {\"graph\", \"results\": [{\"policy\", \"peak\", \"steps\", \"vs_fifo\",\n"
-    "       \"peak_step\", \"diverges_at\"}, ...]}\n"
+    "JSON: {\"graph\", \"lower_bound\", \"optimum\", \"results\": [{\"policy\", \"peak\",\n"
+    "       \"steps\", \"vs_fifo\", \"vs_optimum\", \"proven_optimal\", \"peak_step\",\n"
+    "       \"diverges_at\"}, ...]}; best's result adds \"found_by\".\n"
     "vs_fifo is peak / fifo's peak (null when fifo's peak is 0 and this one's is not);\n"
+    "lower_bound: no order peaks below it; optimum: the least peak when a policy\n"
+    "reached the bound (proven), else null, and then vs_optimum is null too;\n"
     "peak_step the first step at the peak (0 for a peak of 0); diverges_at the first step\n"
     "where the order differs from fifo's (null for fifo and for the same order).\n"
     "With --placers each result also has \"arenas\": {\"PLACER\": BYTES, ...}.\n"
-    "CSV: policy,peak,peak_step,vs_fifo,diverges_at, then one column per placer\n"
-    "(arena_PLACER); empty where JSON says null.\n";
+    "CSV: policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal, then one\n"
+    "column per placer (arena_PLACER); empty where JSON says null.\n";
 
 /* Parses a comma-separated list into out; returns the count or -1. */
 static int parse_list(char *list, const policy **out)
@@ -97,8 +103,10 @@ int cmd_compare(int argc, char **argv)
         {"placers", required_argument, 0, 'L'},
         {"align", required_argument, 0, 'a'},
         {"format", required_argument, 0, 'f'},
+        CLI_LIMIT_OPTIONS,
         {0, 0, 0, 0},
     };
+    policy_limits lim = {0};
     static const cli_opts opts = {"compare", "P:L:a:f:", longopts, help, NULL};
     const policy *pol[MAX_POLICIES];
     int npol = 0, c, status;
@@ -113,19 +121,26 @@ int cmd_compare(int argc, char **argv)
         case 'L': plist = optarg; break;
         case 'a': align_arg = optarg; break;
         case 'f': fname = optarg; break;
+        case CLI_OPT_TIME_LIMIT:
+        case CLI_OPT_MAX_STATES:
+            if (cli_limit("compare", c, optarg, &lim)) return EXIT_USAGE;
+            break;
         }
     }
     if (c == CLI_OPT_STOP) return status;
     if (!(file = cli_file("compare", argc, argv))) return EXIT_USAGE;
     int format = cli_format("compare", fname, CLI_FORMATS_ALL);
     if (format < 0) return EXIT_USAGE;
-    if (list) {
+    if (list && !strcmp(list, "all")) {
+        for (size_t i = 0; policy_at(i) && npol < MAX_POLICIES; i++) pol[npol++] = policy_at(i);
+    } else if (list) {
         char *copy = strdup(list);
         npol = copy ? parse_list(copy, pol) : -1;
         free(copy);
         if (npol < 0) return EXIT_USAGE;
     } else {
-        for (size_t i = 0; policy_at(i) && npol < MAX_POLICIES; i++) pol[npol++] = policy_at(i);
+        for (size_t i = 0; policy_at(i) && npol < MAX_POLICIES; i++)
+            if (policy_at(i)->kind != POLICY_EXACT) pol[npol++] = policy_at(i);
     }
     if (align_arg && cli_align("compare", align_arg, &align)) return EXIT_USAGE;
     if (plist) {
@@ -144,6 +159,7 @@ int cmd_compare(int argc, char **argv)
     int done = 0;
     int64_t *arena = NULL; /* [npol * npl] */
     status = EXIT_OK;
+    policy_set_limits(&lim);
     for (; done < npol; done++) {
         if (policy_run(g, pol[done], &runs[done], err, sizeof err)) goto fail;
         if (!base && pol[done] == policy_baseline()) base = &runs[done];
@@ -169,10 +185,17 @@ int cmd_compare(int argc, char **argv)
         base = &own;
     }
 
-    char a[32], b[32], r[32];
+    /* The bound every run is proven against; the optimum when one reaches it. */
+    int64_t lb = cli_prove(g, runs, npol), opt = -1;
+    for (int i = 0; i < npol; i++)
+        if (runs[i].optimal) opt = runs[i].peak;
+    char a[32], b[32], r[32], vo[32];
     if (format == CLI_JSON) {
         printf("{\"graph\": ");
         json_string(stdout, g->source);
+        printf(", \"lower_bound\": %" PRId64 ", \"optimum\": ", lb);
+        if (opt >= 0) printf("%" PRId64, opt);
+        else printf("null");
         printf(", \"results\": [");
         for (int i = 0; i < npol; i++) {
             ratio(r, sizeof r, runs[i].peak, base->peak);
@@ -180,6 +203,13 @@ int cmd_compare(int argc, char **argv)
             json_string(stdout, pol[i]->name);
             printf(", \"peak\": %" PRId64 ", \"steps\": %" PRIu32 ", \"vs_fifo\": %s", runs[i].peak,
                    runs[i].n, r);
+            if (opt >= 0) ratio(vo, sizeof vo, runs[i].peak, opt);
+            printf(", \"vs_optimum\": %s, \"proven_optimal\": %s", opt >= 0 ? vo : "null",
+                   runs[i].optimal ? "true" : "false");
+            if (runs[i].found_by) {
+                printf(", \"found_by\": ");
+                json_string(stdout, runs[i].found_by->name);
+            }
             uint32_t d = policy_diverge(base, &runs[i]);
             printf(", \"peak_step\": %" PRIu32 ", \"diverges_at\": ", runs[i].peak_step);
             if (&runs[i] == base || d == g->n) printf("null");
@@ -197,7 +227,7 @@ int cmd_compare(int argc, char **argv)
         }
         printf("]}\n");
     } else if (format == CLI_CSV) {
-        printf("policy,peak,peak_step,vs_fifo,diverges_at");
+        printf("policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal");
         for (int j = 0; j < npl; j++) printf(",arena_%s", plc[j]->name);
         printf("\n");
         for (int i = 0; i < npol; i++) {
@@ -206,6 +236,8 @@ int cmd_compare(int argc, char **argv)
             printf("%s,%" PRId64 ",%" PRIu32 ",%s,", pol[i]->name, runs[i].peak, runs[i].peak_step,
                    strcmp(r, "null") ? r : "");
             if (&runs[i] != base && d < g->n) printf("%" PRIu32, d + 1);
+            if (opt >= 0) ratio(vo, sizeof vo, runs[i].peak, opt);
+            printf(",%s,%s", opt >= 0 ? vo : "", runs[i].optimal ? "true" : "false");
             for (int j = 0; j < npl; j++) printf(",%" PRId64, arena[i * npl + j]);
             printf("\n");
         }
@@ -213,8 +245,8 @@ int cmd_compare(int argc, char **argv)
         printf("%s: %u nodes, %u edges, %u buffers\n", g->source, g->n, g->nedges, g->nbufs);
         printf("%-10s  %12s", "policy", "peak");
         for (int j = 0; j < npl; j++) printf("  %*s", col_width(plc[j]), plc[j]->name);
-        printf("  %10s  %8s  %-22s  %s\n", "peak step", "vs fifo", "saving vs fifo",
-               "order vs fifo");
+        printf("  %10s  %8s  %-22s  %-10s  %s\n", "peak step", "vs fifo", "saving vs fifo",
+               "vs optimum", "order vs fifo");
         for (int i = 0; i < npol; i++) {
             const run *x = &runs[i];
             int64_t save = base->peak - x->peak;
@@ -235,8 +267,20 @@ int cmd_compare(int argc, char **argv)
             printf("%-10s  %12s", pol[i]->name, units_bytes(a, sizeof a, x->peak, 0));
             for (int j = 0; j < npl; j++)
                 printf("  %*s", col_width(plc[j]), units_bytes(b, sizeof b, arena[i * npl + j], 0));
-            printf("  %10" PRIu32 "  %8s  %-22s  %s\n", x->peak_step, r, saving, div);
+            if (x->optimal) snprintf(vo, sizeof vo, "optimal");
+            else if (opt > 0)
+                snprintf(vo, sizeof vo, "+%.1f%%", 100.0 * (double)(x->peak - opt) / (double)opt);
+            else snprintf(vo, sizeof vo, "-");
+            printf("  %10" PRIu32 "  %8s  %-22s  %-10s  %s\n", x->peak_step, r, saving, vo, div);
         }
+        if (opt >= 0)
+            printf("optimum %s: no order peaks lower (proven)\n", units_bytes(a, sizeof a, opt, 0));
+        else
+            printf("no optimum proven; no order peaks below %s (add exact: --policies all)\n",
+                   units_bytes(a, sizeof a, lb, 0));
+        for (int i = 0; i < npol; i++)
+            if (runs[i].found_by)
+                printf("%s: the order of %s\n", pol[i]->name, runs[i].found_by->name);
         if (npl)
             printf("the %s: the arena a placer needs for that policy's schedule (align %s)\n",
                    npl == 1 ? "column after peak" : "columns after peak",

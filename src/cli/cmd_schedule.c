@@ -8,15 +8,23 @@
 
 static const char help[] =
     "Usage: memtris schedule FILE [--policy NAME] [--format text|json|csv]\n"
+    "                             [--time-limit S] [--max-states N]\n"
     "Run one scheduling policy over the graph and print, for every step, the node\n"
-    "popped and the live memory after it, then the peak.\n"
+    "popped and the live memory after it, then the peak and how far it can be from\n"
+    "the least peak of any order (\"optimal (proven)\" when it is that).\n"
     "\n"
-    "  -p, --policy NAME   fifo or priority (default priority)\n"
-    "  -f, --format FMT    text (default), json or csv\n"
+    "  -p, --policy NAME   fifo, priority, dfs, postorder, lpmf, bfs, best or exact\n"
+    "                      (default priority); 'memtris view' and memtris(1) say\n"
+    "                      what each does\n"
+    "  -f, --format FMT    text (default), json or csv\n" CLI_LIMIT_HELP
     "  -h, --help          show this help and exit\n"
     "\n"
-    "JSON: {\"policy\", \"nodes\", \"peak\", \"order\": [ids], \"memory\": [bytes after each "
-    "step]}\n";
+    "JSON: {\"policy\", \"nodes\", \"peak\", \"lower_bound\", \"proven_optimal\", \"order\":\n"
+    "       [ids], \"memory\": [bytes after each step]}; best adds \"found_by\" (the\n"
+    "       heuristic whose order won), exact adds \"search\": {\"states\", \"pieces\",\n"
+    "       \"solved\", \"stopped\": \"done\"|\"time\"|\"states\"}.\n"
+    "lower_bound: no order of the graph peaks below it (bytes); proven_optimal: the\n"
+    "peak equals it.\n";
 
 static void print_text(const graph *g, const policy *p, const run *r)
 {
@@ -35,13 +43,31 @@ static void print_text(const graph *g, const policy *p, const run *r)
                units_bytes(a, sizeof a, r->peak, 0), r->peak, r->peak_step,
                g->id[r->order[r->peak_step - 1]]);
     else printf("peak 0 B: live memory never rises above zero\n");
+    char gap[128], sw[160];
+    printf("%s\n", policy_gap_words(r, gap, sizeof gap));
+    if (r->found_by) printf("found by %s\n", r->found_by->name);
+    if (p->kind == POLICY_EXACT) printf("%s\n", cli_search_words(r, sw, sizeof sw));
 }
 
 static void print_json(const graph *g, const policy *p, const run *r)
 {
     printf("{\"policy\": ");
     json_string(stdout, p->name);
-    printf(", \"nodes\": %" PRIu32 ", \"peak\": %" PRId64 ", \"order\": [", g->n, r->peak);
+    printf(", \"nodes\": %" PRIu32 ", \"peak\": %" PRId64 ", \"lower_bound\": %" PRId64
+           ", \"proven_optimal\": %s",
+           g->n, r->peak, r->lower_bound, r->optimal ? "true" : "false");
+    if (r->found_by) {
+        printf(", \"found_by\": ");
+        json_string(stdout, r->found_by->name);
+    }
+    if (p->kind == POLICY_EXACT) {
+        static const char *const stop[] = {"done", "time", "states"};
+        printf(", \"search\": {\"states\": %llu, \"pieces\": %u, \"solved\": %u, \"stopped\": "
+               "\"%s\"}",
+               (unsigned long long)r->search.states, r->search.pieces, r->search.solved,
+               stop[r->search.stopped]);
+    }
+    printf(", \"order\": [");
     for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %" PRId64 : "%" PRId64, g->id[r->order[s]]);
     printf("], \"memory\": [");
     for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %" PRId64 : "%" PRId64, r->memory[s]);
@@ -66,8 +92,10 @@ int cmd_schedule(int argc, char **argv)
     static const struct option longopts[] = {
         {"policy", required_argument, 0, 'p'},
         {"format", required_argument, 0, 'f'},
+        CLI_LIMIT_OPTIONS,
         {0, 0, 0, 0},
     };
+    policy_limits lim = {0};
     static const cli_opts opts = {"schedule", "p:f:", longopts, help, NULL};
     const char *pname = DEFAULT_POLICY, *fname = DEFAULT_FORMAT, *file;
     int c, status;
@@ -75,6 +103,10 @@ int cmd_schedule(int argc, char **argv)
         switch (c) {
         case 'p': pname = optarg; break;
         case 'f': fname = optarg; break;
+        case CLI_OPT_TIME_LIMIT:
+        case CLI_OPT_MAX_STATES:
+            if (cli_limit("schedule", c, optarg, &lim)) return EXIT_USAGE;
+            break;
         }
     }
     if (c == CLI_OPT_STOP) return status;
@@ -88,11 +120,13 @@ int cmd_schedule(int argc, char **argv)
     if (!g) return EXIT_BAD;
     run r;
     char err[256];
+    policy_set_limits(&lim);
     if (policy_run(g, p, &r, err, sizeof err)) {
         fprintf(stderr, "%s: error: %s\n", g->source, err);
         graph_free(g);
         return EXIT_BAD;
     }
+    cli_prove(g, &r, 1);
     if (format == CLI_JSON) print_json(g, p, &r);
     else if (format == CLI_CSV) print_csv(g, &r);
     else print_text(g, p, &r);

@@ -1,0 +1,53 @@
+/* cli_proof.c: what the commands share about optimality: the --time-limit
+ * and --max-states options of exact's search, and proving every run of a
+ * graph against the best bound any of them found. */
+#include "cli.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_limit(const char *cmd, int opt, const char *arg, policy_limits *l)
+{
+    char *end;
+    if (opt == CLI_OPT_TIME_LIMIT) {
+        double v = strtod(arg, &end);
+        if (end == arg || *end || !isfinite(v) || v <= 0 || v > 1e6) {
+            cli_usage_error(cmd, "--time-limit wants seconds above 0, at most 1000000, not '%s'",
+                            arg);
+            return -1;
+        }
+        l->seconds = v;
+        return 0;
+    }
+    unsigned long long v = 0;
+    const char *s = arg;
+    for (; *s >= '0' && *s <= '9' && v <= CLI_MAX_STATES; s++) v = v * 10 + (unsigned)(*s - '0');
+    if (!*arg || *s || v < 1 || v > CLI_MAX_STATES) {
+        cli_usage_error(cmd, "--max-states wants a whole number from 1 to %llu, not '%s'",
+                        (unsigned long long)CLI_MAX_STATES, arg);
+        return -1;
+    }
+    l->max_states = v;
+    return 0;
+}
+
+int64_t cli_prove(const graph *g, run *runs, int n)
+{
+    int64_t lb = policy_lower_bound(g);
+    for (int i = 0; i < n; i++)
+        if (runs[i].lower_bound > lb) lb = runs[i].lower_bound;
+    for (int i = 0; i < n; i++) policy_prove(&runs[i], lb);
+    return lb;
+}
+
+const char *cli_search_words(const run *r, char *out, size_t cap)
+{
+    static const char *const why[] = {"", " (stopped at the time limit)",
+                                      " (stopped at the state limit)"};
+    if (!r->search.ran) snprintf(out, cap, "search: not needed (%u pieces)", r->search.pieces);
+    else
+        snprintf(out, cap, "search: %llu states, %u of %u pieces searched to the end%s",
+                 (unsigned long long)r->search.states, r->search.solved, r->search.pieces,
+                 why[r->search.stopped]);
+    return out;
+}
