@@ -1,6 +1,7 @@
 /* policy_bfs.c: policy "bfs", PyTorch Inductor's topological_sort_bfs: the
  * ready node whose predecessors ran earliest pops first (their steps, sorted,
- * compared as a list; here the first two, then the Id). Exports
+ * compared as a list; here the first two, then the Id: the key holds the
+ * users' step numbers, 0 for none, which sorts first). Exports
  * policy_key_bfs, policy_why_bfs. */
 #include "policy_internal.h"
 #include <inttypes.h>
@@ -9,13 +10,13 @@
 void policy_key_bfs(POLICY_KEY_ARGS)
 {
     (void)seq;
-    int64_t a = -1, b = -1; /* the two earliest predecessor steps; -1: none (sorts first) */
+    int64_t a = 0, b = 0; /* the two earliest predecessor steps (1-based); 0: none */
     for (uint32_t e = g->pred_off[i]; e < g->pred_off[i + 1]; e++) {
-        int64_t s = r->pos[g->pred[e]];
-        if (a < 0 || s < a) {
+        int64_t s = (int64_t)r->pos[g->pred[e]] + 1;
+        if (!a || s < a) {
             b = a;
             a = s;
-        } else if (b < 0 || s < b) b = s;
+        } else if (!b || s < b) b = s;
     }
     k[0] = a;
     k[1] = b;
@@ -27,15 +28,14 @@ void policy_why_bfs(POLICY_WHY_ARGS)
     int64_t ku[3], kv[3];
     policy_key_bfs(g, r, u, 0, ku);
     char lb[GRAPH_LABEL_MAX];
-    if (ku[0] < 0)
-        snprintf(out, cap, "no predecessor: it was ready from the start; %u ready", nready);
+    if (!ku[0]) snprintf(out, cap, "no predecessor: it was ready from the start; %u ready", nready);
     else if (v != GRAPH_NONE && (policy_key_bfs(g, r, v, 0, kv), kv[0] != ku[0] || kv[1] != ku[1]))
         snprintf(out, cap,
                  "its predecessors ran earliest (step %" PRId64 "%s); node %" PRId64
                  " (%s) waited on step %" PRId64,
-                 ku[0] + 1, ku[1] >= 0 ? " first" : "", g->id[v], graph_label(g, v, lb, sizeof lb),
-                 kv[0] == ku[0] ? kv[1] + 1 : kv[0] + 1);
+                 ku[0], ku[1] ? " first" : "", g->id[v], graph_label(g, v, lb, sizeof lb),
+                 kv[0] == ku[0] ? kv[1] : kv[0]);
     else
         snprintf(out, cap, "its predecessors ran earliest (step %" PRId64 "), the smaller id of %u",
-                 ku[0] + 1, nready);
+                 ku[0], nready);
 }

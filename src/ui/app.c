@@ -240,6 +240,7 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
 {
     memset(a, 0, sizeof *a);
     a->g = g;
+    a->bound = policy_lower_bound(g);
     a->title = title;
     a->cmp_pol = cmp_pol;
     a->focus = P_READY;
@@ -673,4 +674,15 @@ app_reaction app_click(app *a, int x, int y)
         return APP_REDRAW;
     default: return 0;
     }
+}
+
+int64_t app_bound(const app *a, int *optimal)
+{
+    int64_t lb = a->bound;
+    int sides = a->compare ? 2 : 1;
+    for (int i = 0; i < sides; i++)
+        if (a->st[i].r.lower_bound > lb) lb = a->st[i].r.lower_bound;
+    *optimal = 0;
+    for (int i = 0; i < sides; i++) *optimal |= a->st[i].r.peak == lb;
+    return lb;
 }

@@ -63,6 +63,7 @@ typedef struct app {
     const policy *cmp_pol; /* the other side in compare mode */
     stepper st[2];         /* st[0]: pol; st[1]: cmp_pol (when have_cmp) */
     int have_cmp;
+    int64_t bound;               /* policy_lower_bound of g: no order peaks below it */
     const placer *placer;        /* the arena panel's placer */
     struct app_place *placing;   /* a placement running in the background, or NULL */
     uint32_t place_async_min;    /* buffers from which a and s place in the background */
@@ -160,5 +161,8 @@ void app_set_replay(app *a, replay_result *res);
 /* The overlay the curve shows: the replay, when it was made for the
  * stepped policy; NULL otherwise. */
 const replay_result *app_overlay(const app *a);
+/* The best proven bound on g's least peak (the graph's, and any a shown
+ * run's search proved); *optimal: a shown run peaks there (it is the optimum). */
+int64_t app_bound(const app *a, int *optimal);
 
 #endif

@@ -192,6 +192,18 @@ void view_curve(canvas *cv, const app *a, rect r)
         canvas_put(cv, axis_x, rows[i], cv->utf8 ? 0x2524 : '+', ST_AXIS);
     }
 
+    /* The reference: the optimum, or the proven bound below every order, a
+     * dashed row the curves draw over, labelled at its right end. */
+    int opt;
+    int64_t lb = app_bound(a, &opt);
+    int refy = -1;
+    if (lb > 0 && lb <= ymax) {
+        int d = dot_row(lb, ymax, gm.dy), per = gm.dy / gm.plot.h;
+        refy = gm.plot.y + gm.plot.h - 1 - d / per;
+        for (int x = gm.plot.x; x < gm.plot.x + gm.plot.w; x += 2)
+            canvas_put(cv, x, refy, cv->utf8 ? 0x2504 : '-', ST_PEAK);
+    }
+
     /* Curves. */
     size_t ncell = (size_t)gm.plot.w * (size_t)gm.plot.h;
     uint8_t *bits = calloc(ncell, 3);
@@ -223,6 +235,13 @@ void view_curve(canvas *cv, const app *a, rect r)
             }
         }
     free(bits);
+    if (refy >= 0) { /* the label, right-aligned, where it is whole */
+        char rl[48], b[32];
+        snprintf(rl, sizeof rl, " %s %s ", opt ? "optimum" : "bound",
+                 units_bytes(b, sizeof b, lb, 0));
+        int len = (int)strlen(rl), x = gm.plot.x + gm.plot.w - len;
+        if (x > gm.plot.x) canvas_text(cv, x, refy, len, ST_PEAK, rl);
+    }
 
     /* X axis: the window's first and last steps, the peak mark and the
      * cursor's step. */

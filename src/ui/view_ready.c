@@ -18,7 +18,8 @@ static int kind_style(int kind)
 
 static void key_text(char *out, size_t cap, const policy *p, const heap_item *it)
 {
-    if (p->nkeys == 1) snprintf(out, cap, "(%" PRId64 ")", it->k[0]);
+    /* a whole-order policy's rank counts from 1, as steps do */
+    if (p->nkeys == 1) snprintf(out, cap, "(%" PRId64 ")", it->k[0] + (p->plan != NULL));
     else snprintf(out, cap, "(%" PRId64 ",%" PRId64 ",%" PRId64 ")", it->k[0], it->k[1], it->k[2]);
 }
 
@@ -46,7 +47,11 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
      * (to 4 at least, marked), then the type goes (the colour and the key
      * say it), then the name, then the key, then the change. */
     static const char *const head[NCOL] = {"#", "Id", "type", "change", "op / name", NULL};
-    const char *keyhead = s->pol->nkeys == 1 ? "queued" : "(change,type,id)";
+    char keyhead[48]; /* "queued", "rank", or "(change,type,id)": the policy's key names */
+    if (s->pol->nkeys == 1) snprintf(keyhead, sizeof keyhead, "%s", s->pol->key_names[0]);
+    else
+        snprintf(keyhead, sizeof keyhead, "(%s,%s,%s)", s->pol->key_names[0], s->pol->key_names[1],
+                 s->pol->key_names[2]);
     char(*txt)[NCOL][32] = calloc(got ? got : 1, sizeof *txt);
     if (!txt) return;
     int cw[NCOL];
