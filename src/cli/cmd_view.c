@@ -21,11 +21,13 @@ static const char help[] =
     "Usage: memtris [view] [FILE] [--policy NAME] [--compare NAME] [--placer NAME] [--ascii] "
     "[--no-color]\n"
     "                      [--no-mouse] [--backend cuda|host] [--mode MODE] [--replay FILE]\n"
+    "                      [--time-limit S] [--max-states N]\n"
     "Open the terminal UI: step through the schedule one heap pop at a time and\n"
     "watch the ready queue, the live memory curve and the buffers in the arena.\n"
     "Without FILE, a built-in demo graph (a small CNN block) is shown.\n"
     "\n"
-    "  -p, --policy NAME    the stepped policy (default priority)\n"
+    "  -p, --policy NAME    the stepped policy (default priority): fifo, priority, dfs,\n"
+    "                       postorder, lpmf, bfs, best or exact (the s key cycles them)\n"
     "  -c, --compare NAME   start in compare mode against NAME (default side: fifo)\n"
     "  -l, --placer NAME    the arena panel's placer (default first-fit; the a key cycles)\n"
     "      --ascii          draw with ASCII only (also when the locale is not UTF-8)\n"
@@ -37,8 +39,8 @@ static const char help[] =
     "  -m, --mode MODE      how the replay allocates: raw (default), arena (the arena\n"
     "                       panel's placer), pool or async (cuda only)\n"
     "      --replay FILE    overlay a saved replay ('memtris replay --format json') on\n"
-    "                       the curve; it steps the replay's policy unless -p is given\n"
-    "  -h, --help           show this help and exit\n"
+    "                       the curve; it steps the replay's policy unless -p is "
+    "given\n" CLI_LIMIT_HELP "  -h, --help           show this help and exit\n"
     "\n"
     "Press ? in the UI for the keys; R replays the stepped policy on the backend in\n"
     "the background and draws the measured memory over the predicted curve (Esc\n"
@@ -149,12 +151,19 @@ static int view_open(view_opts *o)
 int cmd_view(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"policy", required_argument, 0, 'p'},  {"compare", required_argument, 0, 'c'},
-        {"placer", required_argument, 0, 'l'},  {"ascii", no_argument, 0, 'A'},
-        {"no-color", no_argument, 0, 'M'},      {"no-mouse", no_argument, 0, 'N'},
-        {"backend", required_argument, 0, 'b'}, {"mode", required_argument, 0, 'm'},
-        {"replay", required_argument, 0, 'R'},  {0, 0, 0, 0},
+        {"policy", required_argument, 0, 'p'},
+        {"compare", required_argument, 0, 'c'},
+        {"placer", required_argument, 0, 'l'},
+        {"ascii", no_argument, 0, 'A'},
+        {"no-color", no_argument, 0, 'M'},
+        {"no-mouse", no_argument, 0, 'N'},
+        {"backend", required_argument, 0, 'b'},
+        {"mode", required_argument, 0, 'm'},
+        {"replay", required_argument, 0, 'R'},
+        CLI_LIMIT_OPTIONS,
+        {0, 0, 0, 0},
     };
+    policy_limits lim = {0};
     static const cli_opts opts = {"view", "p:c:l:b:m:", longopts, help, NULL};
     view_opts o = {.plname = DEFAULT_TUI_PLACER, .mouse = 1};
     const char *pname = DEFAULT_POLICY, *bname = NULL, *mname = DEFAULT_REPLAY_MODE;
@@ -173,6 +182,11 @@ int cmd_view(int argc, char **argv)
         case 'A': o.ascii = 1; break;
         case 'M': o.mono = 1; break;
         case 'N': o.mouse = 0; break;
+        case CLI_OPT_TIME_LIMIT:
+        case CLI_OPT_MAX_STATES:
+            if (cli_limit("view", c, optarg, &lim)) return EXIT_USAGE;
+            policy_set_limits(&lim);
+            break;
         }
     }
     if (c == CLI_OPT_STOP) return status;

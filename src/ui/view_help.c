@@ -20,7 +20,7 @@ static const char *const help_lines[] = {
     "Tab  Shift-Tab     move the focus between panels",
     "Up Down PgUp PgDn  scroll the ready queue in focus",
     "Up Down on arena   select a buffer (details below)",
-    "s  c  a  t         policy, compare, placer, timeline",
+    "s  c  a  t         next policy, compare, placer, timeline",
     "l                  buffers live at the step (each side)",
     "w                  compare: why one order is lower",
     "z  Z  <  >  0      curve: zoom in, out, pan, all steps",
@@ -47,6 +47,7 @@ static const legend_line legend[] = {
     {"\u2502", "|", ST_CURSOR, "the cursor: the state after k pops", NULL},
     {"\u25b2", "^", ST_PEAK, "the peak; \u25c0 \u25b6 when zoomed away from it",
      "the peak; < > when zoomed away from it"},
+    {"\u2504", "-", ST_PEAK, "optimum, or bound: no order peaks lower", NULL},
     {" b7 ", " b7 ", ST_BUF0, "a live buffer at its address", NULL},
     {"\u00b7", ".", ST_HOLE, "a hole: free below the high-water mark", NULL},
     {"\u2504", "-", ST_HWM, "the arena's high-water mark so far", NULL},
@@ -56,6 +57,7 @@ static const legend_line legend[] = {
     {"", "", ST_DIM, "first: change in bytes, then type (FREE 0 <", NULL},
     {"", "", ST_DIM, "compute 1 < ALLOC 2), then id", NULL},
     {"queued", "queued", ST_DIM, "fifo's key: the order nodes got ready", NULL},
+    {"rank", "rank", ST_DIM, "dfs ... exact: the place in their order", NULL},
 };
 
 /* The legend page: the samples, then the file and the breakpoints. */
