@@ -21,7 +21,7 @@
 #include "sched/load.h"
 #include "sched/policy.h"
 
-static const char *const policy_names[] = {"fifo", "priority"};
+static const char *const policy_names[] = {"fifo", "priority", "best"};
 #define NPOL (sizeof policy_names / sizeof policy_names[0])
 
 /* One measurement of one file, sent from the child to the parent. */
