@@ -13,12 +13,11 @@ struct run;
 /* How exact's search went (zero for the other policies). */
 enum { SEARCH_DONE, SEARCH_TIME, SEARCH_STATES };
 typedef struct policy_search {
-    int ran;          /* the search ran (some piece needed it) */
-    int stopped;      /* SEARCH_*: finished, or stopped at a limit */
-    uint64_t states;  /* states it kept */
-    uint32_t pieces;  /* independent pieces the graph split into */
-    uint32_t solved;  /* pieces searched to the end */
-    int64_t lb_found; /* the bound the search proved */
+    int ran;         /* the search ran (some piece needed it) */
+    int stopped;     /* SEARCH_*: finished, or stopped at a limit */
+    uint64_t states; /* states it kept */
+    uint32_t pieces; /* independent pieces the graph split into */
+    uint32_t solved; /* pieces searched to the end */
 } policy_search;
 
 /* Limits of exact's search; the defaults are POLICY_TIME_LIMIT seconds and

@@ -349,6 +349,28 @@ static void piece_order(const piece *P, const uint32_t *path, uint32_t npath, ui
 
 /* ------------------------------------------------------------ the graph */
 
+/* Pieces by their peak, highest first, then in order. */
+static int cmp_peak_desc(const void *a, const void *b, void *ctx)
+{
+    const int64_t *pub = ctx;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (pub[x] != pub[y]) return pub[x] < pub[y] ? 1 : -1;
+    return (x > y) - (x < y);
+}
+
+/* Frees a piece's local graph and zeroes it. */
+static void piece_free(piece *P)
+{
+    free(P->change);
+    free(P->poff);
+    free(P->soff);
+    free(P->pred);
+    free(P->succ);
+    free(P->rem);
+    free(P->touched);
+    memset(P, 0, sizeof *P);
+}
+
 /* Cuts of the order: position p is one when every node before it reaches
  * it and every node after is reached from it. The first holds when every
  * node before p has a successor at p or before (follow those edges: they
@@ -425,16 +447,11 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
             if (mem[s] > pub[i]) pub[i] = mem[s];
         byub[i] = i;
     }
-    /* The highest pieces first (insertion sort on the few that matter is
-     * enough: the loop stops at the first piece the bound covers). */
+    /* The highest pieces first (a search lowers only its own piece's peak,
+     * so the order is fixed up front). */
+    qsort_r(byub, np, sizeof *byub, cmp_peak_desc, pub);
     int64_t lb = policy_lower_bound(g);
     for (uint32_t i = 0; i < np; i++) {
-        uint32_t best = i;
-        for (uint32_t j = i + 1; j < np; j++)
-            if (pub[byub[j]] > pub[byub[best]]) best = j;
-        uint32_t t = byub[i];
-        byub[i] = byub[best];
-        byub[best] = t;
         uint32_t pi = byub[i];
         if (pub[pi] <= lb) break; /* this piece and the rest cannot lower the peak */
         if (B.stopped) {          /* out of budget: the piece's own peak bounds nothing */
@@ -442,7 +459,6 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
         }
         /* The piece's local graph. */
         uint32_t s0 = starts[pi], k = starts[pi + 1] - s0;
-        memset(&P, 0, sizeof P);
         P.k = k;
         P.w = (k + 63) / 64;
         P.node = order + s0;
@@ -511,20 +527,12 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
             atomic_store(&ctl_now->best, top);
             atomic_store(&ctl_now->bound, lb);
         }
-        free(P.change);
-        free(P.poff);
-        free(P.soff);
-        free(P.pred);
-        free(P.succ);
-        free(P.rem);
-        free(P.touched);
+        piece_free(&P);
         free(path);
         free(lorder);
-        memset(&P, 0, sizeof P);
         path = lorder = NULL;
     }
     r->search.stopped = B.stopped > 0 ? B.stopped : SEARCH_DONE;
-    r->search.lb_found = lb;
     r->lower_bound = lb;
     rc = 0;
     goto done;
@@ -533,13 +541,7 @@ oom:
 fail:
     rc = -1;
 done:
-    free(P.change);
-    free(P.poff);
-    free(P.soff);
-    free(P.pred);
-    free(P.succ);
-    free(P.rem);
-    free(P.touched);
+    piece_free(&P);
     free(path);
     free(lorder);
     free(order);

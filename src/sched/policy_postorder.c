@@ -17,29 +17,32 @@ typedef struct sort_ctx {
     int (*less)(const graph *g, const void *ctx, uint32_t a, uint32_t b);
 } sort_ctx;
 
-/* Orders nodes: ALLOCs last, then by less (NULL: by Id). */
-static int cmp_nodes(const void *a, const void *b, void *c)
+/* Orders nodes: ALLOCs last, then by less; 0 when neither comes first. */
+static int node_cmp(const sort_ctx *s, uint32_t x, uint32_t y)
 {
-    const sort_ctx *s = c;
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    int ax = s->g->kind[x] == NODE_ALLOC, ay = s->g->kind[y] == NODE_ALLOC;
-    if (ax != ay) return ax - ay;
-    if (s->less) return s->less(s->g, s->ctx, x, y) ? -1 : s->less(s->g, s->ctx, y, x) ? 1 : 0;
-    return (s->g->id[x] > s->g->id[y]) - (s->g->id[x] < s->g->id[y]);
-}
-
-/* Orders edges (indices into g->pred): ALLOCs last, then by less, else in
- * edge order. */
-static int cmp_edges(const void *a, const void *b, void *c)
-{
-    const sort_ctx *s = c;
-    uint32_t e = *(const uint32_t *)a, f = *(const uint32_t *)b;
-    uint32_t x = s->g->pred[e], y = s->g->pred[f];
     int ax = s->g->kind[x] == NODE_ALLOC, ay = s->g->kind[y] == NODE_ALLOC;
     if (ax != ay) return ax - ay;
     if (s->less && s->less(s->g, s->ctx, x, y)) return -1;
     if (s->less && s->less(s->g, s->ctx, y, x)) return 1;
-    return (e > f) - (e < f);
+    return 0;
+}
+
+/* Sinks: node_cmp, then by Id. */
+static int cmp_nodes(const void *a, const void *b, void *c)
+{
+    const sort_ctx *s = c;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int d = node_cmp(s, x, y);
+    return d ? d : (s->g->id[x] > s->g->id[y]) - (s->g->id[x] < s->g->id[y]);
+}
+
+/* Predecessor edges (indices into g->pred): node_cmp, then in edge order. */
+static int cmp_edges(const void *a, const void *b, void *c)
+{
+    const sort_ctx *s = c;
+    uint32_t e = *(const uint32_t *)a, f = *(const uint32_t *)b;
+    int d = node_cmp(s, s->g->pred[e], s->g->pred[f]);
+    return d ? d : (e > f) - (e < f);
 }
 
 int policy_postorder_by(const graph *g, run *r, const void *ctx,
