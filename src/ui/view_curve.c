@@ -234,14 +234,24 @@ void view_curve(canvas *cv, const app *a, rect r)
                 canvas_put(cv, x, y, cv->utf8 ? 0x2502 : '|', ST_CURSOR);
             }
         }
-    free(bits);
-    if (refy >= 0) { /* the label, right-aligned, where it is whole */
+    if (refy >= 0) { /* the label: in the row's rightmost gap it fits whole, else
+                      * right-aligned in the bottom border (unless a replay's
+                      * legend may be there) */
         char rl[48], b[32];
         snprintf(rl, sizeof rl, " %s %s ", opt ? "optimum" : "bound",
                  units_bytes(b, sizeof b, lb, 0));
-        int len = (int)strlen(rl), x = gm.plot.x + gm.plot.w - len;
-        if (x > gm.plot.x) canvas_text(cv, x, refy, len, ST_PEAK, rl);
+        int len = (int)strlen(rl), row = refy - gm.plot.y, at = -1, gap = 0;
+        for (int cx = gm.plot.w - 1; cx >= 0 && at < 0; cx--) {
+            int empty =
+                !bits[(size_t)row * (size_t)gm.plot.w + (size_t)cx] && gm.plot.x + cx != curx;
+            gap = empty ? gap + 1 : 0;
+            if (gap >= len) at = cx;
+        }
+        if (at >= 0) canvas_text(cv, gm.plot.x + at, refy, len, ST_PEAK, rl);
+        else if (!rp && !a->have_replay && r.w - 4 - len >= 12)
+            canvas_text(cv, r.x + r.w - 2 - len, r.y + r.h - 1, len, ST_PEAK, rl);
     }
+    free(bits);
 
     /* X axis: the window's first and last steps, the peak mark and the
      * cursor's step. */
