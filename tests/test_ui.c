@@ -1086,6 +1086,9 @@ static void test_keys_modes(void **state)
                                         "best", "exact",     "fifo", "priority"};
     for (int i = 0; i < 8; i++) {
         app_key(a, 's');
+        /* exact's search runs in the background: the key line says so */
+        assert_int_equal(a->placing != NULL, !strcmp(cycle[i], "exact"));
+        if (a->placing) place_out(a);
         assert_string_equal(a->pol->name, cycle[i]);
         assert_int_equal(a->st[0].k, 11);
     }
@@ -1554,7 +1557,10 @@ static void test_replay_overlay(void **state)
     assert_null(app_overlay(a));
     assert_true(has(a, 132, 40, "replay: priority only"));
     assert_false(has(a, 132, 40, "measured (host)"));
-    while (a->pol != policy_find("priority")) app_key(a, 's'); /* around the table */
+    while (a->pol != policy_find("priority")) { /* around the table */
+        app_key(a, 's');
+        if (a->placing) place_out(a);
+    }
     assert_non_null(app_overlay(a));
     /* Compare mode keeps it on the main policy's curve. */
     app_key(a, 'c');
@@ -1628,6 +1634,62 @@ static void test_replay_key(void **state)
     assert_true(a->have_replay);
     assert_int_equal(a->replay.n, f.g->n);
     close_app(&f);
+}
+
+/* o: compare against exact's order, searched in the background with the
+ * command line's limits: the key line shows the search, Esc cancels it, and
+ * its end opens compare mode with the gap said; c with exact as the other
+ * side searches in the background too. */
+static void test_compare_optimum(void **state)
+{
+    (void)state;
+    graph *g = tu_gen_load("randwire", 300, 1); /* the greedy is 35% above the optimum */
+    app a;
+    assert_int_equal(app_init(&a, g, "rw", policy_find("priority"), policy_find("fifo"), 0, NULL),
+                     0);
+    app_resize(&a, 120, 35);
+    app_jump(&a, 7);
+    app_key(&a, 'o');
+    assert_non_null(a.placing);
+    assert_true(has(&a, 120, 35, " Searching 300 nodes with exact"));
+    assert_true(has(&a, 120, 35, "Esc: cancel"));
+    app_key(&a, 's'); /* the schedules wait */
+    assert_string_equal(a.msg, "'s' waits until placing ends; Esc cancels it");
+    app_key(&a, 'c');
+    assert_false(a.compare);
+    app_key(&a, K_ESC);
+    assert_null(a.placing);
+    assert_false(a.compare);
+    assert_string_equal(a.msg, "policy exact cancelled; the schedules are as they were");
+    /* Again, to the end: compare mode, priority against the proven optimum. */
+    app_key(&a, 'o');
+    place_out(&a);
+    assert_true(a.compare);
+    assert_string_equal(a.cmp_pol->name, "exact");
+    assert_true(a.st[1].r.optimal);
+    assert_int_equal(a.st[1].k, 7);
+    assert_non_null(strstr(a.msg, "priority against exact: priority within 35.6% of optimal"));
+    assert_non_null(strstr(a.msg, "d plays to where they part, w says why"));
+    assert_true(has(&a, 120, 35, "optimum 26.0 MiB"));
+    app_key(&a, 'o'); /* already there: nothing to search */
+    assert_null(a.placing);
+    app_free(&a);
+    /* The search in the thread keeps the limits this thread set. */
+    static const policy_limits few = {.max_states = 50};
+    policy_set_limits(&few);
+    assert_int_equal(app_init(&a, g, "rw", policy_find("priority"), policy_find("exact"), 0, NULL),
+                     0);
+    app_resize(&a, 120, 35);
+    app_key(&a, 'c');
+    assert_non_null(a.placing);
+    place_out(&a);
+    policy_set_limits(NULL);
+    assert_true(a.compare);
+    assert_int_equal(a.st[1].r.search.stopped, SEARCH_STATES);
+    assert_false(a.st[1].r.optimal);
+    assert_true(has(&a, 120, 35, "bound "));
+    app_free(&a);
+    graph_free(g);
 }
 
 /* Esc before the first poll cancels a long replay; nothing is overlaid.
@@ -1953,6 +2015,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_replay_overlay),
         cmocka_unit_test(test_replay_key),
         cmocka_unit_test(test_replay_cancel),
+        cmocka_unit_test(test_compare_optimum),
         cmocka_unit_test(test_replay_backends),
         cmocka_unit_test(test_replay_autoplay_pace),
         cmocka_unit_test(test_replay_far_below_zero),

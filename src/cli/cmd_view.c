@@ -185,11 +185,11 @@ int cmd_view(int argc, char **argv)
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
             if (cli_limit("view", c, optarg, &lim)) return EXIT_USAGE;
-            policy_set_limits(&lim);
             break;
         }
     }
     if (c == CLI_OPT_STOP) return status;
+    policy_set_limits(&lim); /* for the searches the UI runs, in its threads too */
     if (argc - optind > 1)
         return cli_usage_error("view", "expected at most one FILE, got %d", argc - optind);
     o.file = optind < argc ? argv[optind] : NULL;

@@ -88,6 +88,8 @@ typedef struct run {
 int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap);
 /* Sets the limits of exact's searches on this thread (NULL: the defaults). */
 void policy_set_limits(const policy_limits *l);
+/* This thread's limits (zeros: the defaults), for a thread to pass on. */
+void policy_get_limits(policy_limits *l);
 /* Records lb, a proven bound on g's minimum peak, in r (a bound above r's
  * peak, impossible, is ignored) and sets r->optimal. */
 void policy_prove(run *r, int64_t lb);

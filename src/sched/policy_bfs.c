@@ -25,11 +25,12 @@ void policy_key_bfs(POLICY_KEY_ARGS)
 
 void policy_why_bfs(POLICY_WHY_ARGS)
 {
-    int64_t ku[3], kv[3];
+    int64_t ku[3], kv[3] = {0, 0, 0};
     policy_key_bfs(g, r, u, 0, ku);
+    if (v != GRAPH_NONE) policy_key_bfs(g, r, v, 0, kv);
     char lb[GRAPH_LABEL_MAX];
     if (!ku[0]) snprintf(out, cap, "no predecessor: it was ready from the start; %u ready", nready);
-    else if (v != GRAPH_NONE && (policy_key_bfs(g, r, v, 0, kv), kv[0] != ku[0] || kv[1] != ku[1]))
+    else if (v != GRAPH_NONE && (kv[0] != ku[0] || kv[1] != ku[1]))
         snprintf(out, cap,
                  "its predecessors ran earliest (step %" PRId64 "%s); node %" PRId64
                  " (%s) waited on step %" PRId64,

@@ -28,6 +28,7 @@ static _Thread_local policy_limits limits_now;
 static _Thread_local policy_ctl *ctl_now;
 
 void policy_set_limits(const policy_limits *l) { limits_now = l ? *l : (policy_limits){0}; }
+void policy_get_limits(policy_limits *l) { *l = limits_now; }
 void policy_ctl_bind(policy_ctl *ctl) { ctl_now = ctl; }
 policy_ctl *policy_ctl_now(void) { return ctl_now; }
 
@@ -349,6 +350,16 @@ static void piece_order(const piece *P, const uint32_t *path, uint32_t npath, ui
 
 /* ------------------------------------------------------------ the graph */
 
+/* Tells the watcher (if any) the peak of the order so far and the bound. */
+static void publish(const int64_t *pub, uint32_t np, int64_t lb)
+{
+    if (!ctl_now) return;
+    int64_t top = 0;
+    for (uint32_t j = 0; j < np; j++) top = pub[j] > top ? pub[j] : top;
+    atomic_store(&ctl_now->best, top);
+    atomic_store(&ctl_now->bound, lb);
+}
+
 /* Pieces by their peak, highest first, then in order. */
 static int cmp_peak_desc(const void *a, const void *b, void *ctx)
 {
@@ -451,6 +462,7 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
      * so the order is fixed up front). */
     qsort_r(byub, np, sizeof *byub, cmp_peak_desc, pub);
     int64_t lb = policy_lower_bound(g);
+    publish(pub, np, lb);
     for (uint32_t i = 0; i < np; i++) {
         uint32_t pi = byub[i];
         if (pub[pi] <= lb) break; /* this piece and the rest cannot lower the peak */
@@ -521,12 +533,7 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
             pub[pi] = plb;
         }
         if (plb > lb) lb = plb;
-        if (ctl_now) {
-            int64_t top = 0;
-            for (uint32_t j = 0; j < np; j++) top = pub[j] > top ? pub[j] : top;
-            atomic_store(&ctl_now->best, top);
-            atomic_store(&ctl_now->bound, lb);
-        }
+        publish(pub, np, lb);
         piece_free(&P);
         free(path);
         free(lorder);

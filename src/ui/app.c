@@ -1,6 +1,7 @@
 /* app.c: the TUI's state machine: stepping, jumps, prompts, focus, scrolling, compare
  * mode, auto-play, clicks (hit.c finds what), the replay's overlay (its job: app_replay.c)
- * and the "why" of the last pop. Exports the app_* of app.h. */
+ * and the "why" of the last pop (compare's other side: app_compare.c). Exports the app_*
+ * of app.h. */
 #define _GNU_SOURCE
 #include "app.h"
 #include <inttypes.h>
@@ -115,7 +116,7 @@ static void zoom(app *a, int key)
     else if (k >= lo + span) app_jump(a, lo + span - 1);
 }
 
-static void after_move(app *a)
+void app_after_move(app *a)
 {
     explain(a, 0);
     if (a->have_cmp) explain(a, 1);
@@ -123,9 +124,7 @@ static void after_move(app *a)
     follow_cursor(a);
 }
 
-/* Builds a stepper (and with pl, its placement) for pol into the caller's
- * structs; on failure leaves them empty and sets a->err. */
-static int make_side(app *a, const policy *pol, stepper *st, placement *pl)
+int app_make_side(app *a, const policy *pol, stepper *st, placement *pl)
 {
     if (step_init(st, a->g, pol, a->err, sizeof a->err)) return -1;
     if (pl && place_run_checked(a->g, &st->r, a->placer, PLACE_ALIGN_DEFAULT, pl, a->err,
@@ -198,40 +197,13 @@ static int init_main(app *a, const policy *pol)
 {
     stepper st;
     placement pl;
-    if (make_side(a, pol, &st, &pl)) return -1;
+    if (app_make_side(a, pol, &st, &pl)) return -1;
     step_free(&a->st[0]);
     place_free(&a->pl);
     a->st[0] = st;
     a->pl = pl;
     a->pol = pol;
     a->place_gen++;
-    return 0;
-}
-
-/* Where the two sides' orders part (the first is diverge). */
-static void set_partings(app *a)
-{
-    a->diverge = policy_diverge(&a->st[0].r, &a->st[1].r);
-    uint32_t *p = realloc(a->parts, ((size_t)a->g->n + 1) * sizeof *p);
-    if (!p) { /* only d misses them: it says the orders are the same */
-        a->nparts = 0;
-        return;
-    }
-    a->parts = p;
-    a->nparts = policy_partings(&a->st[0].r, &a->st[1].r, p);
-}
-
-/* (Re)builds the compare side for cmp_pol; the app is unchanged on failure. */
-static int init_cmp(app *a, const policy *cmp_pol)
-{
-    stepper st;
-    if (make_side(a, cmp_pol, &st, NULL)) return -1;
-    if (a->have_cmp) step_free(&a->st[1]);
-    a->st[1] = st;
-    a->have_cmp = 1;
-    a->cmp_pol = cmp_pol;
-    set_partings(a);
-    step_jump(&a->st[1], a->st[0].k);
     return 0;
 }
 
@@ -253,10 +225,10 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     a->mouse = 1;
     app_replay_init(&a->rp);
     if (init_main(a, pol)) return -1;
-    if (compare && init_cmp(a, cmp_pol)) return -1;
+    if (compare && app_init_cmp(a, cmp_pol)) return -1;
     sort_by_span(a);
     a->compare = compare;
-    after_move(a);
+    app_after_move(a);
     layout_compute(80, 24, a->compare, &a->lay);
     return 0;
 }
@@ -291,7 +263,7 @@ void app_jump(app *a, uint32_t k)
     step_jump(&a->st[0], k);
     if (a->have_cmp) step_jump(&a->st[1], k);
     a->scroll[P_READY] = a->scroll[P_READY2] = 0;
-    after_move(a);
+    app_after_move(a);
 }
 
 void app_set_replay(app *a, replay_result *res)
@@ -398,7 +370,7 @@ void app_take_main(app *a, stepper *st, placement *pl, const policy *pol)
     a->pol = pol;
     a->place_gen++;
     snprintf(a->msg, sizeof a->msg, "policy %s: %s", pol->name, pol->desc);
-    if (a->have_cmp && other != a->cmp_pol && init_cmp(a, other)) { /* out of memory */
+    if (a->have_cmp && other != a->cmp_pol && app_init_cmp(a, other)) { /* out of memory */
         snprintf(a->msg, sizeof a->msg, "policy %s; cannot compare with %s: %.120s", pol->name,
                  other->name, a->err);
         step_free(&a->st[1]);
@@ -407,12 +379,12 @@ void app_take_main(app *a, stepper *st, placement *pl, const policy *pol)
         app_resize(a, a->lay.w, a->lay.h);
     }
     a->cmp_pol = other;
-    if (a->have_cmp) set_partings(a);
+    if (a->have_cmp) app_set_partings(a);
     app_jump(a, k);
 }
 
-/* s: the next policy steps, at the same step (placed in the background on a
- * big graph). */
+/* s: the next policy steps, at the same step (exact's search, and the
+ * placement on a big graph, in the background). */
 static void switch_policy(app *a)
 {
     size_t i = 0;
@@ -420,13 +392,11 @@ static void switch_policy(app *a)
     const policy *next = policy_at(i + 1) ? policy_at(i + 1) : policy_at(0);
     stepper st;
     placement pl;
-    if (a->g->nbufs >= a->place_async_min) {
-        if (step_init(&st, a->g, next, a->err, sizeof a->err))
-            snprintf(a->msg, sizeof a->msg, "cannot switch to %s: %.150s", next->name, a->err);
-        else app_place_start(a, &st, next, a->placer);
+    if (next->kind == POLICY_EXACT || a->g->nbufs >= a->place_async_min) {
+        app_place_start(a, next, 0, a->placer); /* a search, or a big placement */
         return;
     }
-    if (make_side(a, next, &st, &pl)) {
+    if (app_make_side(a, next, &st, &pl)) {
         snprintf(a->msg, sizeof a->msg, "cannot switch to %s: %.150s", next->name, a->err);
         return;
     }
@@ -440,7 +410,7 @@ static void next_placer(app *a)
     while (placer_at(i) && placer_at(i) != a->placer) i++;
     const placer *next = placer_at(i + 1) ? placer_at(i + 1) : placer_at(0);
     if (a->g->nbufs >= a->place_async_min) {
-        app_place_start(a, NULL, a->pol, next);
+        app_place_start(a, NULL, 0, next);
         return;
     }
     placement pl;
@@ -470,20 +440,6 @@ static void go_peak(app *a)
     snprintf(a->msg, sizeof a->msg, "peak of %s at step %u, %s; P again: %s's peak at step %u",
              to->pol->name, to->r.peak_step, units_bytes(b1, sizeof b1, to->r.peak, 0),
              alt->pol->name, alt->r.peak_step);
-}
-
-/* The c key: compare mode on or off, laid out again at the last size. */
-static app_reaction toggle_compare(app *a)
-{
-    if (!a->have_cmp && init_cmp(a, a->cmp_pol)) {
-        snprintf(a->msg, sizeof a->msg, "cannot compare with %s: %.150s", a->cmp_pol->name, a->err);
-        return APP_REDRAW;
-    }
-    a->compare = !a->compare;
-    if (!a->compare && a->live == 2) a->live = 1; /* the other side's list goes with it */
-    app_resize(a, a->lay.w, a->lay.h);
-    after_move(a);
-    return APP_REDRAW | APP_RELAYOUT;
 }
 
 /* A key outside the prompt and the help. */
@@ -599,7 +555,8 @@ static app_reaction main_key(app *a, int key)
     case 's':
     case 'c':
     case 'a':
-        if (a->placing && key != 'c') {
+    case 'o':
+        if (a->placing && (key != 'c' || app_place_other(a))) {
             snprintf(a->msg, sizeof a->msg, "'%c' waits until placing ends; Esc cancels it", key);
             return APP_REDRAW;
         }
@@ -614,7 +571,8 @@ static app_reaction main_key(app *a, int key)
         }
         if (key == 'a') next_placer(a);
         else if (key == 's') switch_policy(a);
-        else return toggle_compare(a);
+        else if (key == 'o') app_compare_optimum(a);
+        else return app_toggle_compare(a);
         return APP_REDRAW;
     case 'R':
         if (a->placing) {
@@ -674,15 +632,4 @@ app_reaction app_click(app *a, int x, int y)
         return APP_REDRAW;
     default: return 0;
     }
-}
-
-int64_t app_bound(const app *a, int *optimal)
-{
-    int64_t lb = a->bound;
-    int sides = a->compare ? 2 : 1;
-    for (int i = 0; i < sides; i++)
-        if (a->st[i].r.lower_bound > lb) lb = a->st[i].r.lower_bound;
-    *optimal = 0;
-    for (int i = 0; i < sides; i++) *optimal |= a->st[i].r.peak == lb;
-    return lb;
 }

@@ -149,11 +149,20 @@ void app_export_name(const app *a, char *out, size_t cap);
  * in a->msg. 0 or -1. */
 int app_export_svg(app *a, const char *path);
 
-/* The background placement's progress for the key line: the placer, what
- * it does now, how many buffers, the milliseconds it has run (counted in
- * ticks). 0 when none runs. */
-int app_place_progress(const app *a, const char **name, const char **doing, uint32_t *nbufs,
-                       uint32_t *ms);
+/* The background job's progress for the key line. */
+typedef struct app_job_view {
+    int searching;     /* making a policy's run (exact's search); else placing */
+    const char *name;  /* that policy, or the placer */
+    const char *doing; /* the placer's phase ("the hill-climb"), or its name */
+    uint32_t nbufs;    /* the graph's buffers and nodes */
+    uint32_t nodes;
+    uint32_t ms;     /* milliseconds it has run (counted in ticks) */
+    uint64_t states; /* the search: states kept so far */
+    int64_t best;    /* the search: the least peak found so far (0: none yet) */
+    int64_t bound;   /* and the bound it proved */
+} app_job_view;
+/* Fills v; 0 when no job runs. */
+int app_place_progress(const app *a, app_job_view *v);
 
 /* Moves res into the app as the curve's overlay (replacing any); res is
  * left empty. */
@@ -161,8 +170,8 @@ void app_set_replay(app *a, replay_result *res);
 /* The overlay the curve shows: the replay, when it was made for the
  * stepped policy; NULL otherwise. */
 const replay_result *app_overlay(const app *a);
-/* The best proven bound on g's least peak (the graph's, and any a shown
- * run's search proved); *optimal: a shown run peaks there (it is the optimum). */
+/* The best proven bound on g's least peak (the graph's, and any the runs'
+ * searches proved); *optimal: a run peaks there (so it is the optimum). */
 int64_t app_bound(const app *a, int *optimal);
 
 #endif

@@ -34,16 +34,40 @@ int app_break_add(app *a, const char *text);
 /* B: forgets every breakpoint. */
 void app_break_clear(app *a);
 
+/* app.c: builds a stepper (and with pl, its placement) for pol into the
+ * caller's structs; on failure leaves them empty and sets a->err. */
+int app_make_side(app *a, const policy *pol, stepper *st, placement *pl);
+/* app.c: after the cursor moved: the why lines, the selection, the curve's window. */
+void app_after_move(app *a);
+
+/* app_compare.c */
+/* Where the two sides' orders part (the first is diverge). */
+void app_set_partings(app *a);
+/* (Re)builds the other side for cmp_pol at once; the app is unchanged on failure. */
+int app_init_cmp(app *a, const policy *cmp_pol);
+/* The c key: compare mode on or off (an exact other side is searched in the background). */
+app_reaction app_toggle_compare(app *a);
+/* The o key: compare mode against exact's order, searched in the background. */
+void app_compare_optimum(app *a);
+
 /* app.c: the plan p made (pl, taken) becomes the arena panel's; says so. */
 void app_take_plan(app *a, placement *pl, const placer *p);
 /* app.c: st and its plan (taken) become the stepped side for pol, at the
  * same step; compare's other side follows; says so. */
 void app_take_main(app *a, stepper *st, placement *pl, const policy *pol);
 
-/* app_place.c: places in the background: st's run (st taken; a new
- * stepped side for pol) or, with st NULL, the stepped side's run, with
- * placer p. Says what runs, or why it cannot, in a->msg. */
-void app_place_start(app *a, stepper *st, const policy *pol, const placer *p);
+/* app_compare.c: st (taken) becomes compare's other side for pol, at the
+ * same step, and compare mode shows it; says how far the stepped side is
+ * from the best bound now known. */
+void app_take_other(app *a, stepper *st, const policy *pol);
+
+/* app_place.c: the background job: makes pol's run (with the command
+ * line's search limits) and places it with p as the new stepped side, or,
+ * when other, makes it compare's other side; with pol NULL, places the
+ * stepped side's run with p. Says why it cannot start in a->msg. */
+void app_place_start(app *a, const policy *pol, int other, const placer *p);
+/* Whether a job making compare's other side runs. */
+int app_place_other(const app *a);
 /* Takes a finished placement (app_take_main or app_take_plan); returns
  * APP_REDRAW when the screen changes (the progress line's time too). */
 app_reaction app_place_poll(app *a);

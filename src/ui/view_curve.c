@@ -253,44 +253,50 @@ void view_curve(canvas *cv, const app *a, rect r)
     }
     free(bits);
 
-    /* X axis: the window's first and last steps, the peak mark and the
-     * cursor's step. */
+    /* X axis: the cursor's step, the peak mark (beside the cursor's, or
+     * hidden), then the window's first and last steps where they do not
+     * touch those: every label whole or none. */
     uint32_t last = win.lo + win.span - 1;
-    snprintf(lab, sizeof lab, "%u", win.lo);
-    int flen = (int)strlen(lab);
-    canvas_text(cv, gm.plot.x, gm.axis_y, flen, ST_AXIS, lab);
-    snprintf(lab, sizeof lab, "%u", last);
-    int len = (int)strlen(lab);
-    canvas_text(cv, gm.plot.x + gm.plot.w - len, gm.axis_y, len, ST_AXIS, lab);
+    int right = gm.plot.x + gm.plot.w;
     snprintf(lab, sizeof lab, "%s%u", cv->utf8 ? "\u2502" : "|", s->k);
     int clen = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
-    int cx0 = curx + clen <= gm.plot.x + gm.plot.w ? curx : gm.plot.x + gm.plot.w - clen;
+    int cx0 = curx + clen <= right ? curx : right - clen;
     canvas_text(cv, cx0, gm.axis_y, clen, ST_CURSOR, lab);
-    (void)n;
-    if (s->r.peak_step) { /* the peak mark, unless it would cover the cursor's; at the
-                           * edge, pointing out, when the window does not hold it */
+    int px0 = -1, plen = 0;
+    if (s->r.peak_step) { /* pointing out at the edge when the window does not hold it */
         uint32_t pk = s->r.peak_step;
         int px;
+        char pl[48];
         if (pk < win.lo) {
-            snprintf(lab, sizeof lab, "%speak %u", cv->utf8 ? "\u25c0" : "<", pk);
+            snprintf(pl, sizeof pl, "%speak %u", cv->utf8 ? "\u25c0" : "<", pk);
             px = gm.plot.x;
         } else if (pk > last) {
-            snprintf(lab, sizeof lab, "peak %u%s", pk, cv->utf8 ? "\u25b6" : ">");
-            px = gm.plot.x + gm.plot.w;
+            snprintf(pl, sizeof pl, "peak %u%s", pk, cv->utf8 ? "\u25b6" : ">");
+            px = right;
         } else {
-            snprintf(lab, sizeof lab, "%speak %u", cv->utf8 ? "\u25b2" : "^", pk);
+            snprintf(pl, sizeof pl, "%speak %u", cv->utf8 ? "\u25b2" : "^", pk);
             px = gm.plot.x + geom_col_of_step(pk, gm.dx, win) / gm.sub;
         }
-        len = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
-        int x = px + len <= gm.plot.x + gm.plot.w ? px : gm.plot.x + gm.plot.w - len;
+        plen = (int)strlen(pl) - (cv->utf8 ? 2 : 0);
+        int x = px + plen <= right ? px : right - plen;
         int off = pk < win.lo || pk > last;
-        if (!(x + len < cx0 || x > cx0 + clen)) { /* on the cursor's: hidden, unless it points
-                                                   * off the edge: then beside it */
+        if (!(x + plen < cx0 || x > cx0 + clen)) { /* on the cursor's: hidden, unless it points
+                                                    * off the edge: then beside it */
             if (!off) x = -1;
-            else if (cx0 + clen + 1 + len <= gm.plot.x + gm.plot.w) x = cx0 + clen + 1;
-            else if (cx0 - 1 - len >= gm.plot.x) x = cx0 - 1 - len;
+            else if (cx0 + clen + 1 + plen <= right) x = cx0 + clen + 1;
+            else if (cx0 - 1 - plen >= gm.plot.x) x = cx0 - 1 - plen;
             else x = -1; /* no room for both */
         }
-        if (x >= 0) canvas_text(cv, x, gm.axis_y, len, ST_PEAK, lab);
+        if (x >= 0) canvas_text(cv, x, gm.axis_y, plen, ST_PEAK, pl);
+        px0 = x;
     }
+    uint32_t ends[2] = {win.lo, last};
+    for (int i = 0; i < 2; i++) {
+        snprintf(lab, sizeof lab, "%u", ends[i]);
+        int len = (int)strlen(lab), x = i ? right - len : gm.plot.x;
+        int free_ = x + len < cx0 || x > cx0 + clen; /* a column apart from the others */
+        if (px0 >= 0) free_ = free_ && (x + len < px0 || x > px0 + plen);
+        if (free_) canvas_text(cv, x, gm.axis_y, len, ST_AXIS, lab);
+    }
+    (void)n;
 }

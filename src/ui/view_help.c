@@ -22,6 +22,7 @@ static const char *const help_lines[] = {
     "Up Down on arena   select a buffer (details below)",
     "s  c  a  t         next policy, compare, placer, timeline",
     "l                  buffers live at the step (each side)",
+    "o                  compare with the optimum (exact)",
     "w                  compare: why one order is lower",
     "z  Z  <  >  0      curve: zoom in, out, pan, all steps",
     "e                  export the curve and arena as SVG",

@@ -3,6 +3,7 @@
  * view_hints. */
 #include <stdio.h>
 #include <string.h>
+#include "sched/units.h"
 #include "util/utf8.h"
 #include "view.h"
 
@@ -100,25 +101,35 @@ static void prompt_line(canvas *cv, const app *a, rect r)
 }
 
 /* " Placing 1000000 buffers with best: the hill-climb  1.5 s  Esc: cancel",
- * each field whole or not at all. */
+ * or " Searching 300 nodes with exact: 5120 states, best 30.5 MiB, bound
+ * 24.0 MiB  1.5 s  Esc: cancel", each field whole or not at all. */
 static void place_progress(canvas *cv, const app *a, rect r)
 {
-    const char *name, *doing;
-    uint32_t nbufs, ms;
-    app_place_progress(a, &name, &doing, &nbufs, &ms);
-    char f[4][96];
-    snprintf(f[0], sizeof f[0], " %u buffers with %s", nbufs, name);
-    snprintf(f[1], sizeof f[1], ": %s", doing && strcmp(doing, name) ? doing : "placing");
-    snprintf(f[2], sizeof f[2], "  %u.%u s", ms / 1000, ms % 1000 / 100);
+    app_job_view v;
+    app_place_progress(a, &v);
+    char f[4][128], b1[32], b2[32];
+    if (v.searching) {
+        snprintf(f[0], sizeof f[0], " %u nodes with %s", v.nodes, v.name);
+        if (v.best > 0)
+            snprintf(f[1], sizeof f[1], ": %llu states, best %s, bound %s",
+                     (unsigned long long)v.states, units_bytes(b1, sizeof b1, v.best, 0),
+                     units_bytes(b2, sizeof b2, v.bound, 0));
+        else snprintf(f[1], sizeof f[1], ": the heuristics first");
+    } else {
+        snprintf(f[0], sizeof f[0], " %u buffers with %s", v.nbufs, v.name);
+        snprintf(f[1], sizeof f[1], ": %s",
+                 v.doing && strcmp(v.doing, v.name) ? v.doing : "placing");
+    }
+    snprintf(f[2], sizeof f[2], "  %u.%u s", v.ms / 1000, v.ms % 1000 / 100);
     snprintf(f[3], sizeof f[3], "  Esc: cancel");
     int x = r.x + canvas_text(cv, r.x, r.y, r.w, ST_HINT, " "), end = r.x + r.w;
-    x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, "Placing");
+    x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, v.searching ? "Searching" : "Placing");
     static const int order[] = {3, 0, 2, 1}; /* what goes last when room runs out: the first */
     int show[4] = {0}, need = x;
     for (int i = 0; i < 4; i++)
-        if (need + (int)strlen(f[order[i]]) <= end) {
+        if (need + utf8_count(f[order[i]]) <= end) {
             show[order[i]] = 1;
-            need += (int)strlen(f[order[i]]);
+            need += utf8_count(f[order[i]]);
         }
     for (int i = 0; i < 4; i++)
         if (show[i]) x += canvas_text(cv, x, r.y, end - x, i == 3 ? ST_HINT_KEY : ST_HINT, f[i]);
@@ -157,11 +168,11 @@ void view_hints(canvas *cv, const app *a, rect r)
     /* Every top-level key, in order of use (help and quit first); those
      * that do not fit go whole from the end. */
     static const char *const keys[][2] = {
-        {"F1", "Help"},   {"q", "Quit"},   {"Spc", "Step"},    {"\u2190", "Back"}, {"P", "Peak"},
-        {"l", "Live"},    {"z", "Zoom"},   {"c", "Compare"},   {"w", "Why"},       {"g", "Goto"},
-        {"/", "Find"},    {"r", "Play"},   {"u", "UntilPeak"}, {"d", "UntilPart"}, {"b", "Break"},
-        {"s", "Policy"},  {"a", "Placer"}, {"t", "Timeline"},  {"e", "Export"},    {"R", "Replay"},
-        {"Tab", "Focus"},
+        {"F1", "Help"},  {"q", "Quit"},    {"Spc", "Step"},  {"\u2190", "Back"}, {"P", "Peak"},
+        {"l", "Live"},   {"z", "Zoom"},    {"c", "Compare"}, {"o", "Optimum"},   {"w", "Why"},
+        {"g", "Goto"},   {"/", "Find"},    {"r", "Play"},    {"u", "UntilPeak"}, {"d", "UntilPart"},
+        {"b", "Break"},  {"s", "Policy"},  {"a", "Placer"},  {"t", "Timeline"},  {"e", "Export"},
+        {"R", "Replay"}, {"Tab", "Focus"},
     };
     int x = r.x;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0] && x < r.x + r.w; i++) {

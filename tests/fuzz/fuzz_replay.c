@@ -11,7 +11,7 @@
 #include "gpu/replay.h"
 
 #define NGRAPHS 6
-#define NPOL    2
+#define NPOL    8 /* every policy of the table */
 
 static graph *graphs[NGRAPHS];
 static run runs[NGRAPHS][NPOL];
@@ -40,7 +40,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
                            0,
                        "%s", err);
             FUZZ_CHECK(app_init(&apps[i][p], graphs[i], graphs[i]->source, policy_at((size_t)p),
-                                policy_at((size_t)(1 - p)), 0, NULL) == 0,
+                                policy_at((size_t)(p + 1) % NPOL), 0, NULL) == 0,
                        "%s", apps[i][p].err);
         }
     in_fd = memfd_create("fuzz-replay-in", 0);
@@ -178,7 +178,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * policy; a match is drawn. */
     const policy *pol = policy_find(r.policy);
     for (int i = 0; i < NGRAPHS && pol; i++) {
-        int p = pol == policy_at(0) ? 0 : 1;
+        int p = 0;
+        while (policy_at((size_t)p) != pol) p++;
         if (replay_check_run(&r, graphs[i], &runs[i][p], err, sizeof err)) {
             FUZZ_CHECK(err[0] != 0, "no message");
             continue;
@@ -191,7 +192,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              (int)(hash >> 20) & 1);
     }
     /* Any replay's measurements, made to match a schedule, drawn over it. */
-    int i = (int)((hash >> 16) % NGRAPHS), p = (int)((hash >> 24) & 1);
+    int i = (int)((hash >> 16) % NGRAPHS), p = (int)((hash >> 24) % NPOL);
     replay_result fit;
     conform(&r, i, p, &fit);
     FUZZ_CHECK(replay_check_run(&fit, graphs[i], &runs[i][p], err, sizeof err) == 0,
