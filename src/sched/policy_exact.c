@@ -50,10 +50,24 @@ typedef struct piece {
     int64_t base;            /* live bytes before the piece */
     int64_t ub;              /* the incumbent's peak in the piece */
     uint32_t *rem, *touched; /* [k] scratch: unmet predecessors; what a child changed */
+    /* The bound on what is still to come (when the piece is small enough,
+     * PIECE_BOUND_MAX nodes): for each ALLOC a, the buffers surely live as
+     * it runs are the allocated ones (a state's, and those allocated by a's
+     * ancestors) that its descendants free (or nothing in the piece does). */
+    uint32_t nb, wb;     /* buffers allocated or freed in the piece; words of a set of them */
+    uint32_t na;         /* ALLOCs in the piece */
+    uint32_t *anode;     /* [na] local node of each */
+    uint32_t *abuf;      /* [na] its local buffer */
+    int64_t *bsize;      /* [nb] */
+    uint64_t *pre;       /* [wb] buffers allocated before the piece */
+    uint64_t *anc, *dsc; /* [na * wb]: allocated by a's ancestors (a too); freed after a */
+    int64_t kept;        /* bytes live all through the piece (in no set) */
 } piece;
 
+#define PIECE_BOUND_MAX 8192
+
 typedef struct hitem {
-    int64_t g;
+    int64_t f, g; /* the bound on the order's peak through here; the peak so far */
     uint32_t depth, state;
 } hitem;
 
@@ -61,6 +75,7 @@ typedef struct search {
     const piece *P;
     uint64_t *bits;   /* [cap * w] */
     int64_t *g, *m;   /* [cap] peak on the way, live bytes now */
+    int64_t *h;       /* [cap] bound_after of the state */
     uint32_t *parent; /* [cap] */
     uint32_t *via;    /* [cap] the ALLOC (local) that led here */
     uint8_t *closed;  /* [cap] */
@@ -74,7 +89,7 @@ typedef struct search {
 
 static int hless(const hitem *a, const hitem *b)
 {
-    if (a->g != b->g) return a->g < b->g;
+    if (a->f != b->f) return a->f < b->f;
     if (a->depth != b->depth) return a->depth > b->depth; /* deeper first: to the goal */
     return a->state < b->state;
 }
@@ -115,6 +130,9 @@ static hitem hpop(search *S)
     return top;
 }
 
+#define HAS(b, j) ((b)[(j) >> 6] >> ((j)&63) & 1)
+#define SET(b, j) ((b)[(j) >> 6] |= (uint64_t)1 << ((j)&63))
+
 static uint64_t hash_bits(const uint64_t *b, uint32_t w)
 {
     uint64_t h = 0x9e3779b97f4a7c15ULL;
@@ -134,6 +152,8 @@ static int grow(search *S)
     if (g) S->g = g;
     int64_t *m = realloc(S->m, (size_t)nc * sizeof *m);
     if (m) S->m = m;
+    int64_t *hb = realloc(S->h, (size_t)nc * sizeof *hb);
+    if (hb) S->h = hb;
     uint32_t *pa = realloc(S->parent, (size_t)nc * sizeof *pa);
     if (pa) S->parent = pa;
     uint32_t *via = realloc(S->via, (size_t)nc * sizeof *via);
@@ -141,7 +161,7 @@ static int grow(search *S)
     uint8_t *cl = realloc(S->closed, nc);
     if (cl) S->closed = cl;
     uint32_t *slot = malloc((size_t)nc * 2 * sizeof *slot);
-    if (!bits || !g || !m || !pa || !via || !cl || !slot) {
+    if (!bits || !g || !m || !hb || !pa || !via || !cl || !slot) {
         free(slot);
         return -1;
     }
@@ -179,9 +199,6 @@ static uint32_t find_or_add(search *S, const uint64_t *b, int *added)
     *added = 1;
     return i;
 }
-
-#define HAS(b, j) ((b)[(j) >> 6] >> ((j)&63) & 1)
-#define SET(b, j) ((b)[(j) >> 6] |= (uint64_t)1 << ((j)&63))
 
 /* Runs local node j in state b (rem holds the unmet predecessors), then
  * every node that becomes ready with change <= 0; adds the changes to *mem
@@ -237,6 +254,27 @@ typedef struct budget {
     int stopped; /* SEARCH_* or -1 cancelled */
 } budget;
 
+/* A bound on the peak of every way to finish the piece from state b: the
+ * most bytes surely live as one of the ALLOCs still to run runs. */
+static int64_t bound_after(const piece *P, const uint64_t *b, uint64_t *alloc)
+{
+    if (!P->na) return 0;
+    memcpy(alloc, P->pre, (size_t)P->wb * sizeof *alloc);
+    for (uint32_t i = 0; i < P->na; i++)
+        if (HAS(b, P->anode[i])) SET(alloc, P->abuf[i]);
+    int64_t most = 0;
+    for (uint32_t i = 0; i < P->na; i++) {
+        if (HAS(b, P->anode[i]) || P->change[P->anode[i]] <= 0) continue;
+        const uint64_t *an = P->anc + (size_t)i * P->wb, *ds = P->dsc + (size_t)i * P->wb;
+        int64_t sum = P->kept;
+        for (uint32_t x = 0; x < P->wb; x++)
+            for (uint64_t m = (alloc[x] | an[x]) & ds[x]; m; m &= m - 1)
+                sum += P->bsize[x * 64 + (uint32_t)__builtin_ctzll(m)];
+        if (sum > most) most = sum;
+    }
+    return most;
+}
+
 /* Searches piece P for an order whose peak is below P->ub. Returns 1 and
  * the chosen ALLOCs in *path (*npath of them) if one was found (the least),
  * 0 if none exists (P->ub is the least), -1 at a limit (*lb: the bound it
@@ -245,7 +283,8 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
 {
     search S = {.P = P};
     uint32_t w = P->w, k = P->k, nt = 0, depth = 0;
-    uint64_t *cur = calloc((size_t)w * 2 + 1, sizeof *cur), *child = cur + w;
+    uint64_t *cur = calloc((size_t)w * 2 + P->wb + 1, sizeof *cur), *child = cur + w;
+    uint64_t *alloc = child + w; /* bound_after's scratch */
     int rc = -2;
     if (!cur) return -2;
     int64_t mem = P->base;
@@ -257,7 +296,8 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
     S.m[s0] = mem;
     S.parent[s0] = UINT32_MAX;
     S.via[s0] = UINT32_MAX;
-    hpush(&S, (hitem){.g = P->base, .depth = depth, .state = s0});
+    int64_t h0 = S.h[s0] = bound_after(P, cur, alloc);
+    hpush(&S, (hitem){.f = h0 > P->base ? h0 : P->base, .g = P->base, .depth = depth, .state = s0});
     uint64_t expanded = 0;
     policy_ctl *ctl = ctl_now;
     while (S.hlen && !S.oom) {
@@ -273,7 +313,7 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
                 path[n - 1 - i] = t;
             }
             *npath = n;
-            *lb = it.g;
+            *lb = it.g; /* = it.f: a goal's bound is its peak */
             rc = 1;
             goto out;
         }
@@ -287,7 +327,7 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
         }
         if (*B->states + S.count >= B->max_states) B->stopped = SEARCH_STATES;
         if (B->stopped) {
-            *lb = it.g; /* every open state peaks at least this on the way */
+            *lb = it.f; /* every order left to try peaks at least this */
             rc = -1;
             goto out;
         }
@@ -308,11 +348,13 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
             uint32_t c = find_or_add(&S, child, &added);
             if (c == UINT32_MAX) break;
             if (!added && (S.closed[c] || S.g[c] <= cg)) continue;
+            if (added) S.h[c] = bound_after(P, child, alloc); /* the set's, whatever the way */
             S.g[c] = cg;
             S.m[c] = cm;
             S.parent[c] = s;
             S.via[c] = a;
-            hpush(&S, (hitem){.g = cg, .depth = cd, .state = c});
+            int64_t cf = S.h[c] > cg ? S.h[c] : cg;
+            if (cf < P->ub) hpush(&S, (hitem){.f = cf, .g = cg, .depth = cd, .state = c});
         }
     }
     if (!S.oom) {
@@ -325,6 +367,7 @@ out:
     free(S.bits);
     free(S.g);
     free(S.m);
+    free(S.h);
     free(S.parent);
     free(S.via);
     free(S.closed);
@@ -379,7 +422,97 @@ static void piece_free(piece *P)
     free(P->succ);
     free(P->rem);
     free(P->touched);
+    free(P->anode);
+    free(P->abuf);
+    free(P->bsize);
+    free(P->pre);
+    free(P->anc);
+    free(P->dsc);
     memset(P, 0, sizeof *P);
+}
+
+/* Fills the bound's tables of piece P (its local graph built; the piece
+ * starts at position s0 of the order, whose ranks are rank; bloc: a
+ * buffer-to-local map, all GRAPH_NONE, left so). 0, or -1 when memory runs
+ * out; a piece over PIECE_BOUND_MAX nodes gets no tables (its bound is 0). */
+static int piece_bound(const graph *g, piece *P, const uint32_t *rank, uint32_t s0, uint32_t *bloc)
+{
+    uint32_t k = P->k, nb = 0, na = 0;
+    if (k > PIECE_BOUND_MAX) return 0;
+    uint32_t *gbuf = malloc(((size_t)k + 1) * sizeof *gbuf); /* local buffer -> graph's */
+    uint32_t *queue = malloc(((size_t)k + 1) * sizeof *queue);
+    uint8_t *seen = malloc((size_t)k + 1);
+    P->anode = malloc(((size_t)k + 1) * sizeof *P->anode);
+    P->abuf = malloc(((size_t)k + 1) * sizeof *P->abuf);
+    int rc = -1;
+    if (!gbuf || !queue || !seen || !P->anode || !P->abuf) goto out;
+    for (uint32_t j = 0; j < k; j++) {
+        uint32_t u = P->node[j], b = g->buf[u];
+        if (g->kind[u] == NODE_COMPUTE || b == GRAPH_NONE) continue;
+        if (bloc[b] == GRAPH_NONE) {
+            bloc[b] = nb;
+            gbuf[nb++] = b;
+        }
+        if (g->kind[u] == NODE_ALLOC) {
+            P->anode[na] = j;
+            P->abuf[na++] = bloc[b];
+        }
+    }
+    P->nb = nb;
+    P->na = na;
+    P->wb = (nb + 63) / 64;
+    size_t wb = P->wb ? P->wb : 1;
+    P->bsize = malloc(((size_t)nb + 1) * sizeof *P->bsize);
+    P->pre = calloc(wb, sizeof *P->pre);
+    P->anc = calloc(((size_t)na + 1) * wb, sizeof *P->anc);
+    P->dsc = calloc(((size_t)na + 1) * wb, sizeof *P->dsc);
+    uint64_t *always = calloc(wb, sizeof *always); /* freed after the piece, or never */
+    if (!P->bsize || !P->pre || !P->anc || !P->dsc || !always) {
+        free(always);
+        goto out;
+    }
+    P->kept = P->base;
+    for (uint32_t i = 0; i < nb; i++) {
+        uint32_t b = gbuf[i], f = g->buf_free[b];
+        P->bsize[i] = g->buf_size[b];
+        if (rank[g->buf_alloc[b]] < s0) {
+            SET(P->pre, i);
+            P->kept -= g->buf_size[b]; /* live at the start, freed in the piece */
+        }
+        if (f == GRAPH_NONE || rank[f] >= s0 + k) SET(always, i);
+    }
+    for (uint32_t i = 0; i < na; i++) {
+        uint64_t *an = P->anc + (size_t)i * wb, *ds = P->dsc + (size_t)i * wb;
+        memcpy(ds, always, wb * sizeof *ds);
+        for (int dir = 0; dir < 2; dir++) { /* 0: a and its ancestors, 1: its descendants */
+            const uint32_t *off = dir ? P->soff : P->poff, *adj = dir ? P->succ : P->pred;
+            uint32_t head = 0, tail = 0;
+            memset(seen, 0, k);
+            queue[tail++] = P->anode[i];
+            seen[P->anode[i]] = 1;
+            while (head < tail) {
+                uint32_t u = queue[head++], gu = P->node[u];
+                if (g->kind[gu] != NODE_COMPUTE && g->buf[gu] != GRAPH_NONE) {
+                    uint32_t lb = bloc[g->buf[gu]];
+                    if (!dir && g->kind[gu] == NODE_ALLOC) SET(an, lb);
+                    if (dir && u != P->anode[i] && g->kind[gu] == NODE_FREE) SET(ds, lb);
+                }
+                for (uint32_t e = off[u]; e < off[u + 1]; e++)
+                    if (!seen[adj[e]]) {
+                        seen[adj[e]] = 1;
+                        queue[tail++] = adj[e];
+                    }
+            }
+        }
+    }
+    free(always);
+    rc = 0;
+out:
+    for (uint32_t i = 0; i < nb; i++) bloc[gbuf[i]] = GRAPH_NONE;
+    free(gbuf);
+    free(queue);
+    free(seen);
+    return rc;
 }
 
 /* Cuts of the order: position p is one when every node before it reaches
@@ -428,13 +561,15 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
     int64_t *mem = malloc(((size_t)n + 1) * sizeof *mem);
     uint8_t *cut = malloc((size_t)n + 1);
     uint32_t *loc = malloc(((size_t)n + 1) * sizeof *loc);
+    uint32_t *bloc = malloc(((size_t)g->nbufs + 1) * sizeof *bloc); /* piece_bound's map */
     uint32_t *starts = malloc(((size_t)n + 2) * sizeof *starts);
     int64_t *pub = malloc(((size_t)n + 1) * sizeof *pub);
     uint32_t *byub = malloc(((size_t)n + 1) * sizeof *byub);
     piece P = {0};
     uint32_t *path = NULL, *lorder = NULL;
     int rc = -1;
-    if (!order || !mem || !cut || !loc || !starts || !pub || !byub) goto oom;
+    if (!order || !mem || !cut || !loc || !bloc || !starts || !pub || !byub) goto oom;
+    memset(bloc, 0xff, ((size_t)g->nbufs + 1) * sizeof *bloc);
     for (uint32_t i = 0; i < n; i++) order[r->rank[i]] = i;
     int64_t live = 0;
     for (uint32_t s = 0; s < n; s++) {
@@ -509,6 +644,7 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
         for (uint32_t j = 0; j < k; j++)
             for (uint32_t e = P.poff[j]; e < P.poff[j + 1]; e++)
                 P.succ[P.soff[P.pred[e] + 1]++] = j;
+        if (piece_bound(g, &P, r->rank, s0, bloc)) goto oom;
         uint32_t npath = 0;
         int64_t plb = lb;
         r->search.ran = 1;
@@ -555,6 +691,7 @@ done:
     free(mem);
     free(cut);
     free(loc);
+    free(bloc);
     free(starts);
     free(pub);
     free(byub);
