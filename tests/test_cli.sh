@@ -121,6 +121,22 @@ group_help() {
                on && depth == 0 && /^\.TP/ { tag = 1 }' "$SRC/man/memtris.1")
     if [ -n "$want" ] && [ "$want" = "$got" ]; then ok
     else bad "man/memtris.1's COMMANDS ($(echo $got)) is not memtris --help's list ($(echo $want))"; fi
+
+    # Every policy (the table, as compare --policies all runs it) in the
+    # --help of schedule, compare and view, and in the man page's POLICIES,
+    # in the same order.
+    run "$M" compare -f csv --policies all "$DATA/branches.json"
+    want=$(tail -n +2 "$OUT" | cut -d, -f1)
+    for c in schedule compare view; do
+        run "$M" $c --help
+        got=$(awk '/^Policies/ { on = 1; next } on && /^  [a-z]/ { print $1 }' "$OUT")
+        if [ -n "$want" ] && [ "$want" = "$got" ]; then ok
+        else bad "memtris $c --help lists the policies ($(echo $got)), not the table's ($(echo $want))"; fi
+    done
+    got=$(awk '/^\.SH / { on = ($2 == "POLICIES"); next }
+               on && tag { print $2; tag = 0; next } on && /^\.TP/ { tag = 1 }' "$SRC/man/memtris.1")
+    if [ -n "$want" ] && [ "$want" = "$got" ]; then ok
+    else bad "man/memtris.1's POLICIES ($(echo $got)) is not the table ($(echo $want))"; fi
 }
 
 group_version() {

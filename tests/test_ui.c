@@ -484,7 +484,7 @@ static void test_no_cut_words(void **state)
          * the live list; 6: the live list in compare mode; 7: the help; 8:
          * why one order is lower; 9: a long breakpoint typed; 10: the
          * export's prompt with its file name; 11: the legend. */
-        for (int mode = 0; mode < 12; mode++) {
+        for (int mode = 0; mode < 13; mode++) {
             if (mode == 1) app_key(a, 'c');
             if (mode == 2) {
                 app_key(a, 'c');
@@ -528,6 +528,13 @@ static void test_no_cut_words(void **state)
                 app_key(a, '?');
                 app_key(a, K_TAB);
                 assert_int_equal(a->help, 2);
+            }
+            if (mode == 12) { /* the policies' page, then back to the legend */
+                app_key(a, K_TAB);
+                assert_int_equal(a->help, 3);
+                app_key(a, K_BTAB);
+                assert_int_equal(a->help, 2);
+                app_key(a, K_TAB);
             }
             for (int h = 24; h <= 60; h += 36)
                 for (int w = LAYOUT_MIN_W; w <= 300; w++)
@@ -770,6 +777,17 @@ static void test_help_legend(void **state)
     free(s);
     s = render(a, 80, 24, 0, 1, &len); /* ASCII: its own glyphs */
     assert_non_null(strstr(s, "^         the peak; < > when zoomed away from it"));
+    free(s);
+    app_key(a, K_TAB); /* the policies: every one of the table, in whole words */
+    s = render(a, 80, 24, 1, 1, &len);
+    assert_non_null(strstr(s, " Policies "));
+    for (size_t i = 0; policy_at(i); i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%-12s", policy_at(i)->name);
+        assert_non_null(strstr(s, name));
+    }
+    assert_non_null(strstr(s, "exact       the proven minimum peak: a best-first search"));
+    assert_non_null(strstr(s, "Tab: the keys"));
     free(s);
     app_key(a, K_TAB);
     assert_int_equal(a->help, 1);

@@ -118,6 +118,9 @@ enum { CLI_OPT_TIME_LIMIT = 1000, CLI_OPT_MAX_STATES };
 /* Parses --time-limit (opt CLI_OPT_TIME_LIMIT) or --max-states into l. 0, or
  * -1 after a usage error for CMD. */
 int cli_limit(const char *cmd, int opt, const char *arg, policy_limits *l);
+/* Prints "Policies:" and each policy's name and description (from the
+ * table) to stdout: the end of the --help of the commands that take one. */
+void cli_policy_help(void);
 /* Proves each of the n runs of g against the best bound known (policy's
  * lower bound, and any a run found); returns that bound. */
 int64_t cli_prove(const graph *g, run *runs, int n);

@@ -1,6 +1,7 @@
-/* cli_proof.c: what the commands share about optimality: the --time-limit
- * and --max-states options of exact's search, and proving every run of a
- * graph against the best bound any of them found. */
+/* cli_proof.c: what the commands share about policies and optimality: the
+ * policies' list for --help, the --time-limit and --max-states options of
+ * exact's search, and proving every run of a graph against the best bound
+ * any of them found. */
 #include "cli.h"
 #include <math.h>
 #include <stdlib.h>
@@ -50,4 +51,26 @@ const char *cli_search_words(const run *r, char *out, size_t cap)
                  (unsigned long long)r->search.states, r->search.solved, r->search.pieces,
                  why[r->search.stopped]);
     return out;
+}
+
+void cli_policy_help(void)
+{
+    printf("\nPolicies (memtris(1), POLICIES, says more):\n");
+    for (size_t i = 0; policy_at(i); i++) {
+        const policy *p = policy_at(i);
+        printf("  %-11s", p->name);
+        int col = 13; /* the description, wrapped at 79 columns under itself */
+        for (const char *w = p->desc; *w;) {
+            size_t len = strcspn(w, " ");
+            if (col > 13 && col + 1 + (int)len > 79) {
+                printf("\n%13s", "");
+                col = 13;
+            }
+            printf("%s%.*s", col > 13 ? " " : "", (int)len, w);
+            col += (col > 13) + (int)len;
+            w += len;
+            while (*w == ' ') w++;
+        }
+        printf("\n");
+    }
 }

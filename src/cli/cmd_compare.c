@@ -20,8 +20,8 @@ static const char help[] =
     "fifo's and with the least peak of any order when it is known; with --placers,\n"
     "also the arena each placer needs for each policy's schedule.\n"
     "\n"
-    "  -P, --policies LIST  comma-separated policies, or 'all' (default: all but\n"
-    "                       exact, fifo first; 'all' adds exact's search)\n"
+    "  -P, --policies LIST  comma-separated policies (below), or 'all' (default: all\n"
+    "                       but exact, fifo first; 'all' adds exact's search)\n"
     "  -L, --placers LIST   comma-separated placers, or 'all' (default: none); see\n"
     "                       'memtris plan --help' for the list\n"
     "  -a, --align N        the placers' alignment, a power of two (default 64)\n"
@@ -39,6 +39,12 @@ static const char help[] =
     "With --placers each result also has \"arenas\": {\"PLACER\": BYTES, ...}.\n"
     "CSV: policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal, then one\n"
     "column per placer (arena_PLACER); empty where JSON says null.\n";
+
+static void print_help(void)
+{
+    fputs(help, stdout);
+    cli_policy_help();
+}
 
 /* Parses a comma-separated list into out; returns the count or -1. */
 static int parse_list(char *list, const policy **out)
@@ -107,7 +113,7 @@ int cmd_compare(int argc, char **argv)
         {0, 0, 0, 0},
     };
     policy_limits lim = {0};
-    static const cli_opts opts = {"compare", "P:L:a:f:", longopts, help, NULL};
+    static const cli_opts opts = {"compare", "P:L:a:f:", longopts, NULL, print_help};
     const policy *pol[MAX_POLICIES];
     int npol = 0, c, status;
     char *list = NULL, *plist = NULL;

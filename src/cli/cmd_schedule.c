@@ -13,9 +13,7 @@ static const char help[] =
     "popped and the live memory after it, then the peak and how far it can be from\n"
     "the least peak of any order (\"optimal (proven)\" when it is that).\n"
     "\n"
-    "  -p, --policy NAME   fifo, priority, dfs, postorder, lpmf, bfs, best or exact\n"
-    "                      (default priority); 'memtris view' and memtris(1) say\n"
-    "                      what each does\n"
+    "  -p, --policy NAME   one of the policies below (default priority)\n"
     "  -f, --format FMT    text (default), json or csv\n" CLI_LIMIT_HELP
     "  -h, --help          show this help and exit\n"
     "\n"
@@ -25,6 +23,12 @@ static const char help[] =
     "       \"solved\", \"stopped\": \"done\"|\"time\"|\"states\"}.\n"
     "lower_bound: no order of the graph peaks below it (bytes); proven_optimal: the\n"
     "peak equals it.\n";
+
+static void print_help(void)
+{
+    fputs(help, stdout);
+    cli_policy_help();
+}
 
 static void print_text(const graph *g, const policy *p, const run *r)
 {
@@ -96,7 +100,7 @@ int cmd_schedule(int argc, char **argv)
         {0, 0, 0, 0},
     };
     policy_limits lim = {0};
-    static const cli_opts opts = {"schedule", "p:f:", longopts, help, NULL};
+    static const cli_opts opts = {"schedule", "p:f:", longopts, NULL, print_help};
     const char *pname = DEFAULT_POLICY, *fname = DEFAULT_FORMAT, *file;
     int c, status;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {

@@ -26,9 +26,10 @@ static const char help[] =
     "watch the ready queue, the live memory curve and the buffers in the arena.\n"
     "Without FILE, a built-in demo graph (a small CNN block) is shown.\n"
     "\n"
-    "  -p, --policy NAME    the stepped policy (default priority): fifo, priority, dfs,\n"
-    "                       postorder, lpmf, bfs, best or exact (the s key cycles them)\n"
-    "  -c, --compare NAME   start in compare mode against NAME (default side: fifo)\n"
+    "  -p, --policy NAME    the stepped policy, one of those below (default priority;\n"
+    "                       the s key cycles them)\n"
+    "  -c, --compare NAME   start in compare mode against NAME (default side: fifo;\n"
+    "                       the o key compares with exact's optimum)\n"
     "  -l, --placer NAME    the arena panel's placer (default first-fit; the a key cycles)\n"
     "      --ascii          draw with ASCII only (also when the locale is not UTF-8)\n"
     "      --no-color       monochrome (also when NO_COLOR is set)\n"
@@ -45,6 +46,12 @@ static const char help[] =
     "Press ? in the UI for the keys; R replays the stepped policy on the backend in\n"
     "the background and draws the measured memory over the predicted curve (Esc\n"
     "cancels). For text output use 'memtris schedule' or 'memtris compare'.\n";
+
+static void print_help(void)
+{
+    fputs(help, stdout);
+    cli_policy_help();
+}
 
 static void show_progress(void *ctx, size_t done, size_t total)
 {
@@ -164,7 +171,7 @@ int cmd_view(int argc, char **argv)
         {0, 0, 0, 0},
     };
     policy_limits lim = {0};
-    static const cli_opts opts = {"view", "p:c:l:b:m:", longopts, help, NULL};
+    static const cli_opts opts = {"view", "p:c:l:b:m:", longopts, NULL, print_help};
     view_opts o = {.plname = DEFAULT_TUI_PLACER, .mouse = 1};
     const char *pname = DEFAULT_POLICY, *bname = NULL, *mname = DEFAULT_REPLAY_MODE;
     int pgiven = 0, c, status;

@@ -605,7 +605,8 @@ app_reaction app_key(app *a, int key)
     }
     if (a->help) {
         if (key == K_TAB || key == K_BTAB || key == K_RIGHT || key == K_LEFT) {
-            a->help = 3 - a->help; /* the other page */
+            /* the next page (keys, legend, policies), or the one before */
+            a->help = key == K_BTAB || key == K_LEFT ? (a->help + 1) % 3 + 1 : a->help % 3 + 1;
             return APP_REDRAW;
         }
         a->help = 0; /* any other key closes the help */

@@ -82,7 +82,7 @@ typedef struct app {
     uint32_t nparts;
     int focus; /* panel_id with keyboard focus */
     uint32_t scroll[P_COUNT];
-    int help;           /* help overlay shown: 1 the keys, 2 the legend */
+    int help;           /* help overlay shown: 1 the keys, 2 the legend, 3 the policies */
     int playing, speed; /* auto-play and its speed index */
     uint32_t play_to;   /* the play stops at this step (GRAPH_NONE: at the last) */
     char play_goal[64]; /* what play_to is, for the message there ("the peak of fifo");

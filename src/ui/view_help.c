@@ -1,9 +1,11 @@
 /* view_help.c: the help overlay (F1, ?, h), boxed in the middle of the
- * screen, in two pages: the keys, and the legend (every glyph and colour,
- * the ready queue's key, the file shown, the breakpoints). Tab turns the
- * page; any other key closes it. Exports view_help. */
+ * screen, in three pages: the keys, the legend (every glyph and colour, the
+ * ready queue's key, the file shown, the breakpoints) and the policies (the
+ * table's). Tab turns the page, Shift-Tab back; any other key closes it.
+ * Exports view_help. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include "sched/units.h"
 #include "view.h"
 
@@ -29,7 +31,7 @@ static const char *const help_lines[] = {
     "click              curve: go to step; block: select",
     "R                  replay on the device (Esc cancels)",
     "Esc                stop play, clear selection, close",
-    "? F1 h   q F10     this help and the legend; quit",
+    "? F1 h   q F10     this help, the legend, policies; quit",
 };
 
 /* One legend line: a sample (UTF-8 and ASCII forms) in its style, then the
@@ -99,25 +101,58 @@ static void legend_page(canvas *cv, const app *a, rect r, int rows)
     }
 }
 
+/* The policies page: each policy of the table, its name (the stepped one
+ * marked) and its description in whole words over as many lines as it
+ * takes, at x within width w, from row y while rows remain. Returns the
+ * lines it took (drawing nothing when cv is NULL: the page's height). */
+static int policies_page(canvas *cv, const app *a, int x, int y, int w, int rows)
+{
+    int used = 0, tw = w - 12;
+    for (size_t i = 0; policy_at(i); i++) {
+        const policy *p = policy_at(i);
+        if (cv && used < rows)
+            canvas_text(cv, x, y + used, 11, p == a->pol ? ST_FOCUS : ST_HEADER, p->name);
+        int col = 0;
+        for (const char *wd = p->desc; *wd;) {
+            int len = (int)strcspn(wd, " ");
+            if (col && col + 1 + len > tw) {
+                used++;
+                col = 0;
+            }
+            if (cv && used < rows && col + len <= tw)
+                canvas_text(cv, x + 12 + col + (col > 0), y + used, len, ST_NORMAL, wd);
+            col += (col > 0) + len;
+            wd += len;
+            while (*wd == ' ') wd++;
+        }
+        used++;
+    }
+    return used;
+}
+
 void view_help(canvas *cv, const app *a)
 {
+    static const char *const title[] = {"", " Keys ", " Legend ", " Policies "};
+    static const char *const hint[] = {"", "Tab: the legend; any other key closes this help",
+                                       "Tab: the policies; any other key closes this help",
+                                       "Tab: the keys; any other key closes this help"};
     int keys = (int)(sizeof help_lines / sizeof help_lines[0]);
     int leg = (int)(sizeof legend / sizeof legend[0]) + 2;
+    int pol = policies_page(NULL, a, 0, 0, 56, 0);
     int n = keys > leg ? keys : leg;
+    if (pol > n) n = pol;
     int w = 60, h = n + 4;
     if (w > cv->w) w = cv->w;
     if (h > cv->h) h = cv->h;
     rect r = {(cv->w - w) / 2, (cv->h - h) / 2, w, h};
     canvas_fill(cv, r, ' ', ST_NORMAL);
-    int legend_shown = a->help == 2;
-    canvas_box(cv, r, legend_shown ? " Legend " : " Keys ", ST_FOCUS, ST_TITLE);
+    int page = a->help >= 1 && a->help <= 3 ? a->help : 1;
+    canvas_box(cv, r, title[page], ST_FOCUS, ST_TITLE);
     int rows = h - 4 > 0 ? h - 4 : 0;
-    if (legend_shown) legend_page(cv, a, r, rows);
+    if (page == 2) legend_page(cv, a, r, rows);
+    else if (page == 3) policies_page(cv, a, r.x + 2, r.y + 1, w - 4, rows);
     else
         for (int i = 0; i < keys && i < rows; i++)
             canvas_fit(cv, r.x + 2, r.y + 1 + i, w - 4, ST_NORMAL, help_lines[i]);
-    if (h > 3)
-        canvas_fit(cv, r.x + 2, r.y + h - 2, w - 4, ST_DIM,
-                   legend_shown ? "Tab: the keys; any other key closes this help"
-                                : "Tab: the legend; any other key closes this help");
+    if (h > 3) canvas_fit(cv, r.x + 2, r.y + h - 2, w - 4, ST_DIM, hint[page]);
 }
