@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include "policy_internal.h"
 #include "policy_ctl.h"
+#include "policy_piece.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,31 +41,6 @@ static double now_s(void)
 }
 
 /* ------------------------------------------------------------ one piece */
-
-typedef struct piece {
-    uint32_t k, w, ne;       /* nodes, 64-bit words of a state, local edges */
-    const uint32_t *node;    /* [k] graph node of local node j (in the incumbent's order) */
-    int64_t *change;         /* [k] */
-    uint32_t *poff, *pred;   /* local predecessors (those inside the piece) */
-    uint32_t *soff, *succ;   /* local successors */
-    int64_t base;            /* live bytes before the piece */
-    int64_t ub;              /* the incumbent's peak in the piece */
-    uint32_t *rem, *touched; /* [k] scratch: unmet predecessors; what a child changed */
-    /* The bound on what is still to come (when the piece is small enough,
-     * PIECE_BOUND_MAX nodes): for each ALLOC a, the buffers surely live as
-     * it runs are the allocated ones (a state's, and those allocated by a's
-     * ancestors) that its descendants free (or nothing in the piece does). */
-    uint32_t nb, wb;     /* buffers allocated or freed in the piece; words of a set of them */
-    uint32_t na;         /* ALLOCs in the piece */
-    uint32_t *anode;     /* [na] local node of each */
-    uint32_t *abuf;      /* [na] its local buffer */
-    int64_t *bsize;      /* [nb] */
-    uint64_t *pre;       /* [wb] buffers allocated before the piece */
-    uint64_t *anc, *dsc; /* [na * wb]: allocated by a's ancestors (a too); freed after a */
-    int64_t kept;        /* bytes live all through the piece (in no set) */
-} piece;
-
-#define PIECE_BOUND_MAX 8192
 
 typedef struct hitem {
     int64_t f, g; /* the bound on the order's peak through here; the peak so far */
@@ -129,9 +105,6 @@ static hitem hpop(search *S)
     if (S->hlen) S->heap[i] = last;
     return top;
 }
-
-#define HAS(b, j) ((b)[(j) >> 6] >> ((j)&63) & 1)
-#define SET(b, j) ((b)[(j) >> 6] |= (uint64_t)1 << ((j)&63))
 
 static uint64_t hash_bits(const uint64_t *b, uint32_t w)
 {
@@ -200,80 +173,11 @@ static uint32_t find_or_add(search *S, const uint64_t *b, int *added)
     return i;
 }
 
-/* Runs local node j in state b (rem holds the unmet predecessors), then
- * every node that becomes ready with change <= 0; adds the changes to *mem
- * and the nodes done to *depth. Records each rem it lowers in touched
- * (*nt), so the caller can undo. Appends the nodes run to out when set. */
-static void run_closed(const piece *P, uint64_t *b, uint32_t j, int64_t *mem, uint32_t *depth,
-                       uint32_t *nt, uint32_t *out, uint32_t *nout)
-{
-    uint32_t *queue = P->touched + P->ne; /* past the undo log: the work list */
-    uint32_t head = 0, tail = 0;
-    queue[tail++] = j;
-    while (head < tail) {
-        uint32_t u = queue[head++];
-        SET(b, u);
-        *mem += P->change[u];
-        (*depth)++;
-        if (out) out[(*nout)++] = u;
-        for (uint32_t e = P->soff[u]; e < P->soff[u + 1]; e++) {
-            uint32_t v = P->succ[e];
-            P->touched[(*nt)++] = v;
-            if (--P->rem[v] == 0 && P->change[v] <= 0) queue[tail++] = v;
-        }
-    }
-}
-
-/* The unmet predecessors of every node for state b. */
-static void count_rem(const piece *P, const uint64_t *b)
-{
-    for (uint32_t v = 0; v < P->k; v++) {
-        uint32_t c = 0;
-        if (!HAS(b, v))
-            for (uint32_t e = P->poff[v]; e < P->poff[v + 1]; e++) c += !HAS(b, P->pred[e]);
-        P->rem[v] = c;
-    }
-}
-
-/* The closure of the empty state: every node ready with change <= 0 runs. */
-static void run_start(const piece *P, uint64_t *b, int64_t *mem, uint32_t *depth, uint32_t *out,
-                      uint32_t *nout)
-{
-    memset(b, 0, (size_t)P->w * sizeof *b);
-    count_rem(P, b);
-    for (uint32_t v = 0; v < P->k; v++)
-        if (!HAS(b, v) && P->rem[v] == 0 && P->change[v] <= 0) {
-            uint32_t nt = 0;
-            run_closed(P, b, v, mem, depth, &nt, out, nout);
-        }
-}
-
 typedef struct budget {
     double deadline;
     uint64_t max_states, *states;
     int stopped; /* SEARCH_* or -1 cancelled */
 } budget;
-
-/* A bound on the peak of every way to finish the piece from state b: the
- * most bytes surely live as one of the ALLOCs still to run runs. */
-static int64_t bound_after(const piece *P, const uint64_t *b, uint64_t *alloc)
-{
-    if (!P->na) return 0;
-    memcpy(alloc, P->pre, (size_t)P->wb * sizeof *alloc);
-    for (uint32_t i = 0; i < P->na; i++)
-        if (HAS(b, P->anode[i])) SET(alloc, P->abuf[i]);
-    int64_t most = 0;
-    for (uint32_t i = 0; i < P->na; i++) {
-        if (HAS(b, P->anode[i]) || P->change[P->anode[i]] <= 0) continue;
-        const uint64_t *an = P->anc + (size_t)i * P->wb, *ds = P->dsc + (size_t)i * P->wb;
-        int64_t sum = P->kept;
-        for (uint32_t x = 0; x < P->wb; x++)
-            for (uint64_t m = (alloc[x] | an[x]) & ds[x]; m; m &= m - 1)
-                sum += P->bsize[x * 64 + (uint32_t)__builtin_ctzll(m)];
-        if (sum > most) most = sum;
-    }
-    return most;
-}
 
 /* Searches piece P for an order whose peak is below P->ub. Returns 1 and
  * the chosen ALLOCs in *path (*npath of them) if one was found (the least),
@@ -288,7 +192,7 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
     int rc = -2;
     if (!cur) return -2;
     int64_t mem = P->base;
-    run_start(P, cur, &mem, &depth, NULL, NULL);
+    policy_piece_start(P, cur, &mem, &depth, NULL, NULL);
     int added;
     uint32_t s0 = find_or_add(&S, cur, &added);
     if (s0 == UINT32_MAX) goto out;
@@ -296,7 +200,7 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
     S.m[s0] = mem;
     S.parent[s0] = UINT32_MAX;
     S.via[s0] = UINT32_MAX;
-    int64_t h0 = S.h[s0] = bound_after(P, cur, alloc);
+    int64_t h0 = S.h[s0] = policy_piece_bound_after(P, cur, alloc);
     hpush(&S, (hitem){.f = h0 > P->base ? h0 : P->base, .g = P->base, .depth = depth, .state = s0});
     uint64_t expanded = 0;
     policy_ctl *ctl = ctl_now;
@@ -332,7 +236,7 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
             goto out;
         }
         memcpy(cur, S.bits + (size_t)s * w, (size_t)w * sizeof *cur);
-        count_rem(P, cur);
+        policy_piece_count_rem(P, cur);
         int64_t g = S.g[s], m = S.m[s];
         for (uint32_t a = 0; a < k; a++) {
             if (HAS(cur, a) || P->rem[a] || P->change[a] <= 0) continue;
@@ -342,13 +246,15 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
             int64_t cm = m;
             uint32_t cd = it.depth;
             nt = 0;
-            run_closed(P, child, a, &cm, &cd, &nt, NULL, NULL);
+            policy_piece_run(P, child, a, &cm, &cd, &nt, NULL, NULL);
             for (uint32_t i = 0; i < nt; i++) P->rem[P->touched[i]]++; /* undo */
             int64_t cg = top > g ? top : g;
             uint32_t c = find_or_add(&S, child, &added);
             if (c == UINT32_MAX) break;
             if (!added && (S.closed[c] || S.g[c] <= cg)) continue;
-            if (added) S.h[c] = bound_after(P, child, alloc); /* the set's, whatever the way */
+            if (added)
+                S.h[c] =
+                    policy_piece_bound_after(P, child, alloc); /* the set's, whatever the way */
             S.g[c] = cg;
             S.m[c] = cm;
             S.parent[c] = s;
@@ -376,21 +282,6 @@ out:
     return rc;
 }
 
-/* Writes piece P's order for the chosen ALLOCs path into out (local nodes). */
-static void piece_order(const piece *P, const uint32_t *path, uint32_t npath, uint32_t *out)
-{
-    uint64_t *b = calloc(P->w ? P->w : 1, sizeof *b);
-    if (!b) return; /* the caller checks the count */
-    int64_t mem = 0;
-    uint32_t depth = 0, n = 0, nt = 0;
-    run_start(P, b, &mem, &depth, out, &n);
-    for (uint32_t i = 0; i < npath; i++) {
-        nt = 0;
-        run_closed(P, b, path[i], &mem, &depth, &nt, out, &n);
-    }
-    free(b);
-}
-
 /* ------------------------------------------------------------ the graph */
 
 /* Tells the watcher (if any) the peak of the order so far and the bound. */
@@ -410,109 +301,6 @@ static int cmp_peak_desc(const void *a, const void *b, void *ctx)
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     if (pub[x] != pub[y]) return pub[x] < pub[y] ? 1 : -1;
     return (x > y) - (x < y);
-}
-
-/* Frees a piece's local graph and zeroes it. */
-static void piece_free(piece *P)
-{
-    free(P->change);
-    free(P->poff);
-    free(P->soff);
-    free(P->pred);
-    free(P->succ);
-    free(P->rem);
-    free(P->touched);
-    free(P->anode);
-    free(P->abuf);
-    free(P->bsize);
-    free(P->pre);
-    free(P->anc);
-    free(P->dsc);
-    memset(P, 0, sizeof *P);
-}
-
-/* Fills the bound's tables of piece P (its local graph built; the piece
- * starts at position s0 of the order, whose ranks are rank; bloc: a
- * buffer-to-local map, all GRAPH_NONE, left so). 0, or -1 when memory runs
- * out; a piece over PIECE_BOUND_MAX nodes gets no tables (its bound is 0). */
-static int piece_bound(const graph *g, piece *P, const uint32_t *rank, uint32_t s0, uint32_t *bloc)
-{
-    uint32_t k = P->k, nb = 0, na = 0;
-    if (k > PIECE_BOUND_MAX) return 0;
-    uint32_t *gbuf = malloc(((size_t)k + 1) * sizeof *gbuf); /* local buffer -> graph's */
-    uint32_t *queue = malloc(((size_t)k + 1) * sizeof *queue);
-    uint8_t *seen = malloc((size_t)k + 1);
-    P->anode = malloc(((size_t)k + 1) * sizeof *P->anode);
-    P->abuf = malloc(((size_t)k + 1) * sizeof *P->abuf);
-    int rc = -1;
-    if (!gbuf || !queue || !seen || !P->anode || !P->abuf) goto out;
-    for (uint32_t j = 0; j < k; j++) {
-        uint32_t u = P->node[j], b = g->buf[u];
-        if (g->kind[u] == NODE_COMPUTE || b == GRAPH_NONE) continue;
-        if (bloc[b] == GRAPH_NONE) {
-            bloc[b] = nb;
-            gbuf[nb++] = b;
-        }
-        if (g->kind[u] == NODE_ALLOC) {
-            P->anode[na] = j;
-            P->abuf[na++] = bloc[b];
-        }
-    }
-    P->nb = nb;
-    P->na = na;
-    P->wb = (nb + 63) / 64;
-    size_t wb = P->wb ? P->wb : 1;
-    P->bsize = malloc(((size_t)nb + 1) * sizeof *P->bsize);
-    P->pre = calloc(wb, sizeof *P->pre);
-    P->anc = calloc(((size_t)na + 1) * wb, sizeof *P->anc);
-    P->dsc = calloc(((size_t)na + 1) * wb, sizeof *P->dsc);
-    uint64_t *always = calloc(wb, sizeof *always); /* freed after the piece, or never */
-    if (!P->bsize || !P->pre || !P->anc || !P->dsc || !always) {
-        free(always);
-        goto out;
-    }
-    P->kept = P->base;
-    for (uint32_t i = 0; i < nb; i++) {
-        uint32_t b = gbuf[i], f = g->buf_free[b];
-        P->bsize[i] = g->buf_size[b];
-        if (rank[g->buf_alloc[b]] < s0) {
-            SET(P->pre, i);
-            P->kept -= g->buf_size[b]; /* live at the start, freed in the piece */
-        }
-        if (f == GRAPH_NONE || rank[f] >= s0 + k) SET(always, i);
-    }
-    for (uint32_t i = 0; i < na; i++) {
-        uint64_t *an = P->anc + (size_t)i * wb, *ds = P->dsc + (size_t)i * wb;
-        memcpy(ds, always, wb * sizeof *ds);
-        for (int dir = 0; dir < 2; dir++) { /* 0: a and its ancestors, 1: its descendants */
-            const uint32_t *off = dir ? P->soff : P->poff, *adj = dir ? P->succ : P->pred;
-            uint32_t head = 0, tail = 0;
-            memset(seen, 0, k);
-            queue[tail++] = P->anode[i];
-            seen[P->anode[i]] = 1;
-            while (head < tail) {
-                uint32_t u = queue[head++], gu = P->node[u];
-                if (g->kind[gu] != NODE_COMPUTE && g->buf[gu] != GRAPH_NONE) {
-                    uint32_t lb = bloc[g->buf[gu]];
-                    if (!dir && g->kind[gu] == NODE_ALLOC) SET(an, lb);
-                    if (dir && u != P->anode[i] && g->kind[gu] == NODE_FREE) SET(ds, lb);
-                }
-                for (uint32_t e = off[u]; e < off[u + 1]; e++)
-                    if (!seen[adj[e]]) {
-                        seen[adj[e]] = 1;
-                        queue[tail++] = adj[e];
-                    }
-            }
-        }
-    }
-    free(always);
-    rc = 0;
-out:
-    for (uint32_t i = 0; i < nb; i++) bloc[gbuf[i]] = GRAPH_NONE;
-    free(gbuf);
-    free(queue);
-    free(seen);
-    return rc;
 }
 
 /* Cuts of the order: position p is one when every node before it reaches
@@ -644,7 +432,7 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
         for (uint32_t j = 0; j < k; j++)
             for (uint32_t e = P.poff[j]; e < P.poff[j + 1]; e++)
                 P.succ[P.soff[P.pred[e] + 1]++] = j;
-        if (piece_bound(g, &P, r->rank, s0, bloc)) goto oom;
+        if (policy_piece_bound(g, &P, r->rank, s0, bloc)) goto oom;
         uint32_t npath = 0;
         int64_t plb = lb;
         r->search.ran = 1;
@@ -658,7 +446,7 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
         if (got == 1) { /* a better order for the piece */
             uint32_t cnt = 0;
             for (uint32_t j = 0; j < k; j++) lorder[j] = UINT32_MAX;
-            piece_order(&P, path, npath, lorder);
+            policy_piece_order(&P, path, npath, lorder);
             for (uint32_t j = 0; j < k && lorder[j] != UINT32_MAX; j++) cnt++;
             if (cnt != k) goto oom;
             for (uint32_t j = 0; j < k; j++) path[j] = P.node[lorder[j]]; /* P.node is order */
@@ -670,7 +458,7 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
         }
         if (plb > lb) lb = plb;
         publish(pub, np, lb);
-        piece_free(&P);
+        policy_piece_free(&P);
         free(path);
         free(lorder);
         path = lorder = NULL;
@@ -684,7 +472,7 @@ oom:
 fail:
     rc = -1;
 done:
-    piece_free(&P);
+    policy_piece_free(&P);
     free(path);
     free(lorder);
     free(order);

@@ -1,0 +1,63 @@
+/* policy_piece.h: a piece of the graph between two cut nodes as exact's
+ * search sees it (policy_exact.c): its local graph, running a node and the
+ * ready nodes that free or hold memory after it, the order of a path, and
+ * the bound on what is still to come (policy_piece.c). Internal to sched. */
+#ifndef MEMTRIS_POLICY_PIECE_H
+#define MEMTRIS_POLICY_PIECE_H
+#include <stdint.h>
+#include "graph.h"
+
+typedef struct piece {
+    uint32_t k, w, ne;       /* nodes, 64-bit words of a state, local edges */
+    const uint32_t *node;    /* [k] graph node of local node j (in the incumbent's order) */
+    int64_t *change;         /* [k] */
+    uint32_t *poff, *pred;   /* local predecessors (those inside the piece) */
+    uint32_t *soff, *succ;   /* local successors */
+    int64_t base;            /* live bytes before the piece */
+    int64_t ub;              /* the incumbent's peak in the piece */
+    uint32_t *rem, *touched; /* [k] scratch: unmet predecessors; what a child changed */
+    /* The bound on what is still to come (when the piece is small enough,
+     * PIECE_BOUND_MAX nodes): for each ALLOC a, the buffers surely live as
+     * it runs are the allocated ones (a state's, and those allocated by a's
+     * ancestors) that its descendants free (or nothing in the piece does). */
+    uint32_t nb, wb;     /* buffers allocated or freed in the piece; words of a set of them */
+    uint32_t na;         /* ALLOCs in the piece */
+    uint32_t *anode;     /* [na] local node of each */
+    uint32_t *abuf;      /* [na] its local buffer */
+    int64_t *bsize;      /* [nb] */
+    uint64_t *pre;       /* [wb] buffers allocated before the piece */
+    uint64_t *anc, *dsc; /* [na * wb]: allocated by a's ancestors (a too); freed after a */
+    int64_t kept;        /* bytes live all through the piece (in no set) */
+} piece;
+
+#define PIECE_BOUND_MAX 8192
+
+#define HAS(b, j) ((b)[(j) >> 6] >> ((j)&63) & 1)
+#define SET(b, j) ((b)[(j) >> 6] |= (uint64_t)1 << ((j)&63))
+
+/* Runs local node j in state b (rem holds the unmet predecessors), then
+ * every node that becomes ready with change <= 0; adds the changes to *mem
+ * and the nodes run to *depth. Records each rem it lowers in touched (*nt),
+ * so the caller can undo. Appends the nodes run to out when set. */
+void policy_piece_run(const piece *P, uint64_t *b, uint32_t j, int64_t *mem, uint32_t *depth,
+                      uint32_t *nt, uint32_t *out, uint32_t *nout);
+/* The unmet predecessors of every node (P->rem) for state b. */
+void policy_piece_count_rem(const piece *P, const uint64_t *b);
+/* The start state: the closure of the empty set. */
+void policy_piece_start(const piece *P, uint64_t *b, int64_t *mem, uint32_t *depth, uint32_t *out,
+                        uint32_t *nout);
+/* A bound on the peak of every way to finish the piece from state b: the
+ * most bytes surely live as one of the ALLOCs still to run runs (alloc:
+ * P->wb words of scratch). */
+int64_t policy_piece_bound_after(const piece *P, const uint64_t *b, uint64_t *alloc);
+/* Writes the piece's order for the chosen ALLOCs path into out (local nodes). */
+void policy_piece_order(const piece *P, const uint32_t *path, uint32_t npath, uint32_t *out);
+/* Fills the bound's tables of P (its local graph built; the piece starts at
+ * position s0 of the order whose ranks are rank; bloc: a buffer-to-local
+ * map, all GRAPH_NONE, left so). 0, or -1 when memory runs out; a piece of
+ * more than PIECE_BOUND_MAX nodes gets no tables (its bound is 0). */
+int policy_piece_bound(const graph *g, piece *P, const uint32_t *rank, uint32_t s0, uint32_t *bloc);
+/* Frees P's local graph and tables and zeroes it. */
+void policy_piece_free(piece *P);
+
+#endif
