@@ -172,8 +172,10 @@ keys '?' Tab
 check "Tab in the help turns to the legend" "Legend"
 check "the legend says what the key tuple means" "priority's key: the smallest pops"
 check "the legend gives the file" "file: "
+keys Tab
+check "Tab again turns to the policies" "the proven minimum peak: a best-first search"
 keys Escape
-wait_gone "Legend"
+wait_gone "Policies"
 # The teaching flow.
 keys Home u
 check "u plays until the peak" "at the peak of priority: step 18, 7.0 MiB live"
@@ -205,6 +207,20 @@ check "q exits with status 0" "EXIT=0"
 given_back q
 
 # SIGTERM restores the terminal too, and exits with 128+15.
+# Where the greedy goes wrong, in three keys: o (compare with the optimum,
+# searched in the background), d (to where the orders part), w (why).
+start opt "$bin" "$src/samples/greedy-not-optimal.json"
+check "a graph where the greedy is not optimal opens" "step 0/7"
+keys o
+check "o compares with exact's order and says the gap" "priority against exact: priority within 10.0% of optimal"
+check "the curve's reference line is the proven optimum" "optimum 10.0 MiB"
+keys d
+check "d plays to where the orders part" "the orders part at step 1"
+keys w
+check "w says why exact's order is lower" "Why exact is lower"
+keys q
+check "q quits after o" "EXIT=0"
+
 start term "$bin"
 check "the built-in demo opens without a file" "demo (built in)"
 pid=$(pid_of term || true)
