@@ -245,7 +245,7 @@ static void limits_give_an_honest_gap(void **state)
         assert_false(r.optimal); /* this graph's gap does not close in 50 states */
         char words[128];
         assert_non_null(
-            strstr(policy_gap_words(&r, words, sizeof words), "% of optimal (lower bound"));
+            strstr(policy_gap_words(&r, 1, words, sizeof words), "% of optimal (lower bound"));
         policy_run_free(&r);
     }
     policy_set_limits(NULL);

@@ -212,7 +212,7 @@ given_back q
 start opt "$bin" "$src/samples/greedy-not-optimal.json"
 check "a graph where the greedy is not optimal opens" "step 0/7"
 keys o
-check "o compares with exact's order and says the gap" "priority against exact: priority within 10.0% of optimal"
+check "o compares with exact's order and says the gap" "priority vs exact: within 10.0% of optimal; d: where they part, w: why"
 check "the curve's reference line is the proven optimum" "optimum 10.0 MiB"
 keys d
 check "d plays to where the orders part" "the orders part at step 1"

@@ -1686,8 +1686,9 @@ static void test_compare_optimum(void **state)
     assert_string_equal(a.cmp_pol->name, "exact");
     assert_true(a.st[1].r.optimal);
     assert_int_equal(a.st[1].k, 7);
-    assert_non_null(strstr(a.msg, "priority against exact: priority within 35.6% of optimal"));
-    assert_non_null(strstr(a.msg, "d plays to where they part, w says why"));
+    assert_string_equal(a.msg,
+                        "priority vs exact: within 35.6% of optimal; d: where they part, w: why");
+    assert_true(has(&a, 80, 24, a.msg)); /* whole at 80 columns */
     assert_true(has(&a, 120, 35, "optimum 26.0 MiB"));
     app_key(&a, 'o'); /* already there: nothing to search */
     assert_null(a.placing);

@@ -48,7 +48,7 @@ static void print_text(const graph *g, const policy *p, const run *r)
                g->id[r->order[r->peak_step - 1]]);
     else printf("peak 0 B: live memory never rises above zero\n");
     char gap[128], sw[160];
-    printf("%s\n", policy_gap_words(r, gap, sizeof gap));
+    printf("%s\n", policy_gap_words(r, 1, gap, sizeof gap));
     if (r->found_by) printf("found by %s\n", r->found_by->name);
     if (p->kind == POLICY_EXACT) printf("%s\n", cli_search_words(r, sw, sizeof sw));
 }

@@ -297,7 +297,7 @@ int64_t policy_lower_bound(const graph *g)
     return lb;
 }
 
-const char *policy_gap_words(const run *r, char *out, size_t cap)
+const char *policy_gap_words(const run *r, int with_bound, char *out, size_t cap)
 {
     char b[32];
     if (r->optimal) snprintf(out, cap, "optimal (proven)");
@@ -305,8 +305,13 @@ const char *policy_gap_words(const run *r, char *out, size_t cap)
         /* rounded up: "within 0.0%" of a peak above the bound would be wrong */
         __int128 over = (__int128)(r->peak - r->lower_bound) * 1000 + r->lower_bound - 1;
         int64_t tenths = (int64_t)(over / r->lower_bound);
-        snprintf(out, cap, "within %" PRId64 ".%" PRId64 "%% of optimal (lower bound %s)",
-                 tenths / 10, tenths % 10, units_bytes(b, sizeof b, r->lower_bound, 0));
-    } else snprintf(out, cap, "not proven optimal (lower bound 0 B)");
+        int n = snprintf(out, cap, "within %" PRId64 ".%" PRId64 "%% of optimal", tenths / 10,
+                         tenths % 10);
+        if (with_bound && n > 0 && (size_t)n < cap)
+            snprintf(out + n, cap - (size_t)n, " (lower bound %s)",
+                     units_bytes(b, sizeof b, r->lower_bound, 0));
+    } else
+        snprintf(out, cap,
+                 with_bound ? "not proven optimal (lower bound 0 B)" : "not proven optimal");
     return out;
 }

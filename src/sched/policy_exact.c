@@ -177,6 +177,7 @@ typedef struct budget {
     double deadline;
     uint64_t max_states, *states;
     int stopped; /* SEARCH_* or -1 cancelled */
+    int64_t lb;  /* the graph's bound before this piece: with the piece's, the watcher's */
 } budget;
 
 /* Searches piece P for an order whose peak is below P->ub. Returns 1 and
@@ -225,6 +226,8 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
         if ((++expanded & 255) == 1) { /* the first, then every 256th */
             if (ctl) {
                 atomic_store_explicit(&ctl->states, *B->states + S.count, memory_order_relaxed);
+                atomic_store_explicit(&ctl->bound, it.f > B->lb ? it.f : B->lb,
+                                      memory_order_relaxed); /* no order left peaks lower */
                 if (atomic_load_explicit(&ctl->cancel, memory_order_relaxed)) B->stopped = -1;
             }
             if (now_s() > B->deadline) B->stopped = SEARCH_TIME;
@@ -436,6 +439,7 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
         uint32_t npath = 0;
         int64_t plb = lb;
         r->search.ran = 1;
+        B.lb = lb;
         int got = search_piece(&P, &B, path, &npath, &plb);
         if (got == -2) goto oom;
         if (got == -1 && B.stopped < 0) {

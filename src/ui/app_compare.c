@@ -47,9 +47,10 @@ void app_take_other(app *a, stepper *st, const policy *pol)
     int64_t lb = app_bound(a, &opt); /* what the new side proved holds for both */
     policy_prove(&a->st[0].r, lb);
     policy_prove(&a->st[1].r, lb);
-    char gap[128];
-    snprintf(a->msg, sizeof a->msg, "%s against %s: %s %s; d plays to where they part, w says why",
-             a->pol->name, pol->name, a->pol->name, policy_gap_words(&a->st[0].r, gap, sizeof gap));
+    char gap[64]; /* without the bound, to fit 80 columns: the curve draws it */
+    policy_gap_words(&a->st[0].r, 0, gap, sizeof gap);
+    snprintf(a->msg, sizeof a->msg, "%s vs %s: %s; d: where they part, w: why", a->pol->name,
+             pol->name, gap);
     if (!a->compare) {
         a->compare = 1;
         app_resize(a, a->lay.w, a->lay.h);

@@ -107,32 +107,35 @@ static void place_progress(canvas *cv, const app *a, rect r)
 {
     app_job_view v;
     app_place_progress(a, &v);
-    char f[4][128], b1[32], b2[32];
+    enum { NAME, STATES, BEST, BOUND, DOING, TIME, ESC, NF };
+    char f[NF][96] = {{0}}, b1[32];
     if (v.searching) {
-        snprintf(f[0], sizeof f[0], " %u nodes with %s", v.nodes, v.name);
-        if (v.best > 0)
-            snprintf(f[1], sizeof f[1], ": %llu states, best %s, bound %s",
-                     (unsigned long long)v.states, units_bytes(b1, sizeof b1, v.best, 0),
-                     units_bytes(b2, sizeof b2, v.bound, 0));
-        else snprintf(f[1], sizeof f[1], ": the heuristics first");
+        snprintf(f[NAME], sizeof f[NAME], " %u nodes with %s", v.nodes, v.name);
+        if (v.best > 0) {
+            snprintf(f[STATES], sizeof f[STATES], ": %llu states", (unsigned long long)v.states);
+            snprintf(f[BEST], sizeof f[BEST], ", best %s", units_bytes(b1, sizeof b1, v.best, 0));
+            snprintf(f[BOUND], sizeof f[BOUND], ", bound %s",
+                     units_bytes(b1, sizeof b1, v.bound, 0));
+        } else snprintf(f[DOING], sizeof f[DOING], ": the heuristics first");
     } else {
-        snprintf(f[0], sizeof f[0], " %u buffers with %s", v.nbufs, v.name);
-        snprintf(f[1], sizeof f[1], ": %s",
+        snprintf(f[NAME], sizeof f[NAME], " %u buffers with %s", v.nbufs, v.name);
+        snprintf(f[DOING], sizeof f[DOING], ": %s",
                  v.doing && strcmp(v.doing, v.name) ? v.doing : "placing");
     }
-    snprintf(f[2], sizeof f[2], "  %u.%u s", v.ms / 1000, v.ms % 1000 / 100);
-    snprintf(f[3], sizeof f[3], "  Esc: cancel");
+    snprintf(f[TIME], sizeof f[TIME], "  %u.%u s", v.ms / 1000, v.ms % 1000 / 100);
+    snprintf(f[ESC], sizeof f[ESC], "  Esc: cancel");
     int x = r.x + canvas_text(cv, r.x, r.y, r.w, ST_HINT, " "), end = r.x + r.w;
     x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, v.searching ? "Searching" : "Placing");
-    static const int order[] = {3, 0, 2, 1}; /* what goes last when room runs out: the first */
-    int show[4] = {0}, need = x;
-    for (int i = 0; i < 4; i++)
-        if (need + utf8_count(f[order[i]]) <= end) {
+    /* what goes last when room runs out: the first */
+    static const int order[NF] = {ESC, NAME, TIME, BOUND, BEST, DOING, STATES};
+    int show[NF] = {0}, need = x;
+    for (int i = 0; i < NF; i++)
+        if (f[order[i]][0] && need + utf8_count(f[order[i]]) <= end) {
             show[order[i]] = 1;
             need += utf8_count(f[order[i]]);
         }
-    for (int i = 0; i < 4; i++)
-        if (show[i]) x += canvas_text(cv, x, r.y, end - x, i == 3 ? ST_HINT_KEY : ST_HINT, f[i]);
+    for (int i = 0; i < NF; i++)
+        if (show[i]) x += canvas_text(cv, x, r.y, end - x, i == ESC ? ST_HINT_KEY : ST_HINT, f[i]);
 }
 
 void view_hints(canvas *cv, const app *a, rect r)
