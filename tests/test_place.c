@@ -316,10 +316,17 @@ static void every_placer(const graph *g, const run *r, int64_t align)
         place_free(&pl);
     }
     assert_true(best >= 0);
-    for (size_t i = 0; i < np; i++)
-        if (best > arena[i])
+    for (size_t i = 0; i < np; i++) {
+        if (placer_at(i)->searches) { /* exact starts from best's plan */
+            if (arena[i] > best)
+                fail_msg("%s's arena %lld is larger than best's, %lld (align %lld)",
+                         placer_at(i)->name, (long long)arena[i], (long long)best,
+                         (long long)align);
+        } else if (best > arena[i]) {
             fail_msg("best's arena %lld is larger than %s's, %lld (align %lld)", (long long)best,
                      placer_at(i)->name, (long long)arena[i], (long long)align);
+        }
+    }
     free(ref);
     free(ref2);
     free(blk);

@@ -63,21 +63,34 @@ plan = json.load(open(sys.argv[1]))
 sched = json.load(open(sys.argv[2]))
 g = json.load(open(sys.argv[3]))
 align = int(sys.argv[4])
-assert list(plan) == ["policy", "placer", "arena", "lower_bound", "fragmentation", "buffers"], list(plan)
+keys = ["policy", "placer", "arena", "lower_bound", "live_peak", "proven_optimal", "fragmentation"]
+if "search" in plan:
+    assert plan["placer"] == "exact", "only the exact placer searches"
+    keys.append("search")
+    assert list(plan["search"]) == ["stopped", "states", "probes"], plan["search"]
+    assert plan["search"]["stopped"] in ("finished", "limit", "cancelled", "too large")
+assert list(plan) == keys + ["buffers"], list(plan)
 assert plan["policy"] == sched["policy"]
-for k in ("arena", "lower_bound"):
+for k in ("arena", "lower_bound", "live_peak"):
     assert isinstance(plan[k], int), k
 assert isinstance(plan["fragmentation"], float)
 lb, arena = plan["lower_bound"], plan["arena"]
-assert lb == sched["peak"], (lb, sched["peak"])
-assert arena >= lb, (arena, lb)
-want = (arena - lb) / arena if arena else 0.0
-assert abs(plan["fragmentation"] - want) < 1e-6, (plan["fragmentation"], want)
+assert plan["live_peak"] == sched["peak"], (plan["live_peak"], sched["peak"])
 allocs = {n["BufId"]: n for n in g["Nodes"] if n["Op"] == "ALLOC"}
 frees = {n["BufId"]: n for n in g["Nodes"] if n["Op"] == "FREE"}
 pos = {i: s + 1 for s, i in enumerate(sched["order"])}  # steps numbered from 1
 n = len(sched["order"])
 bufs = plan["buffers"]
+# The bound: the most aligned bytes live at one step (the exact placer may prove more).
+span = lambda size: -(-size // align) * align
+live = max([sum(span(b["size"]) for b in bufs
+                if b["alloc_step"] <= s < (b["free_step"] or n + 1)) for s in range(1, n + 1)] + [0])
+assert lb == live or (plan["placer"] == "exact" and lb > live), (lb, live)
+assert lb >= plan["live_peak"], (lb, plan["live_peak"])
+assert arena >= lb, (arena, lb)
+assert plan["proven_optimal"] == (arena == lb), (plan["proven_optimal"], arena, lb)
+want = (arena - lb) / arena if arena else 0.0
+assert abs(plan["fragmentation"] - want) < 1e-6, (plan["fragmentation"], want)
 assert [b["buf"] for b in bufs] == sorted(allocs), "buffers in BufId order"
 for b in bufs:
     assert list(b) == ["buf", "offset", "size", "alloc_step", "free_step"], list(b)
@@ -115,10 +128,10 @@ group_json() {
     run "$M" plan "$BRANCHES" --placer first-fit --format json
     expect_rc 0 "plan --format json"
     expect_empty "$ERR" "plan --format json (stderr)"
-    local want='{"policy": "priority", "placer": "first-fit", "arena": 512, "lower_bound": 500, "fragmentation": 0.023438, "buffers": [{"buf": 1, "offset": 0, "size": 400, "alloc_step": 5, "free_step": 7}, {"buf": 2, "offset": 0, "size": 300, "alloc_step": 2, "free_step": 4}, {"buf": 3, "offset": 0, "size": 500, "alloc_step": 8, "free_step": 10}]}'
+    local want='{"policy": "priority", "placer": "first-fit", "arena": 512, "lower_bound": 512, "live_peak": 500, "proven_optimal": true, "fragmentation": 0.000000, "buffers": [{"buf": 1, "offset": 0, "size": 400, "alloc_step": 5, "free_step": 7}, {"buf": 2, "offset": 0, "size": 300, "alloc_step": 2, "free_step": 4}, {"buf": 3, "offset": 0, "size": 500, "alloc_step": 8, "free_step": 10}]}'
     if [ "$(cat "$OUT")" = "$want" ] && [ "$(wc -l <"$OUT")" -eq 1 ]; then ok; else bad "plan json on branches is exactly: $want"; fi
     run "$M" plan "$BRANCHES" -p fifo -l first-fit -a 1 -f json
-    want='{"policy": "fifo", "placer": "first-fit", "arena": 1200, "lower_bound": 1200, "fragmentation": 0.000000, "buffers": [{"buf": 1, "offset": 0, "size": 400, "alloc_step": 2, "free_step": 8}, {"buf": 2, "offset": 400, "size": 300, "alloc_step": 3, "free_step": 9}, {"buf": 3, "offset": 700, "size": 500, "alloc_step": 4, "free_step": 10}]}'
+    want='{"policy": "fifo", "placer": "first-fit", "arena": 1200, "lower_bound": 1200, "live_peak": 1200, "proven_optimal": true, "fragmentation": 0.000000, "buffers": [{"buf": 1, "offset": 0, "size": 400, "alloc_step": 2, "free_step": 8}, {"buf": 2, "offset": 400, "size": 300, "alloc_step": 3, "free_step": 9}, {"buf": 3, "offset": 700, "size": 500, "alloc_step": 4, "free_step": 10}]}'
     if [ "$(cat "$OUT")" = "$want" ]; then ok; else bad "plan -p fifo -a 1 json on branches is exactly: $want"; fi
     # Every placer, both policies, on several graphs: the shape and the figures.
     local p g pol

@@ -115,6 +115,9 @@ enum { CLI_OPT_TIME_LIMIT = 1000, CLI_OPT_MAX_STATES };
 #define CLI_LIMIT_HELP                                                           \
     "      --time-limit S  exact: stop searching after S seconds (default 10)\n" \
     "      --max-states N  exact: stop after keeping N states (default 4000000)\n"
+/* A placement search's end as JSON and text say it: "finished", "limit",
+ * "cancelled" or "too large" (place_search.stopped). */
+const char *cli_place_stop_word(int stopped);
 /* Parses --time-limit (opt CLI_OPT_TIME_LIMIT) or --max-states into l. 0, or
  * -1 after a usage error for CMD. */
 int cli_limit(const char *cmd, int opt, const char *arg, policy_limits *l);

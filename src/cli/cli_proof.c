@@ -74,3 +74,9 @@ void cli_policy_help(void)
         printf("\n");
     }
 }
+
+const char *cli_place_stop_word(int stopped)
+{
+    static const char *w[] = {"finished", "limit", "cancelled", "too large"};
+    return stopped >= 0 && stopped < 4 ? w[stopped] : "finished";
+}

@@ -14,34 +14,44 @@ static void print_help(void)
 {
     printf("Usage: memtris plan FILE [--policy NAME] [--placer NAME] [--align N]\n"
            "                         [--format text|json|csv] [--svg OUT.svg]\n"
+           "                         [--time-limit S] [--max-states N]\n"
            "Schedule the graph with one policy, then place every buffer in one arena with\n"
-           "one placer: print the arena it needs, the lower bound (the schedule's peak of\n"
-           "live bytes), the fragmentation (arena - lower bound) / arena, and each buffer's\n"
-           "offset and lifetime. Every plan is checked (no two buffers live at the same\n"
-           "step overlap, every offset aligned) before it is printed.\n"
+           "one placer: print the arena it needs, the lower bound (no plan of this schedule\n"
+           "is smaller: the largest sum of the aligned sizes live at one step, or more\n"
+           "where exact proved more), whether the plan is proven optimal (its arena is\n"
+           "the bound), the fragmentation (arena - lower bound) / arena, and each\n"
+           "buffer's offset and lifetime. Every plan is checked (no two buffers live at\n"
+           "the same step overlap, every offset aligned) before it is printed.\n"
            "\n"
-           "  -p, --policy NAME   the schedule: fifo or priority (default priority)\n"
+           "  -p, --policy NAME   the schedule (default priority; POLICIES below)\n"
            "  -l, --placer NAME   the placer (default best), one of:\n");
     for (size_t i = 0; placer_at(i); i++)
         printf("        %-12s %s\n", placer_at(i)->name, placer_at(i)->desc);
     printf("  -a, --align N       offsets and sizes rounded up to N bytes, a power of two\n"
            "                      from 1 to 2^30 (default %d)\n"
            "  -f, --format FMT    text (default), json or csv\n"
+           "      --time-limit S  the exact policy and placer: each stops searching after\n"
+           "                      S seconds (default 10)\n"
+           "      --max-states N  exact policy: stop after keeping N states (default\n"
+           "                      4000000); exact placer: after N search nodes (default:\n"
+           "                      the time limit alone)\n"
            "      --svg OUT.svg   also write the plan as an SVG picture: the memory curve\n"
            "                      above the lifetime x address chart; '-' writes it to\n"
            "                      standard output instead of the plan\n"
            "  -h, --help          show this help and exit\n"
            "  -V, --version       show the version and exit\n"
            "\n"
-           "JSON: {\"policy\", \"placer\", \"arena\", \"lower_bound\", \"fragmentation\",\n"
-           "       \"buffers\": [{\"buf\", \"offset\", \"size\", \"alloc_step\", \"free_step\"}, "
-           "...]}\n"
+           "JSON: {\"policy\", \"placer\", \"arena\", \"lower_bound\", \"live_peak\",\n"
+           "       \"proven_optimal\", \"fragmentation\", \"search\" (exact placer: {\"ran\",\n"
+           "       \"stopped\", \"states\", \"probes\"}), \"buffers\": [{\"buf\", \"offset\",\n"
+           "       \"size\", \"alloc_step\", \"free_step\"}, ...]}\n"
            "in bytes, buffers in BufId order; steps are numbered from 1 as in 'memtris\n"
            "schedule': a buffer is live from alloc_step (its ALLOC) up to free_step (its\n"
            "FREE); free_step is null for a buffer never freed.\n"
            "CSV: buf,offset,size,alloc_step,free_step,name, one row per buffer (free_step\n"
            "empty for a buffer never freed).\n",
            PLACE_ALIGN_DEFAULT);
+    cli_policy_help();
 }
 
 typedef struct bufkey {
@@ -95,9 +105,15 @@ static void print_json(const graph *g, const policy *p, const run *r, const plac
     json_string(stdout, p->name);
     printf(", \"placer\": ");
     json_string(stdout, pl->placer);
-    printf(", \"arena\": %" PRId64 ", \"lower_bound\": %" PRId64
-           ", \"fragmentation\": %.6f, \"buffers\": [",
-           pl->arena, r->peak, place_fragmentation(pl, r->peak));
+    printf(", \"arena\": %" PRId64 ", \"lower_bound\": %" PRId64 ", \"live_peak\": %" PRId64
+           ", \"proven_optimal\": %s, \"fragmentation\": %.6f",
+           pl->arena, pl->bound, r->peak, pl->proven ? "true" : "false",
+           place_fragmentation(pl, pl->bound));
+    if (pl->search.ran)
+        printf(", \"search\": {\"stopped\": \"%s\", \"states\": %" PRIu64 ", \"probes\": %" PRIu32
+               "}",
+               cli_place_stop_word(pl->search.stopped), pl->search.states, pl->search.probes);
+    printf(", \"buffers\": [");
     for (uint32_t i = 0; i < g->nbufs; i++) {
         uint32_t b = order[i];
         char fs[16];
@@ -129,16 +145,25 @@ static void print_text(const graph *g, const policy *p, const run *r, const plac
                        const placement *pl, const lifetimes *lt, const uint32_t *order)
 {
     char a[32], c[32], d[32];
-    int64_t lb = r->peak;
+    int64_t lb = pl->bound;
     printf("%s: policy %s, placer %s, align %s; %" PRIu32 " steps, %" PRIu32 " buffers\n",
            g->source, p->name, pl->placer, units_bytes(a, sizeof a, pl->align, 0), r->n, g->nbufs);
     printf("  arena          %s (%" PRId64 " bytes)\n", units_bytes(a, sizeof a, pl->arena, 0),
            pl->arena);
-    if (r->peak_step)
-        printf("  lower bound    %s (%" PRId64 " bytes): the peak of live bytes, at step %" PRIu32
-               "\n",
-               units_bytes(a, sizeof a, lb, 0), lb, r->peak_step);
+    if (lb > place_lower_bound(g, r, pl->align))
+        printf("  lower bound    %s (%" PRId64 " bytes): proved by exact's search\n",
+               units_bytes(a, sizeof a, lb, 0), lb);
+    else if (r->peak_step)
+        printf("  lower bound    %s (%" PRId64
+               " bytes): the most %s live at one step, at step %" PRIu32 "\n",
+               units_bytes(a, sizeof a, lb, 0), lb, pl->align > 1 ? "aligned bytes" : "bytes",
+               r->peak_step);
     else printf("  lower bound    0 B: live memory never rises above zero\n");
+    char gap[96];
+    printf("  optimal        %s\n", place_gap_words(pl, gap, sizeof gap));
+    if (pl->search.ran)
+        printf("  search         %s after %" PRIu64 " nodes over %" PRIu32 " capacities\n",
+               cli_place_stop_word(pl->search.stopped), pl->search.states, pl->search.probes);
     printf("  fragmentation  %.1f%% (%s above the lower bound)\n",
            100 * place_fragmentation(pl, lb), units_bytes(a, sizeof a, pl->arena - lb, 0));
     /* The pool takes memory from the system and keeps it: say how much, even when it is the arena.
@@ -184,14 +209,19 @@ static int write_svg(const char *path, const graph *g, const run *r, const place
 int cmd_plan(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"policy", required_argument, 0, 'p'}, {"placer", required_argument, 0, 'l'},
-        {"align", required_argument, 0, 'a'},  {"format", required_argument, 0, 'f'},
-        {"svg", required_argument, 0, 'S'},    {0, 0, 0, 0},
+        {"policy", required_argument, 0, 'p'},
+        {"placer", required_argument, 0, 'l'},
+        {"align", required_argument, 0, 'a'},
+        {"format", required_argument, 0, 'f'},
+        {"svg", required_argument, 0, 'S'},
+        CLI_LIMIT_OPTIONS,
+        {0, 0, 0, 0},
     };
     static const cli_opts opts = {"plan", "p:l:a:f:", longopts, NULL, print_help};
     const char *pname = DEFAULT_POLICY, *lname = DEFAULT_PLAN_PLACER, *fname = DEFAULT_FORMAT,
                *align_arg = NULL, *svg = NULL, *file;
     int c, status;
+    policy_limits lim = {0};
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'p': pname = optarg; break;
@@ -199,6 +229,10 @@ int cmd_plan(int argc, char **argv)
         case 'a': align_arg = optarg; break;
         case 'f': fname = optarg; break;
         case 'S': svg = optarg; break;
+        case CLI_OPT_TIME_LIMIT:
+        case CLI_OPT_MAX_STATES:
+            if (cli_limit("plan", c, optarg, &lim)) return EXIT_USAGE;
+            break;
         }
     }
     if (c == CLI_OPT_STOP) return status;
@@ -213,6 +247,7 @@ int cmd_plan(int argc, char **argv)
     if (!p) return EXIT_USAGE;
     const placer *pc = cli_placer("plan", lname);
     if (!pc) return EXIT_USAGE;
+    policy_set_limits(&lim);
 
     graph *g = cli_load(file, 0);
     if (!g) return EXIT_BAD;

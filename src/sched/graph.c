@@ -22,6 +22,7 @@ void graph_free(graph *g)
     free(g->in_off);
     free(g->inputs);
     free(g->latency);
+    free(g->time);
     free(g->stream);
     free(g->buf_id);
     free(g->buf_size);

@@ -34,6 +34,9 @@ typedef struct graph {
     int64_t *inputs;           /* buffer ids as written (unknown ones were warned about) */
     double *latency;           /* [n] or NULL when no node has one; NAN = absent */
     int64_t *stream;           /* [n] or NULL when no node has one; -1 = absent */
+    int64_t *time; /* [n] or NULL: when each node happens in the problem it was made from (a
+                    * placement CSV's lower and upper); exact placement's orders measure
+                    * lifetimes with it, in steps without it */
 
     int64_t *buf_id;     /* [nbufs] BufId */
     int64_t *buf_size;   /* [nbufs] Size of its ALLOC */

@@ -5,6 +5,7 @@
 #include "gaps.h"
 #include "place_ctl.h"
 #include "place_internal.h"
+#include "units.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,11 @@ static const placer placers[] = {
      .place = place_best,
      .desc = "offline: the smallest plan of all the others, then a bounded hill-climb over the "
              "greedy order (the greedy stopped past 32 n log n work)"},
+    {.name = "exact",
+     .searches = 1,
+     .place = place_exact,
+     .desc = "offline: the smallest arena, proven: MiniMalloc's search over canonical plans, "
+             "from best's plan down to the lower bound (best's plan past --time-limit)"},
 };
 
 size_t placer_count(void) { return sizeof placers / sizeof placers[0]; }
@@ -129,6 +135,14 @@ void place_doing(const char *what)
     if (ctl_now) atomic_store(&ctl_now->doing, what);
 }
 
+void place_progress(uint64_t states, int64_t best, int64_t bound)
+{
+    if (!ctl_now) return;
+    atomic_store_explicit(&ctl_now->states, states, memory_order_relaxed);
+    atomic_store_explicit(&ctl_now->best, best, memory_order_relaxed);
+    atomic_store_explicit(&ctl_now->bound, bound, memory_order_relaxed);
+}
+
 int place_run(const graph *g, const run *r, const placer *p, int64_t align, placement *pl,
               char *err, size_t errcap)
 {
@@ -168,6 +182,9 @@ int place_run(const graph *g, const run *r, const placer *p, int64_t align, plac
     if (pl->reserved > pl->arena) pl->arena = pl->reserved;
     pl->reserved = pl->reserved ? pl->reserved : pl->arena;
     place_lifetimes_free(&lt);
+    int64_t lb = place_lower_bound(g, r, align);
+    if (pl->bound < lb) pl->bound = lb;
+    pl->proven = pl->arena <= pl->bound;
     return 0;
 }
 
@@ -267,4 +284,15 @@ int place_verify(const graph *g, const run *r, const placement *pl, char *err, s
     free(at_off);
     place_lifetimes_free(&lt);
     return bad ? -1 : 0;
+}
+
+const char *place_gap_words(const placement *pl, char *out, size_t cap)
+{
+    char b[32];
+    if (pl->proven) snprintf(out, cap, "optimal (proven)");
+    else
+        snprintf(out, cap, "gap %.1f%% (bound %s)",
+                 pl->arena ? 100.0 * (double)(pl->arena - pl->bound) / (double)pl->arena : 0.0,
+                 units_bytes(b, sizeof b, pl->bound, 0));
+    return out;
 }

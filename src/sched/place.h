@@ -22,6 +22,14 @@ typedef struct lifetimes {
 int place_lifetimes(const graph *g, const run *r, lifetimes *lt); /* 0, or -1 out of memory */
 void place_lifetimes_free(lifetimes *lt);
 
+/* What exact's search did. */
+typedef struct place_search {
+    int ran;         /* it searched (best's plan was not already at the bound) */
+    int stopped;     /* 0 finished; 1 at --time-limit or --max-states; 2 cancelled; 3 too large */
+    uint64_t states; /* nodes of the search, over every capacity tried */
+    uint32_t probes; /* capacities tried */
+} place_search;
+
 typedef struct placement {
     const char *placer; /* the placer's name */
     int64_t align;
@@ -34,6 +42,10 @@ typedef struct placement {
                          * more than its span (pool: its size class; coloring: BLOCK_SIZE);
                          * set by the placer, freed by place_free */
     const char *detail; /* static text: how the plan was found (e.g. the order that won), or NULL */
+    int64_t bound;      /* a proven lower bound on the arena of any plan for this schedule and
+                         * alignment: place_lower_bound, or more where exact proved more */
+    int proven;         /* arena == bound: no plan is smaller */
+    place_search search; /* exact's search (zeros for the other placers) */
 } placement;
 
 typedef struct placer {
@@ -42,8 +54,9 @@ typedef struct placer {
     int online;       /* replays the schedule as an allocator would */
     int keeps_memory; /* what it takes from the system it keeps: plan reports it even when it is the
                          arena */
-    int in_best; /* best tries it as it is (best runs the greedy orders itself, and is not its own
-                    member) */
+    int in_best;  /* best tries it as it is (best runs the greedy orders itself, and is not its own
+                     member) */
+    int searches; /* may run until --time-limit (exact): the TUI always runs it in the background */
     /* Fills pl->offset (allocated by place_run) and pl->reserved; 0 or -1 with err. */
     int (*place)(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                  char *err, size_t errcap);
@@ -83,6 +96,10 @@ double place_fragmentation(const placement *pl, int64_t lower_bound);
  * (arena - peak) / peak, 0 for a peak of 0 (the TUI's "X% over the peak"). */
 double place_over_peak(const placement *pl, int64_t peak);
 
+/* "optimal (proven)", or "gap X% (bound B)" with X = (arena - bound) / arena
+ * to one decimal and B in units_bytes's words; returns out. */
+const char *place_gap_words(const placement *pl, char *out, size_t cap);
+
 /* The lower bound of any plan with this alignment: the largest sum of the
  * spans of the buffers live at one step (with align 1, the schedule's peak). */
 int64_t place_lower_bound(const graph *g, const run *r, int64_t align);
@@ -102,6 +119,16 @@ int place_coloring(const graph *g, const run *r, const lifetimes *lt, int64_t al
 /* place_greedy.c: TFLite's greedy by size, in two orders. */
 int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t align,
                       placement *pl, char *err, size_t errcap);
+/* place_exact.c: the smallest arena, proven: MiniMalloc's search under a
+ * capacity search, starting from best's plan; at the limits of
+ * policy_set_limits, best's plan or a better one found, with the bound. */
+int place_exact(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                char *err, size_t errcap);
+/* exact starting from every buffer stacked on the one before instead of
+ * best's plan, so that the search itself finds every plan (for tests; the
+ * placer table does not list it). */
+int place_exact_cold(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                     placement *pl, char *err, size_t errcap);
 /* place_best.c: the smallest of all, improved by a hill-climb. */
 int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                char *err, size_t errcap);

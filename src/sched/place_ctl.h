@@ -4,10 +4,13 @@
 #ifndef MEMTRIS_PLACE_CTL_H
 #define MEMTRIS_PLACE_CTL_H
 #include <stdatomic.h>
+#include <stdint.h>
 
 typedef struct place_ctl {
-    _Atomic int cancel;        /* set by the watcher: the placement stops soon and fails */
-    const char *_Atomic doing; /* set by the placers: a placer's name, "the hill-climb" */
+    _Atomic int cancel;            /* set by the watcher: the placement stops soon and fails */
+    const char *_Atomic doing;     /* set by the placers: a placer's name, "the hill-climb" */
+    _Atomic uint64_t states;       /* set by exact's search: nodes visited so far */
+    _Atomic long long best, bound; /* its smallest arena found and proven bound (0: none) */
 } place_ctl;
 /* Binds ctl to the placements this thread runs next (NULL: none). */
 void place_ctl_bind(place_ctl *ctl);
@@ -15,5 +18,7 @@ void place_ctl_bind(place_ctl *ctl);
 int place_cancel_asked(void);
 /* Says what the placement does now (a static string), for the watcher. */
 void place_doing(const char *what);
+/* Says how exact's search stands, for the watcher. */
+void place_progress(uint64_t states, int64_t best, int64_t bound);
 
 #endif

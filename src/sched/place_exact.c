@@ -1,0 +1,664 @@
+/* place_exact.c: placer "exact": the smallest arena for the schedule, proven.
+ * A decision search answers "do the buffers fit in C bytes?" and a capacity
+ * search around it narrows C between the proven bound and the smallest plan
+ * found. The decision search follows MiniMalloc (Moffitt, ASPLOS 2023): it
+ * builds only canonical plans (each buffer at the lowest offset the buffers
+ * placed before it leave, offsets never decreasing), orders the candidates by
+ * that offset, prunes a branch that leaves a gap some buffer could have
+ * filled (dominance) or whose section floors plus the sizes still to place
+ * pass C (inference), and splits the problem where no unplaced buffer crosses
+ * from one section to the next. Exports place_exact. */
+#include "place_ctl.h"
+#include "place_internal.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* A candidate: its lowest offset now, and its place in the static order. */
+typedef struct cand {
+    int64_t off;
+    uint32_t pre;
+} cand;
+
+/* An undo record: a min offset (kind 0) or a section floor (kind 1). */
+typedef struct undo {
+    uint32_t idx, kind;
+    int64_t old;
+} undo;
+
+enum { X_NOTFOUND = 0, X_FOUND = 1, X_STOP = -1, X_OOM = -2 };
+
+typedef struct xp {
+    /* The problem: buffers with a span, their time and sections. */
+    uint32_t nb, nsec, npart;
+    int64_t *size;               /* [nb] the span */
+    int64_t *w;                  /* [nb] the lifetime's width: in g->time, else steps */
+    uint32_t *lo, *hi, *s0, *s1; /* [nb] lifetime [lo, hi), sections [s0, s1) */
+    uint32_t *bid;               /* [nb] the graph's buffer */
+    uint32_t *ovs, *ov;          /* overlaps: ov[ovs[i] .. ovs[i+1]) */
+    uint32_t *secs, *sec;        /* the buffers of each section, same layout */
+    uint32_t *parts, *part;      /* the buffers of each partition, same layout */
+    uint32_t *psec0, *psec1;     /* [npart] a partition's sections */
+    int64_t *total0;             /* [nsec] bytes in each section */
+    uint32_t *cuts0;             /* [nsec] buffers crossing from s to s+1 */
+    /* The search. */
+    int64_t cap;
+    int64_t *off, *minoff, *sol; /* [nb]; off -1: not placed */
+    int64_t *floor, *total;      /* [nsec] */
+    uint32_t *cuts;              /* [nsec] */
+    undo *u;
+    size_t nu, capu;
+    uint32_t *stamp, now, *aff; /* affected sections: stamp[nsec], aff list */
+    uint32_t naff;
+    const char *heur; /* the static order's keys, MiniMalloc's letters */
+    uint64_t nodes, node_left, node_cap, last_check;
+    int64_t best, bound; /* the capacity search's, for place_progress */
+    double deadline;
+    int stopped; /* 0, or 1 at the time or node limit, 2 cancelled */
+} xp;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------ the sweep */
+
+typedef struct point {
+    uint32_t t, right, b; /* right ends sort before left ends at one time */
+} point;
+
+static int point_cmp(const void *x, const void *y)
+{
+    const point *a = x, *b = y;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    if (a->right != b->right) return a->right ? -1 : 1;
+    return a->b < b->b ? -1 : a->b > b->b;
+}
+
+static void xp_free(xp *P)
+{
+    void *all[] = {P->size,  P->w,      P->lo,    P->hi,    P->s0,     P->s1,   P->bid,
+                   P->ovs,   P->ov,     P->secs,  P->sec,   P->parts,  P->part, P->psec0,
+                   P->psec1, P->total0, P->cuts0, P->off,   P->minoff, P->sol,  P->floor,
+                   P->total, P->cuts,   P->u,     P->stamp, P->aff};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
+    memset(P, 0, sizeof *P);
+}
+
+/* Builds the problem from the buffers with a span: sections (the sets of
+ * buffers live just before some buffer dies), partitions (runs of time no
+ * buffer crosses out of) and overlaps. 0, or -1 out of memory, -2 when the
+ * overlaps pass max_overlaps. */
+static int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align,
+                    uint64_t max_overlaps)
+{
+    memset(P, 0, sizeof *P);
+    uint32_t nb = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++)
+        if (place_span(g->buf_size[b], align) > 0) nb++;
+    P->nb = nb;
+    size_t n1 = (size_t)nb + 1;
+    P->size = malloc(n1 * sizeof *P->size);
+    P->w = malloc(n1 * sizeof *P->w);
+    P->lo = malloc(n1 * sizeof *P->lo);
+    P->hi = malloc(n1 * sizeof *P->hi);
+    P->s0 = malloc(n1 * sizeof *P->s0);
+    P->s1 = malloc(n1 * sizeof *P->s1);
+    P->bid = malloc(n1 * sizeof *P->bid);
+    P->ovs = calloc(n1, sizeof *P->ovs);
+    P->parts = calloc(n1 + 1, sizeof *P->parts);
+    P->part = malloc(n1 * sizeof *P->part);
+    P->psec0 = malloc(n1 * sizeof *P->psec0);
+    P->psec1 = malloc(n1 * sizeof *P->psec1);
+    point *pts = malloc(2 * n1 * sizeof *pts);
+    uint32_t *act = malloc(n1 * sizeof *act), *where = malloc(n1 * sizeof *where);
+    if (!P->size || !P->w || !P->lo || !P->hi || !P->s0 || !P->s1 || !P->bid || !P->ovs ||
+        !P->parts || !P->part || !P->psec0 || !P->psec1 || !pts || !act || !where) {
+        free(pts);
+        free(act);
+        free(where);
+        return -1;
+    }
+    uint32_t i = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        int64_t span = place_span(g->buf_size[b], align);
+        if (span <= 0) continue;
+        P->size[i] = span;
+        P->lo[i] = lt->alloc_step[b];
+        P->hi[i] = lt->free_step[b] > lt->alloc_step[b] ? lt->free_step[b] : lt->alloc_step[b] + 1;
+        P->bid[i] = b;
+        P->w[i] = (int64_t)P->hi[i] - P->lo[i];
+        if (g->time && g->buf_free[b] != GRAPH_NONE)
+            P->w[i] = g->time[g->buf_free[b]] - g->time[g->buf_alloc[b]];
+        pts[2 * i] = (point){P->lo[i], 0, i};
+        pts[2 * i + 1] = (point){P->hi[i], 1, i};
+        i++;
+    }
+    qsort(pts, 2 * (size_t)nb, sizeof *pts, point_cmp);
+    /* First pass: count overlaps and section sizes, and set s0, s1. */
+    uint32_t nact = 0, nsec = 0, last_t = 0, started = 0;
+    uint64_t nov = 0, nsecbuf = 0;
+    for (size_t k = 0; k < 2 * (size_t)nb; k++) {
+        point p = pts[k];
+        if (!started) last_t = p.t, started = 1;
+        if (p.right) {
+            if (last_t < p.t) {
+                last_t = p.t;
+                nsec++;
+                nsecbuf += nact;
+            }
+            uint32_t w = where[p.b];
+            act[w] = act[--nact];
+            where[act[w]] = w;
+            P->s1[p.b] = nsec;
+        } else {
+            P->ovs[p.b] += nact;
+            nov += 2 * (uint64_t)nact;
+            if (nov > max_overlaps) {
+                free(pts);
+                free(act);
+                free(where);
+                return -2;
+            }
+            where[p.b] = nact;
+            act[nact++] = p.b;
+            P->s0[p.b] = nsec;
+        }
+    }
+    /* A right end always closes a section at its own time or before: a
+     * buffer's last right end found last_t < t unless an earlier right end
+     * at the same time did; either way s1 > s0 (its left end came first). */
+    P->nsec = nsec;
+    size_t ns1 = (size_t)nsec + 1;
+    P->ov = malloc(((size_t)nov + 1) * sizeof *P->ov);
+    P->secs = calloc(ns1 + 1, sizeof *P->secs);
+    P->sec = malloc(((size_t)nsecbuf + 1) * sizeof *P->sec);
+    P->total0 = calloc(ns1, sizeof *P->total0);
+    P->cuts0 = calloc(ns1, sizeof *P->cuts0);
+    P->floor = calloc(ns1, sizeof *P->floor);
+    P->total = calloc(ns1, sizeof *P->total);
+    P->cuts = calloc(ns1, sizeof *P->cuts);
+    P->stamp = calloc(ns1, sizeof *P->stamp);
+    P->aff = malloc(ns1 * sizeof *P->aff);
+    P->off = malloc(n1 * sizeof *P->off);
+    P->minoff = malloc(n1 * sizeof *P->minoff);
+    P->sol = malloc(n1 * sizeof *P->sol);
+    uint32_t *fill = calloc(n1, sizeof *fill);
+    if (!P->ov || !P->secs || !P->sec || !P->total0 || !P->cuts0 || !P->floor || !P->total ||
+        !P->cuts || !P->stamp || !P->aff || !P->off || !P->minoff || !P->sol || !fill) {
+        free(pts);
+        free(act);
+        free(where);
+        free(fill);
+        return -1;
+    }
+    /* Overlap lists: each buffer's count so far is those live at its start;
+     * it gains the later ones as they start. */
+    uint32_t *cnt = P->ovs; /* reuse: turn counts into starts below */
+    for (uint32_t b = 0; b < nb; b++) fill[b] = 0;
+    {
+        /* The full count: each overlap pair (x live, y starts) adds to both. */
+        uint32_t *full = calloc(n1, sizeof *full);
+        if (!full) {
+            free(pts);
+            free(act);
+            free(where);
+            free(fill);
+            return -1;
+        }
+        nact = 0;
+        for (size_t k = 0; k < 2 * (size_t)nb; k++) {
+            point p = pts[k];
+            if (p.right) {
+                uint32_t w = where[p.b];
+                act[w] = act[--nact];
+                where[act[w]] = w;
+            } else {
+                for (uint32_t j = 0; j < nact; j++) full[act[j]]++;
+                full[p.b] += nact;
+                where[p.b] = nact;
+                act[nact++] = p.b;
+            }
+        }
+        uint32_t acc = 0;
+        for (uint32_t b = 0; b < nb; b++) {
+            cnt[b] = acc;
+            acc += full[b];
+        }
+        cnt[nb] = acc;
+        free(full);
+    }
+    /* Second pass: fill overlaps, sections and partitions. */
+    nact = 0;
+    nsec = 0;
+    started = 0;
+    uint32_t npart = 0, nsb = 0, last_sec = 0;
+    for (size_t k = 0; k < 2 * (size_t)nb; k++) {
+        point p = pts[k];
+        if (!started) last_t = p.t, started = 1;
+        if (p.right) {
+            if (last_t < p.t) {
+                last_t = p.t;
+                P->secs[nsec] = nsb;
+                for (uint32_t j = 0; j < nact; j++) {
+                    P->sec[nsb++] = act[j];
+                    P->total0[nsec] += P->size[act[j]];
+                }
+                nsec++;
+                P->secs[nsec] = nsb;
+            }
+            uint32_t w = where[p.b];
+            act[w] = act[--nact];
+            where[act[w]] = w;
+            if (nact == 0) {
+                P->psec0[npart - 1] = last_sec;
+                P->psec1[npart - 1] = nsec;
+                last_sec = nsec;
+            }
+        } else {
+            if (nact == 0) {
+                npart++;
+                P->parts[npart] = P->parts[npart - 1];
+            }
+            P->part[P->parts[npart]++] = p.b;
+            for (uint32_t j = 0; j < nact; j++) {
+                uint32_t x = act[j];
+                P->ov[cnt[x] + fill[x]++] = p.b;
+                P->ov[cnt[p.b] + fill[p.b]++] = x;
+            }
+            where[p.b] = nact;
+            act[nact++] = p.b;
+        }
+    }
+    P->npart = npart;
+    for (uint32_t b = 0; b < nb; b++)
+        for (uint32_t s = P->s0[b]; s + 1 < P->s1[b]; s++) P->cuts0[s]++;
+    free(pts);
+    free(act);
+    free(where);
+    free(fill);
+    return 0;
+}
+
+/* ------------------------------------------------------------ the decision search */
+
+static int push_undo(xp *P, uint32_t idx, uint32_t kind, int64_t old)
+{
+    if (P->nu == P->capu) {
+        size_t c = P->capu ? 2 * P->capu : 1024;
+        undo *u = realloc(P->u, c * sizeof *u);
+        if (!u) return -1;
+        P->u = u;
+        P->capu = c;
+    }
+    P->u[P->nu++] = (undo){idx, kind, old};
+    return 0;
+}
+
+static void pop_undo(xp *P, size_t mark)
+{
+    while (P->nu > mark) {
+        undo x = P->u[--P->nu];
+        if (x.kind) P->floor[x.idx] = x.old;
+        else P->minoff[x.idx] = x.old;
+    }
+}
+
+/* The static order of MiniMalloc's heuristics: W the lifetime's width, A the
+ * area (size x width), T the largest section total over its sections; each
+ * larger first, then the buffer. */
+static int64_t key_of(const xp *P, uint32_t b, char c)
+{
+    int64_t w = P->w[b];
+    if (c == 'W') return w;
+    if (c == 'A') {
+        int64_t a;
+        return __builtin_mul_overflow(P->size[b], w, &a) ? INT64_MAX : a;
+    }
+    int64_t t = 0;
+    for (uint32_t s = P->s0[b]; s < P->s1[b]; s++)
+        if (P->total[s] > t) t = P->total[s];
+    return t;
+}
+
+typedef struct prekey {
+    int64_t k[3];
+    uint32_t b;
+} prekey;
+
+static int prekey_cmp(const void *x, const void *y)
+{
+    const prekey *a = x, *b = y;
+    for (int i = 0; i < 3; i++)
+        if (a->k[i] != b->k[i]) return a->k[i] > b->k[i] ? -1 : 1;
+    return a->b < b->b ? -1 : a->b > b->b;
+}
+
+static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, uint32_t sec1,
+                  const uint32_t *pre, const cand *parent, uint32_t nparent, int64_t min_off,
+                  uint32_t min_pre);
+
+/* Solves the unplaced buffers list[0..n), which live in sections
+ * [sec0, sec1), on their own: a static order, then the search. */
+static int subsolve(xp *P, const uint32_t *list, uint32_t n, uint32_t sec0, uint32_t sec1)
+{
+    prekey *k = malloc(((size_t)n + 1) * sizeof *k);
+    uint32_t *pre = malloc(((size_t)n + 1) * sizeof *pre);
+    cand *c = malloc(((size_t)n + 1) * sizeof *c);
+    if (!k || !pre || !c) {
+        free(k);
+        free(pre);
+        free(c);
+        return X_OOM;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        k[i].b = list[i];
+        for (int j = 0; j < 3; j++) k[i].k[j] = key_of(P, list[i], P->heur[j]);
+    }
+    qsort(k, n, sizeof *k, prekey_cmp);
+    for (uint32_t i = 0; i < n; i++) {
+        pre[i] = k[i].b;
+        c[i] = (cand){0, i};
+    }
+    free(k);
+    int r = search(P, list, n, sec0, sec1, pre, c, n, 0, 0);
+    free(pre);
+    free(c);
+    return r;
+}
+
+/* Places buffer b (already at off[b]) and raises what that raises:
+ * the min offsets of the unplaced buffers it overlaps, the floors of its
+ * sections, and the floor of any section below its unplaced buffers' least
+ * min offset. 1 when no unplaced buffer overlaps b (nothing sits above it),
+ * 0 otherwise, -1 out of memory. */
+static int place_one(xp *P, uint32_t b)
+{
+    int64_t top = P->off[b] + P->size[b];
+    int hatless = 1;
+    P->naff = 0;
+    if (++P->now == 0) {
+        memset(P->stamp, 0, (size_t)P->nsec * sizeof *P->stamp);
+        P->now = 1;
+    }
+    for (uint32_t s = P->s0[b]; s < P->s1[b]; s++) {
+        if (push_undo(P, s, 1, P->floor[s])) return -1;
+        P->floor[s] = top;
+        P->total[s] -= P->size[b];
+    }
+    for (uint32_t k = P->ovs[b]; k < P->ovs[b + 1]; k++) {
+        uint32_t o = P->ov[k];
+        if (P->off[o] >= 0) continue;
+        hatless = 0;
+        if (P->minoff[o] >= top) continue;
+        if (push_undo(P, o, 0, P->minoff[o])) return -1;
+        P->minoff[o] = top;
+        /* Its sections with floors under top may rise (b's are at top). */
+        for (uint32_t s = P->s0[o]; s < P->s1[o]; s++) {
+            if (P->floor[s] < top && P->stamp[s] != P->now) {
+                P->stamp[s] = P->now;
+                P->aff[P->naff++] = s;
+            }
+        }
+    }
+    for (uint32_t k = 0; k < P->naff; k++) {
+        uint32_t s = P->aff[k];
+        int64_t m = INT64_MAX, f = P->floor[s];
+        for (uint32_t j = P->secs[s]; j < P->secs[s + 1] && m > f; j++) {
+            uint32_t o = P->sec[j];
+            if (P->off[o] < 0 && P->minoff[o] < m) m = P->minoff[o];
+        }
+        if (m != INT64_MAX && P->floor[s] < m) {
+            if (push_undo(P, s, 1, P->floor[s])) return -1;
+            P->floor[s] = m;
+        }
+    }
+    return hatless;
+}
+
+/* Whether every section of [sec0, sec1) can still hold its unplaced bytes
+ * above its floor (and above `off`: offsets never decrease). */
+static int check(const xp *P, uint32_t sec0, uint32_t sec1, int64_t off)
+{
+    for (uint32_t s = sec0; s < sec1; s++) {
+        int64_t f = P->floor[s] > off ? P->floor[s] : off;
+        if (f + P->total[s] > P->cap) return 0;
+    }
+    return 1;
+}
+
+/* After placing b: where no unplaced buffer crosses between sections any
+ * more, the rest splits and each part is solved on its own; else the search
+ * goes on. */
+static int decompose(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, uint32_t sec1,
+                     const uint32_t *pre, const cand *ord, uint32_t nord, int64_t off,
+                     uint32_t opre, uint32_t b)
+{
+    P->sol[b] = P->off[b];
+    uint32_t ncut = 0;
+    for (uint32_t s = P->s0[b]; s + 1 < P->s1[b]; s++)
+        if (--P->cuts[s] == 0) ncut++;
+    int r;
+    if (!ncut) {
+        r = search(P, list, nlist, sec0, sec1, pre, ord, nord, off, opre);
+    } else {
+        uint32_t *sub = malloc(((size_t)nlist + 1) * sizeof *sub);
+        r = sub ? X_FOUND : X_OOM;
+        uint32_t c0 = sec0;
+        for (uint32_t s = sec0; sub && s < sec1 && r == X_FOUND; s++) {
+            if (s + 1 < sec1 && P->cuts[s] != 0) continue;
+            if (s + 1 < sec1 && !(s >= P->s0[b] && s + 1 < P->s1[b])) continue;
+            uint32_t c1 = s + 1, n = 0;
+            for (uint32_t i = 0; i < nlist; i++) {
+                uint32_t x = list[i];
+                if (P->off[x] < 0 && P->s0[x] < c1 && c0 < P->s1[x]) sub[n++] = x;
+            }
+            if (n) r = subsolve(P, sub, n, c0, c1);
+            c0 = c1;
+        }
+        free(sub);
+    }
+    for (uint32_t s = P->s0[b]; s + 1 < P->s1[b]; s++) P->cuts[s]++;
+    return r;
+}
+
+static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, uint32_t sec1,
+                  const uint32_t *pre, const cand *parent, uint32_t nparent, int64_t min_off,
+                  uint32_t min_pre)
+{
+    if (P->node_left == 0) return X_STOP;
+    P->node_left--;
+    if (P->node_cap && P->nodes >= P->node_cap) P->stopped = 1;
+    if (++P->nodes - P->last_check >= 64) {
+        P->last_check = P->nodes;
+        if (place_cancel_asked()) P->stopped = 2;
+        else if (now_s() > P->deadline) P->stopped = 1;
+        place_progress(P->nodes, P->best, P->bound);
+    }
+    if (P->stopped) return X_STOP;
+    cand *ord = malloc(((size_t)nparent + 1) * sizeof *ord);
+    if (!ord) return X_OOM;
+    uint32_t n = 0;
+    int64_t min_height = INT64_MAX;
+    for (uint32_t i = 0; i < nparent; i++) {
+        uint32_t b = pre[parent[i].pre];
+        if (P->off[b] >= 0) continue;
+        cand c = {P->minoff[b], parent[i].pre};
+        if (c.off + P->size[b] < min_height) min_height = c.off + P->size[b];
+        /* Insertion sort: the parent's order is nearly this one. */
+        uint32_t j = n++;
+        while (j > 0 &&
+               (ord[j - 1].off > c.off || (ord[j - 1].off == c.off && ord[j - 1].pre > c.pre))) {
+            ord[j] = ord[j - 1];
+            j--;
+        }
+        ord[j] = c;
+    }
+    if (n == 0) {
+        for (uint32_t i = 0; i < nlist; i++) P->sol[list[i]] = P->off[list[i]];
+        free(ord);
+        return X_FOUND;
+    }
+    int r = X_NOTFOUND;
+    for (uint32_t i = 0; i < n && r == X_NOTFOUND; i++) {
+        cand c = ord[i];
+        if (c.off < min_off || (c.off == min_off && c.pre < min_pre)) continue; /* canonical */
+        if (c.off >= min_height) break; /* a gap below some buffer's top: dominated */
+        uint32_t b = pre[c.pre];
+        P->off[b] = c.off;
+        size_t mark = P->nu;
+        int hatless = place_one(P, b);
+        if (hatless < 0) r = X_OOM;
+        else if (check(P, sec0, sec1, c.off))
+            r = decompose(P, list, nlist, sec0, sec1, pre, ord, n, c.off, c.pre, b);
+        pop_undo(P, mark);
+        for (uint32_t s = P->s0[b]; s < P->s1[b]; s++) P->total[s] += P->size[b];
+        P->off[b] = -1;
+        /* Nothing above b: another buffer first cannot do better (MiniMalloc's
+         * hatless pruning). */
+        if (hatless == 1) break;
+    }
+    free(ord);
+    return r;
+}
+
+/* Whether the problem fits in cap: MiniMalloc's round robin over three
+ * static orders, each given a node budget that doubles (from 2 nb) until
+ * one answers, up to max_nodes in all (then X_STOP). */
+static int fits(xp *P, int64_t cap, uint64_t max_nodes)
+{
+    static const char *heurs[] = {"WAT", "TAW", "TWA"};
+    P->cap = cap;
+    uint64_t limit = P->nb ? P->nb : 1, used = 0;
+    for (;;) {
+        limit *= 2;
+        for (int h = 0; h < 3; h++) {
+            if (used >= max_nodes) return X_STOP;
+            P->heur = heurs[h];
+            for (uint32_t b = 0; b < P->nb; b++) P->off[b] = -1, P->minoff[b] = 0;
+            memcpy(P->total, P->total0, (size_t)P->nsec * sizeof *P->total);
+            memcpy(P->cuts, P->cuts0, (size_t)P->nsec * sizeof *P->cuts);
+            memset(P->floor, 0, (size_t)P->nsec * sizeof *P->floor);
+            P->nu = 0;
+            uint64_t budget = limit < max_nodes - used ? limit : max_nodes - used;
+            P->node_left = budget;
+            int r = X_FOUND;
+            for (uint32_t p = 0; p < P->npart && r == X_FOUND; p++)
+                r = subsolve(P, P->part + P->parts[p], P->parts[p + 1] - P->parts[p], P->psec0[p],
+                             P->psec1[p]);
+            used += budget - P->node_left;
+            if (r != X_STOP || P->stopped) return r;
+        }
+    }
+}
+
+/* ------------------------------------------------------------ the capacity search */
+
+/* Beyond these the search does not start (best's plan, search.stopped = 3):
+ * its recursion is as deep as the buffers, and overlaps take 4 bytes each. */
+#define EXACT_MAX_BUFFERS  20000u
+#define EXACT_MAX_OVERLAPS 40000000u
+
+static int64_t sol_top(const xp *P)
+{
+    int64_t top = 0;
+    for (uint32_t i = 0; i < P->nb; i++)
+        if (P->sol[i] + P->size[i] > top) top = P->sol[i] + P->size[i];
+    return top;
+}
+
+/* The capacity search: lo is proven (no plan is smaller), hi is the
+ * smallest plan found. Each round probes lo, then halves [lo, hi) with a
+ * node budget per probe; a probe that runs out of budget neither proves nor
+ * finds, and the search moves above it. A round with such a probe is run
+ * again with four times the budget, until lo == hi or the limits stop it. */
+static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                     placement *pl, int cold, char *err, size_t errcap)
+{
+    if (cold) { /* every buffer stacked on the one before */
+        int64_t top = 0;
+        for (uint32_t b = 0; b < g->nbufs; b++) {
+            pl->offset[b] = top;
+            if (__builtin_add_overflow(top, place_span(g->buf_size[b], align), &top))
+                return place_too_big(g, b, err, errcap);
+        }
+    } else if (place_best(g, r, lt, align, pl, err, errcap)) {
+        return -1;
+    }
+    pl->detail = NULL;
+    int64_t lo = place_lower_bound(g, r, align), hi = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        int64_t end = pl->offset[b] + place_span(g->buf_size[b], align);
+        if (place_span(g->buf_size[b], align) && end > hi) hi = end;
+    }
+    pl->bound = lo;
+    if (hi <= lo) return 0; /* best reached the bound: nothing to search */
+    place_doing("exact's search");
+    pl->search.ran = 1;
+    xp P;
+    int rc = -2;
+    uint32_t nspan = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++) nspan += place_span(g->buf_size[b], align) > 0;
+    if (nspan <= EXACT_MAX_BUFFERS) rc = xp_build(&P, g, lt, align, EXACT_MAX_OVERLAPS);
+    if (rc == -1) {
+        xp_free(&P);
+        return place_oom(g, err, errcap);
+    }
+    if (rc == -2) {
+        if (nspan <= EXACT_MAX_BUFFERS) xp_free(&P);
+        pl->search.stopped = 3;
+        return 0;
+    }
+    policy_limits lim;
+    policy_get_limits(&lim);
+    P.deadline = now_s() + (lim.seconds > 0 ? lim.seconds : POLICY_TIME_LIMIT);
+    P.node_cap = lim.max_states; /* 0: time alone */
+    uint64_t budget = 4 * (uint64_t)P.nb + 1024;
+    int x = X_NOTFOUND;
+    while (lo < hi && !P.stopped) {
+        int unknown = 0;
+        for (int64_t plo = lo; plo < hi && !P.stopped;) {
+            int64_t mid = plo == lo ? lo : plo + (hi - plo) / 2 / align * align;
+            uint64_t b = plo == lo ? budget : budget / 4;
+            P.best = hi;
+            P.bound = lo;
+            place_progress(P.nodes, hi, lo);
+            x = fits(&P, mid, b > 2 * (uint64_t)P.nb ? b : 2 * (uint64_t)P.nb);
+            pl->search.probes++;
+            if (x == X_OOM) break;
+            if (x == X_FOUND) {
+                hi = sol_top(&P);
+                for (uint32_t i = 0; i < P.nb; i++) pl->offset[P.bid[i]] = P.sol[i];
+            } else if (x == X_NOTFOUND) {
+                lo = plo = mid + align;
+            } else {
+                unknown = 1;
+                plo = mid + align;
+            }
+        }
+        if (x == X_OOM || !unknown) break;
+        budget = budget > UINT64_MAX / 4 ? UINT64_MAX : budget * 4;
+    }
+    pl->search.states = P.nodes;
+    pl->search.stopped = P.stopped;
+    pl->bound = lo;
+    xp_free(&P);
+    if (x == X_OOM) return place_oom(g, err, errcap);
+    pl->detail = lo >= hi ? "proven by MiniMalloc's search" : NULL;
+    return 0;
+}
+
+int place_exact(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+                char *err, size_t errcap)
+{
+    return exact_run(g, r, lt, align, pl, 0, err, errcap);
+}
+
+int place_exact_cold(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                     placement *pl, char *err, size_t errcap)
+{
+    return exact_run(g, r, lt, align, pl, 1, err, errcap);
+}
