@@ -363,8 +363,14 @@ static void test_arena_over_the_peak(void **state)
     snprintf(want, sizeof want, ", %.1f%% over the peak",
              100.0 * (double)(arena - peak) / (double)peak);
     size_t len;
-    char *screen = render(a, 132, 40, 1, 0, &len);
+    char *screen = render(a, 200, 40, 1, 0, &len);
     if (!strstr(screen, want)) fail_msg("the arena header does not say '%s'", want);
+    /* and, before it, how the plan stands against the bound, as plan says it */
+    char gap[64], want2[80];
+    snprintf(want2, sizeof want2, ", %s, ", place_gap_words(&a->pl, gap, sizeof gap));
+    if (!strstr(screen, want2)) fail_msg("the arena header does not say '%s'", want2);
+    assert_false(a->pl.proven);
+    assert_non_null(strstr(want2, ", gap 26.3% (bound 7.0 MiB), "));
     free(screen);
     assert_true(place_over_peak(&a->pl, peak) > place_fragmentation(&a->pl, peak));
     app_jump(a, a->st[0].r.peak_step);
@@ -380,11 +386,55 @@ static void test_arena_over_the_peak(void **state)
         const char *o = strstr(screen, "arena ");
         if (o && (sscanf(o, "arena %lf %7[A-Za-z]", &v, unit) != 2 || strcmp(unit, "MiB")))
             fail_msg("at %d columns the arena is cut: %.30s", w, o);
-        o = strchr(screen, '%');
-        if (o && strncmp(o, "% over the peak", 15))
-            fail_msg("at %d columns 'over the peak' is cut: %.30s", w, o);
+        o = strstr(screen, "% over the peak");
+        if (!o && strstr(screen, ", 35.")) fail_msg("at %d columns 'over the peak' is cut", w);
+        o = strstr(screen, ", gap ");
+        if (o && !strstr(o, "% (bound 7.0 MiB)"))
+            fail_msg("at %d columns the gap is cut: %.30s", w, o);
+        if (!o && strstr(screen, ", gap")) fail_msg("at %d columns the gap is cut", w);
         free(screen);
     }
+    close_app(&f);
+}
+
+/* H shades the plan's holes on the curve (the arena held above the live
+ * bytes), says so in the title when it fits, and H again hides them. */
+static size_t count_of(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what)) n++;
+    return n;
+}
+
+static void test_curve_holes(void **state)
+{
+    (void)state;
+    fixture f;
+    app *a = open_sized(&f, "demo.json", 132, 40);
+    app_jump(a, a->st[0].r.peak_step);
+    size_t len;
+    char *off = render(a, 132, 40, 1, 0, &len);
+    assert_null(strstr(off, "holes shaded"));
+    app_key(a, 'H');
+    assert_true(a->holes);
+    char *on = render(a, 132, 40, 1, 0, &len);
+    assert_non_null(strstr(on, " Memory, holes shaded "));
+    /* first-fit's arena is 9.5 MiB over a 7 MiB peak: holes to shade */
+    assert_true(count_of(on, "\u00b7") > count_of(off, "\u00b7") + 10);
+    free(on);
+    for (int w = 40; w <= 132; w++) { /* the title's words are whole or absent */
+        on = render(a, w, 24, 1, 0, &len);
+        const char *t = strstr(on, " Memory");
+        if (t && strncmp(t, " Memory, holes shaded ", 22) && strncmp(t, " Memory ", 8))
+            fail_msg("at %d columns the curve's title is cut: %.24s", w, t);
+        free(on);
+    }
+    app_key(a, 'H');
+    assert_false(a->holes);
+    on = render(a, 132, 40, 1, 0, &len);
+    assert_string_equal(on, off);
+    free(on);
+    free(off);
     close_app(&f);
 }
 
@@ -1257,6 +1307,14 @@ static void test_arena_keys(void **state)
     while (placer_at(np)) np++;
     for (size_t i = 1; i <= np; i++) {
         app_key(a, 'a');
+        if (placer_at(i % np)->searches) { /* exact: always in the background */
+            assert_non_null(a->placing);
+            size_t len;
+            char *sc = render(a, 132, 40, 1, 1, &len);
+            assert_non_null(strstr(sc, " Placing 20 buffers with exact"));
+            free(sc);
+            place_out(a);
+        }
         assert_string_equal(a->placer->name, placer_at(i % np)->name);
         assert_string_equal(a->pl.placer, a->placer->name);
         char err[256];
@@ -2013,6 +2071,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_canvas_fit),
         cmocka_unit_test(test_messages_of_a_moment),
         cmocka_unit_test(test_arena_over_the_peak),
+        cmocka_unit_test(test_curve_holes),
         cmocka_unit_test(test_keys_modes),
         cmocka_unit_test(test_autoplay),
         cmocka_unit_test(test_click_on_curve),

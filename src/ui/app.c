@@ -409,7 +409,7 @@ static void next_placer(app *a)
     size_t i = 0;
     while (placer_at(i) && placer_at(i) != a->placer) i++;
     const placer *next = placer_at(i + 1) ? placer_at(i + 1) : placer_at(0);
-    if (a->g->nbufs >= a->place_async_min) {
+    if (next->searches || a->g->nbufs >= a->place_async_min) {
         app_place_start(a, NULL, 0, next);
         return;
     }
@@ -545,6 +545,7 @@ static app_reaction main_key(app *a, int key)
         a->better = !a->better;
         a->live = 0;
         return APP_REDRAW;
+    case 'H': a->holes = !a->holes; return APP_REDRAW;
     case 't':
         a->live = 0;
         a->timeline = !a->timeline;

@@ -75,6 +75,7 @@ typedef struct app {
     int live;     /* the arena panel (or compare's summary) lists the buffers live at the cursor:
                    * 1 of the stepped policy, 2 of the other (compare mode) */
     int timeline; /* the arena panel shows the lifetime x address timeline */
+    int holes;    /* the curve shades the plan's holes: its high-water mark above the live bytes */
     uint32_t sel; /* the selected buffer, or GRAPH_NONE */
     int compare;  /* compare mode shown */
     uint32_t diverge; /* first step (0-based) where the orders differ, n if never */
@@ -157,8 +158,8 @@ typedef struct app_job_view {
     uint32_t nbufs;    /* the graph's buffers and nodes */
     uint32_t nodes;
     uint32_t ms;     /* milliseconds it has run (counted in ticks) */
-    uint64_t states; /* the search: states kept so far */
-    int64_t best;    /* the search: the least peak found so far (0: none yet) */
+    uint64_t states; /* the search: states kept (exact placer: nodes visited) so far */
+    int64_t best;    /* the search: the least peak (arena) found so far (0: none yet) */
     int64_t bound;   /* and the bound it proved */
 } app_job_view;
 /* Fills v; 0 when no job runs. */

@@ -150,8 +150,8 @@ int app_place_progress(const app *a, app_job_view *v)
     v->nbufs = j->g->nbufs;
     v->nodes = j->g->n;
     v->ms = j->ms;
-    v->states = atomic_load(&j->pctl.states);
-    v->best = atomic_load(&j->pctl.best);
-    v->bound = atomic_load(&j->pctl.bound);
+    v->states = v->searching ? atomic_load(&j->pctl.states) : atomic_load(&j->ctl.states);
+    v->best = v->searching ? atomic_load(&j->pctl.best) : atomic_load(&j->ctl.best);
+    v->bound = v->searching ? atomic_load(&j->pctl.bound) : atomic_load(&j->ctl.bound);
     return 1;
 }

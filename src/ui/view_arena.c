@@ -32,18 +32,25 @@ void view_arena_frame(canvas *cv, const app *a, rect r, rect area, int64_t hwm)
         canvas_put(cv, axis_x, y, cv->utf8 ? 0x2502 : '|', ST_AXIS);
     units_bytes(b1, sizeof b1, 0, 0);
     canvas_text(cv, axis_x - (int)strlen(b1), area.y + area.h - 1, GEOM_ARENA_LAB, ST_AXIS, b1);
-    /* Its figures, each whole or not at all, in order of worth. */
-    char f[3][64];
+    /* Its figures, each whole or not at all, in order of worth: the arena,
+     * how it stands against the bound, against the peak, the high-water. */
+    char f[4][80], gap[64];
     snprintf(f[0], sizeof f[0], "arena %s", units_bytes(b1, sizeof b1, pl->arena, 0));
-    snprintf(f[1], sizeof f[1], ", %.1f%% over the peak",
+    snprintf(f[1], sizeof f[1], ", %s", place_gap_words(pl, gap, sizeof gap));
+    snprintf(f[2], sizeof f[2], ", %.1f%% over the peak",
              100.0 * place_over_peak(pl, a->st[0].r.peak));
-    snprintf(f[2], sizeof f[2], "   high-water so far %s", units_bytes(b2, sizeof b2, hwm, 0));
-    int x = r.x + 1, end = r.x + r.w - 1;
-    for (int i = 0; i < 3; i++) {
+    snprintf(f[3], sizeof f[3], "   high-water so far %s", units_bytes(b2, sizeof b2, hwm, 0));
+    int x = r.x + 1, end = r.x + r.w - 1, shown[4] = {0};
+    for (int i = 0; i < 4; i++) {
         int w = (int)strlen(f[i]);
-        if (i == 1 && x == r.x + 1) continue; /* "over the peak" only after the arena */
+        if ((i == 1 || i == 2) && !shown[0]) continue; /* these only after the arena */
         if (x + w > end) continue;
-        x += canvas_text(cv, x, r.y + 1, w, i == 2 ? ST_HWM : ST_AXIS, f[i]);
+        shown[i] = 1;
+        x += canvas_text(cv, x, r.y + 1, w,
+                         i == 3                 ? ST_HWM
+                         : i == 1 && pl->proven ? ST_PEAK
+                                                : ST_AXIS,
+                         f[i]);
     }
 }
 

@@ -83,6 +83,32 @@ static void plot(const geom_curve *gm, const series *v, geom_window win, uint32_
     }
 }
 
+/* Marks the cells between the live bytes and the plan's high-water mark:
+ * the arena the plan holds that no live buffer fills (per column, the most
+ * of each over its steps). */
+static void shade_holes(const geom_curve *gm, geom_window win, const stepper *s,
+                        const placement *pl, int64_t ymax, uint8_t *hole)
+{
+    int pw = gm->plot.w, ph = gm->plot.h, per = gm->dy / ph;
+    for (int cx = 0; cx < pw; cx++) {
+        uint32_t a = geom_step_of_col(cx * gm->sub, gm->dx, win),
+                 b = geom_step_of_col((cx + 1) * gm->sub, gm->dx, win);
+        if (a > s->r.n) break;
+        if (b <= a) b = a + 1;
+        if (b > s->r.n + 1) b = s->r.n + 1;
+        int64_t live = 0, hw = 0;
+        for (uint32_t t = a; t < b; t++) {
+            if (t == 0) continue;
+            if (s->r.memory[t - 1] > live) live = s->r.memory[t - 1];
+            if (pl->hwm[t - 1] > hw) hw = pl->hwm[t - 1];
+        }
+        if (hw <= live) continue;
+        int r0 = dot_row(live, ymax, gm->dy) / per, r1 = dot_row(hw, ymax, gm->dy) / per;
+        for (int row = r0 + 1; row <= r1; row++)
+            hole[(size_t)(ph - 1 - row) * (size_t)pw + (size_t)cx] = 1;
+    }
+}
+
 static void plot_run(const geom_curve *gm, geom_window win, const stepper *s, int64_t ymax,
                      uint8_t *bits, uint8_t *sty, uint8_t *own, int id, int st_past, int st_future)
 {
@@ -157,10 +183,14 @@ void view_curve(canvas *cv, const app *a, rect r)
     int focused = a->focus == P_CURVE;
     geom_window win;
     app_curve_window(a, &win.lo, &win.span);
-    char title[64];
+    char title[96];
+    const char *holes = a->holes && a->pl.hwm ? ", holes shaded" : "";
     if (win.span < a->g->n + 1) /* zoomed: which steps */
+        snprintf(title, sizeof title, " Memory, steps %u-%u%s ", win.lo, win.lo + win.span - 1,
+                 holes);
+    else snprintf(title, sizeof title, " Memory%s ", holes);
+    if (utf8_count(title) + 4 > r.w && win.span < a->g->n + 1)
         snprintf(title, sizeof title, " Memory, steps %u-%u ", win.lo, win.lo + win.span - 1);
-    else snprintf(title, sizeof title, " Memory ");
     if (utf8_count(title) + 4 > r.w) snprintf(title, sizeof title, " Memory ");
     canvas_box(cv, r, title, focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
     geom_curve gm;
@@ -172,6 +202,7 @@ void view_curve(canvas *cv, const app *a, rect r)
     int64_t ymax = s->r.peak;
     if (o && o->r.peak > ymax) ymax = o->r.peak;
     if (rp && rp->measured_peak > ymax) ymax = rp->measured_peak;
+    if (*holes && a->pl.arena > ymax) ymax = a->pl.arena;
     if (ymax <= 0) ymax = 1;
 
     /* Legend (and peaks) in the top border. */
@@ -209,6 +240,8 @@ void view_curve(canvas *cv, const app *a, rect r)
     uint8_t *bits = calloc(ncell, 3);
     if (!bits) return;
     uint8_t *sty = bits + ncell, *own = bits + 2 * ncell;
+    uint8_t *hole = *holes ? calloc(ncell, 1) : NULL;
+    if (hole) shade_holes(&gm, win, s, &a->pl, ymax, hole);
     if (o) plot_run(&gm, win, o, ymax, bits, sty, own, 2, ST_CURVE2, ST_FUTURE2);
     plot_run(&gm, win, s, ymax, bits, sty, own, 1, ST_CURVE, ST_FUTURE);
     if (rp) { /* on top: the steps the replay reached */
@@ -232,8 +265,11 @@ void view_curve(canvas *cv, const app *a, rect r)
                 canvas_put(cv, x, y, ch, sty[i]);
             } else if (x == curx) {
                 canvas_put(cv, x, y, cv->utf8 ? 0x2502 : '|', ST_CURSOR);
+            } else if (hole && hole[i] && y != refy) {
+                canvas_put(cv, x, y, cv->utf8 ? 0xb7 : '.', ST_HOLE);
             }
         }
+    free(hole);
     if (refy >= 0) { /* the label: in the row's rightmost gap it fits whole, else
                       * right-aligned in the bottom border (unless a replay's
                       * legend may be there) */

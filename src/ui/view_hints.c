@@ -101,7 +101,8 @@ static void prompt_line(canvas *cv, const app *a, rect r)
 }
 
 /* " Placing 1000000 buffers with best: the hill-climb  1.5 s  Esc: cancel",
- * or " Searching 300 nodes with exact: 5120 states, best 30.5 MiB, bound
+ * " Placing 450 buffers with exact: 91200 nodes, best 1.1 MiB, bound 1.0 MiB
+ * 1.5 s  Esc: cancel", or " Searching 300 nodes with exact: 5120 states, best 30.5 MiB, bound
  * 24.0 MiB  1.5 s  Esc: cancel", each field whole or not at all. */
 static void place_progress(canvas *cv, const app *a, rect r)
 {
@@ -121,6 +122,13 @@ static void place_progress(canvas *cv, const app *a, rect r)
         snprintf(f[NAME], sizeof f[NAME], " %u buffers with %s", v.nbufs, v.name);
         snprintf(f[DOING], sizeof f[DOING], ": %s",
                  v.doing && strcmp(v.doing, v.name) ? v.doing : "placing");
+        if (v.best > 0) { /* exact's search: its nodes, the arena found, the bound */
+            f[DOING][0] = 0;
+            snprintf(f[STATES], sizeof f[STATES], ": %llu nodes", (unsigned long long)v.states);
+            snprintf(f[BEST], sizeof f[BEST], ", best %s", units_bytes(b1, sizeof b1, v.best, 0));
+            snprintf(f[BOUND], sizeof f[BOUND], ", bound %s",
+                     units_bytes(b1, sizeof b1, v.bound, 0));
+        }
     }
     snprintf(f[TIME], sizeof f[TIME], "  %u.%u s", v.ms / 1000, v.ms % 1000 / 100);
     snprintf(f[ESC], sizeof f[ESC], "  Esc: cancel");
