@@ -22,9 +22,8 @@ static const struct {
 };
 #define NNAMES (sizeof col_names / sizeof col_names[0])
 
-#define HEADER_WORDS                                                                        \
-    "id, lower, upper and size (or buffer, begin, start, end), optionally alignment, gaps " \
-    "and offset"
+/* What a header holds, for messages (the older names are in the man page). */
+#define HEADER_WORDS "id,lower,upper,size (optionally alignment, gaps, offset)"
 
 typedef struct reader {
     diag *d;
@@ -198,8 +197,9 @@ static int read_row(reader *r, const char *s, const char *e, unsigned long line)
     }
     uint32_t i = p->n;
     const char *f = s, *lower_at = s;
+    int more = 1; /* a field starts at f */
     for (int k = 0; k < r->ncols; k++) {
-        if (k && f == e) {
+        if (!more) {
             error_at(r, e, "expected %d fields, found %d", r->ncols, k);
             return -1;
         }
@@ -260,7 +260,8 @@ static int read_row(reader *r, const char *s, const char *e, unsigned long line)
             else if (c == COL_SIZE) p->size[i] = v;
             else p->offset[i] = v;
         }
-        f = fe + (fe < e);
+        more = fe < e;
+        f = fe + more;
     }
     r->line[i] = line;
     p->n++;
@@ -324,7 +325,7 @@ problem *problem_parse(const char *text, size_t len, diag *d)
     const char *e = line_end(s, r.end, &next);
     int bad = 0;
     if (e == s) {
-        error_at(&r, s, "expected the header line (%s), found %s", HEADER_WORDS,
+        error_at(&r, s, "expected a header line %s, found %s", HEADER_WORDS,
                  s == r.end ? "an empty file" : "an empty line");
         bad = 1;
     } else bad = read_header(&r, s, e);
