@@ -243,11 +243,17 @@ static void plan_round_trip(void **state)
 
 int main(int argc, char **argv)
 {
+    /* One a line: tests/CMakeLists.txt makes a ctest entry of each line. */
+    // clang-format off
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(readme_example), cmocka_unit_test(chain_semantics),
-        cmocka_unit_test(errors),         cmocka_unit_test(accepted),
-        cmocka_unit_test(packing),        cmocka_unit_test(plan_round_trip),
+        cmocka_unit_test(readme_example),
+        cmocka_unit_test(chain_semantics),
+        cmocka_unit_test(errors),
+        cmocka_unit_test(accepted),
+        cmocka_unit_test(packing),
+        cmocka_unit_test(plan_round_trip),
     };
+    // clang-format on
     tu_quick_exact();
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);
