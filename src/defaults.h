@@ -11,5 +11,7 @@
 #define DEFAULT_REPLAY_MODE    "raw"       /* replay and the TUI's R */
 #define DEFAULT_FORMAT         "text"      /* every command's --format */
 #define DEFAULT_ALIGN          64          /* bytes: offsets and spans of every plan */
+#define DEFAULT_PLACE_ALIGN    1           /* place: MiniMalloc's problems have no alignment */
+#define DEFAULT_PLACE_FORMAT   "csv"       /* place: MiniMalloc's output, the CSV with offsets */
 
 #endif

@@ -8,6 +8,7 @@
 #include "sched/graph.h"
 #include "sched/place.h"
 #include "sched/policy.h"
+#include "sched/problem.h"
 
 struct replay_backend;
 
@@ -43,8 +44,9 @@ int cli_opt(const cli_opts *o, int argc, char **argv, int *status);
  * "missing FILE" or "expected one FILE, got N". */
 const char *cli_file(const char *cmd, int argc, char **argv);
 
-/* Output formats (--format). */
-enum { CLI_TEXT, CLI_JSON, CLI_CSV, CLI_NFORMATS };
+/* Output formats (--format); minimalloc: google/minimalloc's CSV
+ * (id,lower,upper,size,offset). */
+enum { CLI_TEXT, CLI_JSON, CLI_CSV, CLI_MINIMALLOC, CLI_NFORMATS };
 #define CLI_FORMATS_ALL ((1u << CLI_TEXT) | (1u << CLI_JSON) | (1u << CLI_CSV))
 /* Looks --format NAME up among the formats of the mask (bits 1u << CLI_*):
  * CLI_*, or -1 after the usage error "unknown format 'NAME' (text, json or
@@ -102,6 +104,42 @@ int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, 
               int64_t align, placement *pl);
 /* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ------------------------------------------ plans shown (cli_plan.c) */
+
+/* A plan, as plan and place write it. */
+typedef struct cli_plan {
+    const graph *g;
+    const run *r; /* the schedule placed */
+    const placer *pc;
+    const placement *pl;
+    const lifetimes *lt;
+    const char *policy;    /* plan: the policy's name; place: NULL */
+    const uint32_t *order; /* the buffers in the order written (cli_bufid_order) */
+    /* place: the CSV read (BufId i is its row i), whose ids and times the
+     * writers show; plan: NULL (BufIds and steps from 1). */
+    const problem *prob;
+} cli_plan;
+
+/* The buffer indices of g in BufId order; NULL when out of memory. */
+uint32_t *cli_bufid_order(const graph *g);
+/* The summary and the table of every buffer. */
+void cli_plan_text(FILE *f, const cli_plan *cp);
+/* {"policy" (plan), "placer", "align" (place), "arena", "lower_bound",
+ * "fragmentation", "buffers": [...]}: plan's buffers {"buf", "offset", "size",
+ * "alloc_step", "free_step"}, place's {"id", "offset", "size", "lower", "upper"}. */
+void cli_plan_json(FILE *f, const cli_plan *cp);
+/* plan's CSV: buf,offset,size,alloc_step,free_step,name. */
+void cli_plan_csv(FILE *f, const cli_plan *cp);
+/* MiniMalloc's CSV with the plan's offsets: place's CSV as read (its
+ * alignment column kept), or plan's buffers as problem_from_plan makes them.
+ * 0, or -1 out of memory or after a write error. */
+int cli_plan_minimalloc(FILE *f, const cli_plan *cp);
+/* Writes the SVG picture to path ('-': standard output): EXIT_OK, or
+ * EXIT_BAD after a message for CMD. */
+int cli_plan_svg(const char *cmd, const char *path, const cli_plan *cp);
+/* A problem_write_fn and gen_write_fn writing to the FILE ctx. */
+int cli_write_file(void *ctx, const char *data, size_t len);
+
 /* ------------------------------------------ optimality (cli_proof.c) */
 
 /* Long-only options of the commands that run exact's search. */
@@ -148,5 +186,6 @@ int cmd_view(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_place(int argc, char **argv);
 
 #endif

@@ -29,6 +29,10 @@ static const cli_command commands[] = {
      "place every buffer in one arena with a placer: the arena,\n"
      "the lower bound, each buffer's offset; --svg draws it",
      cmd_plan},
+    {"place", "CSV",
+     "place a MiniMalloc CSV problem (id,lower,upper,size) with a\n"
+     "placer and write it back with each buffer's offset",
+     cmd_place},
     {"replay", "FILE",
      "run the schedule for real on a GPU (cuda) or the host and\n"
      "print the memory measured after each step next to the\n"
@@ -37,7 +41,8 @@ static const cli_command commands[] = {
     {"validate", "FILE", "check a graph and summarize it", cmd_validate},
     {"gen", "KIND",
      "write a synthetic graph (chain, branch, alloc-heavy, huge,\n"
-     "random, randwire) of --nodes N with --seed S",
+     "random, randwire) of --nodes N with --seed S, or a placement\n"
+     "problem of known optimum (packing)",
      cmd_gen},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -1,5 +1,6 @@
 /* cmd_gen.c: "memtris gen": writes a synthetic graph of a given kind, node
- * count and seed as memtris JSON, to standard output or a file. */
+ * count and seed as memtris JSON, or a placement problem of known optimum
+ * (packing) as a graph or MiniMalloc's CSV, to standard output or a file. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 static void print_help(void)
 {
     fputs("Usage: memtris gen KIND [--nodes N] [--seed S] [-o FILE]\n"
+          "       memtris gen packing [-n N] [--seed S] [--capacity B] [--format json|csv]\n"
+          "                           [-o FILE]\n"
           "Write a synthetic graph of exactly N nodes as memtris JSON; the same KIND, N\n"
           "and S give the same bytes on every machine. Each op has one ALLOC per output\n"
           "(ready when the op could run), a compute node listing its buffers in Inputs,\n"
@@ -22,15 +25,31 @@ static void print_help(void)
         const gen_kind *k = gen_kind_at(i);
         printf("  %-12s %s; N >= %" PRIu32 "\n", k->name, k->desc, k->min_nodes);
     }
+    printf("  %-12s %s;\n"
+           "               N buffers, N >= 1\n",
+           GEN_PACKING_NAME, GEN_PACKING_DESC);
     printf("\n"
            "  -n, --nodes N        exactly N nodes, at most %u (default 1000)\n"
            "  -s, --seed S         the seed, an integer from 0 to 2^64-1 (default 1)\n"
+           "  -c, --capacity B     packing: the capacity in bytes, from 1 to 2^53-1\n"
+           "                       (default %" PRId64 ")\n"
+           "  -f, --format FMT     packing: json (default), a memtris graph, or csv,\n"
+           "                       google/minimalloc's CSV with the known packing's offsets\n"
            "  -o, --output FILE    write to FILE; '-' or none: standard output\n"
            "  -h, --help           show this help and exit\n"
            "  -V, --version        show the version and exit\n"
            "\n"
-           "Example: memtris gen random --nodes 100000 --seed 7 -o random.json\n",
-           GEN_MAX_NODES);
+           "packing cuts a capacity x time rectangle (time 0 to 2N) in two at random, one\n"
+           "of its pieces again, and so on until there are N pieces; each piece is a buffer\n"
+           "(its height the size, its time span the lifetime), so the live bytes at every\n"
+           "time are the capacity and the smallest arena is exactly the capacity. The graph\n"
+           "is a chain of ALLOC and FREE nodes in time order, as 'memtris place' makes of\n"
+           "the CSV, so every policy gives the same schedule. The CSV's offset column is the\n"
+           "rectangle's own packing.\n"
+           "\n"
+           "Example: memtris gen random --nodes 100000 --seed 7 -o random.json\n"
+           "         memtris gen packing -n 300 --seed 2 --format csv -o p300.csv\n",
+           GEN_MAX_NODES, GEN_PACKING_CAPACITY);
 }
 
 /* Parses a decimal integer of digits only (no sign, no spaces) up to max. */
@@ -63,25 +82,48 @@ static int write_sink(void *ctx, const char *data, size_t len)
 
 static void kind_list(FILE *f)
 {
-    for (size_t i = 0; gen_kind_at(i); i++) fprintf(f, "%s%s", i ? ", " : "", gen_kind_at(i)->name);
+    for (size_t i = 0; gen_kind_at(i); i++) fprintf(f, "%s, ", gen_kind_at(i)->name);
+    fprintf(f, "%s", GEN_PACKING_NAME);
+}
+
+/* gen packing: writes the problem as a graph or CSV to o. */
+static int write_packing(cli_out *o, uint32_t n, int64_t capacity, uint64_t seed, int csv)
+{
+    char err[256] = "";
+    problem *p = gen_packing(n, capacity, seed, err, sizeof err);
+    if (!p) {
+        fprintf(stderr, "memtris gen: %s\n", err);
+        cli_out_abandon(o);
+        return EXIT_BAD;
+    }
+    int failed = csv ? problem_write_csv(p, p->offset, cli_write_file, o->f)
+                     : problem_write_graph(p, cli_write_file, o->f, err, sizeof err);
+    problem_free(p);
+    if (failed && !ferror(o->f)) {
+        fprintf(stderr, "memtris gen: %s\n", err[0] ? err : "out of memory");
+        cli_out_abandon(o);
+        return EXIT_BAD;
+    }
+    return cli_out_close(o, failed ? (errno ? errno : EIO) : 0);
 }
 
 int cmd_gen(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"nodes", required_argument, 0, 'n'},
-        {"seed", required_argument, 0, 's'},
-        {"output", required_argument, 0, 'o'},
-        {0, 0, 0, 0},
+        {"nodes", required_argument, 0, 'n'},  {"seed", required_argument, 0, 's'},
+        {"output", required_argument, 0, 'o'}, {"capacity", required_argument, 0, 'c'},
+        {"format", required_argument, 0, 'f'}, {0, 0, 0, 0},
     };
-    static const cli_opts opts = {"gen", "n:s:o:", longopts, NULL, print_help};
-    const char *nodes_arg = NULL, *seed_arg = NULL, *path = "-";
+    static const cli_opts opts = {"gen", "n:s:o:c:f:", longopts, NULL, print_help};
+    const char *nodes_arg = NULL, *seed_arg = NULL, *path = "-", *cap_arg = NULL, *fname = NULL;
     int c, status;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'n': nodes_arg = optarg; break;
         case 's': seed_arg = optarg; break;
         case 'o': path = optarg; break;
+        case 'c': cap_arg = optarg; break;
+        case 'f': fname = optarg; break;
         }
     }
     if (c == CLI_OPT_STOP) return status;
@@ -95,28 +137,39 @@ int cmd_gen(int argc, char **argv)
         return cli_usage_error("gen", "expected one KIND, got %d arguments", argc - optind);
     }
     const gen_kind *k = gen_kind_find(argv[optind]);
-    if (!k) {
+    int packing = !k && !strcmp(argv[optind], GEN_PACKING_NAME);
+    if (!k && !packing) {
         fprintf(stderr, "memtris gen: unknown kind '%s'; kinds: ", argv[optind]);
         kind_list(stderr);
         fprintf(stderr, "\nTry 'memtris gen --help'.\n");
         return EXIT_USAGE;
     }
-    uint64_t nodes = 1000, seed = 1;
+    if (!packing && (cap_arg || fname))
+        return cli_usage_error("gen", "--%s is for kind '%s' only", cap_arg ? "capacity" : "format",
+                               GEN_PACKING_NAME);
+    uint64_t nodes = 1000, seed = 1, capacity = (uint64_t)GEN_PACKING_CAPACITY;
     if (nodes_arg && (parse_u64(nodes_arg, UINT64_MAX, &nodes) || nodes == 0))
         return cli_usage_error("gen", "--nodes wants a positive integer, not '%s'", nodes_arg);
-    if (nodes > GEN_MAX_NODES)
-        return cli_usage_error("gen", "--nodes %s is too large: at most %u", nodes_arg,
-                               GEN_MAX_NODES);
-    if (nodes < k->min_nodes)
+    uint32_t most = packing ? GEN_MAX_NODES / 2 : GEN_MAX_NODES;
+    if (nodes > most)
+        return cli_usage_error("gen", "--nodes %s is too large: at most %u", nodes_arg, most);
+    if (!packing && nodes < k->min_nodes)
         return cli_usage_error("gen", "kind '%s' needs --nodes %" PRIu32 " or more, not %" PRIu64,
                                k->name, k->min_nodes, nodes);
     if (seed_arg && parse_u64(seed_arg, UINT64_MAX, &seed))
         return cli_usage_error("gen", "--seed wants an integer from 0 to 2^64-1, not '%s'",
                                seed_arg);
+    if (cap_arg && (parse_u64(cap_arg, (uint64_t)GRAPH_MAX_SIZE, &capacity) || capacity == 0))
+        return cli_usage_error("gen", "--capacity wants an integer from 1 to 2^53-1, not '%s'",
+                               cap_arg);
+    int format = fname ? cli_format("gen", fname, (1u << CLI_JSON) | (1u << CLI_CSV)) : CLI_JSON;
+    if (format < 0) return EXIT_USAGE;
 
     cli_out out;
     if (cli_out_open(&out, "gen", path)) return EXIT_BAD;
     out.stdout_name = "standard output"; /* as cli_main says it */
+    if (packing)
+        return write_packing(&out, (uint32_t)nodes, (int64_t)capacity, seed, format == CLI_CSV);
     char err[256] = "";
     sink s = {out.f, 0};
     if (gen_write(k, (uint32_t)nodes, seed, write_sink, &s, err, sizeof err) && !s.err) {

@@ -37,7 +37,7 @@
 /* ------------------------------------------------------------ PRNG */
 
 /* splitmix64: integer-only, so every machine draws the same numbers. */
-static uint64_t rng_next(uint64_t *s)
+uint64_t gen_rng_next(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -45,6 +45,7 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+#define rng_next gen_rng_next
 static uint32_t rng_below(uint64_t *s, uint32_t n) { return (uint32_t)(rng_next(s) % n); }
 
 /* ------------------------------------------------------------ builder */

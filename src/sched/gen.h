@@ -1,6 +1,7 @@
 /* gen.h: synthetic graph generators (chain, branch, alloc-heavy, huge, random,
  * randwire) in the exporter's ALLOC / compute / FREE shape, built in memory
- * and written as memtris JSON through a caller's callback. Exports gen_*. */
+ * and written as memtris JSON through a caller's callback; and placement
+ * problems with a known optimum (packing, gen_packing.c). Exports gen_*. */
 #ifndef MEMTRIS_GEN_H
 #define MEMTRIS_GEN_H
 #include <stddef.h>
@@ -49,5 +50,28 @@ int gen_emit(const gen_graph *g, gen_write_fn write, void *ctx, char *err, size_
 /* gen_build, gen_emit and gen_free in one call. */
 int gen_write(const gen_kind *k, uint32_t nodes, uint64_t seed, gen_write_fn write, void *ctx,
               char *err, size_t errcap);
+
+/* ----------------------------------------------- packing (gen_packing.c) */
+
+struct problem;
+
+/* The kind gen_packing makes, which is not a graph kind of gen_kind_at: its
+ * name, description and default capacity (MiniMalloc's benchmarks': 1 MiB). */
+#define GEN_PACKING_NAME     "packing"
+#define GEN_PACKING_DESC     "a placement problem whose optimum arena is its capacity"
+#define GEN_PACKING_CAPACITY ((int64_t)1048576)
+
+/* A placement problem of exactly `buffers` buffers whose optimum arena is
+ * `capacity` bytes: a capacity x time rectangle (time 0 to 2 x buffers)
+ * cut in two, one piece cut again, and so on (guillotine cuts, each piece and
+ * each cut drawn from seed), until there are that many pieces. Each piece is
+ * a buffer: its height the size, its time span [lower, upper) the lifetime,
+ * its bottom the offset (the problem's offset column: a plan of exactly the
+ * capacity). The live bytes at every time are the capacity. Rows sorted by
+ * lower then offset, ids 0 to buffers-1. The same arguments give the same
+ * problem on every machine. NULL with a message in err when buffers is 0 or
+ * above GEN_MAX_NODES / 2, capacity is below 1 or above 2^53-1, or memory runs out. */
+struct problem *gen_packing(uint32_t buffers, int64_t capacity, uint64_t seed, char *err,
+                            size_t errcap);
 
 #endif

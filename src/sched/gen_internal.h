@@ -1,5 +1,6 @@
 /* gen_internal.h: struct gen_graph, the generated graph as gen.c builds it
- * and gen_json.c writes it; included by those two only. */
+ * and gen_json.c writes it; the generators' random numbers (gen.c), which
+ * gen_packing.c draws too. Included by those three only. */
 #ifndef MEMTRIS_GEN_INTERNAL_H
 #define MEMTRIS_GEN_INTERNAL_H
 #include <stddef.h>
@@ -37,5 +38,8 @@ struct gen_graph {
     uint32_t ncomp;
     int oom;
 };
+
+/* splitmix64 (gen.c): the next number of the stream s. */
+uint64_t gen_rng_next(uint64_t *s);
 
 #endif

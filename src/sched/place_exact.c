@@ -48,8 +48,6 @@ typedef struct xp {
     uint32_t *cuts;              /* [nsec] */
     undo *u;
     size_t nu, capu;
-    uint32_t *stamp, now, *aff; /* affected sections: stamp[nsec], aff list */
-    uint32_t naff;
     const char *heur; /* the static order's keys, MiniMalloc's letters */
     uint64_t nodes, node_left, node_cap, last_check;
     int64_t best, bound; /* the capacity search's, for place_progress */
@@ -80,10 +78,9 @@ static int point_cmp(const void *x, const void *y)
 
 static void xp_free(xp *P)
 {
-    void *all[] = {P->size,  P->w,      P->lo,    P->hi,    P->s0,     P->s1,   P->bid,
-                   P->ovs,   P->ov,     P->secs,  P->sec,   P->parts,  P->part, P->psec0,
-                   P->psec1, P->total0, P->cuts0, P->off,   P->minoff, P->sol,  P->floor,
-                   P->total, P->cuts,   P->u,     P->stamp, P->aff};
+    void *all[] = {P->size,  P->w,    P->lo,     P->hi,    P->s0,    P->s1,    P->bid,   P->ovs,
+                   P->ov,    P->secs, P->sec,    P->parts, P->part,  P->psec0, P->psec1, P->total0,
+                   P->cuts0, P->off,  P->minoff, P->sol,   P->floor, P->total, P->cuts,  P->u};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
     memset(P, 0, sizeof *P);
 }
@@ -181,14 +178,12 @@ static int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align,
     P->floor = calloc(ns1, sizeof *P->floor);
     P->total = calloc(ns1, sizeof *P->total);
     P->cuts = calloc(ns1, sizeof *P->cuts);
-    P->stamp = calloc(ns1, sizeof *P->stamp);
-    P->aff = malloc(ns1 * sizeof *P->aff);
     P->off = malloc(n1 * sizeof *P->off);
     P->minoff = malloc(n1 * sizeof *P->minoff);
     P->sol = malloc(n1 * sizeof *P->sol);
     uint32_t *fill = calloc(n1, sizeof *fill);
     if (!P->ov || !P->secs || !P->sec || !P->total0 || !P->cuts0 || !P->floor || !P->total ||
-        !P->cuts || !P->stamp || !P->aff || !P->off || !P->minoff || !P->sol || !fill) {
+        !P->cuts || !P->off || !P->minoff || !P->sol || !fill) {
         free(pts);
         free(act);
         free(where);
@@ -379,16 +374,16 @@ static int place_one(xp *P, uint32_t b)
 {
     int64_t top = P->off[b] + P->size[b];
     int hatless = 1;
-    P->naff = 0;
-    if (++P->now == 0) {
-        memset(P->stamp, 0, (size_t)P->nsec * sizeof *P->stamp);
-        P->now = 1;
-    }
     for (uint32_t s = P->s0[b]; s < P->s1[b]; s++) {
         if (push_undo(P, s, 1, P->floor[s])) return -1;
         P->floor[s] = top;
         P->total[s] -= P->size[b];
     }
+    /* The unplaced buffers b overlaps now start at top or above. Each shares
+     * a section with b, so the sections they reach beyond b's own form two
+     * runs, [lo, s0[b]) and [s1[b], hi): a floor there below top may rise to
+     * its unplaced buffers' least min offset. */
+    uint32_t lo = P->s0[b], hi = P->s1[b];
     for (uint32_t k = P->ovs[b]; k < P->ovs[b + 1]; k++) {
         uint32_t o = P->ov[k];
         if (P->off[o] >= 0) continue;
@@ -396,17 +391,14 @@ static int place_one(xp *P, uint32_t b)
         if (P->minoff[o] >= top) continue;
         if (push_undo(P, o, 0, P->minoff[o])) return -1;
         P->minoff[o] = top;
-        /* Its sections with floors under top may rise (b's are at top). */
-        for (uint32_t s = P->s0[o]; s < P->s1[o]; s++) {
-            if (P->floor[s] < top && P->stamp[s] != P->now) {
-                P->stamp[s] = P->now;
-                P->aff[P->naff++] = s;
-            }
-        }
+        if (P->s0[o] < lo) lo = P->s0[o];
+        if (P->s1[o] > hi) hi = P->s1[o];
     }
-    for (uint32_t k = 0; k < P->naff; k++) {
-        uint32_t s = P->aff[k];
+    for (uint32_t s = lo; s < hi; s++) {
+        if (s == P->s0[b]) s = P->s1[b];
+        if (s >= hi) break;
         int64_t m = INT64_MAX, f = P->floor[s];
+        if (f >= top) continue;
         for (uint32_t j = P->secs[s]; j < P->secs[s + 1] && m > f; j++) {
             uint32_t o = P->sec[j];
             if (P->off[o] < 0 && P->minoff[o] < m) m = P->minoff[o];
@@ -571,9 +563,10 @@ static int64_t sol_top(const xp *P)
 }
 
 /* The capacity search: lo is proven (no plan is smaller), hi is the
- * smallest plan found. Each round probes lo, then halves [lo, hi) with a
- * node budget per probe; a probe that runs out of budget neither proves nor
- * finds, and the search moves above it. A round with such a probe is run
+ * smallest plan found. Each round probes lo with a node budget, then halves
+ * [lo, hi) with a sixteenth of it per probe (the bound is the likely answer:
+ * real problems mostly meet it); a probe that runs out of budget neither
+ * proves nor finds, and the search moves above it. A round with such a probe is run
  * again with four times the budget, until lo == hi or the limits stop it. */
 static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t align,
                      placement *pl, int cold, char *err, size_t errcap)
@@ -622,7 +615,7 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
         int unknown = 0;
         for (int64_t plo = lo; plo < hi && !P.stopped;) {
             int64_t mid = plo == lo ? lo : plo + (hi - plo) / 2 / align * align;
-            uint64_t b = plo == lo ? budget : budget / 4;
+            uint64_t b = plo == lo ? budget : budget / 16;
             P.best = hi;
             P.bound = lo;
             place_progress(P.nodes, hi, lo);

@@ -1,0 +1,261 @@
+/* cli_plan.c: a plan as plan and place show it: the summary and table, JSON,
+ * plan's CSV, MiniMalloc's CSV and the SVG picture. A plan of place's names
+ * its buffers by the CSV's ids and times, one of plan's by BufIds and steps.
+ * Exports cli_plan_* and cli_bufid_order. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "util/json.h"
+#include "sched/units.h"
+#include "ui/svg.h"
+
+typedef struct bufkey {
+    int64_t id;
+    uint32_t b;
+} bufkey;
+
+static int by_bufid(const void *x, const void *y)
+{
+    const bufkey *a = x, *b = y;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+uint32_t *cli_bufid_order(const graph *g)
+{
+    bufkey *k = malloc(((size_t)g->nbufs + 1) * sizeof *k);
+    uint32_t *out = malloc(((size_t)g->nbufs + 1) * sizeof *out);
+    if (!k || !out) {
+        free(k);
+        free(out);
+        return NULL;
+    }
+    for (uint32_t b = 0; b < g->nbufs; b++) k[b] = (bufkey){g->buf_id[b], b};
+    qsort(k, g->nbufs, sizeof *k, by_bufid);
+    for (uint32_t b = 0; b < g->nbufs; b++) out[b] = k[b].b;
+    free(k);
+    return out;
+}
+
+/* A buffer's free step as plan writes it: numbered from 1, or none (null, "",
+ * "never") for a buffer never freed. */
+static void free_step_text(char *out, size_t cap, const cli_plan *cp, uint32_t b, const char *none)
+{
+    if (cp->g->buf_free[b] == GRAPH_NONE) snprintf(out, cap, "%s", none);
+    else snprintf(out, cap, "%" PRIu32, cp->lt->free_step[b] + 1);
+}
+
+/* The buffer's display name: its ALLOC's Name, or "". */
+static const char *buf_name(const graph *g, uint32_t b)
+{
+    uint32_t u = g->buf_alloc[b];
+    return g->name[u] ? graph_name(g, u) : "";
+}
+
+/* place's row of buffer b (its BufId). */
+static uint32_t row_of(const cli_plan *cp, uint32_t b) { return (uint32_t)cp->g->buf_id[b]; }
+
+void cli_plan_json(FILE *f, const cli_plan *cp)
+{
+    const graph *g = cp->g;
+    const placement *pl = cp->pl;
+    fputc('{', f);
+    if (cp->policy) {
+        fprintf(f, "\"policy\": ");
+        json_string(f, cp->policy);
+        fprintf(f, ", ");
+    }
+    fprintf(f, "\"placer\": ");
+    json_string(f, pl->placer);
+    if (cp->prob) fprintf(f, ", \"align\": %" PRId64, pl->align);
+    fprintf(f,
+            ", \"arena\": %" PRId64 ", \"lower_bound\": %" PRId64 ", \"live_peak\": %" PRId64
+            ", \"proven_optimal\": %s, \"fragmentation\": %.6f",
+            pl->arena, pl->bound, cp->r->peak, pl->proven ? "true" : "false",
+            place_fragmentation(pl, pl->bound));
+    if (pl->search.ran)
+        fprintf(f,
+                ", \"search\": {\"stopped\": \"%s\", \"states\": %" PRIu64 ", \"probes\": %" PRIu32
+                "}",
+                cli_place_stop_word(pl->search.stopped), pl->search.states, pl->search.probes);
+    fprintf(f, ", \"buffers\": [");
+    for (uint32_t i = 0; i < g->nbufs; i++) {
+        uint32_t b = cp->order[i];
+        if (cp->prob) {
+            uint32_t row = row_of(cp, b);
+            fprintf(f, "%s{\"id\": ", i ? ", " : "");
+            json_string(f, problem_id(cp->prob, row));
+            fprintf(f,
+                    ", \"offset\": %" PRId64 ", \"size\": %" PRId64 ", \"lower\": %" PRId64
+                    ", \"upper\": %" PRId64 "}",
+                    pl->offset[b], g->buf_size[b], cp->prob->lower[row], cp->prob->upper[row]);
+            continue;
+        }
+        char fs[16];
+        free_step_text(fs, sizeof fs, cp, b, "null");
+        fprintf(f,
+                "%s{\"buf\": %" PRId64 ", \"offset\": %" PRId64 ", \"size\": %" PRId64
+                ", \"alloc_step\": %" PRIu32 ", \"free_step\": %s}",
+                i ? ", " : "", g->buf_id[b], pl->offset[b], g->buf_size[b],
+                cp->lt->alloc_step[b] + 1, fs);
+    }
+    fprintf(f, "]}\n");
+}
+
+void cli_plan_csv(FILE *f, const cli_plan *cp)
+{
+    const graph *g = cp->g;
+    fprintf(f, "buf,offset,size,alloc_step,free_step,name\n");
+    for (uint32_t i = 0; i < g->nbufs; i++) {
+        uint32_t b = cp->order[i];
+        char fs[16];
+        free_step_text(fs, sizeof fs, cp, b, "");
+        fprintf(f, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRIu32 ",%s,", g->buf_id[b],
+                cp->pl->offset[b], g->buf_size[b], cp->lt->alloc_step[b] + 1, fs);
+        cli_csv_field(f, buf_name(g, b));
+        fputc('\n', f);
+    }
+}
+
+int cli_write_file(void *ctx, const char *data, size_t len)
+{
+    return fwrite(data, 1, len, ctx) == len ? 0 : -1;
+}
+
+int cli_plan_minimalloc(FILE *f, const cli_plan *cp)
+{
+    if (cp->prob) {
+        /* The CSV's rows as read, each with its buffer's offset. */
+        int64_t *off = malloc(((size_t)cp->prob->n + 1) * sizeof *off);
+        if (!off) return -1;
+        for (uint32_t b = 0; b < cp->g->nbufs; b++) off[row_of(cp, b)] = cp->pl->offset[b];
+        int rc = problem_write_csv(cp->prob, off, cli_write_file, f);
+        free(off);
+        return rc;
+    }
+    problem *p = problem_from_plan(cp->g, cp->lt, cp->pl, cp->order);
+    if (!p) return -1;
+    int rc = problem_write_csv(p, p->offset, cli_write_file, f);
+    problem_free(p);
+    return rc;
+}
+
+/* The first lines of the text: what was placed, and how. */
+static void text_head(FILE *f, const cli_plan *cp)
+{
+    const graph *g = cp->g;
+    const placement *pl = cp->pl;
+    char a[32];
+    if (cp->prob) {
+        int64_t t0 = 0, t1 = 0;
+        for (uint32_t i = 0; i < cp->prob->n; i++) {
+            if (!i || cp->prob->lower[i] < t0) t0 = cp->prob->lower[i];
+            if (!i || cp->prob->upper[i] > t1) t1 = cp->prob->upper[i];
+        }
+        fprintf(f,
+                "%s: placer %s, align %s; %" PRIu32 " buffers, times %" PRId64 " to %" PRId64 "\n",
+                g->source, pl->placer, units_bytes(a, sizeof a, pl->align, 0), g->nbufs, t0, t1);
+    } else
+        fprintf(f, "%s: policy %s, placer %s, align %s; %" PRIu32 " steps, %" PRIu32 " buffers\n",
+                g->source, cp->policy, pl->placer, units_bytes(a, sizeof a, pl->align, 0), cp->r->n,
+                g->nbufs);
+    fprintf(f, "  arena          %s (%" PRId64 " bytes)\n", units_bytes(a, sizeof a, pl->arena, 0),
+            pl->arena);
+    int64_t lb = pl->bound;
+    if (lb > place_lower_bound(g, cp->r, pl->align))
+        fprintf(f, "  lower bound    %s (%" PRId64 " bytes): proved by exact's search\n",
+                units_bytes(a, sizeof a, lb, 0), lb);
+    else if (!cp->r->peak_step)
+        fprintf(f, "  lower bound    0 B: live memory never rises above zero\n");
+    else if (lb != cp->r->peak)
+        fprintf(
+            f, "  lower bound    %s (%" PRId64 " bytes): the most aligned bytes live at one step\n",
+            units_bytes(a, sizeof a, lb, 0), lb);
+    else if (cp->prob) {
+        /* The peak follows an ALLOC: its buffer's lower is the time. */
+        uint32_t b = g->buf[cp->r->order[cp->r->peak_step - 1]];
+        fprintf(f,
+                "  lower bound    %s (%" PRId64 " bytes): the peak of live bytes, at time %" PRId64
+                "\n",
+                units_bytes(a, sizeof a, lb, 0), lb, cp->prob->lower[row_of(cp, b)]);
+    } else
+        fprintf(f,
+                "  lower bound    %s (%" PRId64 " bytes): the peak of live bytes, at step %" PRIu32
+                "\n",
+                units_bytes(a, sizeof a, lb, 0), lb, cp->r->peak_step);
+    char gap[96];
+    fprintf(f, "  optimal        %s\n", place_gap_words(pl, gap, sizeof gap));
+    if (pl->search.ran)
+        fprintf(f, "  search         %s after %" PRIu64 " nodes over %" PRIu32 " capacities\n",
+                cli_place_stop_word(pl->search.stopped), pl->search.states, pl->search.probes);
+    fprintf(f, "  fragmentation  %.1f%% (%s above the lower bound)\n",
+            100 * place_fragmentation(pl, lb), units_bytes(a, sizeof a, pl->arena - lb, 0));
+    /* The pool takes memory from the system and keeps it: say how much, even when it is the arena.
+     */
+    if (cp->pc->keeps_memory || pl->reserved != pl->arena)
+        fprintf(f, "  reserved       %s (%" PRId64 " bytes) taken from the system and kept\n",
+                units_bytes(a, sizeof a, pl->reserved, 0), pl->reserved);
+    if (pl->detail) fprintf(f, "  found by       %s\n", pl->detail);
+}
+
+void cli_plan_text(FILE *f, const cli_plan *cp)
+{
+    const graph *g = cp->g;
+    const placement *pl = cp->pl;
+    char a[32], c[32], d[32];
+    text_head(f, cp);
+    if (cp->prob)
+        fprintf(f, "\n%12s  %12s  %12s  %12s  %10s  %10s\n", "id", "offset", "size", "held",
+                "lower", "upper");
+    else
+        fprintf(f, "\n%12s  %12s  %12s  %12s  %10s  %10s  %s\n", "buf", "offset", "size", "held",
+                "alloc step", "free step", "name");
+    for (uint32_t i = 0; i < g->nbufs; i++) {
+        uint32_t b = cp->order[i];
+        int64_t held = pl->block ? pl->block[b] : place_span(g->buf_size[b], pl->align);
+        units_bytes(a, sizeof a, pl->offset[b], 0);
+        units_bytes(c, sizeof c, g->buf_size[b], 0);
+        units_bytes(d, sizeof d, held, 0);
+        if (cp->prob) {
+            uint32_t row = row_of(cp, b);
+            fprintf(f, "%12s  %12s  %12s  %12s  %10" PRId64 "  %10" PRId64 "\n",
+                    problem_id(cp->prob, row), a, c, d, cp->prob->lower[row], cp->prob->upper[row]);
+            continue;
+        }
+        char fs[16];
+        free_step_text(fs, sizeof fs, cp, b, "never");
+        fprintf(f, "%12" PRId64 "  %12s  %12s  %12s  %10" PRIu32 "  %10s  %s\n", g->buf_id[b], a, c,
+                d, cp->lt->alloc_step[b] + 1, fs, buf_name(g, b));
+    }
+    const char *block = pl->block ? ", or the block it was given" : "";
+    if (cp->prob)
+        fprintf(f,
+                "A buffer is live from its lower time up to, not including, its upper time.\n"
+                "held: the bytes the placer keeps for the buffer (its size rounded up to the\n"
+                "alignment%s).\n",
+                block);
+    else
+        fprintf(f,
+                "Steps are numbered from 1 as in 'memtris schedule': a buffer is live from its\n"
+                "alloc step up to, not including, its free step. held: the bytes the placer\n"
+                "keeps for the buffer (its size rounded up to the alignment%s).\n",
+                block);
+}
+
+int cli_plan_svg(const char *cmd, const char *path, const cli_plan *cp)
+{
+    cli_out out;
+    if (cli_out_open(&out, cmd, path)) return EXIT_BAD;
+    char err[256];
+    svg_plan sp = {.g = cp->g,
+                   .r = cp->r,
+                   .pl = cp->pl,
+                   .policy = cp->policy ? cp->policy : "the CSV's time order"};
+    if (svg_write_plan(out.f, &sp, err, sizeof err)) {
+        fprintf(stderr, "memtris %s: %s\n", cmd, err);
+        cli_out_abandon(&out);
+        return EXIT_BAD;
+    }
+    return cli_out_close(&out, 0);
+}

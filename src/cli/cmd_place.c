@@ -1,0 +1,151 @@
+/* cmd_place.c: "memtris place": a pure placement problem in google/minimalloc's
+ * CSV (id,lower,upper,size), made a chain graph, placed by one placer, checked,
+ * and written back as that CSV with an offset column (or as plan writes). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "defaults.h"
+
+static void print_help(void)
+{
+    printf("Usage: memtris place CSV [--placer NAME] [--align N]\n"
+           "                   [--format csv|json|text] [--svg OUT.svg] [-o FILE]\n"
+           "Place a pure placement problem in google/minimalloc's CSV format: a header\n"
+           "naming the columns id,lower,upper,size (any order), then one row a buffer of\n"
+           "size bytes live on the half-open interval [lower, upper) of time. Every\n"
+           "buffer is placed in one arena with one placer, the plan is checked (no two\n"
+           "buffers live at the same time overlap, every offset aligned), and the same\n"
+           "CSV is written with an offset column added, as MiniMalloc writes its output.\n"
+           "\n"
+           "  -l, --placer NAME   the placer (default %s), one of:\n",
+           DEFAULT_PLAN_PLACER);
+    for (size_t i = 0; placer_at(i); i++)
+        printf("        %-12s %s\n", placer_at(i)->name, placer_at(i)->desc);
+    printf("  -a, --align N       offsets and sizes rounded up to N bytes, a power of two\n"
+           "                      from 1 to 2^30 (default %d: MiniMalloc has none)\n"
+           "  -f, --format FMT    csv (default), json or text, as 'memtris plan' writes\n"
+           "                      them, with the CSV's ids and times\n"
+           "      --svg OUT.svg   also write the plan as an SVG picture ('-': standard\n"
+           "                      output, instead of the plan)\n"
+           "  -o, --output FILE   write the plan to FILE; '-' or none: standard output\n"
+           "  -h, --help          show this help and exit\n"
+           "  -V, --version       show the version and exit\n"
+           "\n"
+           "The CSV as MiniMalloc reads it: ids are any text without commas (memtris: printable\n"
+           "ASCII without quotes or backslashes), lower, upper and size integers from 0 to\n"
+           "2^53-1 with lower < upper; MiniMalloc's older headers buffer or buffer_id, begin\n"
+           "or start, and end (an inclusive upper) are read too. Optional columns: alignment\n"
+           "(a power of two; the largest raises --align for every buffer), gaps (must be\n"
+           "empty: a buffer is live on one interval) and offset (read, then not kept: every\n"
+           "buffer is placed anew, and a warning says so). CRLF line ends and blank lines\n"
+           "at the end are fine. Bad input is reported as FILE:LINE:COL with status 1.\n"
+           "\n"
+           "The problem becomes a chain of ALLOC and FREE events in time order; at each\n"
+           "time the FREEs of the buffers ending there come before the ALLOCs of those\n"
+           "starting there, so [0, 5) and [5, 9) may share bytes. The lower bound is the\n"
+           "largest sum of sizes live at one time.\n",
+           DEFAULT_PLACE_ALIGN);
+}
+
+/* Writes the plan in format to path; EXIT_OK or EXIT_BAD after a message. */
+static int write_plan(const char *path, int format, const cli_plan *cp)
+{
+    cli_out out;
+    if (cli_out_open(&out, "place", path)) return EXIT_BAD;
+    out.stdout_name = "standard output"; /* as cli_main says it */
+    int err = 0;
+    if (format == CLI_JSON) cli_plan_json(out.f, cp);
+    else if (format == CLI_TEXT) cli_plan_text(out.f, cp);
+    else if (cli_plan_minimalloc(out.f, cp) && !ferror(out.f)) {
+        fprintf(stderr, "memtris place: out of memory writing %u buffers\n", cp->g->nbufs);
+        cli_out_abandon(&out);
+        return EXIT_BAD;
+    }
+    if (ferror(out.f)) err = errno ? errno : EIO;
+    return cli_out_close(&out, err);
+}
+
+int cmd_place(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"placer", required_argument, 0, 'l'}, {"align", required_argument, 0, 'a'},
+        {"format", required_argument, 0, 'f'}, {"svg", required_argument, 0, 'S'},
+        {"output", required_argument, 0, 'o'}, {0, 0, 0, 0},
+    };
+    static const cli_opts opts = {"place", "l:a:f:o:", longopts, NULL, print_help};
+    const char *lname = DEFAULT_PLAN_PLACER, *fname = DEFAULT_PLACE_FORMAT, *align_arg = NULL,
+               *svg = NULL, *path = "-", *file;
+    int c, status;
+    while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
+        switch (c) {
+        case 'l': lname = optarg; break;
+        case 'a': align_arg = optarg; break;
+        case 'f': fname = optarg; break;
+        case 'S': svg = optarg; break;
+        case 'o': path = optarg; break;
+        }
+    }
+    if (c == CLI_OPT_STOP) return status;
+    if (!(file = cli_file("place", argc, argv))) return EXIT_USAGE;
+    int format = cli_format("place", fname, (1u << CLI_CSV) | (1u << CLI_JSON) | (1u << CLI_TEXT));
+    if (format < 0) return EXIT_USAGE;
+    if (svg && !*svg)
+        return cli_usage_error("place", "--svg needs a file name ('-' for standard output)");
+    int64_t align = DEFAULT_PLACE_ALIGN;
+    if (align_arg && cli_align("place", align_arg, &align)) return EXIT_USAGE;
+    const placer *pc = cli_placer("place", lname);
+    if (!pc) return EXIT_USAGE;
+
+    diag d;
+    diag_init(&d, strcmp(file, "-") == 0 ? "<stdin>" : file);
+    problem *p = problem_read(file, &d);
+    graph *g = p ? problem_graph(p, &d) : NULL;
+    for (size_t i = 0; i < d.nlines; i++) fprintf(stderr, "%s\n", d.lines[i]);
+    if (!g) {
+        diag_free(&d);
+        problem_free(p);
+        return EXIT_BAD;
+    }
+    if (p->offset)
+        fprintf(stderr,
+                "%s: warning: the offset column is not kept: memtris places every buffer anew\n",
+                d.source);
+    diag_free(&d);
+    if (p->max_align > align) align = p->max_align;
+
+    run r;
+    placement pl = {0};
+    lifetimes lt = {0};
+    uint32_t *order = NULL;
+    char err[256];
+    int have_run = 0;
+    status = EXIT_OK;
+    /* A chain: every policy gives its one order. */
+    if (policy_run(g, policy_find(DEFAULT_POLICY), &r, err, sizeof err)) goto fail;
+    have_run = 1;
+    if ((status = cli_place("place", g, &r, NULL, pc, align, &pl))) goto out;
+    order = cli_bufid_order(g); /* BufId i is row i */
+    if (!order || place_lifetimes(g, &r, &lt)) {
+        snprintf(err, sizeof err, "out of memory listing %u buffers", g->nbufs);
+        goto fail;
+    }
+    cli_plan cp = {g, &r, pc, &pl, &lt, NULL, order, p};
+    if (svg) {
+        status = cli_plan_svg("place", svg, &cp);
+        if (status != EXIT_OK || !strcmp(svg, "-")) goto out;
+    }
+    status = write_plan(path, format, &cp);
+    goto out;
+fail:
+    fprintf(stderr, "%s: error: %s\n", g->source, err);
+    status = EXIT_BAD;
+out:
+    free(order);
+    place_lifetimes_free(&lt);
+    place_free(&pl);
+    if (have_run) policy_run_free(&r);
+    graph_free(g);
+    problem_free(p);
+    return status;
+}
