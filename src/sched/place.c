@@ -64,10 +64,19 @@ static const placer placers[] = {
      .place = place_greedy_size,
      .desc = "offline: TFLite's greedy by size (best-fitting gap among overlapping buffers), "
              "also in XLA's lifetime order; the smaller plan"},
+    {.name = "xla",
+     .place = place_xla,
+     .desc = "offline: XLA's decreasing-size best fit (the room up to the heap so far counts as a "
+             "gap), in its spatial and temporal orders; the smaller plan"},
+    {.name = "greedy-conflicts",
+     .place = place_greedy_conflicts,
+     .desc = "offline: TVM's greedy by conflicts: the buffers whose lifetimes meet the most others "
+             "first, each at the lowest offset that fits"},
     {.name = "best",
      .place = place_best,
-     .desc = "offline: the smallest plan of all the others, then a bounded hill-climb over the "
-             "greedy order (the greedy stopped past 32 n log n work)"},
+     .desc = "offline: the smallest plan of all the others, then a hill-climb and a "
+             "late-acceptance search over the greedy order, bounded in work (the greedy stopped "
+             "past 32 n log n work)"},
 };
 
 size_t placer_count(void) { return sizeof placers / sizeof placers[0]; }

@@ -102,6 +102,12 @@ int place_coloring(const graph *g, const run *r, const lifetimes *lt, int64_t al
 /* place_greedy.c: TFLite's greedy by size, in two orders. */
 int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t align,
                       placement *pl, char *err, size_t errcap);
+/* place_xla.c: XLA's decreasing-size best fit, spatial and temporal orders. */
+int place_xla(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+              char *err, size_t errcap);
+/* place_greedy_conflicts.c: TVM USMP's greedy by conflicts (first fit). */
+int place_greedy_conflicts(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                           placement *pl, char *err, size_t errcap);
 /* place_best.c: the smallest of all, improved by a hill-climb. */
 int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                char *err, size_t errcap);
