@@ -174,27 +174,34 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     place_greedy *G = place_greedy_new(g, r, lt, align);
     if (!G) return place_oom(g, err, errcap);
     G->max_work = greedy_work;
-    place_job *order = malloc(((size_t)G->nb + 1) * sizeof *order);
-    int64_t *off = malloc(((size_t)G->nb + 1) * sizeof *off), *other = NULL;
+    /* order, off: the best plan of TFLite's rule (the hill-climb's start);
+     * order2, off2: the best of the other rules, when smaller */
+    place_job *order = malloc(((size_t)G->nb + 1) * sizeof *order),
+              *order2 = malloc(((size_t)G->nb + 1) * sizeof *order2);
+    int64_t *off = malloc(((size_t)G->nb + 1) * sizeof *off),
+            *off2 = malloc(((size_t)G->nb + 1) * sizeof *off2), *other = NULL;
     size_t offsets = ((size_t)g->nbufs + 1) * sizeof *off;
     placement gpl = {.align = align, .offset = calloc(1, offsets)}; /* the greedy's plans */
     int rc = -1;
-    if (!order || !off || !gpl.offset) {
+    if (!order || !off || !order2 || !off2 || !gpl.offset) {
         place_oom(g, err, errcap);
         goto out;
     }
-    /* The members' ways (greedy-size's two; after the placers of the table,
-     * which are quick, xla's two and greedy-conflicts), then more for graphs
-     * of modest size. */
+    /* TFLite's rule: greedy-size's two ways, then (after the placers of the
+     * table, which are quick) three more for graphs of modest size; the
+     * other rules: xla's two ways and greedy-conflicts', then two more for
+     * graphs of modest size. */
     static const place_way ways[] = {
-        {PLACE_ORDER_SIZE, PLACE_FIT_BEST},       {PLACE_ORDER_LIFETIME, PLACE_FIT_BEST},
-        {PLACE_ORDER_SPATIAL, PLACE_FIT_XLA},     {PLACE_ORDER_LIFETIME, PLACE_FIT_XLA},
-        {PLACE_ORDER_CONFLICTS, PLACE_FIT_FIRST}, {PLACE_ORDER_SPATIAL, PLACE_FIT_BEST},
-        {PLACE_ORDER_AREA, PLACE_FIT_BEST},       {PLACE_ORDER_START, PLACE_FIT_BEST},
-        {PLACE_ORDER_SIZE, PLACE_FIT_FIRST},      {PLACE_ORDER_AREA, PLACE_FIT_FIRST},
+        {PLACE_ORDER_SIZE, PLACE_FIT_BEST},    {PLACE_ORDER_LIFETIME, PLACE_FIT_BEST},
+        {PLACE_ORDER_SPATIAL, PLACE_FIT_BEST}, {PLACE_ORDER_AREA, PLACE_FIT_BEST},
+        {PLACE_ORDER_START, PLACE_FIT_BEST},
     };
-    enum { MEMBER_WAYS = 5, ALL_WAYS = sizeof ways / sizeof *ways };
-    place_way won = ways[0];
+    static const place_way ways2[] = {
+        {PLACE_ORDER_SPATIAL, PLACE_FIT_XLA},     {PLACE_ORDER_LIFETIME, PLACE_FIT_XLA},
+        {PLACE_ORDER_CONFLICTS, PLACE_FIT_FIRST}, {PLACE_ORDER_SIZE, PLACE_FIT_FIRST},
+        {PLACE_ORDER_AREA, PLACE_FIT_FIRST},
+    };
+    place_way won = ways[0], won2 = ways2[0];
     /* A plan that would pass 2^63-1 bytes is no plan: another may fit. */
     int64_t greedy_arena = INT64_MAX;
     place_doing("the greedy by size");
@@ -233,20 +240,31 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         other = NULL;
     }
     if (arena == INT64_MAX) goto out; /* err says why the last placer failed */
-    /* The other members' ways, and the extra ones; a plan replaces the
-     * greedy's (for the climb) only when it is the smallest so far. */
+    /* The other ways, unless a plan is at the bound already: TFLite's rule
+     * in three more orders (the hill-climb starts from the best plan of that
+     * rule), then the other rules (place_climb starts from the best plan of
+     * all when they win). */
+    int64_t arena2 = INT64_MAX;
     if (arena > goal && !grc && !greedy_cut) {
-        int64_t t = arena;
-        if (place_greedy_orders(G, ways + 2, MEMBER_WAYS - 2, goal, &t, &gpl, &won, order, off, err,
-                                errcap) == -1 ||
-            (extra && place_greedy_orders(G, ways + MEMBER_WAYS, ALL_WAYS - MEMBER_WAYS, goal, &t,
-                                          &gpl, &won, order, off, err, errcap) == -1))
+        if (extra && place_greedy_orders(G, ways + 2, 3, goal, &greedy_arena, &gpl, &won, order,
+                                         off, err, errcap) == -1)
             goto out;
-        greedy_cut = G->work > G->max_work;
-        if (t < arena) {
-            arena = greedy_arena = t;
+        if (greedy_arena < arena) {
+            arena = greedy_arena;
             memcpy(pl->offset, gpl.offset, offsets);
             pl->detail = gpl.detail;
+        }
+        arena2 = arena;
+        if (place_greedy_orders(G, ways2, extra ? 5 : 3, goal, &arena2, &gpl, &won2, order2, off2,
+                                err, errcap) == -1)
+            goto out;
+        greedy_cut = G->work > G->max_work;
+        if (arena2 < arena) {
+            arena = arena2;
+            memcpy(pl->offset, gpl.offset, offsets);
+            pl->detail = gpl.detail;
+        } else {
+            arena2 = INT64_MAX;
         }
     }
     /* The hill-climb, from the best greedy plan. */
@@ -261,6 +279,12 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         G->fit = won.fit;
         int64_t a = hill_climb(G, order, off, greedy_arena, goal, budget);
         const char *how = "greedy by size, improved by the hill-climb over its order";
+        if (a >= 0 && arena2 < a) { /* another rule's plan is smaller: place_climb starts there */
+            memcpy(order, order2, G->nb * sizeof *order);
+            memcpy(off, off2, G->nb * sizeof *off);
+            a = arena2;
+            how = gpl.detail;
+        }
         if (a >= 0 && a > goal) { /* then the first-fit climb, on graphs it takes */
             place_doing("the late-acceptance climb");
             int64_t c = place_climb(G, order, off, a, goal, BEST_CLIMB_RUNS, BEST_CLIMB_WORK);
@@ -283,6 +307,8 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
 out:
     free(order);
     free(off);
+    free(order2);
+    free(off2);
     free(gpl.offset);
     free(other);
     place_greedy_free(G);
