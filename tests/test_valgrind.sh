@@ -52,7 +52,7 @@ graph_commands() {
     vg 0 schedule "$f" --format json
     vg 0 schedule "$f" --policy fifo
     vg 0 compare "$f" --placers all
-    for p in first-fit best-fit pool coloring greedy-size best; do vg 0 plan "$f" --placer "$p" --format json; done
+    for p in first-fit best-fit pool coloring greedy-size xla greedy-conflicts best; do vg 0 plan "$f" --placer "$p" --format json; done
     vg 0 plan "$f" --svg "$TMP/plan.svg"
     vg_as_plain replay "$f" --backend host --format json -o "$TMP/replay.json"
     vg_as_plain replay "$f" --backend host --mode arena

@@ -65,10 +65,19 @@ static const placer placers[] = {
      .place = place_greedy_size,
      .desc = "offline: TFLite's greedy by size (best-fitting gap among overlapping buffers), "
              "also in XLA's lifetime order; the smaller plan"},
+    {.name = "xla",
+     .place = place_xla,
+     .desc = "offline: XLA's decreasing-size best fit (the room up to the heap so far counts as a "
+             "gap), in its spatial and temporal orders; the smaller plan"},
+    {.name = "greedy-conflicts",
+     .place = place_greedy_conflicts,
+     .desc = "offline: TVM's greedy by conflicts: the buffers whose lifetimes meet the most others "
+             "first, each at the lowest offset that fits"},
     {.name = "best",
      .place = place_best,
-     .desc = "offline: the smallest plan of all the others, then a bounded hill-climb over the "
-             "greedy order (the greedy stopped past 32 n log n work)"},
+     .desc = "offline: the smallest plan of all the others, then a hill-climb and a "
+             "late-acceptance search over the greedy order, bounded in work (the greedy stopped "
+             "past 32 n log n work)"},
     {.name = "exact",
      .searches = 1,
      .place = place_exact,
@@ -102,6 +111,13 @@ int place_lifetimes(const graph *g, const run *r, lifetimes *lt)
         lt->free_step[b] = g->buf_free[b] == GRAPH_NONE ? r->n : r->pos[g->buf_free[b]];
     }
     return 0;
+}
+
+int64_t place_width(const graph *g, const lifetimes *lt, uint32_t b)
+{
+    if (g->time && g->buf_free[b] != GRAPH_NONE)
+        return g->time[g->buf_free[b]] - g->time[g->buf_alloc[b]];
+    return (int64_t)lt->free_step[b] - lt->alloc_step[b];
 }
 
 void place_lifetimes_free(lifetimes *lt)

@@ -20,6 +20,9 @@ typedef struct lifetimes {
 } lifetimes;
 
 int place_lifetimes(const graph *g, const run *r, lifetimes *lt); /* 0, or -1 out of memory */
+/* A buffer's lifetime length, as the placers' orders measure it: in g->time
+ * when the graph has times (a placement CSV's), else in steps. */
+int64_t place_width(const graph *g, const lifetimes *lt, uint32_t b);
 void place_lifetimes_free(lifetimes *lt);
 
 /* What exact's search did. */
@@ -129,6 +132,12 @@ int place_exact(const graph *g, const run *r, const lifetimes *lt, int64_t align
  * placer table does not list it). */
 int place_exact_cold(const graph *g, const run *r, const lifetimes *lt, int64_t align,
                      placement *pl, char *err, size_t errcap);
+/* place_xla.c: XLA's decreasing-size best fit, spatial and temporal orders. */
+int place_xla(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
+              char *err, size_t errcap);
+/* place_greedy_conflicts.c: TVM USMP's greedy by conflicts (first fit). */
+int place_greedy_conflicts(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                           placement *pl, char *err, size_t errcap);
 /* place_best.c: the smallest of all, improved by a hill-climb. */
 int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                char *err, size_t errcap);

@@ -1,6 +1,7 @@
-/* place_best.c: placer "best": the smallest plan of every other placer and
- * of the greedy in five orders, then a bounded hill-climb over the winning
- * greedy order. Exports place_best, place_best_limited, place_best_greedy_budget. */
+/* place_best.c: placer "best": the smallest plan of every other placer and of the greedy in
+ * the ways of greedy-size, xla and greedy-conflicts (and five more), then a bounded hill-climb
+ * and place_climb over the winning greedy order. Exports place_best, place_best_limited,
+ * place_best_greedy_budget. */
 #include "place_ctl.h"
 #include "place_internal.h"
 #include <stdlib.h>
@@ -113,6 +114,12 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
  * for large graphs). */
 #define BEST_MAX_WORK   100000000u
 #define BEST_EXTRA_WORK 10000000u
+/* Then place_climb, on graphs of modest size: BEST_CLIMB_RUNS placings of
+ * every buffer for each buffer (larger problems need more steps), at most
+ * BEST_CLIMB_WORK of work (under a second for 450 buffers that meet a
+ * hundred others each). */
+#define BEST_CLIMB_RUNS 8u
+#define BEST_CLIMB_WORK 50000000u
 /* The greedy runs of best have at most BEST_GREEDY_NLOGN x n log2 n work
  * (n buffers), or BEST_GREEDY_MIN_WORK when that is more: a few times what
  * any graph of the benchmarks but randwire needs; on graphs where hundreds
@@ -147,10 +154,11 @@ uint64_t place_best_greedy_budget(uint32_t nbufs)
     return w > BEST_GREEDY_MIN_WORK ? w : BEST_GREEDY_MIN_WORK;
 }
 
-/* Best: every other placer of the table and the greedy in greedy-size's two
- * orders, then in three more (XLA's spatial order, size x lifetime, first
- * use) for graphs of modest size; the smallest plan wins, then a
- * hill-climb over the best greedy order tries to shrink it further. Stops
+/* Best: the greedy in greedy-size's two ways, every placer of the table
+ * marked in_best (quick ones), then, unless a plan is at the lower bound
+ * already, the ways of xla and greedy-conflicts and, for graphs of modest
+ * size, five more; the smallest plan wins, then the hill-climb and
+ * place_climb over the best greedy order try to shrink it further. Stops
  * early at the lower bound (the largest sum of live spans), which no plan
  * can beat; so best is never larger than any placer. */
 int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
@@ -166,27 +174,47 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     place_greedy *G = place_greedy_new(g, r, lt, align);
     if (!G) return place_oom(g, err, errcap);
     G->max_work = greedy_work;
-    place_job *order = malloc(((size_t)G->nb + 1) * sizeof *order);
-    int64_t *off = malloc(((size_t)G->nb + 1) * sizeof *off), *other = NULL;
+    /* order, off: the best plan of TFLite's rule (the hill-climb's start);
+     * order2, off2: the best of the other rules, when smaller */
+    place_job *order = malloc(((size_t)G->nb + 1) * sizeof *order),
+              *order2 = malloc(((size_t)G->nb + 1) * sizeof *order2);
+    int64_t *off = malloc(((size_t)G->nb + 1) * sizeof *off),
+            *off2 = malloc(((size_t)G->nb + 1) * sizeof *off2), *other = NULL;
+    size_t offsets = ((size_t)g->nbufs + 1) * sizeof *off;
+    placement gpl = {.align = align, .offset = calloc(1, offsets)}; /* the greedy's plans */
     int rc = -1;
-    if (!order || !off) {
+    if (!order || !off || !order2 || !off2 || !gpl.offset) {
         place_oom(g, err, errcap);
         goto out;
     }
-    static const int which[] = {PLACE_ORDER_SIZE, PLACE_ORDER_LIFETIME, PLACE_ORDER_SPATIAL,
-                                PLACE_ORDER_AREA, PLACE_ORDER_START};
+    /* TFLite's rule: greedy-size's two ways, then (after the placers of the
+     * table, which are quick) three more for graphs of modest size; the
+     * other rules: xla's two ways and greedy-conflicts', then two more for
+     * graphs of modest size. */
+    static const place_way ways[] = {
+        {PLACE_ORDER_SIZE, PLACE_FIT_BEST},    {PLACE_ORDER_LIFETIME, PLACE_FIT_BEST},
+        {PLACE_ORDER_SPATIAL, PLACE_FIT_BEST}, {PLACE_ORDER_AREA, PLACE_FIT_BEST},
+        {PLACE_ORDER_START, PLACE_FIT_BEST},
+    };
+    static const place_way ways2[] = {
+        {PLACE_ORDER_SPATIAL, PLACE_FIT_XLA},     {PLACE_ORDER_LIFETIME, PLACE_FIT_XLA},
+        {PLACE_ORDER_CONFLICTS, PLACE_FIT_FIRST}, {PLACE_ORDER_SIZE, PLACE_FIT_FIRST},
+        {PLACE_ORDER_AREA, PLACE_FIT_FIRST},
+    };
+    place_way won = ways[0], won2 = ways2[0];
     /* A plan that would pass 2^63-1 bytes is no plan: another may fit. */
     int64_t greedy_arena = INT64_MAX;
     place_doing("the greedy by size");
-    int grc = place_greedy_orders(G, which, 2, goal, &greedy_arena, pl, order, off, err, errcap);
+    int grc =
+        place_greedy_orders(G, ways, 2, goal, &greedy_arena, &gpl, &won, order, off, err, errcap);
     uint64_t one_run = G->work / 2;
-    int greedy_cut = G->work > G->max_work;
+    int greedy_cut = G->work > G->max_work, extra = G->work < BEST_EXTRA_WORK;
     if (grc == -1) goto out;
-    if (!grc && G->work < BEST_EXTRA_WORK &&
-        place_greedy_orders(G, which + 2, PLACE_NORDERS - 2, goal, &greedy_arena, pl, order, off,
-                            err, errcap) == -1)
-        goto out;
     int64_t arena = greedy_arena;
+    if (arena < INT64_MAX) {
+        memcpy(pl->offset, gpl.offset, offsets);
+        pl->detail = gpl.detail;
+    }
     /* The other placers of the table. */
     for (size_t i = 0; arena > goal && placer_at(i); i++) {
         const placer *p = placer_at(i);
@@ -212,6 +240,33 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         other = NULL;
     }
     if (arena == INT64_MAX) goto out; /* err says why the last placer failed */
+    /* The other ways, unless a plan is at the bound already: TFLite's rule
+     * in three more orders (the hill-climb starts from the best plan of that
+     * rule), then the other rules (place_climb starts from the best plan of
+     * all when they win). */
+    int64_t arena2 = INT64_MAX;
+    if (arena > goal && !grc && !greedy_cut) {
+        if (extra && place_greedy_orders(G, ways + 2, 3, goal, &greedy_arena, &gpl, &won, order,
+                                         off, err, errcap) == -1)
+            goto out;
+        if (greedy_arena < arena) {
+            arena = greedy_arena;
+            memcpy(pl->offset, gpl.offset, offsets);
+            pl->detail = gpl.detail;
+        }
+        arena2 = arena;
+        if (place_greedy_orders(G, ways2, extra ? 5 : 3, goal, &arena2, &gpl, &won2, order2, off2,
+                                err, errcap) == -1)
+            goto out;
+        greedy_cut = G->work > G->max_work;
+        if (arena2 < arena) {
+            arena = arena2;
+            memcpy(pl->offset, gpl.offset, offsets);
+            pl->detail = gpl.detail;
+        } else {
+            arena2 = INT64_MAX;
+        }
+    }
     /* The hill-climb, from the best greedy plan. */
     if (arena > goal && greedy_arena < INT64_MAX && !greedy_cut) {
         uint64_t budget = one_run * BEST_SMALL_RUNS;
@@ -221,14 +276,30 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         G->work = 0;
         G->max_work = UINT64_MAX; /* a step costs at most one greedy run, under the limit above */
         place_doing("the hill-climb");
+        G->fit = won.fit;
         int64_t a = hill_climb(G, order, off, greedy_arena, goal, budget);
+        const char *how = "greedy by size, improved by the hill-climb over its order";
+        if (a >= 0 && arena2 < a) { /* another rule's plan is smaller: place_climb starts there */
+            memcpy(order, order2, G->nb * sizeof *order);
+            memcpy(off, off2, G->nb * sizeof *off);
+            a = arena2;
+            how = gpl.detail;
+        }
+        if (a >= 0 && a > goal) { /* then the first-fit climb, on graphs it takes */
+            place_doing("the late-acceptance climb");
+            int64_t c = place_climb(G, order, off, a, goal, BEST_CLIMB_RUNS, BEST_CLIMB_WORK);
+            if (c >= 0 && c < a)
+                how = "greedy, improved by the hill-climb and the late-acceptance climb over its "
+                      "order (lowest fitting offsets)";
+            if (c != -2) a = c;
+        }
         if (a == -1) {
             place_oom(g, err, errcap);
             goto out;
         }
         if (a < arena) {
             for (uint32_t i = 0; i < G->nb; i++) pl->offset[order[i].b] = off[i];
-            pl->detail = "greedy by size, improved by the hill-climb over its order";
+            pl->detail = how;
         }
     }
     pl->reserved = 0;
@@ -236,6 +307,9 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
 out:
     free(order);
     free(off);
+    free(order2);
+    free(off2);
+    free(gpl.offset);
     free(other);
     place_greedy_free(G);
     return rc;

@@ -127,9 +127,7 @@ static int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align,
         P->lo[i] = lt->alloc_step[b];
         P->hi[i] = lt->free_step[b] > lt->alloc_step[b] ? lt->free_step[b] : lt->alloc_step[b] + 1;
         P->bid[i] = b;
-        P->w[i] = (int64_t)P->hi[i] - P->lo[i];
-        if (g->time && g->buf_free[b] != GRAPH_NONE)
-            P->w[i] = g->time[g->buf_free[b]] - g->time[g->buf_alloc[b]];
+        P->w[i] = place_width(g, lt, b);
         pts[2 * i] = (point){P->lo[i], 0, i};
         pts[2 * i + 1] = (point){P->hi[i], 1, i};
         i++;

@@ -105,6 +105,7 @@ static void greedy_free(greedy *G)
     free(G->by_tick);
     free(G->ta);
     free(G->tf);
+    free(G->pub.tick);
     free(G->tmp);
     free(G->scratch);
     stepset_free(&G->placed);
@@ -122,9 +123,12 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
     G->span = malloc(nbufs * sizeof *G->span);
     G->ta = malloc(nbufs * sizeof *G->ta);
     G->tf = malloc(nbufs * sizeof *G->tf);
+    G->pub.tick = malloc(nbufs * sizeof *G->pub.tick);
+    G->pub.g = g;
+    G->pub.lt = lt;
     G->tmp = malloc(nbufs * sizeof *G->tmp);
     G->scratch = malloc(nbufs * sizeof *G->scratch);
-    if (!G->bufs || !G->span || !G->ta || !G->tf || !G->tmp || !G->scratch) {
+    if (!G->bufs || !G->span || !G->ta || !G->tf || !G->pub.tick || !G->tmp || !G->scratch) {
         greedy_free(G);
         return -1;
     }
@@ -146,6 +150,10 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
     }
     for (uint32_t i = 0; i < G->pub.nb; i++)
         if (G->tf[G->bufs[i]] == NONE) G->tf[G->bufs[i]] = G->pub.nb;
+    for (uint32_t i = 0; i < G->pub.nb; i++) {
+        uint32_t b = G->bufs[i];
+        G->pub.tick[i] = (place_job){G->span[b], b, G->ta[b], G->tf[b]};
+    }
     G->nblocks = (uint32_t)(((uint64_t)G->pub.nb + GREEDY_BLOCK - 1) >> GREEDY_BLOCK_SHIFT);
     G->leaves = 1;
     while (G->leaves < G->nblocks) G->leaves *= 2;
@@ -308,9 +316,9 @@ static uint32_t gather_list(greedy *G, ulist *l, uint32_t k)
     return k + l->n;
 }
 
-/* The lowest offset of the smallest gap in U (see greedy) that holds the
- * buffer, else the top of U (TFLite's rule). */
-static int64_t greedy_fit(greedy *G, const place_job *j)
+/* Where the fit rule G->pub.fit puts the buffer among the gaps of U (see
+ * greedy); arena: the largest end so far. */
+static int64_t greedy_fit(greedy *G, const place_job *j, int64_t arena)
 {
     uint64_t a = j->a, f = j->f, blk = a >> GREEDY_BLOCK_SHIFT;
     uint32_t k = 0;
@@ -366,14 +374,19 @@ static int64_t greedy_fit(greedy *G, const place_job *j)
     G->pub.work += k + 16 + (k > 16 ? (uint64_t)k * (uint64_t)(32 - __builtin_clz(k)) / 4 : 0);
     sort_items(G->tmp, k);
     int64_t need = j->span, prev = 0, best = -1, best_gap = INT64_MAX;
+    int first = G->pub.fit == PLACE_FIT_FIRST;
     for (uint32_t i = 0; i < k; i++) {
         int64_t gap = G->tmp[i].off - prev;
         if (gap >= need && gap < best_gap) {
+            if (first) return prev;
             best = prev;
             best_gap = gap;
         }
         if (G->tmp[i].end > prev) prev = G->tmp[i].end;
     }
+    /* XLA: the room up to the arena is a gap too (the smaller wins; an
+     * earlier gap of the same size first). */
+    if (G->pub.fit == PLACE_FIT_XLA && arena - prev >= need && arena - prev < best_gap) return prev;
     return best >= 0 ? best : prev;
 }
 
@@ -452,7 +465,7 @@ static int64_t greedy_place(greedy *G, const place_job *jobs, uint32_t from, int
             __builtin_prefetch(&G->placed.w[0][(na + 1) >> 6]);
         }
         if (G->pub.work > G->pub.max_work || place_cancel_asked()) return -4;
-        int64_t at = greedy_fit(G, &jobs[i]), end;
+        int64_t at = greedy_fit(G, &jobs[i], arena), end;
         if (__builtin_add_overflow(at, jobs[i].span, &end)) {
             *bad = jobs[i].b;
             return -1;
@@ -473,174 +486,6 @@ int64_t place_greedy_run(place_greedy *G, const place_job *jobs, uint32_t from, 
     return greedy_place((greedy *)G, jobs, from, off, limit, bad);
 }
 
-/* How each order is named in pl->detail when its plan wins. */
-static const char *const order_names[PLACE_NORDERS] = {
-    "greedy by size (TFLite's order: size, then first use)",
-    "greedy by size in XLA's temporal order (lifetime length, then size)",
-    "greedy by size in XLA's spatial order (size, then lifetime length)",
-    "greedy by size in order of size x lifetime",
-    "greedy by size in order of first use",
-};
-
-typedef struct order_key {
-    int64_t k[3];
-    place_job j;
-} order_key;
-
-static int key_less(const order_key *x, const order_key *y)
-{
-    if (x->k[0] != y->k[0]) return x->k[0] < y->k[0];
-    if (x->k[1] != y->k[1]) return x->k[1] < y->k[1];
-    return x->k[2] < y->k[2];
-}
-
-/* Insertion sort for short runs, else quicksort (median of three), looping
- * on the larger side. */
-static void sort_keys(order_key *a, uint32_t k)
-{
-    order_key t;
-    while (k > 16) {
-        order_key *m = a + k / 2, *z = a + k - 1;
-        if (key_less(m, a)) {
-            t = *m;
-            *m = *a;
-            *a = t;
-        }
-        if (key_less(z, m)) {
-            t = *z;
-            *z = *m;
-            *m = t;
-            if (key_less(m, a)) {
-                t = *m;
-                *m = *a;
-                *a = t;
-            }
-        }
-        order_key pv = *m;
-        uint32_t i = 0, j = k - 1;
-        for (;;) {
-            while (key_less(&a[i], &pv)) i++;
-            while (key_less(&pv, &a[j])) j--;
-            if (i >= j) break;
-            t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-            i++;
-            j--;
-        }
-        uint32_t left = j + 1, right = k - j - 1;
-        if (left < right) {
-            sort_keys(a, left);
-            a += left;
-            k = right;
-        } else {
-            sort_keys(a + left, right);
-            k = left;
-        }
-    }
-    for (uint32_t i = 1; i < k; i++) {
-        t = a[i];
-        uint32_t j = i;
-        for (; j > 0 && key_less(&t, &a[j - 1]); j--) a[j] = a[j - 1];
-        a[j] = t;
-    }
-}
-
-/* Fills jobs[nb] with G's buffers in the given order; keys is scratch [nb]. */
-static void make_order(const greedy *G, int which, order_key *keys, place_job *jobs)
-{
-    for (uint32_t i = 0; i < G->pub.nb; i++) {
-        uint32_t b = G->bufs[i];
-        int64_t a = G->lt->alloc_step[b], len = (int64_t)G->lt->free_step[b] - a, sz = G->span[b];
-        order_key *k = &keys[i];
-        k->j = (place_job){sz, b, G->ta[b], G->tf[b]};
-        switch (which) {
-        case PLACE_ORDER_SIZE:
-            k->k[0] = -sz;
-            k->k[1] = a;
-            k->k[2] = 0;
-            break;
-        case PLACE_ORDER_LIFETIME:
-            k->k[0] = -len;
-            k->k[1] = -sz;
-            k->k[2] = a;
-            break;
-        case PLACE_ORDER_SPATIAL:
-            k->k[0] = -sz;
-            k->k[1] = -len;
-            k->k[2] = a;
-            break;
-        case PLACE_ORDER_AREA: {
-            /* size x length, as a double: exact enough for an order */
-            double ar = (double)sz * (double)len;
-            k->k[0] = ar >= 9.2e18 ? INT64_MIN : -(int64_t)ar;
-            k->k[1] = -sz;
-            k->k[2] = a;
-            break;
-        }
-        default:
-            k->k[0] = a;
-            k->k[1] = 0;
-            k->k[2] = 0;
-            break;
-        }
-    }
-    sort_keys(keys, G->pub.nb);
-    for (uint32_t i = 0; i < G->pub.nb; i++) jobs[i] = keys[i].j;
-}
-
-int place_greedy_orders(place_greedy *pg, const int *which, int nwhich, int64_t goal,
-                        int64_t *arena, placement *pl, place_job *best_jobs, int64_t *best_off,
-                        char *err, size_t errcap)
-{
-    greedy *G = (greedy *)pg;
-    const graph *g = G->g;
-    order_key *keys = malloc(((size_t)G->pub.nb + 1) * sizeof *keys);
-    place_job *jobs = malloc(((size_t)G->pub.nb + 1) * sizeof *jobs);
-    int64_t *off = malloc(((size_t)G->pub.nb + 1) * sizeof *off);
-    if (!keys || !jobs || !off) {
-        free(keys);
-        free(jobs);
-        free(off);
-        return place_oom(g, err, errcap);
-    }
-    int64_t best = *arena;
-    uint32_t bad = NONE; /* the buffer that passed 2^63-1 bytes in the first order that failed */
-    int gave_up = 0;
-    for (int w = 0; w < nwhich && (best == INT64_MAX || best > goal); w++) {
-        make_order(G, which[w], keys, jobs);
-        uint32_t b = NONE;
-        int64_t a = greedy_place(G, jobs, 0, off, best == INT64_MAX ? INT64_MAX : best - 1, &b);
-        if (a == -3) {
-            free(keys);
-            free(jobs);
-            free(off);
-            return place_oom(g, err, errcap);
-        }
-        if (a == -4) {
-            gave_up = 1;
-            break;
-        }
-        if (a == -1 && bad == NONE) bad = b;
-        if (a >= 0 && a < best) {
-            best = a;
-            for (uint32_t i = 0; i < G->pub.nb; i++) pl->offset[jobs[i].b] = off[i];
-            if (best_jobs) {
-                memcpy(best_jobs, jobs, G->pub.nb * sizeof *jobs);
-                memcpy(best_off, off, G->pub.nb * sizeof *off);
-            }
-            pl->detail = order_names[which[w]];
-        }
-    }
-    free(keys);
-    free(jobs);
-    free(off);
-    if (best == INT64_MAX && G->pub.nb && gave_up) return -3;
-    if (best == INT64_MAX && G->pub.nb) return place_too_big(g, bad, err, errcap) - 1;
-    *arena = best == INT64_MAX ? 0 : best;
-    return 0;
-}
-
 /* TFLite's greedy by size (arXiv 2001.03288): buffers by size, largest
  * first, each at the lowest offset of the smallest gap left by the placed
  * buffers whose lifetimes overlap it. XLA's GlobalDecreasingSizeBestFitHeap
@@ -652,10 +497,11 @@ int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t
 {
     greedy G;
     if (greedy_init(&G, g, r, lt, align)) return place_oom(g, err, errcap);
-    static const int which[] = {PLACE_ORDER_SIZE, PLACE_ORDER_LIFETIME};
+    static const place_way ways[] = {{PLACE_ORDER_SIZE, PLACE_FIT_BEST},
+                                     {PLACE_ORDER_LIFETIME, PLACE_FIT_BEST}};
     int64_t arena = INT64_MAX;
-    int rc = place_greedy_orders(&G.pub, which, 2, place_lower_bound(g, r, align), &arena, pl, NULL,
-                                 NULL, err, errcap);
+    int rc = place_greedy_orders(&G.pub, ways, 2, place_lower_bound(g, r, align), &arena, pl, NULL,
+                                 NULL, NULL, err, errcap);
     greedy_free(&G);
     pl->reserved = 0;
     return rc ? -1 : 0;
