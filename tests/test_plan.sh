@@ -357,7 +357,11 @@ group_compare() {
 import json, sys, os
 d = json.load(open(sys.argv[1]))
 tmp, placers = sys.argv[2], sys.argv[3].split()
-assert list(d) == ["graph", "lower_bound", "optimum", "results"]
+assert list(d) == ["graph", "lower_bound", "optimum", "results", "least_arena"]
+assert list(d["least_arena"]) == placers
+for p in placers: # the first of the least arenas, per placer
+    arenas = [r["arenas"][p] for r in d["results"]]
+    assert d["least_arena"][p] == d["results"][arenas.index(min(arenas))]["policy"], p
 for r in d["results"]:
     keys = ["policy", "peak", "steps", "vs_fifo", "vs_optimum", "proven_optimal"]
     keys += ["found_by"] if r["policy"] == "best" else []
@@ -378,6 +382,76 @@ for r in d["results"]:
     expect_grep "$ERR" "known placers: first-fit" "compare: the placers are listed"
     usage_error "compare with a placer twice" "$M" compare "$DEMO" --placers first-fit,first-fit
     usage_error "compare with an empty --placers" "$M" compare "$DEMO" --placers ,
+}
+
+group_exact() {
+    # A problem where best misses the optimum: exact proves it, through plan
+    # (the problem's chain graph) and place alike.
+    local miss="$DATA/best-misses.csv"
+    run "$M" place "$miss" --placer exact -f json
+    expect_rc 0 "place --placer exact"
+    cp "$OUT" "$TMP/exact.json"
+    run "$M" place "$miss" --placer best -f json
+    py "exact proves an optimum below best's plan" '
+import json, sys
+ex, be = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert ex["proven_optimal"] and ex["arena"] == ex["lower_bound"] == 728, ex
+assert ex["search"]["stopped"] == "finished" and ex["search"]["probes"] >= 1, ex["search"]
+assert be["arena"] == 752 and not be["proven_optimal"] and "search" not in be, be
+' "$TMP/exact.json" "$OUT"
+    run "$M" place "$miss" --placer exact -f text
+    expect_grep "$OUT" "  optimality     optimal (proven)" "text: optimal (proven)"
+    expect_grep "$OUT" "  search         finished after " "text: how the search ended"
+    # The limit: best's plan, the bound and the gap, never a claim.
+    run "$M" place "$miss" --placer exact --max-states 1 -f json
+    py "exact at its limit: best's plan, the bound, no claim" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["search"] == {"stopped": "limit", "states": 1, "probes": 1}, d["search"]
+assert d["arena"] == 752 and d["lower_bound"] == 728 and not d["proven_optimal"], d
+' "$OUT"
+    run "$M" place "$miss" --placer exact --max-states 1 -f text
+    expect_grep "$OUT" "  optimality     gap 3.2% (bound 728 B)" "text: the gap and the bound"
+    expect_grep "$OUT" "  search         limit after 1 node over 1 capacity" "text: stopped at the limit"
+    run "$M" place "$miss" --placer exact --time-limit 0.001 -f json
+    expect_rc 0 "place --time-limit"
+    usage_error "--time-limit 0" "$M" place "$miss" --placer exact --time-limit 0
+    usage_error "--max-states x" "$M" plan "$DEMO" --placer exact --max-states x
+    # plan on a model sample: the plan is checked and says how it stands.
+    run "$M" plan "$DEMO" --placer exact
+    expect_rc 0 "plan --placer exact"
+    expect_grep "$OUT" "  optimality     " "plan text: the optimality line"
+
+    # --rank-by arena: best's members each placed; the least arena wins.
+    "$M" gen random --nodes 300 --seed 2 -o "$TMP/r300.json"
+    run "$M" plan "$TMP/r300.json" --policy best --rank-by arena --placer greedy-size -f json
+    expect_rc 0 "plan --rank-by arena"
+    cp "$OUT" "$TMP/rank.json"
+    "$M" schedule "$TMP/r300.json" --policy best --format json >"$TMP/best.json"
+    for pol in fifo priority dfs postorder lpmf bfs; do
+        "$M" plan "$TMP/r300.json" --policy "$pol" --placer greedy-size -f json >"$TMP/m-$pol.json"
+    done
+    py "rank-by arena takes the least arena of the members" '
+import json, sys, os
+d, best, tmp = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+arenas = {p: json.load(open(os.path.join(tmp, "m-%s.json" % p)))["arena"]
+          for p in ("fifo", "priority", "dfs", "postorder", "lpmf", "bfs")}
+assert d["policy"] == "best" and d["ranked_by"] == "arena", d
+assert d["arena"] == min(arenas.values()), (d["arena"], arenas)
+assert arenas[d["found_by"]] == d["arena"], d["found_by"]
+assert d["by_peak"]["policy"] == best["found_by"], (d["by_peak"], best["found_by"])
+assert d["by_peak"]["peak"] == best["peak"] and d["by_peak"]["arena"] == arenas[best["found_by"]]
+assert d["by_peak"]["arena"] > d["arena"], "this graph: the live-peak winner loses"
+assert list(d)[-4:] == ["ranked_by", "found_by", "by_peak", "buffers"], list(d)
+' "$TMP/rank.json" "$TMP/best.json" "$TMP"
+    run "$M" plan "$TMP/r300.json" --policy best --rank-by arena --placer greedy-size
+    expect_grep "$OUT" "the live-peak winner loses after placement" "text: the live-peak winner loses"
+    run "$M" plan "$DEMO" --policy best --rank-by peak -f json
+    if grep -q ranked_by "$OUT"; then bad "--rank-by peak adds nothing"; else ok; fi
+    usage_error "--rank-by with another word" "$M" plan "$DEMO" --policy best --rank-by size
+    expect_grep "$ERR" "--rank-by wants peak or arena, not 'size'" "the word is named"
+    usage_error "--rank-by arena with one order" "$M" plan "$DEMO" --policy fifo --rank-by arena
+    expect_grep "$ERR" "policy fifo is one order" "the policy is named"
 }
 
 group_errors() {

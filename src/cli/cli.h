@@ -118,6 +118,10 @@ typedef struct cli_plan {
     /* place: the CSV read (BufId i is its row i), whose ids and times the
      * writers show; plan: NULL (BufIds and steps from 1). */
     const problem *prob;
+    /* plan --rank-by arena: the member whose placed arena won, and the one
+     * the live peak would have chosen with its peak and arena (NULL: none) */
+    const policy *by_arena, *by_peak;
+    int64_t by_peak_peak, by_peak_arena;
 } cli_plan;
 
 /* The buffer indices of g in BufId order; NULL when out of memory. */

@@ -79,6 +79,14 @@ void cli_plan_json(FILE *f, const cli_plan *cp)
                 ", \"search\": {\"stopped\": \"%s\", \"states\": %" PRIu64 ", \"probes\": %" PRIu32
                 "}",
                 cli_place_stop_word(pl->search.stopped), pl->search.states, pl->search.probes);
+    if (cp->by_arena) {
+        fprintf(f, ", \"ranked_by\": \"arena\", \"found_by\": ");
+        json_string(f, cp->by_arena->name);
+        fprintf(f, ", \"by_peak\": {\"policy\": ");
+        json_string(f, cp->by_peak->name);
+        fprintf(f, ", \"peak\": %" PRId64 ", \"arena\": %" PRId64 "}", cp->by_peak_peak,
+                cp->by_peak_arena);
+    }
     fprintf(f, ", \"buffers\": [");
     for (uint32_t i = 0; i < g->nbufs; i++) {
         uint32_t b = cp->order[i];
@@ -185,10 +193,12 @@ static void text_head(FILE *f, const cli_plan *cp)
                 "\n",
                 units_bytes(a, sizeof a, lb, 0), lb, cp->r->peak_step);
     char gap[96];
-    fprintf(f, "  optimal        %s\n", place_gap_words(pl, gap, sizeof gap));
+    fprintf(f, "  optimality     %s\n", place_gap_words(pl, gap, sizeof gap));
     if (pl->search.ran)
-        fprintf(f, "  search         %s after %" PRIu64 " nodes over %" PRIu32 " capacities\n",
-                cli_place_stop_word(pl->search.stopped), pl->search.states, pl->search.probes);
+        fprintf(f, "  search         %s after %" PRIu64 " node%s over %" PRIu32 " capacit%s\n",
+                cli_place_stop_word(pl->search.stopped), pl->search.states,
+                pl->search.states == 1 ? "" : "s", pl->search.probes,
+                pl->search.probes == 1 ? "y" : "ies");
     fprintf(f, "  fragmentation  %.1f%% (%s above the lower bound)\n",
             100 * place_fragmentation(pl, lb), units_bytes(a, sizeof a, pl->arena - lb, 0));
     /* The pool takes memory from the system and keeps it: say how much, even when it is the arena.
@@ -197,6 +207,18 @@ static void text_head(FILE *f, const cli_plan *cp)
         fprintf(f, "  reserved       %s (%" PRId64 " bytes) taken from the system and kept\n",
                 units_bytes(a, sizeof a, pl->reserved, 0), pl->reserved);
     if (pl->detail) fprintf(f, "  found by       %s\n", pl->detail);
+    if (cp->by_arena) {
+        char b[32], c[32];
+        fprintf(f, "  schedule       %s's, the least arena of best's members", cp->by_arena->name);
+        if (cp->by_peak != cp->by_arena)
+            fprintf(f,
+                    "; by live peak best takes %s's (peak %s), which places in %s: the live-peak "
+                    "winner loses after placement",
+                    cp->by_peak->name, units_bytes(b, sizeof b, cp->by_peak_peak, 0),
+                    units_bytes(c, sizeof c, cp->by_peak_arena, 0));
+        else fprintf(f, ", also the least live peak");
+        fputc('\n', f);
+    }
 }
 
 void cli_plan_text(FILE *f, const cli_plan *cp)

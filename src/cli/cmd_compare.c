@@ -36,7 +36,9 @@ static const char help[] =
     "reached the bound (proven), else null, and then vs_optimum is null too;\n"
     "peak_step the first step at the peak (0 for a peak of 0); diverges_at the first step\n"
     "where the order differs from fifo's (null for fifo and for the same order).\n"
-    "With --placers each result also has \"arenas\": {\"PLACER\": BYTES, ...}.\n"
+    "With --placers each result also has \"arenas\": {\"PLACER\": BYTES, ...}, and the\n"
+    "object \"least_arena\": {\"PLACER\": POLICY, ...}, the policy whose schedule each\n"
+    "placer places smallest (the text says when that is not the least live peak's).\n"
     "CSV: policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal, then one\n"
     "column per placer (arena_PLACER); empty where JSON says null.\n";
 
@@ -191,6 +193,17 @@ int cmd_compare(int argc, char **argv)
         base = &own;
     }
 
+    /* With placers: for each, the policy whose schedule places smallest and
+     * the one with the least live peak (the first in the list on ties). */
+    int least_arena[MAX_PLACERS], least_peak = 0;
+    for (int i = 1; i < npol; i++)
+        if (runs[i].peak < runs[least_peak].peak) least_peak = i;
+    for (int j = 0; j < npl; j++) {
+        least_arena[j] = 0;
+        for (int i = 1; i < npol; i++)
+            if (arena[i * npl + j] < arena[least_arena[j] * npl + j]) least_arena[j] = i;
+    }
+
     /* The bound every run is proven against; the optimum when one reaches it. */
     int64_t lb = cli_prove(g, runs, npol), opt = -1;
     for (int i = 0; i < npol; i++)
@@ -231,7 +244,18 @@ int cmd_compare(int argc, char **argv)
             }
             printf("}");
         }
-        printf("]}\n");
+        printf("]");
+        if (npl) {
+            printf(", \"least_arena\": {");
+            for (int j = 0; j < npl; j++) {
+                if (j) printf(", ");
+                json_string(stdout, plc[j]->name);
+                printf(": ");
+                json_string(stdout, pol[least_arena[j]]->name);
+            }
+            printf("}");
+        }
+        printf("}\n");
     } else if (format == CLI_CSV) {
         printf("policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal");
         for (int j = 0; j < npl; j++) printf(",arena_%s", plc[j]->name);
@@ -291,6 +315,15 @@ int cmd_compare(int argc, char **argv)
             printf("the %s: the arena a placer needs for that policy's schedule (align %s)\n",
                    npl == 1 ? "column after peak" : "columns after peak",
                    units_bytes(a, sizeof a, align, 0));
+        for (int j = 0; j < npl; j++) {
+            int w = least_arena[j];
+            printf("least arena with %s: %s's schedule (%s)", plc[j]->name, pol[w]->name,
+                   units_bytes(a, sizeof a, arena[w * npl + j], 0));
+            if (arena[least_peak * npl + j] > arena[w * npl + j])
+                printf("; %s, the least live peak, places in %s", pol[least_peak]->name,
+                       units_bytes(b, sizeof b, arena[least_peak * npl + j], 0));
+            printf("\n");
+        }
         for (int i = 0; i < npol; i++) {
             uint32_t d = policy_diverge(base, &runs[i]);
             if (d == g->n || pol[i] == policy_baseline()) continue;

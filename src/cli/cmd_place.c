@@ -11,6 +11,7 @@ static void print_help(void)
 {
     printf("Usage: memtris place CSV [--placer NAME] [--align N]\n"
            "                   [--format csv|json|text] [--svg OUT.svg] [-o FILE]\n"
+           "                   [--time-limit S] [--max-states N]\n"
            "Place a pure placement problem in google/minimalloc's CSV format: a header\n"
            "naming the columns id,lower,upper,size (any order), then one row a buffer of\n"
            "size bytes live on the half-open interval [lower, upper) of time. Every\n"
@@ -29,6 +30,10 @@ static void print_help(void)
            "      --svg OUT.svg   also write the plan as an SVG picture ('-': standard\n"
            "                      output, instead of the plan)\n"
            "  -o, --output FILE   write the plan to FILE; '-' or none: standard output\n"
+           "      --time-limit S  exact: stop searching after S seconds (default 10),\n"
+           "                      keeping the smallest plan found and the bound proven\n"
+           "      --max-states N  exact: stop after N search nodes (default: the time\n"
+           "                      limit alone)\n"
            "  -h, --help          show this help and exit\n"
            "  -V, --version       show the version and exit\n"
            "\n"
@@ -69,14 +74,19 @@ static int write_plan(const char *path, int format, const cli_plan *cp)
 int cmd_place(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"placer", required_argument, 0, 'l'}, {"align", required_argument, 0, 'a'},
-        {"format", required_argument, 0, 'f'}, {"svg", required_argument, 0, 'S'},
-        {"output", required_argument, 0, 'o'}, {0, 0, 0, 0},
+        {"placer", required_argument, 0, 'l'},
+        {"align", required_argument, 0, 'a'},
+        {"format", required_argument, 0, 'f'},
+        {"svg", required_argument, 0, 'S'},
+        {"output", required_argument, 0, 'o'},
+        CLI_LIMIT_OPTIONS,
+        {0, 0, 0, 0},
     };
     static const cli_opts opts = {"place", "l:a:f:o:", longopts, NULL, print_help};
     const char *lname = DEFAULT_PLAN_PLACER, *fname = DEFAULT_PLACE_FORMAT, *align_arg = NULL,
                *svg = NULL, *path = "-", *file;
     int c, status;
+    policy_limits lim = {0};
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'l': lname = optarg; break;
@@ -84,6 +94,10 @@ int cmd_place(int argc, char **argv)
         case 'f': fname = optarg; break;
         case 'S': svg = optarg; break;
         case 'o': path = optarg; break;
+        case CLI_OPT_TIME_LIMIT:
+        case CLI_OPT_MAX_STATES:
+            if (cli_limit("place", c, optarg, &lim)) return EXIT_USAGE;
+            break;
         }
     }
     if (c == CLI_OPT_STOP) return status;
@@ -96,6 +110,7 @@ int cmd_place(int argc, char **argv)
     if (align_arg && cli_align("place", align_arg, &align)) return EXIT_USAGE;
     const placer *pc = cli_placer("place", lname);
     if (!pc) return EXIT_USAGE;
+    policy_set_limits(&lim);
 
     diag d;
     diag_init(&d, strcmp(file, "-") == 0 ? "<stdin>" : file);
@@ -130,7 +145,7 @@ int cmd_place(int argc, char **argv)
         snprintf(err, sizeof err, "out of memory listing %u buffers", g->nbufs);
         goto fail;
     }
-    cli_plan cp = {g, &r, pc, &pl, &lt, NULL, order, p};
+    cli_plan cp = {.g = g, .r = &r, .pc = pc, .pl = &pl, .lt = &lt, .order = order, .prob = p};
     if (svg) {
         status = cli_plan_svg("place", svg, &cp);
         if (status != EXIT_OK || !strcmp(svg, "-")) goto out;

@@ -11,7 +11,7 @@ static void print_help(void)
 {
     printf("Usage: memtris plan FILE [--policy NAME] [--placer NAME] [--align N]\n"
            "                         [--format text|json|csv|minimalloc] [--svg OUT.svg]\n"
-           "                         [--time-limit S] [--max-states N]\n"
+           "                         [--rank-by peak|arena] [--time-limit S] [--max-states N]\n"
            "Schedule the graph with one policy, then place every buffer in one arena with\n"
            "one placer: print the arena it needs, the lower bound (no plan of this schedule\n"
            "is smaller: the largest sum of the aligned sizes live at one step, or more\n"
@@ -27,6 +27,10 @@ static void print_help(void)
     printf("  -a, --align N       offsets and sizes rounded up to N bytes, a power of two\n"
            "                      from 1 to 2^30 (default %d)\n"
            "  -f, --format FMT    text (default), json, csv or minimalloc\n"
+           "      --rank-by WHAT  peak (default) or arena: with --policy best, schedule with\n"
+           "                      the member whose order places in the least arena (each\n"
+           "                      member placed with --placer), saying when the live-peak\n"
+           "                      winner loses after placement\n"
            "      --time-limit S  the exact policy and placer: each stops searching after\n"
            "                      S seconds (default 10)\n"
            "      --max-states N  exact policy: stop after keeping N states (default\n"
@@ -41,7 +45,9 @@ static void print_help(void)
            "JSON: {\"policy\", \"placer\", \"arena\", \"lower_bound\", \"live_peak\",\n"
            "       \"proven_optimal\", \"fragmentation\", \"search\" (exact placer: {\"stopped\",\n"
            "       \"states\", \"probes\"}), \"buffers\": [{\"buf\", \"offset\", \"size\",\n"
-           "       \"alloc_step\", \"free_step\"}, ...]}\n"
+           "       \"alloc_step\", \"free_step\"}, ...]}; --rank-by arena adds, before\n"
+           "       \"buffers\": \"ranked_by\": \"arena\", \"found_by\" (the member placed) and\n"
+           "       \"by_peak\": {\"policy\", \"peak\", \"arena\"} (the live-peak winner's)\n"
            "in bytes, buffers in BufId order; steps are numbered from 1 as in 'memtris\n"
            "schedule': a buffer is live from alloc_step (its ALLOC) up to free_step (its\n"
            "FREE); free_step is null for a buffer never freed.\n"
@@ -57,6 +63,47 @@ static void print_help(void)
     cli_policy_help();
 }
 
+enum { OPT_RANK_BY = 1100 };
+
+/* --rank-by arena: best's members each scheduled and placed; r and pl become
+ * the least arena's (the live-peak winner's on a tie), cp says who won. 0,
+ * or an exit status after a message. */
+static int rank_by_arena(const graph *g, const placer *pc, int64_t align, run *r, placement *pl,
+                         cli_plan *cp)
+{
+    cp->by_peak = cp->by_arena = r->found_by;
+    cp->by_peak_peak = r->peak;
+    cp->by_peak_arena = pl->arena;
+    for (size_t i = 0; policy_at(i); i++) {
+        const policy *m = policy_at(i);
+        if (m->kind != POLICY_HEURISTIC || m == r->found_by) continue;
+        run rm;
+        placement pm = {0};
+        char err[256];
+        if (policy_run(g, m, &rm, err, sizeof err)) {
+            fprintf(stderr, "%s: error: %s\n", g->source, err);
+            return EXIT_BAD;
+        }
+        int st = cli_place("plan", g, &rm, m, pc, align, &pm);
+        if (st) {
+            policy_run_free(&rm);
+            return st;
+        }
+        if (pm.arena < pl->arena) {
+            run t = *r;
+            *r = rm;
+            rm = t;
+            placement q = *pl;
+            *pl = pm;
+            pm = q;
+            cp->by_arena = m;
+        }
+        place_free(&pm);
+        policy_run_free(&rm);
+    }
+    return 0;
+}
+
 int cmd_plan(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -65,6 +112,7 @@ int cmd_plan(int argc, char **argv)
         {"align", required_argument, 0, 'a'},
         {"format", required_argument, 0, 'f'},
         {"svg", required_argument, 0, 'S'},
+        {"rank-by", required_argument, 0, OPT_RANK_BY},
         CLI_LIMIT_OPTIONS,
         {0, 0, 0, 0},
     };
@@ -73,6 +121,7 @@ int cmd_plan(int argc, char **argv)
                *align_arg = NULL, *svg = NULL, *file;
     int c, status;
     policy_limits lim = {0};
+    int by_arena = 0;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'p': pname = optarg; break;
@@ -80,6 +129,11 @@ int cmd_plan(int argc, char **argv)
         case 'a': align_arg = optarg; break;
         case 'f': fname = optarg; break;
         case 'S': svg = optarg; break;
+        case OPT_RANK_BY:
+            if (strcmp(optarg, "peak") && strcmp(optarg, "arena"))
+                return cli_usage_error("plan", "--rank-by wants peak or arena, not '%s'", optarg);
+            by_arena = !strcmp(optarg, "arena");
+            break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
             if (cli_limit("plan", c, optarg, &lim)) return EXIT_USAGE;
@@ -98,6 +152,9 @@ int cmd_plan(int argc, char **argv)
     if (!p) return EXIT_USAGE;
     const placer *pc = cli_placer("plan", lname);
     if (!pc) return EXIT_USAGE;
+    if (by_arena && p->kind != POLICY_PORTFOLIO)
+        return cli_usage_error(
+            "plan", "--rank-by arena ranks best's members; policy %s is one order", p->name);
     policy_set_limits(&lim);
 
     graph *g = cli_load(file, 0);
@@ -108,16 +165,24 @@ int cmd_plan(int argc, char **argv)
     uint32_t *order = NULL;
     char err[256];
     int have_run = 0;
+    cli_plan cp = {0};
     status = EXIT_OK;
     if (policy_run(g, p, &r, err, sizeof err)) goto fail;
     have_run = 1;
     if ((status = cli_place("plan", g, &r, NULL, pc, align, &pl))) goto out;
+    if (by_arena && (status = rank_by_arena(g, pc, align, &r, &pl, &cp))) goto out;
     order = cli_bufid_order(g);
     if (!order || place_lifetimes(g, &r, &lt)) {
         snprintf(err, sizeof err, "out of memory listing %u buffers", g->nbufs);
         goto fail;
     }
-    cli_plan cp = {g, &r, pc, &pl, &lt, p->name, order, NULL};
+    cp.g = g;
+    cp.r = &r;
+    cp.pc = pc;
+    cp.pl = &pl;
+    cp.lt = &lt;
+    cp.policy = p->name;
+    cp.order = order;
     if (svg) {
         status = cli_plan_svg("plan", svg, &cp);
         if (status != EXIT_OK || !strcmp(svg, "-")) goto out;

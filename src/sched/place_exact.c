@@ -461,7 +461,10 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
 {
     if (P->node_left == 0) return X_STOP;
     P->node_left--;
-    if (P->node_cap && P->nodes >= P->node_cap) P->stopped = 1;
+    if (P->node_cap && P->nodes >= P->node_cap) {
+        P->stopped = 1;
+        return X_STOP;
+    }
     if (++P->nodes - P->last_check >= 64) {
         P->last_check = P->nodes;
         if (place_cancel_asked()) P->stopped = 2;
@@ -579,7 +582,7 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
     } else if (place_best(g, r, lt, align, pl, err, errcap)) {
         return -1;
     }
-    pl->detail = NULL;
+    if (cold) pl->detail = "a stack of every buffer";
     int64_t lo = place_lower_bound(g, r, align), hi = 0;
     for (uint32_t b = 0; b < g->nbufs; b++) {
         int64_t end = pl->offset[b] + place_span(g->buf_size[b], align);
@@ -622,6 +625,7 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
             if (x == X_OOM) break;
             if (x == X_FOUND) {
                 hi = sol_top(&P);
+                pl->detail = "MiniMalloc's search";
                 for (uint32_t i = 0; i < P.nb; i++) pl->offset[P.bid[i]] = P.sol[i];
             } else if (x == X_NOTFOUND) {
                 lo = plo = mid + align;
@@ -638,7 +642,6 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
     pl->bound = lo;
     xp_free(&P);
     if (x == X_OOM) return place_oom(g, err, errcap);
-    pl->detail = lo >= hi ? "proven by MiniMalloc's search" : NULL;
     return 0;
 }
 
