@@ -417,6 +417,19 @@ assert d["arena"] == 752 and d["lower_bound"] == 728 and not d["proven_optimal"]
     expect_rc 0 "place --time-limit"
     usage_error "--time-limit 0" "$M" place "$miss" --placer exact --time-limit 0
     usage_error "--max-states x" "$M" plan "$DEMO" --placer exact --max-states x
+    # 200 copies of it one after another in time (2800 buffers: the search
+    # runs on a thread with a stack to match, and splits at each copy).
+    awk -F, 'NR == 1 { print; next } { row[NR] = $0; n = NR }
+        END { for (c = 0; c < 200; c++) for (i = 2; i <= n; i++) { split(row[i], f, ",")
+              printf "%d,%d,%d,%d\n", c * 100 + f[1], f[2] + c * 20, f[3] + c * 20, f[4] } }' \
+        "$miss" >"$TMP/copies.csv"
+    run "$M" place "$TMP/copies.csv" --placer exact -f json
+    py "exact on 2800 buffers proves the same optimum" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["buffers"]) == 2800
+assert d["proven_optimal"] and d["arena"] == 728 and d["search"]["stopped"] == "finished", d["search"]
+' "$OUT"
     # plan on a model sample: the plan is checked and says how it stands.
     run "$M" plan "$DEMO" --placer exact
     expect_rc 0 "plan --placer exact"

@@ -141,6 +141,8 @@ static _Thread_local place_ctl *ctl_now;
 
 void place_ctl_bind(place_ctl *ctl) { ctl_now = ctl; }
 
+place_ctl *place_ctl_now(void) { return ctl_now; }
+
 int place_cancel_asked(void)
 {
     return ctl_now && atomic_load_explicit(&ctl_now->cancel, memory_order_relaxed);

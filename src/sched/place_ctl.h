@@ -14,6 +14,8 @@ typedef struct place_ctl {
 } place_ctl;
 /* Binds ctl to the placements this thread runs next (NULL: none). */
 void place_ctl_bind(place_ctl *ctl);
+/* This thread's binding, or NULL (for a thread the placement starts). */
+place_ctl *place_ctl_now(void);
 /* Whether this thread's placement was asked to stop. */
 int place_cancel_asked(void);
 /* Says what the placement does now (a static string), for the watcher. */

@@ -10,6 +10,7 @@
  * from one section to the next. Exports place_exact. */
 #include "place_ctl.h"
 #include "place_internal.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -88,7 +89,7 @@ static void xp_free(xp *P)
 /* Builds the problem from the buffers with a span: sections (the sets of
  * buffers live just before some buffer dies), partitions (runs of time no
  * buffer crosses out of) and overlaps. 0, or -1 out of memory, -2 when the
- * overlaps pass max_overlaps. */
+ * overlaps or the sections' lists pass max_overlaps entries. */
 static int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align,
                     uint64_t max_overlaps)
 {
@@ -149,6 +150,12 @@ static int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align,
             act[w] = act[--nact];
             where[act[w]] = w;
             P->s1[p.b] = nsec;
+            if (nsecbuf > max_overlaps) {
+                free(pts);
+                free(act);
+                free(where);
+                return -2;
+            }
         } else {
             P->ovs[p.b] += nact;
             nov += 2 * (uint64_t)nact;
@@ -548,11 +555,48 @@ static int fits(xp *P, int64_t cap, uint64_t max_nodes)
     }
 }
 
+/* The search recurses once per buffer placed: past a few thousand buffers a
+ * probe runs on a thread of its own with a stack to match (about 0.5 KiB a
+ * level under AddressSanitizer), bound to the caller's watcher. */
+typedef struct probe {
+    xp *P;
+    int64_t cap;
+    uint64_t budget;
+    place_ctl *ctl;
+    int result;
+} probe;
+
+static void *probe_main(void *arg)
+{
+    probe *j = arg;
+    place_ctl_bind(j->ctl);
+    j->result = fits(j->P, j->cap, j->budget);
+    return NULL;
+}
+
+static int fits_deep(xp *P, int64_t cap, uint64_t budget)
+{
+    if (P->nb <= 2000) return fits(P, cap, budget);
+    probe j = {P, cap, budget, place_ctl_now(), X_OOM};
+    pthread_attr_t at;
+    pthread_t t;
+    if (pthread_attr_init(&at)) return X_OOM;
+    int ok = !pthread_attr_setstacksize(&at, ((size_t)P->nb + 1024) * 2048) &&
+             !pthread_create(&t, &at, probe_main, &j);
+    pthread_attr_destroy(&at);
+    if (!ok) return X_OOM;
+    pthread_join(t, NULL);
+    return j.result;
+}
+
 /* ------------------------------------------------------------ the capacity search */
 
 /* Beyond these the search does not start (best's plan, search.stopped = 3):
- * its recursion is as deep as the buffers, and overlaps take 4 bytes each. */
-#define EXACT_MAX_BUFFERS  20000u
+ * its recursion is as deep as the buffers (its stack 2 KiB a buffer), each
+ * level keeps the candidates still unplaced (n^2 / 2 of 16 bytes in all at
+ * worst: 0.5 GB at 8000), and overlaps and sections' lists take 4 bytes an
+ * entry. */
+#define EXACT_MAX_BUFFERS  8000u
 #define EXACT_MAX_OVERLAPS 40000000u
 
 static int64_t sol_top(const xp *P)
@@ -620,7 +664,7 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
             P.best = hi;
             P.bound = lo;
             place_progress(P.nodes, hi, lo);
-            x = fits(&P, mid, b > 2 * (uint64_t)P.nb ? b : 2 * (uint64_t)P.nb);
+            x = fits_deep(&P, mid, b > 2 * (uint64_t)P.nb ? b : 2 * (uint64_t)P.nb);
             pl->search.probes++;
             if (x == X_OOM) break;
             if (x == X_FOUND) {
