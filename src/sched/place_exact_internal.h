@@ -1,0 +1,48 @@
+/* place_exact_internal.h: the problem exact's search works on (place_exact.c)
+ * and its building from a schedule's lifetimes (place_exact_build.c). */
+#ifndef MEMTRIS_PLACE_EXACT_INTERNAL_H
+#define MEMTRIS_PLACE_EXACT_INTERNAL_H
+#include "place_internal.h"
+
+typedef struct undo {
+    uint32_t idx, kind;
+    int64_t old;
+} undo;
+
+enum { X_NOTFOUND = 0, X_FOUND = 1, X_STOP = -1, X_OOM = -2 };
+
+typedef struct xp {
+    /* The problem: buffers with a span, their time and sections. */
+    uint32_t nb, nsec, npart;
+    int64_t *size;               /* [nb] the span */
+    int64_t *w;                  /* [nb] the lifetime's width: in g->time, else steps */
+    uint32_t *lo, *hi, *s0, *s1; /* [nb] lifetime [lo, hi), sections [s0, s1) */
+    uint32_t *bid;               /* [nb] the graph's buffer */
+    uint32_t *ovs, *ov;          /* overlaps: ov[ovs[i] .. ovs[i+1]) */
+    uint32_t *secs, *sec;        /* the buffers of each section, same layout */
+    uint32_t *parts, *part;      /* the buffers of each partition, same layout */
+    uint32_t *psec0, *psec1;     /* [npart] a partition's sections */
+    int64_t *total0;             /* [nsec] bytes in each section */
+    uint32_t *cuts0;             /* [nsec] buffers crossing from s to s+1 */
+    /* The search. */
+    int64_t cap;
+    int64_t *off, *minoff, *sol; /* [nb]; off -1: not placed */
+    int64_t *floor, *total;      /* [nsec] */
+    uint32_t *cuts;              /* [nsec] */
+    undo *u;
+    size_t nu, capu;
+    const char *heur; /* the static order's keys, MiniMalloc's letters */
+    uint64_t nodes, node_left, node_cap, last_check;
+    int64_t best, bound; /* the capacity search's, for place_progress */
+    double deadline;
+    int stopped; /* 0, or 1 at the time or node limit, 2 cancelled */
+} xp;
+
+/* Builds the problem from the buffers with a span: sections (the sets of
+ * buffers live just before some buffer dies), partitions (runs of time no
+ * buffer crosses out of) and overlaps. 0, or -1 out of memory, -2 when the
+ * overlaps or the sections' lists pass max_overlaps entries. */
+int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint64_t max_overlaps);
+void xp_free(xp *P);
+
+#endif
