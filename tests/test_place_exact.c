@@ -40,15 +40,17 @@ static graph *prob_graph(const prob *p, int with_time)
     for (uint32_t i = 0; i < p->n; i++) T = p->hi[i] > T ? p->hi[i] : T;
     for (uint32_t t = 0; t <= T; t++) {
         for (uint32_t i = 0; i < p->n; i++)
-            if (p->hi[i] == t)
+            if (p->hi[i] == t) {
                 tu_printf(&s, "%s{\"Id\": %u, \"Op\": \"FREE\", \"BufId\": %u}", id ? ", " : "", id,
-                          i + 1),
-                    id++;
+                          i + 1);
+                id++;
+            }
         for (uint32_t i = 0; i < p->n; i++)
-            if (p->lo[i] == t)
+            if (p->lo[i] == t) {
                 tu_printf(&s, "%s{\"Id\": %u, \"Op\": \"ALLOC\", \"BufId\": %u, \"Size\": %lld}",
-                          id ? ", " : "", id, i + 1, (long long)p->size[i]),
-                    id++;
+                          id ? ", " : "", id, i + 1, (long long)p->size[i]);
+                id++;
+            }
     }
     tu_printf(&s, "], \"Edges\": [");
     for (uint32_t k = 1; k < id; k++) tu_printf(&s, "%s[%u, %u]", k > 1 ? ", " : "", k - 1, k);

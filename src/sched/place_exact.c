@@ -285,7 +285,10 @@ static int fits(xp *P, int64_t cap, uint64_t max_nodes)
         for (int h = 0; h < 3; h++) {
             if (used >= max_nodes) return X_STOP;
             P->heur = heurs[h];
-            for (uint32_t b = 0; b < P->nb; b++) P->off[b] = -1, P->minoff[b] = 0;
+            for (uint32_t b = 0; b < P->nb; b++) {
+                P->off[b] = -1;
+                P->minoff[b] = 0;
+            }
             memcpy(P->total, P->total0, (size_t)P->nsec * sizeof *P->total);
             memcpy(P->cuts, P->cuts0, (size_t)P->nsec * sizeof *P->cuts);
             memset(P->floor, 0, (size_t)P->nsec * sizeof *P->floor);
@@ -326,13 +329,12 @@ static int fits_deep(xp *P, int64_t cap, uint64_t budget)
     if (P->nb <= 2000) return fits(P, cap, budget);
     probe j = {P, cap, budget, place_ctl_now(), X_OOM};
     pthread_attr_t at;
-    pthread_t t;
     if (pthread_attr_init(&at)) return X_OOM;
-    int ok = !pthread_attr_setstacksize(&at, ((size_t)P->nb + 1024) * 2048) &&
-             !pthread_create(&t, &at, probe_main, &j);
+    pthread_t t = 0;
+    int ok = !pthread_attr_setstacksize(&at, ((size_t)P->nb + 1024) * 2048);
+    if (ok) ok = !pthread_create(&t, &at, probe_main, &j);
     pthread_attr_destroy(&at);
-    if (!ok) return X_OOM;
-    pthread_join(t, NULL);
+    if (ok) pthread_join(t, NULL);
     return j.result;
 }
 

@@ -72,11 +72,10 @@ int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint64_t
     }
     qsort(pts, 2 * (size_t)nb, sizeof *pts, point_cmp);
     /* First pass: count overlaps and section sizes, and set s0, s1. */
-    uint32_t nact = 0, nsec = 0, last_t = 0, started = 0;
+    uint32_t nact = 0, nsec = 0, last_t = nb ? pts[0].t : 0;
     uint64_t nov = 0, nsecbuf = 0;
     for (size_t k = 0; k < 2 * (size_t)nb; k++) {
         point p = pts[k];
-        if (!started) last_t = p.t, started = 1;
         if (p.right) {
             if (last_t < p.t) {
                 last_t = p.t;
@@ -171,11 +170,10 @@ int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint64_t
     /* Second pass: fill overlaps, sections and partitions. */
     nact = 0;
     nsec = 0;
-    started = 0;
+    last_t = nb ? pts[0].t : 0;
     uint32_t npart = 0, nsb = 0, last_sec = 0;
     for (size_t k = 0; k < 2 * (size_t)nb; k++) {
         point p = pts[k];
-        if (!started) last_t = p.t, started = 1;
         if (p.right) {
             if (last_t < p.t) {
                 last_t = p.t;
