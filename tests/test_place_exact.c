@@ -6,6 +6,7 @@
  * false claim; widths from g->time change the search's order, not the answer. */
 #include "testutil.h"
 #include "sched/place.h"
+#include "sched/place_ctl.h"
 
 /* A random interval problem as a chain graph: buffer i lives on [lo, hi)
  * of times 0..T; at each time the FREEs come before the ALLOCs. */
@@ -261,6 +262,40 @@ static void test_exact_limits_are_honest(void **state)
     assert_true(stopped > 0); /* the limit was reached, so the path ran */
 }
 
+/* A watcher's cancel (the TUI's Esc) stops the search: no plan, "cancelled". */
+static void test_exact_cancel(void **state)
+{
+    (void)state;
+    uint64_t st = 5;
+    prob p;
+    prob_random(&p, &st, 16, 12, 64);
+    graph *g = prob_graph(&p, 0);
+    run r;
+    char err[256] = "";
+    assert_int_equal(policy_run(g, policy_baseline(), &r, err, sizeof err), 0);
+    place_ctl ctl = {0};
+    atomic_store(&ctl.cancel, 1);
+    place_ctl_bind(&ctl);
+    placement pl;
+    assert_int_equal(place_run(g, &r, &cold, 1, &pl, err, sizeof err), -1);
+    assert_string_equal(err, "cancelled");
+    place_free(&pl);
+    /* and the search itself stopped at once, not at its end */
+    lifetimes lt = {0};
+    assert_int_equal(place_lifetimes(g, &r, &lt), 0);
+    placement q = {0};
+    q.offset = calloc(g->nbufs + 1, sizeof *q.offset);
+    assert_non_null(q.offset);
+    assert_int_equal(place_exact_cold(g, &r, &lt, 1, &q, err, sizeof err), 0);
+    place_ctl_bind(NULL);
+    assert_int_equal(q.search.stopped, 2);
+    assert_true(q.search.states <= 64);
+    place_free(&q);
+    place_lifetimes_free(&lt);
+    policy_run_free(&r);
+    graph_free(g);
+}
+
 /* Every sample: exact's plan verifies and is never above best's. */
 static void test_exact_on_samples(void **state)
 {
@@ -301,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_exact_is_optimal),
         cmocka_unit_test(test_exact_beats_every_placer),
         cmocka_unit_test(test_exact_limits_are_honest),
+        cmocka_unit_test(test_exact_cancel),
         cmocka_unit_test(test_exact_on_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

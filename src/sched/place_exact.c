@@ -410,6 +410,10 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
         for (int64_t plo = lo; plo < hi && !P.stopped;) {
             int64_t mid = plo == lo ? lo : plo + (hi - plo) / 2 / align * align;
             uint64_t b = plo == lo ? budget : budget / 16;
+            if (place_cancel_asked()) { /* between probes too: a probe may be short */
+                P.stopped = 2;
+                break;
+            }
             P.best = hi;
             P.bound = lo;
             place_progress(P.nodes, hi, lo);
