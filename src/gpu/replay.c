@@ -4,10 +4,10 @@
  * replay_run, replay_summarize, replay_backend_*, replay_mode_*. */
 #define _GNU_SOURCE
 #include "replay.h"
+#include "util/clock.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "replay_backends.h"
 #include "sched/units.h"
 
@@ -61,13 +61,6 @@ const replay_backend *replay_fallback(const replay_backend *be, int named)
 {
     if (named || !(be->caps & REPLAY_CAP_FALLS_BACK) || be == replay_backend_local()) return NULL;
     return replay_backend_local();
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 void replay_result_free(replay_result *res)
@@ -366,7 +359,7 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
         goto out;
     }
     for (uint32_t s = 0; s < r->n; s++) {
-        double t0 = now();
+        double t0 = clock_seconds();
         if (s == 0 && o->mode == REPLAY_ARENA && o->pl->arena > 0) {
             if (do_alloc(&e, 0, 0, o->pl->arena, FOR_ARENA, 0))
                 goto stop; /* the arena, with the first step */
@@ -384,7 +377,7 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
         x->node = g->id[r->order[s]];
         x->predicted = r->memory[s];
         x->measured = used - res->baseline;
-        x->ms = (now() - t0) * 1e3;
+        x->ms = (clock_seconds() - t0) * 1e3;
         res->n = s + 1;
         if (o->progress && o->progress(o->ctx, s + 1, r->n)) {
             rc = -2;

@@ -3,12 +3,12 @@
  * graph_build.c, then has the graph validated (validate.c). Exports load_*. */
 #define _GNU_SOURCE
 #include "load.h"
+#include "util/clock.h"
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "graph_build.h"
 #include "util/fileio.h"
 #include "util/jscan.h"
@@ -30,13 +30,6 @@ typedef struct reader {
     int timing; /* this value is timed */
     int seen_nodes, seen_edges;
 } reader;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void where(reader *r, const char *p, unsigned long *line, unsigned long *col)
 {
@@ -78,9 +71,9 @@ static cJSON *parse_value(reader *r, const char *p, const char **after)
     r->timing = r->nvalues < 4096 || (r->nvalues & 15) == 0;
     double weight = r->nvalues < 4096 ? 1 : 16;
     r->nvalues++;
-    double t0 = r->timing ? now_s() : 0;
+    double t0 = r->timing ? clock_seconds() : 0;
     cJSON *v = cJSON_ParseWithLengthOpts(p, (size_t)(end - p), &stop, 0);
-    if (r->timing) r->parse_s += (now_s() - t0) * weight;
+    if (r->timing) r->parse_s += (clock_seconds() - t0) * weight;
     if (!v) {
         const char *where, *what;
         if (jscan_value(p, end, &where, &what) == 0) {
@@ -101,9 +94,9 @@ static void drop_value(reader *r, cJSON *v)
         cJSON_Delete(v);
         return;
     }
-    double t0 = now_s();
+    double t0 = clock_seconds();
     cJSON_Delete(v);
-    r->parse_s += (now_s() - t0) * (r->nvalues <= 4096 ? 1 : 16);
+    r->parse_s += (clock_seconds() - t0) * (r->nvalues <= 4096 ? 1 : 16);
 }
 
 #define type_word json_type_word
@@ -511,15 +504,15 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     graph_build_init(&r.b, d,
                      opts && opts->max_nodes && opts->max_nodes < LOAD_MAX_NODES ? opts->max_nodes
                                                                                  : LOAD_MAX_NODES);
-    double t0 = now_s();
+    double t0 = clock_seconds();
     graph *g = NULL;
 
     /* cJSON accepts some text that is not JSON: check the syntax first. */
     const char *bad_at, *bad_why, *start = text, *end = text + len;
     if (len >= 3 && !memcmp(start, "\xEF\xBB\xBF", 3)) start += 3; /* a UTF-8 byte order mark */
-    double ts = now_s();
+    double ts = clock_seconds();
     int bad = skip_ws(start, end) < end && jscan_value(start, end, &bad_at, &bad_why);
-    double syntax_s = now_s() - ts;
+    double syntax_s = clock_seconds() - ts;
     if (bad) syntax_error(&r, bad_at, bad_why);
     else bad = read_document(&r) || r.b.oom;
     if (release) release(ctx);
@@ -543,7 +536,7 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     if (stats) {
         stats->syntax_s = syntax_s;
         stats->parse_s = r.parse_s;
-        stats->build_s = now_s() - t0 - r.parse_s - syntax_s;
+        stats->build_s = clock_seconds() - t0 - r.parse_s - syntax_s;
         stats->bytes = len;
     }
     return g;

@@ -17,6 +17,16 @@ int64_t place_span(int64_t size, int64_t align)
     return r ? size + (align - r) : size; /* sizes are at most 2^53-1: no overflow */
 }
 
+int64_t place_plan_top(const graph *g, const int64_t *off, int64_t align)
+{
+    int64_t top = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        int64_t span = place_span(g->buf_size[b], align);
+        if (span && off[b] + span > top) top = off[b] + span;
+    }
+    return top;
+}
+
 int place_oom(const graph *g, char *err, size_t errcap)
 {
     snprintf(err, errcap, "out of memory placing %u buffers", g->nbufs);

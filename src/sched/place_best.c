@@ -7,17 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The largest end of any buffer's span: the arena of a plan as best reports it. */
-static int64_t plan_top(const graph *g, const int64_t *off, int64_t align)
-{
-    int64_t top = 0;
-    for (uint32_t b = 0; b < g->nbufs; b++) {
-        int64_t span = place_span(g->buf_size[b], align);
-        if (span && off[b] + span > top) top = off[b] + span;
-    }
-    return top;
-}
-
 static uint64_t xorshift(uint64_t *s)
 {
     *s ^= *s << 13;
@@ -228,8 +217,8 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
             place_oom(g, err, errcap);
             goto out;
         }
-        int64_t a =
-            p->place(g, r, lt, align, &o, err, errcap) ? INT64_MAX : plan_top(g, o.offset, align);
+        int64_t a = p->place(g, r, lt, align, &o, err, errcap) ? INT64_MAX
+                                                               : place_plan_top(g, o.offset, align);
         free(o.block);
         if (a < arena) {
             arena = a;

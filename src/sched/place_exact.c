@@ -10,10 +10,10 @@
  * from one section to the next. Exports place_exact. */
 #include "place_ctl.h"
 #include "place_exact_internal.h"
+#include "util/clock.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* A candidate: its lowest offset now, and its place in the static order. */
 typedef struct cand {
@@ -22,13 +22,6 @@ typedef struct cand {
 } cand;
 
 /* An undo record: a min offset (kind 0) or a section floor (kind 1). */
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* ------------------------------------------------------------ the decision search */
 
@@ -222,7 +215,7 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
     if (++P->nodes - P->last_check >= 64) {
         P->last_check = P->nodes;
         if (place_cancel_asked()) P->stopped = 2;
-        else if (now_s() > P->deadline) P->stopped = 1;
+        else if (clock_seconds() > P->deadline) P->stopped = 1;
         place_progress(P->nodes, P->best, P->bound);
     }
     if (P->stopped) return X_STOP;
@@ -376,32 +369,22 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
         return -1;
     }
     if (cold) pl->detail = "a stack of every buffer";
-    int64_t lo = place_lower_bound(g, r, align), hi = 0;
-    for (uint32_t b = 0; b < g->nbufs; b++) {
-        int64_t end = pl->offset[b] + place_span(g->buf_size[b], align);
-        if (place_span(g->buf_size[b], align) && end > hi) hi = end;
-    }
+    int64_t lo = place_lower_bound(g, r, align), hi = place_plan_top(g, pl->offset, align);
     pl->bound = lo;
     if (hi <= lo) return 0; /* best reached the bound: nothing to search */
     place_doing("exact's search");
     pl->search.ran = 1;
     xp P;
-    int rc = -2;
-    uint32_t nspan = 0;
-    for (uint32_t b = 0; b < g->nbufs; b++) nspan += place_span(g->buf_size[b], align) > 0;
-    if (nspan <= EXACT_MAX_BUFFERS) rc = xp_build(&P, g, lt, align, EXACT_MAX_OVERLAPS);
-    if (rc == -1) {
+    int rc = xp_build(&P, g, lt, align, EXACT_MAX_BUFFERS, EXACT_MAX_OVERLAPS);
+    if (rc) {
         xp_free(&P);
-        return place_oom(g, err, errcap);
-    }
-    if (rc == -2) {
-        if (nspan <= EXACT_MAX_BUFFERS) xp_free(&P);
-        pl->search.stopped = 3;
+        if (rc == -1) return place_oom(g, err, errcap);
+        pl->search.stopped = 3; /* too large to search */
         return 0;
     }
     policy_limits lim;
     policy_get_limits(&lim);
-    P.deadline = now_s() + (lim.seconds > 0 ? lim.seconds : POLICY_TIME_LIMIT);
+    P.deadline = clock_seconds() + (lim.seconds > 0 ? lim.seconds : POLICY_TIME_LIMIT);
     P.node_cap = lim.max_states; /* 0: time alone */
     uint64_t budget = 4 * (uint64_t)P.nb + 1024;
     int x = X_NOTFOUND;

@@ -28,12 +28,14 @@ void xp_free(xp *P)
     memset(P, 0, sizeof *P);
 }
 
-int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint64_t max_overlaps)
+int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t max_buffers,
+             uint64_t max_overlaps)
 {
     memset(P, 0, sizeof *P);
     uint32_t nb = 0;
     for (uint32_t b = 0; b < g->nbufs; b++)
         if (place_span(g->buf_size[b], align) > 0) nb++;
+    if (nb > max_buffers) return -2;
     P->nb = nb;
     size_t n1 = (size_t)nb + 1;
     P->size = malloc(n1 * sizeof *P->size);

@@ -41,8 +41,10 @@ typedef struct xp {
 /* Builds the problem from the buffers with a span: sections (the sets of
  * buffers live just before some buffer dies), partitions (runs of time no
  * buffer crosses out of) and overlaps. 0, or -1 out of memory, -2 when the
- * overlaps or the sections' lists pass max_overlaps entries. */
-int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint64_t max_overlaps);
+ * buffers with a span pass max_buffers, or the overlaps or the sections'
+ * lists pass max_overlaps entries. xp_free after either. */
+int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t max_buffers,
+             uint64_t max_overlaps);
 void xp_free(xp *P);
 
 #endif

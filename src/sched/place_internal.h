@@ -6,6 +6,10 @@
 #define MEMTRIS_PLACE_INTERNAL_H
 #include "place.h"
 
+/* The largest end of any buffer's span at the offsets off: the arena of a
+ * plan as best and exact compare them. */
+int64_t place_plan_top(const graph *g, const int64_t *off, int64_t align);
+
 /* "out of memory placing N buffers" in err; returns -1. */
 int place_oom(const graph *g, char *err, size_t errcap);
 /* "the arena would pass 2^63-1 bytes (buffer B)" in err; returns -1. */

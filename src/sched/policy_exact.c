@@ -19,11 +19,11 @@
 #include "policy_internal.h"
 #include "policy_ctl.h"
 #include "policy_piece.h"
+#include "util/clock.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static _Thread_local policy_limits limits_now;
 static _Thread_local policy_ctl *ctl_now;
@@ -32,13 +32,6 @@ void policy_set_limits(const policy_limits *l) { limits_now = l ? *l : (policy_l
 void policy_get_limits(policy_limits *l) { *l = limits_now; }
 void policy_ctl_bind(policy_ctl *ctl) { ctl_now = ctl; }
 policy_ctl *policy_ctl_now(void) { return ctl_now; }
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* ------------------------------------------------------------ one piece */
 
@@ -230,7 +223,7 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
                                       memory_order_relaxed); /* no order left peaks lower */
                 if (atomic_load_explicit(&ctl->cancel, memory_order_relaxed)) B->stopped = -1;
             }
-            if (now_s() > B->deadline) B->stopped = SEARCH_TIME;
+            if (clock_seconds() > B->deadline) B->stopped = SEARCH_TIME;
         }
         if (*B->states + S.count >= B->max_states) B->stopped = SEARCH_STATES;
         if (B->stopped) {
@@ -339,7 +332,7 @@ static int find_cuts(const graph *g, const uint32_t *order, const uint32_t *rank
 int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
 {
     uint32_t n = g->n;
-    double t0 = now_s();
+    double t0 = clock_seconds();
     budget B = {.deadline = t0 + (limits_now.seconds > 0 ? limits_now.seconds : POLICY_TIME_LIMIT),
                 .max_states = limits_now.max_states ? limits_now.max_states : POLICY_MAX_STATES,
                 .states = &r->search.states};
