@@ -259,6 +259,10 @@ static int decode_optional(reader *r, const node_members *m, const char *at, siz
         describe_bad_int(m->str, why, sizeof why);
         ERR_AT(r, at, DC_FIELD, LAB ": \"Stream\" must be a non-negative integer; %s", LABV, why);
         bad = -1;
+    } else if (s->stream > GRAPH_MAX_STREAM) {
+        ERR_AT(r, at, DC_FIELD, LAB ": \"Stream\" must be 0..%d, found %lld", LABV,
+               GRAPH_MAX_STREAM, (long long)s->stream);
+        bad = -1;
     }
     return bad;
 }

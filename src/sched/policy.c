@@ -14,7 +14,8 @@
  * functions, or its plan (declared in policy_internal.h, the file listed in
  * src/sched/CMakeLists.txt), and one line here: every command, compare, the
  * TUI, best's members and the man page's check take it from this table. The
- * first is the baseline; the heuristics come before best, best before exact. */
+ * first is the baseline; the heuristics come before best, best before exact,
+ * and the rules that weigh time too (not members of best) come last. */
 #define RANK_KEYS .nkeys = 1, .key_names = {"rank", NULL, NULL}, .key = policy_key_rank
 static const policy policies[] = {
     {.name = "fifo",
@@ -72,7 +73,36 @@ static const policy policies[] = {
      .kind = POLICY_EXACT,
      RANK_KEYS,
      .why = policy_why_exact},
+    {.name = "weighted",
+     .desc = "the seed's multi-objective score, alpha x memory + (1 - alpha) x latency, each "
+             "scaled to [0, 1]; the highest runs first (--alpha, default 0.7; 1 is priority)",
+     .key = policy_key_weighted,
+     .prepare = policy_prepare_weighted,
+     .kind = POLICY_TIMED,
+     .nkeys = 3,
+     .key_names = {"score", "change", "type,id"},
+     .why = policy_why_weighted},
+    {.name = "multiqueue",
+     .desc = "the seed's multi-queue loop: ready queues compute, transfer and other, served in "
+             "--queue-order each round, FIFO within a queue",
+     .plan = policy_plan_multiqueue,
+     .kind = POLICY_TIMED,
+     RANK_KEYS,
+     .why = policy_why_multiqueue},
 };
+
+const char *const policy_queue_names[QUEUE_COUNT] = {"compute", "transfer", "other"};
+static _Thread_local policy_params params_now;
+
+void policy_set_params(const policy_params *pp) { params_now = pp ? *pp : (policy_params){0}; }
+
+void policy_get_params(policy_params *pp)
+{
+    *pp = params_now;
+    if (!pp->has_alpha) pp->alpha = POLICY_ALPHA;
+    if (!pp->has_order)
+        for (int q = 0; q < QUEUE_COUNT; q++) pp->order[q] = (uint8_t)q;
+}
 
 size_t policy_count(void) { return sizeof policies / sizeof policies[0]; }
 
@@ -127,6 +157,7 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
         snprintf(err, errcap, "out of memory scheduling %u nodes", n);
         goto fail;
     }
+    if (p->prepare) p->prepare(g, r);
     if (p->plan && p->plan(g, r, err, errcap)) goto fail;
 
     /* Roots first, sorted by Id: r->order doubles as scratch for them. */

@@ -33,8 +33,22 @@ typedef struct policy_limits {
 enum {
     POLICY_HEURISTIC, /* a rule, O(n log n); a member of "best" */
     POLICY_PORTFOLIO, /* "best": the smallest peak of the heuristics */
-    POLICY_EXACT      /* "exact": a search for the proven minimum peak */
+    POLICY_EXACT,     /* "exact": a search for the proven minimum peak */
+    POLICY_TIMED      /* a rule that weighs time too (weighted, multiqueue): not in "best" */
 };
+
+/* The time-aware policies' parameters, per thread (policy_set_params). */
+enum { QUEUE_COMPUTE, QUEUE_TRANSFER, QUEUE_OTHER, QUEUE_COUNT };
+#define POLICY_ALPHA 0.7
+typedef struct policy_params {
+    int has_alpha;              /* else weighted uses POLICY_ALPHA */
+    double alpha;               /* weighted's weight of memory, in [0, 1] */
+    int has_order;              /* else multiqueue serves compute, transfer, other */
+    uint8_t order[QUEUE_COUNT]; /* QUEUE_* in the order multiqueue serves them each round */
+} policy_params;
+void policy_set_params(const policy_params *pp);          /* NULL: the defaults */
+void policy_get_params(policy_params *pp);                /* with the defaults filled in */
+extern const char *const policy_queue_names[QUEUE_COUNT]; /* "compute", "transfer", "other" */
 
 typedef struct policy {
     const char *name;
@@ -48,6 +62,9 @@ typedef struct policy {
      * order as r->rank[i] (position of node i) and may set r->found_by and
      * r->lower_bound; key is then policy_key_rank. 0, or -1 with a message. */
     int (*plan)(const graph *g, struct run *r, char *err, size_t errcap);
+    /* Called once before the first key (NULL for most): sets r's constants
+     * (r->alpha, r->kscale) from the graph and this thread's parameters. */
+    void (*prepare)(const graph *g, struct run *r);
     int kind;  /* POLICY_* */
     int nkeys; /* key fields worth showing */
     const char *key_names[3];
@@ -81,8 +98,13 @@ typedef struct run {
     int optimal;
     const struct policy *found_by; /* best: the member whose order it is */
     policy_search search;          /* exact: how the search went */
+    double alpha;                  /* weighted: the weight of memory its keys used */
+    double kscale[3]; /* weighted: the largest change, its spread, the largest 1/latency */
 } run;
 
+/* weighted's score of node i in r (a run of weighted), and its two terms,
+ * each in [0, 1] (mem, lat may be NULL). */
+double policy_weighted_score(const graph *g, const run *r, uint32_t i, double *mem, double *lat);
 /* Runs p on g. Returns 0, or -1 with a message in err (out of memory, or live
  * memory passing 2^63-1). */
 int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap);

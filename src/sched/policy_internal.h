@@ -17,6 +17,10 @@ void policy_why_priority(POLICY_WHY_ARGS);
 void policy_key_bfs(POLICY_KEY_ARGS);
 void policy_why_bfs(POLICY_WHY_ARGS);
 
+void policy_prepare_weighted(const graph *g, run *r);
+void policy_key_weighted(POLICY_KEY_ARGS);
+void policy_why_weighted(POLICY_WHY_ARGS);
+
 /* Whole-order policies: their plan, and a why that says where the node
  * stands in the order (policy_why_rank, in policy.c, does the words). */
 void policy_key_rank(POLICY_KEY_ARGS);
@@ -29,6 +33,10 @@ int policy_plan_lpmf(const graph *g, run *r, char *err, size_t errcap);
 void policy_why_lpmf(POLICY_WHY_ARGS);
 int policy_plan_best(const graph *g, run *r, char *err, size_t errcap);
 void policy_why_best(POLICY_WHY_ARGS);
+int policy_plan_multiqueue(const graph *g, run *r, char *err, size_t errcap);
+void policy_why_multiqueue(POLICY_WHY_ARGS);
+/* The queue multiqueue puts node i in (QUEUE_*). */
+int policy_queue_of(const graph *g, uint32_t i);
 int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap);
 void policy_why_exact(POLICY_WHY_ARGS);
 

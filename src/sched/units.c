@@ -60,3 +60,15 @@ int64_t units_parse(const char *s)
         }
     return -1;
 }
+
+char *units_ms(char *out, size_t cap, double ms)
+{
+    if (!(ms > 0)) snprintf(out, cap, "0 ms");
+    else if (ms < 1) snprintf(out, cap, "%.3g ms", ms);
+    else if (ms < 10) snprintf(out, cap, "%.2f ms", ms);
+    else if (ms < 1000) snprintf(out, cap, "%.1f ms", ms);
+    else if (ms < 60000) snprintf(out, cap, "%.2f s", ms / 1000);
+    else if (ms < 6e7) snprintf(out, cap, "%.1f min", ms / 60000);
+    else snprintf(out, cap, "%.0f h", ms / 3600000);
+    return out;
+}

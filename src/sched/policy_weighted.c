@@ -1,0 +1,73 @@
+/* policy_weighted.c: policy "weighted", the seed's multi-objective score
+ * (seed 001, 5.1): alpha x memory_score + (1 - alpha) x latency_score, with
+ * memory_score = -change and latency_score = 1 / latency (0 without one),
+ * each scaled to [0, 1] over the graph's nodes so the weights mean what they
+ * say: memory = (largest change - change) / (largest - smallest change),
+ * latency = (1 / latency) / (1 / the smallest latency). The highest score
+ * runs first; ties go to the smaller change, then to priority's (type, id),
+ * so alpha 1 is exactly priority's order. Exports policy_prepare_weighted,
+ * policy_key_weighted, policy_why_weighted, policy_weighted_score. */
+#include "policy_internal.h"
+#include <math.h>
+#include <stdio.h>
+#include "timeline.h"
+
+void policy_prepare_weighted(const graph *g, run *r)
+{
+    policy_params pp;
+    policy_get_params(&pp);
+    r->alpha = pp.alpha;
+    int64_t lo = 0, hi = 0;
+    double fastest = 0; /* the smallest positive latency */
+    for (uint32_t i = 0; i < g->n; i++) {
+        if (i == 0 || g->change[i] < lo) lo = g->change[i];
+        if (i == 0 || g->change[i] > hi) hi = g->change[i];
+        double l = timeline_latency(g, i);
+        if (l > 0 && (fastest == 0 || l < fastest)) fastest = l;
+    }
+    r->kscale[0] = (double)hi;
+    r->kscale[1] = (double)hi - (double)lo; /* 0: every change is the same */
+    r->kscale[2] = fastest > 0 ? 1 / fastest : 0;
+}
+
+double policy_weighted_score(const graph *g, const run *r, uint32_t i, double *mem, double *lat)
+{
+    double m = r->kscale[1] > 0 ? (r->kscale[0] - (double)g->change[i]) / r->kscale[1] : 0;
+    double l = timeline_latency(g, i);
+    l = l > 0 && r->kscale[2] > 0 ? (1 / l) / r->kscale[2] : 0;
+    if (m > 1) m = 1; /* rounding */
+    if (l > 1) l = 1;
+    if (mem) *mem = m;
+    if (lat) *lat = l;
+    return r->alpha * m + (1 - r->alpha) * l;
+}
+
+/* Scores are compared at 2^-52: at alpha 1 the score falls as change rises,
+ * and the change that breaks its ties keeps priority's order exactly. */
+void policy_key_weighted(POLICY_KEY_ARGS)
+{
+    (void)seq;
+    double s = policy_weighted_score(g, r, i, NULL, NULL);
+    k[0] = -(int64_t)llround(s * 4503599627370496.0);
+    k[1] = g->change[i];
+    k[2] = ((int64_t)g->kind[i] << 53) | g->id[i]; /* Ids are below 2^53 */
+}
+
+void policy_why_weighted(POLICY_WHY_ARGS)
+{
+    double m, l, s = policy_weighted_score(g, r, u, &m, &l);
+    char lb[GRAPH_LABEL_MAX];
+    if (v == GRAPH_NONE || nready < 2) {
+        snprintf(out, cap, "score %.3f (memory %.3f, latency %.3f, alpha %.2g)", s, m, l, r->alpha);
+        return;
+    }
+    double vm, vl, vs = policy_weighted_score(g, r, v, &vm, &vl);
+    int64_t ku[3], kv[3];
+    policy_key_weighted(g, r, u, 0, ku);
+    policy_key_weighted(g, r, v, 0, kv);
+    snprintf(out, cap,
+             "the highest score of %u ready, %.3f (memory %.3f, latency %.3f, alpha %.2g); "
+             "next best node %lld (%s) scores %.3f%s",
+             nready, s, m, l, r->alpha, (long long)g->id[v], graph_label(g, v, lb, sizeof lb), vs,
+             ku[0] == kv[0] ? ", a tie broken by change, type and id" : "");
+}
