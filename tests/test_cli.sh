@@ -155,8 +155,8 @@ group_version() {
     done
 }
 
-SEED_JSON_PRIORITY='{"policy": "priority", "nodes": 3, "peak": 1024, "lower_bound": 1024, "proven_optimal": true, "order": [0, 1, 2], "memory": [1024, 1024, 0]}'
-SEED_JSON_FIFO='{"policy": "fifo", "nodes": 3, "peak": 1024, "lower_bound": 1024, "proven_optimal": true, "order": [0, 1, 2], "memory": [1024, 1024, 0]}'
+SEED_JSON_PRIORITY='{"policy": "priority", "nodes": 3, "peak": 1024, "lower_bound": 1024, "proven_optimal": true, "makespan": 0, "critical_path": 0, "makespan_bound": 0, "stream_busy": [0], "order": [0, 1, 2], "memory": [1024, 1024, 0], "start": [0, 0, 0], "stream": [-1, 0, -1]}'
+SEED_JSON_FIFO='{"policy": "fifo", "nodes": 3, "peak": 1024, "lower_bound": 1024, "proven_optimal": true, "makespan": 0, "critical_path": 0, "makespan_bound": 0, "stream_busy": [0], "order": [0, 1, 2], "memory": [1024, 1024, 0], "start": [0, 0, 0], "stream": [-1, 0, -1]}'
 
 group_stdin() {
     run "$M" schedule --format json - <"$SEED"
@@ -192,17 +192,17 @@ group_schedule() {
     # Warnings go to stderr, never into the JSON.
     if [ "$(grep -c 'warning:' "$ERR")" -eq 2 ]; then ok; else bad "seed example gives 2 warnings on stderr"; fi
     run "$M" schedule -p fifo -f json "$DATA/branches.json"
-    expect_out_line '{"policy": "fifo", "nodes": 11, "peak": 1200, "lower_bound": 500, "proven_optimal": false, "order": [0, 1, 4, 7, 2, 5, 8, 3, 6, 9, 10], "memory": [0, 400, 700, 1200, 1200, 1200, 1200, 800, 500, 0, 0]}' "schedule fifo json on branches"
+    expect_out_line '{"policy": "fifo", "nodes": 11, "peak": 1200, "lower_bound": 500, "proven_optimal": false, "makespan": 0, "critical_path": 0, "makespan_bound": 0, "stream_busy": [0], "order": [0, 1, 4, 7, 2, 5, 8, 3, 6, 9, 10], "memory": [0, 400, 700, 1200, 1200, 1200, 1200, 800, 500, 0, 0], "start": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "stream": [0, -1, -1, -1, 0, 0, 0, -1, -1, -1, 0]}' "schedule fifo json on branches"
     run "$M" schedule -f json "$DATA/branches.json"
-    expect_out_line '{"policy": "priority", "nodes": 11, "peak": 500, "lower_bound": 500, "proven_optimal": true, "order": [0, 4, 5, 6, 1, 2, 3, 7, 8, 9, 10], "memory": [0, 300, 300, 0, 400, 400, 0, 500, 500, 0, 0]}' "schedule priority json on branches"
+    expect_out_line '{"policy": "priority", "nodes": 11, "peak": 500, "lower_bound": 500, "proven_optimal": true, "makespan": 0, "critical_path": 0, "makespan_bound": 0, "stream_busy": [0], "order": [0, 4, 5, 6, 1, 2, 3, 7, 8, 9, 10], "memory": [0, 300, 300, 0, 400, 400, 0, 500, 500, 0, 0], "start": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "stream": [0, -1, 0, -1, -1, 0, -1, -1, 0, -1, 0]}' "schedule priority json on branches"
     expect_empty "$ERR" "no warnings for branches"
 
     run "$M" schedule --format csv "$SEED"
     expect_rc 0 "schedule --format csv"
-    printf 'step,id,op,name,change,memory\n1,0,ALLOC,,1024,1024\n2,1,Matmul,,0,1024\n3,2,FREE,,-1024,0\n' >"$TMP/seed.csv"
+    printf 'step,id,op,name,change,memory,start_ms,finish_ms,stream\n1,0,ALLOC,,1024,1024,0,0,\n2,1,Matmul,,0,1024,0,0,0\n3,2,FREE,,-1024,0,0,0,\n' >"$TMP/seed.csv"
     expect_out_file "$TMP/seed.csv" "schedule csv on the seed example"
     run "$M" schedule -f csv "$DATA/chain.json"
-    if [ "$(head -1 "$OUT")" = "step,id,op,name,change,memory" ]; then ok; else bad "csv header"; fi
+    if [ "$(head -1 "$OUT")" = "step,id,op,name,change,memory,start_ms,finish_ms,stream" ]; then ok; else bad "csv header"; fi
     expect_grep "$OUT" "1,0,ALLOC,x,100,100" "csv row with a Name"
     expect_grep "$OUT" "7,6,FREE,,-200,0" "csv last row"
     # Names that need quoting in CSV.
@@ -220,15 +220,15 @@ group_schedule() {
 group_compare() {
     run "$M" compare --format json --policies fifo,priority "$SEED"
     expect_rc 0 "compare --format json"
-    expect_out_line "{\"graph\": \"$SEED\", \"lower_bound\": 1024, \"optimum\": 1024, \"results\": [{\"policy\": \"fifo\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 1, \"diverges_at\": null}, {\"policy\": \"priority\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 1, \"diverges_at\": null}]}" "compare json on the seed example"
+    expect_out_line "{\"graph\": \"$SEED\", \"lower_bound\": 1024, \"optimum\": 1024, \"results\": [{\"policy\": \"fifo\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 1, \"diverges_at\": null, \"makespan\": 0}, {\"policy\": \"priority\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 1, \"diverges_at\": null, \"makespan\": 0}]}" "compare json on the seed example"
     run "$M" compare -f json --policies fifo,priority "$DATA/branches.json"
-    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"lower_bound\": 500, \"optimum\": 500, \"results\": [{\"policy\": \"fifo\", \"peak\": 1200, \"steps\": 11, \"vs_fifo\": 1.000000, \"vs_optimum\": 2.400000, \"proven_optimal\": false, \"peak_step\": 4, \"diverges_at\": null}, {\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 8, \"diverges_at\": 2}]}" "compare json on branches"
+    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"lower_bound\": 500, \"optimum\": 500, \"results\": [{\"policy\": \"fifo\", \"peak\": 1200, \"steps\": 11, \"vs_fifo\": 1.000000, \"vs_optimum\": 2.400000, \"proven_optimal\": false, \"peak_step\": 4, \"diverges_at\": null, \"makespan\": 0}, {\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 8, \"diverges_at\": 2, \"makespan\": 0}]}" "compare json on branches"
     # The default list: every policy but exact, in the table's order; all adds exact.
     run "$M" compare -f csv "$DATA/branches.json"
-    if [ "$(cut -d, -f1 "$OUT" | tr '\n' ' ')" = "policy fifo priority dfs postorder lpmf bfs best " ]; then ok
+    if [ "$(cut -d, -f1 "$OUT" | tr '\n' ' ')" = "policy fifo priority dfs postorder lpmf bfs best weighted multiqueue " ]; then ok
     else bad "compare: every policy but exact by default"; fi
     run "$M" compare -f csv --policies all "$DATA/branches.json"
-    if [ "$(cut -d, -f1 "$OUT" | tr '\n' ' ')" = "policy fifo priority dfs postorder lpmf bfs best exact " ]; then ok
+    if [ "$(cut -d, -f1 "$OUT" | tr '\n' ' ')" = "policy fifo priority dfs postorder lpmf bfs best exact weighted multiqueue " ]; then ok
     else bad "compare --policies all adds exact"; fi
     run "$M" compare -f json "$DATA/branches.json"
     if command -v python3 >/dev/null 2>&1; then
@@ -239,7 +239,8 @@ assert list(d) == ["graph", "lower_bound", "optimum", "results"], d
 for r in d["results"]:
     keys = ["policy", "peak", "steps", "vs_fifo", "vs_optimum", "proven_optimal"]
     keys += ["found_by"] if r["policy"] == "best" else []
-    assert list(r) == keys + ["peak_step", "diverges_at"], r
+    assert list(r) == keys + ["peak_step", "diverges_at", "makespan"], r
+    assert r["makespan"] == 0, r  # the graph has no Latency
     assert r["proven_optimal"] == (r["peak"] == d["optimum"]), r
     assert r["vs_optimum"] == r["peak"] / d["optimum"], r
     assert isinstance(r["peak_step"], int) and 0 <= r["peak_step"] <= r["steps"], r
@@ -250,14 +251,14 @@ EOF
         then ok; else bad "compare json parses with the documented keys"; fi
     fi
     run "$M" compare --policies priority -f json "$DATA/branches.json"
-    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"lower_bound\": 500, \"optimum\": 500, \"results\": [{\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 8, \"diverges_at\": 2}]}" "compare --policies priority json"
+    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"lower_bound\": 500, \"optimum\": 500, \"results\": [{\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 8, \"diverges_at\": 2, \"makespan\": 0}]}" "compare --policies priority json"
     # CSV: the same figures, one row a policy; the peak step and the first
     # divergence are compare's text's and the schedule's.
     run "$M" compare -f csv --policies fifo,priority --placers first-fit,best "$DATA/branches.json"
     expect_rc 0 "compare --format csv"
-    if [ "$(cat "$OUT")" = "policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal,arena_first-fit,arena_best
-fifo,1200,4,1.000000,,2.400000,false,1280,1280
-priority,500,8,0.416667,2,1.000000,true,512,512" ]; then ok
+    if [ "$(cat "$OUT")" = "policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal,makespan_ms,arena_first-fit,arena_best
+fifo,1200,4,1.000000,,2.400000,false,0,1280,1280
+priority,500,8,0.416667,2,1.000000,true,0,512,512" ]; then ok
     else bad "compare csv: header, fifo (no divergence from itself), priority's peak step and divergence"; fi
     run "$M" compare "$DATA/branches.json"
     expect_grep "$OUT" "differs from step 2" "compare text: the same divergence as csv"

@@ -9,6 +9,7 @@
 #include "sched/place.h"
 #include "sched/policy.h"
 #include "sched/problem.h"
+#include "sched/timeline.h"
 
 struct replay_backend;
 
@@ -157,6 +158,21 @@ enum { CLI_OPT_TIME_LIMIT = 1000, CLI_OPT_MAX_STATES };
 #define CLI_LIMIT_HELP                                                           \
     "      --time-limit S  exact: stop searching after S seconds (default 10)\n" \
     "      --max-states N  exact: stop after keeping N states (default 4000000)\n"
+/* Long-only options of the commands that run the time-aware policies. */
+enum { CLI_OPT_ALPHA = 1010, CLI_OPT_QUEUE_ORDER };
+#define CLI_PARAM_OPTIONS                                        \
+    {"alpha", required_argument, 0, CLI_OPT_ALPHA},              \
+    {                                                            \
+        "queue-order", required_argument, 0, CLI_OPT_QUEUE_ORDER \
+    }
+#define CLI_PARAM_HELP                                                                \
+    "      --alpha A       weighted: the weight of memory against latency, 0 to 1\n"  \
+    "                      (default 0.7; 1 is priority's order)\n"                    \
+    "      --queue-order Q multiqueue: the queues served each round, a permutation\n" \
+    "                      of compute,transfer,other (the default)\n"
+/* Parses --alpha (opt CLI_OPT_ALPHA) or --queue-order into pp. 0, or -1 after
+ * a usage error for CMD. */
+int cli_param(const char *cmd, int opt, const char *arg, policy_params *pp);
 /* A placement search's end as JSON and text say it: "finished", "limit",
  * "cancelled" or "too large" (place_search.stopped). */
 const char *cli_place_stop_word(int stopped);
@@ -172,6 +188,26 @@ int64_t cli_prove(const graph *g, run *runs, int n);
 /* "search: 1234 states, 2 of 3 pieces searched to the end (stopped at the
  * time limit)" for exact's run. Returns out. */
 const char *cli_search_words(const run *r, char *out, size_t cap);
+
+/* ------------------------------------------ timelines (cli_time.c) */
+
+/* Times r's order on g (timeline_run): EXIT_OK, or EXIT_BAD after
+ * "SOURCE: error: ..." on stderr. */
+int cli_timeline(const graph *g, const run *r, timeline *t);
+/* A time in ms as JSON writes it (12 significant digits). */
+void cli_json_ms(FILE *f, double ms);
+/* The members ', "makespan": MS, "critical_path": MS, "makespan_bound": MS,
+ * "stream_busy": [MS per stream]'. */
+void cli_time_json(FILE *f, const timeline *t);
+/* "makespan 12.3 ms on 2 streams (busy: 0 10.0 ms, 1 2.30 ms); no order
+ * finishes before 11.0 ms (critical path 10.2 ms)", or "makespan 0 ms: no
+ * node has a Latency", and a newline. */
+void cli_time_text(FILE *f, const graph *g, const timeline *t);
+
+/* compare --pareto on g: the points in FORMAT (CLI_TEXT, CLI_JSON, CLI_CSV)
+ * on standard output, and the SVG to svg (NULL: none; "-": standard output,
+ * instead of the points). EXIT_OK or EXIT_BAD after a message. */
+int cli_pareto(const graph *g, int format, const char *svg);
 
 /* Removes a partly written output file after a write error: only a regular
  * file (never /dev/full, a fifo or a device). */

@@ -1,7 +1,7 @@
 /* cli_proof.c: what the commands share about policies and optimality: the
  * policies' list for --help, the --time-limit and --max-states options of
- * exact's search, and proving every run of a graph against the best bound
- * any of them found. */
+ * exact's search, --alpha and --queue-order of the time-aware ones, and proving every run of a
+ * graph against the best bound any of them found. */
 #include "cli.h"
 #include <math.h>
 #include <stdlib.h>
@@ -29,6 +29,47 @@ int cli_limit(const char *cmd, int opt, const char *arg, policy_limits *l)
         return -1;
     }
     l->max_states = v;
+    return 0;
+}
+
+int cli_param(const char *cmd, int opt, const char *arg, policy_params *pp)
+{
+    char *end;
+    if (opt == CLI_OPT_ALPHA) {
+        double v = strtod(arg, &end);
+        if (end == arg || *end || !(v >= 0 && v <= 1)) {
+            cli_usage_error(cmd, "--alpha wants a number from 0 to 1, not '%s'", arg);
+            return -1;
+        }
+        pp->has_alpha = 1;
+        pp->alpha = v;
+        return 0;
+    }
+    unsigned seen = 0;
+    int k = 0, whole = 0; /* whole: the list ended right after a name */
+    for (const char *w = arg; k < QUEUE_COUNT; k++) {
+        size_t len = strcspn(w, ",");
+        int q = 0;
+        while (q < QUEUE_COUNT &&
+               (strlen(policy_queue_names[q]) != len || strncmp(w, policy_queue_names[q], len)))
+            q++;
+        if (q == QUEUE_COUNT || seen & (1u << q)) break;
+        seen |= 1u << q;
+        pp->order[k] = (uint8_t)q;
+        if (!w[len]) {
+            whole = 1;
+            break;
+        }
+        w += len + 1;
+    }
+    if (!whole || seen != (1u << QUEUE_COUNT) - 1) {
+        cli_usage_error(cmd,
+                        "--queue-order wants compute, transfer and other, each once, "
+                        "comma-separated, not '%s'",
+                        arg);
+        return -1;
+    }
+    pp->has_order = 1;
     return 0;
 }
 

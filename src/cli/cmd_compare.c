@@ -15,22 +15,30 @@
 static const char help[] =
     "Usage: memtris compare FILE [--policies NAME,NAME...|all] [--placers NAME,NAME...|all]\n"
     "                            [--align N] [--format text|json|csv]\n"
-    "                            [--time-limit S] [--max-states N]\n"
+    "                            [--time-limit S] [--max-states N] [--alpha A]\n"
+    "                            [--queue-order Q]\n"
+    "       memtris compare FILE --pareto [--svg OUT.svg] [--format text|json|csv]\n"
     "Run several policies over the graph and compare their peak live memory with\n"
-    "fifo's and with the least peak of any order when it is known; with --placers,\n"
-    "also the arena each placer needs for each policy's schedule.\n"
+    "fifo's and with the least peak of any order when it is known, and their\n"
+    "makespans; with --placers, also the arena each placer needs for each policy's\n"
+    "schedule. With --pareto, the memory/time trade-off: fifo, priority,\n"
+    "multiqueue, best and weighted at alpha 0, 0.1, ..., 1, each a (peak, makespan)\n"
+    "point, those no other point beats on both marked as the Pareto front.\n"
     "\n"
     "  -P, --policies LIST  comma-separated policies (below), or 'all' (default: all\n"
     "                       but exact, fifo first; 'all' adds exact's search)\n"
     "  -L, --placers LIST   comma-separated placers, or 'all' (default: none); see\n"
     "                       'memtris plan --help' for the list\n"
     "  -a, --align N        the placers' alignment, a power of two (default 64)\n"
-    "  -f, --format FMT     text (default), json or csv\n" CLI_LIMIT_HELP
+    "  -f, --format FMT     text (default), json or csv\n" CLI_LIMIT_HELP CLI_PARAM_HELP
+    "      --pareto         the memory/time points and their Pareto front instead\n"
+    "      --svg OUT.svg    with --pareto: also draw the plane as an SVG picture ('-':\n"
+    "                       to standard output, instead of the points)\n"
     "  -h, --help           show this help and exit\n"
     "\n"
     "JSON: {\"graph\", \"lower_bound\", \"optimum\", \"results\": [{\"policy\", \"peak\",\n"
     "       \"steps\", \"vs_fifo\", \"vs_optimum\", \"proven_optimal\", \"peak_step\",\n"
-    "       \"diverges_at\"}, ...]}; best's result adds \"found_by\".\n"
+    "       \"diverges_at\", \"makespan\"}, ...]}; best's result adds \"found_by\".\n"
     "vs_fifo is peak / fifo's peak (null when fifo's peak is 0 and this one's is not);\n"
     "lower_bound: no order peaks below it; optimum: the least peak when a policy\n"
     "reached the bound (proven), else null, and then vs_optimum is null too;\n"
@@ -39,8 +47,14 @@ static const char help[] =
     "With --placers each result also has \"arenas\": {\"PLACER\": BYTES, ...}, and the\n"
     "object \"least_arena\": {\"PLACER\": POLICY, ...}, the policy whose schedule each\n"
     "placer places smallest (the text says when that is not the least live peak's).\n"
-    "CSV: policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal, then one\n"
-    "column per placer (arena_PLACER); empty where JSON says null.\n";
+    "makespan: the order's timeline on the graph's streams, in ms (memtris(1),\n"
+    "TIMELINE).\n"
+    "CSV: policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal,\n"
+    "makespan_ms, then one column per placer (arena_PLACER); empty where JSON says\n"
+    "null.\n"
+    "--pareto JSON: {\"graph\", \"critical_path\", \"makespan_bound\", \"points\":\n"
+    "       [{\"policy\", \"alpha\" (weighted's, else null), \"peak\", \"makespan\",\n"
+    "       \"pareto\"}, ...]}; CSV: policy,alpha,peak,makespan_ms,pareto.\n";
 
 static void print_help(void)
 {
@@ -104,6 +118,8 @@ static void ratio(char *out, size_t cap, int64_t peak, int64_t base)
     else snprintf(out, cap, peak == 0 ? "1.000000" : "null");
 }
 
+enum { OPT_PARETO = 1200, OPT_SVG };
+
 int cmd_compare(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -111,15 +127,20 @@ int cmd_compare(int argc, char **argv)
         {"placers", required_argument, 0, 'L'},
         {"align", required_argument, 0, 'a'},
         {"format", required_argument, 0, 'f'},
+        {"pareto", no_argument, 0, OPT_PARETO},
+        {"svg", required_argument, 0, OPT_SVG},
         CLI_LIMIT_OPTIONS,
+        CLI_PARAM_OPTIONS,
         {0, 0, 0, 0},
     };
     policy_limits lim = {0};
+    policy_params pp = {0};
     static const cli_opts opts = {"compare", "P:L:a:f:", longopts, NULL, print_help};
     const policy *pol[MAX_POLICIES];
     int npol = 0, c, status;
     char *list = NULL, *plist = NULL;
-    const char *fname = DEFAULT_FORMAT, *align_arg = NULL, *file;
+    const char *fname = DEFAULT_FORMAT, *align_arg = NULL, *svg = NULL, *file;
+    int pareto = 0;
     const placer *plc[MAX_PLACERS];
     int npl = 0;
     int64_t align = PLACE_ALIGN_DEFAULT;
@@ -129,9 +150,15 @@ int cmd_compare(int argc, char **argv)
         case 'L': plist = optarg; break;
         case 'a': align_arg = optarg; break;
         case 'f': fname = optarg; break;
+        case OPT_PARETO: pareto = 1; break;
+        case OPT_SVG: svg = optarg; break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
             if (cli_limit("compare", c, optarg, &lim)) return EXIT_USAGE;
+            break;
+        case CLI_OPT_ALPHA:
+        case CLI_OPT_QUEUE_ORDER:
+            if (cli_param("compare", c, optarg, &pp)) return EXIT_USAGE;
             break;
         }
     }
@@ -139,6 +166,21 @@ int cmd_compare(int argc, char **argv)
     if (!(file = cli_file("compare", argc, argv))) return EXIT_USAGE;
     int format = cli_format("compare", fname, CLI_FORMATS_ALL);
     if (format < 0) return EXIT_USAGE;
+    if (pareto && (list || plist || align_arg))
+        return cli_usage_error("compare", "--pareto runs its own policies: it takes no %s",
+                               list    ? "--policies"
+                               : plist ? "--placers"
+                                       : "--align");
+    if (svg && !pareto) return cli_usage_error("compare", "--svg draws --pareto's points only");
+    if (pareto) {
+        policy_set_limits(&lim);
+        policy_set_params(&pp);
+        graph *g = cli_load(file, 0);
+        if (!g) return EXIT_BAD;
+        status = cli_pareto(g, format, svg);
+        graph_free(g);
+        return status;
+    }
     if (list && !strcmp(list, "all")) {
         for (size_t i = 0; policy_at(i) && npol < MAX_POLICIES; i++) pol[npol++] = policy_at(i);
     } else if (list) {
@@ -168,6 +210,7 @@ int cmd_compare(int argc, char **argv)
     int64_t *arena = NULL; /* [npol * npl] */
     status = EXIT_OK;
     policy_set_limits(&lim);
+    policy_set_params(&pp);
     for (; done < npol; done++) {
         if (policy_run(g, pol[done], &runs[done], err, sizeof err)) goto fail;
         if (!base && pol[done] == policy_baseline()) base = &runs[done];
@@ -191,6 +234,15 @@ int cmd_compare(int argc, char **argv)
         if (policy_run(g, policy_baseline(), &own, err, sizeof err)) goto fail;
         have_own = 1;
         base = &own;
+    }
+
+    /* Each order's makespan on the graph's streams. */
+    double span[MAX_POLICIES];
+    for (int i = 0; i < npol; i++) {
+        timeline t;
+        if ((status = cli_timeline(g, &runs[i], &t))) goto out;
+        span[i] = t.makespan;
+        timeline_free(&t);
     }
 
     /* With placers: for each, the policy whose schedule places smallest and
@@ -233,6 +285,8 @@ int cmd_compare(int argc, char **argv)
             printf(", \"peak_step\": %" PRIu32 ", \"diverges_at\": ", runs[i].peak_step);
             if (&runs[i] == base || d == g->n) printf("null");
             else printf("%" PRIu32, d + 1);
+            printf(", \"makespan\": ");
+            cli_json_ms(stdout, span[i]);
             if (npl) {
                 printf(", \"arenas\": {");
                 for (int j = 0; j < npl; j++) {
@@ -257,7 +311,7 @@ int cmd_compare(int argc, char **argv)
         }
         printf("}\n");
     } else if (format == CLI_CSV) {
-        printf("policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal");
+        printf("policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal,makespan_ms");
         for (int j = 0; j < npl; j++) printf(",arena_%s", plc[j]->name);
         printf("\n");
         for (int i = 0; i < npol; i++) {
@@ -267,7 +321,8 @@ int cmd_compare(int argc, char **argv)
                    strcmp(r, "null") ? r : "");
             if (&runs[i] != base && d < g->n) printf("%" PRIu32, d + 1);
             if (opt >= 0) ratio(vo, sizeof vo, runs[i].peak, opt);
-            printf(",%s,%s", opt >= 0 ? vo : "", runs[i].optimal ? "true" : "false");
+            printf(",%s,%s,", opt >= 0 ? vo : "", runs[i].optimal ? "true" : "false");
+            cli_json_ms(stdout, span[i]);
             for (int j = 0; j < npl; j++) printf(",%" PRId64, arena[i * npl + j]);
             printf("\n");
         }
@@ -275,8 +330,8 @@ int cmd_compare(int argc, char **argv)
         printf("%s: %u nodes, %u edges, %u buffers\n", g->source, g->n, g->nedges, g->nbufs);
         printf("%-10s  %12s", "policy", "peak");
         for (int j = 0; j < npl; j++) printf("  %*s", col_width(plc[j]), plc[j]->name);
-        printf("  %10s  %8s  %-22s  %-10s  %s\n", "peak step", "vs fifo", "saving vs fifo",
-               "vs optimum", "order vs fifo");
+        printf("  %10s  %8s  %-22s  %-10s  %10s  %s\n", "peak step", "vs fifo", "saving vs fifo",
+               "vs optimum", "makespan", "order vs fifo");
         for (int i = 0; i < npol; i++) {
             const run *x = &runs[i];
             int64_t save = base->peak - x->peak;
@@ -301,7 +356,9 @@ int cmd_compare(int argc, char **argv)
             else if (opt > 0)
                 snprintf(vo, sizeof vo, "+%.1f%%", 100.0 * (double)(x->peak - opt) / (double)opt);
             else snprintf(vo, sizeof vo, "-");
-            printf("  %10" PRIu32 "  %8s  %-22s  %-10s  %s\n", x->peak_step, r, saving, vo, div);
+            char ms[24];
+            printf("  %10" PRIu32 "  %8s  %-22s  %-10s  %10s  %s\n", x->peak_step, r, saving, vo,
+                   units_ms(ms, sizeof ms, span[i]), div);
         }
         if (opt >= 0)
             printf("optimum %s: no order peaks lower (proven)\n", units_bytes(a, sizeof a, opt, 0));

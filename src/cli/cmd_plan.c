@@ -114,6 +114,7 @@ int cmd_plan(int argc, char **argv)
         {"svg", required_argument, 0, 'S'},
         {"rank-by", required_argument, 0, OPT_RANK_BY},
         CLI_LIMIT_OPTIONS,
+        CLI_PARAM_OPTIONS,
         {0, 0, 0, 0},
     };
     static const cli_opts opts = {"plan", "p:l:a:f:", longopts, NULL, print_help};
@@ -121,6 +122,7 @@ int cmd_plan(int argc, char **argv)
                *align_arg = NULL, *svg = NULL, *file;
     int c, status;
     policy_limits lim = {0};
+    policy_params pp = {0};
     int by_arena = 0;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
@@ -137,6 +139,10 @@ int cmd_plan(int argc, char **argv)
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
             if (cli_limit("plan", c, optarg, &lim)) return EXIT_USAGE;
+            break;
+        case CLI_OPT_ALPHA:
+        case CLI_OPT_QUEUE_ORDER:
+            if (cli_param("plan", c, optarg, &pp)) return EXIT_USAGE;
             break;
         }
     }
@@ -156,6 +162,7 @@ int cmd_plan(int argc, char **argv)
         return cli_usage_error(
             "plan", "--rank-by arena ranks best's members; policy %s is one order", p->name);
     policy_set_limits(&lim);
+    policy_set_params(&pp);
 
     graph *g = cli_load(file, 0);
     if (!g) return EXIT_BAD;

@@ -8,21 +8,27 @@
 
 static const char help[] =
     "Usage: memtris schedule FILE [--policy NAME] [--format text|json|csv]\n"
-    "                             [--time-limit S] [--max-states N]\n"
+    "                             [--time-limit S] [--max-states N] [--alpha A]\n"
+    "                             [--queue-order Q]\n"
     "Run one scheduling policy over the graph and print, for every step, the node\n"
     "popped and the live memory after it, then the peak and how far it can be from\n"
-    "the least peak of any order (\"optimal (proven)\" when it is that).\n"
+    "the least peak of any order (\"optimal (proven)\" when it is that), and the\n"
+    "makespan of the order on the graph's streams.\n"
     "\n"
     "  -p, --policy NAME   one of the policies below (default priority)\n"
-    "  -f, --format FMT    text (default), json or csv\n" CLI_LIMIT_HELP
+    "  -f, --format FMT    text (default), json or csv\n" CLI_LIMIT_HELP CLI_PARAM_HELP
     "  -h, --help          show this help and exit\n"
     "\n"
-    "JSON: {\"policy\", \"nodes\", \"peak\", \"lower_bound\", \"proven_optimal\", \"order\":\n"
-    "       [ids], \"memory\": [bytes after each step]}; best adds \"found_by\" (the\n"
-    "       heuristic whose order won), exact adds \"search\": {\"states\", \"pieces\",\n"
-    "       \"solved\", \"stopped\": \"done\"|\"time\"|\"states\"}.\n"
+    "JSON: {\"policy\", \"nodes\", \"peak\", \"lower_bound\", \"proven_optimal\",\n"
+    "       \"makespan\", \"critical_path\", \"makespan_bound\", \"stream_busy\": [ms],\n"
+    "       \"order\": [ids], \"memory\": [bytes after each step], \"start\": [ms],\n"
+    "       \"stream\": [stream, -1 for ALLOC and FREE]}; best adds \"found_by\" (the\n"
+    "       heuristic whose order won), weighted \"alpha\", exact \"search\": {\"states\",\n"
+    "       \"pieces\", \"solved\", \"stopped\": \"done\"|\"time\"|\"states\"}.\n"
     "lower_bound: no order of the graph peaks below it (bytes); proven_optimal: the\n"
-    "peak equals it.\n";
+    "peak equals it. Times are in ms (memtris(1), TIMELINE, says the model):\n"
+    "makespan_bound: no order finishes sooner.\n"
+    "CSV: step,id,op,name,change,memory,start_ms,finish_ms,stream.\n";
 
 static void print_help(void)
 {
@@ -30,7 +36,7 @@ static void print_help(void)
     cli_policy_help();
 }
 
-static void print_text(const graph *g, const policy *p, const run *r)
+static void print_text(const graph *g, const policy *p, const run *r, const timeline *t)
 {
     char a[32], b[32];
     printf("%s: policy %s, %u nodes\n", g->source, p->name, g->n);
@@ -51,9 +57,10 @@ static void print_text(const graph *g, const policy *p, const run *r)
     printf("%s\n", policy_gap_words(r, 1, gap, sizeof gap));
     if (r->found_by) printf("found by %s\n", r->found_by->name);
     if (p->kind == POLICY_EXACT) printf("%s\n", cli_search_words(r, sw, sizeof sw));
+    cli_time_text(stdout, g, t);
 }
 
-static void print_json(const graph *g, const policy *p, const run *r)
+static void print_json(const graph *g, const policy *p, const run *r, const timeline *t)
 {
     printf("{\"policy\": ");
     json_string(stdout, p->name);
@@ -71,23 +78,39 @@ static void print_json(const graph *g, const policy *p, const run *r)
                (unsigned long long)r->search.states, r->search.pieces, r->search.solved,
                stop[r->search.stopped]);
     }
+    if (p->prepare) printf(", \"alpha\": %.12g", r->alpha);
+    cli_time_json(stdout, t);
     printf(", \"order\": [");
     for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %" PRId64 : "%" PRId64, g->id[r->order[s]]);
     printf("], \"memory\": [");
     for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %" PRId64 : "%" PRId64, r->memory[s]);
+    printf("], \"start\": [");
+    for (uint32_t s = 0; s < r->n; s++) {
+        if (s) printf(", ");
+        cli_json_ms(stdout, t->start[r->order[s]]);
+    }
+    printf("], \"stream\": [");
+    for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %d" : "%d", timeline_stream(g, r->order[s]));
     printf("]}\n");
 }
 
-static void print_csv(const graph *g, const run *r)
+static void print_csv(const graph *g, const run *r, const timeline *t)
 {
-    printf("step,id,op,name,change,memory\n");
+    printf("step,id,op,name,change,memory,start_ms,finish_ms,stream\n");
     for (uint32_t s = 0; s < r->n; s++) {
         uint32_t u = r->order[s];
         printf("%" PRIu32 ",%" PRId64 ",", s + 1, g->id[u]);
         cli_csv_field(stdout, graph_op(g, u));
         putchar(',');
         cli_csv_field(stdout, g->name[u] ? graph_name(g, u) : "");
-        printf(",%" PRId64 ",%" PRId64 "\n", g->change[u], r->memory[s]);
+        printf(",%" PRId64 ",%" PRId64 ",", g->change[u], r->memory[s]);
+        cli_json_ms(stdout, t->start[u]);
+        putchar(',');
+        cli_json_ms(stdout, t->finish[u]);
+        int st = timeline_stream(g, u);
+        putchar(',');
+        if (st >= 0) printf("%d", st);
+        putchar('\n');
     }
 }
 
@@ -97,9 +120,11 @@ int cmd_schedule(int argc, char **argv)
         {"policy", required_argument, 0, 'p'},
         {"format", required_argument, 0, 'f'},
         CLI_LIMIT_OPTIONS,
+        CLI_PARAM_OPTIONS,
         {0, 0, 0, 0},
     };
     policy_limits lim = {0};
+    policy_params pp = {0};
     static const cli_opts opts = {"schedule", "p:f:", longopts, NULL, print_help};
     const char *pname = DEFAULT_POLICY, *fname = DEFAULT_FORMAT, *file;
     int c, status;
@@ -110,6 +135,10 @@ int cmd_schedule(int argc, char **argv)
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
             if (cli_limit("schedule", c, optarg, &lim)) return EXIT_USAGE;
+            break;
+        case CLI_OPT_ALPHA:
+        case CLI_OPT_QUEUE_ORDER:
+            if (cli_param("schedule", c, optarg, &pp)) return EXIT_USAGE;
             break;
         }
     }
@@ -125,15 +154,23 @@ int cmd_schedule(int argc, char **argv)
     run r;
     char err[256];
     policy_set_limits(&lim);
+    policy_set_params(&pp);
     if (policy_run(g, p, &r, err, sizeof err)) {
         fprintf(stderr, "%s: error: %s\n", g->source, err);
         graph_free(g);
         return EXIT_BAD;
     }
     cli_prove(g, &r, 1);
-    if (format == CLI_JSON) print_json(g, p, &r);
-    else if (format == CLI_CSV) print_csv(g, &r);
-    else print_text(g, p, &r);
+    timeline t;
+    if (cli_timeline(g, &r, &t)) {
+        policy_run_free(&r);
+        graph_free(g);
+        return EXIT_BAD;
+    }
+    if (format == CLI_JSON) print_json(g, p, &r, &t);
+    else if (format == CLI_CSV) print_csv(g, &r, &t);
+    else print_text(g, p, &r, &t);
+    timeline_free(&t);
     policy_run_free(&r);
     graph_free(g);
     return EXIT_OK; /* cli_main checks that standard output was written */

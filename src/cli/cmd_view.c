@@ -41,7 +41,7 @@ static const char help[] =
     "                       panel's placer), pool or async (cuda only)\n"
     "      --replay FILE    overlay a saved replay ('memtris replay --format json') on\n"
     "                       the curve; it steps the replay's policy unless -p is "
-    "given\n" CLI_LIMIT_HELP "  -h, --help           show this help and exit\n"
+    "given\n" CLI_LIMIT_HELP CLI_PARAM_HELP "  -h, --help           show this help and exit\n"
     "\n"
     "Press ? in the UI for the keys; R replays the stepped policy on the backend in\n"
     "the background and draws the measured memory over the predicted curve (Esc\n"
@@ -168,9 +168,11 @@ int cmd_view(int argc, char **argv)
         {"mode", required_argument, 0, 'm'},
         {"replay", required_argument, 0, 'R'},
         CLI_LIMIT_OPTIONS,
+        CLI_PARAM_OPTIONS,
         {0, 0, 0, 0},
     };
     policy_limits lim = {0};
+    policy_params pp = {0};
     static const cli_opts opts = {"view", "p:c:l:b:m:", longopts, NULL, print_help};
     view_opts o = {.plname = DEFAULT_TUI_PLACER, .mouse = 1};
     const char *pname = DEFAULT_POLICY, *bname = NULL, *mname = DEFAULT_REPLAY_MODE;
@@ -193,10 +195,15 @@ int cmd_view(int argc, char **argv)
         case CLI_OPT_MAX_STATES:
             if (cli_limit("view", c, optarg, &lim)) return EXIT_USAGE;
             break;
+        case CLI_OPT_ALPHA:
+        case CLI_OPT_QUEUE_ORDER:
+            if (cli_param("view", c, optarg, &pp)) return EXIT_USAGE;
+            break;
         }
     }
     if (c == CLI_OPT_STOP) return status;
-    policy_set_limits(&lim); /* for the searches the UI runs, in its threads too */
+    policy_set_limits(&lim);
+    policy_set_params(&pp); /* for the searches the UI runs, in its threads too */
     if (argc - optind > 1)
         return cli_usage_error("view", "expected at most one FILE, got %d", argc - optind);
     o.file = optind < argc ? argv[optind] : NULL;

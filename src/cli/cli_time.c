@@ -1,0 +1,46 @@
+/* cli_time.c: what the commands print about a schedule's timeline: the
+ * makespan, each stream's busy time and the bound no order beats. */
+#include <inttypes.h>
+#include "cli.h"
+#include "sched/units.h"
+
+int cli_timeline(const graph *g, const run *r, timeline *t)
+{
+    char err[128];
+    if (timeline_run(g, r, t, err, sizeof err) == 0) return EXIT_OK;
+    fprintf(stderr, "%s: error: %s\n", g->source, err);
+    return EXIT_BAD;
+}
+
+void cli_json_ms(FILE *f, double ms) { fprintf(f, "%.12g", ms); }
+
+void cli_time_json(FILE *f, const timeline *t)
+{
+    fprintf(f, ", \"makespan\": ");
+    cli_json_ms(f, t->makespan);
+    fprintf(f, ", \"critical_path\": ");
+    cli_json_ms(f, t->critical);
+    fprintf(f, ", \"makespan_bound\": ");
+    cli_json_ms(f, t->bound);
+    fprintf(f, ", \"stream_busy\": [");
+    for (uint32_t s = 0; s < t->nstreams; s++) {
+        if (s) fprintf(f, ", ");
+        cli_json_ms(f, t->busy[s]);
+    }
+    fprintf(f, "]");
+}
+
+void cli_time_text(FILE *f, const graph *g, const timeline *t)
+{
+    char a[24], b[24];
+    if (!g->latency) {
+        fprintf(f, "makespan 0 ms: no node has a Latency\n");
+        return;
+    }
+    fprintf(f, "makespan %s on %u stream%s (busy:", units_ms(a, sizeof a, t->makespan), t->nstreams,
+            t->nstreams == 1 ? "" : "s");
+    for (uint32_t s = 0; s < t->nstreams; s++)
+        fprintf(f, "%s %u %s", s ? "," : "", s, units_ms(a, sizeof a, t->busy[s]));
+    fprintf(f, "); no order finishes before %s (critical path %s)\n",
+            units_ms(a, sizeof a, t->bound), units_ms(b, sizeof b, t->critical));
+}
