@@ -181,6 +181,71 @@ static void test_golden_timeline(void **state)
     golden_case("demo.json", 0, 20, "demo-timeline-step20", "t");
 }
 
+/* T: the streams over time on the teaching graph of prefetched weights,
+ * at the step where priority has issued layer 1's copy. */
+static void test_golden_lanes(void **state)
+{
+    (void)state;
+    golden_case("prefetch.json", 0, 12, "prefetch-lanes-step12", "T");
+}
+
+/* The lanes and the status bar's makespan: what they say, never cut, at
+ * every size, on a graph with latencies and on one without. */
+static void test_lanes(void **state)
+{
+    (void)state;
+    static const char *const samples[] = {"prefetch.json", "demo.json"};
+    for (size_t i = 0; i < 2; i++) {
+        fixture f;
+        app *a = open_sized(&f, samples[i], 132, 40);
+        size_t len;
+        char *plain = render(a, 132, 40, 1, 0, &len);
+        /* The status bar gives the makespan when the graph has latencies. */
+        if (i == 0) assert_non_null(strstr(plain, "  makespan 20.0 ms"));
+        else assert_null(strstr(plain, "makespan"));
+        app_key(a, 'T');
+        assert_true(a->lanes);
+        char *on = render(a, 220, 50, 1, 0, &len);
+        if (i == 0) {
+            assert_non_null(
+                strstr(on, " Streams over time: makespan 20.0 ms, none under 14.0 ms "));
+            assert_non_null(strstr(on, "s1"));
+        } else {
+            assert_non_null(strstr(on, "No node takes time"));
+        }
+        /* A click there is no step: the curve is not shown. */
+        uint32_t k = a->st[0].k;
+        const rect *cr = &a->lay.r[P_CURVE];
+        app_click(a, cr->x + cr->w / 2, cr->y + cr->h / 2);
+        assert_int_equal(a->st[0].k, k);
+        uint32_t n = f.g->n, at[] = {0, 1, a->st[0].r.peak_step, n / 2, n};
+        for (int h = 24; h <= 60; h += 36)
+            for (int w = LAYOUT_MIN_W; w <= 300; w++)
+                for (size_t s = 0; s < 5; s++)
+                    for (int utf8 = 0; utf8 <= 1; utf8++) {
+                        app_jump(a, at[s]);
+                        canvas cv;
+                        assert_int_equal(canvas_init(&cv, w, h, utf8), 0);
+                        a->utf8 = utf8;
+                        app_resize(a, w, h);
+                        view_render(&cv, a, NULL);
+                        if (cv.cuts)
+                            fail_msg("%s %dx%d step %u: a word cut at column %d, row %d",
+                                     samples[i], w, h, a->st[0].k, cv.cut[0].x, cv.cut[0].y);
+                        canvas_free(&cv);
+                    }
+        a->utf8 = 1;
+        app_key(a, 'T');
+        app_jump(a, k);
+        char *off = render(a, 132, 40, 1, 0, &len);
+        assert_string_equal(off, plain);
+        free(off);
+        free(on);
+        free(plain);
+        close_app(&f);
+    }
+}
+
 /* Panels never overlap and stay on screen, at every size and in both modes. */
 static void test_layout_all_sizes(void **state)
 {
@@ -836,8 +901,15 @@ static void test_help_legend(void **state)
         snprintf(name, sizeof name, "%-12s", policy_at(i)->name);
         assert_non_null(strstr(s, name));
     }
-    assert_non_null(strstr(s, "exact       the proven minimum peak: a best-first search"));
+    /* At 80x24 the page is too short for every description: one line a
+     * policy, as much as fits in whole words; at 132x40 they are whole. */
+    assert_non_null(strstr(s, "exact       the proven minimum peak: a best-first\u2026"));
     assert_non_null(strstr(s, "Tab: the keys"));
+    free(s);
+    s = render(a, 132, 40, 1, 1, &len);
+    assert_non_null(strstr(s, "exact       the proven minimum peak: a best-first search"));
+    assert_non_null(strstr(s, "            over the sets of nodes run, within"));
+    assert_non_null(strstr(s, "multiqueue  the seed's multi-queue loop: ready queues"));
     free(s);
     app_key(a, K_TAB);
     assert_int_equal(a->help, 1);
@@ -1150,9 +1222,9 @@ static void test_keys_modes(void **state)
     app_key(a, 'c');
     assert_false(a->compare);
     /* Switch policy: every policy of the table in turn, the step kept. */
-    static const char *const cycle[] = {"dfs",  "postorder", "lpmf", "bfs",
-                                        "best", "exact",     "fifo", "priority"};
-    for (int i = 0; i < 8; i++) {
+    static const char *const cycle[] = {"dfs",   "postorder", "lpmf",       "bfs",  "best",
+                                        "exact", "weighted",  "multiqueue", "fifo", "priority"};
+    for (int i = 0; i < 10; i++) {
         app_key(a, 's');
         /* exact's search runs in the background: the key line says so */
         assert_int_equal(a->placing != NULL, !strcmp(cycle[i], "exact"));
@@ -1222,7 +1294,7 @@ static void test_click_on_curve(void **state)
     app *a = &f.a;
     app_resize(a, 120, 35);
     rect r = a->lay.r[P_CURVE];
-    hit_frame hf = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl, 0, f.g->n + 1};
+    hit_frame hf = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl, 0, f.g->n + 1, 0};
     /* Outside the plot: no jump. */
     assert_false(hit_test(&hf, r.x, r.y).kind == HIT_STEP);
     assert_false(app_click(a, 0, 0));
@@ -2057,6 +2129,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_golden_demo_compare),
         cmocka_unit_test(test_golden_seed),
         cmocka_unit_test(test_golden_timeline),
+        cmocka_unit_test(test_golden_lanes),
+        cmocka_unit_test(test_lanes),
         cmocka_unit_test(test_arena_keys),
         cmocka_unit_test(test_layout_all_sizes),
         cmocka_unit_test(test_render_all_sizes),

@@ -192,6 +192,15 @@ void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap)
     if (!users && (size_t)n < cap) snprintf(out + n, cap - (size_t)n, " no node's Inputs");
 }
 
+/* Times st[0]'s run (the lanes and the status bar's makespan); without
+ * memory for it, tl stays empty and they say nothing of time. */
+static void retime(app *a)
+{
+    char err[64];
+    timeline_free(&a->tl);
+    if (timeline_run(a->g, &a->st[0].r, &a->tl, err, sizeof err)) memset(&a->tl, 0, sizeof a->tl);
+}
+
 /* Makes pol the main (stepped) policy; the app is unchanged on failure. */
 static int init_main(app *a, const policy *pol)
 {
@@ -204,6 +213,7 @@ static int init_main(app *a, const policy *pol)
     a->pl = pl;
     a->pol = pol;
     a->place_gen++;
+    retime(a);
     return 0;
 }
 
@@ -242,6 +252,7 @@ void app_free(app *a)
     step_free(&a->st[0]);
     if (a->have_cmp) step_free(&a->st[1]);
     place_free(&a->pl);
+    timeline_free(&a->tl);
     free(a->by_span);
     free(a->parts);
 }
@@ -369,6 +380,7 @@ void app_take_main(app *a, stepper *st, placement *pl, const policy *pol)
     a->pl = *pl;
     a->pol = pol;
     a->place_gen++;
+    retime(a);
     snprintf(a->msg, sizeof a->msg, "policy %s: %s", pol->name, pol->desc);
     if (a->have_cmp && other != a->cmp_pol && app_init_cmp(a, other)) { /* out of memory */
         snprintf(a->msg, sizeof a->msg, "policy %s; cannot compare with %s: %.120s", pol->name,
@@ -546,6 +558,7 @@ static app_reaction main_key(app *a, int key)
         a->live = 0;
         return APP_REDRAW;
     case 'H': a->holes = !a->holes; return APP_REDRAW;
+    case 'T': a->lanes = !a->lanes; return APP_REDRAW;
     case 't':
         a->live = 0;
         a->timeline = !a->timeline;
@@ -623,7 +636,7 @@ app_reaction app_key(app *a, int key)
 
 app_reaction app_click(app *a, int x, int y)
 {
-    hit_frame f = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl, 0, 0};
+    hit_frame f = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl, 0, 0, a->lanes};
     app_curve_window(a, &f.lo, &f.span);
     hit_action h = hit_test(&f, x, y);
     switch (h.kind) {

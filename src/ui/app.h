@@ -10,6 +10,7 @@
 #include "sched/graph.h"
 #include "sched/place.h"
 #include "sched/step.h"
+#include "sched/timeline.h"
 
 /* Keys beyond ASCII, as the app sees them. */
 enum {
@@ -76,6 +77,8 @@ typedef struct app {
                    * 1 of the stepped policy, 2 of the other (compare mode) */
     int timeline; /* the arena panel shows the lifetime x address timeline */
     int holes;    /* the curve shades the plan's holes: its high-water mark above the live bytes */
+    int lanes;    /* the curve panel shows the streams over time, memory over time under them */
+    timeline tl;  /* st[0]'s run timed on the graph's streams (tl.n 0: not known) */
     uint32_t sel; /* the selected buffer, or GRAPH_NONE */
     int compare;  /* compare mode shown */
     uint32_t diverge; /* first step (0-based) where the orders differ, n if never */

@@ -8,7 +8,7 @@
 static int curve_step(const hit_frame *f, int x, int y, uint32_t *k)
 {
     const layout *l = f->lay;
-    if (l->too_small || !l->used[P_CURVE]) return 0;
+    if (l->too_small || !l->used[P_CURVE] || f->lanes) return 0;
     geom_curve gm;
     if (!geom_curve_of(l->r[P_CURVE], f->utf8, &gm)) return 0;
     if (x < gm.plot.x || x >= gm.plot.x + gm.plot.w || y < gm.plot.y || y > gm.axis_y) return 0;

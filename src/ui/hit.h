@@ -18,6 +18,7 @@ typedef struct hit_frame {
     const stepper *st;   /* the stepped run, at its step */
     const placement *pl; /* the arena panel's placement of that run */
     uint32_t lo, span;   /* the curve\'s window of steps (app_curve_window) */
+    int lanes;           /* the curve panel showed the streams over time: no steps there */
 } hit_frame;
 
 typedef enum hit_kind {

@@ -41,4 +41,21 @@ void svg_escape(FILE *f, const char *s);
  * step in bytes and sets *unit to the unit's bytes and *unit_name to its name. */
 double svg_byte_step(double max, double *unit, const char **unit_name);
 
+/* compare --pareto's points, drawn by svg_write_pareto. */
+typedef struct svg_pareto_point {
+    const char *name; /* the policy */
+    double alpha;     /* weighted's alpha, or -1 */
+    int64_t peak;
+    double makespan; /* ms */
+    int pareto;      /* on the front */
+} svg_pareto_point;
+typedef struct svg_pareto {
+    const char *source;
+    uint32_t n;
+    const svg_pareto_point *pt;
+} svg_pareto;
+/* Writes the (peak, makespan) plane: every point, the front filled and
+ * joined. 0, or -1 when memory runs out. */
+int svg_write_pareto(FILE *f, const svg_pareto *p);
+
 #endif

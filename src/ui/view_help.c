@@ -26,6 +26,7 @@ static const char *const help_lines[] = {
     "l                  buffers live at the step (each side)",
     "o                  compare with the optimum (exact)",
     "H                  curve: shade the plan's holes",
+    "T                  streams over time, memory under them",
     "w                  compare: why one order is lower",
     "z  Z  <  >  0      curve: zoom in, out, pan, all steps",
     "e                  export the curve and arena as SVG",
@@ -105,15 +106,22 @@ static void legend_page(canvas *cv, const app *a, rect r, int rows)
 
 /* The policies page: each policy of the table, its name (the stepped one
  * marked) and its description in whole words over as many lines as it
- * takes, at x within width w, from row y while rows remain. Returns the
- * lines it took (drawing nothing when cv is NULL: the page's height). */
-static int policies_page(canvas *cv, const app *a, int x, int y, int w, int rows)
+ * takes, at x within width w, from row y while rows remain; brief: one line
+ * a policy, its description as far as it fits in whole words (when the
+ * whole page is taller than the screen). Returns the lines it took
+ * (drawing nothing when cv is NULL: the page's height). */
+static int policies_page(canvas *cv, const app *a, int x, int y, int w, int rows, int brief)
 {
     int used = 0, tw = w - 12;
     for (size_t i = 0; policy_at(i); i++) {
         const policy *p = policy_at(i);
         if (cv && used < rows)
             canvas_text(cv, x, y + used, 11, p == a->pol ? ST_FOCUS : ST_HEADER, p->name);
+        if (brief) {
+            if (cv && used < rows) canvas_fit(cv, x + 12, y + used, tw, ST_NORMAL, p->desc);
+            used++;
+            continue;
+        }
         int col = 0;
         for (const char *wd = p->desc; *wd;) {
             int len = (int)strcspn(wd, " ");
@@ -140,7 +148,7 @@ void view_help(canvas *cv, const app *a)
                                        "Tab: the keys; any other key closes this help"};
     int keys = (int)(sizeof help_lines / sizeof help_lines[0]);
     int leg = (int)(sizeof legend / sizeof legend[0]) + 2;
-    int pol = policies_page(NULL, a, 0, 0, 56, 0);
+    int pol = policies_page(NULL, a, 0, 0, 56, 0, 0);
     int n = keys > leg ? keys : leg;
     if (pol > n) n = pol;
     int w = 60, h = n + 4;
@@ -152,7 +160,9 @@ void view_help(canvas *cv, const app *a)
     canvas_box(cv, r, title[page], ST_FOCUS, ST_TITLE);
     int rows = h - 4 > 0 ? h - 4 : 0;
     if (page == 2) legend_page(cv, a, r, rows);
-    else if (page == 3) policies_page(cv, a, r.x + 2, r.y + 1, w - 4, rows);
+    else if (page == 3)
+        policies_page(cv, a, r.x + 2, r.y + 1, w - 4, rows,
+                      policies_page(NULL, a, 0, 0, w - 4, 0, 0) > rows);
     else
         for (int i = 0; i < keys && i < rows; i++)
             canvas_fit(cv, r.x + 2, r.y + 1 + i, w - 4, ST_NORMAL, help_lines[i]);

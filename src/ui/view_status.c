@@ -1,5 +1,5 @@
 /* view_status.c: the status bar: file name, policies, step, last pop, live and
- * measured bytes, peak, auto-play, the replay's backend and device; pieces go
+ * measured bytes, peak, makespan, auto-play, the replay's backend and device; pieces go
  * whole when the line is too narrow. Exports view_status. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,6 +20,7 @@ enum {
     F_DIFF,
     F_PEAK,
     F_AT,
+    F_SPAN,
     F_PLAY,
     F_TAG,
     NFIELD
@@ -28,17 +29,18 @@ enum {
 /* Which field goes first when the line is too narrow, then the next...
  * (the replay's device has gone before, leaving its backend): the label,
  * the last pop, the file's name, the peak's step, the peak, auto-play, the
- * replay's backend (the curve's legend names it), the reading's difference,
+ * makespan, the replay's backend (the curve's legend names it), the reading's difference,
  * the reading, the policy, the live bytes; the step last. Each goes whole,
  * never in part. */
-static const int drop_order[] = {F_LABEL, F_POPPED, F_NAME,     F_AT,     F_PEAK, F_PLAY,
+static const int drop_order[] = {F_LABEL, F_POPPED, F_NAME,     F_AT,     F_PEAK, F_PLAY, F_SPAN,
                                  F_TAG,   F_DIFF,   F_MEASURED, F_POLICY, F_MEM,  F_STEP};
 
 /* The status bar: the graph's file name (without its folders, as htop shows
  * a command: where the repository sits must not push the numbers off the
  * line), the policies, the step, the last pop, the live bytes, the replay's
- * reading there, the peak so far and its step, auto-play, the replay's
- * backend and device. */
+ * reading there, the peak so far and its step, the makespan of the whole
+ * order (when the graph has latencies), auto-play, the replay's backend and
+ * device. */
 void view_status(canvas *cv, const app *a, rect r)
 {
     const stepper *s = &a->st[0];
@@ -72,6 +74,9 @@ void view_status(canvas *cv, const app *a, rect r)
     }
     snprintf(f[F_PEAK], sizeof f[F_PEAK], "  peak so far %s", units_bytes(b1, sizeof b1, peak, 0));
     if (pat) snprintf(f[F_AT], sizeof f[F_AT], " @%u", pat);
+    if (g->latency && a->tl.n)
+        snprintf(f[F_SPAN], sizeof f[F_SPAN], "  makespan %s",
+                 units_ms(b1, sizeof b1, a->tl.makespan));
     if (a->playing)
         snprintf(f[F_PLAY], sizeof f[F_PLAY], "  %s %u/s", cv->utf8 ? "\u25b6" : ">",
                  app_steps_per_sec(a));
