@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# test_time.sh: end-to-end checks of time in memtris: schedule's makespan and
+# per-step times on samples/prefetch.json (worked by hand in its README
+# row), the weighted and multiqueue policies' options and their usage
+# errors, compare's makespans, and compare --pareto (its marks against a
+# brute-force dominance check, its JSON, CSV and SVG, its usage errors).
+# Usage: test_time.sh MEMTRIS SOURCE_DIR [GROUP]   (GROUP: schedule, options,
+# pareto; all of them when omitted). Prints "N passed, M failed" last.
+set -u
+
+if [ $# -lt 2 ]; then
+    echo "usage: $0 MEMTRIS SOURCE_DIR [GROUP]" >&2
+    exit 2
+fi
+M=$1
+SRC=$2
+GROUP=${3:-all}
+PRE=$SRC/samples/prefetch.json
+. "$(dirname "$0")/clilib.sh" time
+
+# usage_error CMD DESC WANT_IN_STDERR ARGS...: status 2, the message, no stdout.
+usage_error() {
+    local cmd=$1 desc=$2 want=$3
+    shift 3
+    run "$M" "$cmd" "$@"
+    expect_rc 2 "$desc"
+    expect_empty "$OUT" "$desc (stdout)"
+    expect_grep "$ERR" "$want" "$desc (message)"
+    expect_grep "$ERR" "Try 'memtris $cmd --help'" "$desc (hint)"
+}
+
+# py DESC SCRIPT: runs python3 on $OUT with the script; ok when it exits 0.
+py() {
+    local desc=$1
+    if python3 -c "$2" "$OUT" 2>"$TMP/py.err"; then ok
+    else bad "$desc: $(cat "$TMP/py.err")"; fi
+}
+
+# ------------------------------------------------------------------ groups
+
+group_schedule() {
+    # fifo: every weight allocated at once, copies (stream 1) run ahead of
+    # the layers (stream 0): layer i runs [2 + 3i, 5 + 3i), makespan 14.
+    run "$M" schedule -p fifo -f json "$PRE"
+    expect_rc 0 "schedule fifo json"
+    py "fifo's timeline on prefetch" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["makespan"] == 14 and d["critical_path"] == 14 and d["makespan_bound"] == 14, d
+assert d["stream_busy"] == [12, 8], d["stream_busy"]
+assert d["peak"] == 37 * 2**20, d["peak"]
+ids = {i: s for s, i in enumerate(d["order"])}
+layer = {5: 0, 11: 1, 17: 2, 23: 3}   # the Ids of layer0..layer3
+for node, i in layer.items():
+    s = ids[node]
+    assert d["stream"][s] == 0 and d["start"][s] == 2 + 3 * i, (node, d["start"][s])
+copies = [s for s in range(len(d["order"])) if d["stream"][s] == 1]
+assert [d["start"][s] for s in copies] == [0, 2, 4, 6], [d["start"][s] for s in copies]
+assert all(d["stream"][s] == -1 for s in range(len(d["order"])) if d["stream"][s] < 0)
+'
+    # priority: each weight allocated when nothing else is ready, so copy i
+    # waits for layer i-1: copy [5i, 5i+2), layer [5i+2, 5i+5), makespan 20.
+    run "$M" schedule -f json "$PRE"
+    py "priority's timeline on prefetch" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["makespan"] == 20 and d["makespan_bound"] == 14 and d["peak"] == 16 * 2**20, d
+st = [d["start"][s] for s in range(len(d["order"])) if d["stream"][s] >= 0]
+assert st == [0, 0, 2, 5, 7, 10, 12, 15, 17, 20], st   # Input, then copy/layer pairs, Output
+'
+    run "$M" schedule "$PRE"
+    expect_grep "$OUT" "makespan 20.0 ms on 2 streams (busy: 0 12.0 ms, 1 8.00 ms); no order finishes before 14.0 ms (critical path 14.0 ms)" "schedule text: the makespan line"
+    run "$M" schedule -f csv -p fifo "$PRE"
+    expect_grep "$OUT" "step,id,op,name,change,memory,start_ms,finish_ms,stream" "csv header"
+    expect_grep "$OUT" ",Conv2d,layer1,0," "csv: layer1 on a row"
+    if grep ',layer1,' "$OUT" | grep -q ',5,8,0$'; then ok; else bad "csv: layer1 runs 5 to 8 on stream 0"; fi
+    # Without latencies every makespan is 0, and the text says why.
+    run "$M" schedule "$SRC/samples/demo.json"
+    expect_grep "$OUT" "makespan 0 ms: no node has a Latency" "no latency"
+    # compare: each policy's makespan.
+    run "$M" compare -f json --policies fifo,priority,multiqueue "$PRE"
+    py "compare's makespans" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [(r["policy"], r["makespan"]) for r in d["results"]] == [("fifo", 14), ("priority", 20), ("multiqueue", 14)], d
+'
+}
+
+group_options() {
+    # alpha 1 is priority's order, alpha 0 the seed's latency term alone.
+    run "$M" schedule -f json -p priority "$SRC/samples/bert_base.json"
+    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["order"])' "$OUT" >"$TMP/prio"
+    run "$M" schedule -f json -p weighted --alpha 1 "$SRC/samples/bert_base.json"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["alpha"] == 1; print(d["order"])' "$OUT" >"$TMP/w1"
+    expect_same "$TMP/prio" "$TMP/w1" "weighted --alpha 1 is priority's order"
+    run "$M" schedule -f json -p weighted "$PRE"
+    py "weighted's default alpha" 'import json,sys; assert json.load(open(sys.argv[1]))["alpha"] == 0.7'
+    # multiqueue: each round serves the queues in the --queue-order, and a
+    # node made ready joins its queue at once: "cp" (stream 1: transfer),
+    # made ready by "mm", is served in the same round when transfer comes
+    # after compute, in the next when before.
+    printf '%s' '{"Nodes": [{"Id": 0, "Op": "ALLOC", "Size": 8, "BufId": 1}, {"Id": 1, "Op": "mm"},
+      {"Id": 2, "Op": "cp", "Stream": 1}, {"Id": 3, "Op": "FREE", "BufId": 1}], "Edges": [[0, 3], [1, 2]]}' >"$TMP/q.json"
+    for q in "compute,transfer,other 1,2,0,3" "other,transfer,compute 0,1,3,2" "transfer,compute,other 1,0,2,3" "other,compute,transfer 0,1,2,3"; do
+        run "$M" schedule -f csv -p multiqueue --queue-order ${q% *} "$TMP/q.json"
+        expect_rc 0 "--queue-order ${q% *}"
+        got=$(tail -n +2 "$OUT" | cut -d, -f2 | tr '\n' ',')
+        if [ "$got" = "${q#* }," ]; then ok; else bad "--queue-order ${q% *}: order $got, expected ${q#* }"; fi
+    done
+    for cmd in schedule compare plan view; do
+        usage_error $cmd "$cmd --alpha 1.5" "--alpha wants a number from 0 to 1, not '1.5'" "$PRE" --alpha 1.5
+    done
+    usage_error schedule "--alpha -0.1" "not '-0.1'" "$PRE" --alpha -0.1
+    usage_error schedule "--alpha nan" "not 'nan'" "$PRE" --alpha nan
+    usage_error schedule "--alpha x" "not 'x'" "$PRE" --alpha x
+    usage_error schedule "--alpha ''" "not ''" "$PRE" --alpha ''
+    usage_error schedule "--queue-order twice" "--queue-order wants compute, transfer and other, each once, comma-separated, not 'compute,compute,other'" "$PRE" --queue-order compute,compute,other
+    usage_error schedule "--queue-order short" "not 'compute,other'" "$PRE" --queue-order compute,other
+    usage_error schedule "--queue-order long" "not 'compute,transfer,other,compute'" "$PRE" --queue-order compute,transfer,other,compute
+    usage_error schedule "--queue-order unknown" "not 'compute,copy,other'" "$PRE" --queue-order compute,copy,other
+    usage_error schedule "--queue-order trailing comma" "not 'compute,transfer,other,'" "$PRE" --queue-order compute,transfer,other,
+    # Bad Latency and Stream: status 1, the node named.
+    printf '{"Nodes": [{"Id": 0, "Op": "in"}, {"Id": 7, "Op": "mm", "Stream": 64}], "Edges": [[0, 7]]}' >"$TMP/s64.json"
+    run "$M" schedule "$TMP/s64.json"
+    expect_rc 1 "Stream 64"
+    expect_grep "$ERR" "Nodes[1] (Id 7): \"Stream\" must be 0..63, found 64" "Stream 64 named"
+    printf '{"Nodes": [{"Id": 0, "Op": "in", "Latency": -2}], "Edges": []}' >"$TMP/neg.json"
+    run "$M" schedule "$TMP/neg.json"
+    expect_rc 1 "Latency -2"
+    expect_grep "$ERR" "Nodes[0] (Id 0): \"Latency\" must be a non-negative number, found a negative number" "Latency -2 named"
+}
+
+group_pareto() {
+    run "$M" compare --pareto -f json "$PRE"
+    expect_rc 0 "compare --pareto json"
+    # The marks against brute force: a point is on the front when no other
+    # has both values at most its own with one strictly smaller.
+    py "pareto json and its marks" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d) == ["graph", "critical_path", "makespan_bound", "points"], list(d)
+pts = d["points"]
+names = [(p["policy"], p["alpha"]) for p in pts]
+assert names == [("fifo", None), ("priority", None), ("multiqueue", None), ("best", None)] + \
+    [("weighted", a / 10) for a in range(11)], names
+for p in pts:
+    assert list(p) == ["policy", "alpha", "peak", "makespan", "pareto"], p
+    dom = any(q["peak"] <= p["peak"] and q["makespan"] <= p["makespan"] and
+              (q["peak"] < p["peak"] or q["makespan"] < p["makespan"]) for q in pts)
+    assert p["pareto"] == (not dom), p
+fifo, prio = pts[0], pts[1]
+assert (fifo["peak"], fifo["makespan"]) == (37 * 2**20, 14) and fifo["pareto"]
+assert (prio["peak"], prio["makespan"]) == (16 * 2**20, 20) and prio["pareto"]
+'
+    # On random graphs with random latencies and two streams, through every
+    # policy the front runs: the same brute-force check.
+    for seed in 1 2 3; do
+        "$M" gen random --nodes 300 --seed $seed -o "$TMP/r.json"
+        python3 -c '
+import json, random, sys
+g = json.load(open(sys.argv[1])); rnd = random.Random(int(sys.argv[2]))
+for n in g["Nodes"]:
+    if n["Op"] not in ("ALLOC", "FREE"):
+        n["Latency"] = rnd.choice([0.5, 1, 2, 4]); n["Stream"] = rnd.randrange(2)
+json.dump(g, open(sys.argv[1], "w"))' "$TMP/r.json" $seed
+        run "$M" compare --pareto -f json "$TMP/r.json"
+        py "pareto marks on random graph $seed" '
+import json, sys
+pts = json.load(open(sys.argv[1]))["points"]
+for p in pts:
+    dom = any(q["peak"] <= p["peak"] and q["makespan"] <= p["makespan"] and
+              (q["peak"] < p["peak"] or q["makespan"] < p["makespan"]) for q in pts)
+    assert p["pareto"] == (not dom), p
+assert any(p["pareto"] for p in pts)
+'
+        # each point agrees with schedule's own figures
+        run "$M" schedule -f json -p weighted --alpha 0.3 "$TMP/r.json"
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["peak"], d["makespan"])' "$OUT" >"$TMP/one"
+        run "$M" compare --pareto -f json "$TMP/r.json"
+        python3 -c 'import json,sys; p=[p for p in json.load(open(sys.argv[1]))["points"] if p["alpha"] == 0.3][0]; print(p["peak"], p["makespan"])' "$OUT" >"$TMP/two"
+        expect_same "$TMP/one" "$TMP/two" "pareto's weighted 0.3 is schedule's (seed $seed)"
+    done
+    run "$M" compare --pareto "$PRE"
+    expect_grep "$OUT" "prefetch.json: 28 nodes; no order finishes before 14.0 ms (critical path 14.0 ms)" "pareto text: the bound"
+    expect_grep "$OUT" "fifo            -      37.0 MiB       14.0 ms  *" "pareto text: fifo on the front"
+    run "$M" compare --pareto -f csv "$PRE"
+    expect_grep "$OUT" "policy,alpha,peak,makespan_ms,pareto" "pareto csv header"
+    expect_grep "$OUT" "weighted,0.5,16777216,20,true" "pareto csv row"
+    # --svg: well-formed, a circle a point, the front filled.
+    run "$M" compare --pareto --svg "$TMP/p.svg" "$PRE"
+    expect_rc 0 "compare --pareto --svg"
+    if python3 -c '
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+titles = [c.find(ns + "title").text for c in root.iter(ns + "circle") if c.find(ns + "title") is not None]
+assert len(titles) == 15, titles
+assert "fifo: 37.0 MiB, 14.0 ms (on the front)" in titles, titles
+assert root.find(ns + "polyline") is not None
+' "$TMP/p.svg"; then ok; else bad "pareto svg"; fi
+    run "$M" compare --pareto --svg - "$PRE"
+    expect_rc 0 "--svg -"
+    if head -c 4 "$OUT" | grep -q '<svg'; then ok; else bad "--svg - writes the picture alone"; fi
+    usage_error compare "--pareto with --policies" "--pareto runs its own policies: it takes no --policies" "$PRE" --pareto --policies fifo
+    usage_error compare "--pareto with --placers" "it takes no --placers" "$PRE" --pareto --placers best
+    usage_error compare "--svg without --pareto" "--svg draws --pareto's points only" "$PRE" --svg "$TMP/x.svg"
+    run "$M" compare --pareto --svg "$TMP/no/such/dir.svg" "$PRE"
+    expect_rc 1 "--svg into a missing folder"
+    expect_grep "$ERR" "cannot open" "--svg into a missing folder: the message"
+}
+
+# ------------------------------------------------------------------ driver
+
+run_groups
