@@ -95,6 +95,16 @@ group_options() {
     expect_same "$TMP/prio" "$TMP/w1" "weighted --alpha 1 is priority's order"
     run "$M" schedule -f json -p weighted "$PRE"
     py "weighted's default alpha" 'import json,sys; assert json.load(open(sys.argv[1]))["alpha"] == 0.7'
+    # alpha 0: memory plays no part, not even in ties (the first ready wins):
+    # every ALLOC scores 0 and they go in fifo's order, each weight's copy
+    # (the fastest node: latency 1) as soon as it is ready.
+    run "$M" schedule -f json -p weighted --alpha 0 "$PRE"
+    py "weighted at alpha 0 on prefetch" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["alpha"] == 0 and d["makespan"] == 14 and d["peak"] == 37 * 2**20, d
+assert d["order"][:9] == [0, 2, 3, 8, 9, 14, 15, 20, 21], d["order"]
+'
     # multiqueue: each round serves the queues in the --queue-order, and a
     # node made ready joins its queue at once: "cp" (stream 1: transfer),
     # made ready by "mm", is served in the same round when transfer comes

@@ -5,8 +5,8 @@
  * say: memory = (largest change - change) / (largest - smallest change),
  * latency = (1 / latency) / (1 / the smallest latency). The highest score
  * runs first; ties go to the smaller change, then to priority's (type, id),
- * so alpha 1 is exactly priority's order. Exports policy_prepare_weighted,
- * policy_key_weighted, policy_why_weighted, policy_weighted_score. */
+ * so alpha 1 is exactly priority's order (at alpha 0, to the first ready). Exports
+ * policy_prepare_weighted, policy_key_weighted, policy_why_weighted, policy_weighted_score. */
 #include "policy_internal.h"
 #include <math.h>
 #include <stdio.h>
@@ -42,15 +42,18 @@ double policy_weighted_score(const graph *g, const run *r, uint32_t i, double *m
     return r->alpha * m + (1 - r->alpha) * l;
 }
 
-/* Scores are compared at 2^-52: at alpha 1 the score falls as change rises,
- * and the change that breaks its ties keeps priority's order exactly. */
+/* Scores are compared at 2^-52. Ties go to the smaller change, then to
+ * priority's (type, id): at alpha 1 the score falls as change rises, and
+ * the change that breaks its ties keeps priority's order exactly. At alpha
+ * 0 memory plays no part, not even in ties: they go to the node that became
+ * ready first, as in fifo. */
 void policy_key_weighted(POLICY_KEY_ARGS)
 {
-    (void)seq;
     double s = policy_weighted_score(g, r, i, NULL, NULL);
     k[0] = -(int64_t)llround(s * 4503599627370496.0);
-    k[1] = g->change[i];
-    k[2] = ((int64_t)g->kind[i] << 53) | g->id[i]; /* Ids are below 2^53 */
+    k[1] = r->alpha > 0 ? g->change[i] : 0;
+    k[2] = r->alpha > 0 ? ((int64_t)g->kind[i] << 53) | g->id[i] /* Ids are below 2^53 */
+                        : (int64_t)seq;
 }
 
 void policy_why_weighted(POLICY_WHY_ARGS)
@@ -69,5 +72,7 @@ void policy_why_weighted(POLICY_WHY_ARGS)
              "the highest score of %u ready, %.3f (memory %.3f, latency %.3f, alpha %.2g); "
              "next best node %lld (%s) scores %.3f%s",
              nready, s, m, l, r->alpha, (long long)g->id[v], graph_label(g, v, lb, sizeof lb), vs,
-             ku[0] == kv[0] ? ", a tie broken by change, type and id" : "");
+             ku[0] != kv[0] ? ""
+             : r->alpha > 0 ? ", a tie broken by change, type and id"
+                            : ", a tie: the first ready wins");
 }
