@@ -26,7 +26,7 @@ static const char *const help_lines[] = {
     "l                  buffers live at the step (each side)",
     "o                  compare with the optimum (exact)",
     "H                  curve: shade the plan's holes",
-    "I                  pools over iterations (need, capacity)",
+    "I                  the pools over iterations (iterate)",
     "w                  compare: why one order is lower",
     "z  Z  <  >  0      curve: zoom in, out, pan, all steps",
     "e                  export the curve and arena as SVG",
