@@ -17,14 +17,6 @@ DEMO=$SRC/samples/demo.json
 BERT=$SRC/samples/bert_base.json
 . "$(dirname "$0")/clilib.sh" iterate
 
-# py DESC SCRIPT ARGS...: runs python3 on SCRIPT (a string) with ARGS; a check.
-py() {
-    local desc=$1 script=$2
-    shift 2
-    if python3 -c "$script" "$@" >"$TMP/py.out" 2>&1; then ok
-    else bad "$desc: $(tail -c 400 "$TMP/py.out")"; fi
-}
-
 # The JSON's own consistency: factors in the scale, the needs at most the
 # expected maximum (the schedule's peak at MAX, from 'memtris schedule'),
 # totals from the rows, the elastic rule row by row.

@@ -121,20 +121,8 @@ void view_pool(canvas *cv, const app *a, rect r)
     for (int k = 0; k < POOL_NKINDS; k++)
         if (s->tot[k].peak_cap > ymax) ymax = s->tot[k].peak_cap;
 
-    /* Y axis, as the curve's. */
+    view_y_axis(cv, plot, ymax);
     char lab[32];
-    int axis_x = plot.x - 1;
-    for (int y = plot.y; y < plot.y + ph; y++)
-        canvas_put(cv, axis_x, y, cv->utf8 ? 0x2502 : '|', ST_AXIS);
-    int rows[3] = {plot.y, plot.y + ph / 2, plot.y + ph - 1};
-    int64_t vals[3] = {ymax, ymax / 2, 0};
-    for (int i = 0; i < 3; i++) {
-        if (i == 1 && (rows[1] == rows[0] || rows[1] == rows[2])) continue;
-        units_bytes(lab, sizeof lab, vals[i], 0);
-        int len = (int)strlen(lab);
-        canvas_text(cv, axis_x - len, rows[i], len, ST_AXIS, lab);
-        canvas_put(cv, axis_x, rows[i], cv->utf8 ? 0x2524 : '+', ST_AXIS);
-    }
 
     for (int c = 0; c < pw; c++) {
         uint32_t i0, i1;
