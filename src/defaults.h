@@ -13,5 +13,9 @@
 #define DEFAULT_ALIGN          64          /* bytes: offsets and spans of every plan */
 #define DEFAULT_PLACE_ALIGN    1           /* place: MiniMalloc's problems have no alignment */
 #define DEFAULT_PLACE_FORMAT   "csv"       /* place: MiniMalloc's output, the CSV with offsets */
+#define DEFAULT_ITERATIONS     100         /* iterate and the TUI's pool view (I) */
+#define DEFAULT_SCALE_MIN      0.25        /* their factors: uniform in [MIN, MAX) */
+#define DEFAULT_SCALE_MAX      1.0
+#define DEFAULT_SEED           1
 
 #endif

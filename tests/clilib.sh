@@ -48,6 +48,14 @@ expect_same() {
     if cmp -s "$1" "$2"; then ok; else bad "$3: $(basename "$1") and $(basename "$2") differ"; fi
 }
 
+# py DESC SCRIPT ARGS...: runs python3 on SCRIPT (a string) with ARGS; a check.
+py() {
+    local desc=$1 script=$2
+    shift 2
+    if python3 -c "$script" "$@" >"$TMP/py.out" 2>&1; then ok
+    else bad "$desc: $(tail -c 400 "$TMP/py.out")"; fi
+}
+
 # The groups a test script defines (each `group_NAME() {` at the start of a
 # line), in the order they are written: the one list of them, read by
 # run_groups here and by tests/CMakeLists.txt (memtris_script_test).

@@ -169,6 +169,60 @@ static void test_golden_demo_compare(void **state)
     golden_case("demo.json", 1, 30, "demo-compare-step30", NULL);
 }
 
+/* I: the pools over iterations in the curve's panel. */
+static void test_golden_pool(void **state)
+{
+    (void)state;
+    golden_case("demo.json", 0, 14, "demo-pool-step14", "I");
+}
+
+/* I shows the numbers 'memtris iterate' prints (the same simulation, with
+ * the command line's parameters), follows the stepped policy (s), never cuts
+ * a word at any width, and I again brings the curve back. */
+static void test_pool_view(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "bert_base.json", 0);
+    app *a = &f.a;
+    a->poolp = (pool_params){150, 0.1, 1.0, 9};
+    assert_int_equal(app_key(a, 'I'), APP_REDRAW);
+    assert_true(a->pool_view && a->pool);
+    pool_sim s;
+    char err[256];
+    assert_int_equal(pool_simulate(f.g, &a->st[0].r, &a->poolp, &s, err, sizeof err), 0);
+    assert_int_equal(a->pool->n, 150);
+    assert_memory_equal(a->pool->need, s.need, 150 * sizeof *s.need);
+    for (int k = 0; k < POOL_NKINDS; k++) {
+        assert_int_equal(a->pool->tot[k].peak_cap, s.tot[k].peak_cap);
+        assert_int_equal(a->pool->tot[k].reallocs, s.tot[k].reallocs);
+    }
+    pool_sim_free(&s);
+    for (int h = 24; h <= 40; h += 16)
+        for (int w = LAYOUT_MIN_W; w <= 300; w += 3)
+            for (int utf8 = 0; utf8 <= 1; utf8++) {
+                canvas cv;
+                assert_int_equal(canvas_init(&cv, w, h, utf8), 0);
+                a->utf8 = utf8;
+                app_resize(a, w, h);
+                view_render(&cv, a, NULL);
+                if (cv.cuts)
+                    fail_msg("%dx%d: a word cut at column %d row %d", w, h, cv.cut[0].x,
+                             cv.cut[0].y);
+                canvas_free(&cv);
+            }
+    const policy *before = a->pol;
+    app_key(a, 's'); /* the next policy: the pools follow */
+    assert_true(a->pol != before && a->pool_view && a->pool);
+    assert_int_equal(pool_simulate(f.g, &a->st[0].r, &a->poolp, &s, err, sizeof err), 0);
+    assert_memory_equal(a->pool->need, s.need, 150 * sizeof *s.need);
+    pool_sim_free(&s);
+    app_key(a, 'I');
+    assert_false(a->pool_view);
+    assert_null(a->pool);
+    close_app(&f);
+}
+
 static void test_golden_seed(void **state)
 {
     (void)state;
@@ -2128,6 +2182,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_golden_demo),
         cmocka_unit_test(test_golden_demo_compare),
         cmocka_unit_test(test_golden_seed),
+        cmocka_unit_test(test_golden_pool),
+        cmocka_unit_test(test_pool_view),
         cmocka_unit_test(test_golden_timeline),
         cmocka_unit_test(test_golden_lanes),
         cmocka_unit_test(test_lanes),

@@ -8,6 +8,7 @@
 #include "sched/graph.h"
 #include "sched/place.h"
 #include "sched/policy.h"
+#include "sched/pool.h"
 #include "sched/problem.h"
 #include "sched/timeline.h"
 
@@ -209,6 +210,27 @@ void cli_time_text(FILE *f, const graph *g, const timeline *t);
  * instead of the points). EXIT_OK or EXIT_BAD after a message. */
 int cli_pareto(const graph *g, int format, const char *svg);
 
+/* ------------------------------------------ pools (cli_pool.c) */
+
+/* Long-only options of the pool simulation: iterate, and view's I. */
+enum { CLI_OPT_ITERATIONS = 1100, CLI_OPT_SCALE, CLI_OPT_SEED };
+#define CLI_POOL_OPTIONS                                      \
+    {"iterations", required_argument, 0, CLI_OPT_ITERATIONS}, \
+        {"scale", required_argument, 0, CLI_OPT_SCALE},       \
+    {                                                         \
+        "seed", required_argument, 0, CLI_OPT_SEED            \
+    }
+#define CLI_POOL_HELP                                                                    \
+    "      --iterations N  iterations of the schedule (default 100, at most 10000000)\n" \
+    "      --scale MIN:MAX each iteration scales every buffer by a factor drawn\n"       \
+    "                      uniformly in [MIN, MAX) (default 0.25:1; 0 < MIN <= MAX)\n"   \
+    "      --seed S        the factors' seed (default 1): same seed, same factors\n"
+/* iterate's defaults (defaults.h). */
+void cli_pool_defaults(pool_params *pp);
+/* Parses --iterations, --scale or --seed (opt CLI_OPT_*) into pp. 0, or -1
+ * after a usage error for CMD naming the option. */
+int cli_pool_opt(const char *cmd, int opt, const char *arg, pool_params *pp);
+
 /* Removes a partly written output file after a write error: only a regular
  * file (never /dev/full, a fifo or a device). */
 void cli_remove_partial(const char *path);
@@ -227,5 +249,6 @@ int cmd_gen(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_place(int argc, char **argv);
+int cmd_iterate(int argc, char **argv);
 
 #endif

@@ -38,6 +38,11 @@ static const cli_command commands[] = {
      "print the memory measured after each step next to the\n"
      "predicted live bytes",
      cmd_replay},
+    {"iterate", "FILE",
+     "run the schedule for many iterations with buffers scaled by\n"
+     "seeded factors and compare the static, size-class and\n"
+     "elastic pools (--backend: for real)",
+     cmd_iterate},
     {"validate", "FILE", "check a graph and summarize it", cmd_validate},
     {"gen", "KIND",
      "write a synthetic graph (chain, branch, alloc-heavy, huge,\n"

@@ -22,6 +22,7 @@ static const char help[] =
     "[--no-color]\n"
     "                      [--no-mouse] [--backend cuda|host] [--mode MODE] [--replay FILE]\n"
     "                      [--time-limit S] [--max-states N]\n"
+    "                      [--iterations N] [--scale MIN:MAX] [--seed S]\n"
     "Open the terminal UI: step through the schedule one heap pop at a time and\n"
     "watch the ready queue, the live memory curve and the buffers in the arena.\n"
     "Without FILE, a built-in demo graph (a small CNN block) is shown.\n"
@@ -41,7 +42,9 @@ static const char help[] =
     "                       panel's placer), pool or async (cuda only)\n"
     "      --replay FILE    overlay a saved replay ('memtris replay --format json') on\n"
     "                       the curve; it steps the replay's policy unless -p is "
-    "given\n" CLI_LIMIT_HELP CLI_PARAM_HELP "  -h, --help           show this help and exit\n"
+    "given\n" CLI_LIMIT_HELP CLI_PARAM_HELP
+    "  the I key's pool view, as 'memtris iterate' (see its --help):\n" CLI_POOL_HELP
+    "  -h, --help           show this help and exit\n"
     "\n"
     "Press ? in the UI for the keys; R replays the stepped policy on the backend in\n"
     "the background and draws the measured memory over the predicted curve (Esc\n"
@@ -71,6 +74,7 @@ typedef struct view_opts {
     int be_auto, mode;
     const char *rname;    /* --replay, or NULL */
     replay_result *saved; /* its contents */
+    pool_params pp;       /* the I key's pools */
 } view_opts;
 
 /* Everything after the options: checks the policies and the placer, loads
@@ -135,6 +139,7 @@ static int view_open(view_opts *o)
     a.rp.be = o->be;
     a.rp.be_auto = o->be_auto;
     a.rp.mode = o->mode;
+    a.poolp = o->pp;
     if (o->saved) {
         char err[512];
         if (replay_check_run(o->saved, g, &a.st[0].r, err, sizeof err)) {
@@ -169,12 +174,14 @@ int cmd_view(int argc, char **argv)
         {"replay", required_argument, 0, 'R'},
         CLI_LIMIT_OPTIONS,
         CLI_PARAM_OPTIONS,
+        CLI_POOL_OPTIONS,
         {0, 0, 0, 0},
     };
     policy_limits lim = {0};
     policy_params pp = {0};
     static const cli_opts opts = {"view", "p:c:l:b:m:", longopts, NULL, print_help};
     view_opts o = {.plname = DEFAULT_TUI_PLACER, .mouse = 1};
+    cli_pool_defaults(&o.pp);
     const char *pname = DEFAULT_POLICY, *bname = NULL, *mname = DEFAULT_REPLAY_MODE;
     int pgiven = 0, c, status;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
@@ -198,6 +205,10 @@ int cmd_view(int argc, char **argv)
         case CLI_OPT_ALPHA:
         case CLI_OPT_QUEUE_ORDER:
             if (cli_param("view", c, optarg, &pp)) return EXIT_USAGE;
+        case CLI_OPT_ITERATIONS:
+        case CLI_OPT_SCALE:
+        case CLI_OPT_SEED:
+            if (cli_pool_opt("view", c, optarg, &o.pp)) return EXIT_USAGE;
             break;
         }
     }

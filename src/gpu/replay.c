@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay_backends.h"
+#include "sched/pool.h"
 #include "sched/units.h"
 
 static const char *const mode_names[REPLAY_NMODES] = {"raw", "arena", "pool", "async"};
@@ -115,16 +116,6 @@ typedef struct eng {
     char *err;
     size_t errcap;
 } eng;
-
-/* The pool's class of a request: 2^c >= its 64-byte-aligned span, as the
- * pool placer of `memtris plan` computes it. */
-static int pool_class(int64_t bytes)
-{
-    int64_t span = place_span(bytes, PLACE_ALIGN_DEFAULT);
-    int c = 0;
-    while (c < 62 && ((int64_t)1 << c) < span) c++;
-    return c;
-}
 
 /* Makes n bytes at p resident now: a write the compiler cannot drop (it
  * may fold malloc + memset into calloc, and drop a memset of calloc'ed

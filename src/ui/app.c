@@ -230,6 +230,8 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     a->sel = GRAPH_NONE;
     a->play_to = GRAPH_NONE;
     a->place_async_min = APP_PLACE_ASYNC_MIN;
+    a->poolp =
+        (pool_params){DEFAULT_ITERATIONS, DEFAULT_SCALE_MIN, DEFAULT_SCALE_MAX, DEFAULT_SEED};
     a->placer = pl ? pl : placer_find(DEFAULT_TUI_PLACER);
     a->utf8 = 1;
     a->mouse = 1;
@@ -245,7 +247,8 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
 
 void app_free(app *a)
 {
-    app_place_free(a);       /* stop it, wait for it, drop its plan */
+    app_place_free(a); /* stop it, wait for it, drop its plan */
+    app_pool_free(a);
     app_replay_stop(&a->rp); /* stop it, wait for it, drop what it measured */
     if (a->have_replay) replay_result_free(&a->replay);
     a->have_replay = 0;
@@ -381,6 +384,7 @@ void app_take_main(app *a, stepper *st, placement *pl, const policy *pol)
     a->pol = pol;
     a->place_gen++;
     retime(a);
+    app_pool_refresh(a);
     snprintf(a->msg, sizeof a->msg, "policy %s: %s", pol->name, pol->desc);
     if (a->have_cmp && other != a->cmp_pol && app_init_cmp(a, other)) { /* out of memory */
         snprintf(a->msg, sizeof a->msg, "policy %s; cannot compare with %s: %.120s", pol->name,
@@ -558,7 +562,11 @@ static app_reaction main_key(app *a, int key)
         a->live = 0;
         return APP_REDRAW;
     case 'H': a->holes = !a->holes; return APP_REDRAW;
-    case 'T': a->lanes = !a->lanes; return APP_REDRAW;
+    case 'T':
+        a->lanes = !a->lanes;
+        a->pool_view = 0;
+        return APP_REDRAW;
+    case 'I': return app_pool_toggle(a);
     case 't':
         a->live = 0;
         a->timeline = !a->timeline;
@@ -640,7 +648,10 @@ app_reaction app_click(app *a, int x, int y)
     app_curve_window(a, &f.lo, &f.span);
     hit_action h = hit_test(&f, x, y);
     switch (h.kind) {
-    case HIT_STEP: app_jump(a, h.step); return APP_REDRAW;
+    case HIT_STEP:
+        if (a->pool_view) return 0; /* the panel shows iterations, not steps */
+        app_jump(a, h.step);
+        return APP_REDRAW;
     case HIT_BUFFER:
         a->sel = h.buf;
         a->focus = P_TETRIS;

@@ -9,6 +9,7 @@
 #include "layout.h"
 #include "sched/graph.h"
 #include "sched/place.h"
+#include "sched/pool.h"
 #include "sched/step.h"
 #include "sched/timeline.h"
 
@@ -111,6 +112,11 @@ typedef struct app {
     int have_replay; /* replay holds a result: the curve overlays it */
     replay_result replay;
     const policy *replay_pol; /* the policy replay was made for (NULL: one this memtris lacks) */
+    /* The pool view (I, app_pool.c): the curve panel shows pool's iterations
+     * of the stepped policy's run, made with poolp (iterate's options). */
+    int pool_view;
+    pool_params poolp;
+    pool_sim *pool;
 } app;
 
 /* Sets up steppers and placement (with placer pl, NULL for first-fit);
@@ -174,6 +180,10 @@ void app_set_replay(app *a, replay_result *res);
 /* The overlay the curve shows: the replay, when it was made for the
  * stepped policy; NULL otherwise. */
 const replay_result *app_overlay(const app *a);
+/* I: the pool view on or off; simulates the pools (a->poolp) over the
+ * stepped policy's run when it is shown (says why not in a->msg). */
+app_reaction app_pool_toggle(app *a);
+
 /* The best proven bound on g's least peak (the graph's, and any the runs'
  * searches proved); *optimal: a run peaks there (so it is the optimum). */
 int64_t app_bound(const app *a, int *optimal);

@@ -76,6 +76,11 @@ int app_place_cancel(app *a);
 /* Stops any, silently, and frees it (app_free). */
 void app_place_free(app *a);
 
+/* app_pool.c */
+/* After the stepped policy changed: the pool view follows it. */
+void app_pool_refresh(app *a);
+void app_pool_free(app *a);
+
 /* app_prompt.c */
 /* A key while a prompt is up: typing, Backspace, Esc (cancel), Enter (do it). */
 void app_prompt_key(app *a, int key);

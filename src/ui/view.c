@@ -29,7 +29,8 @@ void view_render(canvas *cv, const app *a, view_cache *vc)
     view_status(cv, a, l->r[P_STATUS]);
     view_ready(cv, a, P_READY, l->r[P_READY]);
     if (l->used[P_READY2]) view_ready(cv, a, P_READY2, l->r[P_READY2]);
-    if (a->lanes) view_lanes(cv, a, l->r[P_CURVE]);
+    if (a->pool_view && a->pool) view_pool(cv, a, l->r[P_CURVE]);
+    else if (a->lanes) view_lanes(cv, a, l->r[P_CURVE]);
     else view_curve(cv, a, l->r[P_CURVE]);
     if (l->used[P_TETRIS]) {
         if (a->live) view_live(cv, a, l->r[P_TETRIS]);

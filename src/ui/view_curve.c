@@ -178,6 +178,23 @@ static void legends(canvas *cv, rect r, int x0, const app *a, const stepper *s, 
     }
 }
 
+void view_y_axis(canvas *cv, rect plot, int64_t ymax)
+{
+    char lab[32];
+    int axis_x = plot.x - 1;
+    for (int y = plot.y; y < plot.y + plot.h; y++)
+        canvas_put(cv, axis_x, y, cv->utf8 ? 0x2502 : '|', ST_AXIS);
+    int rows[3] = {plot.y, plot.y + plot.h / 2, plot.y + plot.h - 1};
+    int64_t vals[3] = {ymax, ymax / 2, 0};
+    for (int i = 0; i < 3; i++) {
+        if (i == 1 && (rows[1] == rows[0] || rows[1] == rows[2])) continue;
+        units_bytes(lab, sizeof lab, vals[i], 0);
+        int len = (int)strlen(lab);
+        canvas_text(cv, axis_x - len, rows[i], len, ST_AXIS, lab);
+        canvas_put(cv, axis_x, rows[i], cv->utf8 ? 0x2524 : '+', ST_AXIS);
+    }
+}
+
 void view_curve(canvas *cv, const app *a, rect r)
 {
     int focused = a->focus == P_CURVE;
@@ -208,20 +225,8 @@ void view_curve(canvas *cv, const app *a, rect r)
     /* Legend (and peaks) in the top border. */
     legends(cv, r, r.x + 2 + utf8_count(title), a, s, o, rp);
 
-    /* Y axis. */
+    view_y_axis(cv, gm.plot, ymax);
     char lab[32];
-    int axis_x = gm.plot.x - 1;
-    for (int y = gm.plot.y; y < gm.plot.y + gm.plot.h; y++)
-        canvas_put(cv, axis_x, y, cv->utf8 ? 0x2502 : '|', ST_AXIS);
-    int rows[3] = {gm.plot.y, gm.plot.y + gm.plot.h / 2, gm.plot.y + gm.plot.h - 1};
-    int64_t vals[3] = {ymax, ymax / 2, 0};
-    for (int i = 0; i < 3; i++) {
-        if (i == 1 && (rows[1] == rows[0] || rows[1] == rows[2])) continue;
-        units_bytes(lab, sizeof lab, vals[i], 0);
-        int len = (int)strlen(lab);
-        canvas_text(cv, axis_x - len, rows[i], len, ST_AXIS, lab);
-        canvas_put(cv, axis_x, rows[i], cv->utf8 ? 0x2524 : '+', ST_AXIS);
-    }
 
     /* The reference: the optimum, or the proven bound below every order, a
      * dashed row the curves draw over, labelled at its right end. */

@@ -27,6 +27,7 @@ static const char *const help_lines[] = {
     "o                  compare with the optimum (exact)",
     "H                  curve: shade the plan's holes",
     "T                  streams over time, memory under them",
+    "I                  the pools over iterations (iterate)",
     "w                  compare: why one order is lower",
     "z  Z  <  >  0      curve: zoom in, out, pan, all steps",
     "e                  export the curve and arena as SVG",

@@ -1,0 +1,238 @@
+/* cmd_iterate.c: "memtris iterate": runs a policy's schedule for many
+ * iterations with every buffer scaled by a seeded factor (dynamic shapes) and
+ * compares the static, size-class and elastic pools over them; with
+ * --backend, each pool's allocations are made for real and measured. */
+#include <inttypes.h>
+#include <string.h>
+#include "cli.h"
+#include "defaults.h"
+#include "gpu/replay_iter.h"
+#include "sched/units.h"
+#include "util/json.h"
+
+static void print_help(void)
+{
+    printf("Usage: memtris iterate FILE [--policy NAME] [--iterations N] [--scale MIN:MAX]\n"
+           "                            [--seed S] [--backend host|cuda] [--all]\n"
+           "                            [--format text|json] [-o OUT]\n"
+           "Run the schedule (the policy's order, made once on the graph as loaded) for N\n"
+           "iterations, each with every buffer scaled by a factor f drawn from a seeded\n"
+           "PRNG (a batch or sequence length that varies): a buffer of S bytes takes\n"
+           "ceil(S * f). Each iteration needs its live peak; compare three pools:\n"
+           "  static       the expected maximum (the live peak at MAX), reserved once\n"
+           "  size-class   2^n-byte blocks, freed ones reused, never given back (seed 2.1)\n"
+           "  elastic      starts at 50%% of the expected maximum, grows x1.5 (x1.5^k)\n"
+           "               when an iteration needs more, shrinks /1.5 after 10 idle\n"
+           "               iterations in a row (need <= capacity / 1.5), never below\n"
+           "               the 50%% (seed 4.2)\n"
+           "Print each iteration's need and capacities, the grow and shrink events, and\n"
+           "per pool the peak capacity, the mean waste (capacity - need) and the device\n"
+           "allocations made (reallocations).\n"
+           "\n"
+           "  -p, --policy NAME   the schedule (default %s)\n" CLI_POOL_HELP
+           "  -b, --backend NAME  also make each pool's allocations for real on host or\n"
+           "                      cuda and read the memory after every iteration\n"
+           "                      (default: none, the simulation only)\n"
+           "  -a, --all           text: every iteration (default: the first, the last and\n"
+           "                      those with an event)\n"
+           "  -f, --format FMT    text (default) or json\n"
+           "  -o, --output OUT    write there instead of standard output\n"
+           "  -h, --help          show this help and exit\n"
+           "  -V, --version       show the version and exit\n"
+           "\n"
+           "The PRNG is splitmix64 seeded with S: factor i = MIN + (MAX - MIN) * u_i,\n"
+           "u_i its i-th output's top 53 bits / 2^53. See memtris(1) for the JSON.\n",
+           DEFAULT_POLICY);
+}
+
+/* "grow x1.5^2", "shrink", "+12 blocks", or "" for kind k at iteration i. */
+static const char *event_words(const pool_point *p, int k, char *out, size_t cap)
+{
+    out[0] = 0;
+    if (k == POOL_SIZECLASS && p->grow)
+        snprintf(out, cap, "+%" PRIu32 " block%s", p->grow, p->grow == 1 ? "" : "s");
+    else if (k == POOL_ELASTIC && p->grow) snprintf(out, cap, "grow x1.5^%" PRIu32, p->grow);
+    else if (p->grow) snprintf(out, cap, "grow");
+    else if (p->shrink) snprintf(out, cap, "shrink /1.5");
+    return out;
+}
+
+static int has_event(const pool_sim *s, uint32_t i)
+{
+    for (int k = 0; k < POOL_NKINDS; k++)
+        if (s->pt[k][i].grow || s->pt[k][i].shrink) return 1;
+    return 0;
+}
+
+static void print_text(FILE *f, const graph *g, const policy *p, const pool_sim *s,
+                       const char *backend, const replay_info *info, int all)
+{
+    char a[32], b[32], ev[64];
+    fprintf(f, "%s: policy %s, %u iterations, factors in [%g, %g) (seed %" PRIu64 ")\n", g->source,
+            p->name, s->n, s->pp.min, s->pp.max, s->pp.seed);
+    fprintf(f, "  expected maximum  %s (%" PRId64 " bytes): the live peak at factor %g\n",
+            units_bytes(a, sizeof a, s->expected_max, 0), s->expected_max, s->pp.max);
+    if (backend)
+        fprintf(f, "  measured on       %s (%s): memory in use after each iteration\n", backend,
+                info->device[0] ? info->device : "n/a");
+    int m = s->measured;
+    fprintf(f, "\n%6s  %7s  %10s", "iter", "factor", "need");
+    for (int k = 0; k < POOL_NKINDS; k++) {
+        fprintf(f, "  %10s", pool_kind_at(k)->name);
+        if (m) fprintf(f, "  %10s", "measured");
+    }
+    fprintf(f, "  events\n");
+    uint32_t shown = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (!all && i && i + 1 < s->n && !has_event(s, i)) continue;
+        shown++;
+        fprintf(f, "%6u  %7.4f  %10s", i + 1, s->factor[i],
+                units_bytes(a, sizeof a, s->need[i], 0));
+        for (int k = 0; k < POOL_NKINDS; k++) {
+            fprintf(f, "  %10s", units_bytes(a, sizeof a, s->pt[k][i].cap, 0));
+            if (m) fprintf(f, "  %10s", units_bytes(b, sizeof b, s->pt[k][i].measured, 0));
+        }
+        const char *sep = "  ";
+        for (int k = 0; k < POOL_NKINDS; k++)
+            if (event_words(&s->pt[k][i], k, ev, sizeof ev)[0]) {
+                fprintf(f, "%s%s %s", sep, pool_kind_at(k)->name, ev);
+                sep = ", ";
+            }
+        fputc('\n', f);
+    }
+    if (!all && shown < s->n)
+        fprintf(f,
+                "(%u of %u iterations: the first, the last and those with an event; --all "
+                "shows every one)\n",
+                shown, s->n);
+    fprintf(f, "\n%-12s  %14s  %12s  %13s  %6s  %7s%s\n", "pool", "peak capacity", "mean waste",
+            "reallocations", "grows", "shrinks", m ? "  peak measured" : "");
+    for (int k = 0; k < POOL_NKINDS; k++) {
+        const pool_total *t = &s->tot[k];
+        fprintf(f, "%-12s  %14s  %12s  %13" PRIu64 "  %6u  %7u", pool_kind_at(k)->name,
+                units_bytes(a, sizeof a, t->peak_cap, 0),
+                units_bytes(b, sizeof b, (int64_t)(t->mean_waste + 0.5), 0), t->reallocs, t->grows,
+                t->shrinks);
+        if (m) fprintf(f, "  %14s", units_bytes(a, sizeof a, t->peak_measured, 0));
+        fputc('\n', f);
+    }
+    fprintf(f,
+            "mean waste: the mean of capacity - need; reallocations: device allocations made.\n"
+            "simulated in %.1f ms\n",
+            s->seconds * 1e3);
+}
+
+static void print_json(FILE *f, const graph *g, const policy *p, const pool_sim *s,
+                       const char *backend, const replay_info *info)
+{
+    fprintf(f, "{\"graph\": ");
+    json_string(f, g->source);
+    fprintf(f, ", \"policy\": ");
+    json_string(f, p->name);
+    fprintf(f,
+            ", \"iterations\": %u, \"scale\": [%.17g, %.17g], \"seed\": %" PRIu64
+            ", \"expected_max\": %" PRId64 ",\n \"backend\": ",
+            s->n, s->pp.min, s->pp.max, s->pp.seed, s->expected_max);
+    if (backend) {
+        json_string(f, backend);
+        fprintf(f, ", \"device\": ");
+        json_string(f, info->device);
+    } else fprintf(f, "null, \"device\": null");
+    fprintf(f, ", \"seconds\": %.6f,\n \"pools\": [", s->seconds);
+    for (int k = 0; k < POOL_NKINDS; k++) {
+        const pool_total *t = &s->tot[k];
+        fprintf(f,
+                "%s\n  {\"name\": \"%s\", \"peak_capacity\": %" PRId64 ", \"mean_waste\": %.17g, "
+                "\"reallocations\": %" PRIu64 ", \"grows\": %u, \"shrinks\": %u, "
+                "\"peak_measured\": ",
+                k ? "," : "", pool_kind_at(k)->name, t->peak_cap, t->mean_waste, t->reallocs,
+                t->grows, t->shrinks);
+        if (s->measured) fprintf(f, "%" PRId64 "}", t->peak_measured);
+        else fprintf(f, "null}");
+    }
+    fprintf(f, "],\n \"per_iteration\": [");
+    for (uint32_t i = 0; i < s->n; i++) {
+        fprintf(f, "%s\n  {\"iteration\": %u, \"factor\": %.17g, \"need\": %" PRId64, i ? "," : "",
+                i + 1, s->factor[i], s->need[i]);
+        for (int k = 0; k < POOL_NKINDS; k++) {
+            const pool_point *pt = &s->pt[k][i];
+            fprintf(f,
+                    ", \"%s\": {\"capacity\": %" PRId64 ", \"grow\": %u, \"shrink\": %u, "
+                    "\"allocations\": %u, \"measured\": ",
+                    pool_kind_at(k)->name, pt->cap, pt->grow, pt->shrink, pt->allocs);
+            if (s->measured) fprintf(f, "%" PRId64 "}", pt->measured);
+            else fprintf(f, "null}");
+        }
+        fputc('}', f);
+    }
+    fprintf(f, "]}\n");
+}
+
+int cmd_iterate(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"policy", required_argument, 0, 'p'},
+        {"backend", required_argument, 0, 'b'},
+        {"all", no_argument, 0, 'a'},
+        {"format", required_argument, 0, 'f'},
+        {"output", required_argument, 0, 'o'},
+        CLI_POOL_OPTIONS,
+        {0, 0, 0, 0},
+    };
+    static const cli_opts opts = {"iterate", "p:b:af:o:", longopts, NULL, print_help};
+    const char *pname = DEFAULT_POLICY, *bname = NULL, *fname = DEFAULT_FORMAT, *out = NULL, *file;
+    int c, status, all = 0;
+    pool_params pp;
+    cli_pool_defaults(&pp);
+    while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
+        switch (c) {
+        case 'p': pname = optarg; break;
+        case 'b': bname = optarg; break;
+        case 'a': all = 1; break;
+        case 'f': fname = optarg; break;
+        case 'o': out = optarg; break;
+        default:
+            if (cli_pool_opt("iterate", c, optarg, &pp)) return EXIT_USAGE;
+        }
+    }
+    if (c == CLI_OPT_STOP) return status;
+    if (!(file = cli_file("iterate", argc, argv))) return EXIT_USAGE;
+    int format = cli_format("iterate", fname, (1u << CLI_TEXT) | (1u << CLI_JSON));
+    if (format < 0) return EXIT_USAGE;
+    if (out && !*out)
+        return cli_usage_error("iterate", "-o needs a file name ('-' for standard output)");
+    const replay_backend *be = NULL;
+    if (bname && !(be = cli_backend("iterate", bname))) return EXIT_USAGE;
+    const policy *p = cli_policy(pname);
+    if (!p) return EXIT_USAGE;
+
+    graph *g = cli_load(file, 0);
+    if (!g) return EXIT_BAD;
+    run r;
+    pool_sim s = {0};
+    replay_info info = {0};
+    char err[512];
+    int have_run = 0, unavailable = 0;
+    status = EXIT_BAD;
+    if (policy_run(g, p, &r, err, sizeof err)) goto fail_graph;
+    have_run = 1;
+    if (pool_simulate(g, &r, &pp, &s, err, sizeof err)) goto fail_graph;
+    if (be && replay_iterate(g, &r, be, &s, &info, &unavailable, err, sizeof err)) {
+        if (unavailable) fprintf(stderr, "memtris iterate: %s\n", err); /* not about FILE */
+        else fprintf(stderr, "memtris iterate: %s: %s\n", g->source, err);
+        goto out;
+    }
+    cli_out o;
+    if (cli_out_open(&o, "iterate", out)) goto out;
+    if (format == CLI_JSON) print_json(o.f, g, p, &s, be ? be->name : NULL, &info);
+    else print_text(o.f, g, p, &s, be ? be->name : NULL, &info, all);
+    status = cli_out_close(&o, 0);
+    goto out;
+fail_graph:
+    fprintf(stderr, "%s: error: %s\n", g->source, err);
+out:
+    pool_sim_free(&s);
+    if (have_run) policy_run_free(&r);
+    graph_free(g);
+    return status;
+}
