@@ -117,7 +117,7 @@ assert d["order"][:9] == [0, 2, 3, 8, 9, 14, 15, 20, 21], d["order"]
         got=$(tail -n +2 "$OUT" | cut -d, -f2 | tr '\n' ',')
         if [ "$got" = "${q#* }," ]; then ok; else bad "--queue-order ${q% *}: order $got, expected ${q#* }"; fi
     done
-    for cmd in schedule compare plan view; do
+    for cmd in schedule compare plan replay iterate view; do
         usage_error $cmd "$cmd --alpha 1.5" "--alpha wants a number from 0 to 1, not '1.5'" "$PRE" --alpha 1.5
     done
     usage_error schedule "--alpha -0.1" "not '-0.1'" "$PRE" --alpha -0.1

@@ -14,7 +14,8 @@ static void print_help(void)
 {
     printf("Usage: memtris iterate FILE [--policy NAME] [--iterations N] [--scale MIN:MAX]\n"
            "                            [--seed S] [--backend host|cuda] [--all]\n"
-           "                            [--format text|json] [-o OUT]\n"
+           "                            [--format text|json] [-o OUT] [--alpha A]\n"
+           "                            [--queue-order Q]\n"
            "Run the schedule (the policy's order, made once on the graph as loaded) for N\n"
            "iterations, each with every buffer scaled by a factor f drawn from a seeded\n"
            "PRNG (a batch or sequence length that varies): a buffer of S bytes takes\n"
@@ -29,7 +30,7 @@ static void print_help(void)
            "per pool the peak capacity, the mean waste (capacity - need) and the device\n"
            "allocations made (reallocations).\n"
            "\n"
-           "  -p, --policy NAME   the schedule (default %s)\n" CLI_POOL_HELP
+           "  -p, --policy NAME   the schedule (default %s)\n" CLI_PARAM_HELP CLI_POOL_HELP
            "  -b, --backend NAME  also make each pool's allocations for real on host or\n"
            "                      cuda and read the memory after every iteration\n"
            "                      (default: none, the simulation only)\n"
@@ -177,12 +178,14 @@ int cmd_iterate(int argc, char **argv)
         {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'},
         CLI_POOL_OPTIONS,
+        CLI_PARAM_OPTIONS,
         {0, 0, 0, 0},
     };
     static const cli_opts opts = {"iterate", "p:b:af:o:", longopts, NULL, print_help};
     const char *pname = DEFAULT_POLICY, *bname = NULL, *fname = DEFAULT_FORMAT, *out = NULL, *file;
     int c, status, all = 0;
     pool_params pp;
+    policy_params par = {0};
     cli_pool_defaults(&pp);
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
@@ -191,11 +194,16 @@ int cmd_iterate(int argc, char **argv)
         case 'a': all = 1; break;
         case 'f': fname = optarg; break;
         case 'o': out = optarg; break;
+        case CLI_OPT_ALPHA:
+        case CLI_OPT_QUEUE_ORDER:
+            if (cli_param("iterate", c, optarg, &par)) return EXIT_USAGE;
+            break;
         default:
             if (cli_pool_opt("iterate", c, optarg, &pp)) return EXIT_USAGE;
         }
     }
     if (c == CLI_OPT_STOP) return status;
+    policy_set_params(&par);
     if (!(file = cli_file("iterate", argc, argv))) return EXIT_USAGE;
     int format = cli_format("iterate", fname, (1u << CLI_TEXT) | (1u << CLI_JSON));
     if (format < 0) return EXIT_USAGE;

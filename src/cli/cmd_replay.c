@@ -13,7 +13,8 @@ static void print_help(void)
 {
     printf("Usage: memtris replay FILE [--policy NAME] [--backend cuda|host]\n"
            "                           [--mode raw|arena|pool|async] [--placer NAME]\n"
-           "                           [--format text|json|csv] [-o OUT]\n"
+           "                           [--format text|json|csv] [-o OUT] [--alpha A]\n"
+           "                           [--queue-order Q]\n"
            "Schedule the graph with one policy, then run the schedule for real on a device:\n"
            "every ALLOC allocates, every FREE gives back, every compute step writes the\n"
            "buffers it uses, and after each step the memory in use is read. Print the\n"
@@ -21,7 +22,7 @@ static void print_help(void)
            "to the live bytes the schedule predicts, the time of each step, the peaks,\n"
            "the largest excess and what is left after everything is given back.\n"
            "\n"
-           "  -p, --policy NAME   the schedule: fifo or priority (default priority)\n"
+           "  -p, --policy NAME   the schedule: any policy (default priority)\n" CLI_PARAM_HELP
            "  -b, --backend NAME  where to run it:\n");
     for (size_t i = 0; replay_backend_at(i); i++)
         printf("        %-12s %s\n", replay_backend_at(i)->name, replay_backend_at(i)->desc);
@@ -203,23 +204,30 @@ int cmd_replay(int argc, char **argv)
         {"placer", required_argument, 0, 'l'},
         {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'},
+        CLI_PARAM_OPTIONS,
         {0, 0, 0, 0},
     };
     static const cli_opts opts = {"replay", "p:b:m:l:f:o:", longopts, NULL, print_help};
     const char *pname = DEFAULT_POLICY, *bname = NULL, *mname = DEFAULT_REPLAY_MODE, *lname = NULL,
                *fname = DEFAULT_FORMAT, *out = NULL, *file;
     int c, status;
+    policy_params pp = {0};
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'p': pname = optarg; break;
         case 'b': bname = optarg; break;
         case 'm': mname = optarg; break;
+        case CLI_OPT_ALPHA:
+        case CLI_OPT_QUEUE_ORDER:
+            if (cli_param("replay", c, optarg, &pp)) return EXIT_USAGE;
+            break;
         case 'l': lname = optarg; break;
         case 'f': fname = optarg; break;
         case 'o': out = optarg; break;
         }
     }
     if (c == CLI_OPT_STOP) return status;
+    policy_set_params(&pp);
     if (!(file = cli_file("replay", argc, argv))) return EXIT_USAGE;
     int format = cli_format("replay", fname, CLI_FORMATS_ALL);
     if (format < 0) return EXIT_USAGE;

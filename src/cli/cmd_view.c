@@ -205,6 +205,7 @@ int cmd_view(int argc, char **argv)
         case CLI_OPT_ALPHA:
         case CLI_OPT_QUEUE_ORDER:
             if (cli_param("view", c, optarg, &pp)) return EXIT_USAGE;
+            break;
         case CLI_OPT_ITERATIONS:
         case CLI_OPT_SCALE:
         case CLI_OPT_SEED:

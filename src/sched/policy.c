@@ -78,6 +78,7 @@ static const policy policies[] = {
              "scaled to [0, 1]; the highest runs first (--alpha, default 0.7; 1 is priority)",
      .key = policy_key_weighted,
      .prepare = policy_prepare_weighted,
+     .show = policy_show_weighted,
      .kind = POLICY_TIMED,
      .nkeys = 3,
      .key_names = {"score", "change", "type,id"},

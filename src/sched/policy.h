@@ -62,6 +62,11 @@ typedef struct policy {
      * order as r->rank[i] (position of node i) and may set r->found_by and
      * r->lower_bound; key is then policy_key_rank. 0, or -1 with a message. */
     int (*plan)(const graph *g, struct run *r, char *err, size_t errcap);
+    /* How the ready queue shows the key (NULL: its nkeys numbers under
+     * key_names): node i's key k into out, or with i GRAPH_NONE the
+     * header, for a run r of this policy. */
+    void (*show)(const graph *g, const struct run *r, uint32_t i, const int64_t k[3], char *out,
+                 size_t cap);
     /* Called once before the first key (NULL for most): sets r's constants
      * (r->alpha, r->kscale) from the graph and this thread's parameters. */
     void (*prepare)(const graph *g, struct run *r);

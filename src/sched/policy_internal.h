@@ -20,6 +20,8 @@ void policy_why_bfs(POLICY_WHY_ARGS);
 void policy_prepare_weighted(const graph *g, run *r);
 void policy_key_weighted(POLICY_KEY_ARGS);
 void policy_why_weighted(POLICY_WHY_ARGS);
+void policy_show_weighted(const graph *g, const run *r, uint32_t i, const int64_t k[3], char *out,
+                          size_t cap);
 
 /* Whole-order policies: their plan, and a why that says where the node
  * stands in the order (policy_why_rank, in policy.c, does the words). */

@@ -76,3 +76,16 @@ void policy_why_weighted(POLICY_WHY_ARGS)
              : r->alpha > 0 ? ", a tie broken by change, type and id"
                             : ", a tie: the first ready wins");
 }
+
+/* The ready queue's key: the score (3 decimals), then what breaks its ties. */
+void policy_show_weighted(const graph *g, const run *r, uint32_t i, const int64_t k[3], char *out,
+                          size_t cap)
+{
+    (void)g;
+    if (i == GRAPH_NONE)
+        snprintf(out, cap, r->alpha > 0 ? "(score,change,type,id)" : "(score,queued)");
+    else if (r->alpha > 0)
+        snprintf(out, cap, "(%.3f,%lld,%d,%lld)", (double)-k[0] / 4503599627370496.0,
+                 (long long)k[1], (int)(k[2] >> 53), (long long)(k[2] & (((int64_t)1 << 53) - 1)));
+    else snprintf(out, cap, "(%.3f,%lld)", (double)-k[0] / 4503599627370496.0, (long long)k[2]);
+}

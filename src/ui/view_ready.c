@@ -10,16 +10,19 @@
 #include "view.h"
 
 #define READY_MAX_ROWS 512
+#define CELL           64 /* the longest cell: a key of three 2^53-sized numbers */
 
 static int kind_style(int kind)
 {
     return kind == NODE_ALLOC ? ST_ALLOC : kind == NODE_FREE ? ST_FREE : ST_COMPUTE;
 }
 
-static void key_text(char *out, size_t cap, const policy *p, const heap_item *it)
+static void key_text(char *out, size_t cap, const stepper *s, const heap_item *it)
 {
+    const policy *p = s->pol;
+    if (p->show) p->show(s->g, &s->r, it->node, it->k, out, cap);
     /* a whole-order policy's rank counts from 1, as steps do */
-    if (p->nkeys == 1) snprintf(out, cap, "(%" PRId64 ")", it->k[0] + (p->plan != NULL));
+    else if (p->nkeys == 1) snprintf(out, cap, "(%" PRId64 ")", it->k[0] + (p->plan != NULL));
     else snprintf(out, cap, "(%" PRId64 ",%" PRId64 ",%" PRId64 ")", it->k[0], it->k[1], it->k[2]);
 }
 
@@ -48,23 +51,24 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
      * say it), then the name, then the key, then the change. */
     static const char *const head[NCOL] = {"#", "Id", "type", "change", "op / name", NULL};
     char keyhead[48]; /* "queued", "rank", or "(change,type,id)": the policy's key names */
-    if (s->pol->nkeys == 1) snprintf(keyhead, sizeof keyhead, "%s", s->pol->key_names[0]);
+    if (s->pol->show) s->pol->show(g, &s->r, GRAPH_NONE, NULL, keyhead, sizeof keyhead);
+    else if (s->pol->nkeys == 1) snprintf(keyhead, sizeof keyhead, "%s", s->pol->key_names[0]);
     else
         snprintf(keyhead, sizeof keyhead, "(%s,%s,%s)", s->pol->key_names[0], s->pol->key_names[1],
                  s->pol->key_names[2]);
-    char(*txt)[NCOL][32] = calloc(got ? got : 1, sizeof *txt);
+    char(*txt)[NCOL][CELL] = calloc(got ? got : 1, sizeof *txt);
     if (!txt) return;
     int cw[NCOL];
     for (int c = 0; c < NCOL; c++) cw[c] = utf8_count(c == C_KEY ? keyhead : head[c]);
     for (uint32_t i = 0; i < got; i++) {
         const heap_item *it = &items[i];
         uint32_t u = it->node;
-        snprintf(txt[i][C_RANK], 32, "%u", skip + i + 1);
-        snprintf(txt[i][C_ID], 32, "%" PRId64, g->id[u]);
-        snprintf(txt[i][C_TYPE], 32, "%s", graph_kind_word(g->kind[u]));
-        units_bytes(txt[i][C_CHANGE], 32, g->change[u], 1);
+        snprintf(txt[i][C_RANK], CELL, "%u", skip + i + 1);
+        snprintf(txt[i][C_ID], CELL, "%" PRId64, g->id[u]);
+        snprintf(txt[i][C_TYPE], CELL, "%s", graph_kind_word(g->kind[u]));
+        units_bytes(txt[i][C_CHANGE], CELL, g->change[u], 1);
         txt[i][C_NAME][0] = 0; /* drawn from the graph, shortened to fit */
-        key_text(txt[i][C_KEY], 32, s->pol, it);
+        key_text(txt[i][C_KEY], CELL, s, it);
         for (int c = 0; c < NCOL; c++) {
             int n = c == C_NAME ? utf8_count(graph_display(g, u, lb, sizeof lb))
                                 : (int)strlen(txt[i][c]);
