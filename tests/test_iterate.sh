@@ -161,6 +161,21 @@ group_bad_input() {
     expect_rc 1 "a broken graph"
     expect_grep "$ERR" "broken.json" "a broken graph: the file named"
     expect_empty "$OUT" "a broken graph (stdout)"
+    # The size-class pool past 2^63-1 bytes: a 2^62 block, then three 2^61
+    # ones live together (the live peak itself stays under 2^62).
+    printf '%s' '{"Nodes": [{"Id": 0, "Op": "ALLOC", "Size": 9007199254740991, "BufId": 1},
+      {"Id": 1, "Op": "FREE", "BufId": 1},
+      {"Id": 10, "Op": "ALLOC", "Size": 4503599627370495, "BufId": 10},
+      {"Id": 11, "Op": "ALLOC", "Size": 4503599627370495, "BufId": 11},
+      {"Id": 12, "Op": "ALLOC", "Size": 4503599627370495, "BufId": 12},
+      {"Id": 20, "Op": "FREE", "BufId": 10}, {"Id": 21, "Op": "FREE", "BufId": 11},
+      {"Id": 22, "Op": "FREE", "BufId": 12}],
+     "Edges": [[0, 1], [1, 10], [1, 11], [1, 12], [10, 20], [11, 21], [12, 22],
+       [10, 21], [10, 22], [11, 20], [11, 22], [12, 20], [12, 21]]}' >"$TMP/ovf.json"
+    run "$M" iterate "$TMP/ovf.json" --scale 300:300 --iterations 2
+    expect_rc 1 "the size-class pool past 2^63-1 bytes"
+    expect_grep "$ERR" "iteration 1 (factor 300): the size-class pool passes 2^63-1 bytes at Nodes[" "the overflow named"
+    expect_empty "$OUT" "the overflow (stdout)"
 }
 
 # Big buffers so that a reading is mostly the pools' memory.

@@ -348,7 +348,7 @@ group_compare() {
     run "$M" compare "$DEMO" --placers all --format json
     expect_rc 0 "compare --placers all --format json"
     cp "$OUT" "$TMP/cmp.json"
-    for pol in fifo priority dfs postorder lpmf bfs best; do
+    for pol in fifo priority dfs postorder lpmf bfs best weighted multiqueue; do
         for p in $all; do
             "$M" plan "$DEMO" --policy "$pol" --placer "$p" --format json >"$TMP/plan-$pol-$p.json"
         done
@@ -365,7 +365,7 @@ for p in placers: # the first of the least arenas, per placer
 for r in d["results"]:
     keys = ["policy", "peak", "steps", "vs_fifo", "vs_optimum", "proven_optimal"]
     keys += ["found_by"] if r["policy"] == "best" else []
-    assert list(r) == keys + ["peak_step", "diverges_at", "arenas"], list(r)
+    assert list(r) == keys + ["peak_step", "diverges_at", "makespan", "arenas"], list(r)
     assert list(r["arenas"]) == placers, (list(r["arenas"]), placers)
     for p in placers:
         plan = json.load(open(os.path.join(tmp, "plan-%s-%s.json" % (r["policy"], p))))
@@ -373,7 +373,7 @@ for r in d["results"]:
         assert r["arenas"][p] >= r["peak"]
 ' "$TMP/cmp.json" "$TMP" "$all"
     run "$M" compare "$BRANCHES" --policies priority --placers first-fit -f json
-    expect_grep "$OUT" '{"policy": "priority", "peak": 500, "steps": 11, "vs_fifo": 0.416667, "vs_optimum": 1.000000, "proven_optimal": true, "peak_step": 8, "diverges_at": 2, "arenas": {"first-fit": 512}}' \
+    expect_grep "$OUT" '{"policy": "priority", "peak": 500, "steps": 11, "vs_fifo": 0.416667, "vs_optimum": 1.000000, "proven_optimal": true, "peak_step": 8, "diverges_at": 2, "makespan": 0, "arenas": {"first-fit": 512}}' \
         "compare --placers json: the arenas after the existing keys"
     run "$M" compare "$BRANCHES" --policies priority --placers first-fit --align 1 -f json
     expect_grep "$OUT" '"arenas": {"first-fit": 500}' "compare --align 1"

@@ -134,10 +134,20 @@ assert d["order"][:9] == [0, 2, 3, 8, 9, 14, 15, 20, 21], d["order"]
     run "$M" schedule "$TMP/s64.json"
     expect_rc 1 "Stream 64"
     expect_grep "$ERR" "Nodes[1] (Id 7): \"Stream\" must be 0..63, found 64" "Stream 64 named"
+    # The largest Latency (1e9 ms) on a chain: finite, valid JSON, whole units.
+    printf '{"Nodes": [{"Id": 0, "Op": "a", "Latency": 1e9}, {"Id": 1, "Op": "b", "Latency": 1e9, "Stream": 63}], "Edges": [[0, 1]]}' >"$TMP/big.json"
+    run "$M" schedule -f json "$TMP/big.json"
+    py "1e9 ms latencies: valid JSON" 'import json,sys; d=json.load(open(sys.argv[1])); assert d["makespan"] == 2e9 and d["stream_busy"][63] == 1e9, d'
+    run "$M" schedule "$TMP/big.json"
+    expect_grep "$OUT" "makespan 556 h on 2 streams (busy: 0 278 h, 63 278 h)" "1e9 ms latencies: hours, the streams that run"
+    printf '{"Nodes": [{"Id": 3, "Op": "in", "Latency": 1e400}], "Edges": []}' >"$TMP/inf.json"
+    run "$M" schedule "$TMP/inf.json"
+    expect_rc 1 "Latency 1e400"
+    expect_grep "$ERR" "Nodes[0] (Id 3): \"Latency\" must be a non-negative number of ms up to 1e9, found a larger number" "Latency 1e400 named"
     printf '{"Nodes": [{"Id": 0, "Op": "in", "Latency": -2}], "Edges": []}' >"$TMP/neg.json"
     run "$M" schedule "$TMP/neg.json"
     expect_rc 1 "Latency -2"
-    expect_grep "$ERR" "Nodes[0] (Id 0): \"Latency\" must be a non-negative number, found a negative number" "Latency -2 named"
+    expect_grep "$ERR" "Nodes[0] (Id 0): \"Latency\" must be a non-negative number of ms up to 1e9, found a negative number" "Latency -2 named"
 }
 
 group_pareto() {
@@ -221,6 +231,8 @@ assert root.find(ns + "polyline") is not None
     if head -c 4 "$OUT" | grep -q '<svg'; then ok; else bad "--svg - writes the picture alone"; fi
     usage_error compare "--pareto with --policies" "--pareto runs its own policies: it takes no --policies" "$PRE" --pareto --policies fifo
     usage_error compare "--pareto with --placers" "it takes no --placers" "$PRE" --pareto --placers best
+    usage_error compare "--pareto with --alpha" "it takes no --alpha" "$PRE" --pareto --alpha 0.5
+    usage_error compare "--pareto with --time-limit" "it takes no --time-limit" "$PRE" --pareto --time-limit 1
     usage_error compare "--svg without --pareto" "--svg draws --pareto's points only" "$PRE" --svg "$TMP/x.svg"
     run "$M" compare --pareto --svg "$TMP/no/such/dir.svg" "$PRE"
     expect_rc 1 "--svg into a missing folder"

@@ -269,6 +269,11 @@ static void weighted_alpha_one_is_priority(void **state)
                      "\"Edges\": [[0, 9], [0, 8], [0, 7], [0, 1], [1, 2]]}");
     same_order(h, "changes 2^53 apart");
     graph_free(h);
+    /* A subnormal latency: the latency term stays in [0, 1], no NaN. */
+    h = tu_load_text("{\"Nodes\": [{\"Id\": 0, \"Op\": \"mm\", \"Latency\": 1},"
+                     "{\"Id\": 5, \"Op\": \"mm\", \"Latency\": 1e-320}], \"Edges\": []}");
+    same_order(h, "a subnormal latency");
+    graph_free(h);
     uint64_t st = 0xa1fa;
     for (int iter = 0; iter < 100; iter++) {
         tu_gen gen;
@@ -404,10 +409,14 @@ static void bad_latency_and_stream(void **state)
     static const struct {
         const char *field, *want;
     } cases[] = {
-        {"\"Latency\": -1", "\"Latency\" must be a non-negative number, found a negative number"},
-        {"\"Latency\": \"2ms\"", "\"Latency\" must be a non-negative number, found a string"},
-        {"\"Latency\": null", "\"Latency\" must be a non-negative number, found null"},
-        {"\"Latency\": 1e999", "\"Latency\" must be a non-negative number"},
+        {"\"Latency\": -1",
+         "\"Latency\" must be a non-negative number of ms up to 1e9, found a negative number"},
+        {"\"Latency\": \"2ms\"",
+         "\"Latency\" must be a non-negative number of ms up to 1e9, found a string"},
+        {"\"Latency\": null",
+         "\"Latency\" must be a non-negative number of ms up to 1e9, found null"},
+        {"\"Latency\": 1e999", "up to 1e9, found a larger number"},
+        {"\"Latency\": 1000000000.5", "up to 1e9, found a larger number"},
         {"\"Stream\": 64", "\"Stream\" must be 0..63, found 64"},
         {"\"Stream\": -1", "\"Stream\" must be a non-negative integer"},
         {"\"Stream\": 1.5", "\"Stream\" must be a non-negative integer"},

@@ -300,6 +300,76 @@ static void test_lanes(void **state)
     }
 }
 
+/* The lanes on graphs at the edges: only the streams that run get a lane
+ * (one node on stream 63: one lane, s63); every Latency 0 and an empty
+ * graph say so; never a word cut. */
+static void test_lanes_edges(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json, *want, *never;
+    } cases[] = {
+        {"{\"Nodes\": [{\"Id\": 7, \"Op\": \"mm\", \"Latency\": 3, \"Stream\": 63}], "
+         "\"Edges\": []}",
+         "s63", "s0 "},
+        {"{\"Nodes\": [{\"Id\": 0, \"Op\": \"mm\", \"Latency\": 0}], \"Edges\": []}",
+         "every Latency is 0", "Streams over time: makespan"},
+        {"{\"Nodes\": [], \"Edges\": []}", "An empty graph: nothing runs.", "Out of memory"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        diag d;
+        graph *g = tu_load(cases[i].json, &d);
+        assert_non_null(g);
+        app a;
+        assert_int_equal(
+            app_init(&a, g, "edge.json", policy_find("priority"), policy_find("fifo"), 0, NULL), 0);
+        app_key(&a, 'T');
+        size_t len;
+        for (int w = LAYOUT_MIN_W; w <= 200; w += 7) {
+            char *s = render(&a, w, 30, 1, 0, &len);
+            if (w >= 120 && !strstr(s, cases[i].want))
+                fail_msg("case %zu at %d columns: no '%s'", i, w, cases[i].want);
+            if (strstr(s, cases[i].never)) fail_msg("case %zu: '%s' shown", i, cases[i].never);
+            free(s);
+            canvas cv;
+            assert_int_equal(canvas_init(&cv, w, 24, 1), 0);
+            app_resize(&a, w, 24);
+            view_render(&cv, &a, NULL);
+            if (cv.cuts) fail_msg("case %zu at %dx24: a word cut", i, w);
+            canvas_free(&cv);
+        }
+        app_free(&a);
+        graph_free(g);
+        diag_free(&d);
+    }
+}
+
+static void place_out(app *a);
+
+/* The command line's --alpha reaches the policies the TUI runs in the
+ * background (as every policy on a graph this size is): weighted at alpha
+ * 0 keys (score,queued). */
+static void test_params_in_background(void **state)
+{
+    (void)state;
+    fixture f;
+    app *a = open_sized(&f, "prefetch.json", 132, 40);
+    policy_params pp = {.has_alpha = 1, .alpha = 0};
+    policy_set_params(&pp);
+    a->place_async_min = 0; /* every policy and placer in the background */
+    while (strcmp(a->pol->name, "weighted")) {
+        app_key(a, 's');
+        if (a->placing) place_out(a);
+    }
+    assert_true(a->st[0].r.alpha == 0);
+    size_t len;
+    char *s = render(a, 132, 40, 1, 0, &len);
+    assert_non_null(strstr(s, "(score,queued)"));
+    free(s);
+    policy_set_params(NULL);
+    close_app(&f);
+}
+
 /* Panels never overlap and stay on screen, at every size and in both modes. */
 static void test_layout_all_sizes(void **state)
 {
@@ -2187,6 +2257,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_golden_timeline),
         cmocka_unit_test(test_golden_lanes),
         cmocka_unit_test(test_lanes),
+        cmocka_unit_test(test_lanes_edges),
+        cmocka_unit_test(test_params_in_background),
         cmocka_unit_test(test_arena_keys),
         cmocka_unit_test(test_layout_all_sizes),
         cmocka_unit_test(test_render_all_sizes),

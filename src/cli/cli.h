@@ -201,8 +201,9 @@ void cli_json_ms(FILE *f, double ms);
  * "stream_busy": [MS per stream]'. */
 void cli_time_json(FILE *f, const timeline *t);
 /* "makespan 12.3 ms on 2 streams (busy: 0 10.0 ms, 1 2.30 ms); no order
- * finishes before 11.0 ms (critical path 10.2 ms)", or "makespan 0 ms: no
- * node has a Latency", and a newline. */
+ * finishes before 11.0 ms (critical path 10.2 ms)" (the streams that run
+ * something), or "makespan 0 ms: no node has a Latency" (or "every Latency
+ * is 0"), and a newline. */
 void cli_time_text(FILE *f, const graph *g, const timeline *t);
 
 /* compare --pareto on g: the points in FORMAT (CLI_TEXT, CLI_JSON, CLI_CSV)

@@ -37,10 +37,17 @@ void cli_time_text(FILE *f, const graph *g, const timeline *t)
         fprintf(f, "makespan 0 ms: no node has a Latency\n");
         return;
     }
-    fprintf(f, "makespan %s on %u stream%s (busy:", units_ms(a, sizeof a, t->makespan), t->nstreams,
-            t->nstreams == 1 ? "" : "s");
-    for (uint32_t s = 0; s < t->nstreams; s++)
-        fprintf(f, "%s %u %s", s ? "," : "", s, units_ms(a, sizeof a, t->busy[s]));
+    if (!(t->makespan > 0)) {
+        fprintf(f, "makespan 0 ms: every Latency is 0\n");
+        return;
+    }
+    uint32_t used = 0;
+    for (uint32_t s = 0; s < t->nstreams; s++) used += t->busy[s] > 0;
+    fprintf(f, "makespan %s on %u stream%s (busy:", units_ms(a, sizeof a, t->makespan), used,
+            used == 1 ? "" : "s");
+    for (uint32_t s = 0, k = 0; s < t->nstreams; s++)
+        if (t->busy[s] > 0)
+            fprintf(f, "%s %u %s", k++ ? "," : "", s, units_ms(a, sizeof a, t->busy[s]));
     fprintf(f, "); no order finishes before %s (critical path %s)\n",
             units_ms(a, sizeof a, t->bound), units_ms(b, sizeof b, t->critical));
 }

@@ -166,11 +166,17 @@ int cmd_compare(int argc, char **argv)
     if (!(file = cli_file("compare", argc, argv))) return EXIT_USAGE;
     int format = cli_format("compare", fname, CLI_FORMATS_ALL);
     if (format < 0) return EXIT_USAGE;
-    if (pareto && (list || plist || align_arg))
+    /* --pareto sweeps alpha itself and runs no search and no placer. */
+    const char *not_with = list             ? "--policies"
+                           : plist          ? "--placers"
+                           : align_arg      ? "--align"
+                           : pp.has_alpha   ? "--alpha"
+                           : lim.seconds    ? "--time-limit"
+                           : lim.max_states ? "--max-states"
+                                            : NULL;
+    if (pareto && not_with)
         return cli_usage_error("compare", "--pareto runs its own policies: it takes no %s",
-                               list    ? "--policies"
-                               : plist ? "--placers"
-                                       : "--align");
+                               not_with);
     if (svg && !pareto) return cli_usage_error("compare", "--svg draws --pareto's points only");
     if (pareto) {
         policy_set_limits(&lim);

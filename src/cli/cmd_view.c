@@ -21,7 +21,7 @@ static const char help[] =
     "Usage: memtris [view] [FILE] [--policy NAME] [--compare NAME] [--placer NAME] [--ascii] "
     "[--no-color]\n"
     "                      [--no-mouse] [--backend cuda|host] [--mode MODE] [--replay FILE]\n"
-    "                      [--time-limit S] [--max-states N]\n"
+    "                      [--time-limit S] [--max-states N] [--alpha A] [--queue-order Q]\n"
     "                      [--iterations N] [--scale MIN:MAX] [--seed S]\n"
     "Open the terminal UI: step through the schedule one heap pop at a time and\n"
     "watch the ready queue, the live memory curve and the buffers in the arena.\n"

@@ -15,6 +15,8 @@ struct replay_job {
     const placer *plc;
     const replay_backend *be;
     int mode;
+    policy_limits lim; /* the starting thread's: the job's run is the command line's */
+    policy_params par;
     atomic_uint done, total;
     atomic_int cancel, finished;
     int rc;
@@ -37,6 +39,8 @@ static void *job_main(void *arg)
     placement pl;
     int have_pl = 0;
     j->rc = -1;
+    policy_set_limits(&j->lim);
+    policy_set_params(&j->par);
     if (policy_run(j->g, j->pol, &r, j->err, sizeof j->err) == 0) {
         /* Esc counts between the phases too (placing a big graph takes seconds). */
         if (atomic_load(&j->cancel)) {
@@ -75,6 +79,8 @@ replay_job *replay_job_start(const graph *g, const policy *pol, const placer *pl
     j->plc = plc ? plc : placer_find(DEFAULT_TUI_PLACER);
     j->be = b;
     j->mode = mode;
+    policy_get_limits(&j->lim);
+    policy_get_params(&j->par);
     int e = pthread_create(&j->th, NULL, job_main, j);
     if (e) {
         snprintf(err, errcap, "cannot start the replay thread: %s", strerror(e));

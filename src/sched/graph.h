@@ -14,6 +14,8 @@ enum { NODE_FREE = 0, NODE_COMPUTE = 1, NODE_ALLOC = 2 };
 #define GRAPH_MAX_SIZE ((int64_t)9007199254740991) /* 2^53 - 1 */
 /* The largest Stream a node may name: streams are 0..63, each a lane of the timeline. */
 #define GRAPH_MAX_STREAM 63
+/* The largest Latency, in ms (11.6 days): any graph's sum of them stays finite. */
+#define GRAPH_MAX_LATENCY 1e9
 /* The most nodes (and buffers) a graph may have: indices are 32-bit, with
  * GRAPH_NONE meaning "none" and room for a sentinel. */
 #define GRAPH_MAX_NODES ((uint32_t)UINT32_MAX - 3)

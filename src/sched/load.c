@@ -247,9 +247,14 @@ static int decode_optional(reader *r, const node_members *m, const char *at, siz
         s->ninputs = k;
     }
     const cJSON *lat = m->lat;
-    if (lat && (!cJSON_IsNumber(lat) || !isfinite(lat->valuedouble) || lat->valuedouble < 0)) {
-        ERR_AT(r, at, DC_FIELD, LAB ": \"Latency\" must be a non-negative number, found %s", LABV,
-               cJSON_IsNumber(lat) ? "a negative number" : type_word(lat));
+    if (lat && (!cJSON_IsNumber(lat) || !(lat->valuedouble >= 0) ||
+                lat->valuedouble > GRAPH_MAX_LATENCY)) {
+        ERR_AT(r, at, DC_FIELD,
+               LAB ": \"Latency\" must be a non-negative number of ms up to 1e9, found %s", LABV,
+               !cJSON_IsNumber(lat)      ? type_word(lat)
+               : lat->valuedouble < 0    ? "a negative number"
+               : isnan(lat->valuedouble) ? "not a number"
+                                         : "a larger number");
         bad = -1;
     }
     s->has_latency = lat != NULL;

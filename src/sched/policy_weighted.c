@@ -27,14 +27,15 @@ void policy_prepare_weighted(const graph *g, run *r)
     }
     r->kscale[0] = (double)hi;
     r->kscale[1] = (double)hi - (double)lo; /* 0: every change is the same */
-    r->kscale[2] = fastest > 0 ? 1 / fastest : 0;
+    r->kscale[2] = fastest;                 /* 0: no node has a latency */
 }
 
 double policy_weighted_score(const graph *g, const run *r, uint32_t i, double *mem, double *lat)
 {
     double m = r->kscale[1] > 0 ? (r->kscale[0] - (double)g->change[i]) / r->kscale[1] : 0;
+    /* (1 / l) / (1 / fastest), as fastest / l: in (0, 1], never inf / inf */
     double l = timeline_latency(g, i);
-    l = l > 0 && r->kscale[2] > 0 ? (1 / l) / r->kscale[2] : 0;
+    l = l > 0 && r->kscale[2] > 0 ? r->kscale[2] / l : 0;
     if (m > 1) m = 1; /* rounding */
     if (l > 1) l = 1;
     if (mem) *mem = m;
@@ -50,6 +51,7 @@ double policy_weighted_score(const graph *g, const run *r, uint32_t i, double *m
 void policy_key_weighted(POLICY_KEY_ARGS)
 {
     double s = policy_weighted_score(g, r, i, NULL, NULL);
+    if (!(s >= 0 && s <= 1)) s = 0; /* both terms are in [0, 1]: this is only a guard */
     k[0] = -(int64_t)llround(s * 4503599627370496.0);
     k[1] = r->alpha > 0 ? g->change[i] : 0;
     k[2] = r->alpha > 0 ? ((int64_t)g->kind[i] << 53) | g->id[i] /* Ids are below 2^53 */

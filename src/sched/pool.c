@@ -184,12 +184,17 @@ uint32_t pool_sc_take(pool_sc *p, int64_t bytes, int *fresh)
         p->head[c] = p->next[b];
         return b;
     }
+    int64_t held;
+    if (__builtin_add_overflow(p->held, (int64_t)1 << c, &held)) {
+        p->overflow = 1;
+        return GRAPH_NONE;
+    }
     if (p->nblocks == p->cap &&
         (p->cap >= GRAPH_NONE / 2 || pool_sc_reserve(p, p->cap ? p->cap * 2 : 64)))
         return GRAPH_NONE;
     uint32_t b = p->nblocks++;
     p->cls[b] = (uint8_t)c;
-    p->held += (int64_t)1 << c;
+    p->held = held;
     *fresh = 1;
     return b;
 }
@@ -219,8 +224,10 @@ int64_t pool_sc_walk(pool_sc *p, pool_walk *w,
         if (bytes <= 0 || w->slot[b] != GRAPH_NONE) continue; /* pool_need refused < 0 */
         int fresh;
         uint32_t k = pool_sc_take(p, bytes, &fresh);
-        if (k == GRAPH_NONE) rc = -1;
-        else {
+        if (k == GRAPH_NONE) {
+            p->worst = u;
+            rc = -1;
+        } else {
             w->slot[b] = k;
             fresh_n += fresh;
             if (fresh && on_fresh && on_fresh(ctx, k, (int64_t)1 << p->cls[k])) rc = -1;
@@ -290,6 +297,15 @@ int pool_simulate(const graph *g, const run *r, const pool_params *pp, pool_sim 
         w.f = s->factor[i];
         pool_point *p = &s->pt[POOL_SIZECLASS][i];
         int64_t fresh = pool_sc_walk(&sc, &w, NULL, NULL);
+        if (fresh < 0 && sc.overflow) {
+            uint32_t u = sc.worst;
+            snprintf(err, errcap,
+                     "iteration %u (factor %g): the size-class pool passes 2^63-1 bytes at "
+                     "Nodes[%u] (Id %lld), a block of 2^%d bytes",
+                     i + 1, s->factor[i], u, (long long)g->id[u],
+                     pool_class(pool_scaled(g->buf_size[g->buf[u]], w.f)));
+            goto out;
+        }
         if (fresh < 0) {
             snprintf(err, errcap, "out of memory simulating the size-class pool");
             goto out;

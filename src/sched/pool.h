@@ -100,14 +100,17 @@ typedef struct pool_sc {
     uint32_t *next;    /* [cap] a free block's link in its stack */
     uint8_t *cls;      /* [cap] each block's class */
     uint32_t nblocks, cap;
-    int64_t held; /* bytes of every block */
+    int64_t held;   /* bytes of every block */
+    uint32_t worst; /* overflow: the buffer whose block would take held past 2^63-1 */
+    int overflow;
 } pool_sc;
 void pool_sc_init(pool_sc *p);
 void pool_sc_free(pool_sc *p);
 /* Room for n blocks now (no allocation until there are more). 0, or -1. */
 int pool_sc_reserve(pool_sc *p, uint32_t n);
 /* A block for `bytes` (> 0): its number, *fresh = 1 when it is new; or
- * GRAPH_NONE when out of memory. */
+ * GRAPH_NONE when out of memory, or with overflow set when a new block
+ * would take held past 2^63-1 bytes. */
 uint32_t pool_sc_take(pool_sc *p, int64_t bytes, int *fresh);
 void pool_sc_give(pool_sc *p, uint32_t block);
 

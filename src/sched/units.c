@@ -69,6 +69,7 @@ char *units_ms(char *out, size_t cap, double ms)
     else if (ms < 1000) snprintf(out, cap, "%.1f ms", ms);
     else if (ms < 60000) snprintf(out, cap, "%.2f s", ms / 1000);
     else if (ms < 6e7) snprintf(out, cap, "%.1f min", ms / 60000);
-    else snprintf(out, cap, "%.0f h", ms / 3600000);
+    else if (ms < 3.6e11) snprintf(out, cap, "%.0f h", ms / 3600000);
+    else snprintf(out, cap, "%.3g h", ms / 3600000);
     return out;
 }

@@ -16,6 +16,7 @@ typedef struct app_place {
     place_ctl ctl;
     policy_ctl pctl; /* the search's progress and stop */
     policy_limits lim;
+    policy_params par;
     _Atomic int finished;
     _Atomic int placing; /* the run is made: placing it now */
     const graph *g;
@@ -36,6 +37,7 @@ static void *place_main(void *arg)
     app_place *j = arg;
     if (j->pol) {
         policy_set_limits(&j->lim);
+        policy_set_params(&j->par);
         policy_ctl_bind(&j->pctl);
         int bad = step_init(&j->side, j->g, j->pol, j->err, sizeof j->err);
         policy_ctl_bind(NULL);
@@ -69,6 +71,7 @@ void app_place_start(app *a, const policy *pol, int other, const placer *p)
     j->r = &a->st[0].r;
     j->rc = PLACE_OK;
     policy_get_limits(&j->lim); /* the thread runs with the command line's */
+    policy_get_params(&j->par);
     atomic_store(&j->placing, pol == NULL);
     atomic_store(&j->ctl.doing, p->name);
     if (pthread_create(&j->thread, NULL, place_main, j)) {

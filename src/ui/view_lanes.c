@@ -21,6 +21,11 @@ static int col_of(double t, double span, int w)
 static void title_of(const app *a, int w, char *out, size_t cap)
 {
     char m[24], b[24];
+    if (!(a->tl.makespan > 0)) {
+        snprintf(out, cap,
+                 utf8_count(" Streams over time ") + 4 > w ? " Streams " : " Streams over time ");
+        return;
+    }
     units_ms(m, sizeof m, a->tl.makespan);
     units_ms(b, sizeof b, a->tl.bound);
     snprintf(out, cap, " Streams over time: makespan %s, none under %s ", m, b);
@@ -29,25 +34,27 @@ static void title_of(const app *a, int w, char *out, size_t cap)
     if (utf8_count(out) + 4 > w) snprintf(out, cap, " Streams ");
 }
 
-/* The lanes: rows y0 .. y0 + nl - 1, stream s on row y0 + s. */
-static void draw_lanes(canvas *cv, const app *a, int x0, int y0, int lw, int w, int nl)
+/* The lanes: rows y0 .. y0 + nl - 1, stream lane[j] on row y0 + j (row_of
+ * is lane's inverse, -1 for a stream not shown). */
+static void draw_lanes(canvas *cv, const app *a, int x0, int y0, int lw, int w, const int *lane,
+                       const int *row_of, int nl)
 {
     const graph *g = a->g;
     const stepper *st = &a->st[0];
     uint32_t cur = step_last(st);
     uint32_t full = cv->utf8 ? 0x2588 : '#';
-    for (int s = 0; s < nl; s++) {
+    for (int j = 0; j < nl; j++) {
         char lab[16];
-        snprintf(lab, sizeof lab, "s%d", s);
-        canvas_text(cv, x0, y0 + s, lw, ST_AXIS, lab);
-        for (int c = 0; c < w; c++) canvas_put(cv, x0 + lw + c, y0 + s, ' ', ST_NORMAL);
+        snprintf(lab, sizeof lab, "s%d", lane[j]);
+        canvas_text(cv, x0, y0 + j, lw, ST_AXIS, lab);
+        for (int c = 0; c < w; c++) canvas_put(cv, x0 + lw + c, y0 + j, ' ', ST_NORMAL);
     }
     /* Future nodes first, then issued ones, then the cursor's, so that the
      * brighter wins a shared cell. */
     for (int pass = 0; pass < 3; pass++)
         for (uint32_t i = 0; i < g->n; i++) {
             int s = timeline_stream(g, i);
-            if (s < 0 || s >= nl || !(a->tl.finish[i] > a->tl.start[i])) continue;
+            if (s < 0 || row_of[s] < 0 || !(a->tl.finish[i] > a->tl.start[i])) continue;
             int issued = st->r.pos[i] < st->k, mine = i == cur;
             if ((pass == 0 && issued) || (pass == 1 && (!issued || mine)) || (pass == 2 && !mine))
                 continue;
@@ -56,8 +63,35 @@ static void draw_lanes(canvas *cv, const app *a, int x0, int y0, int lw, int w, 
             if (c1 < c0) c1 = c0;
             if (c1 >= w) c1 = w - 1;
             int sty = mine ? ST_CURSOR : issued ? ST_COMPUTE : ST_FUTURE;
-            for (int c = c0; c <= c1; c++) canvas_put(cv, x0 + lw + c, y0 + s, full, sty);
+            for (int c = c0; c <= c1; c++) canvas_put(cv, x0 + lw + c, y0 + row_of[s], full, sty);
         }
+}
+
+/* Words over rows y0 .. y0 + rows - 1 of width w, whole; the last row that
+ * fits ends with a mark when words are left. */
+static void say(canvas *cv, int x0, int y0, int w, int rows, const char *text)
+{
+    const char *p = text;
+    for (int row = 0; row < rows && *p; row++) {
+        int len = 0, end = 0; /* end: the length up to the last whole word that fits */
+        while (p[len]) {
+            int next = len;
+            while (p[next] == ' ') next++;
+            int wordend = next;
+            while (p[wordend] && p[wordend] != ' ') wordend++;
+            if (wordend > w) break;
+            len = end = wordend;
+        }
+        if (row == rows - 1 || !end) { /* the last row: the rest, marked if it goes on */
+            canvas_fit(cv, x0, y0 + row, w, ST_DIM, p);
+            return;
+        }
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", end, p);
+        canvas_text(cv, x0, y0 + row, w, ST_DIM, line);
+        p += end;
+        while (*p == ' ') p++;
+    }
 }
 
 /* Live memory over time in rows y0 .. y0 + h - 1: each column the most live
@@ -115,24 +149,33 @@ void view_lanes(canvas *cv, const app *a, rect r)
     if (lw < 5) lw = 5;
     int w = iw - lw;
     if (w < 16 || ih < 3) return;
-    if (!a->tl.n || !(a->tl.makespan > 0)) {
-        canvas_fit(cv, x0 + 1, y0, iw - 2, ST_DIM,
-                   a->tl.n ? "No node takes time: the graph has no Latency. The exporter's "
-                             "--latency writes them; gen writes them too."
-                           : "Out of memory timing the run.");
+    if (!(a->tl.makespan > 0)) {
+        say(cv, x0 + 1, y0, iw - 2, ih,
+            a->g->n == 0     ? "An empty graph: nothing runs."
+            : !a->tl.n       ? "Out of memory timing the run."
+            : !a->g->latency ? "No node takes time: the graph has no Latency. "
+                               "tools/fx2memtris.py --latency and memtris gen write them."
+                             : "No node takes time: every Latency is 0.");
         return;
     }
-    /* Rows: the lanes, at least two rows of memory, and the axis. */
-    int nl = (int)a->tl.nstreams, mem_h = ih - 1 - nl;
+    /* The lanes: the streams that run something, in order; then at least
+     * two rows of memory, and the axis. */
+    int lane[GRAPH_MAX_STREAM + 1], row_of[GRAPH_MAX_STREAM + 1], nused = 0;
+    for (uint32_t st = 0; st < a->tl.nstreams && st <= GRAPH_MAX_STREAM; st++)
+        if (a->tl.busy[st] > 0) lane[nused++] = (int)st;
+    int nl = nused, mem_h = ih - 1 - nl;
     if (mem_h < 2) {
         nl = ih - 3 > 1 ? ih - 3 : 1;
         mem_h = ih - 1 - nl;
     }
-    draw_lanes(cv, a, x0, y0, lw, w, nl);
+    for (int st = 0; st <= GRAPH_MAX_STREAM; st++) row_of[st] = -1;
+    for (int j = 0; j < nl; j++) row_of[lane[j]] = j;
+    draw_lanes(cv, a, x0, y0, lw, w, lane, row_of, nl);
     if (mem_h > 0) {
         draw_memory(cv, a, x0, y0 + nl, lw, w, mem_h);
         canvas_text(cv, x0, y0 + nl, lw, ST_AXIS, top);
-        if (mem_h > 1) canvas_text(cv, x0, y0 + nl + mem_h - 1, lw, ST_AXIS, "0 B");
+        if (mem_h > 1 && a->st[0].r.peak > 0)
+            canvas_text(cv, x0, y0 + nl + mem_h - 1, lw, ST_AXIS, "0 B");
     }
     /* The axis: 0, the cursor's time when it fits, the makespan. */
     int ay = y0 + ih - 1;
@@ -149,9 +192,9 @@ void view_lanes(canvas *cv, const app *a, rect r)
         if (c >= 2 && c + nw <= w - mw - 1) canvas_text(cv, x, ay, nw, ST_CURSOR, now);
         else canvas_put(cv, x, ay, '^', ST_CURSOR);
     }
-    if (nl < (int)a->tl.nstreams && nl > 0) {
+    if (nl < nused) {
         char more[48];
-        snprintf(more, sizeof more, " %u of %u streams shown ", (unsigned)nl, a->tl.nstreams);
+        snprintf(more, sizeof more, " %d of %d streams shown ", nl, nused);
         int len = (int)strlen(more);
         if (len + 2 <= r.w) canvas_text(cv, r.x + r.w - len - 1, r.y + r.h - 1, len, ST_DIM, more);
     }
