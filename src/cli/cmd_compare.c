@@ -167,13 +167,13 @@ int cmd_compare(int argc, char **argv)
     int format = cli_format("compare", fname, CLI_FORMATS_ALL);
     if (format < 0) return EXIT_USAGE;
     /* --pareto sweeps alpha itself and runs no search and no placer. */
-    const char *not_with = list             ? "--policies"
-                           : plist          ? "--placers"
-                           : align_arg      ? "--align"
-                           : pp.has_alpha   ? "--alpha"
-                           : lim.seconds    ? "--time-limit"
-                           : lim.max_states ? "--max-states"
-                                            : NULL;
+    const char *not_with = list              ? "--policies"
+                           : plist           ? "--placers"
+                           : align_arg       ? "--align"
+                           : pp.has_alpha    ? "--alpha"
+                           : lim.seconds > 0 ? "--time-limit"
+                           : lim.max_states  ? "--max-states"
+                                             : NULL;
     if (pareto && not_with)
         return cli_usage_error("compare", "--pareto runs its own policies: it takes no %s",
                                not_with);

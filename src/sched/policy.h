@@ -104,7 +104,7 @@ typedef struct run {
     const struct policy *found_by; /* best: the member whose order it is */
     policy_search search;          /* exact: how the search went */
     double alpha;                  /* weighted: the weight of memory its keys used */
-    double kscale[3]; /* weighted: the largest change, its spread, the least latency */
+    double kscale[3];              /* weighted: the largest change, its spread, the least latency */
 } run;
 
 /* weighted's score of node i in r (a run of weighted), and its two terms,
