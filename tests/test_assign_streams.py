@@ -16,16 +16,8 @@ tool = os.path.join(src, "tools", "assign_streams.py")
 sys.path.insert(0, os.path.join(src, "tools"))
 import graphkit  # noqa: E402
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pycheck import check, finish  # noqa: E402
 
 
 def A(i, b):
@@ -126,5 +118,4 @@ with tempfile.TemporaryDirectory() as tmp:
     r = subprocess.run([sys.executable, tool, path, "--streams", "2"], capture_output=True, text=True)
     check(r.returncode == 1 and "g.json" in r.stderr and '"Op"' in r.stderr, f"not a graph: {r.stderr.strip()}")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

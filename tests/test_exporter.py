@@ -24,16 +24,8 @@ except ImportError as e:
 sys.path.insert(0, os.path.join(src, "tools"))
 import fx2memtris  # noqa: E402
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pycheck import check, finish  # noqa: E402
 
 
 class Tiny(nn.Module):
@@ -257,5 +249,4 @@ for name, args in (("resnet50", ["resnet50"]), ("mobilenet_v2", ["mobilenet_v2"]
     check(r.stdout == json.dumps(committed, separators=(",", ":")) + "\n",
           f"samples/{name}.json, its Latency fields removed, is what the exporter makes now")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()
