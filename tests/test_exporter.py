@@ -1,10 +1,15 @@
 #!/usr/bin/python3
 """test_exporter.py: tools/fx2memtris.py on a tiny module whose tensor sizes are
 known by hand (every ALLOC size, the aliasing rule, the edges, dtype and
---params), on modules it must refuse, and on the committed model samples,
-which it must reproduce byte for byte. Needs Debian's python3-torch; without
+--params), its latencies (measured; estimated from flops, by hand), data
+movement on stream 1 and --streams's fork rule on tiny modules, on modules it
+must refuse, and on the committed model samples, which it must reproduce byte
+for byte but for their measured Latency. Needs Debian's python3-torch; without
 it the test says so and skips (exit 77). Usage: test_exporter.py MEMTRIS SRCDIR"""
+import contextlib
+import io
 import json
+import math
 import os
 import subprocess
 import sys
@@ -19,16 +24,8 @@ except ImportError as e:
 sys.path.insert(0, os.path.join(src, "tools"))
 import fx2memtris  # noqa: E402
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pycheck import check, finish  # noqa: E402
 
 
 class Tiny(nn.Module):
@@ -54,6 +51,7 @@ def by_name(g, name):
     return next(n for n in g["Nodes"] if n.get("Name") == name)
 
 
+threads_before = torch.get_num_threads()
 g = fx2memtris.export(Tiny().eval(), [1, 3, 4, 4], torch.float32, False)
 allocs = {n["Name"]: n["Size"] for n in g["Nodes"] if n["Op"] == "ALLOC"}
 check(allocs == {"input.out": 3 * 16 * 4, "conv.out": 8 * 16 * 4, "fc.out": 10 * 4, "mul.out": 10 * 4},
@@ -135,7 +133,103 @@ r = subprocess.run(["/usr/bin/python3", os.path.join(src, "tools", "fx2memtris.p
                    capture_output=True, text=True)
 check(r.returncode == 1 and "not a torchvision model name" in r.stderr, f"unknown model: {r.stderr.strip()}")
 
-# The committed model samples are what the exporter makes today.
+# --latency: measure (every compute node a finite time, no ALLOC/FREE one),
+# flops (the conv and linear formulas by hand, so their ratio), none.
+def compute_nodes(g):
+    return [n for n in g["Nodes"] if n["Op"] not in ("ALLOC", "FREE")]
+
+
+m = fx2memtris.export(Tiny().eval(), [1, 3, 4, 4], torch.float32, False, latency="measure", repeats=2)
+lats = [n.get("Latency") for n in compute_nodes(m)]
+check(all(isinstance(x, float) and math.isfinite(x) and x >= 0 for x in lats) and any(x > 0 for x in lats),
+      f"--latency measure: every compute node a finite time in ms: {lats}")
+check(not any("Latency" in n for n in m["Nodes"] if n["Op"] in ("ALLOC", "FREE")), "no Latency on ALLOC/FREE")
+check(all(x == float(f"{x:.4g}") for x in lats), "measured latencies are rounded to 4 significant digits")
+check(torch.get_num_threads() == threads_before, "--latency measure puts torch's thread count back")
+for n in m["Nodes"]:
+    n.pop("Latency", None)
+check(m == g, "--latency measure adds Latency and changes nothing else")
+v = memtris(m, "validate")
+check(v.returncode == 0 and v.stderr == "", f"the measured graph validates: {v.stderr}")
+
+f = fx2memtris.export(Tiny().eval(), [1, 3, 4, 4], torch.float32, False, latency="flops")
+conv_flops = 2 * 1 * 8 * 4 * 4 * 3 * 3 * 3            # 2*N*Cout*Hout*Wout*Cin/groups*kh*kw
+fc_flops = 2 * 1 * 10 * 128                            # 2*M*N*K
+ms = lambda x: float(f"{1e3 * x / fx2memtris.FLOPS_PER_SECOND:.4g}")
+fl = {n["Name"]: n["Latency"] for n in compute_nodes(f)}
+check(fl["conv"] == ms(conv_flops) and fl["fc"] == ms(fc_flops), f"--latency flops: conv and fc by hand: {fl}")
+check(abs(fl["conv"] / fl["fc"] - conv_flops / fc_flops) < 1e-3, "flops: the conv/fc ratio is the formulas'")
+check(fl["flatten"] == 0 and fl["x"] == 0 and fl["output"] == 0, "flops: aliases, Input and Output cost 0")
+check(fl["relu"] == ms(2 * 128) and fl["mul"] == ms(10 + 10), f"flops: elementwise ops count elements: {fl}")
+
+
+class Grouped(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 6, (3, 2), stride=2, groups=2)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+gf = fx2memtris.export(Grouped().eval(), [2, 4, 9, 8], torch.float32, False, latency="flops")
+check(by_name(gf, "conv")["Latency"] == ms(2 * 2 * 6 * 4 * 4 * (4 // 2) * 3 * 2),
+      f"flops: a grouped, strided conv by the formula: {by_name(gf, 'conv')['Latency']}")
+check(not any("Latency" in n or "Stream" in n for n in g["Nodes"]), "--latency none: no Latency, no Stream")
+
+
+class Mover(nn.Module):
+    """Data movement: x.cpu() and x.to(float64) run on stream 1."""
+    def forward(self, x):
+        y = torch.relu(x)
+        return y.cpu() + y.to(torch.float64)
+
+
+mv = fx2memtris.export(Mover().eval(), [1, 5], torch.float32, False)
+st = {n["Name"]: n.get("Stream") for n in compute_nodes(mv)}
+check(st == {"x": None, "relu": None, "cpu": 1, "to": 1, "add": None, "output": None}, f"data movement on Stream 1 only: {st}")
+check(memtris(mv, "validate").returncode == 0, "the data-movement graph validates")
+
+
+class Fork(nn.Module):
+    """conv -> relu (its first consumer) and conv2 (a second: a side branch)
+    -> add (the first consumer of both: back to stream 0) -> conv3."""
+    def __init__(self):
+        super().__init__()
+        self.conv, self.conv2, self.conv3 = nn.Conv2d(2, 2, 1), nn.Conv2d(2, 2, 1), nn.Conv2d(2, 2, 1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        a = torch.relu(y)
+        b = self.conv2(y)
+        c = self.conv3(y)
+        return (a + b + c).cpu()
+
+
+for n_streams, want in ((2, {"x": 0, "conv": 0, "relu": 0, "conv2": 1, "conv3": 1, "add": 0, "add_1": 0,
+                             "cpu": 1, "output": 0}),
+                        (3, {"x": 0, "conv": 0, "relu": 0, "conv2": 1, "conv3": 2, "add": 0, "add_1": 0,
+                             "cpu": 1, "output": 0})):
+    fk = fx2memtris.export(Fork().eval(), [1, 2, 3, 3], torch.float32, False, streams=n_streams)
+    st = {n["Name"]: n.get("Stream") for n in compute_nodes(fk)}
+    check(st == want, f"--streams {n_streams}: the fork rule: {st}")
+    check(not any("Stream" in n for n in fk["Nodes"] if n["Op"] in ("ALLOC", "FREE")), "no Stream on ALLOC/FREE")
+    check(memtris(fk, "validate").returncode == 0, f"the --streams {n_streams} graph validates")
+
+for args, words in ((["--latency", "fast"], "invalid choice"), (["--repeats", "0"], "--repeats"),
+                    (["--threads", "0"], "--threads"), (["--streams", "65"], "from 1 to 64"),
+                    (["--streams", "0"], "from 1 to 64")):
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            rc = fx2memtris.main(["resnet50", *args])
+        except SystemExit as e:
+            rc = e.code
+    check(rc == 2 and words in err.getvalue(), f"{args}: status {rc}, {err.getvalue().strip()[-200:]}")
+
+# The committed model samples are what the exporter makes today, apart from
+# their measured Latency (samples/README.md: --latency measure), which every
+# compute node has and no ALLOC or FREE.
 for name, args in (("resnet50", ["resnet50"]), ("mobilenet_v2", ["mobilenet_v2"]),
                    ("efficientnet_b0", ["efficientnet_b0"]),
                    ("bert_base", ["models:bert_base_encoder", "--input-shape", "128,768"])):
@@ -146,8 +240,13 @@ for name, args in (("resnet50", ["resnet50"]), ("mobilenet_v2", ["mobilenet_v2"]
         continue
     v = subprocess.run([exe, "validate", "-"], input=r.stdout, capture_output=True, text=True)
     check(v.returncode == 0 and v.stderr == "", f"{name} validates cleanly: {v.stderr.strip()[:300]}")
-    committed = open(os.path.join(src, "samples", name + ".json")).read()
-    check(r.stdout == committed, f"samples/{name}.json is what the exporter makes now")
+    committed = json.load(open(os.path.join(src, "samples", name + ".json")))
+    check(all(isinstance(n.get("Latency"), float) and n["Latency"] >= 0 for n in compute_nodes(committed)) and
+          not any("Latency" in n for n in committed["Nodes"] if n["Op"] in ("ALLOC", "FREE")),
+          f"samples/{name}.json: a measured Latency on every compute node, none on ALLOC/FREE")
+    for n in committed["Nodes"]:
+        n.pop("Latency", None)
+    check(r.stdout == json.dumps(committed, separators=(",", ":")) + "\n",
+          f"samples/{name}.json, its Latency fields removed, is what the exporter makes now")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

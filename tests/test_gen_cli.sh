@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_gen_cli.sh: end-to-end checks of "memtris gen": usage errors (status 2),
-# -o and its failures (status 1), and every kind through validate and compare.
-# Usage: test_gen_cli.sh MEMTRIS [GROUP]   (GROUP: usage, output or kinds; all
+# -o and its failures (status 1), every kind through validate and compare, and
+# --streams against tools/graphkit.py's fork rule.
+# Usage: test_gen_cli.sh MEMTRIS [GROUP]   (GROUP: usage, output, kinds or streams; all
 # of them when omitted). Prints "N passed, M failed" last.
 set -u
 
@@ -177,6 +178,51 @@ group_kinds() {
         run "$M" schedule -p "$p" "$TMP/huge.json"
         expect_grep "$OUT" "peak 4.0 PiB ($peak bytes)" "huge: $p text peak is exact"
     done
+}
+
+# --streams: the range, kinds only; 1 is the default; the fork rule is
+# tools/graphkit.py's (assign_streams.py gives the same Streams).
+group_streams() {
+    usage_error "--streams 0" "--streams wants an integer from 1 to 64, not '0'" branch --streams 0
+    usage_error "--streams 65" "not '65'" branch --streams 65
+    usage_error "--streams abc" "not 'abc'" branch --streams abc
+    usage_error "--streams -1" "not '-1'" branch --streams -1
+    usage_error "--streams ''" "not ''" branch --streams ''
+    usage_error "--streams without a value" "needs a value" branch --streams
+    usage_error "packing --streams" "--streams is for graph kinds, not 'packing'" packing --streams 2
+    run "$M" gen branch -n 300
+    cp "$OUT" "$TMP/plain.json"
+    expect_grep "$OUT" '"Latency": ' "gen writes Latency"
+    if grep -q '"Stream"' "$OUT"; then bad "gen without --streams writes no Stream"; else ok; fi
+    run "$M" gen branch -n 300 --streams 1
+    expect_same "$TMP/plain.json" "$OUT" "--streams 1 is the default"
+    local k
+    for k in $KINDS; do
+        "$M" gen "$k" -n 2000 --seed 4 >"$TMP/$k.json"
+        "$M" gen "$k" -n 2000 --seed 4 --streams 3 -o "$TMP/$k-3.json" 2>"$ERR"
+        rc=$?
+        expect_rc 0 "gen $k --streams 3"
+        run "$M" validate "$TMP/$k-3.json"
+        expect_rc 0 "gen $k --streams 3 validates"
+        expect_empty "$ERR" "gen $k --streams 3: no warnings"
+    done
+    "$M" gen branch -n 2000 --seed 4 --streams 64 -o "$TMP/branch-64.json"
+    # One Python for every kind: the Streams gen writes are graphkit's.
+    if python3 - "$(dirname "$0")/../tools" "$TMP" $KINDS >"$TMP/py.out" 2>&1 <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import graphkit
+tmp, bad = sys.argv[2], []
+for k in sys.argv[3:]:
+    for n in (3, 64) if k == "branch" else (3,):
+        plain, got = (json.load(open(f"{tmp}/{k}{s}.json")) for s in ("", f"-{n}"))
+        graphkit.set_streams(plain, n)
+        if plain != got:
+            bad.append(f"{k} --streams {n}")
+print("differ from graphkit:", bad) if bad else None
+sys.exit(1 if bad else 0)
+PY
+    then ok; else bad "gen --streams follows graphkit's fork rule: $(tail -c 300 "$TMP/py.out")"; fi
 }
 
 # ------------------------------------------------------------------ driver

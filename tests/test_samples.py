@@ -14,16 +14,8 @@ import tempfile
 
 exe, src = sys.argv[1], sys.argv[2]
 samples = os.path.join(src, "samples")
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pycheck import check, finish  # noqa: E402
 
 
 def run(*args, stdin=None):
@@ -95,5 +87,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check(open(os.path.join(copy, "README.md")).read() == readme,
           "samples/README.md tables are up to date (run tools/results_table.py build/memtris)")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

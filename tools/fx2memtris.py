@@ -3,7 +3,8 @@
 torch.fx symbolic tracing and shape propagation.
 
 Usage: fx2memtris.py MODEL [--input-shape C,H,W] [--batch N] [--dtype float32]
-                     [--params] [-o FILE]
+                     [--params] [--latency none|measure|flops] [--repeats N]
+                     [--threads N] [--streams N] [-o FILE]
 MODEL is a torchvision model name (resnet50, mobilenet_v2, ...) or
 module.path:ClassOrFactory (called with no arguments). Run it with Debian's
 /usr/bin/python3 (python3-torch, python3-torchvision).
@@ -28,12 +29,42 @@ The graph, per traced op:
   each is an ALLOC at the start, read by the ops that use it, freed after Output.
 Shapes are propagated in float32 on the CPU; --dtype sets the element size of
 floating tensors (integer and bool tensors keep theirs).
+
+Time (memtris's "Latency", in ms, and "Stream"; ALLOC and FREE get neither):
+- --latency none (the default) writes no Latency;
+- --latency measure runs the model on the CPU under a torch.fx Interpreter,
+  one warm-up run and then --repeats runs (default 5) on --threads threads
+  (default 1, for steady figures), timing each node's run_node with
+  time.perf_counter, and writes each compute node's median time. Aliases,
+  Input and Output get their measured time too (microseconds or less);
+- --latency flops estimates from shapes: conv 2*N*Cout*Hout*Wout*(Cin/groups)
+  *kh*kw (transposed conv: 2*N*Cin*Hin*Win*(Cout/groups)*kh*kw), linear,
+  matmul, mm, bmm, addmm, baddbmm 2*M*N*K, every other op the elements it
+  reads and writes (elementwise, pool, norm, activation, cat, copies), and
+  aliases, getitem, Input and Output 0; converted at a constant
+  FLOPS_PER_SECOND (50 GFLOP/s, one element counted as one operation): only
+  the ratios between ops mean something.
+Both round to 4 significant digits.
+- data-movement ops (graphkit.DATA_MOVEMENT_OPS: to, cpu, cuda, copy_,
+  pin_memory; not contiguous or clone, which are kernels like any other) get
+  "Stream": 1, a copy engine's, whatever --streams says;
+- --streams N (default 1) above 1 spreads every compute node over streams
+  0..N-1 by graphkit.assign_streams's fork rule (a chain keeps its stream,
+  the side branch of a fork takes the next side stream, a join goes back to
+  the oldest line), as tools/assign_streams.py does to any graph.
 """
 import argparse
 import importlib
 import json
+import math
 import operator
+import os
+import statistics
 import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import graphkit  # noqa: E402
 
 try:
     import torch
@@ -56,6 +87,13 @@ ALIAS_MODULES = (torch.nn.Flatten, torch.nn.Unflatten, torch.nn.Identity, torch.
 # Aliases only when their input is contiguous (else they copy).
 COPY_UNLESS_CONTIGUOUS = {"reshape", "reshape_as", "contiguous", torch.reshape}
 INPLACE_FUNCTIONS = {operator.iadd, operator.isub, operator.imul, operator.itruediv}
+# --latency flops: the throughput that turns operations into milliseconds.
+FLOPS_PER_SECOND = 50e9
+LATENCY_MODES = ("none", "measure", "flops")
+MATMUL_FUNCTIONS = {torch.matmul, operator.matmul, torch.mm, torch.bmm, torch.nn.functional.linear}
+MATMUL_METHODS = {"matmul", "mm", "bmm"}
+ADDMM = {torch.addmm, torch.baddbmm, "addmm", "baddbmm"}
+CONV_FUNCTIONS = {torch.nn.functional.conv1d, torch.nn.functional.conv2d, torch.nn.functional.conv3d}
 
 
 class ExportError(Exception):
@@ -104,6 +142,7 @@ class Exporter:
         self.value = {}          # fx node -> buffer, or tuple of buffers, or None
         self.producer = {}       # fx node -> memtris node whose result it is
         self.param_buf = {}      # parameter/buffer name -> buffer
+        self.compute_of = {}     # fx node -> the memtris compute node that is its op
 
     # ------------------------------------------------------------ emitting
     def node(self, **kw):
@@ -203,6 +242,7 @@ class Exporter:
             if node.op == "placeholder":
                 b, a = self.new_buffer(node.meta.get("tensor_meta"), "input", [])
                 c = self.node(Op="Input", Name=node.name, Inputs=[b])
+                self.compute_of[node] = c
                 self.edge(a, c)
                 self.write(c, b)
                 self.value[node], self.producer[node] = b, c
@@ -241,6 +281,7 @@ class Exporter:
             if not isinstance(idx, int) or not -len(src) <= idx < len(src):
                 raise ExportError(f"op {node.name}: getitem {idx!r} of a tuple of {len(src)} tensors")
             c = self.node(Op="getitem", Name=node.name, Inputs=[src[idx]])
+            self.compute_of[node] = c
             for d in deps:
                 self.edge(d, c)
             self.read(c, [src[idx]])
@@ -253,6 +294,7 @@ class Exporter:
                 raise ExportError(f"op {node.name} ({op}) aliases an input that is not one tensor")
             b = bufs[0]
             c = self.node(Op=op, Name=node.name, Inputs=list(dict.fromkeys(in_bufs)))
+            self.compute_of[node] = c
             for d in deps:
                 self.edge(d, c)
             others = [x for x in in_bufs if x != b]
@@ -271,6 +313,7 @@ class Exporter:
             name = node.name if isinstance(meta, TensorMetadata) else f"{node.name}.{k}"
             made.append(self.new_buffer(m, name, deps))
         c = self.node(Op=op, Name=node.name, Inputs=list(dict.fromkeys(in_bufs + [b for b, _ in made])))
+        self.compute_of[node] = c
         for d in deps:
             self.edge(d, c)
         for _, a in made:
@@ -294,6 +337,7 @@ class Exporter:
         inputs = self.fx_inputs(node)
         bufs = [b for i in inputs for b in self.buffers_of(i)]
         c = self.node(Op="Output", Name="output", Inputs=list(dict.fromkeys(bufs)))
+        self.compute_of[node] = c
         for d in self.deps_of(inputs):
             self.edge(d, c)
         self.read(c, bufs)
@@ -305,7 +349,82 @@ class Exporter:
                 self.edge(c, f)
 
 
-def export(model, shape, dtype, params):
+def round_sig(x, digits=4):
+    """x rounded to `digits` significant digits (0 stays 0)."""
+    return float(f"{x:.{digits}g}")
+
+
+class TimingInterpreter(torch.fx.Interpreter):
+    """Runs the traced model, adding each node's run_node time (seconds) to
+    times[node] while `record` is set."""
+    def __init__(self, gm):
+        super().__init__(gm)
+        self.times, self.record = {}, False
+
+    def run_node(self, n):
+        t0 = time.perf_counter()
+        result = super().run_node(n)
+        t1 = time.perf_counter()
+        if self.record:
+            self.times.setdefault(n, []).append(t1 - t0)
+        return result
+
+
+def measure(gm, example, repeats, threads):
+    """{fx node: median seconds} over `repeats` runs after one warm-up."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        interp = TimingInterpreter(gm)
+        with torch.no_grad():
+            interp.run(example)
+            interp.record = True
+            for _ in range(repeats):
+                interp.run(example)
+    finally:
+        torch.set_num_threads(before)
+    return {n: statistics.median(t) for n, t in interp.times.items()}
+
+
+def numel(meta):
+    """Elements of a TensorMetadata, or of every tensor of a tuple of them."""
+    if isinstance(meta, TensorMetadata):
+        return math.prod(int(d) for d in meta.shape)
+    if isinstance(meta, (tuple, list)):
+        return sum(numel(m) for m in meta)
+    return 0
+
+
+def flops(ex, node):
+    """--latency flops: the operations of one fx node (see the docstring)."""
+    gm, t = ex.gm, node.target
+    if node.op in ("placeholder", "output") or ex.is_alias(node) or t is operator.getitem:
+        return 0
+    out = numel(node.meta.get("tensor_meta"))
+    args = [a.meta.get("tensor_meta") for a in node.args if isinstance(a, torch.fx.Node)]
+    shape = lambda k: list(args[k].shape) if len(args) > k and isinstance(args[k], TensorMetadata) else None
+    if node.op == "call_module":
+        mod = gm.get_submodule(t)
+        if isinstance(mod, (torch.nn.ConvTranspose1d, torch.nn.ConvTranspose2d, torch.nn.ConvTranspose3d)):
+            return 2 * numel(args[0]) * mod.weight[0].numel()
+        if isinstance(mod, torch.nn.modules.conv._ConvNd):
+            return 2 * out * mod.weight[0].numel()
+        if isinstance(mod, torch.nn.Linear):
+            return 2 * out * mod.in_features
+    elif t in CONV_FUNCTIONS and shape(1):
+        w = shape(1)
+        return 2 * out * math.prod(w[1:])
+    elif (node.op == "call_function" and t in MATMUL_FUNCTIONS or
+          node.op == "call_method" and t in MATMUL_METHODS) and shape(0):
+        return 2 * out * shape(0)[-1]
+    elif t in ADDMM and shape(1):
+        return 2 * out * shape(1)[-1]
+    return sum(numel(a) for a in args) + out
+
+
+def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, streams=1):
+    if latency not in LATENCY_MODES:
+        raise ExportError(f"latency must be one of {', '.join(LATENCY_MODES)}, not '{latency}'")
     try:
         gm = torch.fx.symbolic_trace(model)
     except Exception as e:
@@ -322,7 +441,20 @@ def export(model, shape, dtype, params):
         msg = str(e).strip().splitlines()
         raise ExportError(f"running {type(model).__name__} on an input of shape {list(shape)} failed: "
                           f"{' '.join(msg[:2]) if msg else type(e).__name__}")
-    return Exporter(gm, dtype, params).run(example)
+    ex = Exporter(gm, dtype, params)
+    graph = ex.run(example)
+    if latency == "measure":
+        ms = {n: 1e3 * s for n, s in measure(gm, example, repeats, threads).items()}
+    elif latency == "flops":
+        ms = {n: 1e3 * flops(ex, n) / FLOPS_PER_SECOND for n in ex.compute_of}
+    if latency != "none":
+        for n, c in ex.compute_of.items():
+            graph["Nodes"][c]["Latency"] = round_sig(ms.get(n, 0.0))
+    try:
+        graphkit.set_streams(graph, streams)
+    except ValueError as e:
+        raise ExportError(str(e))
+    return graph
 
 
 def main(argv=None):
@@ -332,8 +464,20 @@ def main(argv=None):
     ap.add_argument("--batch", type=int, default=1, help="batch size (default 1)")
     ap.add_argument("--dtype", default="float32", choices=sorted(DTYPES), help="element type of floating tensors")
     ap.add_argument("--params", action="store_true", help="add parameters and buffers, live for the whole run")
+    ap.add_argument("--latency", default="none", choices=LATENCY_MODES,
+                    help="none (default), measure (median CPU time of each op, ms) or flops "
+                         f"(estimated from shapes at {FLOPS_PER_SECOND / 1e9:g} GFLOP/s)")
+    ap.add_argument("--repeats", type=int, default=5, help="--latency measure: timed runs (default 5)")
+    ap.add_argument("--threads", type=int, default=1, help="--latency measure: torch threads (default 1)")
+    ap.add_argument("--streams", type=int, default=1,
+                    help=f"spread compute nodes over streams 0..N-1 by the fork rule, N from 1 to "
+                         f"{graphkit.MAX_STREAMS} (default 1: Stream only on data movement)")
     ap.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     a = ap.parse_args(argv)
+    if a.repeats < 1 or a.threads < 1:
+        ap.error(f"--repeats and --threads must be at least 1, got {a.repeats} and {a.threads}")
+    if not 1 <= a.streams <= graphkit.MAX_STREAMS:
+        ap.error(f"--streams wants an integer from 1 to {graphkit.MAX_STREAMS}, not {a.streams}")
     try:
         shape = [a.batch] + [int(x) for x in a.input_shape.split(",") if x.strip()]
     except ValueError:
@@ -342,7 +486,8 @@ def main(argv=None):
         ap.error("--batch and every dimension of --input-shape must be at least 1")
     try:
         sys.path.insert(0, ".")
-        graph = export(load_model(a.model), shape, DTYPES[a.dtype], a.params)
+        graph = export(load_model(a.model), shape, DTYPES[a.dtype], a.params, a.latency, a.repeats,
+                       a.threads, a.streams)
     except ExportError as e:
         print(f"fx2memtris: {e}", file=sys.stderr)
         return 1

@@ -1,8 +1,18 @@
 """graphkit.py: a small builder of memtris graphs in the exporter's shape, for
 the hand-made samples (make_demo.py, make_teaching.py): one ALLOC per op
-output, ready when the op's inputs are; the op; a FREE after the last reader."""
+output, ready when the op's inputs are; the op; a FREE after the last reader.
+And the fork rule that spreads any memtris graph's compute nodes over streams
+(assign_streams, set_streams), for fx2memtris.py and assign_streams.py."""
+import heapq
 import json
 import sys
+
+# Ops that move data between devices or host memory rather than compute: a
+# copy engine's work, so they run on stream 1 whatever --streams says. On-device
+# copies (contiguous, clone) are kernels like any other and are not here.
+DATA_MOVEMENT_OPS = frozenset({"to", "cpu", "cuda", "copy_", "pin_memory"})
+# Streams are 0..63.
+MAX_STREAMS = 64
 
 
 class Graph:
@@ -58,3 +68,106 @@ class Graph:
     def dump(self, f=sys.stdout):
         json.dump({"Nodes": self.nodes, "Edges": self.edges}, f, separators=(", ", ": "))
         f.write("\n")
+
+
+def is_compute(node):
+    return node.get("Op") not in ("ALLOC", "FREE")
+
+
+def assign_streams(graph, streams):
+    """The fork rule: {Id: stream} for every compute node of a memtris JSON
+    graph (a dict with "Nodes" and "Edges"), over streams 0..streams-1.
+
+    The compute nodes are walked in the graph's order (the order of "Nodes";
+    where an edge goes backwards in it, the topological order nearest it:
+    Kahn's, the earliest node first). A compute node's compute predecessors are
+    the compute nodes it depends on by an edge, looking through ALLOC and FREE
+    nodes (they take no stream) and through data-movement ops. Then:
+    - a data-movement op (Op in DATA_MOVEMENT_OPS: to, cpu, cuda, copy_,
+      pin_memory) is on stream 1, whatever `streams` is, and counts as nobody's
+      consumer;
+    - a node with no compute predecessor is on stream 0;
+    - a node that is the first compute consumer (in the walk) of one of its
+      compute predecessors continues that predecessor's line; when it is the
+      first consumer of several, the oldest of their lines (stream 0's line
+      first, then the side branches in the order they forked): a chain stays
+      on its stream, and a join (an add, a concat) goes back to the main
+      branch's, whichever order its inputs were written in;
+    - otherwise the node is a side branch of a fork (its producers' first
+      consumers came before it): it starts a new line, on the next of streams
+      1..streams-1 in turn (round robin, starting at 1), as people put a
+      residual's downsample or an inception branch on a side stream; its own
+      chain then follows it there.
+    With streams 1 every compute node but data movement is on stream 0.
+    Raises ValueError for streams outside 1..MAX_STREAMS, an edge naming an
+    unknown Id, or a cycle."""
+    if not isinstance(streams, int) or not 1 <= streams <= MAX_STREAMS:
+        raise ValueError(f"streams must be an integer from 1 to {MAX_STREAMS}, not {streams!r}")
+    nodes = graph["Nodes"]
+    pos = {n["Id"]: i for i, n in enumerate(nodes)}
+    preds = [[] for _ in nodes]
+    indeg = [0] * len(nodes)
+    for e in graph.get("Edges", []):
+        u, v = pos.get(e[0]), pos.get(e[1])
+        if u is None or v is None:
+            raise ValueError(f"edge {list(e)} names a node that is not in Nodes")
+        preds[v].append(u)
+        indeg[v] += 1
+    succ = [[] for _ in nodes]
+    for v, ps in enumerate(preds):
+        for u in ps:
+            succ[u].append(v)
+    ready = [i for i in range(len(nodes)) if indeg[i] == 0]
+    heapq.heapify(ready)
+    walk = []
+    while ready:
+        u = heapq.heappop(ready)
+        walk.append(u)
+        for v in succ[u]:
+            indeg[v] -= 1
+            if indeg[v] == 0:
+                heapq.heappush(ready, v)
+    if len(walk) != len(nodes):
+        raise ValueError("the graph has a cycle; it has no order to walk")
+
+    def forking(i):
+        return is_compute(nodes[i]) and nodes[i]["Op"] not in DATA_MOVEMENT_OPS
+
+    seen = [frozenset()] * len(nodes)   # what a consumer of node i sees as compute predecessors
+    line, consumed, forks, out = {}, set(), 0, {}
+    for v in walk:
+        cp = set()
+        for u in preds[v]:
+            cp |= seen[u]
+        if not forking(v):
+            seen[v] = frozenset(cp)
+            if is_compute(nodes[v]):
+                out[nodes[v]["Id"]] = 1
+            continue
+        seen[v] = frozenset((v,))
+        firsts = [u for u in cp if u not in consumed]
+        if firsts:
+            line[v] = min(line[u] for u in firsts)
+        elif cp:
+            forks += 1
+            line[v] = forks
+        else:
+            line[v] = 0
+        consumed |= cp
+        k = line[v]
+        out[nodes[v]["Id"]] = 0 if k == 0 or streams == 1 else 1 + (k - 1) % (streams - 1)
+    return out
+
+
+def set_streams(graph, streams):
+    """Writes assign_streams's answer into graph: with streams > 1 a "Stream"
+    on every compute node; with 1, only on data-movement ops (stream 1), the
+    rest left to the default, stream 0. No ALLOC or FREE keeps a "Stream"."""
+    got = assign_streams(graph, streams)
+    for n in graph["Nodes"]:
+        s = got.get(n["Id"])
+        if s is None or streams == 1 and n["Op"] not in DATA_MOVEMENT_OPS:
+            n.pop("Stream", None)
+        else:
+            n["Stream"] = s
+    return graph

@@ -10,14 +10,16 @@
 
 static void print_help(void)
 {
-    fputs("Usage: memtris gen KIND [--nodes N] [--seed S] [-o FILE]\n"
+    fputs("Usage: memtris gen KIND [--nodes N] [--seed S] [--streams N] [-o FILE]\n"
           "       memtris gen packing [-n N] [--seed S] [--capacity B] [--format json|csv]\n"
           "                           [-o FILE]\n"
           "Write a synthetic graph of exactly N nodes as memtris JSON; the same KIND, N\n"
           "and S give the same bytes on every machine. Each op has one ALLOC per output\n"
           "(ready when the op could run), a compute node listing its buffers in Inputs,\n"
           "and a FREE after the buffer's last reader; the network input is an ALLOC and\n"
-          "an Input node, the final output is freed after an Output node.\n"
+          "an Input node, the final output is freed after an Output node. Every compute\n"
+          "node has a Latency: the bytes of its Inputs at 100 GB/s, times a jitter in\n"
+          "[0.5, 1.5) drawn from the seed, in ms with six decimals.\n"
           "\n"
           "Kinds:\n",
           stdout);
@@ -31,6 +33,8 @@ static void print_help(void)
     printf("\n"
            "  -n, --nodes N        exactly N nodes, at most %u (default 1000)\n"
            "  -s, --seed S         the seed, an integer from 0 to 2^64-1 (default 1)\n"
+           "      --streams N      spread compute nodes over streams 0..N-1 by the fork\n"
+           "                       rule, N from 1 to %u (default 1: no Stream field)\n"
            "  -c, --capacity B     packing: the capacity in bytes, from 1 to 2^53-1\n"
            "                       (default %" PRId64 ")\n"
            "  -f, --format FMT     packing: json (default), a memtris graph, or csv,\n"
@@ -47,9 +51,16 @@ static void print_help(void)
            "the CSV, so every policy gives the same schedule. The CSV's offset column is the\n"
            "rectangle's own packing.\n"
            "\n"
+           "The fork rule (--streams, as tools/assign_streams.py): walking the compute\n"
+           "nodes in order, a node continues the stream of a compute predecessor whose\n"
+           "first compute consumer it is (of several, the oldest line: stream 0's first,\n"
+           "then side branches in the order they forked); a node that is no such first\n"
+           "consumer is a side branch of a fork: a new line, on the next of streams\n"
+           "1..N-1 in turn; a node with no compute predecessor is on stream 0.\n"
+           "\n"
            "Example: memtris gen random --nodes 100000 --seed 7 -o random.json\n"
            "         memtris gen packing -n 300 --seed 2 --format csv -o p300.csv\n",
-           GEN_MAX_NODES, GEN_PACKING_CAPACITY);
+           GEN_MAX_NODES, GEN_MAX_STREAMS, GEN_PACKING_CAPACITY);
 }
 
 /* Parses a decimal integer of digits only (no sign, no spaces) up to max. */
@@ -110,12 +121,17 @@ static int write_packing(cli_out *o, uint32_t n, int64_t capacity, uint64_t seed
 int cmd_gen(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"nodes", required_argument, 0, 'n'},  {"seed", required_argument, 0, 's'},
-        {"output", required_argument, 0, 'o'}, {"capacity", required_argument, 0, 'c'},
-        {"format", required_argument, 0, 'f'}, {0, 0, 0, 0},
+        {"nodes", required_argument, 0, 'n'},
+        {"seed", required_argument, 0, 's'},
+        {"output", required_argument, 0, 'o'},
+        {"capacity", required_argument, 0, 'c'},
+        {"format", required_argument, 0, 'f'},
+        {"streams", required_argument, 0, 'S'},
+        {0, 0, 0, 0},
     };
     static const cli_opts opts = {"gen", "n:s:o:c:f:", longopts, NULL, print_help};
-    const char *nodes_arg = NULL, *seed_arg = NULL, *path = "-", *cap_arg = NULL, *fname = NULL;
+    const char *nodes_arg = NULL, *seed_arg = NULL, *path = "-", *cap_arg = NULL, *fname = NULL,
+               *streams_arg = NULL;
     int c, status;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
@@ -124,6 +140,7 @@ int cmd_gen(int argc, char **argv)
         case 'o': path = optarg; break;
         case 'c': cap_arg = optarg; break;
         case 'f': fname = optarg; break;
+        case 'S': streams_arg = optarg; break;
         }
     }
     if (c == CLI_OPT_STOP) return status;
@@ -147,7 +164,12 @@ int cmd_gen(int argc, char **argv)
     if (!packing && (cap_arg || fname))
         return cli_usage_error("gen", "--%s is for kind '%s' only", cap_arg ? "capacity" : "format",
                                GEN_PACKING_NAME);
-    uint64_t nodes = 1000, seed = 1, capacity = (uint64_t)GEN_PACKING_CAPACITY;
+    if (packing && streams_arg)
+        return cli_usage_error("gen",
+                               "--streams is for graph kinds, not '%s' (it has no compute "
+                               "nodes)",
+                               GEN_PACKING_NAME);
+    uint64_t nodes = 1000, seed = 1, capacity = (uint64_t)GEN_PACKING_CAPACITY, streams = 1;
     if (nodes_arg && (parse_u64(nodes_arg, UINT64_MAX, &nodes) || nodes == 0))
         return cli_usage_error("gen", "--nodes wants a positive integer, not '%s'", nodes_arg);
     uint32_t most = packing ? GEN_MAX_NODES / 2 : GEN_MAX_NODES;
@@ -162,6 +184,9 @@ int cmd_gen(int argc, char **argv)
     if (cap_arg && (parse_u64(cap_arg, (uint64_t)GRAPH_MAX_SIZE, &capacity) || capacity == 0))
         return cli_usage_error("gen", "--capacity wants an integer from 1 to 2^53-1, not '%s'",
                                cap_arg);
+    if (streams_arg && (parse_u64(streams_arg, GEN_MAX_STREAMS, &streams) || streams == 0))
+        return cli_usage_error("gen", "--streams wants an integer from 1 to %u, not '%s'",
+                               GEN_MAX_STREAMS, streams_arg);
     int format = fname ? cli_format("gen", fname, (1u << CLI_JSON) | (1u << CLI_CSV)) : CLI_JSON;
     if (format < 0) return EXIT_USAGE;
 
@@ -172,7 +197,10 @@ int cmd_gen(int argc, char **argv)
         return write_packing(&out, (uint32_t)nodes, (int64_t)capacity, seed, format == CLI_CSV);
     char err[256] = "";
     sink s = {out.f, 0};
-    if (gen_write(k, (uint32_t)nodes, seed, write_sink, &s, err, sizeof err) && !s.err) {
+    gen_graph *g = gen_build(k, (uint32_t)nodes, seed, err, sizeof err);
+    int failed = !g || gen_emit_streams(g, (uint32_t)streams, write_sink, &s, err, sizeof err);
+    gen_free(g);
+    if (failed && !s.err) {
         fprintf(stderr, "memtris gen: %s\n", err);
         cli_out_abandon(&out);
         return EXIT_BAD;

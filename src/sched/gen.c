@@ -74,7 +74,7 @@ static uint32_t add_node(gen_graph *g, int kind, uint32_t ref, const char *op)
     if ((size_t)g->n + 1 > g->ncap) {
         size_t nc = next_cap(g->ncap, (size_t)g->n + 1);
         if (resize(g, &g->kind, nc, sizeof *g->kind) || resize(g, &g->ref, nc, sizeof *g->ref) ||
-            resize(g, &g->op, nc, sizeof *g->op) ||
+            resize(g, &g->op, nc, sizeof *g->op) || resize(g, &g->fork, nc, sizeof *g->fork) ||
             resize(g, &g->in_off, nc + 1, sizeof *g->in_off))
             return NONE;
         g->ncap = nc;
@@ -83,6 +83,7 @@ static uint32_t add_node(gen_graph *g, int kind, uint32_t ref, const char *op)
     g->kind[u] = (uint8_t)kind;
     g->ref[u] = ref;
     g->op[u] = op;
+    g->fork[u] = 0;
     g->in_off[u + 1] = (uint32_t)g->nin; /* no Inputs until add_input */
     return u;
 }
@@ -161,6 +162,31 @@ __attribute__((format(printf, 2, 0))) static uint32_t pool_vadd(gen_graph *g, co
 enum { OP_NEW = 0, OP_INPLACE = 1 };
 
 /*
+ * The fork rule of --streams (tools/graphkit.py's assign_streams, the same
+ * rule): compute c continues the oldest line (the lowest number: 0 is stream
+ * 0's, k the k-th side branch) among its compute predecessors whose first
+ * compute consumer it is; when it is none's first, it is a side branch of a
+ * fork and starts a new line; with no predecessor it is on line 0. Its
+ * compute predecessors are the last writers of its inputs (its ALLOCs wait
+ * for the same nodes). gen_emit maps lines to streams.
+ */
+static void add_fork(gen_graph *g, uint32_t c, const uint32_t *in, uint32_t nin)
+{
+    uint32_t first = NONE, preds = 0;
+    for (uint32_t j = 0; j < nin; j++) {
+        uint32_t p = g->dep[in[j]];
+        if (p == NONE) continue;
+        preds++;
+        uint32_t line = g->fork[p] & ~GEN_CONSUMED;
+        if (!(g->fork[p] & GEN_CONSUMED) && (first == NONE || line < first)) first = line;
+    }
+    if (first != NONE) g->fork[c] = first;
+    else if (preds) g->fork[c] = ++g->nfork;
+    for (uint32_t j = 0; j < nin; j++)
+        if (g->dep[in[j]] != NONE) g->fork[g->dep[in[j]]] |= GEN_CONSUMED;
+}
+
+/*
  * Adds an op of type `op`, named by fmt, reading the nin distinct buffers
  * in[]. It writes a new output of out_size bytes when out_size >= 0, and nws
  * workspace buffers of ws[] bytes; with OP_INPLACE it writes in[0] in place
@@ -188,6 +214,7 @@ add_op(gen_graph *g, const char *op, const uint32_t *in, uint32_t nin, int64_t o
     uint32_t c = add_node(g, NODE_COMPUTE, name, op);
     if (g->oom) return NONE;
     g->ncomp++;
+    add_fork(g, c, in, nin);
     for (uint32_t j = 0; j < nin; j++) add_input(g, in[j]);
     for (uint32_t k = 0; k < nbufs; k++) add_input(g, bufs[k]);
     for (uint32_t k = 0; k < nbufs; k++) add_edge(g, allocs[k], c);
@@ -576,6 +603,7 @@ void gen_free(gen_graph *g)
     free(g->kind);
     free(g->ref);
     free(g->op);
+    free(g->fork);
     free(g->in_off);
     free(g->in);
     free(g->size);
@@ -609,6 +637,7 @@ gen_graph *gen_build(const gen_kind *k, uint32_t nodes, uint64_t seed, char *err
         return NULL;
     }
     if (resize(g, &g->in_off, 1, sizeof *g->in_off) == 0) g->in_off[0] = 0;
+    g->lat_seed = seed ^ 0xbb67ae8584caa73bULL; /* apart from every kind's stream */
     /* Each kind draws from its own stream of the seed. */
     uint64_t rng = seed ^ (0x6a09e667f3bcc908ULL * (uint64_t)(ke - kinds + 1));
     int64_t in_size = ke->input_size ? ke->input_size : spread_size(&rng);

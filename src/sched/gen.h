@@ -42,10 +42,27 @@ gen_count gen_counts(const gen_graph *g);
 /* Receives the JSON text in chunks; returns 0, or nonzero to stop writing. */
 typedef int (*gen_write_fn)(void *ctx, const char *data, size_t len);
 
+/* The most streams gen_emit_streams spreads compute nodes over (Stream
+ * 0..63), and the bandwidth of generated latencies, in bytes a nanosecond
+ * (100 GB/s). */
+#define GEN_MAX_STREAMS  64u
+#define GEN_BYTES_PER_NS 100u
+
 /* Writes g as memtris JSON (Nodes in Id order, Ids 0..n-1, then Edges).
- * Returns 0, or -1 when write returned nonzero or memory ran out (err says
+ * Every compute node gets a Latency in ms: the bytes of its Inputs at
+ * GEN_BYTES_PER_NS, times a jitter in [0.5, 1.5) drawn from the seed, with
+ * six decimals. With streams > 1 (at most GEN_MAX_STREAMS) every compute node
+ * also gets a Stream by the fork rule (tools/graphkit.py's assign_streams):
+ * it continues the oldest line among the compute predecessors it is the
+ * first compute consumer of, else (a side branch of a fork) starts a line on
+ * the next of streams 1..streams-1 in turn; with no predecessor, stream 0.
+ * gen_emit is
+ * gen_emit_streams with streams 1: no Stream field. Returns 0, or -1 when
+ * write returned nonzero, memory ran out or streams is out of range (err says
  * which). */
 int gen_emit(const gen_graph *g, gen_write_fn write, void *ctx, char *err, size_t errcap);
+int gen_emit_streams(const gen_graph *g, uint32_t streams, gen_write_fn write, void *ctx, char *err,
+                     size_t errcap);
 
 /* gen_build, gen_emit and gen_free in one call. */
 int gen_write(const gen_kind *k, uint32_t nodes, uint64_t seed, gen_write_fn write, void *ctx,

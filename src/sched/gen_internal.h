@@ -16,6 +16,8 @@ struct gen_graph {
     uint32_t *ref;    /* ALLOC: its buffer; compute: pool offset of its Name */
     const char **op;  /* compute: its Op */
     uint32_t *in_off; /* [n+1] Inputs of compute i: in[in_off[i]..in_off[i+1]) */
+    uint32_t *fork;   /* compute: its fork (0: stream 0's line, k: the k-th side branch) and
+                       * GEN_CONSUMED once a later compute reads what it wrote */
     uint32_t *in;
     size_t nin, incap;
 
@@ -36,8 +38,12 @@ struct gen_graph {
     uint32_t *id;    /* [n+nb] Id of each combined index */
     uint32_t *order; /* [n+nb] combined index of each Id */
     uint32_t ncomp;
+    uint32_t nfork;    /* side branches so far */
+    uint64_t lat_seed; /* the latencies' jitter: its own stream of the seed */
     int oom;
 };
+
+#define GEN_CONSUMED 0x80000000u
 
 /* splitmix64 (gen.c): the next number of the stream s. */
 uint64_t gen_rng_next(uint64_t *s);

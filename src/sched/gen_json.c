@@ -59,8 +59,49 @@ static void out_bufname(outbuf *o, const gen_graph *g, uint32_t b)
     } else out_str(o, ".out");
 }
 
+/* A fixed-point number: v / 10^6 with six decimals. */
+static void out_micro(outbuf *o, uint64_t v)
+{
+    out_u64(o, v / 1000000);
+    char t[8] = ".000000";
+    for (int k = 6; k > 0; k--, v /= 10) t[k] = (char)('0' + v % 10);
+    out_str(o, t);
+}
+
+/* Compute u's Latency in nanoseconds: the bytes of its Inputs at
+ * GEN_BYTES_PER_NS, times a jitter j / 1024 with j drawn from 512..1535 by
+ * the seed and u, rounded to the nearest; integers only, so every machine
+ * writes the same digits. (q*D + r) * j / D = q*j + r*j / D keeps it in 64
+ * bits: the bytes reach 2^53, j stays under 2^11. */
+static uint64_t latency_ns(const gen_graph *g, uint32_t u)
+{
+    const uint64_t D = 1024 * GEN_BYTES_PER_NS;
+    uint64_t bytes = 0, s = g->lat_seed + u;
+    for (uint32_t i = g->in_off[u]; i < g->in_off[u + 1]; i++) bytes += (uint64_t)g->size[g->in[i]];
+    uint64_t j = 512 + gen_rng_next(&s) % 1024;
+    return bytes / D * j + (bytes % D * j + D / 2) / D;
+}
+
+/* The stream of compute u's line (add_fork) among `streams`: line 0 is
+ * stream 0, side lines take 1..streams-1 in turn. */
+static uint32_t stream_of(const gen_graph *g, uint32_t u, uint32_t streams)
+{
+    uint32_t line = g->fork[u] & ~GEN_CONSUMED;
+    return line ? 1 + (line - 1) % (streams - 1) : 0;
+}
+
 int gen_emit(const gen_graph *g, gen_write_fn write, void *ctx, char *err, size_t errcap)
 {
+    return gen_emit_streams(g, 1, write, ctx, err, errcap);
+}
+
+int gen_emit_streams(const gen_graph *g, uint32_t streams, gen_write_fn write, void *ctx, char *err,
+                     size_t errcap)
+{
+    if (streams < 1 || streams > GEN_MAX_STREAMS) {
+        snprintf(err, errcap, "streams must be from 1 to %u, not %u", GEN_MAX_STREAMS, streams);
+        return -1;
+    }
     outbuf o = {malloc(OUT_CAP), 0, write, ctx, 0};
     if (!o.p) {
         snprintf(err, errcap, "out of memory");
@@ -99,7 +140,14 @@ int gen_emit(const gen_graph *g, gen_write_fn write, void *ctx, char *err, size_
                 if (i > g->in_off[u]) out_str(&o, ", ");
                 out_u64(&o, g->in[i] + 1);
             }
-            out_str(&o, "]}");
+            out_room(&o);
+            out_str(&o, "], \"Latency\": ");
+            out_micro(&o, latency_ns(g, u));
+            if (streams > 1) {
+                out_str(&o, ", \"Stream\": ");
+                out_u64(&o, stream_of(g, u, streams));
+            }
+            out_str(&o, "}");
         }
         out_str(&o, id + 1 < total ? ",\n" : "\n");
     }
