@@ -176,6 +176,20 @@ static void test_golden_pool(void **state)
     golden_case("demo.json", 0, 14, "demo-pool-step14", "I");
 }
 
+/* Draws a at w x h and fails naming what when a word or number is cut. */
+static void expect_no_cuts(app *a, int w, int h, int utf8, const char *what)
+{
+    canvas cv;
+    assert_int_equal(canvas_init(&cv, w, h, utf8), 0);
+    a->utf8 = utf8;
+    app_resize(a, w, h);
+    view_render(&cv, a, NULL);
+    if (cv.cuts)
+        fail_msg("%s %dx%d step %u: a word cut at column %d, row %d", what, w, h, a->st[0].k,
+                 cv.cut[0].x, cv.cut[0].y);
+    canvas_free(&cv);
+}
+
 /* I shows the numbers 'memtris iterate' prints (the same simulation, with
  * the command line's parameters), follows the stepped policy (s), never cuts
  * a word at any width, and I again brings the curve back. */
@@ -200,17 +214,7 @@ static void test_pool_view(void **state)
     pool_sim_free(&s);
     for (int h = 24; h <= 40; h += 16)
         for (int w = LAYOUT_MIN_W; w <= 300; w += 3)
-            for (int utf8 = 0; utf8 <= 1; utf8++) {
-                canvas cv;
-                assert_int_equal(canvas_init(&cv, w, h, utf8), 0);
-                a->utf8 = utf8;
-                app_resize(a, w, h);
-                view_render(&cv, a, NULL);
-                if (cv.cuts)
-                    fail_msg("%dx%d: a word cut at column %d row %d", w, h, cv.cut[0].x,
-                             cv.cut[0].y);
-                canvas_free(&cv);
-            }
+            for (int utf8 = 0; utf8 <= 1; utf8++) expect_no_cuts(a, w, h, utf8, "the pool view");
     const policy *before = a->pol;
     app_key(a, 's'); /* the next policy: the pools follow */
     assert_true(a->pol != before && a->pool_view && a->pool);
@@ -278,15 +282,7 @@ static void test_lanes(void **state)
                 for (size_t s = 0; s < 5; s++)
                     for (int utf8 = 0; utf8 <= 1; utf8++) {
                         app_jump(a, at[s]);
-                        canvas cv;
-                        assert_int_equal(canvas_init(&cv, w, h, utf8), 0);
-                        a->utf8 = utf8;
-                        app_resize(a, w, h);
-                        view_render(&cv, a, NULL);
-                        if (cv.cuts)
-                            fail_msg("%s %dx%d step %u: a word cut at column %d, row %d",
-                                     samples[i], w, h, a->st[0].k, cv.cut[0].x, cv.cut[0].y);
-                        canvas_free(&cv);
+                        expect_no_cuts(a, w, h, utf8, samples[i]);
                     }
         a->utf8 = 1;
         app_key(a, 'T');
@@ -331,12 +327,7 @@ static void test_lanes_edges(void **state)
                 fail_msg("case %zu at %d columns: no '%s'", i, w, cases[i].want);
             if (strstr(s, cases[i].never)) fail_msg("case %zu: '%s' shown", i, cases[i].never);
             free(s);
-            canvas cv;
-            assert_int_equal(canvas_init(&cv, w, 24, 1), 0);
-            app_resize(&a, w, 24);
-            view_render(&cv, &a, NULL);
-            if (cv.cuts) fail_msg("case %zu at %dx24: a word cut", i, w);
-            canvas_free(&cv);
+            expect_no_cuts(&a, w, 24, 1, cases[i].want);
         }
         app_free(&a);
         graph_free(g);
