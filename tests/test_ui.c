@@ -995,7 +995,7 @@ static void test_help_legend(void **state)
     assert_non_null(strstr(s, " Keys "));
     assert_non_null(strstr(s, "u  d               play to peak; to where orders part"));
     /* Every key line fits at 80x24, the last included. */
-    assert_non_null(strstr(s, "H  T  I            curve: holes; streams over time; pools"));
+    assert_non_null(strstr(s, "H  T  I            holes; streams over time; pool view"));
     assert_non_null(strstr(s, "? F1 h   q F10     this help, the legend, policies; quit"));
     assert_non_null(strstr(s, "Tab: the legend"));
     free(s);

@@ -24,7 +24,7 @@ static const char *const help_lines[] = {
     "s  c  a  t         next policy, compare, placer, timeline",
     "l                  buffers live at the step (each side)",
     "o  w               compare with exact; why one is lower",
-    "H  T  I            curve: holes; streams over time; pools",
+    "H  T  I            holes; streams over time; pool view",
     "z  Z  <  >  0      curve: zoom in, out, pan, all steps",
     "e                  export the curve and arena as SVG",
     "click              curve: go to step; block: select",
