@@ -21,7 +21,7 @@ static const char *const help_lines[] = {
     "r  +  -            auto-play on/off, faster, slower",
     "Tab  Shift-Tab     move the focus between panels",
     "Up Down PgUp PgDn  scroll; on the arena: select a buffer",
-    "s  c  a  t         next policy, compare, placer, timeline",
+    "s  c  a  t         policy, compare, placer, timeline",
     "l                  buffers live at the step (each side)",
     "o  w               compare with exact; why one is lower",
     "H  T  I            holes; streams over time; pool view",
