@@ -22,8 +22,9 @@ static const cli_command commands[] = {
     {"schedule", "FILE", "run one policy and print the order and the memory after each step",
      cmd_schedule},
     {"compare", "FILE",
-     "compare the peak memory of several policies (and, with\n"
-     "--placers, the arena each placer needs)",
+     "compare the peak memory and makespan of several policies\n"
+     "(with --placers, the arena each placer needs; with --pareto,\n"
+     "the memory/time trade-off and its Pareto front)",
      cmd_compare},
     {"plan", "FILE",
      "place every buffer in one arena with a placer: the arena,\n"
