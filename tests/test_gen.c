@@ -17,9 +17,9 @@ static int mem_write(void *ctx, const char *data, size_t len)
 {
     membuf *m = ctx;
     if (++m->calls == m->fail_at) return -1;
-    if (m->len + len > m->cap) {
+    if (m->len + len + 1 > m->cap) { /* room for a NUL after the text: strstr reads it */
         size_t nc = m->cap ? m->cap : 4096;
-        while (nc < m->len + len) nc *= 2;
+        while (nc < m->len + len + 1) nc *= 2;
         char *q = realloc(m->p, nc);
         if (!q) return -1;
         m->p = q;
@@ -27,6 +27,7 @@ static int mem_write(void *ctx, const char *data, size_t len)
     }
     memcpy(m->p + m->len, data, len);
     m->len += len;
+    m->p[m->len] = 0;
     return 0;
 }
 
