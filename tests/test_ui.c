@@ -224,6 +224,12 @@ static void test_pool_view(void **state)
     app_key(a, 'I');
     assert_false(a->pool_view);
     assert_null(a->pool);
+    /* Too much work for a key on the UI's thread: refused at once, said why. */
+    a->poolp.iterations = 10000000;
+    app_key(a, 'I');
+    assert_false(a->pool_view);
+    assert_null(a->pool);
+    assert_non_null(strstr(a->msg, "the pool view simulates at most 2e+08 node-iterations"));
     close_app(&f);
 }
 

@@ -39,6 +39,9 @@ enum {
 /* Graphs with this many buffers are placed in the background (a, s): a
  * progress line, Esc cancels. */
 #define APP_PLACE_ASYNC_MIN 50000
+/* The pool view (I) simulates at most this many node-iterations (about a
+ * second): past it, it says to use memtris iterate. */
+#define APP_POOL_MAX_WORK 2e8
 
 struct app_place; /* a placement running in the background (app_place.c) */
 

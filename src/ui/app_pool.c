@@ -18,6 +18,15 @@ static int simulate(app *a)
 {
     char err[200];
     app_pool_free(a);
+    /* On the UI's own thread: a bounded amount of work, so a key never hangs it. */
+    double work = (double)a->poolp.iterations * ((double)a->g->n + 1);
+    if (work > APP_POOL_MAX_WORK) {
+        snprintf(a->msg, sizeof a->msg,
+                 "the pool view simulates at most %.0e node-iterations, not %.1e: fewer "
+                 "--iterations, or memtris iterate",
+                 APP_POOL_MAX_WORK, work);
+        return -1;
+    }
     pool_sim *s = malloc(sizeof *s);
     if (!s || pool_simulate(a->g, &a->st[0].r, &a->poolp, s, err, sizeof err)) {
         snprintf(a->msg, sizeof a->msg, "cannot simulate the pools: %.150s",
