@@ -47,8 +47,8 @@ int cli_opt(const cli_opts *o, int argc, char **argv, int *status);
 const char *cli_file(const char *cmd, int argc, char **argv);
 
 /* Output formats (--format); minimalloc: google/minimalloc's CSV
- * (id,lower,upper,size,offset). */
-enum { CLI_TEXT, CLI_JSON, CLI_CSV, CLI_MINIMALLOC, CLI_NFORMATS };
+ * (id,lower,upper,size,offset); memory-viz: PyTorch's memory snapshot. */
+enum { CLI_TEXT, CLI_JSON, CLI_CSV, CLI_MINIMALLOC, CLI_MEMVIZ, CLI_NFORMATS };
 #define CLI_FORMATS_ALL ((1u << CLI_TEXT) | (1u << CLI_JSON) | (1u << CLI_CSV))
 /* Looks --format NAME up among the formats of the mask (bits 1u << CLI_*):
  * CLI_*, or -1 after the usage error "unknown format 'NAME' (text, json or
@@ -143,6 +143,14 @@ int cli_plan_minimalloc(FILE *f, const cli_plan *cp);
 /* Writes the SVG picture to path ('-': standard output): EXIT_OK, or
  * EXIT_BAD after a message for CMD. */
 int cli_plan_svg(const char *cmd, const char *path, const cli_plan *cp);
+/* Where the memory-viz snapshot puts the arena: an aligned address in the
+ * range CUDA hands out, so that addresses look like a device's. */
+#define MEMVIZ_BASE ((int64_t)0x7f0000000000)
+/* The plan as PyTorch's memory snapshot, a pickle (cli_memviz.c): {"segments":
+ * [the arena, its blocks at the live peak step], "device_traces": [[
+ * "segment_alloc", then each ALLOC's "alloc" and each FREE's "free_requested"
+ * and "free_completed", in schedule order]]}. 0, or -1 out of memory. */
+int cli_plan_memviz(FILE *f, const cli_plan *cp);
 /* A problem_write_fn and gen_write_fn writing to the FILE ctx. */
 int cli_write_file(void *ctx, const char *data, size_t len);
 

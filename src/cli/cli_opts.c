@@ -47,7 +47,8 @@ const char *cli_file(const char *cmd, int argc, char **argv)
     return NULL;
 }
 
-static const char *const format_names[CLI_NFORMATS] = {"text", "json", "csv", "minimalloc"};
+static const char *const format_names[CLI_NFORMATS] = {"text", "json", "csv", "minimalloc",
+                                                       "memory-viz"};
 
 int cli_format(const char *cmd, const char *name, unsigned formats)
 {

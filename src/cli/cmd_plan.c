@@ -1,17 +1,21 @@
 /* cmd_plan.c: "memtris plan": where every buffer lives in one arena for a
  * policy's schedule, by one placer: a summary and table, JSON, CSV or
- * MiniMalloc's CSV, and the picture as SVG (cli_plan.c writes them all).
+ * MiniMalloc's CSV, PyTorch's memory snapshot (a pickle), and the picture as
+ * SVG (cli_plan.c and cli_memviz.c write them).
  * Every plan is verified before it is shown. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "defaults.h"
 
 static void print_help(void)
 {
     printf("Usage: memtris plan FILE [--policy NAME] [--placer NAME] [--align N]\n"
-           "                         [--format text|json|csv|minimalloc] [--svg OUT.svg]\n"
-           "                         [--rank-by peak|arena] [--time-limit S] [--max-states N]\n"
+           "                         [--format text|json|csv|minimalloc|memory-viz]\n"
+           "                         [-o OUT] [--svg OUT.svg] [--rank-by peak|arena]\n"
+           "                         [--time-limit S] [--max-states N]\n"
            "Schedule the graph with one policy, then place every buffer in one arena with\n"
            "one placer: print the arena it needs, the lower bound (no plan of this schedule\n"
            "is smaller: the largest sum of the aligned sizes live at one step, or more\n"
@@ -26,7 +30,9 @@ static void print_help(void)
         printf("        %-12s %s\n", placer_at(i)->name, placer_at(i)->desc);
     printf("  -a, --align N       offsets and sizes rounded up to N bytes, a power of two\n"
            "                      from 1 to 2^30 (default %d)\n"
-           "  -f, --format FMT    text (default), json, csv or minimalloc\n"
+           "  -f, --format FMT    text (default), json, csv, minimalloc or memory-viz\n"
+           "  -o, --output OUT    write the plan to OUT ('-', the default: standard output;\n"
+           "                      memory-viz, binary, is not written to a terminal)\n"
            "      --rank-by WHAT  peak (default) or arena: with --policy best, schedule with\n"
            "                      the member whose order places in the least arena (each\n"
            "                      member placed with --placer), saying when the live-peak\n"
@@ -58,7 +64,14 @@ static void print_help(void)
            "numbered from 0 (upper the number of steps for a buffer never freed), size\n"
            "the bytes it takes (its Size rounded up to --align), so that 'memtris place'\n"
            "(or MiniMalloc) reads the same problem; place with the same placer finds the\n"
-           "same arena.\n",
+           "same arena.\n"
+           "memory-viz: PyTorch's memory snapshot, a pickle (protocol 2, written by memtris,\n"
+           "no Python needed) that pytorch.org/memory_viz opens: {\"segments\": [the arena\n"
+           "as one segment at 0x7f0000000000, its blocks as they are at the live peak\n"
+           "step], \"device_traces\": [[\"segment_alloc\", then per ALLOC an \"alloc\" and\n"
+           "per FREE a \"free_requested\" and a \"free_completed\" at base + offset, of\n"
+           "the held size, in schedule order, time_us the step]]}; each event's frame\n"
+           "names its node: filename the graph, line its Id, name its Name.\n",
            PLACE_ALIGN_DEFAULT);
     cli_policy_help();
 }
@@ -104,6 +117,27 @@ static int rank_by_arena(const graph *g, const placer *pc, int64_t align, run *r
     return 0;
 }
 
+/* Writes the plan in format to path ('-': standard output); EXIT_OK or
+ * EXIT_BAD after a message. */
+static int write_plan(const char *path, int format, const cli_plan *cp)
+{
+    cli_out out;
+    if (cli_out_open(&out, "plan", path)) return EXIT_BAD;
+    out.stdout_name = "standard output"; /* as cli_main says it */
+    int rc = 0;
+    if (format == CLI_JSON) cli_plan_json(out.f, cp);
+    else if (format == CLI_CSV) cli_plan_csv(out.f, cp);
+    else if (format == CLI_MINIMALLOC) rc = cli_plan_minimalloc(out.f, cp);
+    else if (format == CLI_MEMVIZ) rc = cli_plan_memviz(out.f, cp);
+    else cli_plan_text(out.f, cp);
+    if (rc && !ferror(out.f)) {
+        fprintf(stderr, "memtris plan: out of memory writing %u buffers\n", cp->g->nbufs);
+        cli_out_abandon(&out);
+        return EXIT_BAD;
+    }
+    return cli_out_close(&out, ferror(out.f) ? (errno ? errno : EIO) : 0);
+}
+
 int cmd_plan(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -112,14 +146,15 @@ int cmd_plan(int argc, char **argv)
         {"align", required_argument, 0, 'a'},
         {"format", required_argument, 0, 'f'},
         {"svg", required_argument, 0, 'S'},
+        {"output", required_argument, 0, 'o'},
         {"rank-by", required_argument, 0, OPT_RANK_BY},
         CLI_LIMIT_OPTIONS,
         CLI_PARAM_OPTIONS,
         {0, 0, 0, 0},
     };
-    static const cli_opts opts = {"plan", "p:l:a:f:", longopts, NULL, print_help};
+    static const cli_opts opts = {"plan", "p:l:a:f:o:", longopts, NULL, print_help};
     const char *pname = DEFAULT_POLICY, *lname = DEFAULT_PLAN_PLACER, *fname = DEFAULT_FORMAT,
-               *align_arg = NULL, *svg = NULL, *file;
+               *align_arg = NULL, *svg = NULL, *path = "-", *file;
     int c, status;
     policy_limits lim = {0};
     policy_params pp = {0};
@@ -131,6 +166,7 @@ int cmd_plan(int argc, char **argv)
         case 'a': align_arg = optarg; break;
         case 'f': fname = optarg; break;
         case 'S': svg = optarg; break;
+        case 'o': path = optarg; break;
         case OPT_RANK_BY:
             if (strcmp(optarg, "peak") && strcmp(optarg, "arena"))
                 return cli_usage_error("plan", "--rank-by wants peak or arena, not '%s'", optarg);
@@ -148,8 +184,14 @@ int cmd_plan(int argc, char **argv)
     }
     if (c == CLI_OPT_STOP) return status;
     if (!(file = cli_file("plan", argc, argv))) return EXIT_USAGE;
-    int format = cli_format("plan", fname, CLI_FORMATS_ALL | (1u << CLI_MINIMALLOC));
+    int format =
+        cli_format("plan", fname, CLI_FORMATS_ALL | (1u << CLI_MINIMALLOC) | (1u << CLI_MEMVIZ));
     if (format < 0) return EXIT_USAGE;
+    if (!*path) return cli_usage_error("plan", "-o needs a file name ('-' for standard output)");
+    int to_stdout = !strcmp(path, "-");
+    if (format == CLI_MEMVIZ && to_stdout && (!svg || strcmp(svg, "-")) && isatty(STDOUT_FILENO))
+        return cli_usage_error("plan", "--format memory-viz is binary (a pickle): not written to a "
+                                       "terminal; give -o FILE, or pipe standard output");
     if (svg && !*svg)
         return cli_usage_error("plan", "--svg needs a file name ('-' for standard output)");
     int64_t align = PLACE_ALIGN_DEFAULT;
@@ -192,16 +234,9 @@ int cmd_plan(int argc, char **argv)
     cp.order = order;
     if (svg) {
         status = cli_plan_svg("plan", svg, &cp);
-        if (status != EXIT_OK || !strcmp(svg, "-")) goto out;
+        if (status != EXIT_OK || (!strcmp(svg, "-") && to_stdout)) goto out;
     }
-    if (format == CLI_JSON) cli_plan_json(stdout, &cp);
-    else if (format == CLI_CSV) cli_plan_csv(stdout, &cp);
-    else if (format == CLI_MINIMALLOC) {
-        if (cli_plan_minimalloc(stdout, &cp) && !ferror(stdout)) {
-            snprintf(err, sizeof err, "out of memory writing %u buffers", g->nbufs);
-            goto fail;
-        }
-    } else cli_plan_text(stdout, &cp);
+    status = write_plan(path, format, &cp);
     goto out;
 fail:
     fprintf(stderr, "%s: error: %s\n", g->source, err);
