@@ -135,11 +135,16 @@ static void key_helpers(void **state)
 
 int main(int argc, char **argv)
 {
+    /* One test a line, for tests/CMakeLists.txt. */
+    // clang-format off
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ints_at_the_edges), cmocka_unit_test(scalars),
-        cmocka_unit_test(strings_are_utf8),  cmocka_unit_test(nested_document),
+        cmocka_unit_test(ints_at_the_edges),
+        cmocka_unit_test(scalars),
+        cmocka_unit_test(strings_are_utf8),
+        cmocka_unit_test(nested_document),
         cmocka_unit_test(key_helpers),
     };
+    // clang-format on
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
