@@ -174,4 +174,8 @@ piped = subprocess.run([exe, "plan", "samples/demo.json", "-f", "memory-viz", "-
                        capture_output=True, check=True).stdout
 check(pickle.loads(piped)["segments"][0]["total_size"] == json.loads(plan("samples/demo.json", [], "json"))["arena"],
       "-o - writes the pickle to a pipe")
+with tempfile.TemporaryDirectory() as d:
+    out = os.path.join(d, "plan.json")
+    plan("samples/demo.json", [], "json", out)
+    check(open(out, "rb").read() == plan("samples/demo.json", [], "json"), "-o FILE writes what standard output gets")
 finish()

@@ -140,6 +140,9 @@ void cli_plan_csv(FILE *f, const cli_plan *cp);
  * alignment column kept), or plan's buffers as problem_from_plan makes them.
  * 0, or -1 out of memory or after a write error. */
 int cli_plan_minimalloc(FILE *f, const cli_plan *cp);
+/* Writes the plan in FORMAT (CLI_*; place's CLI_CSV is its MiniMalloc CSV) to
+ * path ('-': standard output): EXIT_OK, or EXIT_BAD after a message for CMD. */
+int cli_plan_write(const char *cmd, const char *path, int format, const cli_plan *cp);
 /* Writes the SVG picture to path ('-': standard output): EXIT_OK, or
  * EXIT_BAD after a message for CMD. */
 int cli_plan_svg(const char *cmd, const char *path, const cli_plan *cp);

@@ -1,6 +1,7 @@
 /* cli_plan.c: a plan as plan and place show it: the summary and table, JSON,
  * plan's CSV, MiniMalloc's CSV and the SVG picture. A plan of place's names
  * its buffers by the CSV's ids and times, one of plan's by BufIds and steps.
+ * cli_plan_write writes any of them (and cli_memviz.c's snapshot) to a file.
  * Exports cli_plan_* and cli_bufid_order. */
 #include <errno.h>
 #include <inttypes.h>
@@ -263,6 +264,26 @@ void cli_plan_text(FILE *f, const cli_plan *cp)
                 "alloc step up to, not including, its free step. held: the bytes the placer\n"
                 "keeps for the buffer (its size rounded up to the alignment%s).\n",
                 block);
+}
+
+int cli_plan_write(const char *cmd, const char *path, int format, const cli_plan *cp)
+{
+    cli_out out;
+    if (cli_out_open(&out, cmd, path)) return EXIT_BAD;
+    out.stdout_name = "standard output"; /* as cli_main says it */
+    int rc = 0;
+    if (format == CLI_JSON) cli_plan_json(out.f, cp);
+    else if (format == CLI_TEXT) cli_plan_text(out.f, cp);
+    else if (format == CLI_MINIMALLOC || (format == CLI_CSV && cp->prob))
+        rc = cli_plan_minimalloc(out.f, cp);
+    else if (format == CLI_CSV) cli_plan_csv(out.f, cp);
+    else rc = cli_plan_memviz(out.f, cp);
+    if (rc && !ferror(out.f)) {
+        fprintf(stderr, "memtris %s: out of memory writing %u buffers\n", cmd, cp->g->nbufs);
+        cli_out_abandon(&out);
+        return EXIT_BAD;
+    }
+    return cli_out_close(&out, ferror(out.f) ? (errno ? errno : EIO) : 0);
 }
 
 int cli_plan_svg(const char *cmd, const char *path, const cli_plan *cp)

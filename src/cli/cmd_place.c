@@ -1,7 +1,6 @@
 /* cmd_place.c: "memtris place": a pure placement problem in google/minimalloc's
  * CSV (id,lower,upper,size), made a chain graph, placed by one placer, checked,
  * and written back as that CSV with an offset column (or as plan writes). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -51,24 +50,6 @@ static void print_help(void)
            "starting there, so [0, 5) and [5, 9) may share bytes. The lower bound is the\n"
            "largest sum of sizes live at one time.\n",
            DEFAULT_PLACE_ALIGN);
-}
-
-/* Writes the plan in format to path; EXIT_OK or EXIT_BAD after a message. */
-static int write_plan(const char *path, int format, const cli_plan *cp)
-{
-    cli_out out;
-    if (cli_out_open(&out, "place", path)) return EXIT_BAD;
-    out.stdout_name = "standard output"; /* as cli_main says it */
-    int err = 0;
-    if (format == CLI_JSON) cli_plan_json(out.f, cp);
-    else if (format == CLI_TEXT) cli_plan_text(out.f, cp);
-    else if (cli_plan_minimalloc(out.f, cp) && !ferror(out.f)) {
-        fprintf(stderr, "memtris place: out of memory writing %u buffers\n", cp->g->nbufs);
-        cli_out_abandon(&out);
-        return EXIT_BAD;
-    }
-    if (ferror(out.f)) err = errno ? errno : EIO;
-    return cli_out_close(&out, err);
 }
 
 int cmd_place(int argc, char **argv)
@@ -150,7 +131,7 @@ int cmd_place(int argc, char **argv)
         status = cli_plan_svg("place", svg, &cp);
         if (status != EXIT_OK || !strcmp(svg, "-")) goto out;
     }
-    status = write_plan(path, format, &cp);
+    status = cli_plan_write("place", path, format, &cp);
     goto out;
 fail:
     fprintf(stderr, "%s: error: %s\n", g->source, err);

@@ -3,7 +3,6 @@
  * MiniMalloc's CSV, PyTorch's memory snapshot (a pickle), and the picture as
  * SVG (cli_plan.c and cli_memviz.c write them).
  * Every plan is verified before it is shown. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -117,27 +116,6 @@ static int rank_by_arena(const graph *g, const placer *pc, int64_t align, run *r
     return 0;
 }
 
-/* Writes the plan in format to path ('-': standard output); EXIT_OK or
- * EXIT_BAD after a message. */
-static int write_plan(const char *path, int format, const cli_plan *cp)
-{
-    cli_out out;
-    if (cli_out_open(&out, "plan", path)) return EXIT_BAD;
-    out.stdout_name = "standard output"; /* as cli_main says it */
-    int rc = 0;
-    if (format == CLI_JSON) cli_plan_json(out.f, cp);
-    else if (format == CLI_CSV) cli_plan_csv(out.f, cp);
-    else if (format == CLI_MINIMALLOC) rc = cli_plan_minimalloc(out.f, cp);
-    else if (format == CLI_MEMVIZ) rc = cli_plan_memviz(out.f, cp);
-    else cli_plan_text(out.f, cp);
-    if (rc && !ferror(out.f)) {
-        fprintf(stderr, "memtris plan: out of memory writing %u buffers\n", cp->g->nbufs);
-        cli_out_abandon(&out);
-        return EXIT_BAD;
-    }
-    return cli_out_close(&out, ferror(out.f) ? (errno ? errno : EIO) : 0);
-}
-
 int cmd_plan(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -236,7 +214,7 @@ int cmd_plan(int argc, char **argv)
         status = cli_plan_svg("plan", svg, &cp);
         if (status != EXIT_OK || (!strcmp(svg, "-") && to_stdout)) goto out;
     }
-    status = write_plan(path, format, &cp);
+    status = cli_plan_write("plan", path, format, &cp);
     goto out;
 fail:
     fprintf(stderr, "%s: error: %s\n", g->source, err);
