@@ -203,11 +203,21 @@ with tempfile.TemporaryDirectory() as tmp:
               f"priority onnx {peak(og)} B, fx {peak(fg)} B")
         # Why they differ: ONNX export folds BatchNorm into Conv (no BN
         # buffers, fx has one per conv) but its Relu/Clip is out of place
-        # (fx's ReLU(inplace=True) aliases): the buffers of a chain pair up
-        # differently, so FIFO's queue interleaves branches differently. The
-        # largest live set (what priority finds) is the same.
+        # (fx's ReLU(inplace=True) and ReLU6 alias), so a conv's chain is
+        # conv+relu in ONNX, conv+bn in fx: the same two big buffers. FIFO's
+        # third live buffer at its peak differs: with fx the previous op's
+        # output (resnet18: the input, 588 KiB; mobilenet_v2: features.1's,
+        # 784 KiB), in ONNX the next op's (maxpool's, 784 KiB; the depthwise
+        # conv's, 1176 KiB), whose ALLOC becomes ready with the FREE of the
+        # conv output and comes first in the queue: +2.9% and +3.8%. The
+        # largest live set (what priority finds) is the same; 5% allows one
+        # such buffer of these models.
         check(abs(o - f) <= FIFO_TOLERANCE * f, f"{name}: fifo peaks within 5%: onnx {o}, fx {f}")
         check(peak(og) == peak(fg), f"{name}: priority peaks equal: onnx {peak(og)}, fx {peak(fg)}")
+        if name == "resnet18":    # samples/README.md's commands make samples/resnet18_onnx.json
+            sample = json.dumps(onnx2memtris.export(onnx.load(path), latency="flops"), separators=(",", ":"))
+            with open(os.path.join(src, "samples", "resnet18_onnx.json")) as committed:
+                check(committed.read() == sample + "\n", "samples/resnet18_onnx.json is what the exporter makes now")
         ops = {n["Op"] for n in og["Nodes"]}
         check("BatchNormalization" not in ops and ("Flatten" in ops or "Reshape" in ops), f"{name}: BN folded: {ops}")
 finish()
