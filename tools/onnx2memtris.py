@@ -80,9 +80,11 @@ def dtype_name(elem_type):
 
 
 def settle_dims(model, batch, dims):
-    """Sets --batch and --dim on the graph inputs (and outputs), in place."""
+    """Sets --batch on the graph inputs and --dim on the inputs and outputs, in
+    place (an output's first dimension is what inference makes of the inputs')."""
     init = {t.name for t in model.graph.initializer}
-    for vi in list(model.graph.input) + list(model.graph.output):
+    n_in = len(model.graph.input)
+    for j, vi in enumerate(list(model.graph.input) + list(model.graph.output)):
         if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
             continue
         shape = vi.type.tensor_type.shape.dim
@@ -91,7 +93,7 @@ def settle_dims(model, batch, dims):
                 continue
             if d.dim_param in dims:
                 d.dim_value = dims[d.dim_param]
-            elif k == 0 and batch is not None and vi.name not in init:
+            elif k == 0 and batch is not None and j < n_in and vi.name not in init:
                 d.dim_value = batch
 
 
