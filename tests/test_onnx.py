@@ -14,18 +14,15 @@ import sys
 import tempfile
 
 exe, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-try:
-    import onnx
-    from onnx import TensorProto as T
-    from onnx import helper as h
-except ImportError as e:
-    print(f"SKIP: onnx is not importable ({e}); the README's test command installs python3-onnx")
-    sys.exit(77)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pycheck import check, finish, require  # noqa: E402
+
+onnx = require("onnx", "python3-onnx")
+from onnx import TensorProto as T  # noqa: E402
+from onnx import helper as h  # noqa: E402
+
 sys.path.insert(0, os.path.join(src, "tools"))
 import onnx2memtris  # noqa: E402
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pycheck import check, finish  # noqa: E402
 
 TOOL = os.path.join(src, "tools", "onnx2memtris.py")
 

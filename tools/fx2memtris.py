@@ -55,7 +55,6 @@ Both round to 4 significant digits.
 """
 import argparse
 import importlib
-import json
 import math
 import operator
 import os
@@ -485,12 +484,7 @@ def main(argv=None):
     except ExportError as e:
         print(f"fx2memtris: {e}", file=sys.stderr)
         return 1
-    text = json.dumps(graph, separators=(",", ":"))
-    if a.output == "-":
-        sys.stdout.write(text + "\n")
-    else:
-        with open(a.output, "w") as f:
-            f.write(text + "\n")
+    graphkit.write_compact(graph, a.output)
     return 0
 
 

@@ -3,7 +3,7 @@ the hand-made samples (make_demo.py, make_teaching.py): one ALLOC per op
 output, ready when the op's inputs are; the op; a FREE after the last reader.
 And the fork rule that spreads any memtris graph's compute nodes over streams
 (assign_streams, set_streams), for fx2memtris.py and assign_streams.py; and
-round_sig and FLOPS_PER_SECOND for both exporters' --latency flops."""
+round_sig, FLOPS_PER_SECOND and write_compact for both exporters."""
 import heapq
 import json
 import sys
@@ -17,6 +17,17 @@ MAX_STREAMS = 64
 # --latency flops (fx2memtris.py, onnx2memtris.py): the throughput that turns
 # operations into milliseconds; only the ratios between ops mean something.
 FLOPS_PER_SECOND = 50e9
+
+
+def write_compact(graph, path):
+    """The exporters' output: graph as one line of compact JSON, to the file
+    path or to standard output for "-"."""
+    text = json.dumps(graph, separators=(",", ":")) + "\n"
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        with open(path, "w") as f:
+            f.write(text)
 
 
 def round_sig(x, digits=4):

@@ -45,7 +45,6 @@ the elements it reads and writes, aliases, Input and Output 0; at
 graphkit.FLOPS_PER_SECOND (50 GFLOP/s), 4 significant digits.
 """
 import argparse
-import json
 import math
 import os
 import sys
@@ -329,12 +328,7 @@ def main(argv=None):
     except ExportError as e:
         print(f"onnx2memtris: {a.model}: {e}", file=sys.stderr)
         return 1
-    text = json.dumps(graph, separators=(",", ":"))
-    if a.output == "-":
-        sys.stdout.write(text + "\n")
-    else:
-        with open(a.output, "w") as f:
-            f.write(text + "\n")
+    graphkit.write_compact(graph, a.output)
     return 0
 
 
