@@ -15,17 +15,14 @@ import subprocess
 import sys
 
 exe, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-try:
-    import torch
-    from torch import nn
-except ImportError as e:
-    print(f"SKIP: torch is not importable ({e}); the README's test command installs python3-torch")
-    sys.exit(77)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pycheck import check, finish, require  # noqa: E402
+
+torch = require("torch", "python3-torch")
+from torch import nn  # noqa: E402
+
 sys.path.insert(0, os.path.join(src, "tools"))
 import fx2memtris  # noqa: E402
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pycheck import check, finish  # noqa: E402
 
 
 class Tiny(nn.Module):

@@ -55,7 +55,6 @@ Both round to 4 significant digits.
 """
 import argparse
 import importlib
-import json
 import math
 import operator
 import os
@@ -87,8 +86,7 @@ ALIAS_MODULES = (torch.nn.Flatten, torch.nn.Unflatten, torch.nn.Identity, torch.
 # Aliases only when their input is contiguous (else they copy).
 COPY_UNLESS_CONTIGUOUS = {"reshape", "reshape_as", "contiguous", torch.reshape}
 INPLACE_FUNCTIONS = {operator.iadd, operator.isub, operator.imul, operator.itruediv}
-# --latency flops: the throughput that turns operations into milliseconds.
-FLOPS_PER_SECOND = 50e9
+FLOPS_PER_SECOND = graphkit.FLOPS_PER_SECOND
 LATENCY_MODES = ("none", "measure", "flops")
 MATMUL_FUNCTIONS = {torch.matmul, operator.matmul, torch.mm, torch.bmm, torch.nn.functional.linear}
 MATMUL_METHODS = {"matmul", "mm", "bmm"}
@@ -349,11 +347,6 @@ class Exporter:
                 self.edge(c, f)
 
 
-def round_sig(x, digits=4):
-    """x rounded to `digits` significant digits (0 stays 0)."""
-    return float(f"{x:.{digits}g}")
-
-
 class TimingInterpreter(torch.fx.Interpreter):
     """Runs the traced model, adding each node's run_node time (seconds) to
     times[node] while `record` is set."""
@@ -449,7 +442,7 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
         ms = {n: 1e3 * flops(ex, n) / FLOPS_PER_SECOND for n in ex.compute_of}
     if latency != "none":
         for n, c in ex.compute_of.items():
-            graph["Nodes"][c]["Latency"] = round_sig(ms.get(n, 0.0))
+            graph["Nodes"][c]["Latency"] = graphkit.round_sig(ms.get(n, 0.0))
     try:
         graphkit.set_streams(graph, streams)
     except ValueError as e:
@@ -491,12 +484,7 @@ def main(argv=None):
     except ExportError as e:
         print(f"fx2memtris: {e}", file=sys.stderr)
         return 1
-    text = json.dumps(graph, separators=(",", ":"))
-    if a.output == "-":
-        sys.stdout.write(text + "\n")
-    else:
-        with open(a.output, "w") as f:
-            f.write(text + "\n")
+    graphkit.write_compact(graph, a.output)
     return 0
 
 

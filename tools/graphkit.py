@@ -2,7 +2,8 @@
 the hand-made samples (make_demo.py, make_teaching.py): one ALLOC per op
 output, ready when the op's inputs are; the op; a FREE after the last reader.
 And the fork rule that spreads any memtris graph's compute nodes over streams
-(assign_streams, set_streams), for fx2memtris.py and assign_streams.py."""
+(assign_streams, set_streams), for fx2memtris.py and assign_streams.py; and
+round_sig, FLOPS_PER_SECOND and write_compact for both exporters."""
 import heapq
 import json
 import sys
@@ -13,6 +14,25 @@ import sys
 DATA_MOVEMENT_OPS = frozenset({"to", "cpu", "cuda", "copy_", "pin_memory"})
 # Streams are 0..63.
 MAX_STREAMS = 64
+# --latency flops (fx2memtris.py, onnx2memtris.py): the throughput that turns
+# operations into milliseconds; only the ratios between ops mean something.
+FLOPS_PER_SECOND = 50e9
+
+
+def write_compact(graph, path):
+    """The exporters' output: graph as one line of compact JSON, to the file
+    path or to standard output for "-"."""
+    text = json.dumps(graph, separators=(",", ":")) + "\n"
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        with open(path, "w") as f:
+            f.write(text)
+
+
+def round_sig(x, digits=4):
+    """x rounded to `digits` significant digits (0 stays 0)."""
+    return float(f"{x:.{digits}g}")
 
 
 class Graph:
