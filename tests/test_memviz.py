@@ -3,7 +3,7 @@
 and Debian's torch.cuda._memory_viz. For a few graphs and placers it loads the
 pickle with python3's pickle and checks the snapshot: the one segment is the
 arena at the base address, its blocks cover it and are the buffers live at the
-live peak step (inactive blocks between them), the trace has the segment_alloc
+end, those never freed (inactive blocks between them), the trace has the segment_alloc
 and then each buffer's alloc at base + offset with its held size and each freed
 buffer's free_requested and free_completed, in schedule order, every frame
 naming the node (filename the graph, line its Id, name its Name). Then torch
@@ -111,17 +111,14 @@ def case(path, args, align, pool=False):
     check(set(allocs) == set(bufs), f"{what}: one alloc per buffer")
     freed = [b for b in bufs.values() if b["free_step"] is not None]
     check(sum(e["action"] == "free_requested" for e in tr) == len(freed), f"{what}: one free per freed buffer")
-    # The blocks: the buffers live at the first live peak step, holes inactive.
-    steps = sorted({b["alloc_step"] for b in bufs.values()})
-
-    def live(s):
-        return [b for b in bufs.values() if b["alloc_step"] <= s and (b["free_step"] is None or b["free_step"] > s)]
-    peak = next((s for s in steps if sum(b["size"] for b in live(s)) == js["live_peak"]), None)
-    want = sorted((BASE + b["offset"], held[b["buf"]], b["size"], b["buf"]) for b in live(peak)) if peak else []
+    # The blocks: the arena as it is at the end of the trace (PyTorch's viewer
+    # walks the trace back from them), the buffers never freed, holes inactive.
+    kept = [b for b in bufs.values() if b["free_step"] is None and held[b["buf"]] > 0]
+    want = sorted((BASE + b["offset"], held[b["buf"]], b["size"], b["buf"]) for b in kept)
     blocks = seg["blocks"]
     active = [bl for bl in blocks if bl["state"] == "active_allocated"]
     check([(bl["address"], bl["size"], bl["requested_size"]) for bl in active] == [w[:3] for w in want],
-          f"{what}: active blocks are the buffers live at step {peak}")
+          f"{what}: active blocks are the buffers never freed")
     check(all(frame_ok(bl["frames"], path, nm[w[3]][0], nm[w[3]][1]) for bl, w in zip(active, want)),
           f"{what}: active blocks' frames")
     at = BASE
@@ -131,18 +128,19 @@ def case(path, args, align, pool=False):
     check(at == BASE + seg["total_size"], f"{what}: blocks end at the segment's end")
     alloc = sum(w[1] for w in want)
     check(seg["allocated_size"] == alloc == seg["active_size"], f"{what}: allocated_size {seg['allocated_size']}")
-    check(seg["requested_size"] == js["live_peak"], f"{what}: requested_size is the live peak")
+    check(seg["requested_size"] == sum(w[2] for w in want), f"{what}: requested_size is their Sizes")
     # torch 1.13 reads a list of segments (what _snapshot() returned then).
     st = mv.stats(snap["segments"])
     check(st["segments"] == 1 and st["total_size"].value == seg["total_size"], f"{what}: 1.13 stats total {st}")
-    check(st["active_allocated"].value == alloc, f"{what}: 1.13 stats active_allocated {st}")
+    active_stat = st["active_allocated"].value if "active_allocated" in st else 0
+    check(active_stat == alloc, f"{what}: 1.13 stats active_allocated {st}")
     if seg["total_size"] > alloc:
         check(st["inactive"].value == seg["total_size"] - alloc, f"{what}: 1.13 stats inactive {st}")
     lines = mv.segments(snap["segments"], format_flamegraph=lambda s: s).splitlines()
     check(lines == [f"stream_0;seg_{BASE};{bl['state']} {bl['size']}" for bl in blocks], f"{what}: 1.13 segments")
     mem = mv.memory(snap["segments"], format_flamegraph=lambda s: s).splitlines()
     check(sum(int(x.split()[-1]) for x in mem if "active_allocated" in x) == alloc, f"{what}: 1.13 memory")
-    print(f"{what}: arena {seg['total_size']}, {len(tr)} events, at step {peak}: {alloc} bytes in "
+    print(f"{what}: arena {seg['total_size']}, {len(tr)} events, at the end: {alloc} bytes in "
           f"{len(active)} blocks; torch 1.13 stats {st}")
 
 
@@ -153,6 +151,8 @@ case("samples/mobilenet_v2.json", ["-l", "xla"], 512)
 case("samples/demo.json", ["-l", "pool"], 256, pool=True)
 case("samples/demo.json", ["-l", "first-fit"], 256)
 case("samples/efficientnet_b0.json", ["-l", "best-fit"], 512)
+# Two buffers never freed, a hole before them: what the end's blocks show.
+case("tests/data/leaks.json", ["-l", "first-fit"], 1)
 
 # Binary: refused on a terminal, written to a pipe with -o -.
 pid, fd = pty.fork()

@@ -1,8 +1,9 @@
 /* cli_memviz.c: a plan as PyTorch's memory snapshot ('plan --format
  * memory-viz'), the pickle that pytorch.org/memory_viz and
  * torch.cuda._memory_viz read: the arena as one segment of device 0 at
- * MEMVIZ_BASE, its blocks as they are at the schedule's live peak, and the
- * trace of every ALLOC and FREE in schedule order, each naming its node as
+ * MEMVIZ_BASE, its blocks as they are at the schedule's end (after every
+ * event of the trace, as a snapshot is taken), and the trace of every ALLOC
+ * and FREE in schedule order, each naming its node as
  * the frame (file: the graph, line: the node's Id, name: its Name). Exports
  * cli_plan_memviz. */
 #include <stdlib.h>
@@ -62,8 +63,8 @@ static void block(FILE *f, int64_t addr, int64_t size, int64_t requested, const 
     pk_key_str(f, "state", state);
 }
 
-/* The segment: the arena, its blocks at the peak step (the live buffers, with
- * inactive blocks for the holes between them). */
+/* The segment: the arena, its blocks at the end (the buffers never freed,
+ * with inactive blocks for the holes between them). */
 static void segment(FILE *f, const cli_plan *cp, const uint32_t *live, uint32_t nlive,
                     int64_t total)
 {
@@ -136,16 +137,13 @@ int cli_plan_memviz(FILE *f, const cli_plan *cp)
     int64_t total = cp->pl->reserved > cp->pl->arena ? cp->pl->reserved : cp->pl->arena;
     for (uint32_t b = 0; b < g->nbufs; b++)
         if (cp->pl->offset[b] + held(cp, b) > total) total = cp->pl->offset[b] + held(cp, b);
-    /* Live after the peak step (from 0: peak_step - 1), by offset. */
-    if (r->peak_step) {
-        uint32_t s = r->peak_step - 1;
-        for (uint32_t b = 0; b < g->nbufs; b++)
-            if (cp->lt->alloc_step[b] <= s &&
-                (g->buf_free[b] == GRAPH_NONE || cp->lt->free_step[b] > s))
-                live[nlive++] = b;
-        sort_cp = cp;
-        qsort(live, nlive, sizeof *live, by_offset);
-    }
+    /* Live at the end, by offset: the buffers never freed. PyTorch's viewer
+     * takes the blocks as the state after the trace's last event and walks
+     * the trace back from there, so they must be the end's. */
+    for (uint32_t b = 0; b < g->nbufs; b++)
+        if (g->buf_free[b] == GRAPH_NONE && held(cp, b) > 0) live[nlive++] = b;
+    sort_cp = cp;
+    qsort(live, nlive, sizeof *live, by_offset);
     pk_begin(f);
     pk_dict_begin(f);
     pk_str(f, "segments");

@@ -66,8 +66,8 @@ static void print_help(void)
            "same arena.\n"
            "memory-viz: PyTorch's memory snapshot, a pickle (protocol 2, written by memtris,\n"
            "no Python needed) that pytorch.org/memory_viz opens: {\"segments\": [the arena\n"
-           "as one segment at 0x7f0000000000, its blocks as they are at the live peak\n"
-           "step], \"device_traces\": [[\"segment_alloc\", then per ALLOC an \"alloc\" and\n"
+           "as one segment at 0x7f0000000000, its blocks as they are at the end, as a\n"
+           "snapshot's], \"device_traces\": [[\"segment_alloc\", then per ALLOC an \"alloc\" and\n"
            "per FREE a \"free_requested\" and a \"free_completed\" at base + offset, of\n"
            "the held size, in schedule order, time_us the step]]}; each event's frame\n"
            "names its node: filename the graph, line its Id, name its Name.\n",
