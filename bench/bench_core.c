@@ -16,10 +16,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "sched/diag.h"
-#include "sched/graph.h"
-#include "sched/load.h"
-#include "sched/policy.h"
+#include "sched/graph/diag.h"
+#include "sched/graph/graph.h"
+#include "sched/graph/load.h"
+#include "sched/policy/policy.h"
 
 static const char *const policy_names[] = {"fifo", "priority", "best"};
 #define NPOL (sizeof policy_names / sizeof policy_names[0])

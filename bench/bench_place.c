@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "sched/diag.h"
-#include "sched/graph.h"
-#include "sched/load.h"
-#include "sched/place.h"
-#include "sched/policy.h"
-#include "sched/units.h"
+#include "sched/graph/diag.h"
+#include "sched/graph/graph.h"
+#include "sched/graph/load.h"
+#include "sched/place/place.h"
+#include "sched/policy/policy.h"
+#include "util/units.h"
 
 static double now_s(void)
 {

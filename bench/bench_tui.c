@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "sched/load.h"
+#include "sched/graph/load.h"
 #include "ui/app.h"
 #include "ui/view.h"
 

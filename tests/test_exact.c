@@ -4,7 +4,7 @@
  * the least of its members, the bounds never pass the optimum, and the
  * search's limits give a valid order with an honest gap. */
 #include "testutil.h"
-#include "sched/policy_ctl.h"
+#include "sched/policy/policy_ctl.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
 #error "MEMTRIS_SOURCE_DIR must point at the source tree"

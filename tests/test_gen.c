@@ -3,7 +3,7 @@
  * shape, with exact node counts, the same bytes for a seed, and 2^52 kept. */
 #include <math.h>
 #include "testutil.h"
-#include "sched/gen.h"
+#include "sched/gen/gen.h"
 
 /* ------------------------------------------------------------ helpers */
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """test_includes.py: the shape of src/ that the layers promise, read off the
 #include lines: no circle among the modules (foo.c with foo.h); each layer includes only the
-layers below it (util <- sched <- gpu <- ui <- cli; defaults.h anyone);
+layers below it (util <- sched <- gpu <- ui <- cli; defaults.h anyone), and inside the core
+its folders likewise (sched/graph <- sched/policy <- sched/place <- sched/gen, sched/time;
+gen and time not each other); a folder's internal headers (*_internal.h) only from that folder;
 curses only in src/ui/ui_curses.c; CUDA only in .cu files; the TUI's state
 (src/ui/app*.c) includes no view; every file under 700 lines.
 Usage: test_includes.py SOURCE_DIR   (prints each rule's verdict)"""
@@ -11,6 +13,8 @@ import sys
 
 src = os.path.join(sys.argv[1], "src")
 LAYERS = ["util", "sched", "gpu", "ui", "cli"]          # each may include those before it
+# The core's folders, by rank: each may include those of a lower rank.
+CORE = {"graph": 0, "policy": 1, "place": 2, "gen": 3, "time": 3}
 MAX_LINES = 700
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
@@ -53,6 +57,15 @@ for rel, text in sorted(files.items()):
         a, b = layer(rel), layer(target)
         if b is not None and (a is None or LAYERS.index(b) > LAYERS.index(a)):
             failures.append(f"{rel} ({a or 'src'}) includes {target} ({b}): a layer includes only those below it")
+        if a == "sched" == b:
+            fa, fb = rel.split(os.sep)[1], target.split(os.sep)[1]
+            if fa not in CORE or fb not in CORE:
+                failures.append(f"{rel} or {target} is not in a folder of the core ({', '.join(CORE)})")
+            elif fa != fb and CORE[fb] >= CORE[fa]:
+                failures.append(f"{rel} (sched/{fa}) includes {target} (sched/{fb}): "
+                                "graph <- policy <- place <- gen, time")
+        if target.endswith("_internal.h") and os.path.dirname(target) != os.path.dirname(rel):
+            failures.append(f"{rel} includes {target}: a folder's internal header is its own")
         base = os.path.basename(rel)
         if a == "ui" and base.startswith("app") and os.path.basename(target).startswith("view"):
             failures.append(f"{rel} includes {target}: the app's state includes no view")

@@ -3,8 +3,8 @@
  * 2% of the lower bound; the verifier names bad plans; overflow is an error. */
 #include <dirent.h>
 #include "testutil.h"
-#include "sched/place.h"
-#include "sched/place_ctl.h"
+#include "sched/place/place.h"
+#include "sched/place/place_ctl.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
 #error "MEMTRIS_SOURCE_DIR must point at the source tree"

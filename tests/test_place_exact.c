@@ -5,8 +5,8 @@
  * limits give a valid plan, a bound that never passes the optimum and no
  * false claim; widths from g->time change the search's order, not the answer. */
 #include "testutil.h"
-#include "sched/place.h"
-#include "sched/place_ctl.h"
+#include "sched/place/place.h"
+#include "sched/place/place_ctl.h"
 
 /* A random interval problem as a chain graph: buffer i lives on [lo, hi)
  * of times 0..T; at each time the FREEs come before the ALLOCs. */

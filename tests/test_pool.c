@@ -5,7 +5,7 @@
  * recomputation of the scaled live peak. */
 #include <math.h>
 #include "testutil.h"
-#include "sched/pool.h"
+#include "sched/time/pool.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
 #error "MEMTRIS_SOURCE_DIR must point at the source tree"

@@ -2,8 +2,8 @@
  * CSV read with its errors placed, the chain graph's interval semantics, a
  * plan made a problem, and gen packing's known optimum checked by place_verify. */
 #include "testutil.h"
-#include "sched/place.h"
-#include "sched/problem.h"
+#include "sched/place/place.h"
+#include "sched/place/problem.h"
 
 /* Parses text (a heap copy of exactly its length); d is initialised here. */
 static problem *parse(const char *text, diag *d)

@@ -6,8 +6,8 @@
 #include "testutil.h"
 #include <malloc.h>
 #include "gpu/replay.h"
-#include "sched/place.h"
-#include "sched/units.h"
+#include "sched/place/place.h"
+#include "util/units.h"
 
 #define MiB ((int64_t)1 << 20)
 

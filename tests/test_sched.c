@@ -2,7 +2,7 @@
  * seed example and the seed's test families, the FIFO and priority rules,
  * 64-bit totals and overflow, and policy_diverge. */
 #include "testutil.h"
-#include "sched/units.h"
+#include "util/units.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
 #error "MEMTRIS_SOURCE_DIR must point at the source tree"

@@ -2,8 +2,8 @@
  * live buffers), a property test over random valid graphs against an
  * independent reference scheduler, and heap_sorted against a sorted copy. */
 #include "testutil.h"
-#include "sched/heap.h"
-#include "sched/step.h"
+#include "util/heap.h"
+#include "sched/policy/step.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
 #error "MEMTRIS_SOURCE_DIR must point at the source tree"

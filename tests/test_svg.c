@@ -2,7 +2,7 @@
  * the human axis steps, and a whole picture written to memory: its frame, one
  * rectangle per buffer, the merging past the cap. */
 #include "testutil.h"
-#include "sched/place.h"
+#include "sched/place/place.h"
 #include "ui/svg.h"
 
 /* What svg_escape writes for s, in a static buffer. */

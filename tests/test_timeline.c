@@ -7,7 +7,7 @@
 #include <dirent.h>
 #include <math.h>
 #include "testutil.h"
-#include "sched/timeline.h"
+#include "sched/time/timeline.h"
 
 /* A run whose order is given by Ids (only order is read by timeline_run). */
 static void order_by_ids(const graph *g, run *r, const int64_t *ids)
@@ -52,9 +52,9 @@ static void hand_two_streams(void **state)
     diag d;
     graph *g = tu_load_ok(HAND, &d);
     static const int64_t ids[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    assert_int_equal(timeline_stream(g, graph_find(g, 7)), -1); /* an ALLOC has no stream */
-    assert_true(timeline_latency(g, graph_find(g, 7)) == 0);    /* nor a latency */
-    assert_int_equal(timeline_stream(g, graph_find(g, 3)), 0);  /* no Stream: stream 0 */
+    assert_int_equal(graph_stream(g, graph_find(g, 7)), -1); /* an ALLOC has no stream */
+    assert_true(graph_latency(g, graph_find(g, 7)) == 0);    /* nor a latency */
+    assert_int_equal(graph_stream(g, graph_find(g, 3)), 0);  /* no Stream: stream 0 */
 
     /* Issue order 1 2 3 4 5 7 6 8: the FREE waits for relu (6 ms), and the
      * ALLOC of b2 issued after it waits for the FREE (the allocator serves
@@ -203,7 +203,7 @@ static void random_against_reference(void **state)
             if (t.busy[s] > busy) busy = t.busy[s];
         }
         double all = 0;
-        for (uint32_t i = 0; i < g->n; i++) all += timeline_latency(g, i);
+        for (uint32_t i = 0; i < g->n; i++) all += graph_latency(g, i);
         assert_true(sum == all);
         assert_true(t.bound == (busy > critical ? busy : critical));
         assert_true(t.makespan >= t.bound);
@@ -440,7 +440,7 @@ static void bad_latency_and_stream(void **state)
     /* 63 is the last stream. */
     graph *g = tu_load_text("{\"Nodes\": [{\"Id\": 0, \"Op\": \"in\", \"Stream\": 63}], "
                             "\"Edges\": []}");
-    assert_int_equal(timeline_stream(g, 0), 63);
+    assert_int_equal(graph_stream(g, 0), 63);
     graph_free(g);
 }
 

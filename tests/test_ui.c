@@ -17,8 +17,8 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "gpu/replay.h"
-#include "sched/units.h"
-#include "sched/place.h"
+#include "util/units.h"
+#include "sched/place/place.h"
 #include "ui/app.h"
 #include "ui/hit.h"
 #include "ui/view.h"

@@ -2,7 +2,7 @@
  * named from their smallest Id, every FREE depending on its ALLOC (the quick
  * searches and the 64-buffer bitset pass behind them), buffers and Inputs. */
 #include "testutil.h"
-#include "sched/validate.h"
+#include "sched/graph/validate.h"
 
 /* One node of a graph made by hand: kind, Id, BufId and (ALLOC) Size. */
 typedef struct tv_node {

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "sched/diag.h"
-#include "sched/gen.h"
-#include "sched/graph.h"
-#include "sched/load.h"
-#include "sched/policy.h"
+#include "sched/graph/diag.h"
+#include "sched/gen/gen.h"
+#include "sched/graph/graph.h"
+#include "sched/graph/load.h"
+#include "sched/policy/policy.h"
 
 #define TU_SOURCE "t.json"
 

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "gpu/replay.h"
-#include "sched/load.h"
+#include "sched/graph/load.h"
 
 graph *cli_load(const char *path, int quiet_warnings)
 {

@@ -5,12 +5,12 @@
 #define MEMTRIS_CLI_H
 #include <getopt.h>
 #include <stdio.h>
-#include "sched/graph.h"
-#include "sched/place.h"
-#include "sched/policy.h"
-#include "sched/pool.h"
-#include "sched/problem.h"
-#include "sched/timeline.h"
+#include "sched/graph/graph.h"
+#include "sched/place/place.h"
+#include "sched/policy/policy.h"
+#include "sched/time/pool.h"
+#include "sched/place/problem.h"
+#include "sched/time/timeline.h"
 
 struct replay_backend;
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "cli.h"
 #include "util/json.h"
-#include "sched/units.h"
+#include "util/units.h"
 #include "ui/svg.h"
 
 typedef struct bufkey {

@@ -2,7 +2,7 @@
  * makespan, each stream's busy time and the bound no order beats. */
 #include <inttypes.h>
 #include "cli.h"
-#include "sched/units.h"
+#include "util/units.h"
 
 int cli_timeline(const graph *g, const run *r, timeline *t)
 {

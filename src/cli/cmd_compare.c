@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "defaults.h"
 #include "util/json.h"
-#include "sched/units.h"
+#include "util/units.h"
 
 #define MAX_POLICIES 16
 #define MAX_PLACERS  32

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "sched/gen.h"
+#include "sched/gen/gen.h"
 
 static void print_help(void)
 {

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "defaults.h"
 #include "gpu/replay_iter.h"
-#include "sched/units.h"
+#include "util/units.h"
 #include "util/json.h"
 
 static void print_help(void)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "cli.h"
 #include "util/json.h"
-#include "sched/units.h"
+#include "util/units.h"
 #include "ui/svg.h"
 
 #define NALPHA  11 /* 0, 0.1, ..., 1 */

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "defaults.h"
 #include "gpu/replay.h"
-#include "sched/units.h"
+#include "util/units.h"
 
 static void print_help(void)
 {

@@ -4,7 +4,7 @@
 #include "cli.h"
 #include "defaults.h"
 #include "util/json.h"
-#include "sched/units.h"
+#include "util/units.h"
 
 static const char help[] =
     "Usage: memtris schedule FILE [--policy NAME] [--format text|json|csv]\n"
@@ -90,7 +90,7 @@ static void print_json(const graph *g, const policy *p, const run *r, const time
         cli_json_ms(stdout, t->start[r->order[s]]);
     }
     printf("], \"stream\": [");
-    for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %d" : "%d", timeline_stream(g, r->order[s]));
+    for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %d" : "%d", graph_stream(g, r->order[s]));
     printf("]}\n");
 }
 
@@ -107,7 +107,7 @@ static void print_csv(const graph *g, const run *r, const timeline *t)
         cli_json_ms(stdout, t->start[u]);
         putchar(',');
         cli_json_ms(stdout, t->finish[u]);
-        int st = timeline_stream(g, u);
+        int st = graph_stream(g, u);
         putchar(',');
         if (st >= 0) printf("%d", st);
         putchar('\n');

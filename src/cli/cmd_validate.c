@@ -1,7 +1,7 @@
 /* cmd_validate.c: "memtris validate": every error and warning, then a summary. */
 #include <inttypes.h>
 #include "cli.h"
-#include "sched/units.h"
+#include "util/units.h"
 
 static const char help[] =
     "Usage: memtris validate FILE\n"

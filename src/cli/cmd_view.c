@@ -10,8 +10,8 @@
 #include "cli.h"
 #include "defaults.h"
 #include "gpu/replay.h"
-#include "sched/load.h"
-#include "sched/place.h"
+#include "sched/graph/load.h"
+#include "sched/place/place.h"
 #include "ui/ui.h"
 
 extern const char memtris_demo_json[];

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay_backends.h"
-#include "sched/pool.h"
-#include "sched/units.h"
+#include "sched/time/pool.h"
+#include "util/units.h"
 
 static const char *const mode_names[REPLAY_NMODES] = {"raw", "arena", "pool", "async"};
 

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "sched/graph.h"
-#include "sched/place.h"
-#include "sched/policy.h"
+#include "sched/graph/graph.h"
+#include "sched/place/place.h"
+#include "sched/policy/policy.h"
 
 #ifdef __cplusplus
 extern "C" {

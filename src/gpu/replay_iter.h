@@ -4,7 +4,7 @@
 #ifndef MEMTRIS_REPLAY_ITER_H
 #define MEMTRIS_REPLAY_ITER_H
 #include "replay.h"
-#include "sched/pool.h"
+#include "sched/time/pool.h"
 
 /* Runs every pool of s (from pool_simulate on run r of g) on backend be, one
  * pool after the other, each on a freshly opened device: static and elastic

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sched/units.h"
+#include "util/units.h"
 #include "app_internal.h"
 #include "defaults.h"
 #include "find.h"

@@ -7,11 +7,11 @@
 #include "app_replay.h"
 #include "gpu/replay.h"
 #include "layout.h"
-#include "sched/graph.h"
-#include "sched/place.h"
-#include "sched/pool.h"
-#include "sched/step.h"
-#include "sched/timeline.h"
+#include "sched/graph/graph.h"
+#include "sched/place/place.h"
+#include "sched/time/pool.h"
+#include "sched/policy/step.h"
+#include "sched/time/timeline.h"
 
 /* Keys beyond ASCII, as the app sees them. */
 enum {

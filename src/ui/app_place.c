@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "app_internal.h"
-#include "sched/place_ctl.h"
-#include "sched/policy_ctl.h"
+#include "sched/place/place_ctl.h"
+#include "sched/policy/policy_ctl.h"
 
 typedef struct app_place {
     pthread_t thread;

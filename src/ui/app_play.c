@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include "find.h"
-#include "sched/units.h"
+#include "util/units.h"
 
 static const uint32_t speeds[APP_SPEEDS] = {1, 2, 5, 10, 25, 50, 100, 250, 1000, 5000, 20000};
 

@@ -4,7 +4,7 @@
 #include "app_replay.h"
 #include <stdio.h>
 #include <string.h>
-#include "sched/units.h"
+#include "util/units.h"
 
 void app_replay_init(app_replay *rp)
 {

@@ -4,8 +4,8 @@
 #ifndef MEMTRIS_FIND_H
 #define MEMTRIS_FIND_H
 #include <stdint.h>
-#include "sched/graph.h"
-#include "sched/policy.h"
+#include "sched/graph/graph.h"
+#include "sched/policy/policy.h"
 
 /* 1 when node u matches query q: q is u's Id written in decimal, or q
  * appears in u's Name or Op, letters compared without case. An empty q

@@ -5,9 +5,9 @@
 #define MEMTRIS_GEOM_H
 #include <stdint.h>
 #include "canvas.h"
-#include "sched/graph.h"
-#include "sched/place.h"
-#include "sched/policy.h"
+#include "sched/graph/graph.h"
+#include "sched/place/place.h"
+#include "sched/policy/policy.h"
 
 #define GEOM_CURVE_YLAB 10 /* width of the curve's y-axis labels */
 #define GEOM_ARENA_LAB  10 /* width of the arena's address labels */

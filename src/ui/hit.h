@@ -5,9 +5,9 @@
 #define MEMTRIS_HIT_H
 #include <stdint.h>
 #include "layout.h"
-#include "sched/graph.h"
-#include "sched/place.h"
-#include "sched/step.h"
+#include "sched/graph/graph.h"
+#include "sched/place/place.h"
+#include "sched/policy/step.h"
 
 /* What the last frame showed where a click can land. */
 typedef struct hit_frame {

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sched/units.h"
+#include "util/units.h"
 
 /* Layout, in pixels: the curve panel [CT, CT+CH) above the chart [AT, AT+AH),
  * both over the same step axis from ML to W-MR. */

@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "sched/graph.h"
-#include "sched/place.h"
-#include "sched/policy.h"
+#include "sched/graph/graph.h"
+#include "sched/place/place.h"
+#include "sched/policy/policy.h"
 
 /* Rectangles drawn at most: past that, the buffers with the largest area
  * (bytes x steps) are drawn and a note under the chart counts the others. */

@@ -5,7 +5,7 @@
 #include "svg.h"
 #include <math.h>
 #include <stdlib.h>
-#include "sched/units.h"
+#include "util/units.h"
 
 enum { PW_ = 720, PH_ = 480, L_ = 96, R_ = 200, T_ = 64, B_ = 64 };
 

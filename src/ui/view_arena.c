@@ -7,7 +7,7 @@
 #include <string.h>
 #include "defaults.h"
 #include "geom.h"
-#include "sched/units.h"
+#include "util/units.h"
 #include "view.h"
 
 /* The header rows and the address axis, shared with the timeline. */

@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "sched/units.h"
+#include "util/units.h"
 #include "view.h"
 
 /* Whether buffer b is live after k pops of run r. */

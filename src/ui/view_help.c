@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "sched/units.h"
+#include "util/units.h"
 #include "view.h"
 
 /* The keys, as the help overlay and the man page list them. */

@@ -3,7 +3,7 @@
  * view_hints. */
 #include <stdio.h>
 #include <string.h>
-#include "sched/units.h"
+#include "util/units.h"
 #include "util/utf8.h"
 #include "view.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sched/units.h"
+#include "util/units.h"
 #include "util/utf8.h"
 #include "view.h"
 
@@ -53,7 +53,7 @@ static void draw_lanes(canvas *cv, const app *a, int x0, int y0, int lw, int w, 
      * brighter wins a shared cell. */
     for (int pass = 0; pass < 3; pass++)
         for (uint32_t i = 0; i < g->n; i++) {
-            int s = timeline_stream(g, i);
+            int s = graph_stream(g, i);
             if (s < 0 || row_of[s] < 0 || !(a->tl.finish[i] > a->tl.start[i])) continue;
             int issued = st->r.pos[i] < st->k, mine = i == cur;
             if ((pass == 0 && issued) || (pass == 1 && (!issued || mine)) || (pass == 2 && !mine))
@@ -107,7 +107,7 @@ static void draw_memory(canvas *cv, const app *a, int x0, int y0, int lw, int w,
     int last = 0;      /* the column of the last event */
     for (uint32_t s = 0; s < r->n; s++) {
         uint32_t u = r->order[s];
-        if (timeline_stream(g, u) >= 0) continue;
+        if (graph_stream(g, u) >= 0) continue;
         int c = col_of(a->tl.start[u], a->tl.makespan, w);
         for (; last <= c; last++) /* the columns up to this one hold what was live */
             if (carry > top[last]) top[last] = carry;

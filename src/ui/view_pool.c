@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "geom.h"
-#include "sched/units.h"
+#include "util/units.h"
 #include "util/utf8.h"
 #include "view.h"
 

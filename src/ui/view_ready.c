@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sched/units.h"
+#include "util/units.h"
 #include "util/utf8.h"
 #include "view.h"
 

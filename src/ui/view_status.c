@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "sched/units.h"
+#include "util/units.h"
 #include "util/utf8.h"
 #include "view.h"
 

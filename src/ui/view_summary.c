@@ -3,7 +3,7 @@
  * side's last pop. Exports view_summary. */
 #include <inttypes.h>
 #include <stdio.h>
-#include "sched/units.h"
+#include "util/units.h"
 #include "view.h"
 
 void view_summary(canvas *cv, const app *a, rect r)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "geom.h"
-#include "sched/units.h"
+#include "util/units.h"
 #include "view.h"
 
 /* Paints the raster of pw x ph cells into c (which buffer each cell shows,

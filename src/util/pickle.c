@@ -1,9 +1,9 @@
 /* pickle.c: Python's pickle protocol 2, written (pickle.h): the opcodes of
  * CPython's Lib/pickle.py, no memo (nothing is shared), every container its
  * EMPTY_* or MARK then one APPENDS, SETITEMS or TUPLE. Exports pk_*. */
-#include "util/pickle.h"
+#include "pickle.h"
 #include <string.h>
-#include "util/utf8.h"
+#include "utf8.h"
 
 enum {
     OP_PROTO = 0x80,

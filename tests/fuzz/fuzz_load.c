@@ -3,7 +3,7 @@
  * graphs of at most FUZZ_PLACE_MAX nodes every placer's plan is verified and
  * the stepper is walked forward and back. Exports LLVMFuzzerTestOneInput. */
 #include "fuzz_util.h"
-#include "sched/place.h"
+#include "sched/place/place.h"
 
 /* Work per input stays small: placing (best hill-climbs) and stepping are
  * done on graphs up to this size only; bigger ones are loaded and scheduled. */

@@ -11,7 +11,7 @@
 #include <sched.h>
 #include "fuzz_ui.h"
 #include "gpu/replay.h"
-#include "sched/gen.h"
+#include "sched/gen/gen.h"
 #include "ui/hit.h"
 
 #define NGRAPHS 8

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "sched/diag.h"
-#include "sched/graph.h"
-#include "sched/heap.h"
-#include "sched/load.h"
-#include "sched/policy.h"
-#include "sched/step.h"
+#include "sched/graph/diag.h"
+#include "sched/graph/graph.h"
+#include "util/heap.h"
+#include "sched/graph/load.h"
+#include "sched/policy/policy.h"
+#include "sched/policy/step.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

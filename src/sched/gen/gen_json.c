@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gen_internal.h"
-#include "graph.h"
+#include "sched/graph/graph.h"
 
 #define OUT_CAP   ((size_t)1 << 20)
 #define OUT_SLACK 256 /* room kept for one item: a name is < 96 bytes */

@@ -6,7 +6,7 @@
 #define MEMTRIS_POLICY_H
 #include <stddef.h>
 #include <stdint.h>
-#include "graph.h"
+#include "sched/graph/graph.h"
 
 struct run;
 

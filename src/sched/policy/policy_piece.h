@@ -5,7 +5,7 @@
 #ifndef MEMTRIS_POLICY_PIECE_H
 #define MEMTRIS_POLICY_PIECE_H
 #include <stdint.h>
-#include "graph.h"
+#include "sched/graph/graph.h"
 
 typedef struct piece {
     uint32_t k, w, ne;       /* nodes, 64-bit words of a state, local edges */

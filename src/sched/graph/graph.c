@@ -1,6 +1,7 @@
 /* graph.c: freeing and simple lookups on the immutable graph. */
 #include "graph.h"
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,4 +85,16 @@ const char *graph_display(const graph *g, uint32_t i, char *buf, size_t cap)
     if (g->kind[i] != NODE_COMPUTE) return buffer_deed(g, i, buf, cap);
     snprintf(buf, cap, "%s %" PRId64, graph_op(g, i), g->id[i]);
     return buf;
+}
+
+int graph_stream(const graph *g, uint32_t i)
+{
+    if (g->kind[i] != NODE_COMPUTE) return -1;
+    return g->stream && g->stream[i] >= 0 ? (int)g->stream[i] : 0;
+}
+
+double graph_latency(const graph *g, uint32_t i)
+{
+    if (g->kind[i] != NODE_COMPUTE || !g->latency || isnan(g->latency[i])) return 0;
+    return g->latency[i];
 }

@@ -10,7 +10,6 @@
 #include "policy_internal.h"
 #include <math.h>
 #include <stdio.h>
-#include "timeline.h"
 
 void policy_prepare_weighted(const graph *g, run *r)
 {
@@ -22,7 +21,7 @@ void policy_prepare_weighted(const graph *g, run *r)
     for (uint32_t i = 0; i < g->n; i++) {
         if (i == 0 || g->change[i] < lo) lo = g->change[i];
         if (i == 0 || g->change[i] > hi) hi = g->change[i];
-        double l = timeline_latency(g, i);
+        double l = graph_latency(g, i);
         if (l > 0 && (fastest == 0 || l < fastest)) fastest = l;
     }
     r->kscale[0] = (double)hi;
@@ -34,7 +33,7 @@ double policy_weighted_score(const graph *g, const run *r, uint32_t i, double *m
 {
     double m = r->kscale[1] > 0 ? (r->kscale[0] - (double)g->change[i]) / r->kscale[1] : 0;
     /* (1 / l) / (1 / fastest), as fastest / l: in (0, 1], never inf / inf */
-    double l = timeline_latency(g, i);
+    double l = graph_latency(g, i);
     l = l > 0 && r->kscale[2] > 0 ? r->kscale[2] / l : 0;
     if (m > 1) m = 1; /* rounding */
     if (l > 1) l = 1;

@@ -5,7 +5,7 @@
 #define MEMTRIS_GRAPH_H
 #include <stdint.h>
 #include <stddef.h>
-#include "imap.h"
+#include "util/imap.h"
 
 /* Node kinds; the values are the seed's type codes (FREE < compute < ALLOC). */
 enum { NODE_FREE = 0, NODE_COMPUTE = 1, NODE_ALLOC = 2 };
@@ -73,5 +73,12 @@ const char *graph_label(const graph *g, uint32_t i, char *buf, size_t cap);
  * "alloc b1", "free b1", or a compute node's Op and Id ("Input 1"). Returns
  * a string of the graph's or buf, as graph_label. */
 const char *graph_display(const graph *g, uint32_t i, char *buf, size_t cap);
+
+/* The stream node i runs on: its Stream (compute nodes; 0 without one), or
+ * -1 for an ALLOC or FREE. */
+int graph_stream(const graph *g, uint32_t i);
+/* Node i's latency in ms: its Latency (compute nodes; 0 without one), 0 for
+ * an ALLOC or FREE. */
+double graph_latency(const graph *g, uint32_t i);
 
 #endif

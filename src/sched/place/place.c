@@ -2,10 +2,10 @@
  * bound, the verifier and place_run_checked. The placers live in place_online.c,
  * place_coloring.c, place_greedy.c and place_best.c. */
 #include "place.h"
-#include "gaps.h"
+#include "util/gaps.h"
 #include "place_ctl.h"
 #include "place_internal.h"
-#include "units.h"
+#include "util/units.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * least mem2 runs, else the one with the least mem1; then the smaller Id.
  * O(n log n) with two heaps. Exports policy_plan_lpmf, policy_why_lpmf. */
 #include "policy_internal.h"
-#include "heap.h"
+#include "util/heap.h"
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -6,8 +6,8 @@
 #define MEMTRIS_POOL_H
 #include <stddef.h>
 #include <stdint.h>
-#include "graph.h"
-#include "policy.h"
+#include "sched/graph/graph.h"
+#include "sched/policy/policy.h"
 
 /* The elastic pool's rule (seed 000, 4.2): it starts at POOL_START_NUM /
  * POOL_START_DEN of the expected maximum, grows by POOL_GROW_NUM /

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "load.h"
+#include "sched/graph/load.h"
 
 const char *problem_id(const problem *p, uint32_t i) { return p->pool + p->id[i]; }
 

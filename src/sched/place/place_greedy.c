@@ -3,7 +3,7 @@
  * and the engine best climbs over (place_greedy_*, declared in place_internal.h). */
 #include "place_ctl.h"
 #include "place_internal.h"
-#include "stepset.h"
+#include "util/stepset.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,18 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int timeline_stream(const graph *g, uint32_t i)
-{
-    if (g->kind[i] != NODE_COMPUTE) return -1;
-    return g->stream && g->stream[i] >= 0 ? (int)g->stream[i] : 0;
-}
-
-double timeline_latency(const graph *g, uint32_t i)
-{
-    if (g->kind[i] != NODE_COMPUTE || !g->latency || isnan(g->latency[i])) return 0;
-    return g->latency[i];
-}
-
 void timeline_free(timeline *t)
 {
     free(t->start);
@@ -33,7 +21,7 @@ int timeline_run(const graph *g, const run *r, timeline *t, char *err, size_t er
     memset(t, 0, sizeof *t);
     uint32_t n = g->n, ns = 1;
     for (uint32_t i = 0; i < n; i++) {
-        int s = timeline_stream(g, i);
+        int s = graph_stream(g, i);
         if (s >= 0 && (uint32_t)s + 1 > ns) ns = (uint32_t)s + 1;
     }
     t->n = n;
@@ -59,10 +47,10 @@ int timeline_run(const graph *g, const run *r, timeline *t, char *err, size_t er
             if (t->finish[p] > ready) ready = t->finish[p];
             if (chain[p] > c) c = chain[p];
         }
-        double lat = timeline_latency(g, u);
+        double lat = graph_latency(g, u);
         chain[u] = c + lat;
         if (chain[u] > t->critical) t->critical = chain[u];
-        int st = timeline_stream(g, u);
+        int st = graph_stream(g, u);
         if (st < 0) {
             if (mem_last > ready) ready = mem_last;
             t->start[u] = t->finish[u] = mem_last = ready;

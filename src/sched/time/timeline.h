@@ -16,8 +16,8 @@
 #define MEMTRIS_TIMELINE_H
 #include <stddef.h>
 #include <stdint.h>
-#include "graph.h"
-#include "policy.h"
+#include "sched/graph/graph.h"
+#include "sched/policy/policy.h"
 
 typedef struct timeline {
     uint32_t n;
@@ -29,12 +29,6 @@ typedef struct timeline {
     double bound;           /* max(critical, every busy): no order of the graph finishes sooner */
 } timeline;
 
-/* The stream node i runs on: its Stream (compute nodes; 0 without one), or
- * -1 for an ALLOC or FREE. */
-int timeline_stream(const graph *g, uint32_t i);
-/* Node i's latency in ms: its Latency (compute nodes; 0 without one), 0 for
- * an ALLOC or FREE. */
-double timeline_latency(const graph *g, uint32_t i);
 /* Times r's order on g. 0, or -1 with a message (out of memory). */
 int timeline_run(const graph *g, const run *r, timeline *t, char *err, size_t errcap);
 void timeline_free(timeline *t);

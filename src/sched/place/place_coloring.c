@@ -3,7 +3,7 @@
  * Exports place_coloring. */
 #include "place_internal.h"
 #include <stdlib.h>
-#include "heap.h"
+#include "util/heap.h"
 
 /* The seed's pseudocode: intervals by start, each given the smallest color
  * that no overlapping, already colored interval holds, a new color when all

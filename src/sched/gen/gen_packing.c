@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include "gen.h"
 #include "gen_internal.h"
-#include "problem.h"
+#include "sched/place/problem.h"
 
 typedef struct piece {
     int64_t t0, t1; /* its time span [t0, t1) */

@@ -4,7 +4,7 @@
 #include "policy_internal.h"
 #include <inttypes.h>
 #include <stdio.h>
-#include "units.h"
+#include "util/units.h"
 
 void policy_key_priority(POLICY_KEY_ARGS)
 {

@@ -3,7 +3,7 @@
  * the seed's size-class pool (seed 000, section 2.1). Exports
  * place_first_fit, place_best_fit, place_pool. */
 #include "place.h"
-#include "gaps.h"
+#include "util/gaps.h"
 #include "place_internal.h"
 #include <stdio.h>
 #include <stdlib.h>

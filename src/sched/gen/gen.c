@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gen_internal.h"
-#include "graph.h"
+#include "sched/graph/graph.h"
 
 /*
  * The shape, that of the exporter (tools/fx2memtris.py) and of tools/make_demo.py:

@@ -3,8 +3,8 @@
 #define _GNU_SOURCE
 #include "policy.h"
 #include "policy_internal.h"
-#include "heap.h"
-#include "units.h"
+#include "util/heap.h"
+#include "util/units.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
  * steps forward, steps back exactly by undoing the last pop, and jumps. */
 #ifndef MEMTRIS_STEP_H
 #define MEMTRIS_STEP_H
-#include "graph.h"
-#include "heap.h"
+#include "sched/graph/graph.h"
+#include "util/heap.h"
 #include "policy.h"
 
 typedef struct stepper {

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "defaults.h"
-#include "graph.h"
-#include "policy.h"
+#include "sched/graph/graph.h"
+#include "sched/policy/policy.h"
 
 #define PLACE_ALIGN_DEFAULT DEFAULT_ALIGN
 

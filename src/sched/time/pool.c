@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "place.h"
+#include "sched/place/place.h"
 #include "util/clock.h"
 
 static const pool_kind kinds[POOL_NKINDS] = {

@@ -6,8 +6,8 @@
 #define MEMTRIS_PROBLEM_H
 #include <stddef.h>
 #include <stdint.h>
-#include "diag.h"
-#include "graph.h"
+#include "sched/graph/diag.h"
+#include "sched/graph/graph.h"
 #include "place.h"
 
 /* The most rows: the chain graph has two nodes a row. */

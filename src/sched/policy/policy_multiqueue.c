@@ -11,11 +11,10 @@
 #include "policy_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include "timeline.h"
 
 int policy_queue_of(const graph *g, uint32_t i)
 {
-    int s = timeline_stream(g, i);
+    int s = graph_stream(g, i);
     return s < 0 ? QUEUE_OTHER : s > 0 ? QUEUE_TRANSFER : QUEUE_COMPUTE;
 }
 
