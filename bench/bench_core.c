@@ -198,7 +198,7 @@ static result measure(const char *path, int sched_repeat)
             run rr;
             char err[256];
             double s0 = now_s();
-            if (policy_run(g, p, &rr, err, sizeof err)) {
+            if (policy_run(g, p, NULL, &rr, err, sizeof err)) {
                 fprintf(stderr, "bench_core: %s: %s\n", path, err);
                 graph_free(g);
                 return r;

@@ -100,7 +100,7 @@ int main(int argc, char **argv)
         run r;
         char err[512];
         t0 = now_s();
-        if (policy_run(g, pol, &r, err, sizeof err)) {
+        if (policy_run(g, pol, NULL, &r, err, sizeof err)) {
             fprintf(stderr, "%s: %s\n", path, err);
             graph_free(g);
             diag_free(&d);
@@ -127,7 +127,7 @@ int main(int argc, char **argv)
             for (int k = 0; k < runs && !failed; k++) {
                 if (k) place_free(&pl);
                 t0 = now_s();
-                if (place_run(g, &r, p, align, &pl, err, sizeof err)) failed = 1;
+                if (place_run(g, &r, p, align, NULL, &pl, err, sizeof err)) failed = 1;
                 double t = now_s() - t0;
                 if (t < best) best = t;
             }

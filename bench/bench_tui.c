@@ -56,7 +56,7 @@ int main(int argc, char **argv)
     }
     double t1 = now();
     app a;
-    if (app_init(&a, g, argv[1], policy_find("priority"), policy_find("fifo"), 0, NULL)) {
+    if (app_init(&a, g, argv[1], policy_find("priority"), policy_find("fifo"), 0, NULL, NULL)) {
         fprintf(stderr, "%s\n", a.err);
         return 1;
     }

@@ -4,7 +4,7 @@
  * the least of its members, the bounds never pass the optimum, and the
  * search's limits give a valid order with an honest gap. */
 #include "testutil.h"
-#include "sched/policy/policy_ctl.h"
+#include "sched/graph/solve_watch.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
 #error "MEMTRIS_SOURCE_DIR must point at the source tree"
@@ -100,7 +100,7 @@ static void check_all(const graph *g, int64_t opt, const char *what)
     for (size_t i = 0; policy_at(i); i++) {
         const policy *p = policy_at(i);
         run r;
-        if (policy_run(g, p, &r, err, sizeof err)) fail_msg("%s %s: %s", what, p->name, err);
+        if (policy_run(g, p, NULL, &r, err, sizeof err)) fail_msg("%s %s: %s", what, p->name, err);
         check_valid(g, &r, p->name);
         if (r.peak < opt)
             fail_msg("%s: %s peaks at %lld, below the optimum %lld", what, p->name,
@@ -181,12 +181,12 @@ static void exact_beats_every_heuristic(void **state)
                          : tu_gen_load(i < 10 ? "randwire" : "random",
                                        i < 10 ? 60u + 120u * (uint32_t)(i - 8) : 40u, (uint64_t)i);
         run x;
-        if (policy_run(g, policy_find("exact"), &x, err, sizeof err)) fail_msg("%s", err);
+        if (policy_run(g, policy_find("exact"), NULL, &x, err, sizeof err)) fail_msg("%s", err);
         check_valid(g, &x, "exact");
         if (!x.optimal) fail_msg("exact did not prove graph %d", i);
         for (size_t p = 0; policy_at(p); p++) {
             run r;
-            assert_int_equal(policy_run(g, policy_at(p), &r, err, sizeof err), 0);
+            assert_int_equal(policy_run(g, policy_at(p), NULL, &r, err, sizeof err), 0);
             check_valid(g, &r, policy_at(p)->name);
             if (r.peak < x.peak) fail_msg("graph %d: %s beats exact", i, policy_at(p)->name);
             policy_run_free(&r);
@@ -211,7 +211,7 @@ static void xla_counterexample(void **state)
     char err[256];
     for (int i = 0; i < 4; i++) {
         run r;
-        assert_int_equal(policy_run(g, policy_find(want[i].name), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_find(want[i].name), NULL, &r, err, sizeof err), 0);
         if (r.peak != want[i].mib << 20)
             fail_msg("%s: peak %lld, expected %lld MiB", want[i].name, (long long)r.peak,
                      (long long)want[i].mib);
@@ -227,15 +227,13 @@ static void limits_give_an_honest_gap(void **state)
     graph *g = tu_gen_load("randwire", 300, 1);
     char err[256];
     run full, r;
-    policy_set_limits(NULL);
-    assert_int_equal(policy_run(g, policy_find("exact"), &full, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("exact"), NULL, &full, err, sizeof err), 0);
     assert_true(full.optimal);
     assert_true(full.search.ran && full.search.states > 100);
-    static const policy_limits lims[] = {{.max_states = 50}, {.seconds = 1e-9}};
+    static const solve_ctx lims[] = {{.max_states = 50}, {.seconds = 1e-9}};
     static const int why[] = {SEARCH_STATES, SEARCH_TIME};
     for (int i = 0; i < 2; i++) {
-        policy_set_limits(&lims[i]);
-        assert_int_equal(policy_run(g, policy_find("exact"), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_find("exact"), &lims[i], &r, err, sizeof err), 0);
         check_valid(g, &r, "exact at a limit");
         assert_int_equal(r.search.stopped, why[i]);
         if (r.lower_bound > full.peak || r.peak < full.peak)
@@ -248,14 +246,12 @@ static void limits_give_an_honest_gap(void **state)
             strstr(policy_gap_words(&r, 1, words, sizeof words), "% of optimal (lower bound"));
         policy_run_free(&r);
     }
-    policy_set_limits(NULL);
     /* Cancelled from another thread (here: before it starts): it fails. */
-    policy_ctl ctl = {0};
+    solve_watch ctl = {0};
     atomic_store(&ctl.cancel, 1);
-    policy_ctl_bind(&ctl);
-    assert_int_equal(policy_run(g, policy_find("exact"), &r, err, sizeof err), -1);
+    solve_ctx c = {.watch = &ctl};
+    assert_int_equal(policy_run(g, policy_find("exact"), &c, &r, err, sizeof err), -1);
     assert_string_equal(err, "cancelled");
-    policy_ctl_bind(NULL);
     policy_run_free(&full);
     graph_free(g);
 }

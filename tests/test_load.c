@@ -555,7 +555,7 @@ static void alloc_never_freed(void **state)
     /* Live to the end: the memory after the last step still holds it. */
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), NULL, &r, err, sizeof err), 0);
     assert_true(r.memory[0] == 64 && r.memory[1] == 64);
     assert_true(r.peak == 64);
     policy_run_free(&r);
@@ -595,7 +595,7 @@ static void free_size_differs_from_alloc(void **state)
     assert_true(g->change[graph_find(g, 1)] == -10);
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("fifo"), NULL, &r, err, sizeof err), 0);
     assert_true(r.memory[0] == 10 && r.memory[1] == 0 && r.peak == 10);
     policy_run_free(&r);
     graph_free(g);
@@ -658,7 +658,7 @@ static void ids_non_contiguous_and_unsorted(void **state)
     assert_string_equal(graph_op(g, 1), "Relu");
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("fifo"), NULL, &r, err, sizeof err), 0);
     assert_true(g->id[r.order[0]] == 100 && g->id[r.order[1]] == 7 && g->id[r.order[2]] == 42);
     assert_true(r.memory[0] == 4 && r.memory[1] == 4 && r.memory[2] == 0);
     policy_run_free(&r);

@@ -4,7 +4,7 @@
 #include <dirent.h>
 #include "testutil.h"
 #include "sched/place/place.h"
-#include "sched/place/place_ctl.h"
+#include "sched/graph/solve_watch.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
 #error "MEMTRIS_SOURCE_DIR must point at the source tree"
@@ -301,7 +301,7 @@ static void every_placer(const graph *g, const run *r, int64_t align)
     for (size_t i = 0; i < np; i++) {
         const placer *p = placer_at(i);
         placement pl;
-        if (place_run(g, r, p, align, &pl, err, sizeof err)) fail_msg("%s: %s", p->name, err);
+        if (place_run(g, r, p, align, tu_quick(), &pl, err, sizeof err)) fail_msg("%s: %s", p->name, err);
         if (place_verify(g, r, &pl, err, sizeof err))
             fail_msg("%s, align %lld: %s", p->name, (long long)align, err);
         check_plan(g, r, &pl);
@@ -385,7 +385,7 @@ static void random_graphs_part(uint64_t seed, int first, int count, uint32_t min
             if (policy_at(p)->kind == POLICY_TIMED) continue;
             run r;
             char err[256];
-            assert_int_equal(policy_run(g, policy_at(p), &r, err, sizeof err), 0);
+            assert_int_equal(policy_run(g, policy_at(p), tu_quick(), &r, err, sizeof err), 0);
             for (int k = 0; k < 3; k++) every_placer(g, &r, aligns[k]);
             policy_run_free(&r);
         }
@@ -453,7 +453,7 @@ static void every_sample(void **state)
         for (size_t p = 0; policy_at(p); p++) {
             run r;
             char err[256];
-            assert_int_equal(policy_run(g, policy_at(p), &r, err, sizeof err), 0);
+            assert_int_equal(policy_run(g, policy_at(p), tu_quick(), &r, err, sizeof err), 0);
             for (int k = 0; k < 3; k++) every_placer(g, &r, aligns[k]);
             policy_run_free(&r);
         }
@@ -479,14 +479,14 @@ static void model_samples_near_the_lower_bound(void **state)
         for (size_t p = 0; policy_at(p); p++) {
             run r;
             char err[256];
-            assert_int_equal(policy_run(g, policy_at(p), &r, err, sizeof err), 0);
+            assert_int_equal(policy_run(g, policy_at(p), tu_quick(), &r, err, sizeof err), 0);
             int64_t al[] = {1, PLACE_ALIGN_DEFAULT};
             for (int k = 0; k < 2; k++)
                 for (int q = 0; q < 2; q++) {
                     placement pl;
                     const char *name = q ? "best" : "greedy-size";
                     assert_int_equal(
-                        place_run(g, &r, placer_find(name), al[k], &pl, err, sizeof err), 0);
+                        place_run(g, &r, placer_find(name), al[k], tu_quick(), &pl, err, sizeof err), 0);
                     if ((double)pl.arena > 1.02 * (double)r.peak)
                         fail_msg("%s, %s, %s, align %lld: arena %lld is %.2f%% over the lower "
                                  "bound %lld",
@@ -553,9 +553,9 @@ static void plan(planned *x, const char *spec, const char *placer_name, int64_t 
 {
     char err[256];
     x->g = chain_graph(spec, &x->d);
-    assert_int_equal(policy_run(x->g, policy_find("priority"), &x->r, err, sizeof err), 0);
+    assert_int_equal(policy_run(x->g, policy_find("priority"), tu_quick(), &x->r, err, sizeof err), 0);
     assert_non_null(placer_find(placer_name));
-    if (place_run_checked(x->g, &x->r, placer_find(placer_name), align, &x->pl, err, sizeof err) !=
+    if (place_run_checked(x->g, &x->r, placer_find(placer_name), align, tu_quick(), &x->pl, err, sizeof err) !=
         PLACE_OK)
         fail_msg("%s", err);
 }
@@ -715,10 +715,10 @@ static void best_beats_greedy(void **state)
     graph *g = tu_load_sample("demo.json", &d);
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
     placement p1, p2;
-    assert_int_equal(place_run(g, &r, placer_find("greedy-size"), 64, &p1, err, sizeof err), 0);
-    assert_int_equal(place_run(g, &r, placer_find("best"), 64, &p2, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("greedy-size"), 64, tu_quick(), &p1, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &p2, err, sizeof err), 0);
     assert_true(p1.arena > r.peak);
     assert_int_equal(p2.arena, r.peak);
     place_free(&p1);
@@ -780,13 +780,13 @@ static void placers_are_deterministic(void **state)
         assert_non_null(g);
         run r;
         char err[256];
-        assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
         for (int k = 0; k < 3; k++) {
             placement p1, p2;
             const placer *p = placer_find(names[k]);
-            assert_int_equal(place_run_checked(g, &r, p, t % 2 ? 64 : 1, &p1, err, sizeof err),
+            assert_int_equal(place_run_checked(g, &r, p, t % 2 ? 64 : 1, tu_quick(), &p1, err, sizeof err),
                              PLACE_OK);
-            assert_int_equal(place_run_checked(g, &r, p, t % 2 ? 64 : 1, &p2, err, sizeof err),
+            assert_int_equal(place_run_checked(g, &r, p, t % 2 ? 64 : 1, tu_quick(), &p2, err, sizeof err),
                              PLACE_OK);
             assert_int_equal(p1.arena, p2.arena);
             assert_memory_equal(p1.offset, p2.offset, g->nbufs * sizeof *p1.offset);
@@ -818,7 +818,7 @@ static void best_stops_a_greedy_over_its_work_limit(void **state)
     graph *g = tu_load_sample("demo.json", &d);
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
     const placer limited = {
         .name = "best", .desc = "best with a budget", .place = best_with_budget};
     int64_t others = INT64_MAX;
@@ -826,21 +826,21 @@ static void best_stops_a_greedy_over_its_work_limit(void **state)
         const placer *p = placer_at(i);
         if (!p->in_best) continue;
         placement o;
-        assert_int_equal(place_run(g, &r, p, 64, &o, err, sizeof err), 0);
+        assert_int_equal(place_run(g, &r, p, 64, tu_quick(), &o, err, sizeof err), 0);
         if (o.arena < others) others = o.arena;
         place_free(&o);
     }
     placement cut, full, ref;
     test_budget = 0;
-    if (place_run(g, &r, &limited, 64, &cut, err, sizeof err)) fail_msg("%s", err);
+    if (place_run(g, &r, &limited, 64, tu_quick(), &cut, err, sizeof err)) fail_msg("%s", err);
     if (place_verify(g, &r, &cut, err, sizeof err)) fail_msg("%s", err);
     assert_int_equal(cut.arena, others);
     assert_true(cut.arena > r.peak);
     assert_non_null(cut.detail);
     assert_non_null(strstr(cut.detail, "work limit"));
     test_budget = UINT64_MAX;
-    assert_int_equal(place_run(g, &r, &limited, 64, &full, err, sizeof err), 0);
-    assert_int_equal(place_run(g, &r, placer_find("best"), 64, &ref, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, &limited, 64, tu_quick(), &full, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &ref, err, sizeof err), 0);
     assert_int_equal(full.arena, ref.arena);
     assert_int_equal(full.arena, r.peak);
     assert_null(strstr(full.detail, "work limit"));
@@ -861,7 +861,7 @@ static void lower_bound_counts_aligned_spans(void **state)
     graph *g = chain_graph("A1:1 A2:100 F1 A3:64 F2 F3", &d);
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("fifo"), tu_quick(), &r, err, sizeof err), 0);
     assert_int_equal(place_lower_bound(g, &r, 1), 164);
     assert_int_equal(r.peak, 164);
     assert_int_equal(place_lower_bound(g, &r, 64), 64 + 128); /* 2+3: 128 + 64; 1+2: 64 + 128 */
@@ -891,7 +891,7 @@ static void verify_names_overlapping_buffers(void **state)
     graph *g = chain_graph("A7:100 A9:100 F7 A8:100 F8 F9", &d);
     run r;
     char err[512];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
     uint32_t b7 = graph_find_buf(g, 7), b8 = graph_find_buf(g, 8), b9 = graph_find_buf(g, 9);
     int64_t off[3];
     placement pl;
@@ -933,7 +933,7 @@ static void verify_names_misaligned_buffers(void **state)
     graph *g = chain_graph("A5:100 A6:10 F5 F6", &d);
     run r;
     char err[512];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
     int64_t off[2];
     off[graph_find_buf(g, 5)] = 0;
     off[graph_find_buf(g, 6)] = 160;
@@ -986,13 +986,13 @@ static void run_checked_tells_failure_from_a_bad_plan(void **state)
     char err[512];
     placement pl;
     assert_int_equal(
-        place_run_checked(x.g, &x.r, placer_find("first-fit"), 3, &pl, err, sizeof err),
+        place_run_checked(x.g, &x.r, placer_find("first-fit"), 3, tu_quick(), &pl, err, sizeof err),
         PLACE_FAILED);
     assert_string_equal(err, "alignment 3 is not a power of two");
     assert_null(pl.offset);
     const placer broken = {
         .name = "broken", .desc = "every buffer at 0", .place = place_all_at_zero};
-    assert_int_equal(place_run_checked(x.g, &x.r, &broken, 64, &pl, err, sizeof err),
+    assert_int_equal(place_run_checked(x.g, &x.r, &broken, 64, tu_quick(), &pl, err, sizeof err),
                      PLACE_INVALID);
     assert_string_equal(err, "internal error: placer broken made an invalid plan for " TU_SOURCE
                              ": buffers 7 [0, 128) "
@@ -1030,12 +1030,12 @@ static void many_live_buffers(void **state)
     assert_non_null(g);
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("fifo"), tu_quick(), &r, err, sizeof err), 0);
     static const char *const fast[] = {"first-fit", "best-fit",    "pool",
                                        "coloring",  "greedy-size", "best"};
     for (int k = 0; k < 6; k++) {
         placement pl;
-        assert_int_equal(place_run(g, &r, placer_find(fast[k]), 64, &pl, err, sizeof err), 0);
+        assert_int_equal(place_run(g, &r, placer_find(fast[k]), 64, tu_quick(), &pl, err, sizeof err), 0);
         if (k != 2 && k != 3)
             assert_int_equal(pl.arena, r.peak); /* all live at once, packed with no hole */
         if (k == 3) assert_int_equal(pl.arena, (int64_t)nb * 448); /* one 448-byte block each */
@@ -1065,12 +1065,12 @@ static void arena_overflow_is_an_error(void **state)
     assert_non_null(g);
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
     for (size_t i = 0; placer_at(i); i++) {
         const placer *p = placer_at(i);
         placement pl;
         /* Unaligned, all fit but the pool, whose 2^53-byte classes make 2^63. */
-        int rc = place_run(g, &r, p, 1, &pl, err, sizeof err);
+        int rc = place_run(g, &r, p, 1, tu_quick(), &pl, err, sizeof err);
         if (!strcmp(p->name, "pool")) {
             assert_int_equal(rc, -1);
             assert_non_null(strstr(err, "the arena would pass 2^63-1 bytes"));
@@ -1079,7 +1079,7 @@ static void arena_overflow_is_an_error(void **state)
             assert_int_equal(pl.arena, r.peak);
             place_free(&pl);
         }
-        assert_int_equal(place_run(g, &r, p, 64, &pl, err, sizeof err), -1);
+        assert_int_equal(place_run(g, &r, p, 64, tu_quick(), &pl, err, sizeof err), -1);
         if (!strstr(err, "the arena would pass 2^63-1 bytes")) fail_msg("%s: %s", p->name, err);
         assert_non_null(strstr(err, "buffer "));
     }
@@ -1100,25 +1100,24 @@ static void cancelled_placements(void **state)
     graph *g = tu_load_sample("resnet50.json", &d);
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
-    place_ctl ctl = {0};
-    place_ctl_bind(&ctl);
+    assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
+    solve_watch ctl = {0};
+    solve_ctx c = {.max_states = tu_quick()->max_states, .watch = &ctl};
     for (size_t i = 0; placer_at(i); i++) {
         placement pl;
-        assert_int_equal(place_run(g, &r, placer_at(i), 64, &pl, err, sizeof err), 0);
+        assert_int_equal(place_run(g, &r, placer_at(i), 64, &c, &pl, err, sizeof err), 0);
         assert_non_null(atomic_load(&ctl.doing));
         place_free(&pl);
     }
     atomic_store(&ctl.cancel, 1);
     for (size_t i = 0; placer_at(i); i++) {
         placement pl;
-        assert_int_equal(place_run(g, &r, placer_at(i), 64, &pl, err, sizeof err), -1);
+        assert_int_equal(place_run(g, &r, placer_at(i), 64, &c, &pl, err, sizeof err), -1);
         assert_string_equal(err, "cancelled");
         assert_null(pl.offset);
     }
-    place_ctl_bind(NULL);
     placement pl;
-    assert_int_equal(place_run(g, &r, placer_find("best"), 64, &pl, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &pl, err, sizeof err), 0);
     place_free(&pl);
     policy_run_free(&r);
     graph_free(g);
@@ -1132,10 +1131,10 @@ static void empty_plans(void **state)
     graph *g = chain_graph("A1:0 C A2:0 F1", &d);
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
     for (size_t i = 0; placer_at(i); i++) {
         placement pl;
-        assert_int_equal(place_run(g, &r, placer_at(i), 64, &pl, err, sizeof err), 0);
+        assert_int_equal(place_run(g, &r, placer_at(i), 64, tu_quick(), &pl, err, sizeof err), 0);
         assert_int_equal(pl.arena, 0);
         assert_int_equal(place_verify(g, &r, &pl, err, sizeof err), 0);
         place_free(&pl);
@@ -1169,7 +1168,7 @@ static void fuzz_found_graphs(void **state)
         for (size_t p = 0; policy_at(p); p++) {
             run r;
             char err[256];
-            if (policy_run(g, policy_at(p), &r, err, sizeof err))
+            if (policy_run(g, policy_at(p), tu_quick(), &r, err, sizeof err))
                 continue; /* past 2^63-1 is refused */
             for (int k = 0; k < 3; k++) every_placer(g, &r, aligns[k]);
             policy_run_free(&r);
@@ -1212,7 +1211,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(cancelled_placements),
         cmocka_unit_test(fuzz_found_graphs),
     };
-    tu_quick_exact();
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

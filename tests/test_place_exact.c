@@ -6,7 +6,8 @@
  * false claim; widths from g->time change the search's order, not the answer. */
 #include "testutil.h"
 #include "sched/place/place.h"
-#include "sched/place/place_ctl.h"
+#include "sched/graph/solve_watch.h"
+#include "sched/place/place_ctl_internal.h"
 
 /* A random interval problem as a chain graph: buffer i lives on [lo, hi)
  * of times 0..T; at each time the FREEs come before the ALLOCs. */
@@ -128,11 +129,12 @@ static int64_t brute_arena(const graph *g, const run *r, int64_t align)
 /* exact without best's plan: its search finds every plan itself. */
 static const placer cold = {.name = "exact-cold", .place = place_exact_cold};
 
-static void plan_ok(const graph *g, const run *r, const char *name, int64_t align, placement *pl)
+static void plan_ok(const graph *g, const run *r, const char *name, int64_t align,
+                    const solve_ctx *c, placement *pl)
 {
     char err[512] = "";
     const placer *p = strcmp(name, cold.name) ? placer_find(name) : &cold;
-    int rc = place_run_checked(g, r, p, align, pl, err, sizeof err);
+    int rc = place_run_checked(g, r, p, align, c, pl, err, sizeof err);
     if (rc != PLACE_OK) fail_msg("%s: %s", name, err);
 }
 
@@ -150,18 +152,18 @@ static void test_exact_is_optimal(void **state)
         graph *g = prob_graph(&p, trial % 2);
         run r;
         char err[256];
-        assert_int_equal(policy_run(g, policy_baseline(), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_baseline(), NULL, &r, err, sizeof err), 0);
         int64_t align = trial % 5 == 4 ? 4 : 1;
         int64_t opt = brute_arena(g, &r, align);
         placement pl;
-        plan_ok(g, &r, "exact", align, &pl);
+        plan_ok(g, &r, "exact", align, NULL, &pl);
         if (pl.arena != opt || !pl.proven || pl.bound != opt)
             fail_msg("trial %d (%u buffers, align %lld): exact %lld (bound %lld, proven %d), "
                      "brute force %lld",
                      trial, n, (long long)align, (long long)pl.arena, (long long)pl.bound,
                      pl.proven, (long long)opt);
         placement c;
-        plan_ok(g, &r, cold.name, align, &c);
+        plan_ok(g, &r, cold.name, align, NULL, &c);
         if (c.arena != opt || !c.proven)
             fail_msg("trial %d: exact from a stack %lld, optimum %lld", trial, (long long)c.arena,
                      (long long)opt);
@@ -169,7 +171,7 @@ static void test_exact_is_optimal(void **state)
         place_free(&c);
         for (size_t i = 0; placer_at(i); i++) {
             placement q;
-            plan_ok(g, &r, placer_at(i)->name, align, &q);
+            plan_ok(g, &r, placer_at(i)->name, align, NULL, &q);
             assert_true(q.arena >= opt);
             assert_true(q.bound <= opt);
             if (q.proven) assert_int_equal(q.arena, opt);
@@ -197,19 +199,19 @@ static void test_exact_beats_every_placer(void **state)
         graph *g = prob_graph(&p, 0);
         run r;
         char err[256];
-        assert_int_equal(policy_run(g, policy_baseline(), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_baseline(), NULL, &r, err, sizeof err), 0);
         placement ex;
-        plan_ok(g, &r, "exact", 1, &ex);
+        plan_ok(g, &r, "exact", 1, NULL, &ex);
         proven += ex.proven;
         if (ex.proven) assert_int_equal(ex.arena, ex.bound);
         placement c; /* the search alone finds the same optimum */
-        plan_ok(g, &r, cold.name, 1, &c);
+        plan_ok(g, &r, cold.name, 1, NULL, &c);
         assert_true(c.proven);
         assert_int_equal(c.arena, ex.arena);
         place_free(&c);
         for (size_t i = 0; placer_at(i); i++) {
             placement q;
-            plan_ok(g, &r, placer_at(i)->name, 1, &q);
+            plan_ok(g, &r, placer_at(i)->name, 1, NULL, &q);
             assert_true(ex.arena <= q.arena);
             assert_true(q.bound <= ex.arena);
             if (!strcmp(q.placer, "best") && ex.arena < q.arena) beat_best++;
@@ -237,14 +239,12 @@ static void test_exact_limits_are_honest(void **state)
         graph *g = prob_graph(&p, 0);
         run r;
         char err[256];
-        assert_int_equal(policy_run(g, policy_baseline(), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_baseline(), NULL, &r, err, sizeof err), 0);
         placement full, pl;
-        plan_ok(g, &r, "exact", 1, &full);
+        plan_ok(g, &r, "exact", 1, NULL, &full);
         assert_true(full.proven);
-        policy_limits lim = {.max_states = 1 + (uint64_t)trial % 3};
-        policy_set_limits(&lim);
-        plan_ok(g, &r, trial % 2 ? "exact" : cold.name, 1, &pl);
-        policy_set_limits(NULL);
+        solve_ctx lim = {.max_states = 1 + (uint64_t)trial % 3};
+        plan_ok(g, &r, trial % 2 ? "exact" : cold.name, 1, &lim, &pl);
         assert_true(pl.arena >= full.arena);
         assert_true(pl.bound <= full.arena);
         assert_int_equal(pl.proven, pl.arena == pl.bound);
@@ -272,12 +272,12 @@ static void test_exact_cancel(void **state)
     graph *g = prob_graph(&p, 0);
     run r;
     char err[256] = "";
-    assert_int_equal(policy_run(g, policy_baseline(), &r, err, sizeof err), 0);
-    place_ctl ctl = {0};
+    assert_int_equal(policy_run(g, policy_baseline(), NULL, &r, err, sizeof err), 0);
+    solve_watch ctl = {0};
     atomic_store(&ctl.cancel, 1);
-    place_ctl_bind(&ctl);
+    solve_ctx c = {.watch = &ctl};
     placement pl;
-    assert_int_equal(place_run(g, &r, &cold, 1, &pl, err, sizeof err), -1);
+    assert_int_equal(place_run(g, &r, &cold, 1, &c, &pl, err, sizeof err), -1);
     assert_string_equal(err, "cancelled");
     place_free(&pl);
     /* and the search itself stopped at once, not at its end */
@@ -286,8 +286,9 @@ static void test_exact_cancel(void **state)
     placement q = {0};
     q.offset = calloc(g->nbufs + 1, sizeof *q.offset);
     assert_non_null(q.offset);
+    place_ctx_bind(&c); /* what place_run does for the placers it runs */
     assert_int_equal(place_exact_cold(g, &r, &lt, 1, &q, err, sizeof err), 0);
-    place_ctl_bind(NULL);
+    place_ctx_bind(NULL);
     assert_int_equal(q.search.stopped, 2);
     assert_true(q.search.states <= 64);
     place_free(&q);
@@ -311,17 +312,15 @@ static void test_exact_on_samples(void **state)
         diag d;
         graph *g = tu_load_sample(names[i], &d);
         assert_non_null(g);
-        tu_quick_exact();
         run r;
         char err[256];
-        assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
         placement ex, be;
-        plan_ok(g, &r, "exact", PLACE_ALIGN_DEFAULT, &ex);
-        plan_ok(g, &r, "best", PLACE_ALIGN_DEFAULT, &be);
+        plan_ok(g, &r, "exact", PLACE_ALIGN_DEFAULT, tu_quick(), &ex);
+        plan_ok(g, &r, "best", PLACE_ALIGN_DEFAULT, tu_quick(), &be);
         assert_true(ex.arena <= be.arena);
         assert_true(ex.bound >= place_lower_bound(g, &r, PLACE_ALIGN_DEFAULT));
         assert_true(ex.bound <= ex.arena);
-        policy_set_limits(NULL);
         place_free(&ex);
         place_free(&be);
         policy_run_free(&r);

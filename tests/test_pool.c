@@ -154,7 +154,7 @@ static void test_sizeclass_iterations(void **state)
     assert_non_null(g);
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("fifo"), NULL, &r, err, sizeof err), 0);
     pool_sc sc;
     pool_sc_init(&sc);
     uint32_t slot[4] = {GRAPH_NONE, GRAPH_NONE, GRAPH_NONE, GRAPH_NONE};
@@ -222,7 +222,7 @@ static void test_need_and_simulation(void **state)
     assert_non_null(g);
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), NULL, &r, err, sizeof err), 0);
     int64_t need;
     assert_int_equal(pool_need(g, &r, 1.0, &need, err, sizeof err), 0);
     assert_int_equal(need, r.peak);

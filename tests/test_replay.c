@@ -165,7 +165,7 @@ static void load_json(fixture *f, const char *json)
     if (!f->g) tu_print_diag(&f->d);
     assert_non_null(f->g);
     char err[256];
-    assert_int_equal(policy_run(f->g, policy_find("priority"), &f->r, err, sizeof err), 0);
+    assert_int_equal(policy_run(f->g, policy_find("priority"), NULL, &f->r, err, sizeof err), 0);
 }
 
 static void unload(fixture *f)
@@ -250,7 +250,7 @@ static void arena_mode_writes_at_planned_offsets(void **state)
     load_json(&f, chain_json);
     placement pl;
     char err[256];
-    assert_int_equal(place_run(f.g, &f.r, placer_find("first-fit"), 64, &pl, err, sizeof err), 0);
+    assert_int_equal(place_run(f.g, &f.r, placer_find("first-fit"), 64, NULL, &pl, err, sizeof err), 0);
     replay_opts o = {&recorder, REPLAY_ARENA, &pl, NULL, NULL};
     replay_result res;
     rec_fail_at = 0;
@@ -298,7 +298,7 @@ static void pool_mode_reuses_blocks(void **state)
     assert_int_equal(res.held, 4 * MiB + 1024);
     placement pl;
     assert_int_equal(
-        place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, &pl, err, sizeof err), 0);
+        place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, NULL, &pl, err, sizeof err), 0);
     assert_int_equal(pl.reserved, res.held);
     assert_int_equal(res.s[res.n - 1].measured, res.held); /* never given back during the run */
     assert_int_equal(res.residual, 0);                     /* given back at the end */
@@ -314,7 +314,7 @@ static void pool_mode_reuses_blocks(void **state)
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), 0);
     assert_int_equal(res.held, 64);
     assert_int_equal(
-        place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, &pl, err, sizeof err), 0);
+        place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, NULL, &pl, err, sizeof err), 0);
     assert_int_equal(pl.reserved, 64);
     place_free(&pl);
     replay_result_free(&res);
@@ -346,7 +346,7 @@ static void failure_stops_and_gives_everything_back(void **state)
     replay_result_free(&res);
     /* the arena's own allocation failing */
     placement pl;
-    assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 64, &pl, err, sizeof err), 0);
+    assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 64, NULL, &pl, err, sizeof err), 0);
     o.mode = REPLAY_ARENA;
     o.pl = &pl;
     rec_fail_at = 1;
@@ -568,7 +568,7 @@ static void host_measures_the_predicted_curve(void **state)
         placement pl;
         char err[256];
         if (mode == REPLAY_ARENA)
-            assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 4096, &pl, err, sizeof err),
+            assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 4096, NULL, &pl, err, sizeof err),
                              0);
         replay_opts o = {replay_backend_find("host"), mode, mode == REPLAY_ARENA ? &pl : NULL, NULL,
                          NULL};
@@ -599,7 +599,7 @@ static void host_measures_the_predicted_curve(void **state)
                 fail_msg("pool: measured %lld at the end, reserved %lld",
                          (long long)res.s[res.n - 1].measured, (long long)pool_held);
             placement pp;
-            assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, &pp,
+            assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, NULL, &pp,
                                        err, sizeof err),
                              0);
             assert_int_equal(pp.reserved, pool_held);
@@ -730,7 +730,7 @@ static void cuda_without_a_device(void **state)
          * device's memory after 8 MiB; nothing left behind on any path */
         for (int m = 0; m < REPLAY_NMODES; m++) {
             placement pl;
-            assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 256, &pl, err, sizeof err),
+            assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 256, NULL, &pl, err, sizeof err),
                              0);
             replay_opts om = {o.backend, m, &pl, NULL, NULL};
             replay_result rm;
@@ -758,7 +758,7 @@ static void cuda_without_a_device(void **state)
         for (int m = 0; m < REPLAY_NMODES; m++) {
             placement pl;
             assert_int_equal(
-                place_run(h.g, &h.r, placer_find("first-fit"), 256, &pl, err, sizeof err), 0);
+                place_run(h.g, &h.r, placer_find("first-fit"), 256, NULL, &pl, err, sizeof err), 0);
             replay_opts om = {o.backend, m, &pl, NULL, NULL};
             assert_int_equal(
                 replay_run(h.g, &h.r, policy_find("priority"), &om, &res, err, sizeof err), -1);

@@ -269,14 +269,14 @@ static void round_trip_host_replay(void **state)
     assert_non_null(g);
     run r;
     char err[512];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), NULL, &r, err, sizeof err), 0);
     static const int modes[] = {REPLAY_RAW, REPLAY_POOL, REPLAY_ARENA};
     tdir t;
     tdir_make(&t);
     for (size_t k = 0; k < 3; k++) {
         placement pl = {0};
         if (modes[k] == REPLAY_ARENA)
-            assert_int_equal(place_run(g, &r, placer_find("first-fit"), 64, &pl, err, sizeof err),
+            assert_int_equal(place_run(g, &r, placer_find("first-fit"), 64, NULL, &pl, err, sizeof err),
                              0);
         replay_opts o = {replay_backend_find("host"), modes[k],
                          modes[k] == REPLAY_ARENA ? &pl : NULL, NULL, NULL};
@@ -436,7 +436,7 @@ static void check_run_names_the_difference(void **state)
     assert_non_null(g);
     run r;
     char err[512];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), NULL, &r, err, sizeof err), 0);
     assert_int_equal(r.n, 5);
     replay_result res;
     memset(&res, 0, sizeof res);
@@ -481,7 +481,7 @@ static void check_run_names_the_difference(void **state)
 
     /* The other policy's schedule differs at its first different pop. */
     run f;
-    assert_int_equal(policy_run(g, policy_find("fifo"), &f, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("fifo"), NULL, &f, err, sizeof err), 0);
     res.total = res.n = 5;
     res.s[3].node = was;
     uint32_t div = policy_diverge(&r, &f);

@@ -17,7 +17,7 @@ static void expect_run(const graph *g, const char *pname, uint32_t n, const int6
     assert_non_null(p);
     run r;
     char err[256] = "";
-    if (policy_run(g, p, &r, err, sizeof err)) fail_msg("policy_run %s failed: %s", pname, err);
+    if (policy_run(g, p, NULL, &r, err, sizeof err)) fail_msg("policy_run %s failed: %s", pname, err);
     assert_int_equal(r.n, n);
     for (uint32_t s = 0; s < n; s++) {
         if (g->id[r.order[s]] != ids[s] || r.memory[s] != memory[s])
@@ -133,8 +133,8 @@ static void many_alloc_free_large(void **state)
     free(b.s);
     char err[256];
     run f, p;
-    assert_int_equal(policy_run(g, policy_find("fifo"), &f, err, sizeof err), 0);
-    assert_int_equal(policy_run(g, policy_find("priority"), &p, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("fifo"), NULL, &f, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), NULL, &p, err, sizeof err), 0);
     assert_true(f.peak == (int64_t)1000 * L * (L + 1) / 2);
     assert_int_equal(f.peak_step, L);
     assert_true(p.peak == (int64_t)1000 * L);
@@ -205,7 +205,7 @@ static void fifo_seq_is_queue_position(void **state)
     graph *g = tu_load_path(TU_DATA("branches.json"), &d);
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("fifo"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("fifo"), NULL, &r, err, sizeof err), 0);
     for (uint32_t s = 0; s < r.n; s++) assert_int_equal(r.seq[r.order[s]], s);
     policy_run_free(&r);
     graph_free(g);
@@ -290,7 +290,7 @@ static void overflow_fails_with_message(void **state)
         const policy *p = policy_at(i);
         run r;
         char err[256] = "";
-        int rc = policy_run(g, p, &r, err, sizeof err);
+        int rc = policy_run(g, p, NULL, &r, err, sizeof err);
         if (rc != -1)
             fail_msg("%s: policy_run returned %d, peak %lld", p->name, rc, (long long)r.peak);
         if (!strstr(err, "2^63-1") || !strstr(err, "step 1025") || !strstr(err, "node 1024"))
@@ -307,7 +307,7 @@ static void largest_total_below_overflow_is_exact(void **state)
     graph *g = many_max_allocs(1024);
     run r;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), NULL, &r, err, sizeof err), 0);
     assert_true(r.peak == INT64_MAX - 1023);
     assert_true(r.memory[0] == GRAPH_MAX_SIZE);
     assert_true(r.memory[1023] == INT64_MAX - 1023);
@@ -340,9 +340,9 @@ static void run_diverge_first_differing_step(void **state)
     graph *g = tu_load_path(TU_DATA("branches.json"), &d);
     run f, p, f2;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("fifo"), &f, err, sizeof err), 0);
-    assert_int_equal(policy_run(g, policy_find("fifo"), &f2, err, sizeof err), 0);
-    assert_int_equal(policy_run(g, policy_find("priority"), &p, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("fifo"), NULL, &f, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("fifo"), NULL, &f2, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), NULL, &p, err, sizeof err), 0);
     assert_int_equal(policy_diverge(&f, &p), 1); /* both pop node 0 first */
     assert_int_equal(policy_diverge(&p, &f), 1);
     assert_int_equal(policy_diverge(&f, &f2), g->n); /* identical: n */
@@ -371,8 +371,8 @@ static void run_diverge_first_differing_step(void **state)
     diag_free(&d);
 
     g = tu_load_path(TU_DATA("chain.json"), &d);
-    assert_int_equal(policy_run(g, policy_find("fifo"), &f, err, sizeof err), 0);
-    assert_int_equal(policy_run(g, policy_find("priority"), &p, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("fifo"), NULL, &f, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), NULL, &p, err, sizeof err), 0);
     assert_int_equal(policy_diverge(&f, &p), 7);
     policy_run_free(&f);
     policy_run_free(&p);
@@ -410,7 +410,7 @@ static void empty_graph_schedules(void **state)
     for (size_t i = 0; i < policy_count(); i++) {
         run r;
         char err[256];
-        assert_int_equal(policy_run(g, policy_at(i), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_at(i), NULL, &r, err, sizeof err), 0);
         assert_int_equal(r.n, 0);
         assert_true(r.peak == 0);
         assert_int_equal(r.peak_step, 0);

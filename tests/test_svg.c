@@ -66,8 +66,8 @@ static char *draw_at(const graph *g, uint32_t cap, uint32_t cursor)
     run r;
     placement pl;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("priority"), &r, err, sizeof err), 0);
-    assert_int_equal(place_run(g, &r, placer_find("first-fit"), 64, &pl, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("priority"), NULL, &r, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("first-fit"), 64, NULL, &pl, err, sizeof err), 0);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);

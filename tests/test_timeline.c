@@ -175,7 +175,6 @@ static void random_against_reference(void **state)
     (void)state;
     uint64_t st = 0x7133;
     static const char *const pols[] = {"fifo", "priority", "multiqueue", "weighted", "best"};
-    tu_quick_exact();
     for (int iter = 0; iter < 150; iter++) {
         tu_gen gen;
         tu_gen_make(&gen, &st, 3 + tu_below(&st, 50));
@@ -185,7 +184,7 @@ static void random_against_reference(void **state)
         run r;
         timeline t;
         char err[256];
-        assert_int_equal(policy_run(g, p, &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, p, tu_quick(), &r, err, sizeof err), 0);
         assert_int_equal(timeline_run(g, &r, &t, err, sizeof err), 0);
         double *start = calloc(g->n, sizeof *start), *finish = calloc(g->n, sizeof *finish);
         double makespan, critical;
@@ -220,8 +219,9 @@ static void same_order(const graph *g, const char *what)
 {
     run a, b;
     char err[256];
-    assert_int_equal(policy_run(g, policy_find("priority"), &a, err, sizeof err), 0);
-    assert_int_equal(policy_run(g, policy_find("weighted"), &b, err, sizeof err), 0);
+    static const solve_ctx alpha1 = {.has_alpha = 1, .alpha = 1};
+    assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &a, err, sizeof err), 0);
+    assert_int_equal(policy_run(g, policy_find("weighted"), &alpha1, &b, err, sizeof err), 0);
     assert_true(b.alpha == 1);
     for (uint32_t s = 0; s < g->n; s++)
         if (a.order[s] != b.order[s])
@@ -236,8 +236,6 @@ static void same_order(const graph *g, const char *what)
 static void weighted_alpha_one_is_priority(void **state)
 {
     (void)state;
-    policy_params pp = {.has_alpha = 1, .alpha = 1};
-    policy_set_params(&pp);
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/samples", MEMTRIS_SOURCE_DIR);
     DIR *dp = opendir(dir);
@@ -284,7 +282,6 @@ static void weighted_alpha_one_is_priority(void **state)
         graph_free(g);
         tu_gen_free(&gen);
     }
-    policy_set_params(NULL);
 }
 
 /* The score's two terms, scaled to [0, 1], on a graph small enough to work
@@ -303,9 +300,8 @@ static void weighted_scores(void **state)
     char err[256];
     /* alpha 0: latency alone, the fastest first; the ALLOC (no latency)
      * and its FREE last. */
-    policy_params pp = {.has_alpha = 1, .alpha = 0};
-    policy_set_params(&pp);
-    assert_int_equal(policy_run(g, policy_find("weighted"), &r, err, sizeof err), 0);
+    solve_ctx pp = {.has_alpha = 1, .alpha = 0};
+    assert_int_equal(policy_run(g, policy_find("weighted"), &pp, &r, err, sizeof err), 0);
     static const int64_t want0[] = {0, 3, 2, 1, 4, 5};
     for (int s = 0; s < 6; s++) assert_int_equal(g->id[r.order[s]], want0[s]);
     double m, l;
@@ -313,9 +309,8 @@ static void weighted_scores(void **state)
     assert_true(l == 0.5 && m == 64.0 / 128 && sc == 0.5); /* (1/2) / (1/1); (64-0)/(64+64) */
     policy_run_free(&r);
     /* The default 0.7: the FREE scores 0.7 x 1, "fast" 0.7 x 0.5 + 0.3 x 1. */
-    policy_set_params(NULL);
-    assert_int_equal(policy_run(g, policy_find("weighted"), &r, err, sizeof err), 0);
-    assert_true(r.alpha == POLICY_ALPHA);
+    assert_int_equal(policy_run(g, policy_find("weighted"), tu_quick(), &r, err, sizeof err), 0);
+    assert_true(r.alpha == SOLVE_ALPHA);
     sc = policy_weighted_score(g, &r, graph_find(g, 3), &m, &l);
     assert_true(fabs(sc - (0.7 * 0.5 + 0.3)) < 1e-12);
     static const int64_t want7[] = {0, 3, 2, 1, 4, 5};
@@ -381,11 +376,10 @@ static void multiqueue_is_the_seeds_loop(void **state)
         graph *g = tu_load_text(gen.json);
         add_time(g, &st);
         const int *o = orders[iter % 6];
-        policy_params pp = {.has_order = 1, .order = {(uint8_t)o[0], (uint8_t)o[1], (uint8_t)o[2]}};
-        policy_set_params(&pp);
+        solve_ctx pp = {.has_order = 1, .order = {(uint8_t)o[0], (uint8_t)o[1], (uint8_t)o[2]}};
         run r;
         char err[256];
-        assert_int_equal(policy_run(g, policy_find("multiqueue"), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_find("multiqueue"), &pp, &r, err, sizeof err), 0);
         uint32_t *want = calloc(g->n, sizeof *want);
         assert_non_null(want);
         seed_multiqueue(g, o, want);
@@ -399,7 +393,6 @@ static void multiqueue_is_the_seeds_loop(void **state)
         graph_free(g);
         tu_gen_free(&gen);
     }
-    policy_set_params(NULL);
 }
 
 /* Bad Latency and Stream values: an error naming the node, no graph. */

@@ -34,7 +34,7 @@ static void open_app(fixture *f, const char *sample, int compare)
 {
     f->g = tu_load_sample(sample, NULL);
     assert_int_equal(
-        app_init(&f->a, f->g, sample, policy_find("priority"), policy_find("fifo"), compare, NULL),
+        app_init(&f->a, f->g, sample, policy_find("priority"), policy_find("fifo"), compare, NULL, NULL),
         0);
 }
 
@@ -324,7 +324,7 @@ static void test_lanes_edges(void **state)
         assert_non_null(g);
         app a;
         assert_int_equal(
-            app_init(&a, g, "edge.json", policy_find("priority"), policy_find("fifo"), 0, NULL), 0);
+            app_init(&a, g, "edge.json", policy_find("priority"), policy_find("fifo"), 0, NULL, NULL), 0);
         app_key(&a, 'T');
         size_t len;
         for (int w = LAYOUT_MIN_W; w <= 200; w += 7) {
@@ -351,8 +351,8 @@ static void test_params_in_background(void **state)
     (void)state;
     fixture f;
     app *a = open_sized(&f, "prefetch.json", 132, 40);
-    policy_params pp = {.has_alpha = 1, .alpha = 0};
-    policy_set_params(&pp);
+    a->ctx.has_alpha = 1; /* as --alpha 0 on the command line */
+    a->ctx.alpha = 0;
     a->place_async_min = 0; /* every policy and placer in the background */
     while (strcmp(a->pol->name, "weighted")) {
         app_key(a, 's');
@@ -363,7 +363,6 @@ static void test_params_in_background(void **state)
     char *s = render(a, 132, 40, 1, 0, &len);
     assert_non_null(strstr(s, "(score,queued)"));
     free(s);
-    policy_set_params(NULL);
     close_app(&f);
 }
 
@@ -1744,7 +1743,7 @@ static void test_cut_fuzz_finds(void **state)
     assert_non_null(g);
     app a;
     assert_int_equal(
-        app_init(&a, g, "no-alloc.json", policy_find("priority"), policy_find("fifo"), 0, NULL), 0);
+        app_init(&a, g, "no-alloc.json", policy_find("priority"), policy_find("fifo"), 0, NULL, NULL), 0);
     for (int t = 0; t < 2; t++, a.timeline = 1)
         for (int w = LAYOUT_MIN_W; w <= 300; w++)
             for (int h = LAYOUT_MIN_H; h <= 50; h += 17) assert_int_equal(cuts_at(&a, w, h, t), 0);
@@ -1917,7 +1916,7 @@ static void test_compare_optimum(void **state)
     (void)state;
     graph *g = tu_gen_load("randwire", 300, 1); /* the greedy is 35% above the optimum */
     app a;
-    assert_int_equal(app_init(&a, g, "rw", policy_find("priority"), policy_find("fifo"), 0, NULL),
+    assert_int_equal(app_init(&a, g, "rw", policy_find("priority"), policy_find("fifo"), 0, NULL, NULL),
                      0);
     app_resize(&a, 120, 35);
     app_jump(&a, 7);
@@ -1948,15 +1947,13 @@ static void test_compare_optimum(void **state)
     assert_null(a.placing);
     app_free(&a);
     /* The search in the thread keeps the limits this thread set. */
-    static const policy_limits few = {.max_states = 50};
-    policy_set_limits(&few);
-    assert_int_equal(app_init(&a, g, "rw", policy_find("priority"), policy_find("exact"), 0, NULL),
+    static const solve_ctx few = {.max_states = 50};
+    assert_int_equal(app_init(&a, g, "rw", policy_find("priority"), policy_find("exact"), 0, NULL, &few),
                      0);
     app_resize(&a, 120, 35);
     app_key(&a, 'c');
     assert_non_null(a.placing);
     place_out(&a);
-    policy_set_limits(NULL);
     assert_true(a.compare);
     assert_int_equal(a.st[1].r.search.stopped, SEARCH_STATES);
     assert_false(a.st[1].r.optimal);
@@ -1974,7 +1971,7 @@ static void test_replay_cancel(void **state)
     graph *g = tu_gen_load("chain", 200000, 1);
     app a;
     assert_int_equal(
-        app_init(&a, g, "chain", policy_find("priority"), policy_find("fifo"), 0, NULL), 0);
+        app_init(&a, g, "chain", policy_find("priority"), policy_find("fifo"), 0, NULL, NULL), 0);
     app_resize(&a, 120, 35);
     app_key(&a, 'R');
     assert_non_null(a.rp.job);

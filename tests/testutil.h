@@ -154,10 +154,10 @@ static inline graph *tu_load_sample(const char *name, diag *d)
 /* Tests that run every policy on many graphs bound exact's search to a
  * few thousand states (its limit path: a valid order, an honest gap), so
  * that no graph waits out the 10 s default; test_exact checks the search. */
-static inline void tu_quick_exact(void)
+static inline const solve_ctx *tu_quick(void)
 {
-    static const policy_limits quick = {.max_states = 20000};
-    policy_set_limits(&quick);
+    static const solve_ctx quick = {.max_states = 20000};
+    return &quick;
 }
 
 /* ------------------------------------------------------------ strings */

@@ -103,7 +103,7 @@ int cli_mode(const char *cmd, const char *name);
  * SOURCE: ..." for a plan that fails the check (for SOURCE with policy POL
  * when pol is given). pl holds a plan only on 0. */
 int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, const placer *p,
-              int64_t align, placement *pl);
+              int64_t align, const solve_ctx *c, placement *pl);
 /* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* ------------------------------------------ plans shown (cli_plan.c) */
@@ -184,13 +184,13 @@ enum { CLI_OPT_ALPHA = 1010, CLI_OPT_QUEUE_ORDER };
     "                      of compute,transfer,other (the default)\n"
 /* Parses --alpha (opt CLI_OPT_ALPHA) or --queue-order into pp. 0, or -1 after
  * a usage error for CMD. */
-int cli_param(const char *cmd, int opt, const char *arg, policy_params *pp);
+int cli_param(const char *cmd, int opt, const char *arg, solve_ctx *pp);
 /* A placement search's end as JSON and text say it: "finished", "limit",
  * "cancelled" or "too large" (place_search.stopped). */
 const char *cli_place_stop_word(int stopped);
 /* Parses --time-limit (opt CLI_OPT_TIME_LIMIT) or --max-states into l. 0, or
  * -1 after a usage error for CMD. */
-int cli_limit(const char *cmd, int opt, const char *arg, policy_limits *l);
+int cli_limit(const char *cmd, int opt, const char *arg, solve_ctx *l);
 /* Prints "Policies:" and each policy's name and description (from the
  * table) to stdout: the end of the --help of the commands that take one. */
 void cli_policy_help(void);
@@ -220,7 +220,7 @@ void cli_time_text(FILE *f, const graph *g, const timeline *t);
 /* compare --pareto on g: the points in FORMAT (CLI_TEXT, CLI_JSON, CLI_CSV)
  * on standard output, and the SVG to svg (NULL: none; "-": standard output,
  * instead of the points). EXIT_OK or EXIT_BAD after a message. */
-int cli_pareto(const graph *g, int format, const char *svg);
+int cli_pareto(const graph *g, const solve_ctx *c, int format, const char *svg);
 
 /* ------------------------------------------ pools (cli_pool.c) */
 

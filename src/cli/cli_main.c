@@ -109,8 +109,6 @@ static int dispatch(int argc, char **argv)
 
 int cli_main(int argc, char **argv)
 {
-    policy_set_limits(NULL); /* each command starts from the defaults (tests run many) */
-    policy_set_params(NULL);
     int status = dispatch(argc, argv);
     /* Output that could not be written (a full disk, a closed pipe, --help
      * > /dev/full) is a failure, said once here for every command; a

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_limit(const char *cmd, int opt, const char *arg, policy_limits *l)
+int cli_limit(const char *cmd, int opt, const char *arg, solve_ctx *l)
 {
     char *end;
     if (opt == CLI_OPT_TIME_LIMIT) {
@@ -32,7 +32,7 @@ int cli_limit(const char *cmd, int opt, const char *arg, policy_limits *l)
     return 0;
 }
 
-int cli_param(const char *cmd, int opt, const char *arg, policy_params *pp)
+int cli_param(const char *cmd, int opt, const char *arg, solve_ctx *pp)
 {
     char *end;
     if (opt == CLI_OPT_ALPHA) {

@@ -133,8 +133,7 @@ int cmd_compare(int argc, char **argv)
         CLI_PARAM_OPTIONS,
         {0, 0, 0, 0},
     };
-    policy_limits lim = {0};
-    policy_params pp = {0};
+    solve_ctx ctx = {0}; /* --time-limit, --max-states, --alpha, --queue-order */
     static const cli_opts opts = {"compare", "P:L:a:f:", longopts, NULL, print_help};
     const policy *pol[MAX_POLICIES];
     int npol = 0, c, status;
@@ -154,11 +153,11 @@ int cmd_compare(int argc, char **argv)
         case OPT_SVG: svg = optarg; break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
-            if (cli_limit("compare", c, optarg, &lim)) return EXIT_USAGE;
+            if (cli_limit("compare", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         case CLI_OPT_ALPHA:
         case CLI_OPT_QUEUE_ORDER:
-            if (cli_param("compare", c, optarg, &pp)) return EXIT_USAGE;
+            if (cli_param("compare", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         }
     }
@@ -170,20 +169,18 @@ int cmd_compare(int argc, char **argv)
     const char *not_with = list              ? "--policies"
                            : plist           ? "--placers"
                            : align_arg       ? "--align"
-                           : pp.has_alpha    ? "--alpha"
-                           : lim.seconds > 0 ? "--time-limit"
-                           : lim.max_states  ? "--max-states"
+                           : ctx.has_alpha    ? "--alpha"
+                           : ctx.seconds > 0 ? "--time-limit"
+                           : ctx.max_states  ? "--max-states"
                                              : NULL;
     if (pareto && not_with)
         return cli_usage_error("compare", "--pareto runs its own policies: it takes no %s",
                                not_with);
     if (svg && !pareto) return cli_usage_error("compare", "--svg draws --pareto's points only");
     if (pareto) {
-        policy_set_limits(&lim);
-        policy_set_params(&pp);
         graph *g = cli_load(file, 0);
         if (!g) return EXIT_BAD;
-        status = cli_pareto(g, format, svg);
+        status = cli_pareto(g, &ctx, format, svg);
         graph_free(g);
         return status;
     }
@@ -215,10 +212,8 @@ int cmd_compare(int argc, char **argv)
     int done = 0;
     int64_t *arena = NULL; /* [npol * npl] */
     status = EXIT_OK;
-    policy_set_limits(&lim);
-    policy_set_params(&pp);
     for (; done < npol; done++) {
-        if (policy_run(g, pol[done], &runs[done], err, sizeof err)) goto fail;
+        if (policy_run(g, pol[done], &ctx, &runs[done], err, sizeof err)) goto fail;
         if (!base && pol[done] == policy_baseline()) base = &runs[done];
     }
     if (npl) {
@@ -230,14 +225,14 @@ int cmd_compare(int argc, char **argv)
         for (int i = 0; i < npol; i++)
             for (int j = 0; j < npl; j++) {
                 placement pl;
-                if ((status = cli_place("compare", g, &runs[i], pol[i], plc[j], align, &pl)))
+                if ((status = cli_place("compare", g, &runs[i], pol[i], plc[j], align, &ctx, &pl)))
                     goto out;
                 arena[i * npl + j] = pl.arena;
                 place_free(&pl);
             }
     }
     if (!base) {
-        if (policy_run(g, policy_baseline(), &own, err, sizeof err)) goto fail;
+        if (policy_run(g, policy_baseline(), &ctx, &own, err, sizeof err)) goto fail;
         have_own = 1;
         base = &own;
     }

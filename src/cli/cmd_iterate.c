@@ -185,7 +185,7 @@ int cmd_iterate(int argc, char **argv)
     const char *pname = DEFAULT_POLICY, *bname = NULL, *fname = DEFAULT_FORMAT, *out = NULL, *file;
     int c, status, all = 0;
     pool_params pp;
-    policy_params par = {0};
+    solve_ctx ctx = {0}; /* --alpha, --queue-order */
     cli_pool_defaults(&pp);
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
@@ -196,14 +196,13 @@ int cmd_iterate(int argc, char **argv)
         case 'o': out = optarg; break;
         case CLI_OPT_ALPHA:
         case CLI_OPT_QUEUE_ORDER:
-            if (cli_param("iterate", c, optarg, &par)) return EXIT_USAGE;
+            if (cli_param("iterate", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         default:
             if (cli_pool_opt("iterate", c, optarg, &pp)) return EXIT_USAGE;
         }
     }
     if (c == CLI_OPT_STOP) return status;
-    policy_set_params(&par);
     if (!(file = cli_file("iterate", argc, argv))) return EXIT_USAGE;
     int format = cli_format("iterate", fname, (1u << CLI_TEXT) | (1u << CLI_JSON));
     if (format < 0) return EXIT_USAGE;
@@ -222,7 +221,7 @@ int cmd_iterate(int argc, char **argv)
     char err[512];
     int have_run = 0, unavailable = 0;
     status = EXIT_BAD;
-    if (policy_run(g, p, &r, err, sizeof err)) goto fail_graph;
+    if (policy_run(g, p, &ctx, &r, err, sizeof err)) goto fail_graph;
     have_run = 1;
     if (pool_simulate(g, &r, &pp, &s, err, sizeof err)) goto fail_graph;
     if (be && replay_iterate(g, &r, be, &s, &info, &unavailable, err, sizeof err)) {

@@ -27,26 +27,22 @@ static int write_svg(const char *path, const graph *g, const svg_pareto_point *p
     return cli_out_close(&out, ferror(out.f) ? errno : 0);
 }
 
-int cli_pareto(const graph *g, int format, const char *svg)
+int cli_pareto(const graph *g, const solve_ctx *c, int format, const char *svg)
 {
     static const char *const fixed[] = {"fifo", "priority", "multiqueue", "best"};
     svg_pareto_point pt[NPOINTS];
     int64_t peak[NPOINTS];
     double span[NPOINTS], bound = 0, critical = 0;
     uint8_t front[NPOINTS];
-    policy_params keep, pp;
-    policy_get_params(&keep);
     for (int k = 0; k < NPOINTS; k++) {
         const policy *p = policy_find(k < 4 ? fixed[k] : "weighted");
-        pp = keep;
+        solve_ctx pp = c ? *c : (solve_ctx){0};
+        pp.alpha = k < 4 ? solve_alpha(c) : (k - 4) / 10.0;
         pp.has_alpha = 1;
-        pp.alpha = k < 4 ? keep.alpha : (k - 4) / 10.0;
-        policy_set_params(&pp);
         run r;
         timeline t;
         char err[256];
-        int bad = policy_run(g, p, &r, err, sizeof err);
-        policy_set_params(&keep);
+        int bad = policy_run(g, p, &pp, &r, err, sizeof err);
         if (bad) {
             fprintf(stderr, "%s: error: %s\n", g->source, err);
             return EXIT_BAD;

@@ -67,7 +67,7 @@ int cmd_place(int argc, char **argv)
     const char *lname = DEFAULT_PLAN_PLACER, *fname = DEFAULT_PLACE_FORMAT, *align_arg = NULL,
                *svg = NULL, *path = "-", *file;
     int c, status;
-    policy_limits lim = {0};
+    solve_ctx ctx = {0}; /* --time-limit, --max-states */
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'l': lname = optarg; break;
@@ -77,7 +77,7 @@ int cmd_place(int argc, char **argv)
         case 'o': path = optarg; break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
-            if (cli_limit("place", c, optarg, &lim)) return EXIT_USAGE;
+            if (cli_limit("place", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         }
     }
@@ -91,7 +91,6 @@ int cmd_place(int argc, char **argv)
     if (align_arg && cli_align("place", align_arg, &align)) return EXIT_USAGE;
     const placer *pc = cli_placer("place", lname);
     if (!pc) return EXIT_USAGE;
-    policy_set_limits(&lim);
 
     diag d;
     diag_init(&d, strcmp(file, "-") == 0 ? "<stdin>" : file);
@@ -118,9 +117,9 @@ int cmd_place(int argc, char **argv)
     int have_run = 0;
     status = EXIT_OK;
     /* A chain: every policy gives its one order. */
-    if (policy_run(g, policy_find(DEFAULT_POLICY), &r, err, sizeof err)) goto fail;
+    if (policy_run(g, policy_find(DEFAULT_POLICY), &ctx, &r, err, sizeof err)) goto fail;
     have_run = 1;
-    if ((status = cli_place("place", g, &r, NULL, pc, align, &pl))) goto out;
+    if ((status = cli_place("place", g, &r, NULL, pc, align, &ctx, &pl))) goto out;
     order = cli_bufid_order(g); /* BufId i is row i */
     if (!order || place_lifetimes(g, &r, &lt)) {
         snprintf(err, sizeof err, "out of memory listing %u buffers", g->nbufs);

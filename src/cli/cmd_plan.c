@@ -80,8 +80,8 @@ enum { OPT_RANK_BY = 1100 };
 /* --rank-by arena: best's members each scheduled and placed; r and pl become
  * the least arena's (the live-peak winner's on a tie), cp says who won. 0,
  * or an exit status after a message. */
-static int rank_by_arena(const graph *g, const placer *pc, int64_t align, run *r, placement *pl,
-                         cli_plan *cp)
+static int rank_by_arena(const graph *g, const placer *pc, int64_t align, const solve_ctx *ctx,
+                         run *r, placement *pl, cli_plan *cp)
 {
     cp->by_peak = cp->by_arena = r->found_by;
     cp->by_peak_peak = r->peak;
@@ -92,11 +92,11 @@ static int rank_by_arena(const graph *g, const placer *pc, int64_t align, run *r
         run rm;
         placement pm = {0};
         char err[256];
-        if (policy_run(g, m, &rm, err, sizeof err)) {
+        if (policy_run(g, m, ctx, &rm, err, sizeof err)) {
             fprintf(stderr, "%s: error: %s\n", g->source, err);
             return EXIT_BAD;
         }
-        int st = cli_place("plan", g, &rm, m, pc, align, &pm);
+        int st = cli_place("plan", g, &rm, m, pc, align, ctx, &pm);
         if (st) {
             policy_run_free(&rm);
             return st;
@@ -134,8 +134,7 @@ int cmd_plan(int argc, char **argv)
     const char *pname = DEFAULT_POLICY, *lname = DEFAULT_PLAN_PLACER, *fname = DEFAULT_FORMAT,
                *align_arg = NULL, *svg = NULL, *path = "-", *file;
     int c, status;
-    policy_limits lim = {0};
-    policy_params pp = {0};
+    solve_ctx ctx = {0}; /* --time-limit, --max-states, --alpha, --queue-order */
     int by_arena = 0;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
@@ -152,11 +151,11 @@ int cmd_plan(int argc, char **argv)
             break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
-            if (cli_limit("plan", c, optarg, &lim)) return EXIT_USAGE;
+            if (cli_limit("plan", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         case CLI_OPT_ALPHA:
         case CLI_OPT_QUEUE_ORDER:
-            if (cli_param("plan", c, optarg, &pp)) return EXIT_USAGE;
+            if (cli_param("plan", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         }
     }
@@ -181,8 +180,6 @@ int cmd_plan(int argc, char **argv)
     if (by_arena && p->kind != POLICY_PORTFOLIO)
         return cli_usage_error(
             "plan", "--rank-by arena ranks best's members; policy %s is one order", p->name);
-    policy_set_limits(&lim);
-    policy_set_params(&pp);
 
     graph *g = cli_load(file, 0);
     if (!g) return EXIT_BAD;
@@ -194,10 +191,10 @@ int cmd_plan(int argc, char **argv)
     int have_run = 0;
     cli_plan cp = {0};
     status = EXIT_OK;
-    if (policy_run(g, p, &r, err, sizeof err)) goto fail;
+    if (policy_run(g, p, &ctx, &r, err, sizeof err)) goto fail;
     have_run = 1;
-    if ((status = cli_place("plan", g, &r, NULL, pc, align, &pl))) goto out;
-    if (by_arena && (status = rank_by_arena(g, pc, align, &r, &pl, &cp))) goto out;
+    if ((status = cli_place("plan", g, &r, NULL, pc, align, &ctx, &pl))) goto out;
+    if (by_arena && (status = rank_by_arena(g, pc, align, &ctx, &r, &pl, &cp))) goto out;
     order = cli_bufid_order(g);
     if (!order || place_lifetimes(g, &r, &lt)) {
         snprintf(err, sizeof err, "out of memory listing %u buffers", g->nbufs);

@@ -211,7 +211,7 @@ int cmd_replay(int argc, char **argv)
     const char *pname = DEFAULT_POLICY, *bname = NULL, *mname = DEFAULT_REPLAY_MODE, *lname = NULL,
                *fname = DEFAULT_FORMAT, *out = NULL, *file;
     int c, status;
-    policy_params pp = {0};
+    solve_ctx ctx = {0}; /* --alpha, --queue-order */
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'p': pname = optarg; break;
@@ -219,7 +219,7 @@ int cmd_replay(int argc, char **argv)
         case 'm': mname = optarg; break;
         case CLI_OPT_ALPHA:
         case CLI_OPT_QUEUE_ORDER:
-            if (cli_param("replay", c, optarg, &pp)) return EXIT_USAGE;
+            if (cli_param("replay", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         case 'l': lname = optarg; break;
         case 'f': fname = optarg; break;
@@ -227,7 +227,6 @@ int cmd_replay(int argc, char **argv)
         }
     }
     if (c == CLI_OPT_STOP) return status;
-    policy_set_params(&pp);
     if (!(file = cli_file("replay", argc, argv))) return EXIT_USAGE;
     int format = cli_format("replay", fname, CLI_FORMATS_ALL);
     if (format < 0) return EXIT_USAGE;
@@ -263,10 +262,10 @@ int cmd_replay(int argc, char **argv)
     char err[512];
     int have_run = 0, have_pl = 0;
     status = EXIT_BAD;
-    if (policy_run(g, p, &r, err, sizeof err)) goto fail_graph;
+    if (policy_run(g, p, &ctx, &r, err, sizeof err)) goto fail_graph;
     have_run = 1;
     if (pc) {
-        if (cli_place("replay", g, &r, NULL, pc, PLACE_ALIGN_DEFAULT, &pl)) goto out;
+        if (cli_place("replay", g, &r, NULL, pc, PLACE_ALIGN_DEFAULT, &ctx, &pl)) goto out;
         have_pl = 1;
     }
 

@@ -123,8 +123,7 @@ int cmd_schedule(int argc, char **argv)
         CLI_PARAM_OPTIONS,
         {0, 0, 0, 0},
     };
-    policy_limits lim = {0};
-    policy_params pp = {0};
+    solve_ctx ctx = {0}; /* --time-limit, --max-states, --alpha, --queue-order */
     static const cli_opts opts = {"schedule", "p:f:", longopts, NULL, print_help};
     const char *pname = DEFAULT_POLICY, *fname = DEFAULT_FORMAT, *file;
     int c, status;
@@ -134,11 +133,11 @@ int cmd_schedule(int argc, char **argv)
         case 'f': fname = optarg; break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
-            if (cli_limit("schedule", c, optarg, &lim)) return EXIT_USAGE;
+            if (cli_limit("schedule", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         case CLI_OPT_ALPHA:
         case CLI_OPT_QUEUE_ORDER:
-            if (cli_param("schedule", c, optarg, &pp)) return EXIT_USAGE;
+            if (cli_param("schedule", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         }
     }
@@ -153,9 +152,7 @@ int cmd_schedule(int argc, char **argv)
     if (!g) return EXIT_BAD;
     run r;
     char err[256];
-    policy_set_limits(&lim);
-    policy_set_params(&pp);
-    if (policy_run(g, p, &r, err, sizeof err)) {
+    if (policy_run(g, p, &ctx, &r, err, sizeof err)) {
         fprintf(stderr, "%s: error: %s\n", g->source, err);
         graph_free(g);
         return EXIT_BAD;

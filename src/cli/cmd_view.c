@@ -75,6 +75,7 @@ typedef struct view_opts {
     const char *rname;    /* --replay, or NULL */
     replay_result *saved; /* its contents */
     pool_params pp;       /* the I key's pools */
+    solve_ctx ctx; /* --time-limit, --max-states, --alpha, --queue-order */
 } view_opts;
 
 /* Everything after the options: checks the policies and the placer, loads
@@ -127,7 +128,7 @@ static int view_open(view_opts *o)
     if (!g) return EXIT_BAD;
 
     app a;
-    if (app_init(&a, g, title, pol, cmp, o->cname != NULL, plc)) {
+    if (app_init(&a, g, title, pol, cmp, o->cname != NULL, plc, &o->ctx)) {
         fprintf(stderr, "%s: error: %s\n", title, a.err);
         app_free(&a);
         graph_free(g);
@@ -177,8 +178,6 @@ int cmd_view(int argc, char **argv)
         CLI_POOL_OPTIONS,
         {0, 0, 0, 0},
     };
-    policy_limits lim = {0};
-    policy_params pp = {0};
     static const cli_opts opts = {"view", "p:c:l:b:m:", longopts, NULL, print_help};
     view_opts o = {.plname = DEFAULT_TUI_PLACER, .mouse = 1};
     cli_pool_defaults(&o.pp);
@@ -200,11 +199,11 @@ int cmd_view(int argc, char **argv)
         case 'N': o.mouse = 0; break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
-            if (cli_limit("view", c, optarg, &lim)) return EXIT_USAGE;
+            if (cli_limit("view", c, optarg, &o.ctx)) return EXIT_USAGE;
             break;
         case CLI_OPT_ALPHA:
         case CLI_OPT_QUEUE_ORDER:
-            if (cli_param("view", c, optarg, &pp)) return EXIT_USAGE;
+            if (cli_param("view", c, optarg, &o.ctx)) return EXIT_USAGE;
             break;
         case CLI_OPT_ITERATIONS:
         case CLI_OPT_SCALE:
@@ -214,8 +213,6 @@ int cmd_view(int argc, char **argv)
         }
     }
     if (c == CLI_OPT_STOP) return status;
-    policy_set_limits(&lim);
-    policy_set_params(&pp); /* for the searches the UI runs, in its threads too */
     if (argc - optind > 1)
         return cli_usage_error("view", "expected at most one FILE, got %d", argc - optind);
     o.file = optind < argc ? argv[optind] : NULL;

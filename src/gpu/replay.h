@@ -183,9 +183,11 @@ int replay_check_run(const replay_result *res, const graph *g, const run *r, cha
 /* The TUI's background replay: a thread that schedules g with pol (and for
  * arena mode places it with plc), then replays it. */
 typedef struct replay_job replay_job;
-/* NULL with err set (out of memory, no thread). */
+/* The job's run and placement take c's limits and parameters (NULL: the
+ * defaults). NULL with err set (out of memory, no thread). */
 replay_job *replay_job_start(const graph *g, const policy *pol, const placer *plc,
-                             const replay_backend *b, int mode, char *err, size_t errcap);
+                             const replay_backend *b, int mode, const solve_ctx *c, char *err,
+                             size_t errcap);
 /* Steps done and in all so far (total 0 until the schedule is known);
  * returns 1 once the job has finished (replay_job_finish will not wait). */
 int replay_job_poll(replay_job *j, uint32_t *done, uint32_t *total);

@@ -15,8 +15,7 @@ struct replay_job {
     const placer *plc;
     const replay_backend *be;
     int mode;
-    policy_limits lim; /* the starting thread's: the job's run is the command line's */
-    policy_params par;
+    solve_ctx ctx; /* the starter's limits and parameters: the job's run is the command line's */
     atomic_uint done, total;
     atomic_int cancel, finished;
     int rc;
@@ -39,14 +38,12 @@ static void *job_main(void *arg)
     placement pl;
     int have_pl = 0;
     j->rc = -1;
-    policy_set_limits(&j->lim);
-    policy_set_params(&j->par);
-    if (policy_run(j->g, j->pol, &r, j->err, sizeof j->err) == 0) {
+    if (policy_run(j->g, j->pol, &j->ctx, &r, j->err, sizeof j->err) == 0) {
         /* Esc counts between the phases too (placing a big graph takes seconds). */
         if (atomic_load(&j->cancel)) {
             j->rc = -2;
         } else if (j->mode == REPLAY_ARENA) {
-            if (place_run_checked(j->g, &r, j->plc, PLACE_ALIGN_DEFAULT, &pl, j->err,
+            if (place_run_checked(j->g, &r, j->plc, PLACE_ALIGN_DEFAULT, &j->ctx, &pl, j->err,
                                   sizeof j->err) == PLACE_OK)
                 have_pl = 1;
             if (atomic_load(&j->cancel)) j->rc = -2;
@@ -67,7 +64,8 @@ static void *job_main(void *arg)
 }
 
 replay_job *replay_job_start(const graph *g, const policy *pol, const placer *plc,
-                             const replay_backend *b, int mode, char *err, size_t errcap)
+                             const replay_backend *b, int mode, const solve_ctx *c, char *err,
+                             size_t errcap)
 {
     replay_job *j = calloc(1, sizeof *j);
     if (!j) {
@@ -79,8 +77,8 @@ replay_job *replay_job_start(const graph *g, const policy *pol, const placer *pl
     j->plc = plc ? plc : placer_find(DEFAULT_TUI_PLACER);
     j->be = b;
     j->mode = mode;
-    policy_get_limits(&j->lim);
-    policy_get_params(&j->par);
+    if (c) j->ctx = *c;
+    j->ctx.watch = NULL; /* the job has its own cancel */
     int e = pthread_create(&j->th, NULL, job_main, j);
     if (e) {
         snprintf(err, errcap, "cannot start the replay thread: %s", strerror(e));

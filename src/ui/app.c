@@ -126,8 +126,8 @@ void app_after_move(app *a)
 
 int app_make_side(app *a, const policy *pol, stepper *st, placement *pl)
 {
-    if (step_init(st, a->g, pol, a->err, sizeof a->err)) return -1;
-    if (pl && place_run_checked(a->g, &st->r, a->placer, PLACE_ALIGN_DEFAULT, pl, a->err,
+    if (step_init(st, a->g, pol, &a->ctx, a->err, sizeof a->err)) return -1;
+    if (pl && place_run_checked(a->g, &st->r, a->placer, PLACE_ALIGN_DEFAULT, &a->ctx, pl, a->err,
                                 sizeof a->err)) {
         step_free(st);
         return -1;
@@ -218,10 +218,12 @@ static int init_main(app *a, const policy *pol)
 }
 
 int app_init(app *a, const graph *g, const char *title, const policy *pol, const policy *cmp_pol,
-             int compare, const placer *pl)
+             int compare, const placer *pl, const solve_ctx *c)
 {
     memset(a, 0, sizeof *a);
     a->g = g;
+    if (c) a->ctx = *c;
+    a->ctx.watch = NULL; /* each search in the background has its own */
     a->bound = policy_lower_bound(g);
     a->title = title;
     a->cmp_pol = cmp_pol;
@@ -236,6 +238,7 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     a->utf8 = 1;
     a->mouse = 1;
     app_replay_init(&a->rp);
+    a->rp.ctx = a->ctx;
     if (init_main(a, pol)) return -1;
     if (compare && app_init_cmp(a, cmp_pol)) return -1;
     sort_by_span(a);
@@ -430,7 +433,7 @@ static void next_placer(app *a)
         return;
     }
     placement pl;
-    if (place_run_checked(a->g, &a->st[0].r, next, PLACE_ALIGN_DEFAULT, &pl, a->err,
+    if (place_run_checked(a->g, &a->st[0].r, next, PLACE_ALIGN_DEFAULT, &a->ctx, &pl, a->err,
                           sizeof a->err)) {
         snprintf(a->msg, sizeof a->msg, "cannot place with %s: %.150s", next->name, a->err);
         return;

@@ -63,6 +63,7 @@ enum {
 
 typedef struct app {
     const graph *g;
+    solve_ctx ctx;         /* the command line's limits and parameters (no watcher) */
     const char *title;     /* the graph as given (the status bar shows its file name) */
     const policy *pol;     /* main policy: the stepped one */
     const policy *cmp_pol; /* the other side in compare mode */
@@ -122,10 +123,11 @@ typedef struct app {
     pool_sim *pool;
 } app;
 
-/* Sets up steppers and placement (with placer pl, NULL for first-fit);
- * returns 0 or -1 with app->err set. */
+/* Sets up steppers and placement (with placer pl, NULL for first-fit); every
+ * run and placement, in the background too, takes c's limits and parameters
+ * (NULL: the defaults). Returns 0 or -1 with app->err set. */
 int app_init(app *a, const graph *g, const char *title, const policy *pol, const policy *cmp_pol,
-             int compare, const placer *pl);
+             int compare, const placer *pl, const solve_ctx *c);
 void app_free(app *a);
 void app_resize(app *a, int w, int h);
 /* Handles one key; returns what changed. */

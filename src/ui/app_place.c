@@ -8,15 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "app_internal.h"
-#include "sched/place/place_ctl.h"
-#include "sched/policy/policy_ctl.h"
+#include "sched/graph/solve_watch.h"
 
 typedef struct app_place {
     pthread_t thread;
-    place_ctl ctl;
-    policy_ctl pctl; /* the search's progress and stop */
-    policy_limits lim;
-    policy_params par;
+    solve_watch ctl;  /* the placement's progress and stop */
+    solve_watch pctl; /* the search's progress and stop */
+    solve_ctx ctx;    /* the command line's limits and parameters */
     _Atomic int finished;
     _Atomic int placing; /* the run is made: placing it now */
     const graph *g;
@@ -36,21 +34,19 @@ static void *place_main(void *arg)
 {
     app_place *j = arg;
     if (j->pol) {
-        policy_set_limits(&j->lim);
-        policy_set_params(&j->par);
-        policy_ctl_bind(&j->pctl);
-        int bad = step_init(&j->side, j->g, j->pol, j->err, sizeof j->err);
-        policy_ctl_bind(NULL);
+        solve_ctx c = j->ctx;
+        c.watch = &j->pctl;
+        int bad = step_init(&j->side, j->g, j->pol, &c, j->err, sizeof j->err);
         if (bad) j->rc = -1;
         j->has_side = !bad;
         j->r = &j->side.r;
     }
     if (j->rc == PLACE_OK && !j->other) {
         atomic_store(&j->placing, 1);
-        place_ctl_bind(&j->ctl);
-        j->rc =
-            place_run_checked(j->g, j->r, j->p, PLACE_ALIGN_DEFAULT, &j->pl, j->err, sizeof j->err);
-        place_ctl_bind(NULL);
+        solve_ctx c = j->ctx;
+        c.watch = &j->ctl;
+        j->rc = place_run_checked(j->g, j->r, j->p, PLACE_ALIGN_DEFAULT, &c, &j->pl, j->err,
+                                  sizeof j->err);
     }
     atomic_store(&j->finished, 1);
     return NULL;
@@ -70,8 +66,7 @@ void app_place_start(app *a, const policy *pol, int other, const placer *p)
     j->p = p;
     j->r = &a->st[0].r;
     j->rc = PLACE_OK;
-    policy_get_limits(&j->lim); /* the thread runs with the command line's */
-    policy_get_params(&j->par);
+    j->ctx = a->ctx; /* the thread runs with the command line's */
     atomic_store(&j->placing, pol == NULL);
     atomic_store(&j->ctl.doing, p->name);
     if (pthread_create(&j->thread, NULL, place_main, j)) {

@@ -18,7 +18,7 @@ static int start_job(app_replay *rp, const replay_backend *be, const graph *g, c
                      const placer *plc, char *msg, size_t cap)
 {
     char err[256];
-    replay_job *j = replay_job_start(g, pol, plc, be, rp->mode, err, sizeof err);
+    replay_job *j = replay_job_start(g, pol, plc, be, rp->mode, &rp->ctx, err, sizeof err);
     if (!j) {
         snprintf(msg, cap, "cannot start the replay: %.150s", err);
         return -1;

@@ -12,6 +12,7 @@ typedef struct app_replay {
     const replay_backend *be;     /* NULL: the local backend */
     int be_auto;                  /* be was not named: fall back to host when it cannot open */
     int mode;                     /* REPLAY_* */
+    solve_ctx ctx;                /* the command line's limits and parameters, for the job's run */
     replay_job *job;              /* the running replay, or NULL */
     int running;                  /* the hints line shows the replay's progress */
     const replay_backend *job_be; /* the running replay's backend and mode */

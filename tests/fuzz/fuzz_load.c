@@ -55,7 +55,7 @@ static void check_placers(const graph *g, const run *r, int64_t align)
         const placer *p = placer_at(i);
         placement pl;
         char err[512];
-        if (place_run(g, r, p, align, &pl, err, sizeof err))
+        if (place_run(g, r, p, align, NULL, &pl, err, sizeof err))
             continue; /* e.g. the arena past 2^63-1 */
         int bad = place_verify(g, r, &pl, err, sizeof err);
         FUZZ_CHECK(!bad, "placer %s, align %lld: %s", p->name, (long long)align, err);
@@ -70,7 +70,7 @@ static void check_stepper(const graph *g, const policy *p)
 {
     stepper s;
     char err[256];
-    if (step_init(&s, g, p, err, sizeof err)) return;
+    if (step_init(&s, g, p, NULL, err, sizeof err)) return;
     fuzz_check_stepper(&s);
     while (step_forward(&s)) {
         if (s.k % 64 == 0 || s.k == g->n) fuzz_check_stepper(&s);
@@ -108,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int have[2] = {0, 0};
     for (size_t i = 0; i < 2 && policy_at(i); i++) {
         char err[256];
-        if (policy_run(g, policy_at(i), &runs[i], err, sizeof err))
+        if (policy_run(g, policy_at(i), NULL, &runs[i], err, sizeof err))
             continue; /* live bytes past 2^63-1 */
         have[i] = 1;
         fuzz_check_run(g, &runs[i]);

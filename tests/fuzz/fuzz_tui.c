@@ -60,10 +60,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     /* As memtris view in a UTF-8 terminal: wcwidth knows the wide and the
      * zero-width characters (in the C locale every one is '?'). */
     setlocale(LC_ALL, "C.UTF-8");
-    /* s and o can reach exact: a bounded search (its limit path) keeps each
-     * input fast; the background job takes this thread's limits. */
-    static const policy_limits quick = {.max_states = 20000};
-    policy_set_limits(&quick);
     graphs[0] = fuzz_graph(MEMTRIS_SOURCE_DIR "/samples/demo.json", NULL);
     graphs[1] = fuzz_graph(MEMTRIS_SOURCE_DIR "/samples/seed-example.json", NULL);
     graphs[2] = fuzz_graph(MEMTRIS_SOURCE_DIR "/samples/fanout.json", NULL);
@@ -195,11 +191,11 @@ static void overlay(app *a, fuzz_in *in)
     mem_wobble = (int64_t)(int8_t)fuzz_byte(in) * ((int64_t)1 << (fuzz_byte(in) % 40));
     run r;
     char err[512];
-    if (policy_run(a->g, pol, &r, err, sizeof err)) return;
+    if (policy_run(a->g, pol, NULL, &r, err, sizeof err)) return;
     /* arena: the plan of the schedule replayed, as the job makes it */
     placement pl = {0};
     int own = mode == REPLAY_ARENA && pol != a->pol;
-    if (own && place_run(a->g, &r, a->placer, PLACE_ALIGN_DEFAULT, &pl, err, sizeof err)) {
+    if (own && place_run(a->g, &r, a->placer, PLACE_ALIGN_DEFAULT, NULL, &pl, err, sizeof err)) {
         policy_run_free(&r);
         return;
     }
@@ -288,7 +284,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                          "\xff\xfe\x01\x7f.json",
                                          ""};
     app a;
-    if (app_init(&a, g, titles[fuzz_pick(&in, 8)], pol, cmp, (f >> 4) & 1, plc)) {
+    /* s and o can reach exact: a bounded search (its limit path) keeps each
+     * input fast; the background job takes the app's limits. */
+    static const solve_ctx quick = {.max_states = 20000};
+    if (app_init(&a, g, titles[fuzz_pick(&in, 8)], pol, cmp, (f >> 4) & 1, plc, &quick)) {
         /* Only out of memory, or live bytes past 2^63-1. */
         app_free(&a);
         return 0;

@@ -3,7 +3,7 @@
  * place_coloring.c, place_greedy.c and place_best.c. */
 #include "place.h"
 #include "util/gaps.h"
-#include "place_ctl.h"
+#include "place_ctl_internal.h"
 #include "place_internal.h"
 #include "util/units.h"
 #include <stdio.h>
@@ -147,32 +147,25 @@ void place_free(placement *pl)
     memset(pl, 0, sizeof *pl);
 }
 
-static _Thread_local place_ctl *ctl_now;
+/* The context of the placement this thread runs (set by place_run), for the
+ * placers' hooks below. */
+static _Thread_local const solve_ctx *ctx_now;
 
-void place_ctl_bind(place_ctl *ctl) { ctl_now = ctl; }
+const solve_ctx *place_ctx_now(void) { return ctx_now; }
 
-place_ctl *place_ctl_now(void) { return ctl_now; }
+void place_ctx_bind(const solve_ctx *c) { ctx_now = c; }
 
-int place_cancel_asked(void)
-{
-    return ctl_now && atomic_load_explicit(&ctl_now->cancel, memory_order_relaxed);
-}
+int place_cancel_asked(void) { return solve_cancelled(ctx_now); }
 
-void place_doing(const char *what)
-{
-    if (ctl_now) atomic_store(&ctl_now->doing, what);
-}
+void place_doing(const char *what) { solve_doing(ctx_now, what); }
 
 void place_progress(uint64_t states, int64_t best, int64_t bound)
 {
-    if (!ctl_now) return;
-    atomic_store_explicit(&ctl_now->states, states, memory_order_relaxed);
-    atomic_store_explicit(&ctl_now->best, best, memory_order_relaxed);
-    atomic_store_explicit(&ctl_now->bound, bound, memory_order_relaxed);
+    solve_progress(ctx_now, states, best, bound);
 }
 
-int place_run(const graph *g, const run *r, const placer *p, int64_t align, placement *pl,
-              char *err, size_t errcap)
+static int place_run_now(const graph *g, const run *r, const placer *p, int64_t align,
+                         placement *pl, char *err, size_t errcap)
 {
     memset(pl, 0, sizeof *pl);
     if (align < 1 || (align & (align - 1))) {
@@ -233,10 +226,20 @@ int64_t place_lower_bound(const graph *g, const run *r, int64_t align)
     return peak;
 }
 
-int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align, placement *pl,
-                      char *err, size_t errcap)
+int place_run(const graph *g, const run *r, const placer *p, int64_t align, const solve_ctx *c,
+              placement *pl, char *err, size_t errcap)
 {
-    if (place_run(g, r, p, align, pl, err, errcap)) return PLACE_FAILED;
+    const solve_ctx *outer = ctx_now;
+    ctx_now = c;
+    int rc = place_run_now(g, r, p, align, pl, err, errcap);
+    ctx_now = outer;
+    return rc;
+}
+
+int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align,
+                      const solve_ctx *c, placement *pl, char *err, size_t errcap)
+{
+    if (place_run(g, r, p, align, c, pl, err, errcap)) return PLACE_FAILED;
     char why[512];
     if (place_verify(g, r, pl, why, sizeof why) == 0) return PLACE_OK;
     place_free(pl);

@@ -70,9 +70,10 @@ const placer *placer_at(size_t i);           /* NULL past the end */
 size_t placer_count(void);
 
 /* Runs a placer: allocates pl's arrays, places, then fills hwm and arena.
- * align must be a power of two >= 1. 0, or -1 with a message in err. */
-int place_run(const graph *g, const run *r, const placer *p, int64_t align, placement *pl,
-              char *err, size_t errcap);
+ * align must be a power of two >= 1; c: the limits, the watcher (NULL: the
+ * defaults). 0, or -1 with a message in err. */
+int place_run(const graph *g, const run *r, const placer *p, int64_t align, const solve_ctx *c,
+              placement *pl, char *err, size_t errcap);
 void place_free(placement *pl);
 
 /* Checks a plan: every offset aligned, and no two buffers live at the same
@@ -87,8 +88,8 @@ enum { PLACE_OK = 0, PLACE_FAILED = -1, PLACE_INVALID = -2 };
 
 /* place_run, then place_verify on its plan. On PLACE_FAILED and PLACE_INVALID
  * pl holds no plan (place_free on it is harmless). */
-int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align, placement *pl,
-                      char *err, size_t errcap);
+int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align,
+                      const solve_ctx *c, placement *pl, char *err, size_t errcap);
 
 /* Bytes a buffer occupies: its size rounded up to the alignment. */
 int64_t place_span(int64_t size, int64_t align);
@@ -124,7 +125,7 @@ int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t
                       placement *pl, char *err, size_t errcap);
 /* place_exact.c: the smallest arena, proven: MiniMalloc's search under a
  * capacity search, starting from best's plan; at the limits of
- * policy_set_limits, best's plan or a better one found, with the bound. */
+ * the context's limits, best's plan or a better one found, with the bound. */
 int place_exact(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
                 char *err, size_t errcap);
 /* exact starting from every buffer stacked on the one before instead of

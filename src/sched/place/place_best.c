@@ -2,7 +2,7 @@
  * the ways of greedy-size, xla and greedy-conflicts (and five more), then a bounded hill-climb
  * and place_climb over the winning greedy order. Exports place_best, place_best_limited,
  * place_best_greedy_budget. */
-#include "place_ctl.h"
+#include "place_ctl_internal.h"
 #include "place_internal.h"
 #include <stdlib.h>
 #include <string.h>

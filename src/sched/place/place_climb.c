@@ -1,7 +1,7 @@
 /* place_climb.c: best's climb for graphs of modest size: a late-acceptance search over the
  * order of a first-fit greedy, under a capacity it lowers each time it fits. Exports
  * place_climb (place_internal.h). */
-#include "place_ctl.h"
+#include "place_ctl_internal.h"
 #include "place_internal.h"
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  * filled (dominance) or whose section floors plus the sizes still to place
  * pass C (inference), and splits the problem where no unplaced buffer crosses
  * from one section to the next. Exports place_exact. */
-#include "place_ctl.h"
+#include "place_ctl_internal.h"
 #include "place_exact_internal.h"
 #include "util/clock.h"
 #include <pthread.h>
@@ -215,7 +215,7 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
     if (++P->nodes - P->last_check >= 64) {
         P->last_check = P->nodes;
         if (place_cancel_asked()) P->stopped = 2;
-        else if (clock_seconds() > P->deadline) P->stopped = 1;
+        else if (solve_now(place_ctx_now()) > P->deadline) P->stopped = 1;
         place_progress(P->nodes, P->best, P->bound);
     }
     if (P->stopped) return X_STOP;
@@ -305,14 +305,14 @@ typedef struct probe {
     xp *P;
     int64_t cap;
     uint64_t budget;
-    place_ctl *ctl;
+    const solve_ctx *ctx;
     int result;
 } probe;
 
 static void *probe_main(void *arg)
 {
     probe *j = arg;
-    place_ctl_bind(j->ctl);
+    place_ctx_bind(j->ctx);
     j->result = fits(j->P, j->cap, j->budget);
     return NULL;
 }
@@ -320,7 +320,7 @@ static void *probe_main(void *arg)
 static int fits_deep(xp *P, int64_t cap, uint64_t budget)
 {
     if (P->nb <= 2000) return fits(P, cap, budget);
-    probe j = {P, cap, budget, place_ctl_now(), X_OOM};
+    probe j = {P, cap, budget, place_ctx_now(), X_OOM};
     pthread_attr_t at;
     if (pthread_attr_init(&at)) return X_OOM;
     pthread_t t = 0;
@@ -382,10 +382,9 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
         pl->search.stopped = 3; /* too large to search */
         return 0;
     }
-    policy_limits lim;
-    policy_get_limits(&lim);
-    P.deadline = clock_seconds() + (lim.seconds > 0 ? lim.seconds : POLICY_TIME_LIMIT);
-    P.node_cap = lim.max_states; /* 0: time alone */
+    const solve_ctx *c = place_ctx_now();
+    P.deadline = solve_now(c) + solve_seconds(c);
+    P.node_cap = c ? c->max_states : 0; /* 0: time alone */
     uint64_t budget = 4 * (uint64_t)P.nb + 1024;
     int x = X_NOTFOUND;
     while (lo < hi && !P.stopped) {

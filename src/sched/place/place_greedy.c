@@ -1,7 +1,7 @@
 /* place_greedy.c: placer "greedy-size", TFLite's greedy by size (also in XLA's order), over an
  * index that finds the placed buffers a lifetime meets in O(log n) lists. Exports place_greedy_size
  * and the engine best climbs over (place_greedy_*, declared in place_internal.h). */
-#include "place_ctl.h"
+#include "place_ctl_internal.h"
 #include "place_internal.h"
 #include "util/stepset.h"
 #include <stdio.h>

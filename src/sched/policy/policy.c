@@ -93,18 +93,6 @@ static const policy policies[] = {
 };
 
 const char *const policy_queue_names[QUEUE_COUNT] = {"compute", "transfer", "other"};
-static _Thread_local policy_params params_now;
-
-void policy_set_params(const policy_params *pp) { params_now = pp ? *pp : (policy_params){0}; }
-
-void policy_get_params(policy_params *pp)
-{
-    *pp = params_now;
-    if (!pp->has_alpha) pp->alpha = POLICY_ALPHA;
-    if (!pp->has_order)
-        for (int q = 0; q < QUEUE_COUNT; q++) pp->order[q] = (uint8_t)q;
-}
-
 size_t policy_count(void) { return sizeof policies / sizeof policies[0]; }
 
 const policy *policy_baseline(void) { return &policies[0]; }
@@ -138,7 +126,8 @@ static int cmp_by_id(const void *a, const void *b, void *g)
     return (x > y) - (x < y);
 }
 
-int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap)
+int policy_run(const graph *g, const policy *p, const solve_ctx *c, run *r, char *err,
+               size_t errcap)
 {
     uint32_t n = g->n;
     memset(r, 0, sizeof *r);
@@ -158,8 +147,8 @@ int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap
         snprintf(err, errcap, "out of memory scheduling %u nodes", n);
         goto fail;
     }
-    if (p->prepare) p->prepare(g, r);
-    if (p->plan && p->plan(g, r, err, errcap)) goto fail;
+    if (p->prepare) p->prepare(g, c, r);
+    if (p->plan && p->plan(g, c, r, err, errcap)) goto fail;
 
     /* Roots first, sorted by Id: r->order doubles as scratch for them. */
     uint32_t nroots = 0, pushed = 0;

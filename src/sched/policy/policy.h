@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "sched/graph/graph.h"
+#include "sched/graph/solve.h"
 
 struct run;
 
@@ -20,15 +21,6 @@ typedef struct policy_search {
     uint32_t solved; /* pieces searched to the end */
 } policy_search;
 
-/* Limits of exact's search; the defaults are POLICY_TIME_LIMIT seconds and
- * POLICY_MAX_STATES states. Set by policy_limits for the thread that runs. */
-#define POLICY_TIME_LIMIT 10.0
-#define POLICY_MAX_STATES 4000000u
-typedef struct policy_limits {
-    double seconds;      /* wall-clock budget; <= 0: the default */
-    uint64_t max_states; /* 0: the default */
-} policy_limits;
-
 /* What a policy is. */
 enum {
     POLICY_HEURISTIC, /* a rule, O(n log n); a member of "best" */
@@ -37,17 +29,6 @@ enum {
     POLICY_TIMED      /* a rule that weighs time too (weighted, multiqueue): not in "best" */
 };
 
-/* The time-aware policies' parameters, per thread (policy_set_params). */
-enum { QUEUE_COMPUTE, QUEUE_TRANSFER, QUEUE_OTHER, QUEUE_COUNT };
-#define POLICY_ALPHA 0.7
-typedef struct policy_params {
-    int has_alpha;              /* else weighted uses POLICY_ALPHA */
-    double alpha;               /* weighted's weight of memory, in [0, 1] */
-    int has_order;              /* else multiqueue serves compute, transfer, other */
-    uint8_t order[QUEUE_COUNT]; /* QUEUE_* in the order multiqueue serves them each round */
-} policy_params;
-void policy_set_params(const policy_params *pp);          /* NULL: the defaults */
-void policy_get_params(policy_params *pp);                /* with the defaults filled in */
 extern const char *const policy_queue_names[QUEUE_COUNT]; /* "compute", "transfer", "other" */
 
 typedef struct policy {
@@ -61,15 +42,15 @@ typedef struct policy {
     /* Whole-order policies (NULL for the others): writes a topological
      * order as r->rank[i] (position of node i) and may set r->found_by and
      * r->lower_bound; key is then policy_key_rank. 0, or -1 with a message. */
-    int (*plan)(const graph *g, struct run *r, char *err, size_t errcap);
+    int (*plan)(const graph *g, const solve_ctx *c, struct run *r, char *err, size_t errcap);
     /* How the ready queue shows the key (NULL: its nkeys numbers under
      * key_names): node i's key k into out, or with i GRAPH_NONE the
      * header, for a run r of this policy. */
     void (*show)(const graph *g, const struct run *r, uint32_t i, const int64_t k[3], char *out,
                  size_t cap);
     /* Called once before the first key (NULL for most): sets r's constants
-     * (r->alpha, r->kscale) from the graph and this thread's parameters. */
-    void (*prepare)(const graph *g, struct run *r);
+     * (r->alpha, r->kscale) from the graph and the context's parameters. */
+    void (*prepare)(const graph *g, const solve_ctx *c, struct run *r);
     int kind;  /* POLICY_* */
     int nkeys; /* key fields worth showing */
     const char *key_names[3];
@@ -110,13 +91,11 @@ typedef struct run {
 /* weighted's score of node i in r (a run of weighted), and its two terms,
  * each in [0, 1] (mem, lat may be NULL). */
 double policy_weighted_score(const graph *g, const run *r, uint32_t i, double *mem, double *lat);
-/* Runs p on g. Returns 0, or -1 with a message in err (out of memory, or live
- * memory passing 2^63-1). */
-int policy_run(const graph *g, const policy *p, run *r, char *err, size_t errcap);
-/* Sets the limits of exact's searches on this thread (NULL: the defaults). */
-void policy_set_limits(const policy_limits *l);
-/* This thread's limits (zeros: the defaults), for a thread to pass on. */
-void policy_get_limits(policy_limits *l);
+/* Runs p on g with the context c (limits, parameters, watcher; NULL: the
+ * defaults). Returns 0, or -1 with a message in err (out of memory, live
+ * memory passing 2^63-1, or cancelled by c's watcher). */
+int policy_run(const graph *g, const policy *p, const solve_ctx *c, run *r, char *err,
+               size_t errcap);
 /* Records lb, a proven bound on g's minimum peak, in r (a bound above r's
  * peak, impossible, is ignored) and sets r->optimal. */
 void policy_prove(run *r, int64_t lb);

@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-int policy_plan_best(const graph *g, run *r, char *err, size_t errcap)
+int policy_plan_best(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
     int64_t best = 0;
     r->found_by = NULL;
@@ -14,7 +14,7 @@ int policy_plan_best(const graph *g, run *r, char *err, size_t errcap)
         const policy *p = policy_at(i);
         if (p->kind != POLICY_HEURISTIC) continue;
         run m;
-        if (policy_run(g, p, &m, err, errcap)) return -1;
+        if (policy_run(g, p, c, &m, err, errcap)) return -1;
         if (!r->found_by || m.peak < best) {
             best = m.peak;
             r->found_by = p;

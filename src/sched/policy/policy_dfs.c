@@ -20,8 +20,9 @@ static int more_urgent(const graph *g, const void *ctx, uint32_t a, uint32_t b)
     return g->id[a] < g->id[b];
 }
 
-int policy_plan_dfs(const graph *g, run *r, char *err, size_t errcap)
+int policy_plan_dfs(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
+    (void)c; /* no limits, no parameters */
     uint32_t n = g->n, head = 0, tail = 0;
     dfs_stats s = {malloc(((size_t)n + 1) * sizeof *s.extra),
                    malloc(((size_t)n + 1) * sizeof *s.total)};

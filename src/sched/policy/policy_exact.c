@@ -1,6 +1,5 @@
 /* policy_exact.c: policy "exact", the proven minimum peak over all topological
- * orders. Exports policy_plan_exact, policy_why_exact, policy_set_limits and
- * policy_ctl_bind/policy_ctl_now (policy_ctl.h).
+ * orders. Exports policy_plan_exact, policy_why_exact.
  *
  * How. The memory after a set of executed nodes depends only on the set, so
  * the search runs over sets (best-first on the peak so far: a bottleneck
@@ -17,21 +16,12 @@
  *    not proven). */
 #define _GNU_SOURCE
 #include "policy_internal.h"
-#include "policy_ctl.h"
+#include "sched/graph/solve_watch.h"
 #include "policy_piece.h"
-#include "util/clock.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static _Thread_local policy_limits limits_now;
-static _Thread_local policy_ctl *ctl_now;
-
-void policy_set_limits(const policy_limits *l) { limits_now = l ? *l : (policy_limits){0}; }
-void policy_get_limits(policy_limits *l) { *l = limits_now; }
-void policy_ctl_bind(policy_ctl *ctl) { ctl_now = ctl; }
-policy_ctl *policy_ctl_now(void) { return ctl_now; }
 
 /* ------------------------------------------------------------ one piece */
 
@@ -171,6 +161,7 @@ typedef struct budget {
     uint64_t max_states, *states;
     int stopped; /* SEARCH_* or -1 cancelled */
     int64_t lb;  /* the graph's bound before this piece: with the piece's, the watcher's */
+    const solve_ctx *ctx; /* its clock and watcher */
 } budget;
 
 /* Searches piece P for an order whose peak is below P->ub. Returns 1 and
@@ -197,7 +188,7 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
     int64_t h0 = S.h[s0] = policy_piece_bound_after(P, cur, alloc);
     hpush(&S, (hitem){.f = h0 > P->base ? h0 : P->base, .g = P->base, .depth = depth, .state = s0});
     uint64_t expanded = 0;
-    policy_ctl *ctl = ctl_now;
+    solve_watch *ctl = B->ctx ? B->ctx->watch : NULL;
     while (S.hlen && !S.oom) {
         hitem it = hpop(&S);
         uint32_t s = it.state;
@@ -223,7 +214,7 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
                                       memory_order_relaxed); /* no order left peaks lower */
                 if (atomic_load_explicit(&ctl->cancel, memory_order_relaxed)) B->stopped = -1;
             }
-            if (clock_seconds() > B->deadline) B->stopped = SEARCH_TIME;
+            if (solve_now(B->ctx) > B->deadline) B->stopped = SEARCH_TIME;
         }
         if (*B->states + S.count >= B->max_states) B->stopped = SEARCH_STATES;
         if (B->stopped) {
@@ -281,8 +272,9 @@ out:
 /* ------------------------------------------------------------ the graph */
 
 /* Tells the watcher (if any) the peak of the order so far and the bound. */
-static void publish(const int64_t *pub, uint32_t np, int64_t lb)
+static void publish(const solve_ctx *c, const int64_t *pub, uint32_t np, int64_t lb)
 {
+    solve_watch *ctl_now = c ? c->watch : NULL;
     if (!ctl_now) return;
     int64_t top = 0;
     for (uint32_t j = 0; j < np; j++) top = pub[j] > top ? pub[j] : top;
@@ -329,14 +321,15 @@ static int find_cuts(const graph *g, const uint32_t *order, const uint32_t *rank
     return 0;
 }
 
-int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
+int policy_plan_exact(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
     uint32_t n = g->n;
-    double t0 = clock_seconds();
-    budget B = {.deadline = t0 + (limits_now.seconds > 0 ? limits_now.seconds : POLICY_TIME_LIMIT),
-                .max_states = limits_now.max_states ? limits_now.max_states : POLICY_MAX_STATES,
+    double t0 = solve_now(c);
+    budget B = {.deadline = t0 + solve_seconds(c),
+                .max_states = solve_max_states(c),
+                .ctx = c,
                 .states = &r->search.states};
-    if (policy_plan_best(g, r, err, errcap)) return -1;
+    if (policy_plan_best(g, c, r, err, errcap)) return -1;
     r->found_by = NULL;
     memset(&r->search, 0, sizeof r->search);
     B.states = &r->search.states;
@@ -381,7 +374,7 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
      * so the order is fixed up front). */
     qsort_r(byub, np, sizeof *byub, cmp_peak_desc, pub);
     int64_t lb = policy_lower_bound(g);
-    publish(pub, np, lb);
+    publish(c, pub, np, lb);
     for (uint32_t i = 0; i < np; i++) {
         uint32_t pi = byub[i];
         if (pub[pi] <= lb) break; /* this piece and the rest cannot lower the peak */
@@ -454,7 +447,7 @@ int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap)
             pub[pi] = plb;
         }
         if (plb > lb) lb = plb;
-        publish(pub, np, lb);
+        publish(c, pub, np, lb);
         policy_piece_free(&P);
         free(path);
         free(lorder);

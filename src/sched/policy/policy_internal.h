@@ -17,7 +17,7 @@ void policy_why_priority(POLICY_WHY_ARGS);
 void policy_key_bfs(POLICY_KEY_ARGS);
 void policy_why_bfs(POLICY_WHY_ARGS);
 
-void policy_prepare_weighted(const graph *g, run *r);
+void policy_prepare_weighted(const graph *g, const solve_ctx *c, run *r);
 void policy_key_weighted(POLICY_KEY_ARGS);
 void policy_why_weighted(POLICY_WHY_ARGS);
 void policy_show_weighted(const graph *g, const run *r, uint32_t i, const int64_t k[3], char *out,
@@ -27,19 +27,19 @@ void policy_show_weighted(const graph *g, const run *r, uint32_t i, const int64_
  * stands in the order (policy_why_rank, in policy.c, does the words). */
 void policy_key_rank(POLICY_KEY_ARGS);
 void policy_why_rank(const char *what, POLICY_WHY_ARGS);
-int policy_plan_dfs(const graph *g, run *r, char *err, size_t errcap);
+int policy_plan_dfs(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap);
 void policy_why_dfs(POLICY_WHY_ARGS);
-int policy_plan_postorder(const graph *g, run *r, char *err, size_t errcap);
+int policy_plan_postorder(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap);
 void policy_why_postorder(POLICY_WHY_ARGS);
-int policy_plan_lpmf(const graph *g, run *r, char *err, size_t errcap);
+int policy_plan_lpmf(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap);
 void policy_why_lpmf(POLICY_WHY_ARGS);
-int policy_plan_best(const graph *g, run *r, char *err, size_t errcap);
+int policy_plan_best(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap);
 void policy_why_best(POLICY_WHY_ARGS);
-int policy_plan_multiqueue(const graph *g, run *r, char *err, size_t errcap);
+int policy_plan_multiqueue(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap);
 void policy_why_multiqueue(POLICY_WHY_ARGS);
 /* The queue multiqueue puts node i in (QUEUE_*). */
 int policy_queue_of(const graph *g, uint32_t i);
-int policy_plan_exact(const graph *g, run *r, char *err, size_t errcap);
+int policy_plan_exact(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap);
 void policy_why_exact(POLICY_WHY_ARGS);
 
 /* Post-order of the graph from its sinks (taken in ascending Id), each

@@ -39,8 +39,9 @@ static void count_unlock(const graph *g, const uint32_t *rem, const uint8_t *don
     }
 }
 
-int policy_plan_lpmf(const graph *g, run *r, char *err, size_t errcap)
+int policy_plan_lpmf(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
+    (void)c; /* no limits, no parameters */
     uint32_t n = g->n;
     uint32_t *rem = malloc(((size_t)n + 1) * sizeof *rem);
     int64_t *unlock = calloc((size_t)n + 1, sizeof *unlock);

@@ -25,11 +25,11 @@ static int by_id(const void *a, const void *b, void *ctx)
     return (x > y) - (x < y);
 }
 
-int policy_plan_multiqueue(const graph *g, run *r, char *err, size_t errcap)
+int policy_plan_multiqueue(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
     uint32_t n = g->n;
-    policy_params pp;
-    policy_get_params(&pp);
+    uint8_t order[QUEUE_COUNT];
+    solve_order(c, order);
     /* Each node joins one queue once: the queues share one array, cut by class. */
     uint32_t *q = malloc(((size_t)n + 1) * sizeof *q);
     uint32_t *rem = malloc(((size_t)n + 1) * sizeof *rem);
@@ -41,24 +41,24 @@ int policy_plan_multiqueue(const graph *g, run *r, char *err, size_t errcap)
     }
     uint32_t base[QUEUE_COUNT] = {0}, head[QUEUE_COUNT], tail[QUEUE_COUNT], nroots = 0;
     for (uint32_t i = 0; i < n; i++) {
-        int c = policy_queue_of(g, i);
-        for (int k = c + 1; k < QUEUE_COUNT; k++) base[k]++;
+        int qc = policy_queue_of(g, i);
+        for (int k = qc + 1; k < QUEUE_COUNT; k++) base[k]++;
         rem[i] = g->pred_off[i + 1] - g->pred_off[i];
         if (!rem[i]) r->order[nroots++] = i; /* scratch: policy_run fills order later */
     }
     qsort_r(r->order, nroots, sizeof *r->order, by_id, (void *)(uintptr_t)g);
     for (int k = 0; k < QUEUE_COUNT; k++) head[k] = tail[k] = base[k];
     for (uint32_t i = 0; i < nroots; i++) {
-        int c = policy_queue_of(g, r->order[i]);
-        q[tail[c]++] = r->order[i];
+        int qc = policy_queue_of(g, r->order[i]);
+        q[tail[qc]++] = r->order[i];
     }
     uint32_t done = 0;
     while (done < n) {
         uint32_t before = done;
         for (int k = 0; k < QUEUE_COUNT; k++) {
-            int c = pp.order[k];
-            if (head[c] == tail[c]) continue;
-            uint32_t u = q[head[c]++];
+            int qc = order[k];
+            if (head[qc] == tail[qc]) continue;
+            uint32_t u = q[head[qc]++];
             r->rank[u] = done++;
             for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++) {
                 uint32_t v = g->succ[e];

@@ -127,8 +127,9 @@ out:
     return rc;
 }
 
-int policy_plan_postorder(const graph *g, run *r, char *err, size_t errcap)
+int policy_plan_postorder(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
+    (void)c; /* no limits, no parameters */
     if (policy_postorder_by(g, r, NULL, NULL) == 0) return 0;
     snprintf(err, errcap, "out of memory ordering %u nodes", g->n);
     return -1;

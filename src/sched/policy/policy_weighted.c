@@ -11,11 +11,9 @@
 #include <math.h>
 #include <stdio.h>
 
-void policy_prepare_weighted(const graph *g, run *r)
+void policy_prepare_weighted(const graph *g, const solve_ctx *c, run *r)
 {
-    policy_params pp;
-    policy_get_params(&pp);
-    r->alpha = pp.alpha;
+    r->alpha = solve_alpha(c);
     int64_t lo = 0, hi = 0;
     double fastest = 0; /* the smallest positive latency */
     for (uint32_t i = 0; i < g->n; i++) {

@@ -30,12 +30,13 @@ static void rebuild(stepper *s, uint32_t k)
     s->k = k;
 }
 
-int step_init(stepper *s, const graph *g, const policy *p, char *err, size_t errcap)
+int step_init(stepper *s, const graph *g, const policy *p, const solve_ctx *c, char *err,
+              size_t errcap)
 {
     memset(s, 0, sizeof *s);
     s->g = g;
     s->pol = p;
-    if (policy_run(g, p, &s->r, err, errcap)) return -1;
+    if (policy_run(g, p, c, &s->r, err, errcap)) return -1;
     s->rem = malloc(((size_t)g->n + 1) * sizeof *s->rem);
     if (!s->rem || heap_init(&s->ready, g->n, g->n + 1)) {
         snprintf(err, errcap, "out of memory for the stepper (%u nodes)", g->n);

@@ -16,7 +16,8 @@ typedef struct stepper {
     uint32_t *rem; /* [n] predecessors not yet popped */
 } stepper;
 
-int step_init(stepper *s, const graph *g, const policy *p, char *err, size_t errcap);
+int step_init(stepper *s, const graph *g, const policy *p, const solve_ctx *c, char *err,
+              size_t errcap);
 void step_free(stepper *s);
 int step_forward(stepper *s); /* 1 if a node was popped, 0 at the end */
 int step_back(stepper *s);    /* 1 if a pop was undone, 0 at step 0 */

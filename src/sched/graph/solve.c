@@ -1,0 +1,52 @@
+/* solve.c: the solvers' context read with its defaults filled in, and the
+ * names of why a search stopped. Exports solve_*. */
+#include "solve.h"
+#include "solve_watch.h"
+#include "util/clock.h"
+
+const char *solve_stop_name(solve_stop s)
+{
+    switch (s) {
+    case SOLVE_DONE: return "finished";
+    case SOLVE_TIME: return "the time limit";
+    case SOLVE_STATES: return "the state limit";
+    case SOLVE_MEMORY: return "the memory limit";
+    case SOLVE_CANCELLED: return "cancelled";
+    case SOLVE_TOO_LARGE: return "too large";
+    }
+    return "?";
+}
+
+double solve_seconds(const solve_ctx *c) { return c && c->seconds > 0 ? c->seconds : SOLVE_TIME_LIMIT; }
+
+uint64_t solve_max_states(const solve_ctx *c)
+{
+    return c && c->max_states ? c->max_states : SOLVE_MAX_STATES;
+}
+
+double solve_alpha(const solve_ctx *c) { return c && c->has_alpha ? c->alpha : SOLVE_ALPHA; }
+
+void solve_order(const solve_ctx *c, uint8_t order[QUEUE_COUNT])
+{
+    for (int q = 0; q < QUEUE_COUNT; q++) order[q] = c && c->has_order ? c->order[q] : (uint8_t)q;
+}
+
+double solve_now(const solve_ctx *c) { return c && c->clock ? c->clock() : clock_seconds(); }
+
+int solve_cancelled(const solve_ctx *c)
+{
+    return c && c->watch && atomic_load_explicit(&c->watch->cancel, memory_order_relaxed);
+}
+
+void solve_doing(const solve_ctx *c, const char *what)
+{
+    if (c && c->watch) atomic_store(&c->watch->doing, what);
+}
+
+void solve_progress(const solve_ctx *c, uint64_t states, int64_t best, int64_t bound)
+{
+    if (!c || !c->watch) return;
+    atomic_store_explicit(&c->watch->states, states, memory_order_relaxed);
+    atomic_store_explicit(&c->watch->best, best, memory_order_relaxed);
+    atomic_store_explicit(&c->watch->bound, bound, memory_order_relaxed);
+}

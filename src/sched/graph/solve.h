@@ -1,0 +1,53 @@
+/* solve.h: what every solver of the core is given and says back: the context
+ * (limits, the policies' parameters, a watcher that may cancel and follows
+ * progress, a clock), passed in the open; and why a search stopped, one enum.
+ * Exports solve_*. NULL for a context means every default. */
+#ifndef MEMTRIS_SOLVE_H
+#define MEMTRIS_SOLVE_H
+#include <stdint.h>
+
+#define SOLVE_TIME_LIMIT 10.0     /* seconds of a search, by default */
+#define SOLVE_MAX_STATES 4000000u /* states a search keeps, by default */
+#define SOLVE_ALPHA      0.7      /* weighted's weight of memory, by default */
+
+/* multiqueue's queues, in the order it serves them by default. */
+enum { QUEUE_COMPUTE, QUEUE_TRANSFER, QUEUE_OTHER, QUEUE_COUNT };
+
+/* Why a search stopped. */
+typedef enum solve_stop {
+    SOLVE_DONE,      /* it finished: what it says is proven */
+    SOLVE_TIME,      /* at the time limit */
+    SOLVE_STATES,    /* at the limit of states */
+    SOLVE_MEMORY,    /* at the limit of its own memory */
+    SOLVE_CANCELLED, /* asked to stop (Esc, q) */
+    SOLVE_TOO_LARGE  /* the problem is past what the search takes on */
+} solve_stop;
+/* "finished", "the time limit", "the state limit", "the memory limit",
+ * "cancelled", "too large". */
+const char *solve_stop_name(solve_stop s);
+
+struct solve_watch; /* solve_watch.h: shared with a watching thread */
+
+typedef struct solve_ctx {
+    double seconds;                /* a search's wall-clock budget; <= 0: SOLVE_TIME_LIMIT */
+    uint64_t max_states;           /* 0: SOLVE_MAX_STATES */
+    int has_alpha;                 /* else weighted uses SOLVE_ALPHA */
+    double alpha;                  /* weighted's weight of memory, in [0, 1] */
+    int has_order;                 /* else multiqueue serves compute, transfer, other */
+    uint8_t order[QUEUE_COUNT];    /* QUEUE_* in the order multiqueue serves them each round */
+    struct solve_watch *watch;     /* NULL: nobody watches (nothing cancels) */
+    double (*clock)(void);         /* seconds on a monotonic clock; NULL: clock_seconds (tests inject) */
+} solve_ctx;
+
+double solve_seconds(const solve_ctx *c);    /* the time limit, the default filled in */
+uint64_t solve_max_states(const solve_ctx *c);
+double solve_alpha(const solve_ctx *c);
+void solve_order(const solve_ctx *c, uint8_t order[QUEUE_COUNT]);
+double solve_now(const solve_ctx *c);        /* the context's clock */
+int solve_cancelled(const solve_ctx *c);     /* whether the watcher asked it to stop */
+/* For the watcher: what the solver does now (a static string), and how a
+ * search stands (states so far, the best found and the proven bound). */
+void solve_doing(const solve_ctx *c, const char *what);
+void solve_progress(const solve_ctx *c, uint64_t states, int64_t best, int64_t bound);
+
+#endif
