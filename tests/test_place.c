@@ -301,7 +301,8 @@ static void every_placer(const graph *g, const run *r, int64_t align)
     for (size_t i = 0; i < np; i++) {
         const placer *p = placer_at(i);
         placement pl;
-        if (place_run(g, r, p, align, tu_quick(), &pl, err, sizeof err)) fail_msg("%s: %s", p->name, err);
+        if (place_run(g, r, p, align, tu_quick(), &pl, err, sizeof err))
+            fail_msg("%s: %s", p->name, err);
         if (place_verify(g, r, &pl, err, sizeof err))
             fail_msg("%s, align %lld: %s", p->name, (long long)align, err);
         check_plan(g, r, &pl);
@@ -485,8 +486,9 @@ static void model_samples_near_the_lower_bound(void **state)
                 for (int q = 0; q < 2; q++) {
                     placement pl;
                     const char *name = q ? "best" : "greedy-size";
-                    assert_int_equal(
-                        place_run(g, &r, placer_find(name), al[k], tu_quick(), &pl, err, sizeof err), 0);
+                    assert_int_equal(place_run(g, &r, placer_find(name), al[k], tu_quick(), &pl,
+                                               err, sizeof err),
+                                     0);
                     if ((double)pl.arena > 1.02 * (double)r.peak)
                         fail_msg("%s, %s, %s, align %lld: arena %lld is %.2f%% over the lower "
                                  "bound %lld",
@@ -553,10 +555,11 @@ static void plan(planned *x, const char *spec, const char *placer_name, int64_t 
 {
     char err[256];
     x->g = chain_graph(spec, &x->d);
-    assert_int_equal(policy_run(x->g, policy_find("priority"), tu_quick(), &x->r, err, sizeof err), 0);
+    assert_int_equal(policy_run(x->g, policy_find("priority"), tu_quick(), &x->r, err, sizeof err),
+                     0);
     assert_non_null(placer_find(placer_name));
-    if (place_run_checked(x->g, &x->r, placer_find(placer_name), align, tu_quick(), &x->pl, err, sizeof err) !=
-        PLACE_OK)
+    if (place_run_checked(x->g, &x->r, placer_find(placer_name), align, tu_quick(), &x->pl, err,
+                          sizeof err) != PLACE_OK)
         fail_msg("%s", err);
 }
 
@@ -717,8 +720,10 @@ static void best_beats_greedy(void **state)
     char err[256];
     assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
     placement p1, p2;
-    assert_int_equal(place_run(g, &r, placer_find("greedy-size"), 64, tu_quick(), &p1, err, sizeof err), 0);
-    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &p2, err, sizeof err), 0);
+    assert_int_equal(
+        place_run(g, &r, placer_find("greedy-size"), 64, tu_quick(), &p1, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &p2, err, sizeof err),
+                     0);
     assert_true(p1.arena > r.peak);
     assert_int_equal(p2.arena, r.peak);
     place_free(&p1);
@@ -780,14 +785,17 @@ static void placers_are_deterministic(void **state)
         assert_non_null(g);
         run r;
         char err[256];
-        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err),
+                         0);
         for (int k = 0; k < 3; k++) {
             placement p1, p2;
             const placer *p = placer_find(names[k]);
-            assert_int_equal(place_run_checked(g, &r, p, t % 2 ? 64 : 1, tu_quick(), &p1, err, sizeof err),
-                             PLACE_OK);
-            assert_int_equal(place_run_checked(g, &r, p, t % 2 ? 64 : 1, tu_quick(), &p2, err, sizeof err),
-                             PLACE_OK);
+            assert_int_equal(
+                place_run_checked(g, &r, p, t % 2 ? 64 : 1, tu_quick(), &p1, err, sizeof err),
+                PLACE_OK);
+            assert_int_equal(
+                place_run_checked(g, &r, p, t % 2 ? 64 : 1, tu_quick(), &p2, err, sizeof err),
+                PLACE_OK);
             assert_int_equal(p1.arena, p2.arena);
             assert_memory_equal(p1.offset, p2.offset, g->nbufs * sizeof *p1.offset);
             place_free(&p1);
@@ -840,7 +848,8 @@ static void best_stops_a_greedy_over_its_work_limit(void **state)
     assert_non_null(strstr(cut.detail, "work limit"));
     test_budget = UINT64_MAX;
     assert_int_equal(place_run(g, &r, &limited, 64, tu_quick(), &full, err, sizeof err), 0);
-    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &ref, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &ref, err, sizeof err),
+                     0);
     assert_int_equal(full.arena, ref.arena);
     assert_int_equal(full.arena, r.peak);
     assert_null(strstr(full.detail, "work limit"));
@@ -1035,7 +1044,8 @@ static void many_live_buffers(void **state)
                                        "coloring",  "greedy-size", "best"};
     for (int k = 0; k < 6; k++) {
         placement pl;
-        assert_int_equal(place_run(g, &r, placer_find(fast[k]), 64, tu_quick(), &pl, err, sizeof err), 0);
+        assert_int_equal(
+            place_run(g, &r, placer_find(fast[k]), 64, tu_quick(), &pl, err, sizeof err), 0);
         if (k != 2 && k != 3)
             assert_int_equal(pl.arena, r.peak); /* all live at once, packed with no hole */
         if (k == 3) assert_int_equal(pl.arena, (int64_t)nb * 448); /* one 448-byte block each */
@@ -1117,7 +1127,8 @@ static void cancelled_placements(void **state)
         assert_null(pl.offset);
     }
     placement pl;
-    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &pl, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &pl, err, sizeof err),
+                     0);
     place_free(&pl);
     policy_run_free(&r);
     graph_free(g);

@@ -314,7 +314,8 @@ static void test_exact_on_samples(void **state)
         assert_non_null(g);
         run r;
         char err[256];
-        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err),
+                         0);
         placement ex, be;
         plan_ok(g, &r, "exact", PLACE_ALIGN_DEFAULT, tu_quick(), &ex);
         plan_ok(g, &r, "best", PLACE_ALIGN_DEFAULT, tu_quick(), &be);

@@ -44,8 +44,9 @@ static int64_t arena_of(const problem *p, const char *placer_name, int64_t *peak
     char err[256];
     assert_int_equal(policy_run(g, policy_find("fifo"), tu_quick(), &r, err, sizeof err), 0);
     placement pl = {0};
-    assert_int_equal(place_run_checked(g, &r, placer_find(placer_name), 1, tu_quick(), &pl, err, sizeof err),
-                     PLACE_OK);
+    assert_int_equal(
+        place_run_checked(g, &r, placer_find(placer_name), 1, tu_quick(), &pl, err, sizeof err),
+        PLACE_OK);
     int64_t arena = pl.arena;
     if (peak) *peak = r.peak;
     place_free(&pl);
@@ -172,7 +173,8 @@ static void packing(void **state)
         graph *g = problem_graph(p, &d);
         assert_non_null(g);
         run r;
-        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err),
+                         0);
         assert_int_equal(r.peak, 1048576);
         /* the live bytes at every time: the capacity */
         for (int64_t t = 0; t < 2 * (int64_t)n; t++) {
@@ -216,15 +218,17 @@ static void plan_round_trip(void **state)
     for (size_t k = 0; gen_kind_at(k); k++) {
         graph *g = tu_gen_load(gen_kind_at(k)->name, 200, 5);
         run r;
-        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err),
+                         0);
         lifetimes lt = {0};
         assert_int_equal(place_lifetimes(g, &r, &lt), 0);
         uint32_t *bufs = malloc((g->nbufs + 1) * sizeof *bufs);
         for (uint32_t b = 0; b < g->nbufs; b++) bufs[b] = b;
         for (size_t i = 0; placer_at(i); i++) {
             placement pl = {0};
-            assert_int_equal(place_run_checked(g, &r, placer_at(i), 64, tu_quick(), &pl, err, sizeof err),
-                             PLACE_OK);
+            assert_int_equal(
+                place_run_checked(g, &r, placer_at(i), 64, tu_quick(), &pl, err, sizeof err),
+                PLACE_OK);
             problem *p = problem_from_plan(g, &lt, &pl, bufs);
             assert_non_null(p);
             assert_int_equal(p->n, g->nbufs);

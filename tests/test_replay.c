@@ -250,7 +250,8 @@ static void arena_mode_writes_at_planned_offsets(void **state)
     load_json(&f, chain_json);
     placement pl;
     char err[256];
-    assert_int_equal(place_run(f.g, &f.r, placer_find("first-fit"), 64, NULL, &pl, err, sizeof err), 0);
+    assert_int_equal(place_run(f.g, &f.r, placer_find("first-fit"), 64, NULL, &pl, err, sizeof err),
+                     0);
     replay_opts o = {&recorder, REPLAY_ARENA, &pl, NULL, NULL};
     replay_result res;
     rec_fail_at = 0;
@@ -298,7 +299,8 @@ static void pool_mode_reuses_blocks(void **state)
     assert_int_equal(res.held, 4 * MiB + 1024);
     placement pl;
     assert_int_equal(
-        place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, NULL, &pl, err, sizeof err), 0);
+        place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, NULL, &pl, err, sizeof err),
+        0);
     assert_int_equal(pl.reserved, res.held);
     assert_int_equal(res.s[res.n - 1].measured, res.held); /* never given back during the run */
     assert_int_equal(res.residual, 0);                     /* given back at the end */
@@ -314,7 +316,8 @@ static void pool_mode_reuses_blocks(void **state)
     assert_int_equal(replay_run(f.g, &f.r, policy_find("priority"), &o, &res, err, sizeof err), 0);
     assert_int_equal(res.held, 64);
     assert_int_equal(
-        place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, NULL, &pl, err, sizeof err), 0);
+        place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, NULL, &pl, err, sizeof err),
+        0);
     assert_int_equal(pl.reserved, 64);
     place_free(&pl);
     replay_result_free(&res);
@@ -568,8 +571,8 @@ static void host_measures_the_predicted_curve(void **state)
         placement pl;
         char err[256];
         if (mode == REPLAY_ARENA)
-            assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 4096, NULL, &pl, err, sizeof err),
-                             0);
+            assert_int_equal(
+                place_run(f.g, &f.r, placer_find("best"), 4096, NULL, &pl, err, sizeof err), 0);
         replay_opts o = {replay_backend_find("host"), mode, mode == REPLAY_ARENA ? &pl : NULL, NULL,
                          NULL};
         replay_result res;
@@ -599,8 +602,8 @@ static void host_measures_the_predicted_curve(void **state)
                 fail_msg("pool: measured %lld at the end, reserved %lld",
                          (long long)res.s[res.n - 1].measured, (long long)pool_held);
             placement pp;
-            assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, NULL, &pp,
-                                       err, sizeof err),
+            assert_int_equal(place_run(f.g, &f.r, placer_find("pool"), PLACE_ALIGN_DEFAULT, NULL,
+                                       &pp, err, sizeof err),
                              0);
             assert_int_equal(pp.reserved, pool_held);
             place_free(&pp);
@@ -730,8 +733,8 @@ static void cuda_without_a_device(void **state)
          * device's memory after 8 MiB; nothing left behind on any path */
         for (int m = 0; m < REPLAY_NMODES; m++) {
             placement pl;
-            assert_int_equal(place_run(f.g, &f.r, placer_find("best"), 256, NULL, &pl, err, sizeof err),
-                             0);
+            assert_int_equal(
+                place_run(f.g, &f.r, placer_find("best"), 256, NULL, &pl, err, sizeof err), 0);
             replay_opts om = {o.backend, m, &pl, NULL, NULL};
             replay_result rm;
             if (replay_run(f.g, &f.r, policy_find("priority"), &om, &rm, err, sizeof err))

@@ -276,8 +276,8 @@ static void round_trip_host_replay(void **state)
     for (size_t k = 0; k < 3; k++) {
         placement pl = {0};
         if (modes[k] == REPLAY_ARENA)
-            assert_int_equal(place_run(g, &r, placer_find("first-fit"), 64, NULL, &pl, err, sizeof err),
-                             0);
+            assert_int_equal(
+                place_run(g, &r, placer_find("first-fit"), 64, NULL, &pl, err, sizeof err), 0);
         replay_opts o = {replay_backend_find("host"), modes[k],
                          modes[k] == REPLAY_ARENA ? &pl : NULL, NULL, NULL};
         replay_result a, b;

@@ -17,7 +17,8 @@ static void expect_run(const graph *g, const char *pname, uint32_t n, const int6
     assert_non_null(p);
     run r;
     char err[256] = "";
-    if (policy_run(g, p, NULL, &r, err, sizeof err)) fail_msg("policy_run %s failed: %s", pname, err);
+    if (policy_run(g, p, NULL, &r, err, sizeof err))
+        fail_msg("policy_run %s failed: %s", pname, err);
     assert_int_equal(r.n, n);
     for (uint32_t s = 0; s < n; s++) {
         if (g->id[r.order[s]] != ids[s] || r.memory[s] != memory[s])

@@ -12,7 +12,8 @@
 static void init_stepper(stepper *s, const graph *g, const char *pname)
 {
     char err[256] = "";
-    if (step_init(s, g, policy_find(pname), tu_quick(), err, sizeof err)) fail_msg("step_init: %s", err);
+    if (step_init(s, g, policy_find(pname), tu_quick(), err, sizeof err))
+        fail_msg("step_init: %s", err);
 }
 
 /* ------------------------------------------------------ hand-checked */

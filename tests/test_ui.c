@@ -33,9 +33,9 @@ typedef struct fixture {
 static void open_app(fixture *f, const char *sample, int compare)
 {
     f->g = tu_load_sample(sample, NULL);
-    assert_int_equal(
-        app_init(&f->a, f->g, sample, policy_find("priority"), policy_find("fifo"), compare, NULL, NULL),
-        0);
+    assert_int_equal(app_init(&f->a, f->g, sample, policy_find("priority"), policy_find("fifo"),
+                              compare, NULL, NULL),
+                     0);
 }
 
 static void close_app(fixture *f)
@@ -323,8 +323,9 @@ static void test_lanes_edges(void **state)
         graph *g = tu_load(cases[i].json, &d);
         assert_non_null(g);
         app a;
-        assert_int_equal(
-            app_init(&a, g, "edge.json", policy_find("priority"), policy_find("fifo"), 0, NULL, NULL), 0);
+        assert_int_equal(app_init(&a, g, "edge.json", policy_find("priority"), policy_find("fifo"),
+                                  0, NULL, NULL),
+                         0);
         app_key(&a, 'T');
         size_t len;
         for (int w = LAYOUT_MIN_W; w <= 200; w += 7) {
@@ -1742,8 +1743,9 @@ static void test_cut_fuzz_finds(void **state)
                 &d);
     assert_non_null(g);
     app a;
-    assert_int_equal(
-        app_init(&a, g, "no-alloc.json", policy_find("priority"), policy_find("fifo"), 0, NULL, NULL), 0);
+    assert_int_equal(app_init(&a, g, "no-alloc.json", policy_find("priority"), policy_find("fifo"),
+                              0, NULL, NULL),
+                     0);
     for (int t = 0; t < 2; t++, a.timeline = 1)
         for (int w = LAYOUT_MIN_W; w <= 300; w++)
             for (int h = LAYOUT_MIN_H; h <= 50; h += 17) assert_int_equal(cuts_at(&a, w, h, t), 0);
@@ -1916,8 +1918,8 @@ static void test_compare_optimum(void **state)
     (void)state;
     graph *g = tu_gen_load("randwire", 300, 1); /* the greedy is 35% above the optimum */
     app a;
-    assert_int_equal(app_init(&a, g, "rw", policy_find("priority"), policy_find("fifo"), 0, NULL, NULL),
-                     0);
+    assert_int_equal(
+        app_init(&a, g, "rw", policy_find("priority"), policy_find("fifo"), 0, NULL, NULL), 0);
     app_resize(&a, 120, 35);
     app_jump(&a, 7);
     app_key(&a, 'o');
@@ -1948,8 +1950,8 @@ static void test_compare_optimum(void **state)
     app_free(&a);
     /* The search in the thread keeps the limits this thread set. */
     static const solve_ctx few = {.max_states = 50};
-    assert_int_equal(app_init(&a, g, "rw", policy_find("priority"), policy_find("exact"), 0, NULL, &few),
-                     0);
+    assert_int_equal(
+        app_init(&a, g, "rw", policy_find("priority"), policy_find("exact"), 0, NULL, &few), 0);
     app_resize(&a, 120, 35);
     app_key(&a, 'c');
     assert_non_null(a.placing);

@@ -169,7 +169,7 @@ int cmd_compare(int argc, char **argv)
     const char *not_with = list              ? "--policies"
                            : plist           ? "--placers"
                            : align_arg       ? "--align"
-                           : ctx.has_alpha    ? "--alpha"
+                           : ctx.has_alpha   ? "--alpha"
                            : ctx.seconds > 0 ? "--time-limit"
                            : ctx.max_states  ? "--max-states"
                                              : NULL;

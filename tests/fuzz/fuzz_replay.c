@@ -36,8 +36,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     for (int i = 0; i < NGRAPHS; i++)
         for (int p = 0; p < NPOL; p++) {
             char err[256];
-            FUZZ_CHECK(policy_run(graphs[i], policy_at((size_t)p), NULL, &runs[i][p], err, sizeof err) ==
-                           0,
+            FUZZ_CHECK(policy_run(graphs[i], policy_at((size_t)p), NULL, &runs[i][p], err,
+                                  sizeof err) == 0,
                        "%s", err);
             FUZZ_CHECK(app_init(&apps[i][p], graphs[i], graphs[i]->source, policy_at((size_t)p),
                                 policy_at((size_t)(p + 1) % NPOL), 0, NULL, NULL) == 0,

@@ -17,7 +17,10 @@ const char *solve_stop_name(solve_stop s)
     return "?";
 }
 
-double solve_seconds(const solve_ctx *c) { return c && c->seconds > 0 ? c->seconds : SOLVE_TIME_LIMIT; }
+double solve_seconds(const solve_ctx *c)
+{
+    return c && c->seconds > 0 ? c->seconds : SOLVE_TIME_LIMIT;
+}
 
 uint64_t solve_max_states(const solve_ctx *c)
 {

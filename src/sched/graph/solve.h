@@ -29,22 +29,22 @@ const char *solve_stop_name(solve_stop s);
 struct solve_watch; /* solve_watch.h: shared with a watching thread */
 
 typedef struct solve_ctx {
-    double seconds;                /* a search's wall-clock budget; <= 0: SOLVE_TIME_LIMIT */
-    uint64_t max_states;           /* 0: SOLVE_MAX_STATES */
-    int has_alpha;                 /* else weighted uses SOLVE_ALPHA */
-    double alpha;                  /* weighted's weight of memory, in [0, 1] */
-    int has_order;                 /* else multiqueue serves compute, transfer, other */
-    uint8_t order[QUEUE_COUNT];    /* QUEUE_* in the order multiqueue serves them each round */
-    struct solve_watch *watch;     /* NULL: nobody watches (nothing cancels) */
-    double (*clock)(void);         /* seconds on a monotonic clock; NULL: clock_seconds (tests inject) */
+    double seconds;             /* a search's wall-clock budget; <= 0: SOLVE_TIME_LIMIT */
+    uint64_t max_states;        /* 0: SOLVE_MAX_STATES */
+    int has_alpha;              /* else weighted uses SOLVE_ALPHA */
+    double alpha;               /* weighted's weight of memory, in [0, 1] */
+    int has_order;              /* else multiqueue serves compute, transfer, other */
+    uint8_t order[QUEUE_COUNT]; /* QUEUE_* in the order multiqueue serves them each round */
+    struct solve_watch *watch;  /* NULL: nobody watches (nothing cancels) */
+    double (*clock)(void); /* seconds on a monotonic clock; NULL: clock_seconds (tests inject) */
 } solve_ctx;
 
-double solve_seconds(const solve_ctx *c);    /* the time limit, the default filled in */
+double solve_seconds(const solve_ctx *c); /* the time limit, the default filled in */
 uint64_t solve_max_states(const solve_ctx *c);
 double solve_alpha(const solve_ctx *c);
 void solve_order(const solve_ctx *c, uint8_t order[QUEUE_COUNT]);
-double solve_now(const solve_ctx *c);        /* the context's clock */
-int solve_cancelled(const solve_ctx *c);     /* whether the watcher asked it to stop */
+double solve_now(const solve_ctx *c);    /* the context's clock */
+int solve_cancelled(const solve_ctx *c); /* whether the watcher asked it to stop */
 /* For the watcher: what the solver does now (a static string), and how a
  * search stands (states so far, the best found and the proven bound). */
 void solve_doing(const solve_ctx *c, const char *what);

@@ -159,8 +159,8 @@ static uint32_t find_or_add(search *S, const uint64_t *b, int *added)
 typedef struct budget {
     double deadline;
     uint64_t max_states, *states;
-    int stopped; /* SEARCH_* or -1 cancelled */
-    int64_t lb;  /* the graph's bound before this piece: with the piece's, the watcher's */
+    int stopped;          /* SEARCH_* or -1 cancelled */
+    int64_t lb;           /* the graph's bound before this piece: with the piece's, the watcher's */
     const solve_ctx *ctx; /* its clock and watcher */
 } budget;
 
