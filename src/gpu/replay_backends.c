@@ -1,7 +1,6 @@
 /* replay_backends.c: the table of replay backends (nvtop's vendor table: a
- * device's first, then the host's) and what is decided from it: lookup by
- * name, the default, the local one and the fallback rule. Exports
- * replay_backend_*, replay_have_cuda and replay_fallback. */
+ * device's first, then the host's), lookups by name, the default, the local
+ * one and the fallback rule. Exports replay_backend_*, replay_have_cuda, replay_fallback. */
 #include <string.h>
 #include "replay.h"
 #include "replay_backends.h"

@@ -1,7 +1,6 @@
-/* gaps.c: treap of free gaps keyed by address, each node carrying the
- * largest gap of its subtree so first fit descends in one path; optionally a
- * second treap over the same nodes keyed by (len, off), for best fit; and
- * the checks of both (gaps_check). */
+/* gaps.c: treap of free gaps keyed by address, each node carrying the largest
+ * gap of its subtree so first fit descends in one path; optionally a second
+ * treap over the same nodes keyed by (len, off), for best fit; gaps_check. */
 #include "gaps.h"
 #include <stdlib.h>
 #include <string.h>

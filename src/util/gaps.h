@@ -1,8 +1,6 @@
 /* gaps.h: the free gaps of an arena, ordered by address, in a treap whose
  * nodes know the largest gap below them (first fit, neighbour lookups and
- * coalescing in O(log n)), optionally also by (size, address) for best fit.
- * The gaps never overlap; the caller coalesces touching ones (gaps_pred and
- * gaps_succ find them) where it wants to. Exports gaps_*. */
+ * coalescing in O(log n)), optionally also by (size, address) for best fit. Exports gaps_*. */
 #ifndef MEMTRIS_GAPS_H
 #define MEMTRIS_GAPS_H
 #include <stdint.h>
@@ -29,7 +27,8 @@ int gaps_init(gaps *t, uint32_t cap); /* cap: most gaps at once; 0 or -1 */
 int gaps_init_sized(gaps *t, uint32_t cap);
 void gaps_free(gaps *t);
 /* Returns the new gap's node index, or GAPS_NONE when full. len > 0, and the
- * gap overlaps none already there (touching one is fine). */
+ * gap overlaps none already there; touching one is fine (its user coalesces
+ * them where it wants to: gaps_pred and gaps_succ find them). */
 uint32_t gaps_insert(gaps *t, int64_t off, int64_t len);
 void gaps_remove(gaps *t, int64_t off);
 /* The lowest-addressed gap of at least len bytes, or GAPS_NONE. */
