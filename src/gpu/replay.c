@@ -1,14 +1,13 @@
 /* replay.c: the replay engine: walks a schedule, performs each step on a
  * backend (allocations as the mode says, compute steps writing their
- * buffers), reads the memory after it; and the table of backends. Exports
- * replay_run, replay_summarize, replay_backend_*, replay_mode_*. */
+ * buffers), reads the memory after it (the backends' table: replay_backends.c).
+ * Exports replay_run, replay_summarize, replay_prefault, replay_mode_*. */
 #define _GNU_SOURCE
 #include "replay.h"
 #include "util/clock.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "replay_backends.h"
 #include "sched/time/pool.h"
 #include "util/units.h"
 
@@ -24,44 +23,6 @@ int replay_mode_find(const char *name)
     for (int m = 0; name && m < REPLAY_NMODES; m++)
         if (!strcmp(name, mode_names[m])) return m;
     return -1;
-}
-
-static const replay_backend *const backends[] = {&replay_cuda_backend, &replay_host_backend};
-
-const replay_backend *replay_backend_at(size_t i)
-{
-    return i < sizeof backends / sizeof *backends ? backends[i] : NULL;
-}
-
-const replay_backend *replay_backend_find(const char *name)
-{
-    for (size_t i = 0; name && replay_backend_at(i); i++)
-        if (!strcmp(name, backends[i]->name)) return backends[i];
-    return NULL;
-}
-
-int replay_have_cuda(void)
-{
-    for (size_t i = 0; replay_backend_at(i); i++)
-        if ((backends[i]->caps & REPLAY_CAP_NEEDS_DEVICE) &&
-            !(backends[i]->caps & REPLAY_CAP_NOT_BUILT))
-            return 1;
-    return 0;
-}
-
-const replay_backend *replay_backend_default(void)
-{
-    for (size_t i = 0; replay_backend_at(i); i++)
-        if (!(backends[i]->caps & REPLAY_CAP_NOT_BUILT)) return backends[i];
-    return replay_backend_local();
-}
-
-const replay_backend *replay_backend_local(void) { return &replay_host_backend; }
-
-const replay_backend *replay_fallback(const replay_backend *be, int named)
-{
-    if (named || !(be->caps & REPLAY_CAP_FALLS_BACK) || be == replay_backend_local()) return NULL;
-    return replay_backend_local();
 }
 
 void replay_result_free(replay_result *res)

@@ -43,10 +43,6 @@ typedef struct replay_region {
 
 typedef struct replay_dev replay_dev; /* a backend's opened device */
 
-/* A backend (nvtop's vendor table): every function but open and close
- * returns 0, or -1 with the reason in error(). Slots are small integers
- * chosen by the engine (fewer than open's nslots), each holding at most one
- * allocation. */
 /* What a backend is, for every decision made about one (never its name). */
 enum {
     REPLAY_CAP_MEASURES_SELF = 1u << 0, /* reads this process's memory: what the process
@@ -56,6 +52,13 @@ enum {
     REPLAY_CAP_NOT_BUILT = 1u << 3   /* this build lacks it: opening it says so */
 };
 
+/* A backend: one entry of the table in replay_backends.c (nvtop's vendor
+ * table), its name and words, the modes it runs, its capabilities and its
+ * functions. alloc, release, touch, read and trim return 0, or -1 with the
+ * reason in error(d); open returns NULL with the reason in err; info, error
+ * and close cannot fail. A backend that is not built (REPLAY_CAP_NOT_BUILT)
+ * has only open, which says so. Slots are small integers chosen by the
+ * engine (fewer than open's nslots), each holding at most one allocation. */
 typedef struct replay_backend {
     const char *name;
     const char *label; /* in sentences: "CUDA", "the host" */

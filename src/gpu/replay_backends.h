@@ -1,5 +1,5 @@
-/* replay_backends.h: the backends of replay.c's table, one file each
- * (replay_host.c, replay_cuda.cu or replay_nocuda.c). */
+/* replay_backends.h: the backends of the table in replay_backends.c, one
+ * file each (replay_host.c, replay_cuda.cu or replay_nocuda.c). */
 #ifndef MEMTRIS_REPLAY_BACKENDS_H
 #define MEMTRIS_REPLAY_BACKENDS_H
 #include "replay.h"

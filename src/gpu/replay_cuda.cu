@@ -1,7 +1,7 @@
 /* replay_cuda.cu: the cuda backend: cudaMalloc/cudaFree (raw, arena, pool)
  * or cudaMallocAsync/cudaFreeAsync on the device's current memory pool
  * (async), a kernel that writes every byte a compute step names,
- * cudaMemGetInfo after a sync. Exports replay_cuda_backend and replay_have_cuda. */
+ * cudaMemGetInfo after a sync. Exports replay_cuda_backend. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,10 @@
-/* gaps.c: treap of free gaps keyed by address, each node carrying the
- * largest gap of its subtree so first fit descends in one path; optionally a
- * second treap over the same nodes keyed by (len, off), for best fit. */
+/* gaps.c: treap of free gaps keyed by address, each node carrying the largest
+ * gap of its subtree so first fit descends in one path; optionally a second
+ * treap over the same nodes keyed by (len, off), for best fit; gaps_check. */
 #include "gaps.h"
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 
 int gaps_init(gaps *t, uint32_t cap)
 {
@@ -117,6 +118,22 @@ uint32_t gaps_best_fit(const gaps *t, int64_t len)
     return best;
 }
 
+/* Gap i, just inserted, has a length, is the only one at its offset, does
+ * not overlap its neighbours, and the root knows a gap as large: O(log n). */
+static inline int gap_fits(const gaps *t, uint32_t i)
+{
+    const gap_node *x = &t->n[i];
+    uint32_t p = gaps_pred(t, x->off), q = gaps_succ(t, x->off);
+    return x->len > 0 && gaps_pred(t, x->off + 1) == i &&
+           (p == GAPS_NONE || t->n[p].off + t->n[p].len <= x->off) &&
+           (q == GAPS_NONE || x->off + x->len <= t->n[q].off) && t->n[t->root].max >= x->len;
+}
+
+static inline uint32_t max_prio(const gaps *t, uint32_t i)
+{
+    return i == GAPS_NONE ? 0 : t->n[i].prio;
+}
+
 uint32_t gaps_insert(gaps *t, int64_t off, int64_t len)
 {
     uint32_t i;
@@ -140,6 +157,8 @@ uint32_t gaps_insert(gaps *t, int64_t off, int64_t len)
         ssplit(t, t->sroot, len, off, &a, &b);
         t->sroot = smerge(t, smerge(t, a, i), b);
     }
+    MEMTRIS_ASSERT(gap_fits(t, i));
+    MEMTRIS_ASSERT_SAMPLED(&t->ops, gaps_check(t) == 0);
     return i;
 }
 
@@ -154,12 +173,18 @@ void gaps_remove(gaps *t, int64_t off)
             ssplit(t, t->sroot, t->n[c].len, off, &e, &f);
             ssplit(t, f, t->n[c].len, off + 1, &g, &h);
             t->sroot = smerge(t, e, h);
+            MEMTRIS_ASSERT(g == c && t->n[g].sleft == GAPS_NONE && t->n[g].sright == GAPS_NONE);
             (void)g;
         }
+        /* one gap at off, never two */
+        MEMTRIS_ASSERT(t->n[c].left == GAPS_NONE && t->n[c].right == GAPS_NONE);
         t->n[c].left = t->free_list;
         t->free_list = c;
     }
     t->root = merge(t, a, d);
+    MEMTRIS_ASSERT(t->root == GAPS_NONE ||
+                   (t->n[t->root].prio >= max_prio(t, a) && t->n[t->root].prio >= max_prio(t, d)));
+    MEMTRIS_ASSERT_SAMPLED(&t->ops, gaps_check(t) == 0);
 }
 
 uint32_t gaps_first_fit(const gaps *t, int64_t len)
@@ -196,4 +221,91 @@ uint32_t gaps_succ(const gaps *t, int64_t addr)
         } else i = t->n[i].right;
     }
     return best;
+}
+
+/* ------------------------------------------------------------ checks */
+
+/* A walk of one treap in order, counting what is wrong. */
+typedef struct gwalk {
+    const gaps *t;
+    uint32_t seen; /* nodes visited: past t->used, a node is reached twice */
+    uint32_t prev; /* the node visited last, GAPS_NONE before the first */
+    int bad, touching;
+} gwalk;
+
+/* Visits node i (reached from a parent of priority prio); 0 when it cannot
+ * be entered (out of range, or a cycle), else 1. */
+static int enter(gwalk *w, uint32_t i, uint32_t prio)
+{
+    if (i >= w->t->used || ++w->seen > w->t->used) {
+        w->bad++;
+        return 0;
+    }
+    if (w->t->n[i].prio > prio) w->bad++; /* heap order */
+    return 1;
+}
+
+/* The address treap under i: returns the largest len there, -1 if empty. */
+static int64_t walk_addr(gwalk *w, uint32_t i, uint32_t prio)
+{
+    if (i == GAPS_NONE || !enter(w, i, prio)) return -1;
+    const gap_node *x = &w->t->n[i];
+    int64_t l = walk_addr(w, x->left, x->prio);
+    if (x->len <= 0 || x->off < 0 || x->len > INT64_MAX - x->off) w->bad++;
+    if (w->prev != GAPS_NONE) {
+        const gap_node *p = &w->t->n[w->prev];
+        if (p->off >= x->off) w->bad++;              /* in order, one gap an offset */
+        else if (p->off + p->len > x->off) w->bad++; /* overlapping */
+        else if (p->off + p->len == x->off) w->touching++;
+    }
+    w->prev = i;
+    int64_t r = walk_addr(w, x->right, x->prio), m = x->len;
+    if (l > m) m = l;
+    if (r > m) m = r;
+    if (x->max != m) w->bad++;
+    return m;
+}
+
+/* The size index under i: (len, off) in order, each node the one of the
+ * address treap at its offset. */
+static void walk_size(gwalk *w, uint32_t i, uint32_t prio)
+{
+    if (i == GAPS_NONE || !enter(w, i, prio)) return;
+    const gap_node *x = &w->t->n[i];
+    walk_size(w, x->sleft, x->prio);
+    if (w->prev != GAPS_NONE && !size_less(&w->t->n[w->prev], x->len, x->off)) w->bad++;
+    if (gaps_pred(w->t, x->off + 1) != i) w->bad++;
+    w->prev = i;
+    walk_size(w, x->sright, x->prio);
+}
+
+int gaps_check(const gaps *t)
+{
+    if (!t->n || t->used > t->cap) return 1;
+    gwalk w = {t, 0, GAPS_NONE, 0, 0};
+    walk_addr(&w, t->root, UINT32_MAX);
+    uint32_t in_tree = w.seen, nfree = 0;
+    int bad = w.bad;
+    for (uint32_t i = t->free_list; i != GAPS_NONE; i = t->n[i].left)
+        if (i >= t->used || ++nfree > t->used) {
+            bad++;
+            break;
+        }
+    if (in_tree + nfree != t->used) bad++; /* a node lost, or on the list and in the tree */
+    if (bad) return bad;                   /* the size index's lookups need a whole address treap */
+    if (t->sized) {
+        gwalk ws = {t, 0, GAPS_NONE, 0, 0};
+        walk_size(&ws, t->sroot, UINT32_MAX);
+        bad += ws.bad + (ws.seen != in_tree);
+    } else if (t->sroot != GAPS_NONE) {
+        bad++;
+    }
+    return bad;
+}
+
+int gaps_check_coalesced(const gaps *t)
+{
+    gwalk w = {t, 0, GAPS_NONE, 0, 0};
+    walk_addr(&w, t->root, UINT32_MAX);
+    return w.touching;
 }

@@ -19,13 +19,16 @@ typedef struct gaps {
     uint64_t seed;
     uint32_t sroot; /* root of the size index */
     int sized;      /* keeps the size index (gaps_init_sized) */
+    uint64_t ops;   /* inserts and removes: the sampled checks (util/check.h) */
 } gaps;
 
 int gaps_init(gaps *t, uint32_t cap); /* cap: most gaps at once; 0 or -1 */
 /* The same, also keeping the gaps ordered by (len, off) for gaps_best_fit. */
 int gaps_init_sized(gaps *t, uint32_t cap);
 void gaps_free(gaps *t);
-/* Returns the new gap's node index, or GAPS_NONE when full. */
+/* Returns the new gap's node index, or GAPS_NONE when full. len > 0, and the
+ * gap overlaps none already there; touching one is fine (its user coalesces
+ * them where it wants to: gaps_pred and gaps_succ find them). */
 uint32_t gaps_insert(gaps *t, int64_t off, int64_t len);
 void gaps_remove(gaps *t, int64_t off);
 /* The lowest-addressed gap of at least len bytes, or GAPS_NONE. */
@@ -36,5 +39,18 @@ uint32_t gaps_best_fit(const gaps *t, int64_t len);
 /* The gap with the largest off below (pred) or smallest off above (succ) addr. */
 uint32_t gaps_pred(const gaps *t, int64_t addr);
 uint32_t gaps_succ(const gaps *t, int64_t addr);
+
+/* The whole structure checked: 0 when whole, else the number of problems
+ * found: the address treap in order (offsets strictly increasing) and in
+ * heap order of priorities, each node's max the largest len below it, every
+ * len > 0, no two gaps overlapping, the nodes in the tree and on the free
+ * list together the nodes used; with the size index, the same nodes in
+ * (len, off) order and heap order. O(n log n); the assertion builds run it
+ * after the 1st, 2nd, 4th... insert or remove, and O(log n) checks of the
+ * gap touched after every one. */
+int gaps_check(const gaps *t);
+/* The number of pairs of gaps that touch (one ends where the next starts):
+ * 0 in a free list that its user keeps coalesced. O(n). */
+int gaps_check_coalesced(const gaps *t);
 
 #endif

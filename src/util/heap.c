@@ -1,7 +1,9 @@
-/* heap.c: the ready-queue min-heap (array layout, children 2i+1 and 2i+2). */
+/* heap.c: the ready-queue min-heap (array layout, children 2i+1 and 2i+2)
+ * and its check (heap_check). */
 #include "heap.h"
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 
 int heap_init(heap *h, uint32_t cap, uint32_t npos)
 {
@@ -17,6 +19,7 @@ int heap_init(heap *h, uint32_t cap, uint32_t npos)
             return -1;
         }
         memset(h->pos, 0xff, (size_t)npos * sizeof *h->pos);
+        h->npos = npos;
     }
     return 0;
 }
@@ -41,7 +44,8 @@ static inline void heap_set(heap *h, uint32_t i, heap_item it)
     if (h->pos) h->pos[it.node] = i;
 }
 
-static void sift_up(heap *h, uint32_t i, heap_item it)
+/* Both return where the item came to rest. */
+static uint32_t sift_up(heap *h, uint32_t i, heap_item it)
 {
     while (i > 0) {
         uint32_t p = (i - 1) / 2;
@@ -50,9 +54,10 @@ static void sift_up(heap *h, uint32_t i, heap_item it)
         i = p;
     }
     heap_set(h, i, it);
+    return i;
 }
 
-static void sift_down(heap *h, uint32_t i, heap_item it)
+static uint32_t sift_down(heap *h, uint32_t i, heap_item it)
 {
     for (;;) {
         uint32_t c = 2 * i + 1;
@@ -63,26 +68,55 @@ static void sift_down(heap *h, uint32_t i, heap_item it)
         i = c;
     }
     heap_set(h, i, it);
+    return i;
 }
 
-void heap_push(heap *h, heap_item it) { sift_up(h, h->len++, it); }
+/* The item at i (< len) is in order with its parent and children, and
+ * indexed at i: what a sift must leave behind, in O(1). */
+static inline int settled(const heap *h, uint32_t i)
+{
+    uint64_t c = 2 * (uint64_t)i + 1;
+    return (i == 0 || !heap_less(&h->a[i], &h->a[(i - 1) / 2])) &&
+           (c >= h->len || !heap_less(&h->a[c], &h->a[i])) &&
+           (c + 1 >= h->len || !heap_less(&h->a[c + 1], &h->a[i])) &&
+           (!h->pos || (h->a[i].node < h->npos && h->pos[h->a[i].node] == i));
+}
+
+void heap_push(heap *h, heap_item it)
+{
+    MEMTRIS_ASSERT(h->len < h->cap + 1 && (!h->pos || it.node < h->npos));
+    uint32_t i = sift_up(h, h->len++, it);
+    MEMTRIS_ASSERT(settled(h, i));
+    MEMTRIS_ASSERT_SAMPLED(&h->ops, heap_check(h) == 0);
+    (void)i;
+}
 
 heap_item heap_pop(heap *h)
 {
+    MEMTRIS_ASSERT(h->len > 0);
     heap_item top = h->a[0];
     if (h->pos) h->pos[top.node] = UINT32_MAX;
-    if (--h->len > 0) sift_down(h, 0, h->a[h->len]);
+    if (--h->len > 0) {
+        uint32_t i = sift_down(h, 0, h->a[h->len]);
+        MEMTRIS_ASSERT(settled(h, i) && settled(h, 0));
+        (void)i;
+    }
+    MEMTRIS_ASSERT_SAMPLED(&h->ops, heap_check(h) == 0);
     return top;
 }
 
 void heap_remove(heap *h, uint32_t node)
 {
+    MEMTRIS_ASSERT(h->pos && node < h->npos && h->pos[node] < h->len);
     uint32_t i = h->pos[node];
     h->pos[node] = UINT32_MAX;
-    if (--h->len == i) return;
-    heap_item last = h->a[h->len];
-    if (i > 0 && heap_less(&last, &h->a[(i - 1) / 2])) sift_up(h, i, last);
-    else sift_down(h, i, last);
+    if (--h->len != i) {
+        heap_item last = h->a[h->len];
+        if (i > 0 && heap_less(&last, &h->a[(i - 1) / 2])) i = sift_up(h, i, last);
+        else i = sift_down(h, i, last);
+        MEMTRIS_ASSERT(settled(h, i));
+    }
+    MEMTRIS_ASSERT_SAMPLED(&h->ops, heap_check(h) == 0);
 }
 
 /* Best-first walk of the heap tree with a small side heap of indices. */
@@ -120,4 +154,20 @@ uint32_t heap_sorted(const heap *h, uint32_t skip, heap_item *out, uint32_t max)
     }
     free(side);
     return got;
+}
+
+int heap_check(const heap *h)
+{
+    int bad = h->len > h->cap + 1 || (h->len && !h->a); /* heap_init allocates cap + 1 */
+    if (bad) return bad;
+    for (uint32_t i = 1; i < h->len; i++)
+        if (heap_less(&h->a[i], &h->a[(i - 1) / 2])) bad++;
+    if (!h->pos) return bad;
+    for (uint32_t i = 0; i < h->len; i++)
+        if (h->a[i].node >= h->npos || h->pos[h->a[i].node] != i) bad++;
+    uint32_t indexed = 0;
+    for (uint32_t x = 0; x < h->npos; x++)
+        if (h->pos[x] != UINT32_MAX) indexed++;
+    if (indexed != h->len) bad++; /* a node indexed but not held */
+    return bad;
 }

@@ -14,6 +14,8 @@ typedef struct heap {
     heap_item *a;
     uint32_t len, cap;
     uint32_t *pos; /* pos[node] = index in a[], or UINT32_MAX; may be NULL */
+    uint32_t npos; /* nodes in pos[] */
+    uint64_t ops;  /* pushes, pops and removes: the sampled checks (util/check.h) */
 } heap;
 
 /* cap: most items ever held at once; npos: nodes for the position index, or 0. */
@@ -32,5 +34,12 @@ void heap_remove(heap *h, uint32_t node); /* needs the position index */
 /* Writes items of rank skip.. skip+max-1 in key order into out (without
  * changing h); returns how many were written. */
 uint32_t heap_sorted(const heap *h, uint32_t skip, heap_item *out, uint32_t max);
+/* The whole heap checked: 0 when whole, else the number of problems found:
+ * no item less than its parent, len within cap, and with the position index
+ * every item's node below npos and found at its index, and as many nodes
+ * indexed as items held. O(len + npos); the assertion builds run it after
+ * the 1st, 2nd, 4th... push, pop or remove, and O(1) checks of the item
+ * moved after every one. */
+int heap_check(const heap *h);
 
 #endif

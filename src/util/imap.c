@@ -1,8 +1,9 @@
 /* imap.c: direct table while keys are dense, else linear-probing hash kept
- * at most half full. */
+ * at most half full; and its check (imap_check). */
 #include "imap.h"
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 
 static size_t imap_hash(int64_t k)
 {
@@ -71,11 +72,13 @@ static int rehash(imap *m, size_t cap)
     free(old.dense);
     free(old.keys);
     free(old.vals);
+    MEMTRIS_ASSERT(imap_check(m) == 0 && m->count == old.count);
     return 0;
 }
 
 uint32_t imap_put(imap *m, int64_t key, uint32_t val)
 {
+    MEMTRIS_ASSERT(key >= 0);
     if (!m->keys) {
         if ((uint64_t)key < m->dcap) {
             if (m->dense[key] != IMAP_NONE) return m->dense[key];
@@ -92,6 +95,7 @@ uint32_t imap_put(imap *m, int64_t key, uint32_t val)
             memset(d + m->dcap, 0xff, (cap - m->dcap) * sizeof *d);
             m->dense = d;
             m->dcap = cap;
+            MEMTRIS_ASSERT(imap_check(m) == 0);
             return imap_put(m, key, val);
         }
         size_t cap = 16;
@@ -99,5 +103,34 @@ uint32_t imap_put(imap *m, int64_t key, uint32_t val)
         if (rehash(m, cap)) return IMAP_NONE - 1;
     }
     if ((m->count + 1) * 2 > m->mask + 1 && rehash(m, (m->mask + 1) * 2)) return IMAP_NONE - 1;
-    return hash_put(m, key, val);
+    uint32_t was = hash_put(m, key, val);
+    MEMTRIS_ASSERT(imap_get(m, key) == (was == IMAP_NONE ? val : was));
+    return was;
+}
+
+int imap_check(const imap *m)
+{
+    int bad = 0;
+    size_t held = 0;
+    if (!m->keys) {
+        if (m->vals || (m->dcap && !m->dense)) return 1;
+        for (size_t k = 0; k < m->dcap; k++) held += m->dense[k] != IMAP_NONE;
+        return bad + (held != m->count);
+    }
+    size_t cap = m->mask + 1;
+    if (m->dense || m->dcap || !m->vals || (cap & m->mask) || m->count * 2 > cap) return 1;
+    for (size_t i = 0; i < cap; i++) {
+        int64_t k = m->keys[i];
+        if (k < -1) bad++;
+        if (k < 0) continue;
+        held++;
+        /* from the key's home slot to i: no hole (imap_get would stop
+         * there) and no other copy of the key (it would answer first) */
+        for (size_t j = imap_hash(k) & m->mask; j != i; j = (j + 1) & m->mask)
+            if (m->keys[j] < 0 || m->keys[j] == k) {
+                bad++;
+                break;
+            }
+    }
+    return bad + (held != m->count);
 }

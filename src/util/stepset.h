@@ -17,5 +17,12 @@ void stepset_clear(stepset *b); /* removes every member */
 void stepset_add(stepset *b, uint64_t x);
 /* The smallest member >= x, or UINT64_MAX. */
 uint64_t stepset_next(const stepset *b, uint64_t x);
+/* The whole set checked: 0 when whole, else the number of problems found:
+ * 1 to 6 levels, each a 64th of the one below (rounded up) down to one word
+ * at the top, and each summary bit set exactly when its word below is not
+ * empty (no bit past the words below). O(words); the assertion builds run
+ * it at every stepset_clear, and check each add's bound and each answer of
+ * stepset_next. */
+int stepset_check(const stepset *b);
 
 #endif
