@@ -201,7 +201,7 @@ static void test_pool_view(void **state)
     app *a = &f.a;
     a->poolp = (pool_params){150, 0.1, 1.0, 9};
     assert_int_equal(app_key(a, 'I'), APP_REDRAW);
-    assert_true(a->pool_view && a->pool);
+    assert_true(a->curve == CURVE_POOL && a->pool);
     pool_sim s;
     char err[256];
     assert_int_equal(pool_simulate(f.g, &a->st[0].r, &a->poolp, &s, err, sizeof err), 0);
@@ -217,17 +217,17 @@ static void test_pool_view(void **state)
             for (int utf8 = 0; utf8 <= 1; utf8++) expect_no_cuts(a, w, h, utf8, "the pool view");
     const policy *before = a->pol;
     app_key(a, 's'); /* the next policy: the pools follow */
-    assert_true(a->pol != before && a->pool_view && a->pool);
+    assert_true(a->pol != before && a->curve == CURVE_POOL && a->pool);
     assert_int_equal(pool_simulate(f.g, &a->st[0].r, &a->poolp, &s, err, sizeof err), 0);
     assert_memory_equal(a->pool->need, s.need, 150 * sizeof *s.need);
     pool_sim_free(&s);
     app_key(a, 'I');
-    assert_false(a->pool_view);
+    assert_false(a->curve == CURVE_POOL);
     assert_null(a->pool);
     /* Too much work for a key on the UI's thread: refused at once, said why. */
     a->poolp.iterations = 10000000;
     app_key(a, 'I');
-    assert_false(a->pool_view);
+    assert_false(a->curve == CURVE_POOL);
     assert_null(a->pool);
     assert_non_null(strstr(a->msg, "the pool view simulates at most 2e+08 node-iterations"));
     close_app(&f);
@@ -268,7 +268,7 @@ static void test_lanes(void **state)
         if (i == 0) assert_non_null(strstr(plain, "  makespan 20.0 ms"));
         else assert_null(strstr(plain, "makespan"));
         app_key(a, 'T');
-        assert_true(a->lanes);
+        assert_true(a->curve == CURVE_LANES);
         char *on = render(a, 220, 50, 1, 0, &len);
         if (i == 0) {
             assert_non_null(
@@ -1133,7 +1133,7 @@ static void test_live_list(void **state)
     app *a = &f.a;
     app_key(a, 'P');
     app_key(a, 'l');
-    assert_true(a->live);
+    assert_true(a->arena == ARENA_LIVE);
     const graph *g = f.g;
     const stepper *s = &a->st[0];
     uint32_t n = 0, big = GRAPH_NONE;
@@ -1161,7 +1161,7 @@ static void test_live_list(void **state)
     assert_true(first && !strncmp(first, want, strlen(want)));
     free(screen);
     app_key(a, 'l');
-    assert_false(a->live);
+    assert_false(a->arena == ARENA_LIVE);
     close_app(&f);
 }
 
@@ -1418,7 +1418,7 @@ static void test_click_on_curve(void **state)
     app *a = &f.a;
     app_resize(a, 120, 35);
     rect r = a->lay.r[P_CURVE];
-    hit_frame hf = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl, 0, f.g->n + 1, 0};
+    hit_frame hf = {&a->lay, a->utf8, a->arena == ARENA_TIMELINE, a->g, &a->st[0], &a->pl, 0, f.g->n + 1, 0};
     /* Outside the plot: no jump. */
     assert_false(hit_test(&hf, r.x, r.y).kind == HIT_STEP);
     assert_false(app_click(a, 0, 0));
@@ -1550,7 +1550,7 @@ static void test_arena_keys(void **state)
         hit = app_click(a, r.x + 20, y) && a->sel != GRAPH_NONE;
     assert_true(hit);
     app_key(a, 't');
-    assert_true(a->timeline);
+    assert_true(a->arena == ARENA_TIMELINE);
     got = render(a, 132, 40, 1, 0, &n);
     assert_non_null(strstr(got, "Timeline: first-fit"));
     free(got);
@@ -1561,7 +1561,7 @@ static void test_arena_keys(void **state)
             hit = app_click(a, x, y) && a->sel != GRAPH_NONE;
     assert_true(hit);
     app_key(a, 't');
-    assert_false(a->timeline);
+    assert_false(a->arena == ARENA_TIMELINE);
     close_app(&f);
 }
 
@@ -1745,7 +1745,7 @@ static void test_cut_fuzz_finds(void **state)
     app a;
     assert_int_equal(
         app_init(&a, g, "no-alloc.json", policy_find("priority"), policy_find("fifo"), 0, NULL), 0);
-    for (int t = 0; t < 2; t++, a.timeline = 1)
+    for (int t = 0; t < 2; t++, a.arena = ARENA_TIMELINE)
         for (int w = LAYOUT_MIN_W; w <= 300; w++)
             for (int h = LAYOUT_MIN_H; h <= 50; h += 17) assert_int_equal(cuts_at(&a, w, h, t), 0);
     app_free(&a);

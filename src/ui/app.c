@@ -52,8 +52,14 @@ static void explain(app *a, int which)
  * buffer (the timeline shows every buffer, and keeps it). */
 static void drop_dead_selection(app *a)
 {
-    if (a->sel != GRAPH_NONE && !a->timeline && !step_buf_live(&a->st[0], a->sel))
+    if (a->sel != GRAPH_NONE && app_arena_base(a) != ARENA_TIMELINE &&
+        !step_buf_live(&a->st[0], a->sel))
         a->sel = GRAPH_NONE;
+}
+
+arena_mode app_arena_base(const app *a)
+{
+    return a->arena == ARENA_LIVE ? a->arena_back : a->arena;
 }
 
 void app_curve_window(const app *a, uint32_t *lo, uint32_t *span)
@@ -391,7 +397,7 @@ void app_take_main(app *a, stepper *st, placement *pl, const policy *pol)
                  other->name, a->err);
         step_free(&a->st[1]);
         a->have_cmp = a->compare = 0;
-        a->live = a->live ? 1 : 0;
+        a->live_side = 1;
         app_resize(a, a->lay.w, a->lay.h);
     }
     a->cmp_pol = other;
@@ -550,7 +556,12 @@ static app_reaction main_key(app *a, int key)
         else scroll(a, 1);
         return APP_REDRAW;
     case 'l': /* compare mode: the stepped side's list, the other's, neither */
-        a->live = (a->live + 1) % (a->compare ? 3 : 2);
+        if (a->arena != ARENA_LIVE) {
+            a->arena_back = a->arena;
+            a->arena = ARENA_LIVE;
+            a->live_side = 1;
+        } else if (a->compare && a->live_side == 1) a->live_side = 2;
+        else a->arena = a->arena_back;
         a->better = 0;
         return APP_REDRAW;
     case 'w':
@@ -559,17 +570,13 @@ static app_reaction main_key(app *a, int key)
             return APP_REDRAW;
         }
         a->better = !a->better;
-        a->live = 0;
+        a->arena = app_arena_base(a);
         return APP_REDRAW;
     case 'H': a->holes = !a->holes; return APP_REDRAW;
-    case 'T':
-        a->lanes = !a->lanes;
-        a->pool_view = 0;
-        return APP_REDRAW;
+    case 'T': a->curve = a->curve == CURVE_LANES ? CURVE_MEMORY : CURVE_LANES; return APP_REDRAW;
     case 'I': return app_pool_toggle(a);
     case 't':
-        a->live = 0;
-        a->timeline = !a->timeline;
+        a->arena = app_arena_base(a) == ARENA_TIMELINE ? ARENA_BLOCKS : ARENA_TIMELINE;
         drop_dead_selection(a);
         return APP_REDRAW;
     case K_PGUP: scroll(a, -page); return APP_REDRAW;
@@ -644,12 +651,13 @@ app_reaction app_key(app *a, int key)
 
 app_reaction app_click(app *a, int x, int y)
 {
-    hit_frame f = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl, 0, 0, a->lanes};
+    hit_frame f = {&a->lay,   a->utf8, app_arena_base(a) == ARENA_TIMELINE,
+                   a->g,      &a->st[0], &a->pl, 0, 0, a->curve == CURVE_LANES};
     app_curve_window(a, &f.lo, &f.span);
     hit_action h = hit_test(&f, x, y);
     switch (h.kind) {
     case HIT_STEP:
-        if (a->pool_view) return 0; /* the panel shows iterations, not steps */
+        if (a->curve == CURVE_POOL) return 0; /* the panel shows iterations, not steps */
         app_jump(a, h.step);
         return APP_REDRAW;
     case HIT_BUFFER:

@@ -51,6 +51,14 @@ typedef struct app_break {
     int64_t bytes; /* or, when > 0: the step where live memory reaches it from below */
 } app_break;
 
+/* What the curve's panel shows: the memory curve, the streams over time
+ * with memory under them (T), or the pools over iterations (I). */
+typedef enum { CURVE_MEMORY, CURVE_LANES, CURVE_POOL } curve_mode;
+/* What the arena's panel shows: the live blocks at their addresses, the
+ * whole run's timeline (t), or the list of the buffers live at the cursor
+ * (l; in compare mode it takes the summary's place). */
+typedef enum { ARENA_BLOCKS, ARENA_TIMELINE, ARENA_LIVE } arena_mode;
+
 /* What a key, a click or a tick changed, for the front end to act on (as
  * htop's actions return reactions): a bit set, 0 for nothing. */
 typedef unsigned app_reaction;
@@ -77,11 +85,11 @@ typedef struct app {
     uint32_t *by_span;           /* buffers by span, largest first (timeline painting order) */
     uint32_t zoom_lo, zoom_span; /* the curve's window of steps (zoom_span 0: every step) */
     int better;                  /* compare mode: the summary says why one order is lower */
-    int live;     /* the arena panel (or compare's summary) lists the buffers live at the cursor:
-                   * 1 of the stepped policy, 2 of the other (compare mode) */
-    int timeline; /* the arena panel shows the lifetime x address timeline */
+    curve_mode curve;            /* what the curve's panel shows */
+    arena_mode arena;            /* what the arena's panel shows */
+    arena_mode arena_back;       /* ARENA_LIVE: what l goes back to (blocks or timeline) */
+    int live_side; /* ARENA_LIVE: the buffers of 1 the stepped policy, 2 the other (compare) */
     int holes;    /* the curve shades the plan's holes: its high-water mark above the live bytes */
-    int lanes;    /* the curve panel shows the streams over time, memory over time under them */
     timeline tl;  /* st[0]'s run timed on the graph's streams (tl.n 0: not known) */
     uint32_t sel; /* the selected buffer, or GRAPH_NONE */
     int compare;  /* compare mode shown */
@@ -115,9 +123,8 @@ typedef struct app {
     int have_replay; /* replay holds a result: the curve overlays it */
     replay_result replay;
     const policy *replay_pol; /* the policy replay was made for (NULL: one this memtris lacks) */
-    /* The pool view (I, app_pool.c): the curve panel shows pool's iterations
-     * of the stepped policy's run, made with poolp (iterate's options). */
-    int pool_view;
+    /* The pool view (I, app_pool.c; curve CURVE_POOL): the iterations of
+     * the stepped policy's run, made with poolp (iterate's options). */
     pool_params poolp;
     pool_sim *pool;
 } app;
@@ -186,6 +193,10 @@ const replay_result *app_overlay(const app *a);
 /* I: the pool view on or off; simulates the pools (a->poolp) over the
  * stepped policy's run when it is shown (says why not in a->msg). */
 app_reaction app_pool_toggle(app *a);
+
+/* The arena panel's blocks or timeline: what it shows, or what it shows
+ * again when the live list (l) goes. */
+arena_mode app_arena_base(const app *a);
 
 /* The best proven bound on g's least peak (the graph's, and any the runs'
  * searches proved); *optimal: a run peaks there (so it is the optimum). */

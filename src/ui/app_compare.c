@@ -87,7 +87,7 @@ app_reaction app_toggle_compare(app *a)
         return APP_REDRAW;
     }
     a->compare = !a->compare;
-    if (!a->compare && a->live == 2) a->live = 1; /* the other side's list goes with it */
+    if (!a->compare && a->arena == ARENA_LIVE) a->live_side = 1; /* the other side's list goes with it */
     app_resize(a, a->lay.w, a->lay.h);
     app_after_move(a);
     return APP_REDRAW | APP_RELAYOUT;

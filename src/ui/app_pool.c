@@ -40,15 +40,14 @@ static int simulate(app *a)
 
 app_reaction app_pool_toggle(app *a)
 {
-    if (a->pool_view) {
-        a->pool_view = 0;
+    if (a->curve == CURVE_POOL) {
+        a->curve = CURVE_MEMORY;
         app_pool_free(a);
         snprintf(a->msg, sizeof a->msg, "the memory curve again");
         return APP_REDRAW;
     }
     if (simulate(a)) return APP_REDRAW;
-    a->pool_view = 1;
-    a->lanes = 0;
+    a->curve = CURVE_POOL;
     snprintf(a->msg, sizeof a->msg,
              "pools over %u iterations of %s, buffers scaled by [%g, %g) (seed %llu); I: back",
              a->poolp.iterations, a->pol->name, a->poolp.min, a->poolp.max,
@@ -58,5 +57,5 @@ app_reaction app_pool_toggle(app *a)
 
 void app_pool_refresh(app *a)
 {
-    if (a->pool_view && simulate(a)) a->pool_view = 0;
+    if (a->curve == CURVE_POOL && simulate(a)) a->curve = CURVE_MEMORY;
 }

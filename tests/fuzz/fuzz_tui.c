@@ -297,7 +297,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     a.utf8 = s & 1;
     a.mono = (s >> 1) & 1;
     a.mouse = (s >> 2) & 1;
-    a.timeline = (s >> 3) & 1;
+    a.arena = (s >> 3) & 1 ? ARENA_TIMELINE : ARENA_BLOCKS;
     static const int modes[] = {REPLAY_RAW, REPLAY_ARENA, REPLAY_POOL, REPLAY_RAW};
     a.rp.be = &mem_backend; /* what R runs */
     a.rp.be_auto = 0;
@@ -324,7 +324,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 11: { /* a click, sometimes just outside */
             int x = (int)(fuzz_u16(&in) % (unsigned)(w + 2)) - 1,
                 y = (int)(fuzz_byte(&in) % (unsigned)(h + 2)) - 1;
-            hit_frame hf = {&a.lay, a.utf8, a.timeline, a.g, &a.st[0], &a.pl, 0, 0, a.lanes};
+            hit_frame hf = {&a.lay, a.utf8, app_arena_base(&a) == ARENA_TIMELINE, a.g, &a.st[0], &a.pl, 0, 0, a.curve == CURVE_LANES};
             app_curve_window(&a, &hf.lo, &hf.span);
             hit_action at = hit_test(&hf, x, y);
             if (at.kind == HIT_STEP)
