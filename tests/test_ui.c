@@ -353,10 +353,10 @@ static void test_params_in_background(void **state)
     app *a = open_sized(&f, "prefetch.json", 132, 40);
     policy_params pp = {.has_alpha = 1, .alpha = 0};
     policy_set_params(&pp);
-    a->place_async_min = 0; /* every policy and placer in the background */
+    a->place.async_min = 0; /* every policy and placer in the background */
     while (strcmp(a->pol->name, "weighted")) {
         app_key(a, 's');
-        if (a->placing) place_out(a);
+        if (a->place.job) place_out(a);
     }
     assert_true(a->st[0].r.alpha == 0);
     size_t len;
@@ -492,10 +492,10 @@ static void test_keys_prompts(void **state)
     app *a = &f.a;
     app_resize(a, 120, 35);
     app_key(a, 'g');
-    assert_int_equal(a->prompt, 'g');
+    assert_int_equal(a->prompt.kind, 'g');
     type(a, "27");
     app_key(a, K_ENTER);
-    assert_int_equal(a->prompt, 0);
+    assert_int_equal(a->prompt.kind, 0);
     assert_int_equal(a->st[0].k, 27);
     app_key(a, 'g');
     type(a, "9999");
@@ -517,7 +517,7 @@ static void test_keys_prompts(void **state)
     type(a, "12345");
     app_key(a, K_ENTER);
     assert_non_null(strstr(a->msg, "no node matches '12345'"));
-    assert_int_equal(a->finding, 0);
+    assert_int_equal(a->prompt.finding, 0);
     /* g refuses what is not a step number, and says so. */
     uint32_t k = a->st[0].k;
     app_key(a, 'g');
@@ -746,7 +746,7 @@ static void test_no_cut_words(void **state)
             if (mode == 8) {
                 app_key(a, 'w'); /* closes the help */
                 app_key(a, 'w'); /* compare's why-lower, in the live list's place */
-                assert_true(a->better && a->compare);
+                assert_true(a->better && a->cmp.shown);
             }
             if (mode == 9) {
                 app_key(a, 'b');
@@ -816,11 +816,11 @@ static void test_no_cut_words(void **state)
 static int play_out(app *a)
 {
     int ticks = 0;
-    while (a->playing && ticks < 100000) {
+    while (a->play.playing && ticks < 100000) {
         app_tick(a);
         ticks++;
     }
-    assert_false(a->playing);
+    assert_false(a->play.playing);
     return ticks;
 }
 
@@ -836,7 +836,7 @@ static void test_teaching_keys(void **state)
     const run *r = &a->st[0].r;
     uint32_t peak = r->peak_step;
     app_key(a, 'u');
-    assert_true(a->playing);
+    assert_true(a->play.playing);
     play_out(a);
     assert_int_equal(a->st[0].k, peak);
     char want[160], b1[32];
@@ -849,19 +849,19 @@ static void test_teaching_keys(void **state)
     assert_int_equal(a->st[0].k, peak);
 
     /* d: each parting in turn, then "no more" */
-    assert_true(a->nparts >= 1);
+    assert_true(a->cmp.nparts >= 1);
     app_jump(a, 0);
-    for (uint32_t i = 0; i < a->nparts; i++) {
+    for (uint32_t i = 0; i < a->cmp.nparts; i++) {
         app_key(a, 'd');
         play_out(a);
-        assert_int_equal(a->st[0].k, a->parts[i] + 1);
+        assert_int_equal(a->st[0].k, a->cmp.parts[i] + 1);
         snprintf(want, sizeof want, "the orders part at step %u (%u of %u): fifo pops node",
-                 a->parts[i] + 1, i + 1, a->nparts);
+                 a->cmp.parts[i] + 1, i + 1, a->cmp.nparts);
         assert_non_null(strstr(a->msg, want));
-        assert_int_equal(a->st[0].r.order[a->parts[i]] == a->st[1].r.order[a->parts[i]], 0);
+        assert_int_equal(a->st[0].r.order[a->cmp.parts[i]] == a->st[1].r.order[a->cmp.parts[i]], 0);
     }
     app_key(a, 'd');
-    assert_false(a->playing);
+    assert_false(a->play.playing);
     assert_non_null(strstr(a->msg, "the orders do not part after step"));
 
     /* b on a node: the play stops right after it pops, at full speed */
@@ -869,7 +869,7 @@ static void test_teaching_keys(void **state)
     app_key(a, 'b');
     type(a, "block2.b3.pool");
     app_key(a, K_ENTER);
-    assert_int_equal(a->nbrk, 1);
+    assert_int_equal(a->play.nbrk, 1);
     assert_non_null(strstr(a->msg, "breakpoint 1: where a node matching 'block2.b3.pool' pops"));
     app_key(a, K_HOME);
     app_key(a, 'r');
@@ -880,11 +880,11 @@ static void test_teaching_keys(void **state)
     assert_non_null(strstr(a->msg, "breakpoint 1 ('block2.b3.pool'): node"));
     /* b on memory: where live bytes first reach 4 MiB from below */
     app_key(a, 'B');
-    assert_int_equal(a->nbrk, 0);
+    assert_int_equal(a->play.nbrk, 0);
     app_key(a, 'b');
     type(a, ">=4MiB");
     app_key(a, K_ENTER);
-    assert_int_equal(a->nbrk, 1);
+    assert_int_equal(a->play.nbrk, 1);
     app_key(a, K_HOME);
     app_key(a, 'r');
     play_out(a);
@@ -906,7 +906,7 @@ static void test_teaching_keys(void **state)
     type(a, "no such node");
     app_key(a, K_ENTER);
     assert_non_null(strstr(a->msg, "no node matches 'no such node'"));
-    assert_int_equal(a->nbrk, 0);
+    assert_int_equal(a->play.nbrk, 0);
     app_key(a, 'B');
     assert_string_equal(a->msg, "no breakpoints to clear");
     close_app(&f);
@@ -933,7 +933,7 @@ static void test_peak_of_either(void **state)
     assert_int_equal(a->st[0].k, mine);
     app_key(a, 'c'); /* compare off: d needs it */
     app_key(a, 'd');
-    assert_false(a->playing);
+    assert_false(a->play.playing);
     assert_non_null(strstr(a->msg, "compare two first (c)"));
     close_app(&f);
 }
@@ -949,15 +949,15 @@ static void test_export_svg(void **state)
     app *a = &f.a;
     app_jump(a, 18);
     app_key(a, 'e');
-    assert_int_equal(a->prompt, 'e');
-    assert_string_equal(a->pbuf, "demo-priority-step18.svg");
+    assert_int_equal(a->prompt.kind, 'e');
+    assert_string_equal(a->prompt.buf, "demo-priority-step18.svg");
     char dir[] = "/tmp/memtris-export-XXXXXX", path[256];
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/view.svg", dir);
-    while (a->pbuf[0]) app_key(a, K_BACKSPACE);
+    while (a->prompt.buf[0]) app_key(a, K_BACKSPACE);
     type(a, path);
     app_key(a, K_ENTER);
-    assert_int_equal(a->prompt, 0);
+    assert_int_equal(a->prompt.kind, 0);
     char want[320];
     snprintf(want, sizeof want,
              "wrote %s: the curve and the first-fit arena of priority at step 18", path);
@@ -972,7 +972,7 @@ static void test_export_svg(void **state)
     assert_int_equal(remove(path), 0);
     snprintf(path, sizeof path, "%s/no/such/dir.svg", dir);
     app_key(a, 'e');
-    while (a->pbuf[0]) app_key(a, K_BACKSPACE);
+    while (a->prompt.buf[0]) app_key(a, K_BACKSPACE);
     type(a, path);
     app_key(a, K_ENTER);
     snprintf(want, sizeof want, "cannot write %s: No such file or directory", path);
@@ -1046,12 +1046,12 @@ static void test_help_legend(void **state)
 /* Ticks until the background placement ends (the front end's poll). */
 static void place_out(app *a)
 {
-    for (int i = 0; a->placing && i < 200000; i++) {
+    for (int i = 0; a->place.job && i < 200000; i++) {
         app_tick(a);
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
-    assert_null(a->placing);
+    assert_null(a->place.job);
 }
 
 /* On a big graph a and s place in the background: a progress line with
@@ -1063,10 +1063,10 @@ static void test_place_background(void **state)
     fixture f;
     open_app(&f, "demo.json", 1);
     app *a = &f.a;
-    a->place_async_min = 0;
+    a->place.async_min = 0;
     app_jump(a, 20);
     app_key(a, 'a');
-    assert_non_null(a->placing);
+    assert_non_null(a->place.job);
     size_t len;
     char *s = render(a, 100, 30, 1, 1, &len);
     assert_non_null(strstr(s, " Placing 20 buffers with best-fit"));
@@ -1080,18 +1080,18 @@ static void test_place_background(void **state)
     assert_non_null(strstr(a->msg, "placer best-fit: arena"));
     /* cancelled: the arena stays */
     app_key(a, 'a');
-    assert_non_null(a->placing);
+    assert_non_null(a->place.job);
     app_key(a, K_ESC);
-    assert_null(a->placing);
+    assert_null(a->place.job);
     assert_string_equal(a->msg, "placer pool cancelled; the arena is as it was");
     assert_string_equal(a->placer->name, "best-fit");
     /* s: the new policy's run placed in the background, the step kept */
     app_key(a, 's');
-    assert_non_null(a->placing);
+    assert_non_null(a->place.job);
     assert_string_equal(a->pol->name, "priority");
     place_out(a);
     assert_string_equal(a->pol->name, "dfs");
-    assert_string_equal(a->cmp_pol->name, "fifo");
+    assert_string_equal(a->cmp.pol->name, "fifo");
     assert_int_equal(a->st[0].k, 20);
     assert_int_equal(a->st[1].k, 20);
     assert_string_equal(a->pl.placer, "best-fit");
@@ -1286,7 +1286,7 @@ static void test_keys_find(void **state)
     type(a, "CoNv");
     app_key(a, K_ENTER);
     assert_int_equal(a->st[0].k, first);
-    assert_true(a->finding);
+    assert_true(a->prompt.finding);
     char want[64];
     snprintf(want, sizeof want, "match 1 of %u", count);
     if (!strstr(a->msg, want)) fail_msg("'%s' does not say '%s'", a->msg, want);
@@ -1312,7 +1312,7 @@ static void test_keys_find(void **state)
     free(screen);
     /* Esc ends it; then n is the next step again. */
     app_key(a, K_ESC);
-    assert_false(a->finding);
+    assert_false(a->prompt.finding);
     app_key(a, 'n');
     assert_int_equal(a->st[0].k, first + 1);
     /* A name's part finds by name; an op ("ALLOC") finds every ALLOC. */
@@ -1334,25 +1334,25 @@ static void test_keys_modes(void **state)
     app_jump(a, 10);
     /* Compare mode: two steppers in step, two ready panels, the divergence. */
     app_key(a, 'c');
-    assert_true(a->compare);
+    assert_true(a->cmp.shown);
     assert_true(a->lay.used[P_READY2]);
     assert_int_equal(a->st[1].k, 10);
     assert_string_equal(a->st[1].pol->name, "fifo");
-    assert_int_equal(a->diverge, policy_diverge(&a->st[0].r, &a->st[1].r));
-    assert_true(a->diverge < f.g->n); /* the demo's orders do differ */
+    assert_int_equal(a->cmp.diverge, policy_diverge(&a->st[0].r, &a->st[1].r));
+    assert_true(a->cmp.diverge < f.g->n); /* the demo's orders do differ */
     app_key(a, ' ');
     assert_int_equal(a->st[0].k, 11);
     assert_int_equal(a->st[1].k, 11);
     app_key(a, 'c');
-    assert_false(a->compare);
+    assert_false(a->cmp.shown);
     /* Switch policy: every policy of the table in turn, the step kept. */
     static const char *const cycle[] = {"dfs",   "postorder", "lpmf",       "bfs",  "best",
                                         "exact", "weighted",  "multiqueue", "fifo", "priority"};
     for (int i = 0; i < 10; i++) {
         app_key(a, 's');
         /* exact's search runs in the background: the key line says so */
-        assert_int_equal(a->placing != NULL, !strcmp(cycle[i], "exact"));
-        if (a->placing) place_out(a);
+        assert_int_equal(a->place.job != NULL, !strcmp(cycle[i], "exact"));
+        if (a->place.job) place_out(a);
         assert_string_equal(a->pol->name, cycle[i]);
         assert_int_equal(a->st[0].k, 11);
     }
@@ -1395,7 +1395,7 @@ static void test_autoplay(void **state)
     app *a = &f.a;
     assert_int_equal(app_tick_ms(a), -1);
     app_key(a, 'r');
-    assert_true(a->playing);
+    assert_true(a->play.playing);
     uint32_t sps = app_steps_per_sec(a);
     app_key(a, '+');
     assert_true(app_steps_per_sec(a) > sps);
@@ -1405,7 +1405,7 @@ static void test_autoplay(void **state)
     app_tick(a);
     app_tick(a);
     assert_int_equal(a->st[0].k, 2);
-    while (a->playing) app_tick(a); /* stops by itself at the end */
+    while (a->play.playing) app_tick(a); /* stops by itself at the end */
     assert_int_equal(a->st[0].k, f.g->n);
     close_app(&f);
 }
@@ -1504,7 +1504,7 @@ static void test_arena_keys(void **state)
     for (size_t i = 1; i <= np; i++) {
         app_key(a, 'a');
         if (placer_at(i % np)->searches) { /* exact: always in the background */
-            assert_non_null(a->placing);
+            assert_non_null(a->place.job);
             size_t len;
             char *sc = render(a, 132, 40, 1, 1, &len);
             assert_non_null(strstr(sc, " Placing 20 buffers with exact"));
@@ -1585,7 +1585,7 @@ static void test_reactions(void **state)
     assert_int_equal(app_click(a, 0, 0), 0);
     app_key(a, 'g');
     assert_int_equal(app_key(a, K_RESIZE), APP_RELAYOUT | APP_REDRAW); /* in the prompt too */
-    assert_int_equal(a->prompt, 'g');
+    assert_int_equal(a->prompt.kind, 'g');
     app_key(a, K_ESC);
     app_key(a, '?');
     assert_int_equal(app_key(a, 'q'), APP_QUIT); /* from the help too */
@@ -1831,7 +1831,7 @@ static void test_replay_overlay(void **state)
     assert_false(has(a, 132, 40, "measured (host)"));
     while (a->pol != policy_find("priority")) { /* around the table */
         app_key(a, 's');
-        if (a->placing) place_out(a);
+        if (a->place.job) place_out(a);
     }
     assert_non_null(app_overlay(a));
     /* Compare mode keeps it on the main policy's curve. */
@@ -1922,22 +1922,22 @@ static void test_compare_optimum(void **state)
     app_resize(&a, 120, 35);
     app_jump(&a, 7);
     app_key(&a, 'o');
-    assert_non_null(a.placing);
+    assert_non_null(a.place.job);
     assert_true(has(&a, 120, 35, " Searching 300 nodes with exact"));
     assert_true(has(&a, 120, 35, "Esc: cancel"));
     app_key(&a, 's'); /* the schedules wait */
     assert_string_equal(a.msg, "'s' waits until placing ends; Esc cancels it");
     app_key(&a, 'c');
-    assert_false(a.compare);
+    assert_false(a.cmp.shown);
     app_key(&a, K_ESC);
-    assert_null(a.placing);
-    assert_false(a.compare);
+    assert_null(a.place.job);
+    assert_false(a.cmp.shown);
     assert_string_equal(a.msg, "policy exact cancelled; the schedules are as they were");
     /* Again, to the end: compare mode, priority against the proven optimum. */
     app_key(&a, 'o');
     place_out(&a);
-    assert_true(a.compare);
-    assert_string_equal(a.cmp_pol->name, "exact");
+    assert_true(a.cmp.shown);
+    assert_string_equal(a.cmp.pol->name, "exact");
     assert_true(a.st[1].r.optimal);
     assert_int_equal(a.st[1].k, 7);
     assert_string_equal(a.msg,
@@ -1945,7 +1945,7 @@ static void test_compare_optimum(void **state)
     assert_true(has(&a, 80, 24, a.msg)); /* whole at 80 columns */
     assert_true(has(&a, 120, 35, "optimum 26.0 MiB"));
     app_key(&a, 'o'); /* already there: nothing to search */
-    assert_null(a.placing);
+    assert_null(a.place.job);
     app_free(&a);
     /* The search in the thread keeps the limits this thread set. */
     static const policy_limits few = {.max_states = 50};
@@ -1954,10 +1954,10 @@ static void test_compare_optimum(void **state)
                      0);
     app_resize(&a, 120, 35);
     app_key(&a, 'c');
-    assert_non_null(a.placing);
+    assert_non_null(a.place.job);
     place_out(&a);
     policy_set_limits(NULL);
-    assert_true(a.compare);
+    assert_true(a.cmp.shown);
     assert_int_equal(a.st[1].r.search.stopped, SEARCH_STATES);
     assert_false(a.st[1].r.optimal);
     assert_true(has(&a, 120, 35, "bound "));
@@ -1985,15 +1985,15 @@ static void test_replay_cancel(void **state)
         assert_non_null(strstr(a.msg, "waits until the replay on the host ends"));
     }
     assert_string_equal(a.pol->name, "priority");
-    assert_false(a.compare);
+    assert_false(a.cmp.shown);
     assert_ptr_equal(a.placer, before);
     app_key(&a, K_ESC);
     assert_non_null(strstr(a.msg, "cancelling the replay"));
     assert_true(has(&a, 120, 35, "cancelling..."));
     /* A second Esc is Esc again: it clears the selection, stops play. */
-    a.playing = 1;
+    a.play.playing = 1;
     app_key(&a, K_ESC);
-    assert_false(a.playing);
+    assert_false(a.play.playing);
     wait_replay(&a);
     if (strstr(a.msg, "replay cancelled ")) { /* during the replay, or before it (Esc counts between
                                                  phases) */
@@ -2007,9 +2007,9 @@ static void test_replay_cancel(void **state)
     }
     /* Esc with no replay running is Esc again: stops auto-play. */
     app_key(&a, 'r');
-    assert_true(a.playing);
+    assert_true(a.play.playing);
     app_key(&a, K_ESC);
-    assert_false(a.playing);
+    assert_false(a.play.playing);
     /* app_free stops a replay still running. */
     app_key(&a, 'R');
     assert_non_null(a.rp.job);
@@ -2153,9 +2153,9 @@ static void test_replay_autoplay_pace(void **state)
     a->rp.be_auto = 0;
     app_key(a, 'R');
     assert_non_null(a->rp.job);
-    a->speed = 0; /* 1 step a second */
+    a->play.speed = 0; /* 1 step a second */
     app_key(a, 'r');
-    assert_true(a->playing);
+    assert_true(a->play.playing);
     assert_int_equal(app_tick_ms(a), APP_POLL_MS);
     int ticks = 0;
     while (a->st[0].k == 0 && ticks < 1000) {

@@ -85,7 +85,7 @@ void view_better(canvas *cv, const app *a, rect r)
         held_lines(cv, x, y, w, half, worse == o ? ST_CURVE2 : ST_CURVE, g, worse, better, k, buf);
     y = held_lines(cv, x, stop, w, ymax - 1 - stop, better == o ? ST_CURVE2 : ST_CURVE, g, better,
                    worse, k, buf);
-    uint32_t d = a->diverge;
+    uint32_t d = a->cmp.diverge;
     if (y < ymax) {
         if (d >= g->n) snprintf(line, sizeof line, "the two orders are the same");
         else

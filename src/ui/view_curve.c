@@ -213,7 +213,7 @@ void view_curve(canvas *cv, const app *a, rect r)
     geom_curve gm;
     if (!geom_curve_of(r, cv->utf8, &gm)) return;
     const stepper *s = &a->st[0];
-    const stepper *o = a->compare ? &a->st[1] : NULL;
+    const stepper *o = a->cmp.shown ? &a->st[1] : NULL;
     const replay_result *rp = app_overlay(a);
     uint32_t n = s->r.n;
     int64_t ymax = s->r.peak;

@@ -87,15 +87,15 @@ static void legend_page(canvas *cv, const app *a, rect r, int rows)
     }
     if (y < r.y + 1 + rows) {
         int len =
-            snprintf(line, sizeof line, "breakpoints: %s", a->nbrk ? "" : "none (b sets one)");
-        for (int i = 0; i < a->nbrk && len < (int)sizeof line; i++) {
+            snprintf(line, sizeof line, "breakpoints: %s", a->play.nbrk ? "" : "none (b sets one)");
+        for (int i = 0; i < a->play.nbrk && len < (int)sizeof line; i++) {
             char b1[32];
-            if (a->brk[i].bytes > 0)
+            if (a->play.brk[i].bytes > 0)
                 len += snprintf(line + len, sizeof line - (size_t)len, "%s>=%s", i ? ", " : "",
-                                units_bytes(b1, sizeof b1, a->brk[i].bytes, 0));
+                                units_bytes(b1, sizeof b1, a->play.brk[i].bytes, 0));
             else
                 len += snprintf(line + len, sizeof line - (size_t)len, "%s'%s'", i ? ", " : "",
-                                a->brk[i].node);
+                                a->play.brk[i].node);
         }
         canvas_fit(cv, x, y, w, ST_HEADER, line);
     }

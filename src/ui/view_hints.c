@@ -62,7 +62,7 @@ static void prompt_line(canvas *cv, const app *a, rect r)
 {
     char q[2][96];
     const char *enter = "Enter: go";
-    switch (a->prompt) {
+    switch (a->prompt.kind) {
     case 'g':
         snprintf(q[0], sizeof q[0], " Go to step (0-%u): ", a->g->n);
         snprintf(q[1], sizeof q[1], " Step: ");
@@ -82,12 +82,12 @@ static void prompt_line(canvas *cv, const app *a, rect r)
         snprintf(q[1], sizeof q[1], " Find: ");
     }
     canvas_fill(cv, r, ' ', ST_PROMPT);
-    int typed = (int)strlen(a->pbuf) + 1; /* ASCII (the prompt takes no other), and the cursor */
+    int typed = (int)strlen(a->prompt.buf) + 1; /* ASCII (the prompt takes no other), and the cursor */
     const char *label = utf8_count(q[0]) + typed + 2 <= r.w ? q[0] : q[1];
     int x = r.x + canvas_text(cv, r.x, r.y, r.w, ST_PROMPT, label), end = r.x + r.w;
     int room = end - x - 1;
     if (room < 2) return;
-    const char *t = a->pbuf;
+    const char *t = a->prompt.buf;
     if (typed > room) { /* the end of what was typed, after an ellipsis */
         x += canvas_text(cv, x, r.y, 1, ST_PROMPT, cv->utf8 ? "\u2026" : "<");
         while ((int)strlen(t) + 1 > room - 1) t++;
@@ -107,7 +107,7 @@ static void prompt_line(canvas *cv, const app *a, rect r)
 static void place_progress(canvas *cv, const app *a, rect r)
 {
     app_job_view v;
-    app_place_progress(a, &v);
+    app_place_progress(&a->place, &v);
     enum { NAME, STATES, BEST, BOUND, DOING, TIME, ESC, NF };
     char f[NF][96] = {{0}}, b1[32];
     if (v.searching) {
@@ -149,23 +149,23 @@ static void place_progress(canvas *cv, const app *a, rect r)
 void view_hints(canvas *cv, const app *a, rect r)
 {
     canvas_fill(cv, r, ' ', ST_HINT);
-    if (a->placing && !a->prompt) {
+    if (a->place.job && !a->prompt.kind) {
         place_progress(cv, a, r);
         return;
     }
-    if (a->rp.running && !a->prompt) {
+    if (a->rp.running && !a->prompt.kind) {
         replay_progress(cv, a, r);
         return;
     }
-    if (a->prompt) {
+    if (a->prompt.kind) {
         prompt_line(cv, a, r);
         return;
     }
-    if (a->finding) { /* after a find: its keys, each whole or not at all */
+    if (a->prompt.finding) { /* after a find: its keys, each whole or not at all */
         static const char *const fk[][2] = {
             {"n", "Next match"}, {"N", "Previous"}, {"Esc", "Done"}};
         char head[96];
-        snprintf(head, sizeof head, " Find '%s': ", a->find);
+        snprintf(head, sizeof head, " Find '%s': ", a->prompt.find);
         int x = r.x + canvas_text(cv, r.x, r.y, r.w, ST_HINT, head), end = r.x + r.w;
         for (size_t i = 0; i < sizeof fk / sizeof fk[0]; i++) {
             int need = (int)(strlen(fk[i][0]) + strlen(fk[i][1]));

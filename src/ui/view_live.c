@@ -29,7 +29,7 @@ enum { L_BUF, L_SIZE, L_LIVE, L_ALLOC, L_FREE, NLCOL };
 void view_live(canvas *cv, const app *a, rect r)
 {
     const graph *g = a->g;
-    const stepper *s = a->live_side == 2 && a->have_cmp ? &a->st[1] : &a->st[0];
+    const stepper *s = a->live_side == 2 && a->cmp.have ? &a->st[1] : &a->st[0];
     char title[96], b1[32];
     snprintf(title, sizeof title, " Live at step %u of %s ", s->k, s->pol->name);
     int focused = a->focus == P_TETRIS || a->focus == P_SUMMARY;
