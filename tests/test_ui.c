@@ -1418,7 +1418,8 @@ static void test_click_on_curve(void **state)
     app *a = &f.a;
     app_resize(a, 120, 35);
     rect r = a->lay.r[P_CURVE];
-    hit_frame hf = {&a->lay, a->utf8, a->arena == ARENA_TIMELINE, a->g, &a->st[0], &a->pl, 0, f.g->n + 1, 0};
+    hit_frame hf = {&a->lay,    a->utf8, a->arena == ARENA_TIMELINE, a->g, &a->st[0], &a->pl, 0,
+                    f.g->n + 1, 0};
     /* Outside the plot: no jump. */
     assert_false(hit_test(&hf, r.x, r.y).kind == HIT_STEP);
     assert_false(app_click(a, 0, 0));

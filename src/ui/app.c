@@ -451,8 +451,9 @@ void app_next_placer(app *a)
 
 app_reaction app_click(app *a, int x, int y)
 {
-    hit_frame f = {&a->lay,   a->utf8, app_arena_base(a) == ARENA_TIMELINE,
-                   a->g,      &a->st[0], &a->pl, 0, 0, a->curve == CURVE_LANES};
+    hit_frame f = {&a->lay, a->utf8,   app_arena_base(a) == ARENA_TIMELINE,
+                   a->g,    &a->st[0], &a->pl,
+                   0,       0,         a->curve == CURVE_LANES};
     app_curve_window(a, &f.lo, &f.span);
     hit_action h = hit_test(&f, x, y);
     switch (h.kind) {

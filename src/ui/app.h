@@ -44,11 +44,11 @@ enum {
 
 typedef struct app {
     const graph *g;
-    const char *title; /* the graph as given (the status bar shows its file name) */
-    const policy *pol; /* main policy: the stepped one */
-    stepper st[2];     /* st[0]: pol; st[1]: cmp.pol (when cmp.have) */
-    app_compare cmp;   /* compare mode: the other side (app_compare.c) */
-    int64_t bound;     /* policy_lower_bound of g: no order peaks below it */
+    const char *title;           /* the graph as given (the status bar shows its file name) */
+    const policy *pol;           /* main policy: the stepped one */
+    stepper st[2];               /* st[0]: pol; st[1]: cmp.pol (when cmp.have) */
+    app_compare cmp;             /* compare mode: the other side (app_compare.c) */
+    int64_t bound;               /* policy_lower_bound of g: no order peaks below it */
     const placer *placer;        /* the arena panel's placer */
     app_place place;             /* the background job (app_place.c) */
     placement pl;                /* its placement of st[0]'s run */

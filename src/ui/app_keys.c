@@ -396,62 +396,73 @@ static app_reaction act_find_end(app *a, int key)
 
 enum { M = APP_MODE_MAIN, F = APP_MODE_FIND, H = APP_MODE_HELP, PR = APP_MODE_PROMPT };
 
-/* In the help page's order; the key bars go by bar_rank. */
+/* In the help page's order; the key bars go by their rank. */
+#define NO_HELP    \
+    {              \
+        NULL, NULL \
+    }
+#define NO_BAR              \
+    {                       \
+        NULL, NULL, NULL, 0 \
+    }
+// clang-format off
 const app_key_row app_keys[] = {
-    {{' ', 'n', K_RIGHT}, M, act_forward, "Space  n  Right", "step forward (one heap pop)",
-     "Spc", NULL, "Step", 3},
-    {{'p', K_LEFT, K_BACKSPACE, 127, 8}, M, act_back, "p  Left  Backspace",
-     "step back (undo the last pop)", "\u2190", "<-", "Back", 4},
-    {{K_HOME}, M, act_home, "Home End  g", "first / last step, go to step", NULL, NULL, NULL, 0},
-    {{K_END}, M, act_end, NULL, NULL, NULL, NULL, NULL, 0},
-    {{'g'}, M, act_prompt_open, NULL, NULL, "g", NULL, "Goto", 11},
-    {{'P'}, M, act_peak, "P", "peak (compare: again, the other's)", "P", NULL, "Peak", 5},
-    {{'u'}, M, act_play_peak, "u  d", "play to peak; to where orders part", "u", NULL,
-     "UntilPeak", 14},
-    {{'d'}, M, act_play_part, NULL, NULL, "d", NULL, "UntilPart", 15},
-    {{'b'}, M, act_prompt_open, "b  B", "breakpoint on a node or >SIZE; clear", "b", NULL, "Break",
-     16},
-    {{'B'}, M, act_break_clear, NULL, NULL, NULL, NULL, NULL, 0},
-    {{'/'}, M, act_prompt_open, "/  n  N", "find by id, name or op; next, prev", "/", NULL, "Find",
-     12},
-    {{'n'}, F, act_find_next, NULL, NULL, "n", NULL, "Next match", 1},
-    {{'N'}, F, act_find_next, NULL, NULL, "N", NULL, "Previous", 2},
-    {{'r'}, M, act_play, "r  +  -", "auto-play on/off, faster, slower", "r", NULL, "Play", 13},
-    {{'+', '='}, M, act_speed, NULL, NULL, NULL, NULL, NULL, 0},
-    {{'-', '_'}, M, act_speed, NULL, NULL, NULL, NULL, NULL, 0},
-    {{K_TAB}, M, act_focus, "Tab  Shift-Tab", "move the focus between panels", "Tab", NULL,
-     "Focus", 22},
-    {{K_BTAB}, M, act_focus, NULL, NULL, NULL, NULL, NULL, 0},
-    {{K_UP, K_DOWN}, M, act_up_down, "Up Down PgUp PgDn", "scroll; on the arena: select a buffer",
-     NULL, NULL, NULL, 0},
-    {{K_PGUP, K_PGDN}, M, act_page, NULL, NULL, NULL, NULL, NULL, 0},
-    {{'s'}, M, act_policy, "s  c  a  t", "policy, compare, placer, timeline", "s", NULL, "Policy",
-     17},
-    {{'c'}, M, act_compare, NULL, NULL, "c", NULL, "Compare", 8},
-    {{'a'}, M, act_placer, NULL, NULL, "a", NULL, "Placer", 18},
-    {{'t'}, M, act_timeline, NULL, NULL, "t", NULL, "Timeline", 19},
-    {{'l'}, M, act_live, "l", "buffers live at the step (each side)", "l", NULL, "Live", 6},
-    {{'o'}, M, act_optimum, "o  w", "compare with exact; why one is lower", "o", NULL, "Optimum",
-     9},
-    {{'w'}, M, act_why, NULL, NULL, "w", NULL, "Why", 10},
-    {{'H'}, M, act_holes, "H  T  I", "holes; streams over time; pool view", NULL, NULL, NULL, 0},
-    {{'T'}, M, act_lanes, NULL, NULL, NULL, NULL, NULL, 0},
-    {{'I'}, M, act_pool, NULL, NULL, NULL, NULL, NULL, 0},
-    {{'z', 'Z', '<', '>', '0'}, M, act_zoom, "z  Z  <  >  0", "curve: zoom in, out, pan, all steps",
-     "z", NULL, "Zoom", 7},
-    {{'e'}, M, act_prompt_open, "e", "export the curve and arena as SVG", "e", NULL, "Export", 20},
-    {{0}, M, NULL, "click", "curve: go to step; block: select", NULL, NULL, NULL, 0},
-    {{'R'}, M, act_replay, "R", "replay on the device (Esc cancels)", "R", NULL, "Replay", 21},
-    {{K_ESC}, M, act_esc, "Esc", "stop play, clear selection, close", NULL, NULL, NULL, 0},
-    {{K_ESC}, F, act_find_done, NULL, NULL, "Esc", NULL, "Done", 3},
-    {{'?', K_F1, 'h'}, M, act_help, "? F1 h   q F10", "this help, the legend, policies; quit", "F1",
-     NULL, "Help", 1},
-    {{'q', K_F10}, M | H, act_quit, NULL, NULL, "q", NULL, "Quit", 2},
-    {{K_TAB, K_BTAB, K_RIGHT, K_LEFT}, H, act_help_page, NULL, NULL, NULL, NULL, NULL, 0},
-    {{APP_KEY_ANY}, H, act_help_close, NULL, NULL, NULL, NULL, NULL, 0},
-    {{APP_KEY_ANY}, F, act_find_end, NULL, NULL, NULL, NULL, NULL, 0},
-    {{APP_KEY_ANY}, PR, act_prompt_key, NULL, NULL, NULL, NULL, NULL, 0},
+    {{' ', 'n', K_RIGHT}, M, act_forward,
+     {"Space  n  Right", "step forward (one heap pop)"}, {"Spc", NULL, "Step", 3}},
+    {{'p', K_LEFT, K_BACKSPACE, 127, 8}, M, act_back,
+     {"p  Left  Backspace", "step back (undo the last pop)"}, {"\u2190", "<-", "Back", 4}},
+    {{K_HOME}, M, act_home, {"Home End  g", "first / last step, go to step"}, NO_BAR},
+    {{K_END}, M, act_end, NO_HELP, NO_BAR},
+    {{'g'}, M, act_prompt_open, NO_HELP, {"g", NULL, "Goto", 11}},
+    {{'P'}, M, act_peak, {"P", "peak (compare: again, the other's)"}, {"P", NULL, "Peak", 5}},
+    {{'u'}, M, act_play_peak,
+     {"u  d", "play to peak; to where orders part"}, {"u", NULL, "UntilPeak", 14}},
+    {{'d'}, M, act_play_part, NO_HELP, {"d", NULL, "UntilPart", 15}},
+    {{'b'}, M, act_prompt_open,
+     {"b  B", "breakpoint on a node or >SIZE; clear"}, {"b", NULL, "Break", 16}},
+    {{'B'}, M, act_break_clear, NO_HELP, NO_BAR},
+    {{'/'}, M, act_prompt_open,
+     {"/  n  N", "find by id, name or op; next, prev"}, {"/", NULL, "Find", 12}},
+    {{'n'}, F, act_find_next, NO_HELP, {"n", NULL, "Next match", 1}},
+    {{'N'}, F, act_find_next, NO_HELP, {"N", NULL, "Previous", 2}},
+    {{'r'}, M, act_play, {"r  +  -", "auto-play on/off, faster, slower"}, {"r", NULL, "Play", 13}},
+    {{'+', '='}, M, act_speed, NO_HELP, NO_BAR},
+    {{'-', '_'}, M, act_speed, NO_HELP, NO_BAR},
+    {{K_TAB}, M, act_focus,
+     {"Tab  Shift-Tab", "move the focus between panels"}, {"Tab", NULL, "Focus", 22}},
+    {{K_BTAB}, M, act_focus, NO_HELP, NO_BAR},
+    {{K_UP, K_DOWN}, M, act_up_down,
+     {"Up Down PgUp PgDn", "scroll; on the arena: select a buffer"}, NO_BAR},
+    {{K_PGUP, K_PGDN}, M, act_page, NO_HELP, NO_BAR},
+    {{'s'}, M, act_policy,
+     {"s  c  a  t", "policy, compare, placer, timeline"}, {"s", NULL, "Policy", 17}},
+    {{'c'}, M, act_compare, NO_HELP, {"c", NULL, "Compare", 8}},
+    {{'a'}, M, act_placer, NO_HELP, {"a", NULL, "Placer", 18}},
+    {{'t'}, M, act_timeline, NO_HELP, {"t", NULL, "Timeline", 19}},
+    {{'l'}, M, act_live, {"l", "buffers live at the step (each side)"}, {"l", NULL, "Live", 6}},
+    {{'o'}, M, act_optimum,
+     {"o  w", "compare with exact; why one is lower"}, {"o", NULL, "Optimum", 9}},
+    {{'w'}, M, act_why, NO_HELP, {"w", NULL, "Why", 10}},
+    {{'H'}, M, act_holes, {"H  T  I", "holes; streams over time; pool view"}, NO_BAR},
+    {{'T'}, M, act_lanes, NO_HELP, NO_BAR},
+    {{'I'}, M, act_pool, NO_HELP, NO_BAR},
+    {{'z', 'Z', '<', '>', '0'}, M, act_zoom,
+     {"z  Z  <  >  0", "curve: zoom in, out, pan, all steps"}, {"z", NULL, "Zoom", 7}},
+    {{'e'}, M, act_prompt_open,
+     {"e", "export the curve and arena as SVG"}, {"e", NULL, "Export", 20}},
+    {{0}, M, NULL, {"click", "curve: go to step; block: select"}, NO_BAR},
+    {{'R'}, M, act_replay, {"R", "replay on the device (Esc cancels)"}, {"R", NULL, "Replay", 21}},
+    {{K_ESC}, M, act_esc, {"Esc", "stop play, clear selection, close"}, NO_BAR},
+    {{K_ESC}, F, act_find_done, NO_HELP, {"Esc", NULL, "Done", 3}},
+    {{'?', K_F1, 'h'}, M, act_help,
+     {"? F1 h   q F10", "this help, the legend, policies; quit"}, {"F1", NULL, "Help", 1}},
+    {{'q', K_F10}, M | H, act_quit, NO_HELP, {"q", NULL, "Quit", 2}},
+    {{K_TAB, K_BTAB, K_RIGHT, K_LEFT}, H, act_help_page, NO_HELP, NO_BAR},
+    {{APP_KEY_ANY}, H, act_help_close, NO_HELP, NO_BAR},
+    {{APP_KEY_ANY}, F, act_find_end, NO_HELP, NO_BAR},
+    {{APP_KEY_ANY}, PR, act_prompt_key, NO_HELP, NO_BAR},
 };
+// clang-format on
 const size_t app_nkeys = sizeof app_keys / sizeof app_keys[0];
 
 /* ------------------------------------------------------------ dispatch */
@@ -498,11 +509,13 @@ const char *app_key_name(int key, char *buf, size_t cap)
     static const struct {
         int key;
         const char *name;
-    } names[] = {{' ', "Space"},     {'=', "+"},           {'_', "-"},          {127, "Backspace"},
-                 {8, "Backspace"},   {K_BACKSPACE, "Backspace"}, {K_UP, "Up"},  {K_DOWN, "Down"},
-                 {K_LEFT, "Left"},   {K_RIGHT, "Right"},   {K_HOME, "Home"},    {K_END, "End"},
-                 {K_PGUP, "PgUp"},   {K_PGDN, "PgDn"},     {K_ENTER, "Enter"},  {K_ESC, "Esc"},
-                 {K_TAB, "Tab"},     {K_BTAB, "Shift-Tab"}, {K_F1, "F1"},       {K_F10, "F10"}};
+    } names[] = {{' ', "Space"},     {'=', "+"},       {'_', "-"},
+                 {127, "Backspace"}, {8, "Backspace"}, {K_BACKSPACE, "Backspace"},
+                 {K_UP, "Up"},       {K_DOWN, "Down"}, {K_LEFT, "Left"},
+                 {K_RIGHT, "Right"}, {K_HOME, "Home"}, {K_END, "End"},
+                 {K_PGUP, "PgUp"},   {K_PGDN, "PgDn"}, {K_ENTER, "Enter"},
+                 {K_ESC, "Esc"},     {K_TAB, "Tab"},   {K_BTAB, "Shift-Tab"},
+                 {K_F1, "F1"},       {K_F10, "F10"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (names[i].key == key) return names[i].name;
     if (key > ' ' && key <= '~') snprintf(buf, cap, "%c", key);

@@ -14,7 +14,7 @@ enum {
     APP_MODE_HELP = 4,  /* the help overlay */
     APP_MODE_PROMPT = 8 /* a prompt is up: it takes every key */
 };
-#define APP_KEY_ANY (-1) /* in keys: any key no row before binds in that mode */
+#define APP_KEY_ANY  (-1) /* in keys: any key no row before binds in that mode */
 #define APP_KEYS_MAX 6
 
 typedef app_reaction (*app_action)(app *a, int key);
@@ -23,13 +23,18 @@ typedef struct app_key_row {
     int keys[APP_KEYS_MAX]; /* the key codes bound (0 ends the list) */
     unsigned modes;         /* APP_MODE_* it applies in */
     app_action act;         /* what it does (NULL: the help's words only: clicks) */
-    /* The help page: the rows with help_keys, in the table's order, one line
-     * each: the key column (keys of the rows after it too), then the words. */
-    const char *help_keys, *help;
-    /* The key bar of the row's mode: key, its ASCII form (NULL: the same) and
-     * word, at place bar_rank (from 1; 0 and bar_key NULL: not shown). */
-    const char *bar_key, *bar_key_ascii, *bar;
-    int bar_rank;
+    /* The help page: the rows with help.keys, in the table's order, a line
+     * each: the key column (that may name the keys of the rows after it),
+     * then the words. */
+    struct {
+        const char *keys, *words;
+    } help;
+    /* The key bar of the row's mode: the key, its ASCII form (NULL: the same)
+     * and the word, at place rank (from 1; key NULL: not on the bar). */
+    struct {
+        const char *key, *ascii, *word;
+        int rank;
+    } bar;
 } app_key_row;
 
 extern const app_key_row app_keys[];

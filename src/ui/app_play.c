@@ -10,10 +10,7 @@
 
 static const uint32_t speeds[APP_SPEEDS] = {1, 2, 5, 10, 25, 50, 100, 250, 1000, 5000, 20000};
 
-void app_play_init(app_play *p)
-{
-    *p = (app_play){.speed = 3, .to = GRAPH_NONE};
-}
+void app_play_init(app_play *p) { *p = (app_play){.speed = 3, .to = GRAPH_NONE}; }
 
 uint32_t app_play_sps(const app_play *p) { return speeds[p->speed]; }
 

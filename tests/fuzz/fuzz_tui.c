@@ -324,7 +324,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 11: { /* a click, sometimes just outside */
             int x = (int)(fuzz_u16(&in) % (unsigned)(w + 2)) - 1,
                 y = (int)(fuzz_byte(&in) % (unsigned)(h + 2)) - 1;
-            hit_frame hf = {&a.lay, a.utf8, app_arena_base(&a) == ARENA_TIMELINE, a.g, &a.st[0], &a.pl, 0, 0, a.curve == CURVE_LANES};
+            hit_frame hf = {&a.lay, a.utf8,   app_arena_base(&a) == ARENA_TIMELINE,
+                            a.g,    &a.st[0], &a.pl,
+                            0,      0,        a.curve == CURVE_LANES};
             app_curve_window(&a, &hf.lo, &hf.span);
             hit_action at = hit_test(&hf, x, y);
             if (at.kind == HIT_STEP)

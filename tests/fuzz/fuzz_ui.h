@@ -95,7 +95,8 @@ static inline void fuzz_check_app(app *a)
     FUZZ_CHECK(a->focus >= 0 && a->focus < P_COUNT, "focus %d", a->focus);
     FUZZ_CHECK(a->lay.too_small || a->lay.used[a->focus], "focus on panel %d, not shown", a->focus);
     FUZZ_CHECK(a->play.speed >= 0 && a->play.speed < APP_SPEEDS, "speed %d", a->play.speed);
-    FUZZ_CHECK(memchr(a->prompt.buf, 0, sizeof a->prompt.buf) && memchr(a->prompt.find, 0, sizeof a->prompt.find) &&
+    FUZZ_CHECK(memchr(a->prompt.buf, 0, sizeof a->prompt.buf) &&
+                   memchr(a->prompt.find, 0, sizeof a->prompt.find) &&
                    memchr(a->msg, 0, sizeof a->msg) && memchr(a->why[0], 0, sizeof a->why[0]) &&
                    memchr(a->why[1], 0, sizeof a->why[1]),
                "an unterminated string");
