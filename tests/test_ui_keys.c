@@ -147,10 +147,12 @@ static void test_bound_once_a_mode(void **state)
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) cmocka_set_test_filter(argv[i]);
+    // clang-format off
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_keys_in_man),
         cmocka_unit_test(test_man_keys_in_table),
         cmocka_unit_test(test_bound_once_a_mode),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
