@@ -1,7 +1,6 @@
-/* test_ui_golden.c: the TUI without a terminal: golden screens rendered into the canvas (80x24 and
- * 132x40; color and monochrome; UTF-8 and ASCII), the pool view and the lanes, the replay's overlay
- * (synthetic), and every sample in both modes. Goldens are rewritten only when run with
- * --update-golden. */
+/* test_ui_golden.c: the TUI's golden screens (80x24, 132x40; colour, mono; UTF-8, ASCII), the
+ * pool view, the lanes, the replay's overlay and every sample in both modes. Goldens are rewritten
+ * only when run with --update-golden. */
 #define _GNU_SOURCE
 #include "uiutil.h"
 

@@ -1,7 +1,5 @@
-/* test_ui_keys.c: the TUI's key table (src/ui/app_keys.c) against the man
- * page: every key the table binds is documented in man/memtris.1's KEYS
- * section, every key that section lists is bound, and no key is bound twice
- * in one mode (the second row would never run). */
+/* test_ui_keys.c: the TUI's key table (src/ui/app_keys.c) against man/memtris.1: every key it
+ * binds is in KEYS, every key KEYS lists is bound, no key is bound twice in one mode. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,7 +1,6 @@
-/* uiutil.h: what the TUI's tests (test_ui_*.c) share: an app opened on a
- * sample, screens rendered into the canvas and compared with the goldens
- * (tests/golden; --update-golden rewrites them), the checks for cut words,
- * and helpers that press keys and tick the app until its jobs end. */
+/* uiutil.h: what the TUI's tests (test_ui_*.c) share: an app on a sample, screens rendered and
+ * compared with tests/golden (--update-golden rewrites them), the cut-word checks, and helpers
+ * that press keys and tick the app until its jobs end. */
 #ifndef MEMTRIS_UIUTIL_H
 #define MEMTRIS_UIUTIL_H
 #include <dirent.h>

@@ -1,8 +1,6 @@
-/* app.c: the TUI's state and its moves: stepping and jumps, the zoom, the sides (the
- * stepped policy, compare's other side) and their plans, taking the background jobs'
- * results on ticks, auto-play's steps, clicks (hit.c finds what), the replay's overlay
- * and the "why" of the last pop. Exports the app_* of app.h (app_key: app_keys.c) and
- * of app_internal.h. */
+/* app.c: the TUI's state and its moves: steps, jumps, zoom, the sides and their plans, the jobs'
+ * results taken on ticks, auto-play's steps, clicks (hit.c), the replay's overlay, the why of the
+ * last pop. Exports app.h's app_* (app_key: app_keys.c) and app_internal.h's. */
 #define _GNU_SOURCE
 #include "app.h"
 #include <inttypes.h>

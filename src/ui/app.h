@@ -1,7 +1,6 @@
-/* app.h: the TUI's state and its reactions to keys, clicks and ticks, with
- * no terminal in sight (ui_curses.c feeds it; tests and the benchmark drive
- * it directly): the app holds each part's state (play, prompt, compare, the
- * background job, the replay) in that part's own struct. Exports app_*. */
+/* app.h: the TUI's state (each part's in its own struct) and its reactions to keys, clicks and
+ * ticks, with no terminal in sight: ui_curses.c feeds it, tests and the benchmark drive it.
+ * Exports app_*, curve_mode, arena_mode. */
 #ifndef MEMTRIS_APP_H
 #define MEMTRIS_APP_H
 #include <stdint.h>

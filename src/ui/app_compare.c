@@ -1,7 +1,6 @@
-/* app_compare.c: compare mode's state: where the two orders part, what each
- * side pops there, the bound every run is proven against, o's policy (the
- * app builds the sides and shows them). Exports the app_compare_* of
- * app_compare.h. */
+/* app_compare.c: compare mode's state: where the two orders part, what each side pops there, the
+ * bound every run is proven against, o's policy (app.c builds and shows the sides). Exports the
+ * app_compare_* of app_compare.h. */
 #include "app_compare.h"
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,7 +1,6 @@
-/* app_internal.h: what the app's own files share beyond app.h: app.c's
- * operations that the key table's actions (app_keys.c) call, and the pool
- * view's upkeep (app_pool.c) that app.c calls. Included by app.c,
- * app_keys.c and app_pool.c. */
+/* app_internal.h: what the app's own files share beyond app.h: app.c's operations that the key
+ * table's actions call (app_keys.c) and the pool view's upkeep (app_pool.c) that app.c calls.
+ * Included by app.c, app_keys.c and app_pool.c. */
 #ifndef MEMTRIS_APP_INTERNAL_H
 #define MEMTRIS_APP_INTERNAL_H
 #include "app.h"

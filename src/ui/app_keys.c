@@ -1,7 +1,6 @@
-/* app_keys.c: the TUI's keys, bound once: the table of rows (keys, modes,
- * action, the help's and the key bar's words) and app_key, which looks the
- * key up in the app's mode and runs the row's action. Exports app_key and the
- * app_keys table of app_keys.h. */
+/* app_keys.c: the TUI's keys, bound once: the table (keys, modes, action, the help's and the key
+ * bar's words) and app_key, which looks a key up in the app's mode and runs the row's action.
+ * Exports app_key, app_keys, app_nkeys, app_key_mode, app_key_name. */
 #include "app_keys.h"
 #include <inttypes.h>
 #include <stdio.h>

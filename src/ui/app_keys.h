@@ -1,7 +1,6 @@
-/* app_keys.h: the TUI's one key table: each row binds key(s), in the modes it
- * applies in, to an action, with its words for the help page (?) and the key
- * bar; app_key dispatches by it and the views draw from it. Exports
- * app_keys, app_nkeys, app_key_mode, app_key_name. */
+/* app_keys.h: the TUI's one key table: a row binds key(s), in the modes it applies in, to an
+ * action, with its words for the help page (?) and the key bar; app_key dispatches by it and the
+ * views draw from it. Exports app_keys, app_nkeys, app_key_mode, app_key_name. */
 #ifndef MEMTRIS_APP_KEYS_H
 #define MEMTRIS_APP_KEYS_H
 #include <stddef.h>

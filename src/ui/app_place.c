@@ -1,9 +1,6 @@
-/* app_place.c: the TUI's background job: a thread makes a policy's run (s,
- * o; exact's search can take seconds) and places it, or places the stepped
- * run with a new placer (a, on big graphs), while the key line shows its
- * progress; Esc asks it to stop (the search and the placers look as they
- * go); the app takes a finished job's result when it polls. Exports the
- * app_place_* of app_place.h. */
+/* app_place.c: the TUI's background job: a thread makes a policy's run (s, o: exact's search) and
+ * places it, or places the stepped run anew (a, big graphs); Esc stops it; the app takes what it
+ * made when it polls. Exports the app_place_* of app_place.h. */
 #include "app_place.h"
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,7 +1,6 @@
-/* app_place.h: the TUI's background job (s, o, c against exact, a on big
- * graphs): making a policy's run and placing it in a thread, its progress,
- * cancelling it, and what it made, which the app takes when it polls.
- * Knows nothing of the app. Exports app_place_*. */
+/* app_place.h: the TUI's background job (s, o, c against exact, a on big graphs): a policy's run
+ * made and placed in a thread, its progress, cancelling it, and what it made, which the app takes
+ * when it polls. Knows nothing of the app. Exports app_place_*, app_job_view, app_placed. */
 #ifndef MEMTRIS_APP_PLACE_H
 #define MEMTRIS_APP_PLACE_H
 #include <stddef.h>

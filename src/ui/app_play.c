@@ -1,7 +1,6 @@
-/* app_play.c: auto-play and the teaching flow built on it: the play's pace,
- * its stops (the peak's step for u, where the two orders part for d) and
- * breakpoints on a node or a memory threshold (b, B) that stop any play
- * where they hold. Exports the app_play_* and app_break_* of app_play.h. */
+/* app_play.c: auto-play and the teaching flow built on it: the play's pace, its stops (the peak
+ * for u, the partings for d) and the breakpoints (b, B) that stop any play where they hold.
+ * Exports the app_play_* and app_break_* of app_play.h. */
 #include "app_play.h"
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,7 +1,6 @@
-/* app_play.h: auto-play's state (on or off, its speed, the step it goes to,
- * the breakpoints) and the teaching flow's stops, knowing nothing of the app:
- * a tick says which step to go to, the app goes there. Exports app_play_*,
- * app_break_*. */
+/* app_play.h: auto-play's state (on or off, speed, the step it goes to, the breakpoints), knowing
+ * nothing of the app: a tick says which step to go to, and the app goes there. Exports app_play,
+ * app_break, app_play_*, app_break_*. */
 #ifndef MEMTRIS_APP_PLAY_H
 #define MEMTRIS_APP_PLAY_H
 #include <stddef.h>

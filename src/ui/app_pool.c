@@ -1,6 +1,5 @@
-/* app_pool.c: the TUI's pool view (I): the pools of 'memtris iterate'
- * simulated over the stepped policy's run, with the same options and the
- * same code, kept in the app while the view shows them. Exports
+/* app_pool.c: the TUI's pool view (I): the pools of 'memtris iterate' simulated over the stepped
+ * policy's run, with the same options and code, kept while the view shows them. Exports
  * app_pool_toggle, app_pool_refresh and app_pool_free. */
 #include <stdio.h>
 #include <stdlib.h>

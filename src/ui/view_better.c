@@ -1,8 +1,6 @@
-/* view_better.c: "why is this order better" (w, compare mode): at the worse
- * policy's peak step, the buffers it holds that the other does not after as
- * many pops, and the other way round, largest first, with their sums (whose
- * difference is the two curves' gap there), and the step where the orders
- * part. In the summary's place. Exports view_better. */
+/* view_better.c: why one order is lower (w, compare mode), in the summary's place: at the worse
+ * peak's step, the buffers each side holds that the other does not, their sums (the curves' gap),
+ * and where the orders part. Exports view_better. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

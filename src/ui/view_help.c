@@ -1,8 +1,6 @@
-/* view_help.c: the help overlay (F1, ?, h), boxed in the middle of the
- * screen, in three pages: the keys, the legend (every glyph and colour, the
- * ready queue's key, the file shown, the breakpoints) and the policies (the
- * table's); the keys are the key table's help words. Tab turns the page,
- * Shift-Tab back; any other key closes it. Exports view_help. */
+/* view_help.c: the help overlay (F1, ?, h) in three pages: the keys (the key table's help words),
+ * the legend (every glyph and colour, the file, the breakpoints) and the policies. Tab turns the
+ * page, Shift-Tab back, any other key closes it. Exports view_help. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

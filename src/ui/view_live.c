@@ -1,7 +1,6 @@
-/* view_live.c: "what is live here": the buffers live at the cursor of the
- * stepped policy (or, in compare mode, of the other), largest first, with their size, the ALLOC
- * that made them and when, how long they have lived and what frees them; in the arena panel's place
- * (l), or the compare summary's. Exports view_live, view_by_size. */
+/* view_live.c: "what is live here" (l): the buffers live at the cursor (compare: either side's),
+ * largest first: size, the ALLOC that made them and when, age, what frees them; in the arena's
+ * place or the summary's. Exports view_live, view_by_size. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
