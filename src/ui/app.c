@@ -1,7 +1,6 @@
-/* app.c: the TUI's state machine: stepping, jumps, prompts, focus, scrolling, compare
- * mode, auto-play, clicks (hit.c finds what), the replay's overlay (its job: app_replay.c)
- * and the "why" of the last pop (compare's other side: app_compare.c). Exports the app_*
- * of app.h. */
+/* app.c: the TUI's state and its moves: steps, jumps, zoom, the sides and their plans, the jobs'
+ * results taken on ticks, auto-play's steps, clicks (hit.c), the replay's overlay, the why of the
+ * last pop. Exports app.h's app_* (app_key: app_keys.c) and app_internal.h's. */
 #define _GNU_SOURCE
 #include "app.h"
 #include <inttypes.h>
@@ -48,12 +47,16 @@ static void explain(app *a, int which)
     s->pol->why(g, &s->r, u, top[1].node, nready, p, room);
 }
 
-/* The stack shows live buffers only: a selection there ends with its
- * buffer (the timeline shows every buffer, and keeps it). */
-static void drop_dead_selection(app *a)
+void app_drop_dead_selection(app *a)
 {
-    if (a->sel != GRAPH_NONE && !a->timeline && !step_buf_live(&a->st[0], a->sel))
+    if (a->sel != GRAPH_NONE && app_arena_base(a) != ARENA_TIMELINE &&
+        !step_buf_live(&a->st[0], a->sel))
         a->sel = GRAPH_NONE;
+}
+
+arena_mode app_arena_base(const app *a)
+{
+    return a->arena == ARENA_LIVE ? a->arena_back : a->arena;
 }
 
 void app_curve_window(const app *a, uint32_t *lo, uint32_t *span)
@@ -94,9 +97,7 @@ static void follow_cursor(app *a)
     else if (k >= lo + span) set_window(a, (int64_t)k - span + 1, span);
 }
 
-/* z (or + on the curve): half the steps, around the cursor; Z (or -):
- * twice; < and >: half a window back or on; 0: every step. */
-static void zoom(app *a, int key)
+void app_zoom(app *a, int key)
 {
     uint32_t lo, span, k = a->st[0].k;
     app_curve_window(a, &lo, &span);
@@ -116,15 +117,18 @@ static void zoom(app *a, int key)
     else if (k >= lo + span) app_jump(a, lo + span - 1);
 }
 
-void app_after_move(app *a)
+/* After the cursor moved: the why lines, the selection, the curve's window. */
+static void after_move(app *a)
 {
     explain(a, 0);
-    if (a->have_cmp) explain(a, 1);
-    drop_dead_selection(a);
+    if (a->cmp.have) explain(a, 1);
+    app_drop_dead_selection(a);
     follow_cursor(a);
 }
 
-int app_make_side(app *a, const policy *pol, stepper *st, placement *pl)
+/* Builds a stepper (and with pl, its placement) for pol into the caller's
+ * structs; on failure leaves them empty and sets a->err. */
+static int make_side(app *a, const policy *pol, stepper *st, placement *pl)
 {
     if (step_init(st, a->g, pol, &a->ctx, a->err, sizeof a->err)) return -1;
     if (pl && place_run_checked(a->g, &st->r, a->placer, PLACE_ALIGN_DEFAULT, &a->ctx, pl, a->err,
@@ -153,7 +157,8 @@ static void sort_by_span(app *a)
     qsort_r(a->by_span, a->g->nbufs, sizeof *a->by_span, cmp_span_desc, (void *)(uintptr_t)a->g);
 }
 
-void app_take_plan(app *a, placement *pl, const placer *p)
+/* The plan p made (pl, taken) becomes the arena panel's; says so. */
+static void take_plan(app *a, placement *pl, const placer *p)
 {
     place_free(&a->pl);
     a->pl = *pl;
@@ -206,7 +211,7 @@ static int init_main(app *a, const policy *pol)
 {
     stepper st;
     placement pl;
-    if (app_make_side(a, pol, &st, &pl)) return -1;
+    if (make_side(a, pol, &st, &pl)) return -1;
     step_free(&a->st[0]);
     place_free(&a->pl);
     a->st[0] = st;
@@ -214,6 +219,26 @@ static int init_main(app *a, const policy *pol)
     a->pol = pol;
     a->place_gen++;
     retime(a);
+    return 0;
+}
+
+/* st (taken) becomes the other side for pol, at the stepped side's step. */
+static void install_other(app *a, stepper *st, const policy *pol)
+{
+    if (a->cmp.have) step_free(&a->st[1]);
+    a->st[1] = *st;
+    a->cmp.have = 1;
+    a->cmp.pol = pol;
+    app_compare_set_partings(&a->cmp, a->g->n, &a->st[0].r, &a->st[1].r);
+    step_jump(&a->st[1], a->st[0].k);
+}
+
+/* (Re)builds the other side for pol at once; the app is unchanged on failure. */
+static int init_other(app *a, const policy *pol)
+{
+    stepper st;
+    if (make_side(a, pol, &st, NULL)) return -1;
+    install_other(a, &st, pol);
     return 0;
 }
 
@@ -226,12 +251,11 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     a->ctx.watch = NULL; /* each search in the background has its own */
     a->bound = policy_lower_bound(g);
     a->title = title;
-    a->cmp_pol = cmp_pol;
+    a->cmp.pol = cmp_pol;
     a->focus = P_READY;
-    a->speed = 3;
     a->sel = GRAPH_NONE;
-    a->play_to = GRAPH_NONE;
-    a->place_async_min = APP_PLACE_ASYNC_MIN;
+    app_play_init(&a->play);
+    app_place_init(&a->place);
     a->poolp =
         (pool_params){DEFAULT_ITERATIONS, DEFAULT_SCALE_MIN, DEFAULT_SCALE_MAX, DEFAULT_SEED};
     a->placer = pl ? pl : placer_find(DEFAULT_TUI_PLACER);
@@ -240,47 +264,47 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     app_replay_init(&a->rp);
     a->rp.ctx = a->ctx;
     if (init_main(a, pol)) return -1;
-    if (compare && app_init_cmp(a, cmp_pol)) return -1;
+    if (compare && init_other(a, cmp_pol)) return -1;
     sort_by_span(a);
-    a->compare = compare;
-    app_after_move(a);
-    layout_compute(80, 24, a->compare, &a->lay);
+    a->cmp.shown = compare;
+    after_move(a);
+    layout_compute(80, 24, a->cmp.shown, &a->lay);
     return 0;
 }
 
 void app_free(app *a)
 {
-    app_place_free(a); /* stop it, wait for it, drop its plan */
+    app_place_free(&a->place); /* stop it, wait for it, drop its plan */
     app_pool_free(a);
     app_replay_stop(&a->rp); /* stop it, wait for it, drop what it measured */
     if (a->have_replay) replay_result_free(&a->replay);
     a->have_replay = 0;
     step_free(&a->st[0]);
-    if (a->have_cmp) step_free(&a->st[1]);
+    if (a->cmp.have) step_free(&a->st[1]);
     place_free(&a->pl);
     timeline_free(&a->tl);
     free(a->by_span);
-    free(a->parts);
+    app_compare_free(&a->cmp);
 }
 
 void app_resize(app *a, int w, int h)
 {
-    layout_compute(w, h, a->compare, &a->lay);
+    layout_compute(w, h, a->cmp.shown, &a->lay);
     if (!a->lay.used[a->focus]) a->focus = P_READY;
 }
 
 const stepper *app_ready_stepper(const app *a, int panel)
 {
-    return a->compare && panel == P_READY ? &a->st[1] : &a->st[0];
+    return a->cmp.shown && panel == P_READY ? &a->st[1] : &a->st[0];
 }
 
 void app_jump(app *a, uint32_t k)
 {
     if (k > a->g->n) k = a->g->n;
     step_jump(&a->st[0], k);
-    if (a->have_cmp) step_jump(&a->st[1], k);
+    if (a->cmp.have) step_jump(&a->st[1], k);
     a->scroll[P_READY] = a->scroll[P_READY2] = 0;
-    app_after_move(a);
+    after_move(a);
 }
 
 void app_set_replay(app *a, replay_result *res)
@@ -301,84 +325,71 @@ const replay_result *app_overlay(const app *a)
 
 int app_tick_ms(const app *a)
 {
-    int t = a->playing ? app_play_ms(a) : -1;
-    if ((a->rp.job || a->placing) && (t < 0 || t > APP_POLL_MS)) t = APP_POLL_MS;
+    int t = a->play.playing ? app_play_ms(&a->play) : -1;
+    if ((a->rp.job || a->place.job) && (t < 0 || t > APP_POLL_MS)) t = APP_POLL_MS;
     return t;
+}
+
+/* st and its plan (taken) become the stepped side for pol, at the same
+ * step; compare's other side follows; says so. */
+static void take_main(app *a, stepper *st, placement *pl, const policy *pol);
+/* st (taken) becomes compare's other side for pol, at the same step, and
+ * compare mode shows it; says how far the stepped side is from the best
+ * bound now known. */
+static void take_other(app *a, stepper *st, const policy *pol);
+
+/* A poll of the background job: takes what it made when it has finished. */
+static app_reaction poll_place(app *a)
+{
+    app_placed got;
+    if (!app_place_poll(&a->place, APP_POLL_MS, &got, a->msg, sizeof a->msg)) return 0;
+    if (got.kind == APP_PLACED_OTHER) take_other(a, &got.side, got.pol);
+    else if (got.kind == APP_PLACED_MAIN) {
+        a->placer = got.p;
+        take_main(a, &got.side, &got.pl, got.pol);
+    } else if (got.kind == APP_PLACED_PLAN) take_plan(a, &got.pl, got.p);
+    return APP_REDRAW;
+}
+
+/* One tick of the play: the steps of one tick at the current speed, each
+ * looked at, stopping at the goal, a breakpoint or the last step (and
+ * saying which). */
+static app_reaction play_step(app *a)
+{
+    uint32_t to;
+    char said[sizeof a->msg];
+    if (!app_play_next(&a->play, a->g, a->st, &a->cmp, &to, said, sizeof said)) return APP_REDRAW;
+    app_jump(a, to);
+    if (a->msg_moment) a->msg[0] = 0; /* the pop's explanation now */
+    a->msg_moment = 0;
+    if (said[0]) snprintf(a->msg, sizeof a->msg, "%s", said);
+    return APP_REDRAW;
 }
 
 app_reaction app_tick(app *a)
 {
-    int polled = a->rp.job != NULL || a->placing != NULL; /* ticks come every APP_POLL_MS */
-    app_reaction r = a->placing ? app_place_poll(a) : 0;
+    int polled = a->rp.job != NULL || a->place.job != NULL; /* ticks come every APP_POLL_MS */
+    app_reaction r = a->place.job ? poll_place(a) : 0;
     if (a->rp.job) {
         replay_result res;
         unsigned got =
             app_replay_poll(&a->rp, a->g, a->pol, a->placer, &res, a->msg, sizeof a->msg);
         if (got & APP_REPLAY_RESULT) app_set_replay(a, &res);
-        if (got & APP_REPLAY_STARTED) a->play_wait = 0;
+        if (got & APP_REPLAY_STARTED) a->play.wait = 0;
         if (got & APP_REPLAY_CHANGED) r |= APP_REDRAW;
     }
-    if (!a->playing) return r;
-    if (polled && app_play_ms(a) > APP_POLL_MS) { /* wait for the play's pace */
-        a->play_wait += APP_POLL_MS;
-        if (a->play_wait < app_play_ms(a)) return r;
-        a->play_wait = 0;
+    if (!a->play.playing) return r;
+    if (polled && app_play_ms(&a->play) > APP_POLL_MS) { /* wait for the play's pace */
+        a->play.wait += APP_POLL_MS;
+        if (a->play.wait < app_play_ms(&a->play)) return r;
+        a->play.wait = 0;
     }
-    return app_play_step(a);
+    return play_step(a);
 }
 
-static void cycle_focus(app *a, int dir)
+static void take_main(app *a, stepper *st, placement *pl, const policy *pol)
 {
-    static const int order[] = {P_READY, P_READY2, P_CURVE, P_TETRIS, P_SUMMARY};
-    int n = (int)(sizeof order / sizeof order[0]), i = 0;
-    while (i < n && order[i] != a->focus) i++;
-    for (int t = 0; t < n; t++) {
-        i = (i + dir + n) % n;
-        if (a->lay.used[order[i]]) {
-            a->focus = order[i];
-            return;
-        }
-    }
-}
-
-static void scroll(app *a, int64_t delta)
-{
-    int p = a->focus;
-    int64_t v = (int64_t)a->scroll[p] + delta;
-    int64_t max = 0;
-    if (p == P_READY || p == P_READY2) {
-        max = (int64_t)step_ready_count(app_ready_stepper(a, p)) - 1;
-    }
-    if (v > max) v = max;
-    if (v < 0) v = 0;
-    a->scroll[p] = (uint32_t)v;
-}
-
-/* Moves the selection to the next (dir 1) or previous (-1) live buffer in
- * address order at the current step. */
-static void select_live(app *a, int dir)
-{
-    const graph *g = a->g;
-    const stepper *s = &a->st[0];
-    uint32_t best = GRAPH_NONE;
-    int64_t cur = a->sel == GRAPH_NONE ? (dir > 0 ? -1 : INT64_MAX) : a->pl.offset[a->sel];
-    for (uint32_t b = 0; b < g->nbufs; b++) {
-        if (!step_buf_live(s, b) || b == a->sel) continue;
-        int64_t o = a->pl.offset[b];
-        int after =
-            dir > 0 ? (o > cur || (o == cur && b > a->sel)) : (o < cur || (o == cur && b < a->sel));
-        if (!after) continue;
-        if (best == GRAPH_NONE || (dir > 0 ? o < a->pl.offset[best] : o > a->pl.offset[best]))
-            best = b;
-    }
-    if (best != GRAPH_NONE) a->sel = best;
-    else if (a->sel == GRAPH_NONE)
-        snprintf(a->msg, sizeof a->msg, "no buffer is live at step %u", s->k);
-}
-
-void app_take_main(app *a, stepper *st, placement *pl, const policy *pol)
-{
-    const policy *prev = a->pol, *other = pol == a->cmp_pol ? prev : a->cmp_pol; /* sides differ */
+    const policy *prev = a->pol, *other = pol == a->cmp.pol ? prev : a->cmp.pol; /* sides differ */
     uint32_t k = a->st[0].k;
     step_free(&a->st[0]);
     place_free(&a->pl);
@@ -389,47 +400,47 @@ void app_take_main(app *a, stepper *st, placement *pl, const policy *pol)
     retime(a);
     app_pool_refresh(a);
     snprintf(a->msg, sizeof a->msg, "policy %s: %s", pol->name, pol->desc);
-    if (a->have_cmp && other != a->cmp_pol && app_init_cmp(a, other)) { /* out of memory */
+    if (a->cmp.have && other != a->cmp.pol && init_other(a, other)) { /* out of memory */
         snprintf(a->msg, sizeof a->msg, "policy %s; cannot compare with %s: %.120s", pol->name,
                  other->name, a->err);
         step_free(&a->st[1]);
-        a->have_cmp = a->compare = 0;
-        a->live = a->live ? 1 : 0;
+        a->cmp.have = a->cmp.shown = 0;
+        a->live_side = 1;
         app_resize(a, a->lay.w, a->lay.h);
     }
-    a->cmp_pol = other;
-    if (a->have_cmp) app_set_partings(a);
+    a->cmp.pol = other;
+    if (a->cmp.have) app_compare_set_partings(&a->cmp, a->g->n, &a->st[0].r, &a->st[1].r);
     app_jump(a, k);
 }
 
-/* s: the next policy steps, at the same step (exact's search, and the
- * placement on a big graph, in the background). */
-static void switch_policy(app *a)
+void app_next_policy(app *a)
 {
     size_t i = 0;
     while (policy_at(i) && policy_at(i) != a->pol) i++;
     const policy *next = policy_at(i + 1) ? policy_at(i + 1) : policy_at(0);
     stepper st;
     placement pl;
-    if (next->kind == POLICY_EXACT || a->g->nbufs >= a->place_async_min) {
-        app_place_start(a, next, 0, a->placer); /* a search, or a big placement */
+    if (next->kind == POLICY_EXACT || a->g->nbufs >= a->place.async_min) {
+        /* a search, or a big placement */
+        app_place_start(&a->place, a->g, &a->st[0].r, next, 0, a->placer, &a->ctx, a->msg,
+                        sizeof a->msg);
         return;
     }
-    if (app_make_side(a, next, &st, &pl)) {
+    if (make_side(a, next, &st, &pl)) {
         snprintf(a->msg, sizeof a->msg, "cannot switch to %s: %.150s", next->name, a->err);
         return;
     }
-    app_take_main(a, &st, &pl, next);
+    take_main(a, &st, &pl, next);
 }
 
-/* The a key: the arena panel's next placer (in the background on a big graph). */
-static void next_placer(app *a)
+void app_next_placer(app *a)
 {
     size_t i = 0;
     while (placer_at(i) && placer_at(i) != a->placer) i++;
     const placer *next = placer_at(i + 1) ? placer_at(i + 1) : placer_at(0);
-    if (next->searches || a->g->nbufs >= a->place_async_min) {
-        app_place_start(a, NULL, 0, next);
+    if (next->searches || a->g->nbufs >= a->place.async_min) {
+        app_place_start(&a->place, a->g, &a->st[0].r, NULL, 0, next, &a->ctx, a->msg,
+                        sizeof a->msg);
         return;
     }
     placement pl;
@@ -438,221 +449,19 @@ static void next_placer(app *a)
         snprintf(a->msg, sizeof a->msg, "cannot place with %s: %.150s", next->name, a->err);
         return;
     }
-    app_take_plan(a, &pl, next);
-}
-
-/* P: the stepped policy's peak; in compare mode, P again there goes to the
- * other policy's peak (and back). */
-static void go_peak(app *a)
-{
-    const stepper *m = &a->st[0], *o = &a->st[1];
-    uint32_t mine = m->r.peak_step, k = m->k;
-    if (!a->compare) {
-        app_jump(a, mine);
-        snprintf(a->msg, sizeof a->msg, "peak of %s at step %u", a->pol->name, mine);
-        return;
-    }
-    uint32_t other = o->r.peak_step;
-    const stepper *to = k == mine && mine != other ? o : m, *alt = to == m ? o : m;
-    app_jump(a, to->r.peak_step);
-    char b1[32];
-    snprintf(a->msg, sizeof a->msg, "peak of %s at step %u, %s; P again: %s's peak at step %u",
-             to->pol->name, to->r.peak_step, units_bytes(b1, sizeof b1, to->r.peak, 0),
-             alt->pol->name, alt->r.peak_step);
-}
-
-/* A key outside the prompt and the help. */
-static app_reaction main_key(app *a, int key)
-{
-    uint32_t n = a->g->n, k = a->st[0].k;
-    int page = a->lay.used[a->focus] ? a->lay.r[a->focus].h - 3 : 10;
-    if (page < 1) page = 1;
-    if (a->finding) { /* n and N step through the matches; any other key ends the find */
-        if (key == 'n' || key == 'N') {
-            app_find_go(a, key == 'n' ? 1 : -1);
-            return APP_REDRAW;
-        }
-        a->finding = 0;
-        if (key == K_ESC) return APP_REDRAW;
-    }
-    switch (key) {
-    case 'q':
-    case K_F10: a->quit = 1; return APP_QUIT;
-    case '?':
-    case K_F1:
-    case 'h': a->help = 1; return APP_REDRAW;
-    case ' ':
-    case 'n':
-    case K_RIGHT:
-        if (k < n) app_jump(a, k + 1);
-        else
-            snprintf(a->msg, sizeof a->msg, "at the last step (%u); Home goes back to the start",
-                     n);
-        return APP_REDRAW;
-    case 'p':
-    case K_LEFT:
-    case K_BACKSPACE:
-    case 127:
-    case 8:
-        if (k > 0) app_jump(a, k - 1);
-        else snprintf(a->msg, sizeof a->msg, "at step 0: nothing to undo");
-        return APP_REDRAW;
-    case K_HOME: app_jump(a, 0); return APP_REDRAW;
-    case K_END: app_jump(a, n); return APP_REDRAW;
-    case 'P': go_peak(a); return APP_REDRAW;
-    case 'g':
-    case '/':
-    case 'b':
-    case 'e':
-        a->prompt = key;
-        a->pbuf[0] = 0;
-        if (key == 'e') app_export_name(a, a->pbuf, sizeof a->pbuf);
-        app_play_stop(a);
-        return APP_REDRAW;
-    case 'B': app_break_clear(a); return APP_REDRAW;
-    case 'r':
-        if (a->playing) app_play_stop(a);
-        else {
-            if (k >= n) app_jump(a, 0);
-            app_play_start(a, GRAPH_NONE, NULL);
-        }
-        return APP_REDRAW;
-    case 'u': app_play_peak(a); return APP_REDRAW;
-    case 'd': app_play_part(a); return APP_REDRAW;
-    case 'z':
-    case 'Z':
-    case '<':
-    case '>':
-    case '0': zoom(a, key); return APP_REDRAW;
-    case '+':
-    case '=':
-        if (a->focus == P_CURVE) {
-            zoom(a, 'z');
-            return APP_REDRAW;
-        }
-        if (a->speed < APP_SPEEDS - 1) a->speed++;
-        app_say_speed(a);
-        return APP_REDRAW;
-    case '-':
-    case '_':
-        if (a->focus == P_CURVE) {
-            zoom(a, 'Z');
-            return APP_REDRAW;
-        }
-        if (a->speed > 0) a->speed--;
-        app_say_speed(a);
-        return APP_REDRAW;
-    case K_TAB: cycle_focus(a, 1); return APP_REDRAW;
-    case K_BTAB: cycle_focus(a, -1); return APP_REDRAW;
-    case K_UP:
-        if (a->focus == P_TETRIS) select_live(a, 1); /* up the arena: higher addresses */
-        else scroll(a, -1);
-        return APP_REDRAW;
-    case K_DOWN:
-        if (a->focus == P_TETRIS) select_live(a, -1);
-        else scroll(a, 1);
-        return APP_REDRAW;
-    case 'l': /* compare mode: the stepped side's list, the other's, neither */
-        a->live = (a->live + 1) % (a->compare ? 3 : 2);
-        a->better = 0;
-        return APP_REDRAW;
-    case 'w':
-        if (!a->compare) {
-            snprintf(a->msg, sizeof a->msg, "w says why one order is lower: compare two first (c)");
-            return APP_REDRAW;
-        }
-        a->better = !a->better;
-        a->live = 0;
-        return APP_REDRAW;
-    case 'H': a->holes = !a->holes; return APP_REDRAW;
-    case 'T':
-        a->lanes = !a->lanes;
-        a->pool_view = 0;
-        return APP_REDRAW;
-    case 'I': return app_pool_toggle(a);
-    case 't':
-        a->live = 0;
-        a->timeline = !a->timeline;
-        drop_dead_selection(a);
-        return APP_REDRAW;
-    case K_PGUP: scroll(a, -page); return APP_REDRAW;
-    case K_PGDN: scroll(a, page); return APP_REDRAW;
-    case 's':
-    case 'c':
-    case 'a':
-    case 'o':
-        if (a->placing && (key != 'c' || app_place_other(a))) {
-            snprintf(a->msg, sizeof a->msg, "'%c' waits until placing ends; Esc cancels it", key);
-            return APP_REDRAW;
-        }
-        /* The host backend reads this process's resident memory: what a new
-         * schedule or plan allocates now would be measured as the replay's. */
-        if (app_replay_measures_self(&a->rp)) {
-            snprintf(a->msg, sizeof a->msg,
-                     "'%c' waits until the replay on the host ends (it measures this "
-                     "process's memory); Esc cancels it",
-                     key);
-            return APP_REDRAW;
-        }
-        if (key == 'a') next_placer(a);
-        else if (key == 's') switch_policy(a);
-        else if (key == 'o') app_compare_optimum(a);
-        else return app_toggle_compare(a);
-        return APP_REDRAW;
-    case 'R':
-        if (a->placing) {
-            snprintf(a->msg, sizeof a->msg, "'R' waits until placing ends; Esc cancels it");
-            return APP_REDRAW;
-        }
-        if (app_replay_start(&a->rp, a->g, a->pol, a->placer, a->msg, sizeof a->msg) == 0)
-            a->play_wait = 0;
-        return APP_REDRAW;
-    case K_ESC:
-        /* cancels the placing or the replay first; the next Esc stops play */
-        if (app_place_cancel(a)) return APP_REDRAW;
-        if (app_replay_cancel(&a->rp, a->msg, sizeof a->msg)) return APP_REDRAW;
-        app_play_stop(a);
-        a->sel = GRAPH_NONE;
-        return APP_REDRAW;
-    default: return 0;
-    }
-}
-
-app_reaction app_key(app *a, int key)
-{
-    int had_msg = a->msg[0] != 0;
-    a->msg[0] = 0; /* one-shot: any key takes it away */
-    a->msg_moment = 0;
-    if (key == K_RESIZE) return APP_RELAYOUT | APP_REDRAW; /* in every mode, and nothing else */
-    if (a->prompt) {
-        app_prompt_key(a, key);
-        return APP_REDRAW;
-    }
-    if (a->help) {
-        if (key == K_TAB || key == K_BTAB || key == K_RIGHT || key == K_LEFT) {
-            /* the next page (keys, legend, policies), or the one before */
-            a->help = key == K_BTAB || key == K_LEFT ? (a->help + 1) % 3 + 1 : a->help % 3 + 1;
-            return APP_REDRAW;
-        }
-        a->help = 0; /* any other key closes the help */
-        if (key == 'q' || key == K_F10) {
-            a->quit = 1;
-            return APP_QUIT;
-        }
-        return APP_REDRAW;
-    }
-    app_reaction r = main_key(a, key);
-    return r || !had_msg ? r : APP_REDRAW; /* a key that did nothing still took the message away */
+    take_plan(a, &pl, next);
 }
 
 app_reaction app_click(app *a, int x, int y)
 {
-    hit_frame f = {&a->lay, a->utf8, a->timeline, a->g, &a->st[0], &a->pl, 0, 0, a->lanes};
+    hit_frame f = {&a->lay, a->utf8,   app_arena_base(a) == ARENA_TIMELINE,
+                   a->g,    &a->st[0], &a->pl,
+                   0,       0,         a->curve == CURVE_LANES};
     app_curve_window(a, &f.lo, &f.span);
     hit_action h = hit_test(&f, x, y);
     switch (h.kind) {
     case HIT_STEP:
-        if (a->pool_view) return 0; /* the panel shows iterations, not steps */
+        if (a->curve == CURVE_POOL) return 0; /* the panel shows iterations, not steps */
         app_jump(a, h.step);
         return APP_REDRAW;
     case HIT_BUFFER:
@@ -660,5 +469,88 @@ app_reaction app_click(app *a, int x, int y)
         a->focus = P_TETRIS;
         return APP_REDRAW;
     default: return 0;
+    }
+}
+
+static void take_other(app *a, stepper *st, const policy *pol)
+{
+    install_other(a, st, pol);
+    int opt;
+    int64_t lb = app_bound(a, &opt); /* what the new side proved holds for both */
+    policy_prove(&a->st[0].r, lb);
+    policy_prove(&a->st[1].r, lb);
+    char gap[64]; /* without the bound, to fit 80 columns: the curve draws it */
+    policy_gap_words(&a->st[0].r, 0, gap, sizeof gap);
+    snprintf(a->msg, sizeof a->msg, "%s vs %s: %s; d: where they part, w: why", a->pol->name,
+             pol->name, gap);
+    if (!a->cmp.shown) {
+        a->cmp.shown = 1;
+        app_resize(a, a->lay.w, a->lay.h);
+    }
+    after_move(a);
+}
+
+void app_compare_optimum(app *a)
+{
+    const policy *x = app_compare_exact();
+    if (a->pol == x) {
+        snprintf(a->msg, sizeof a->msg, "the stepped policy is exact; s picks another to compare");
+        return;
+    }
+    if (a->cmp.have && a->cmp.pol == x) {
+        if (!a->cmp.shown) app_toggle_compare(a);
+        return;
+    }
+    app_place_start(&a->place, a->g, &a->st[0].r, x, 1, a->placer, &a->ctx, a->msg, sizeof a->msg);
+}
+
+app_reaction app_toggle_compare(app *a)
+{
+    if (!a->cmp.have && a->cmp.pol->kind == POLICY_EXACT) { /* a search: in the background */
+        app_place_start(&a->place, a->g, &a->st[0].r, a->cmp.pol, 1, a->placer, &a->ctx, a->msg,
+                        sizeof a->msg);
+        return APP_REDRAW;
+    }
+    if (!a->cmp.have && init_other(a, a->cmp.pol)) {
+        snprintf(a->msg, sizeof a->msg, "cannot compare with %s: %.150s", a->cmp.pol->name, a->err);
+        return APP_REDRAW;
+    }
+    a->cmp.shown = !a->cmp.shown;
+    if (!a->cmp.shown && a->arena == ARENA_LIVE) a->live_side = 1; /* the other side's list goes */
+    app_resize(a, a->lay.w, a->lay.h);
+    after_move(a);
+    return APP_REDRAW | APP_RELAYOUT;
+}
+
+int64_t app_bound(const app *a, int *optimal)
+{
+    return app_compare_bound(a->bound, a->st, a->cmp.have ? 2 : 1, optimal);
+}
+
+const char *app_part_words(const app *a, uint32_t s, char *out, size_t cap)
+{
+    return app_compare_words(a->g, &a->st[0], &a->st[1], s, out, cap);
+}
+
+uint32_t app_steps_per_sec(const app *a) { return app_play_sps(&a->play); }
+
+void app_find_go(app *a, int dir)
+{
+    uint32_t k = app_prompt_find(&a->prompt, a->g, &a->st[0].r, a->st[0].k, dir, a->pol->name,
+                                 a->msg, sizeof a->msg);
+    if (k != GRAPH_NONE) app_jump(a, k);
+}
+
+void app_prompt_do(app *a, int key)
+{
+    uint32_t step = 0;
+    switch (app_prompt_key(&a->prompt, key, a->g->n, &step, a->msg, sizeof a->msg)) {
+    case APP_PROMPT_GO: app_jump(a, step); break;
+    case APP_PROMPT_FIND: app_find_go(a, 1); break;
+    case APP_PROMPT_BREAK:
+        app_break_add(&a->play, a->g, a->prompt.buf, a->msg, sizeof a->msg);
+        break;
+    case APP_PROMPT_EXPORT: app_export_svg(a, a->prompt.buf); break;
+    case APP_PROMPT_EDIT: break;
     }
 }

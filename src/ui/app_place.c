@@ -1,16 +1,14 @@
-/* app_place.c: the TUI's background job: a thread makes a policy's run (s,
- * o; exact's search can take seconds) and places it, or places the stepped
- * run with a new placer (a, on big graphs), while the key line shows its
- * progress; Esc asks it to stop (the search and the placers look as they
- * go); a finished job is taken on a tick. Exports the app_place_* of
- * app_internal.h and app_place_progress. */
+/* app_place.c: the TUI's background job: a thread makes a policy's run (s, o: exact's search) and
+ * places it, or places the stepped run anew (a, big graphs); Esc stops it; the app takes what it
+ * made when it polls. Exports the app_place_* of app_place.h. */
+#include "app_place.h"
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "app_internal.h"
 #include "sched/graph/solve_watch.h"
 
-typedef struct app_place {
+struct app_place_job {
     pthread_t thread;
     solve_watch ctl;  /* the placement's progress and stop */
     solve_watch pctl; /* the search's progress and stop */
@@ -27,12 +25,13 @@ typedef struct app_place {
     placement pl; /* the result, when rc is PLACE_OK */
     int rc;       /* PLACE_OK, a placer's failure, or -1: the run failed */
     char err[256];
-    uint32_t ms; /* time run, counted in ticks of APP_POLL_MS */
-} app_place;
+    uint32_t ms; /* time run, counted in the polls' intervals */
+};
+typedef struct app_place_job app_place_job;
 
 static void *place_main(void *arg)
 {
-    app_place *j = arg;
+    app_place_job *j = arg;
     if (j->pol) {
         solve_ctx c = j->ctx;
         c.watch = &j->pctl;
@@ -52,35 +51,42 @@ static void *place_main(void *arg)
     return NULL;
 }
 
-void app_place_start(app *a, const policy *pol, int other, const placer *p)
+void app_place_init(app_place *pp)
 {
-    app_place *j = calloc(1, sizeof *j);
+    pp->job = NULL;
+    pp->async_min = APP_PLACE_ASYNC_MIN;
+}
+
+void app_place_start(app_place *pp, const graph *g, const run *r, const policy *pol, int other,
+                     const placer *p, const solve_ctx *c, char *msg, size_t cap)
+{
+    app_place_job *j = calloc(1, sizeof *j);
     const char *what = pol ? pol->name : p->name;
     if (!j) {
-        snprintf(a->msg, sizeof a->msg, "cannot run %s: out of memory", what);
+        snprintf(msg, cap, "cannot run %s: out of memory", what);
         return;
     }
-    j->g = a->g;
+    j->g = g;
     j->pol = pol;
     j->other = other;
     j->p = p;
-    j->r = &a->st[0].r;
+    j->r = r;
     j->rc = PLACE_OK;
-    j->ctx = a->ctx; /* the thread runs with the command line's */
+    j->ctx = *c; /* the thread runs with the command line's */
     atomic_store(&j->placing, pol == NULL);
     atomic_store(&j->ctl.doing, p->name);
     if (pthread_create(&j->thread, NULL, place_main, j)) {
         free(j);
-        snprintf(a->msg, sizeof a->msg, "cannot run %s: no thread", what);
+        snprintf(msg, cap, "cannot run %s: no thread", what);
         return;
     }
-    a->placing = j;
+    pp->job = j;
 }
 
-int app_place_other(const app *a) { return a->placing && a->placing->other; }
+int app_place_other(const app_place *pp) { return pp->job && pp->job->other; }
 
 /* Waits for the thread and frees the job, with what it made. */
-static void finish(app_place *j)
+static void finish(app_place_job *j)
 {
     pthread_join(j->thread, NULL);
     if (j->rc == PLACE_OK) place_free(&j->pl);
@@ -88,59 +94,63 @@ static void finish(app_place *j)
     free(j);
 }
 
-app_reaction app_place_poll(app *a)
+int app_place_poll(app_place *pp, int ms, app_placed *out, char *msg, size_t cap)
 {
-    app_place *j = a->placing;
+    app_place_job *j = pp->job;
     if (!atomic_load(&j->finished)) {
-        j->ms += APP_POLL_MS;
-        return j->ms % 500 == 0 ? APP_REDRAW : 0; /* the time shown, twice a second */
+        j->ms += (uint32_t)ms;
+        return j->ms % 500 == 0; /* the time shown, twice a second */
     }
     pthread_join(j->thread, NULL);
-    a->placing = NULL;
+    pp->job = NULL;
+    *out = (app_placed){.kind = APP_PLACED_NOTHING, .pol = j->pol, .p = j->p};
     if (j->rc != PLACE_OK) {
         if (j->pol && !j->has_side)
-            snprintf(a->msg, sizeof a->msg, "cannot switch to %s: %.150s", j->pol->name, j->err);
-        else snprintf(a->msg, sizeof a->msg, "cannot place with %s: %.150s", j->p->name, j->err);
+            snprintf(msg, cap, "cannot switch to %s: %.150s", j->pol->name, j->err);
+        else snprintf(msg, cap, "cannot place with %s: %.150s", j->p->name, j->err);
         if (j->has_side) step_free(&j->side);
     } else if (j->other) {
-        app_take_other(a, &j->side, j->pol);
+        out->kind = APP_PLACED_OTHER;
+        out->side = j->side;
     } else if (j->has_side) {
-        a->placer = j->p;
-        app_take_main(a, &j->side, &j->pl, j->pol);
+        out->kind = APP_PLACED_MAIN;
+        out->side = j->side;
+        out->pl = j->pl;
     } else {
-        app_take_plan(a, &j->pl, j->p);
+        out->kind = APP_PLACED_PLAN;
+        out->pl = j->pl;
     }
     free(j);
-    return APP_REDRAW;
+    return 1;
 }
 
-int app_place_cancel(app *a)
+int app_place_cancel(app_place *pp, char *msg, size_t cap)
 {
-    app_place *j = a->placing;
+    app_place_job *j = pp->job;
     if (!j) return 0;
     atomic_store(&j->ctl.cancel, 1);
     atomic_store(&j->pctl.cancel, 1);
     const char *what = j->pol ? j->pol->name : j->p->name;
     int side = j->pol != NULL;
     finish(j);
-    a->placing = NULL;
-    snprintf(a->msg, sizeof a->msg, "%s %s cancelled; %s", side ? "policy" : "placer", what,
+    pp->job = NULL;
+    snprintf(msg, cap, "%s %s cancelled; %s", side ? "policy" : "placer", what,
              side ? "the schedules are as they were" : "the arena is as it was");
     return 1;
 }
 
-void app_place_free(app *a)
+void app_place_free(app_place *pp)
 {
-    if (!a->placing) return;
-    atomic_store(&a->placing->ctl.cancel, 1);
-    atomic_store(&a->placing->pctl.cancel, 1);
-    finish(a->placing);
-    a->placing = NULL;
+    if (!pp->job) return;
+    atomic_store(&pp->job->ctl.cancel, 1);
+    atomic_store(&pp->job->pctl.cancel, 1);
+    finish(pp->job);
+    pp->job = NULL;
 }
 
-int app_place_progress(const app *a, app_job_view *v)
+int app_place_progress(const app_place *pp, app_job_view *v)
 {
-    const app_place *j = a->placing;
+    const app_place_job *j = pp->job;
     if (!j) return 0;
     v->searching = !atomic_load(&j->placing);
     v->name = v->searching ? j->pol->name : j->p->name;

@@ -1,6 +1,5 @@
-/* app_pool.c: the TUI's pool view (I): the pools of 'memtris iterate'
- * simulated over the stepped policy's run, with the same options and the
- * same code, kept in the app while the view shows them. Exports
+/* app_pool.c: the TUI's pool view (I): the pools of 'memtris iterate' simulated over the stepped
+ * policy's run, with the same options and code, kept while the view shows them. Exports
  * app_pool_toggle, app_pool_refresh and app_pool_free. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,15 +39,14 @@ static int simulate(app *a)
 
 app_reaction app_pool_toggle(app *a)
 {
-    if (a->pool_view) {
-        a->pool_view = 0;
+    if (a->curve == CURVE_POOL) {
+        a->curve = CURVE_MEMORY;
         app_pool_free(a);
         snprintf(a->msg, sizeof a->msg, "the memory curve again");
         return APP_REDRAW;
     }
     if (simulate(a)) return APP_REDRAW;
-    a->pool_view = 1;
-    a->lanes = 0;
+    a->curve = CURVE_POOL;
     snprintf(a->msg, sizeof a->msg,
              "pools over %u iterations of %s, buffers scaled by [%g, %g) (seed %llu); I: back",
              a->poolp.iterations, a->pol->name, a->poolp.min, a->poolp.max,
@@ -58,5 +56,5 @@ app_reaction app_pool_toggle(app *a)
 
 void app_pool_refresh(app *a)
 {
-    if (a->pool_view && simulate(a)) a->pool_view = 0;
+    if (a->curve == CURVE_POOL && simulate(a)) a->curve = CURVE_MEMORY;
 }

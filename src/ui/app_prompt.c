@@ -1,73 +1,75 @@
 /* app_prompt.c: the TUI's prompts: go to a step (g), find a node (/, then n
  * and N), set a breakpoint (b), export the view (e): typing, and what Enter
- * does with the text. Exports app_prompt_key, app_find_go. */
-#include "app_internal.h"
+ * asks of the app. Exports the app_prompt_* of app_prompt.h. */
+#include "app_prompt.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "keys.h"
 #include "find.h"
 
-/* Goes to the match of a->find after (dir > 0) or before the cursor and
- * says which it is. */
-void app_find_go(app *a, int dir)
+void app_prompt_open(app_prompt *p, int kind, const char *offered)
 {
-    find_hit h = find_step(a->g, &a->st[0].r, a->find, a->st[0].k, dir);
+    p->kind = kind;
+    snprintf(p->buf, sizeof p->buf, "%s", offered ? offered : "");
+}
+
+uint32_t app_prompt_find(app_prompt *p, const graph *g, const run *r, uint32_t k, int dir,
+                         const char *pol, char *msg, size_t cap)
+{
+    find_hit h = find_step(g, r, p->find, k, dir);
     if (h.node == GRAPH_NONE) {
-        snprintf(a->msg, sizeof a->msg, "no node matches '%s' (ids, names and ops are searched)",
-                 a->find);
-        a->finding = 0;
-        return;
+        snprintf(msg, cap, "no node matches '%s' (ids, names and ops are searched)", p->find);
+        p->finding = 0;
+        return GRAPH_NONE;
     }
-    app_jump(a, h.step);
     char lb[GRAPH_LABEL_MAX];
-    snprintf(a->msg, sizeof a->msg,
-             "node %" PRId64 " (%s) pops at step %u under %s: match %u of %u%s", a->g->id[h.node],
-             graph_display(a->g, h.node, lb, sizeof lb), h.step, a->pol->name, h.index, h.count,
+    snprintf(msg, cap, "node %" PRId64 " (%s) pops at step %u under %s: match %u of %u%s",
+             g->id[h.node], graph_display(g, h.node, lb, sizeof lb), h.step, pol, h.index, h.count,
              !h.wrapped ? ""
              : dir > 0  ? ", from the start again"
                         : ", from the end again");
-    a->finding = 1;
+    p->finding = 1;
+    return h.step;
 }
 
-static void finish_prompt(app *a)
+/* Enter: what the text typed asks. */
+static app_prompt_ask finish(app_prompt *p, uint32_t nsteps, uint32_t *step, char *msg, size_t cap)
 {
-    int prompt = a->prompt;
-    a->prompt = 0;
-    if (prompt == 'g') {
-        size_t digits = strspn(a->pbuf, "0123456789");
-        unsigned long long v = digits ? strtoull(a->pbuf, NULL, 10) : 0;
-        if (!a->pbuf[0]) return;
-        if (a->pbuf[digits] || digits > 10 || v > a->g->n)
-            snprintf(a->msg, sizeof a->msg, "'%.60s' is not a step: steps run from 0 to %u",
-                     a->pbuf, a->g->n);
-        else app_jump(a, (uint32_t)v);
-        return;
+    int kind = p->kind;
+    p->kind = 0;
+    if (kind == 'g') {
+        size_t digits = strspn(p->buf, "0123456789");
+        unsigned long long v = digits ? strtoull(p->buf, NULL, 10) : 0;
+        if (!p->buf[0]) return APP_PROMPT_EDIT;
+        if (p->buf[digits] || digits > 10 || v > nsteps) {
+            snprintf(msg, cap, "'%.60s' is not a step: steps run from 0 to %u", p->buf, nsteps);
+            return APP_PROMPT_EDIT;
+        }
+        *step = (uint32_t)v;
+        return APP_PROMPT_GO;
     }
-    if (!a->pbuf[0]) return;
-    if (prompt == 'b') {
-        app_break_add(a, a->pbuf);
-        return;
-    }
-    if (prompt == 'e') {
-        app_export_svg(a, a->pbuf);
-        return;
-    }
-    snprintf(a->find, sizeof a->find, "%.63s", a->pbuf);
-    app_find_go(a, 1);
+    if (!p->buf[0]) return APP_PROMPT_EDIT;
+    if (kind == 'b') return APP_PROMPT_BREAK;
+    if (kind == 'e') return APP_PROMPT_EXPORT;
+    snprintf(p->find, sizeof p->find, "%.63s", p->buf);
+    return APP_PROMPT_FIND;
 }
 
-void app_prompt_key(app *a, int key)
+app_prompt_ask app_prompt_key(app_prompt *p, int key, uint32_t nsteps, uint32_t *step, char *msg,
+                              size_t cap)
 {
-    size_t len = strlen(a->pbuf);
+    size_t len = strlen(p->buf);
     if (key == K_ESC) {
-        a->prompt = 0;
+        p->kind = 0;
     } else if (key == K_ENTER || key == '\n' || key == '\r') {
-        finish_prompt(a);
+        return finish(p, nsteps, step, msg, cap);
     } else if (key == K_BACKSPACE || key == 127 || key == 8) {
-        if (len) a->pbuf[len - 1] = 0;
-    } else if (key >= ' ' && key <= '~' && len + 1 < sizeof a->pbuf) {
-        a->pbuf[len] = (char)key;
-        a->pbuf[len + 1] = 0;
+        if (len) p->buf[len - 1] = 0;
+    } else if (key >= ' ' && key <= '~' && len + 1 < sizeof p->buf) {
+        p->buf[len] = (char)key;
+        p->buf[len + 1] = 0;
     }
+    return APP_PROMPT_EDIT;
 }

@@ -234,51 +234,54 @@ static const char *base_name(const char *path)
     return s && s[1] ? s + 1 : path;
 }
 
-int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
-{
-    const graph *g = p->g;
-    const run *r = p->r;
-    const placement *pl = p->pl;
-    uint32_t n = r->n, cap = p->max_rects ? p->max_rects : SVG_MAX_RECTS;
-    lifetimes lt = {0};
-    int64_t *col = malloc(((size_t)(n < PW ? n : PW) + 1) * sizeof *col);
-    uint32_t *col_end = malloc(((size_t)(n < PW ? n : PW) + 1) * sizeof *col_end);
-    pick *picks = malloc(((size_t)g->nbufs + 1) * sizeof *picks);
-    uint8_t *drawn = calloc((size_t)g->nbufs + 1, 1);
-    if (!col || !col_end || !picks || !drawn || place_lifetimes(g, r, &lt)) {
-        free(col);
-        free(col_end);
-        free(picks);
-        free(drawn);
-        place_lifetimes_free(&lt);
-        snprintf(err, errcap, "out of memory drawing %u buffers", g->nbufs);
-        return -1;
-    }
+/* What svg_write_plan's parts share: the plan, the buffers' lifetimes, the
+ * pixel columns' scratch, and which buffers get a rectangle of their own. */
+typedef struct plan_draw {
+    const graph *g;
+    const run *r;
+    const placement *pl;
+    uint32_t n;
+    lifetimes lt;
+    int64_t *col;
+    uint32_t *col_end;
+    pick *picks;
+    uint8_t *drawn;
+    uint32_t nvis, ndraw;        /* buffers with bytes; those drawn one by one */
+    double area_all, area_drawn; /* their bytes x steps */
+    int64_t lb, arena;
+} plan_draw;
 
-    /* Which buffers get a rectangle: all with bytes, or the cap largest. */
-    uint32_t nvis = 0;
-    double area_all = 0, area_drawn = 0;
+/* Which buffers get a rectangle: all with bytes, or the cap largest. */
+static void pick_drawn(plan_draw *d, uint32_t cap)
+{
+    const graph *g = d->g;
+    d->nvis = 0;
+    d->area_all = d->area_drawn = 0;
     for (uint32_t b = 0; b < g->nbufs; b++) {
         if (g->buf_size[b] <= 0) continue;
-        picks[nvis].area = (double)g->buf_size[b] * (double)(lt.free_step[b] - lt.alloc_step[b]);
-        picks[nvis++].b = b;
-        area_all += picks[nvis - 1].area;
+        d->picks[d->nvis].area =
+            (double)g->buf_size[b] * (double)(d->lt.free_step[b] - d->lt.alloc_step[b]);
+        d->picks[d->nvis++].b = b;
+        d->area_all += d->picks[d->nvis - 1].area;
     }
-    uint32_t ndraw = nvis;
-    if (nvis > cap) {
-        qsort(picks, nvis, sizeof *picks, by_area_desc);
-        ndraw = cap;
+    d->ndraw = d->nvis;
+    if (d->nvis > cap) {
+        qsort(d->picks, d->nvis, sizeof *d->picks, by_area_desc);
+        d->ndraw = cap;
     }
-    for (uint32_t i = 0; i < ndraw; i++) {
-        drawn[picks[i].b] = 1;
-        area_drawn += picks[i].area;
+    for (uint32_t i = 0; i < d->ndraw; i++) {
+        d->drawn[d->picks[i].b] = 1;
+        d->area_drawn += d->picks[i].area;
     }
+}
 
-    int64_t lb = r->peak, arena = pl->arena;
-    int status = 0;
+/* The document's head, the title and the figures; h: the picture's height. */
+static void write_head(FILE *f, const svg_plan *p, const plan_draw *d, int h)
+{
+    const graph *g = d->g;
+    const placement *pl = d->pl;
+    uint32_t n = d->n;
     char a1[32], a2[32], a3[32];
-    int h = AB + 76 + (ndraw < nvis ? 32 : 0);
-
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d "
@@ -303,22 +306,31 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
         "</text>\n<text x=\"%d\" y=\"50\" font-size=\"13\" fill=\"#444444\">arena %s, lower bound "
         "%s "
         "(the peak of live bytes), fragmentation %.1f%%; %u steps, %u buffers, align %s</text>\n",
-        ML, units_bytes(a1, sizeof a1, arena, 0), units_bytes(a2, sizeof a2, lb, 0),
-        100 * place_fragmentation(pl, lb), n, g->nbufs, units_bytes(a3, sizeof a3, pl->align, 0));
+        ML, units_bytes(a1, sizeof a1, d->arena, 0), units_bytes(a2, sizeof a2, d->lb, 0),
+        100 * place_fragmentation(pl, d->lb), n, g->nbufs,
+        units_bytes(a3, sizeof a3, pl->align, 0));
+}
 
-    /* The memory curve: live bytes after each step, folded per pixel column. */
-    axis ac = byte_axis(lb, 1.15);
+/* The memory curve: live bytes after each step, folded per pixel column,
+ * its peak, and the TUI's cursor. */
+static void write_curve(FILE *f, const svg_plan *p, plan_draw *d)
+{
+    const run *r = d->r;
+    uint32_t n = d->n;
+    char a1[32];
+    axis ac = byte_axis(d->lb, 1.15);
     fprintf(f,
             "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\" fill=\"#333333\">live "
             "memory "
             "after each step</text>\n",
             ML, CT - 10);
     draw_byte_axis(f, &ac, CT, CH, "live bytes");
-    uint32_t ncol = columns(r->memory, n, col, col_end);
+    uint32_t ncol = columns(r->memory, n, d->col, d->col_end);
     if (ncol) {
         fprintf(f, "<path d=\"M%d,%d", ML, CT + CH);
         for (uint32_t c = 0; c < ncol; c++)
-            fprintf(f, "V%.1fH%.1f", CT + CH - (double)col[c] / ac.max * CH, xs(col_end[c], n));
+            fprintf(f, "V%.1fH%.1f", CT + CH - (double)d->col[c] / ac.max * CH,
+                    xs(d->col_end[c], n));
         fprintf(
             f,
             "V%dZ\" fill=\"#4e79a7\" fill-opacity=\"0.25\" stroke=\"#2f5f8f\" stroke-width=\"1.2\" "
@@ -329,7 +341,7 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
             W - MR, CT + CH);
     if (r->peak_step) {
         uint32_t ps = r->peak_step - 1;
-        double px = (xs(ps, n) + xs(ps + 1, n)) / 2, py = CT + CH - (double)lb / ac.max * CH;
+        double px = (xs(ps, n) + xs(ps + 1, n)) / 2, py = CT + CH - (double)d->lb / ac.max * CH;
         int right = px > ML + PW * 0.7;
         fprintf(f,
                 "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b2182b\" "
@@ -343,7 +355,7 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
             ">peak %s at "
             "step %u</text>\n",
             right ? px - 8 : px + 8, py - 4, right ? "end" : "start",
-            units_bytes(a1, sizeof a1, lb, 0), r->peak_step);
+            units_bytes(a1, sizeof a1, d->lb, 0), r->peak_step);
     }
 
     if (p->has_cursor && p->cursor <= n) {
@@ -362,26 +374,21 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
                 right ? x - 6 : x + 6, CT + 12, right ? "end" : "start", k,
                 units_bytes(a1, sizeof a1, live > 0 ? live : 0, 0));
     }
+}
 
-    /* The lifetime x address chart. */
-    axis aa = byte_axis(arena, 1.08);
-    fprintf(f,
-            "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\" fill=\"#333333\">where "
-            "each buffer "
-            "lives: address over its lifetime, one rectangle per buffer</text>\n",
-            ML, AT - 10);
-    draw_byte_axis(f, &aa, AT, AH, "address in the arena");
-    if (ndraw < nvis && draw_merged(f, g, pl, &lt, drawn, n, aa.max)) {
-        snprintf(err, errcap, "out of memory drawing %u buffers", g->nbufs);
-        status = -1;
-        goto out;
-    }
+/* The lifetime x address chart's rectangles, one per buffer drawn. */
+static void write_buffers(FILE *f, const plan_draw *d, const axis *aa)
+{
+    const graph *g = d->g;
+    const placement *pl = d->pl;
+    uint32_t n = d->n;
+    char a1[32], a2[32];
     fprintf(f, "<g>\n");
     for (uint32_t b = 0; b < g->nbufs; b++) {
-        if (!drawn[b]) continue;
+        if (!d->drawn[b]) continue;
         int64_t off = pl->offset[b], size = g->buf_size[b];
-        double x0 = xs(lt.alloc_step[b], n), x1 = xs(lt.free_step[b], n);
-        double y1 = AB - (double)off / aa.max * AH, y0 = AB - (double)(off + size) / aa.max * AH;
+        double x0 = xs(d->lt.alloc_step[b], n), x1 = xs(d->lt.free_step[b], n);
+        double y1 = AB - (double)off / aa->max * AH, y0 = AB - (double)(off + size) / aa->max * AH;
         double w = x1 - x0 < 0.6 ? 0.6 : x1 - x0, hh = y1 - y0 < 0.6 ? 0.6 : y1 - y0;
         const char *color = palette[b % NPALETTE];
         /* A thin white edge parts neighbours of one colour; it would wash out small rectangles. */
@@ -398,13 +405,13 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
             svg_escape(f, graph_name(g, u));
         }
         fprintf(f, ": %s at offset %s, allocated at step %u, ", units_bytes(a1, sizeof a1, size, 0),
-                units_bytes(a2, sizeof a2, off, 0), lt.alloc_step[b] + 1);
+                units_bytes(a2, sizeof a2, off, 0), d->lt.alloc_step[b] + 1);
         if (g->buf_free[b] == GRAPH_NONE) fprintf(f, "never freed</title></rect>\n");
-        else fprintf(f, "freed at step %u</title></rect>\n", lt.free_step[b] + 1);
+        else fprintf(f, "freed at step %u</title></rect>\n", d->lt.free_step[b] + 1);
         /* Bytes a placer holds beyond the buffer (a pool's size class, a color's block). */
         int64_t held = pl->block ? pl->block[b] : 0;
         if (held > size) {
-            double yt = AB - (double)(off + held) / aa.max * AH;
+            double yt = AB - (double)(off + held) / aa->max * AH;
             if (y0 - yt >= 0.3)
                 fprintf(f,
                         "<rect class=\"pad\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
@@ -414,16 +421,22 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
         }
     }
     fprintf(f, "</g>\n");
+}
 
-    /* The arena's high-water mark over the steps, and the lower bound. */
-    ncol = columns(pl->hwm, n, col, col_end);
+/* The arena's high-water mark over the steps, and the lower bound. */
+static void write_hwm(FILE *f, plan_draw *d, const axis *aa)
+{
+    const placement *pl = d->pl;
+    uint32_t n = d->n;
+    char a1[32];
+    uint32_t ncol = columns(pl->hwm, n, d->col, d->col_end);
     if (ncol) {
-        fprintf(f, "<path d=\"M%d,%.1f", ML, AB - (double)col[0] / aa.max * AH);
+        fprintf(f, "<path d=\"M%d,%.1f", ML, AB - (double)d->col[0] / aa->max * AH);
         for (uint32_t c = 0; c < ncol; c++)
-            fprintf(f, "V%.1fH%.1f", AB - (double)col[c] / aa.max * AH, xs(col_end[c], n));
+            fprintf(f, "V%.1fH%.1f", AB - (double)d->col[c] / aa->max * AH, xs(d->col_end[c], n));
         fprintf(f, "\" fill=\"none\" stroke=\"#222222\" stroke-width=\"1.6\"/>\n");
     }
-    double ya = AB - (double)arena / aa.max * AH, yl = AB - (double)lb / aa.max * AH;
+    double ya = AB - (double)d->arena / aa->max * AH, yl = AB - (double)d->lb / aa->max * AH;
     fprintf(
         f,
         "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b2182b\" stroke-width=\"1\" "
@@ -433,15 +446,18 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
             "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#222222\" text-anchor=\"end\"" HALO
             ">arena %s "
             "(high-water mark)</text>\n",
-            W - MR - 4, ya - 5, units_bytes(a1, sizeof a1, arena, 0));
+            W - MR - 4, ya - 5, units_bytes(a1, sizeof a1, d->arena, 0));
     fprintf(f,
             "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#b2182b\"" HALO
             ">lower bound %s</text>\n",
-            ML + 4, yl - 5, units_bytes(a1, sizeof a1, lb, 0));
+            ML + 4, yl - 5, units_bytes(a1, sizeof a1, d->lb, 0));
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n", ML, AB,
             W - MR, AB);
+}
 
-    /* The step axis under the chart (tick marks under the curve too). */
+/* The step axis under the chart (tick marks under the curve too). */
+static void write_step_axis(FILE *f, uint32_t n)
+{
     uint64_t t = step_tick(n);
     fprintf(f, "<g font-size=\"11\" fill=\"#555555\" text-anchor=\"middle\" stroke-width=\"1\">\n");
     for (uint64_t s = 0; s <= n; s += t) {
@@ -457,8 +473,12 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
             "text-anchor=\"middle\">step "
             "(position in the schedule; step k's state is drawn from k-1 to k)</text>\n",
             ML + PW / 2, AB + 36);
+}
 
-    /* Legend, and the note on buffers left out. */
+/* Legend, and the note on buffers left out. */
+static void write_legend(FILE *f, const plan_draw *d)
+{
+    const placement *pl = d->pl;
     int ly = AB + 60;
     fprintf(
         f,
@@ -480,24 +500,66 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
             "<text x=\"%d\" y=\"%d\">held, unused</text>\n",
             ML + 700, ly - 9, palette[0], ML + 718, ly);
     fprintf(f, "</g>\n");
-    if (ndraw < nvis)
+    if (d->ndraw < d->nvis)
         fprintf(f,
                 "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\"><tspan fill=\"#999999\">"
                 "&#9632;</tspan> %u smaller buffers (%.1f%% of the area) merged into grey "
                 "%dx%d-pixel cells, darker where "
                 "they fill more;</text>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" "
                 "fill=\"#555555\">the %u "
-                "largest of the %u buffers (by bytes x steps) are drawn one by one</text>\n",
-                ML, ly + 18, nvis - ndraw,
-                area_all > 0 ? 100 * (area_all - area_drawn) / area_all : 0.0, CELL, CELL, ML + 12,
-                ly + 33, ndraw, nvis);
-    fprintf(f, "</svg>\n");
-out:
+                "largest of the %u buffers (by bytes x steps) are d->drawn one by one</text>\n",
+                ML, ly + 18, d->nvis - d->ndraw,
+                d->area_all > 0 ? 100 * (d->area_all - d->area_drawn) / d->area_all : 0.0, CELL,
+                CELL, ML + 12, ly + 33, d->ndraw, d->nvis);
+}
 
-    free(col);
-    free(col_end);
-    free(picks);
-    free(drawn);
-    place_lifetimes_free(&lt);
-    return status;
+static void plan_draw_free(plan_draw *d)
+{
+    free(d->col);
+    free(d->col_end);
+    free(d->picks);
+    free(d->drawn);
+    place_lifetimes_free(&d->lt);
+}
+
+int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
+{
+    const graph *g = p->g;
+    uint32_t n = p->r->n;
+    plan_draw d = {.g = g, .r = p->r, .pl = p->pl, .n = n};
+    d.col = malloc(((size_t)(n < PW ? n : PW) + 1) * sizeof *d.col);
+    d.col_end = malloc(((size_t)(n < PW ? n : PW) + 1) * sizeof *d.col_end);
+    d.picks = malloc(((size_t)g->nbufs + 1) * sizeof *d.picks);
+    d.drawn = calloc((size_t)g->nbufs + 1, 1);
+    if (!d.col || !d.col_end || !d.picks || !d.drawn || place_lifetimes(g, d.r, &d.lt)) {
+        plan_draw_free(&d);
+        snprintf(err, errcap, "out of memory drawing %u buffers", g->nbufs);
+        return -1;
+    }
+    pick_drawn(&d, p->max_rects ? p->max_rects : SVG_MAX_RECTS);
+    d.lb = d.r->peak;
+    d.arena = d.pl->arena;
+    write_head(f, p, &d, AB + 76 + (d.ndraw < d.nvis ? 32 : 0));
+    write_curve(f, p, &d);
+
+    /* The lifetime x address chart. */
+    axis aa = byte_axis(d.arena, 1.08);
+    fprintf(f,
+            "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\" fill=\"#333333\">where "
+            "each buffer "
+            "lives: address over its lifetime, one rectangle per buffer</text>\n",
+            ML, AT - 10);
+    draw_byte_axis(f, &aa, AT, AH, "address in the arena");
+    if (d.ndraw < d.nvis && draw_merged(f, g, d.pl, &d.lt, d.drawn, n, aa.max)) {
+        snprintf(err, errcap, "out of memory drawing %u buffers", g->nbufs);
+        plan_draw_free(&d);
+        return -1;
+    }
+    write_buffers(f, &d, &aa);
+    write_hwm(f, &d, &aa);
+    write_step_axis(f, n);
+    write_legend(f, &d);
+    fprintf(f, "</svg>\n");
+    plan_draw_free(&d);
+    return 0;
 }

@@ -1,7 +1,6 @@
-/* svg_pareto.c: the memory/time Pareto front of compare --pareto as a
- * standalone SVG (svg.h): every policy's (peak, makespan) as a point, the
- * front's points joined by the staircase no order crosses, axes in bytes and
- * milliseconds from zero. Exports svg_write_pareto. */
+/* svg_pareto.c: compare --pareto's memory/time front as an SVG (svg.h): each policy's (peak,
+ * makespan) a point, the front joined by the staircase no order crosses, axes in bytes and ms from
+ * zero. Exports svg_write_pareto. */
 #include "svg.h"
 #include <math.h>
 #include <stdlib.h>

@@ -29,16 +29,16 @@ void view_render(canvas *cv, const app *a, view_cache *vc)
     view_status(cv, a, l->r[P_STATUS]);
     view_ready(cv, a, P_READY, l->r[P_READY]);
     if (l->used[P_READY2]) view_ready(cv, a, P_READY2, l->r[P_READY2]);
-    if (a->pool_view && a->pool) view_pool(cv, a, l->r[P_CURVE]);
-    else if (a->lanes) view_lanes(cv, a, l->r[P_CURVE]);
+    if (a->curve == CURVE_POOL && a->pool) view_pool(cv, a, l->r[P_CURVE]);
+    else if (a->curve == CURVE_LANES) view_lanes(cv, a, l->r[P_CURVE]);
     else view_curve(cv, a, l->r[P_CURVE]);
     if (l->used[P_TETRIS]) {
-        if (a->live) view_live(cv, a, l->r[P_TETRIS]);
-        else if (a->timeline) view_timeline(cv, a, l->r[P_TETRIS], vc);
+        if (a->arena == ARENA_LIVE) view_live(cv, a, l->r[P_TETRIS]);
+        else if (a->arena == ARENA_TIMELINE) view_timeline(cv, a, l->r[P_TETRIS], vc);
         else view_arena(cv, a, l->r[P_TETRIS]);
     }
     if (l->used[P_SUMMARY]) {
-        if (a->live) view_live(cv, a, l->r[P_SUMMARY]);
+        if (a->arena == ARENA_LIVE) view_live(cv, a, l->r[P_SUMMARY]);
         else if (a->better) view_better(cv, a, l->r[P_SUMMARY]);
         else view_summary(cv, a, l->r[P_SUMMARY]);
     }

@@ -17,7 +17,8 @@ void view_arena_frame(canvas *cv, const app *a, rect r, rect area, int64_t hwm)
     int focused = a->focus == P_TETRIS;
     char title[3][128], b1[32], b2[32];
     /* The placer shown, and plan's when it is another (the longest that fits). */
-    const char *what = a->timeline ? "Timeline" : "Arena", *plan = DEFAULT_PLAN_PLACER;
+    const char *what = a->arena == ARENA_TIMELINE ? "Timeline" : "Arena",
+               *plan = DEFAULT_PLAN_PLACER;
     int other = strcmp(pl->placer, plan) != 0;
     snprintf(title[0], sizeof title[0], " %s: %s, %" PRId64 " B align%s%s ", what, pl->placer,
              pl->align, other ? "; plan's default is " : "", other ? plan : "");

@@ -1,8 +1,6 @@
-/* view_better.c: "why is this order better" (w, compare mode): at the worse
- * policy's peak step, the buffers it holds that the other does not after as
- * many pops, and the other way round, largest first, with their sums (whose
- * difference is the two curves' gap there), and the step where the orders
- * part. In the summary's place. Exports view_better. */
+/* view_better.c: why one order is lower (w, compare mode), in the summary's place: at the worse
+ * peak's step, the buffers each side holds that the other does not, their sums (the curves' gap),
+ * and where the orders part. Exports view_better. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,7 +83,7 @@ void view_better(canvas *cv, const app *a, rect r)
         held_lines(cv, x, y, w, half, worse == o ? ST_CURVE2 : ST_CURVE, g, worse, better, k, buf);
     y = held_lines(cv, x, stop, w, ymax - 1 - stop, better == o ? ST_CURVE2 : ST_CURVE, g, better,
                    worse, k, buf);
-    uint32_t d = a->diverge;
+    uint32_t d = a->cmp.diverge;
     if (y < ymax) {
         if (d >= g->n) snprintf(line, sizeof line, "the two orders are the same");
         else

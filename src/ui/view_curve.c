@@ -195,6 +195,57 @@ void view_y_axis(canvas *cv, rect plot, int64_t ymax)
     }
 }
 
+/* X axis: the cursor's step, the peak mark (beside the cursor's, or
+ * hidden), then the window's first and last steps where they do not
+ * touch those: every label whole or none. curx: the cursor's column. */
+static void x_axis(canvas *cv, const geom_curve *gm_, geom_window win, const stepper *s, int curx)
+{
+    geom_curve gm = *gm_;
+    char lab[32];
+    uint32_t last = win.lo + win.span - 1;
+    int right = gm.plot.x + gm.plot.w;
+    snprintf(lab, sizeof lab, "%s%u", cv->utf8 ? "\u2502" : "|", s->k);
+    int clen = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
+    int cx0 = curx + clen <= right ? curx : right - clen;
+    canvas_text(cv, cx0, gm.axis_y, clen, ST_CURSOR, lab);
+    int px0 = -1, plen = 0;
+    if (s->r.peak_step) { /* pointing out at the edge when the window does not hold it */
+        uint32_t pk = s->r.peak_step;
+        int px;
+        char pl[48];
+        if (pk < win.lo) {
+            snprintf(pl, sizeof pl, "%speak %u", cv->utf8 ? "\u25c0" : "<", pk);
+            px = gm.plot.x;
+        } else if (pk > last) {
+            snprintf(pl, sizeof pl, "peak %u%s", pk, cv->utf8 ? "\u25b6" : ">");
+            px = right;
+        } else {
+            snprintf(pl, sizeof pl, "%speak %u", cv->utf8 ? "\u25b2" : "^", pk);
+            px = gm.plot.x + geom_col_of_step(pk, gm.dx, win) / gm.sub;
+        }
+        plen = (int)strlen(pl) - (cv->utf8 ? 2 : 0);
+        int x = px + plen <= right ? px : right - plen;
+        int off = pk < win.lo || pk > last;
+        if (!(x + plen < cx0 || x > cx0 + clen)) { /* on the cursor's: hidden, unless it points
+                                                    * off the edge: then beside it */
+            if (!off) x = -1;
+            else if (cx0 + clen + 1 + plen <= right) x = cx0 + clen + 1;
+            else if (cx0 - 1 - plen >= gm.plot.x) x = cx0 - 1 - plen;
+            else x = -1; /* no room for both */
+        }
+        if (x >= 0) canvas_text(cv, x, gm.axis_y, plen, ST_PEAK, pl);
+        px0 = x;
+    }
+    uint32_t ends[2] = {win.lo, last};
+    for (int i = 0; i < 2; i++) {
+        snprintf(lab, sizeof lab, "%u", ends[i]);
+        int len = (int)strlen(lab), x = i ? right - len : gm.plot.x;
+        int free_ = x + len < cx0 || x > cx0 + clen; /* a column apart from the others */
+        if (px0 >= 0) free_ = free_ && (x + len < px0 || x > px0 + plen);
+        if (free_) canvas_text(cv, x, gm.axis_y, len, ST_AXIS, lab);
+    }
+}
+
 void view_curve(canvas *cv, const app *a, rect r)
 {
     int focused = a->focus == P_CURVE;
@@ -213,7 +264,7 @@ void view_curve(canvas *cv, const app *a, rect r)
     geom_curve gm;
     if (!geom_curve_of(r, cv->utf8, &gm)) return;
     const stepper *s = &a->st[0];
-    const stepper *o = a->compare ? &a->st[1] : NULL;
+    const stepper *o = a->cmp.shown ? &a->st[1] : NULL;
     const replay_result *rp = app_overlay(a);
     uint32_t n = s->r.n;
     int64_t ymax = s->r.peak;
@@ -226,7 +277,6 @@ void view_curve(canvas *cv, const app *a, rect r)
     legends(cv, r, r.x + 2 + utf8_count(title), a, s, o, rp);
 
     view_y_axis(cv, gm.plot, ymax);
-    char lab[32];
 
     /* The reference: the optimum, or the proven bound below every order, a
      * dashed row the curves draw over, labelled at its right end. */
@@ -294,50 +344,6 @@ void view_curve(canvas *cv, const app *a, rect r)
     }
     free(bits);
 
-    /* X axis: the cursor's step, the peak mark (beside the cursor's, or
-     * hidden), then the window's first and last steps where they do not
-     * touch those: every label whole or none. */
-    uint32_t last = win.lo + win.span - 1;
-    int right = gm.plot.x + gm.plot.w;
-    snprintf(lab, sizeof lab, "%s%u", cv->utf8 ? "\u2502" : "|", s->k);
-    int clen = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
-    int cx0 = curx + clen <= right ? curx : right - clen;
-    canvas_text(cv, cx0, gm.axis_y, clen, ST_CURSOR, lab);
-    int px0 = -1, plen = 0;
-    if (s->r.peak_step) { /* pointing out at the edge when the window does not hold it */
-        uint32_t pk = s->r.peak_step;
-        int px;
-        char pl[48];
-        if (pk < win.lo) {
-            snprintf(pl, sizeof pl, "%speak %u", cv->utf8 ? "\u25c0" : "<", pk);
-            px = gm.plot.x;
-        } else if (pk > last) {
-            snprintf(pl, sizeof pl, "peak %u%s", pk, cv->utf8 ? "\u25b6" : ">");
-            px = right;
-        } else {
-            snprintf(pl, sizeof pl, "%speak %u", cv->utf8 ? "\u25b2" : "^", pk);
-            px = gm.plot.x + geom_col_of_step(pk, gm.dx, win) / gm.sub;
-        }
-        plen = (int)strlen(pl) - (cv->utf8 ? 2 : 0);
-        int x = px + plen <= right ? px : right - plen;
-        int off = pk < win.lo || pk > last;
-        if (!(x + plen < cx0 || x > cx0 + clen)) { /* on the cursor's: hidden, unless it points
-                                                    * off the edge: then beside it */
-            if (!off) x = -1;
-            else if (cx0 + clen + 1 + plen <= right) x = cx0 + clen + 1;
-            else if (cx0 - 1 - plen >= gm.plot.x) x = cx0 - 1 - plen;
-            else x = -1; /* no room for both */
-        }
-        if (x >= 0) canvas_text(cv, x, gm.axis_y, plen, ST_PEAK, pl);
-        px0 = x;
-    }
-    uint32_t ends[2] = {win.lo, last};
-    for (int i = 0; i < 2; i++) {
-        snprintf(lab, sizeof lab, "%u", ends[i]);
-        int len = (int)strlen(lab), x = i ? right - len : gm.plot.x;
-        int free_ = x + len < cx0 || x > cx0 + clen; /* a column apart from the others */
-        if (px0 >= 0) free_ = free_ && (x + len < px0 || x > px0 + plen);
-        if (free_) canvas_text(cv, x, gm.axis_y, len, ST_AXIS, lab);
-    }
+    x_axis(cv, &gm, win, s, curx);
     (void)n;
 }

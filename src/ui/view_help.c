@@ -1,37 +1,34 @@
-/* view_help.c: the help overlay (F1, ?, h), boxed in the middle of the
- * screen, in three pages: the keys, the legend (every glyph and colour, the
- * ready queue's key, the file shown, the breakpoints) and the policies (the
- * table's). Tab turns the page, Shift-Tab back; any other key closes it.
- * Exports view_help. */
+/* view_help.c: the help overlay (F1, ?, h) in three pages: the keys (the key table's help words),
+ * the legend (every glyph and colour, the file, the breakpoints) and the policies. Tab turns the
+ * page, Shift-Tab back, any other key closes it. Exports view_help. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include "util/units.h"
+#include "app_keys.h"
 #include "view.h"
 
-/* The keys, as the help overlay and the man page list them. */
-static const char *const help_lines[] = {
-    "Space  n  Right    step forward (one heap pop)",
-    "p  Left  Backspace step back (undo the last pop)",
-    "Home End  g        first / last step, go to step",
-    "P                  peak (compare: again, the other's)",
-    "u  d               play to peak; to where orders part",
-    "b  B               breakpoint on a node or >SIZE; clear",
-    "/  n  N            find by id, name or op; next, prev",
-    "r  +  -            auto-play on/off, faster, slower",
-    "Tab  Shift-Tab     move the focus between panels",
-    "Up Down PgUp PgDn  scroll; on the arena: select a buffer",
-    "s  c  a  t         policy, compare, placer, timeline",
-    "l                  buffers live at the step (each side)",
-    "o  w               compare with exact; why one is lower",
-    "H  T  I            holes; streams over time; pool view",
-    "z  Z  <  >  0      curve: zoom in, out, pan, all steps",
-    "e                  export the curve and arena as SVG",
-    "click              curve: go to step; block: select",
-    "R                  replay on the device (Esc cancels)",
-    "Esc                stop play, clear selection, close",
-    "? F1 h   q F10     this help, the legend, policies; quit",
-};
+/* The keys page's lines: the key table's rows with help words. */
+static int key_lines(void)
+{
+    int n = 0;
+    for (size_t i = 0; i < app_nkeys; i++) n += app_keys[i].help.keys != NULL;
+    return n;
+}
+
+/* The keys page: a line per row of the key table with help words, its key
+ * column, then the words. */
+static void keys_page(canvas *cv, rect r, int rows)
+{
+    int y = r.y + 1;
+    for (size_t i = 0; i < app_nkeys && y < r.y + 1 + rows; i++) {
+        const app_key_row *k = &app_keys[i];
+        if (!k->help.keys) continue;
+        char line[128];
+        snprintf(line, sizeof line, "%-18s %s", k->help.keys, k->help.words);
+        canvas_fit(cv, r.x + 2, y++, r.w - 4, ST_NORMAL, line);
+    }
+}
 
 /* One legend line: a sample (UTF-8 and ASCII forms) in its style, then the
  * words. */
@@ -87,15 +84,15 @@ static void legend_page(canvas *cv, const app *a, rect r, int rows)
     }
     if (y < r.y + 1 + rows) {
         int len =
-            snprintf(line, sizeof line, "breakpoints: %s", a->nbrk ? "" : "none (b sets one)");
-        for (int i = 0; i < a->nbrk && len < (int)sizeof line; i++) {
+            snprintf(line, sizeof line, "breakpoints: %s", a->play.nbrk ? "" : "none (b sets one)");
+        for (int i = 0; i < a->play.nbrk && len < (int)sizeof line; i++) {
             char b1[32];
-            if (a->brk[i].bytes > 0)
+            if (a->play.brk[i].bytes > 0)
                 len += snprintf(line + len, sizeof line - (size_t)len, "%s>=%s", i ? ", " : "",
-                                units_bytes(b1, sizeof b1, a->brk[i].bytes, 0));
+                                units_bytes(b1, sizeof b1, a->play.brk[i].bytes, 0));
             else
                 len += snprintf(line + len, sizeof line - (size_t)len, "%s'%s'", i ? ", " : "",
-                                a->brk[i].node);
+                                a->play.brk[i].node);
         }
         canvas_fit(cv, x, y, w, ST_HEADER, line);
     }
@@ -143,7 +140,7 @@ void view_help(canvas *cv, const app *a)
     static const char *const hint[] = {"", "Tab: the legend; any other key closes this help",
                                        "Tab: the policies; any other key closes this help",
                                        "Tab: the keys; any other key closes this help"};
-    int keys = (int)(sizeof help_lines / sizeof help_lines[0]);
+    int keys = key_lines();
     int leg = (int)(sizeof legend / sizeof legend[0]) + 2;
     int pol = policies_page(NULL, a, 0, 0, 56, 0, 0);
     int n = keys > leg ? keys : leg;
@@ -160,8 +157,6 @@ void view_help(canvas *cv, const app *a)
     else if (page == 3)
         policies_page(cv, a, r.x + 2, r.y + 1, w - 4, rows,
                       policies_page(NULL, a, 0, 0, w - 4, 0, 0) > rows);
-    else
-        for (int i = 0; i < keys && i < rows; i++)
-            canvas_fit(cv, r.x + 2, r.y + 1 + i, w - 4, ST_NORMAL, help_lines[i]);
+    else keys_page(cv, r, rows);
     if (h > 3) canvas_fit(cv, r.x + 2, r.y + h - 2, w - 4, ST_DIM, hint[page]);
 }

@@ -1,11 +1,21 @@
-/* view_hints.c: the bottom line: the main keys, or the prompt being typed
- * (go to step, find node), or a running replay's progress bar. Exports
- * view_hints. */
+/* view_hints.c: the bottom line: the keys (the key table's bar of the main or
+ * the find mode), or the prompt being typed (go to step, find node), or a
+ * running job's progress. Exports view_hints. */
 #include <stdio.h>
 #include <string.h>
 #include "util/units.h"
 #include "util/utf8.h"
+#include "app_keys.h"
 #include "view.h"
+
+/* The row of the key table that the bar of mode shows at place rank, or NULL. */
+static const app_key_row *bar_row(unsigned mode, int rank)
+{
+    for (size_t i = 0; i < app_nkeys; i++)
+        if ((app_keys[i].modes & mode) && app_keys[i].bar.key && app_keys[i].bar.rank == rank)
+            return &app_keys[i];
+    return NULL;
+}
 
 /* " Replay host raw [######......] 45%  27/61 steps  Esc: cancel": each
  * field whole or not at all, the bar a quarter of the line (10 to 40
@@ -62,7 +72,7 @@ static void prompt_line(canvas *cv, const app *a, rect r)
 {
     char q[2][96];
     const char *enter = "Enter: go";
-    switch (a->prompt) {
+    switch (a->prompt.kind) {
     case 'g':
         snprintf(q[0], sizeof q[0], " Go to step (0-%u): ", a->g->n);
         snprintf(q[1], sizeof q[1], " Step: ");
@@ -82,12 +92,13 @@ static void prompt_line(canvas *cv, const app *a, rect r)
         snprintf(q[1], sizeof q[1], " Find: ");
     }
     canvas_fill(cv, r, ' ', ST_PROMPT);
-    int typed = (int)strlen(a->pbuf) + 1; /* ASCII (the prompt takes no other), and the cursor */
+    int typed =
+        (int)strlen(a->prompt.buf) + 1; /* ASCII (the prompt takes no other), and the cursor */
     const char *label = utf8_count(q[0]) + typed + 2 <= r.w ? q[0] : q[1];
     int x = r.x + canvas_text(cv, r.x, r.y, r.w, ST_PROMPT, label), end = r.x + r.w;
     int room = end - x - 1;
     if (room < 2) return;
-    const char *t = a->pbuf;
+    const char *t = a->prompt.buf;
     if (typed > room) { /* the end of what was typed, after an ellipsis */
         x += canvas_text(cv, x, r.y, 1, ST_PROMPT, cv->utf8 ? "\u2026" : "<");
         while ((int)strlen(t) + 1 > room - 1) t++;
@@ -107,7 +118,7 @@ static void prompt_line(canvas *cv, const app *a, rect r)
 static void place_progress(canvas *cv, const app *a, rect r)
 {
     app_job_view v;
-    app_place_progress(a, &v);
+    app_place_progress(&a->place, &v);
     enum { NAME, STATES, BEST, BOUND, DOING, TIME, ESC, NF };
     char f[NF][96] = {{0}}, b1[32];
     if (v.searching) {
@@ -149,49 +160,41 @@ static void place_progress(canvas *cv, const app *a, rect r)
 void view_hints(canvas *cv, const app *a, rect r)
 {
     canvas_fill(cv, r, ' ', ST_HINT);
-    if (a->placing && !a->prompt) {
+    if (a->place.job && !a->prompt.kind) {
         place_progress(cv, a, r);
         return;
     }
-    if (a->rp.running && !a->prompt) {
+    if (a->rp.running && !a->prompt.kind) {
         replay_progress(cv, a, r);
         return;
     }
-    if (a->prompt) {
+    if (a->prompt.kind) {
         prompt_line(cv, a, r);
         return;
     }
-    if (a->finding) { /* after a find: its keys, each whole or not at all */
-        static const char *const fk[][2] = {
-            {"n", "Next match"}, {"N", "Previous"}, {"Esc", "Done"}};
+    if (a->prompt.finding) { /* after a find: its keys, each whole or not at all */
         char head[96];
-        snprintf(head, sizeof head, " Find '%s': ", a->find);
+        snprintf(head, sizeof head, " Find '%s': ", a->prompt.find);
         int x = r.x + canvas_text(cv, r.x, r.y, r.w, ST_HINT, head), end = r.x + r.w;
-        for (size_t i = 0; i < sizeof fk / sizeof fk[0]; i++) {
-            int need = (int)(strlen(fk[i][0]) + strlen(fk[i][1]));
+        for (int rank = 1; bar_row(APP_MODE_FIND, rank); rank++) {
+            const app_key_row *k = bar_row(APP_MODE_FIND, rank);
+            int need = (int)(strlen(k->bar.key) + strlen(k->bar.word));
             if (x + need > end) break;
-            x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, fk[i][0]);
-            x += canvas_text(cv, x, r.y, end - x, ST_HINT, fk[i][1]);
+            x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, k->bar.key);
+            x += canvas_text(cv, x, r.y, end - x, ST_HINT, k->bar.word);
             x += canvas_text(cv, x, r.y, end - x, ST_HINT, " ");
         }
         return;
     }
     /* Every top-level key, in order of use (help and quit first); those
      * that do not fit go whole from the end. */
-    static const char *const keys[][2] = {
-        {"F1", "Help"},  {"q", "Quit"},    {"Spc", "Step"},  {"\u2190", "Back"}, {"P", "Peak"},
-        {"l", "Live"},   {"z", "Zoom"},    {"c", "Compare"}, {"o", "Optimum"},   {"w", "Why"},
-        {"g", "Goto"},   {"/", "Find"},    {"r", "Play"},    {"u", "UntilPeak"}, {"d", "UntilPart"},
-        {"b", "Break"},  {"s", "Policy"},  {"a", "Placer"},  {"t", "Timeline"},  {"e", "Export"},
-        {"R", "Replay"}, {"Tab", "Focus"},
-    };
     int x = r.x;
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0] && x < r.x + r.w; i++) {
-        const char *k = keys[i][0];
-        if (!cv->utf8 && !strcmp(k, "\u2190")) k = "<-";
-        if (x + utf8_count(k) + utf8_count(keys[i][1]) > r.x + r.w) break; /* whole keys only */
+    for (int rank = 1; bar_row(APP_MODE_MAIN, rank) && x < r.x + r.w; rank++) {
+        const app_key_row *row = bar_row(APP_MODE_MAIN, rank);
+        const char *k = !cv->utf8 && row->bar.ascii ? row->bar.ascii : row->bar.key;
+        if (x + utf8_count(k) + utf8_count(row->bar.word) > r.x + r.w) break; /* whole keys only */
         x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT_KEY, k);
-        x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT, keys[i][1]);
+        x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT, row->bar.word);
         x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT, " ");
     }
 }

@@ -1,8 +1,6 @@
-/* view_lanes.c: the curve panel as the run over time (T): a lane per stream
- * showing when its nodes run (those issued by the cursor bright, the rest
- * dim, the cursor's node highlighted), and under the lanes the live memory
- * over time, all on one time axis from 0 to the makespan (timeline.h says
- * the model). Exports view_lanes. */
+/* view_lanes.c: the curve panel as the run over time (T): a lane per stream with its nodes (issued
+ * bright, to come dim, the cursor's highlighted) and the live memory under them, on one time axis
+ * from 0 to the makespan (timeline.h). Exports view_lanes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

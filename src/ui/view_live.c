@@ -1,7 +1,6 @@
-/* view_live.c: "what is live here": the buffers live at the cursor of the
- * stepped policy (or, in compare mode, of the other), largest first, with their size, the ALLOC
- * that made them and when, how long they have lived and what frees them; in the arena panel's place
- * (l), or the compare summary's. Exports view_live, view_by_size. */
+/* view_live.c: "what is live here" (l): the buffers live at the cursor (compare: either side's),
+ * largest first: size, the ALLOC that made them and when, age, what frees them; in the arena's
+ * place or the summary's. Exports view_live, view_by_size. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,7 +28,7 @@ enum { L_BUF, L_SIZE, L_LIVE, L_ALLOC, L_FREE, NLCOL };
 void view_live(canvas *cv, const app *a, rect r)
 {
     const graph *g = a->g;
-    const stepper *s = a->live == 2 && a->have_cmp ? &a->st[1] : &a->st[0];
+    const stepper *s = a->live_side == 2 && a->cmp.have ? &a->st[1] : &a->st[0];
     char title[96], b1[32];
     snprintf(title, sizeof title, " Live at step %u of %s ", s->k, s->pol->name);
     int focused = a->focus == P_TETRIS || a->focus == P_SUMMARY;

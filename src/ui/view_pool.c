@@ -1,7 +1,6 @@
-/* view_pool.c: the pool view (I) in the curve's panel: per iteration (x) the
- * need as bars and the static, size-class and elastic capacities as lines of
- * their own glyphs (y, bytes), grow and shrink events marked under them, the
- * totals in the first row. Exports view_pool. */
+/* view_pool.c: the pool view (I) in the curve's panel: per iteration the need as bars and the
+ * static, size-class and elastic capacities as lines, grows and shrinks under them, the totals on
+ * top. Exports view_pool. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -29,6 +29,47 @@ static void key_text(char *out, size_t cap, const stepper *s, const heap_item *i
 /* Columns, in the order shown. */
 enum { C_RANK, C_ID, C_TYPE, C_CHANGE, C_NAME, C_KEY, NCOL };
 
+/* The columns' widths in w cells, from cw (what their cells need): roomy
+ * widths first (the columns keep still while the queue changes), given back
+ * when the panel is narrow; show says which columns stay. -1 when not even
+ * the rank fits. */
+static int fit_columns(int cw[NCOL], int show[NCOL], int w)
+{
+    static const int roomy[NCOL] = {3, 6, 7, 10, 0, 0};
+    int need = 0, fit[NCOL];
+    for (int c = 0; c < NCOL; c++) show[c] = 1;
+    for (int c = 0; c < NCOL; c++) {
+        fit[c] = cw[c]; /* what its cells need */
+        if (cw[c] < roomy[c]) cw[c] = roomy[c];
+        need += cw[c] + (c ? 1 : 0);
+    }
+    for (int c = 0; c < NCOL && need > w; c++) {
+        int give = cw[c] - fit[c] < need - w ? cw[c] - fit[c] : need - w;
+        cw[c] -= give;
+        need -= give;
+    }
+    /* Then the name down to 10, the type, the name down to 4 (marked), the
+     * name, the key, the change, the id. */
+    for (int pass = 0; pass < 2 && need > w; pass++) {
+        int floor = pass ? 4 : 10, room = cw[C_NAME] - floor > 0 ? cw[C_NAME] - floor : 0;
+        int cut = need - w < room ? need - w : room;
+        cw[C_NAME] -= cut;
+        need -= cut;
+        if (!pass && need > w) {
+            show[C_TYPE] = 0;
+            need -= cw[C_TYPE] + 1;
+        }
+    }
+    static const int drop[] = {C_NAME, C_KEY, C_CHANGE, C_ID};
+    for (size_t d = 0; d < sizeof drop / sizeof drop[0] && need > w; d++) {
+        show[drop[d]] = 0;
+        need -= cw[drop[d]] + 1;
+    }
+    if (need > w) return -1;
+    if (show[C_NAME] && need < w) cw[C_NAME] += w - need; /* the rest to the name */
+    return 0;
+}
+
 void view_ready(canvas *cv, const app *a, int panel, rect r)
 {
     const stepper *s = app_ready_stepper(a, panel);
@@ -75,42 +116,11 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
             if (n > cw[c]) cw[c] = n;
         }
     }
-    /* Roomy widths first (the columns keep still while the queue changes),
-     * given back when the panel is narrow. */
-    static const int roomy[NCOL] = {3, 6, 7, 10, 0, 0};
-    int show[NCOL] = {1, 1, 1, 1, 1, 1}, need = 0, fit[NCOL];
-    for (int c = 0; c < NCOL; c++) {
-        fit[c] = cw[c]; /* what its cells need */
-        if (cw[c] < roomy[c]) cw[c] = roomy[c];
-        need += cw[c] + (c ? 1 : 0);
-    }
-    for (int c = 0; c < NCOL && need > w; c++) {
-        int give = cw[c] - fit[c] < need - w ? cw[c] - fit[c] : need - w;
-        cw[c] -= give;
-        need -= give;
-    }
-    /* Then the name down to 10, the type, the name down to 4 (marked), the
-     * name, the key, the change, the id. */
-    for (int pass = 0; pass < 2 && need > w; pass++) {
-        int floor = pass ? 4 : 10, room = cw[C_NAME] - floor > 0 ? cw[C_NAME] - floor : 0;
-        int cut = need - w < room ? need - w : room;
-        cw[C_NAME] -= cut;
-        need -= cut;
-        if (!pass && need > w) {
-            show[C_TYPE] = 0;
-            need -= cw[C_TYPE] + 1;
-        }
-    }
-    static const int drop[] = {C_NAME, C_KEY, C_CHANGE, C_ID};
-    for (size_t d = 0; d < sizeof drop / sizeof drop[0] && need > w; d++) {
-        show[drop[d]] = 0;
-        need -= cw[drop[d]] + 1;
-    }
-    if (need > w) { /* not even the rank fits */
+    int show[NCOL];
+    if (fit_columns(cw, show, w)) { /* not even the rank fits */
         free(txt);
         return;
     }
-    if (show[C_NAME] && need < w) cw[C_NAME] += w - need; /* the rest to the name */
 
     canvas_fill(cv, (rect){x0, r.y + 1, w, 1}, ' ', ST_HEADER);
     int x = x0;

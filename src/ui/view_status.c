@@ -53,8 +53,8 @@ void view_status(canvas *cv, const app *a, rect r)
     const char *slash = strrchr(a->title, '/'), *name = slash && slash[1] ? slash + 1 : a->title;
     snprintf(f[F_LABEL], sizeof f[F_LABEL], " memtris");
     snprintf(f[F_NAME], sizeof f[F_NAME], " %s", name);
-    snprintf(f[F_POLICY], sizeof f[F_POLICY], "  %s%s%s", a->pol->name, a->compare ? " vs " : "",
-             a->compare ? a->cmp_pol->name : "");
+    snprintf(f[F_POLICY], sizeof f[F_POLICY], "  %s%s%s", a->pol->name, a->cmp.shown ? " vs " : "",
+             a->cmp.shown ? a->cmp.pol->name : "");
     snprintf(f[F_STEP], sizeof f[F_STEP], "  step %u/%u", s->k, g->n);
     if (u != GRAPH_NONE)
         snprintf(f[F_POPPED], sizeof f[F_POPPED], "  popped node %" PRId64 " (%s)", g->id[u],
@@ -77,7 +77,7 @@ void view_status(canvas *cv, const app *a, rect r)
     if (g->latency && a->tl.n)
         snprintf(f[F_SPAN], sizeof f[F_SPAN], "  makespan %s",
                  units_ms(b1, sizeof b1, a->tl.makespan));
-    if (a->playing)
+    if (a->play.playing)
         snprintf(f[F_PLAY], sizeof f[F_PLAY], "  %s %u/s", cv->utf8 ? "\u25b6" : ">",
                  app_steps_per_sec(a));
     /* The replay's backend and device ("n/a" when the backend did not say);

@@ -36,7 +36,7 @@ void view_summary(canvas *cv, const app *a, rect r)
         canvas_fit(cv, x, y++, w, save > 0 ? ST_GOOD : save < 0 ? ST_WARN : ST_NORMAL, line);
     }
     if (y < ymax) {
-        uint32_t d = a->diverge;
+        uint32_t d = a->cmp.diverge;
         if (d >= g->n) snprintf(line, sizeof line, "the two orders are identical");
         else
             snprintf(line, sizeof line, "orders diverge first at step %u: %s", d + 1,

@@ -70,7 +70,7 @@ void view_timeline(canvas *cv, const app *a, rect r, view_cache *vc)
                 canvas_put(cv, area.x + x, area.y + y, style_buf_glyph((int)b, a->mono, cv->utf8),
                            style_buf((int)b));
         }
-    view_cache_free(&once);
+    free(once.timeline.cell); /* a cache of one frame */
     /* The current step as a cursor, the step axis below. */
     int cx = area.x + geom_step_col(s->k, n, pw);
     for (int y = area.y; y < area.y + ph; y++) {

@@ -144,7 +144,7 @@ static void draw(app *a, replay_result *ov, int w, int h, uint32_t k, int timeli
     app_set_replay(a, ov);
     FUZZ_CHECK(a->replay.n == 0 || app_overlay(a) != NULL, "a matching replay is not drawn");
     app_jump(a, k);
-    a->timeline = timeline;
+    a->arena = timeline ? ARENA_TIMELINE : ARENA_BLOCKS;
     fuzz_canvas fc;
     fuzz_canvas_init(&fc, w, h, (w ^ h) & 1);
     app_resize(a, w, h);

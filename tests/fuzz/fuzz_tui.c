@@ -186,7 +186,7 @@ static void overlay(app *a, fuzz_in *in)
     unsigned b = fuzz_byte(in);
     int mode = modes[b % 3];
     const policy *pol =
-        (b & 4) && a->cmp_pol ? a->cmp_pol : a->pol; /* sometimes not the stepped one */
+        (b & 4) && a->cmp.pol ? a->cmp.pol : a->pol; /* sometimes not the stepped one */
     mem_fail_at = fuzz_byte(in) % 8;
     mem_wobble = (int64_t)(int8_t)fuzz_byte(in) * ((int64_t)1 << (fuzz_byte(in) % 40));
     run r;
@@ -241,8 +241,8 @@ static void prompt(app *a, fuzz_in *in)
     int kind = kinds[fuzz_byte(in) % 4];
     app_key(a, kind);
     if (kind == 'e') {
-        if (a->prompt != 'e') return; /* e closed the help instead */
-        while (a->pbuf[0]) app_key(a, K_BACKSPACE);
+        if (a->prompt.kind != 'e') return; /* e closed the help instead */
+        while (a->prompt.buf[0]) app_key(a, K_BACKSPACE);
         for (const char *p = "/dev/null"; *p; p++) app_key(a, *p);
         app_key(a, K_ENTER);
         return;
@@ -296,12 +296,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     a.utf8 = s & 1;
     a.mono = (s >> 1) & 1;
     a.mouse = (s >> 2) & 1;
-    a.timeline = (s >> 3) & 1;
+    a.arena = (s >> 3) & 1 ? ARENA_TIMELINE : ARENA_BLOCKS;
     static const int modes[] = {REPLAY_RAW, REPLAY_ARENA, REPLAY_POOL, REPLAY_RAW};
     a.rp.be = &mem_backend; /* what R runs */
     a.rp.be_auto = 0;
     a.rp.mode = modes[(s >> 4) & 3];
-    if (s & 0x40) a.place_async_min = 0; /* a and s place in the background */
+    if (s & 0x40) a.place.async_min = 0; /* a and s place in the background */
     int w, h;
     size_of(&in, &w, &h);
     app_resize(&a, w, h);
@@ -323,7 +323,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 11: { /* a click, sometimes just outside */
             int x = (int)(fuzz_u16(&in) % (unsigned)(w + 2)) - 1,
                 y = (int)(fuzz_byte(&in) % (unsigned)(h + 2)) - 1;
-            hit_frame hf = {&a.lay, a.utf8, a.timeline, a.g, &a.st[0], &a.pl, 0, 0, a.lanes};
+            hit_frame hf = {&a.lay, a.utf8,   app_arena_base(&a) == ARENA_TIMELINE,
+                            a.g,    &a.st[0], &a.pl,
+                            0,      0,        a.curve == CURVE_LANES};
             app_curve_window(&a, &hf.lo, &hf.span);
             hit_action at = hit_test(&hf, x, y);
             if (at.kind == HIT_STEP)
@@ -343,7 +345,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 13: overlay(&a, &in); break;
         case 14: prompt(&a, &in); break;
         case 15: /* the background replay (R) and placement finish */
-            while (a.rp.job || a.placing) {
+            while (a.rp.job || a.place.job) {
                 app_tick(&a);
                 sched_yield();
             }
@@ -358,7 +360,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_check_app(&a);
         /* back then forward, and forward then back, on both sides */
         fuzz_check_undo(&a.st[0]);
-        if (a.have_cmp) fuzz_check_undo(&a.st[1]);
+        if (a.cmp.have) fuzz_check_undo(&a.st[1]);
     }
     fuzz_canvas_free(&fc);
     app_free(&a);

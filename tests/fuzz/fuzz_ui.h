@@ -82,20 +82,21 @@ static inline void fuzz_check_app(app *a)
 {
     const graph *g = a->g;
     fuzz_check_stepper(&a->st[0]);
-    if (a->have_cmp) {
+    if (a->cmp.have) {
         fuzz_check_stepper(&a->st[1]);
         FUZZ_CHECK(a->st[1].k == a->st[0].k, "compare side at step %u, main at %u", a->st[1].k,
                    a->st[0].k);
-        FUZZ_CHECK(a->cmp_pol != a->pol, "both sides %s", a->pol->name);
-        FUZZ_CHECK(a->diverge <= g->n, "diverge %u", a->diverge);
+        FUZZ_CHECK(a->cmp.pol != a->pol, "both sides %s", a->pol->name);
+        FUZZ_CHECK(a->cmp.diverge <= g->n, "diverge %u", a->cmp.diverge);
     }
-    FUZZ_CHECK(!a->compare || a->have_cmp, "compare mode without a compare side");
+    FUZZ_CHECK(!a->cmp.shown || a->cmp.have, "compare mode without a compare side");
     FUZZ_CHECK(a->sel == GRAPH_NONE || a->sel < g->nbufs, "selected buffer %u of %u", a->sel,
                g->nbufs);
     FUZZ_CHECK(a->focus >= 0 && a->focus < P_COUNT, "focus %d", a->focus);
     FUZZ_CHECK(a->lay.too_small || a->lay.used[a->focus], "focus on panel %d, not shown", a->focus);
-    FUZZ_CHECK(a->speed >= 0 && a->speed < APP_SPEEDS, "speed %d", a->speed);
-    FUZZ_CHECK(memchr(a->pbuf, 0, sizeof a->pbuf) && memchr(a->find, 0, sizeof a->find) &&
+    FUZZ_CHECK(a->play.speed >= 0 && a->play.speed < APP_SPEEDS, "speed %d", a->play.speed);
+    FUZZ_CHECK(memchr(a->prompt.buf, 0, sizeof a->prompt.buf) &&
+                   memchr(a->prompt.find, 0, sizeof a->prompt.find) &&
                    memchr(a->msg, 0, sizeof a->msg) && memchr(a->why[0], 0, sizeof a->why[0]) &&
                    memchr(a->why[1], 0, sizeof a->why[1]),
                "an unterminated string");
