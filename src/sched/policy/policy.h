@@ -1,7 +1,7 @@
-/* policy.h: scheduling policies (a table of name, description and ready-queue
- * key, or a whole order) and policy_run, which runs one to completion and says
- * what is proven about its peak. A new policy is one file and one line in the
- * table in policy.c. */
+/* policy.h: scheduling policies (a table of objects: name, description and
+ * ready-queue key, or a whole order) and policy_run, which runs one to
+ * completion and says what is proven about its peak. A new policy is one file,
+ * policy_NAME.c, and one name in policy_internal.h's POLICY_LIST. */
 #ifndef MEMTRIS_POLICY_H
 #define MEMTRIS_POLICY_H
 #include <stddef.h>

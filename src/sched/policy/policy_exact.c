@@ -1,5 +1,5 @@
 /* policy_exact.c: policy "exact", the proven minimum peak over all topological
- * orders. Exports policy_plan_exact, policy_why_exact.
+ * orders. Exports policy_exact.
  *
  * How. The memory after a set of executed nodes depends only on the set, so
  * the search runs over sets (best-first on the peak so far: a bottleneck
@@ -159,8 +159,8 @@ static uint32_t find_or_add(search *S, const uint64_t *b, int *added)
 typedef struct budget {
     double deadline;
     uint64_t max_states, *states;
-    int stopped; /* SEARCH_* or -1 cancelled */
-    int64_t lb;  /* the graph's bound before this piece: with the piece's, the watcher's */
+    int stopped;          /* SEARCH_* or -1 cancelled */
+    int64_t lb;           /* the graph's bound before this piece: with the piece's, the watcher's */
     const solve_ctx *ctx; /* its clock and watcher */
 } budget;
 
@@ -321,7 +321,7 @@ static int find_cuts(const graph *g, const uint32_t *order, const uint32_t *rank
     return 0;
 }
 
-int policy_plan_exact(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
+static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
     uint32_t n = g->n;
     double t0 = solve_now(c);
@@ -329,7 +329,7 @@ int policy_plan_exact(const graph *g, const solve_ctx *c, run *r, char *err, siz
                 .max_states = solve_max_states(c),
                 .ctx = c,
                 .states = &r->search.states};
-    if (policy_plan_best(g, c, r, err, errcap)) return -1;
+    if (policy_best.plan(g, c, r, err, errcap)) return -1;
     r->found_by = NULL;
     memset(&r->search, 0, sizeof r->search);
     B.states = &r->search.states;
@@ -476,8 +476,17 @@ done:
     return rc;
 }
 
-void policy_why_exact(POLICY_WHY_ARGS)
+static void exact_why(POLICY_WHY_ARGS)
 {
     policy_why_rank(r->optimal ? "the proven-optimal order" : "the best order the search found", g,
                     r, u, v, nready, out, cap);
 }
+
+const policy policy_exact = {
+    .name = "exact",
+    .desc = "the proven minimum peak: a best-first search over the sets of nodes run, within "
+            "--time-limit and --max-states",
+    .plan = exact_plan,
+    .kind = POLICY_EXACT,
+    RANK_KEYS,
+    .why = exact_why};
