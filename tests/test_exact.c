@@ -120,7 +120,7 @@ static void check_all(const graph *g, int64_t opt, const char *what)
             if (r.peak != opt || !r.optimal || r.lower_bound != opt)
                 fail_msg("%s: exact peaks %lld (bound %lld, optimal %d), the optimum is %lld", what,
                          (long long)r.peak, (long long)r.lower_bound, r.optimal, (long long)opt);
-            assert_int_equal(r.search.stopped, SEARCH_DONE);
+            assert_int_equal(r.search.stopped, SOLVE_DONE);
         }
         policy_run_free(&r);
     }
@@ -231,7 +231,7 @@ static void limits_give_an_honest_gap(void **state)
     assert_true(full.optimal);
     assert_true(full.search.ran && full.search.states > 100);
     static const solve_ctx lims[] = {{.max_states = 50}, {.seconds = 1e-9}};
-    static const int why[] = {SEARCH_STATES, SEARCH_TIME};
+    static const int why[] = {SOLVE_STATES, SOLVE_TIME};
     for (int i = 0; i < 2; i++) {
         assert_int_equal(policy_run(g, policy_find("exact"), &lims[i], &r, err, sizeof err), 0);
         check_valid(g, &r, "exact at a limit");

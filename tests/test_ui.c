@@ -1955,7 +1955,7 @@ static void test_compare_optimum(void **state)
     assert_non_null(a.placing);
     place_out(&a);
     assert_true(a.compare);
-    assert_int_equal(a.st[1].r.search.stopped, SEARCH_STATES);
+    assert_int_equal(a.st[1].r.search.stopped, SOLVE_STATES);
     assert_false(a.st[1].r.optimal);
     assert_true(has(&a, 120, 35, "bound "));
     app_free(&a);

@@ -12,10 +12,9 @@
 struct run;
 
 /* How exact's search went (zero for the other policies). */
-enum { SEARCH_DONE, SEARCH_TIME, SEARCH_STATES };
 typedef struct policy_search {
-    int ran;         /* the search ran (some piece needed it) */
-    int stopped;     /* SEARCH_*: finished, or stopped at a limit */
+    int ran;            /* the search ran (some piece needed it) */
+    solve_stop stopped; /* SOLVE_DONE, SOLVE_TIME or SOLVE_STATES (a cancelled run fails) */
     uint64_t states; /* states it kept */
     uint32_t pieces; /* independent pieces the graph split into */
     uint32_t solved; /* pieces searched to the end */
