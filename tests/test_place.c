@@ -803,9 +803,9 @@ static void placers_are_deterministic(void **state)
 /* best with a greedy budget of test_budget units of work */
 static uint64_t test_budget;
 static int best_with_budget(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                            placement *pl, char *err, size_t errcap)
+                            const solve_ctx *c, placement *pl, char *err, size_t errcap)
 {
-    return place_best_limited(g, r, lt, align, test_budget, pl, err, errcap);
+    return place_best_limited(g, r, lt, align, c, test_budget, pl, err, errcap);
 }
 
 /* When the greedy passes its work limit, best stops it and keeps the
@@ -963,8 +963,9 @@ static void verify_names_misaligned_buffers(void **state)
 
 /* A placer with a bug: every buffer at offset 0. */
 static int place_all_at_zero(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                             placement *pl, char *err, size_t errcap)
+                             const solve_ctx *c, placement *pl, char *err, size_t errcap)
 {
+    (void)c;
     (void)r;
     (void)lt;
     (void)align;

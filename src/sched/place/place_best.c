@@ -1,8 +1,7 @@
 /* place_best.c: placer "best": the smallest plan of every other placer and of the greedy in
  * the ways of greedy-size, xla and greedy-conflicts (and five more), then a bounded hill-climb
- * and place_climb over the winning greedy order. Exports place_best, place_best_limited,
- * place_best_greedy_budget. */
-#include "place_ctl_internal.h"
+ * and place_climb over the winning greedy order. Exports place_best_limited,
+ * place_best_greedy_budget, placer_best. */
 #include "place_internal.h"
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +39,7 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
     memcpy(jobs2, jobs, (size_t)nb * sizeof *jobs);
     memcpy(off2, off, (size_t)nb * sizeof *off);
     uint64_t seed = 0x2545F4914F6CDD1DULL;
-    while (G->work < budget && arena > goal && !place_cancel_asked()) {
+    while (G->work < budget && arena > goal && !solve_cancelled(G->ctx)) {
         /* The positions of the buffers at the top. */
         uint32_t ntop = 0;
         for (uint32_t i = 0; i < nb; i++)
@@ -69,7 +68,7 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
         }
         uint32_t bad;
         int64_t a = place_greedy_run(G, jobs2, p, off2, arena, &bad);
-        if (a == -3) {
+        if (a == GREEDY_OOM) {
             arena = -1;
             break;
         }
@@ -121,17 +120,16 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
 static const char *cut_detail(const placer *p)
 {
     static const struct {
-        int (*place)(const graph *, const run *, const lifetimes *, int64_t, placement *, char *,
-                     size_t);
+        const placer *p;
         const char *text;
     } text[] = {
-        {place_first_fit, "first-fit (greedy by size passed its work limit and was stopped)"},
-        {place_best_fit, "best-fit (greedy by size passed its work limit and was stopped)"},
-        {place_pool, "pool (greedy by size passed its work limit and was stopped)"},
-        {place_coloring, "coloring (greedy by size passed its work limit and was stopped)"},
+        {&placer_first_fit, "first-fit (greedy by size passed its work limit and was stopped)"},
+        {&placer_best_fit, "best-fit (greedy by size passed its work limit and was stopped)"},
+        {&placer_pool, "pool (greedy by size passed its work limit and was stopped)"},
+        {&placer_coloring, "coloring (greedy by size passed its work limit and was stopped)"},
     };
     for (size_t i = 0; i < sizeof text / sizeof *text; i++)
-        if (text[i].place == p->place) return text[i].text;
+        if (text[i].p == p) return text[i].text;
     return "the smallest other placer (greedy by size passed its work limit and was stopped)";
 }
 
@@ -150,17 +148,18 @@ uint64_t place_best_greedy_budget(uint32_t nbufs)
  * place_climb over the best greedy order try to shrink it further. Stops
  * early at the lower bound (the largest sum of live spans), which no plan
  * can beat; so best is never larger than any placer. */
-int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-               char *err, size_t errcap)
+static int best_place(PLACE_ARGS)
 {
-    return place_best_limited(g, r, lt, align, place_best_greedy_budget(g->nbufs), pl, err, errcap);
+    return place_best_limited(g, r, lt, align, c, place_best_greedy_budget(g->nbufs), pl, err,
+                              errcap);
 }
 
 int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                       uint64_t greedy_work, placement *pl, char *err, size_t errcap)
+                       const solve_ctx *c, uint64_t greedy_work, placement *pl, char *err,
+                       size_t errcap)
 {
     int64_t goal = place_lower_bound(g, r, align);
-    place_greedy *G = place_greedy_new(g, r, lt, align);
+    place_greedy *G = place_greedy_new(g, r, lt, align, c);
     if (!G) return place_oom(g, err, errcap);
     G->max_work = greedy_work;
     /* order, off: the best plan of TFLite's rule (the hill-climb's start);
@@ -193,12 +192,12 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     place_way won = ways[0], won2 = ways2[0];
     /* A plan that would pass 2^63-1 bytes is no plan: another may fit. */
     int64_t greedy_arena = INT64_MAX;
-    place_doing("the greedy by size");
+    solve_doing(c, "the greedy by size");
     int grc =
         place_greedy_orders(G, ways, 2, goal, &greedy_arena, &gpl, &won, order, off, err, errcap);
     uint64_t one_run = G->work / 2;
     int greedy_cut = G->work > G->max_work, extra = G->work < BEST_EXTRA_WORK;
-    if (grc == -1) goto out;
+    if (grc == GREEDY_ORDERS_OOM) goto out;
     int64_t arena = greedy_arena;
     if (arena < INT64_MAX) {
         memcpy(pl->offset, gpl.offset, offsets);
@@ -208,8 +207,8 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     for (size_t i = 0; arena > goal && placer_at(i); i++) {
         const placer *p = placer_at(i);
         if (!p->in_best) continue;
-        if (place_cancel_asked()) goto out; /* place_run says so */
-        place_doing(p->name);
+        if (solve_cancelled(c)) goto out; /* place_run says so */
+        solve_doing(c, p->name);
         placement o = {0};
         o.align = align;
         o.offset = other = calloc((size_t)g->nbufs + 1, sizeof *o.offset);
@@ -217,8 +216,9 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
             place_oom(g, err, errcap);
             goto out;
         }
-        int64_t a = p->place(g, r, lt, align, &o, err, errcap) ? INT64_MAX
-                                                               : place_plan_top(g, o.offset, align);
+        int64_t a = p->place(g, r, lt, align, c, &o, err, errcap)
+                        ? INT64_MAX
+                        : place_plan_top(g, o.offset, align);
         free(o.block);
         if (a < arena) {
             arena = a;
@@ -236,7 +236,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     int64_t arena2 = INT64_MAX;
     if (arena > goal && !grc && !greedy_cut) {
         if (extra && place_greedy_orders(G, ways + 2, 3, goal, &greedy_arena, &gpl, &won, order,
-                                         off, err, errcap) == -1)
+                                         off, err, errcap) == GREEDY_ORDERS_OOM)
             goto out;
         if (greedy_arena < arena) {
             arena = greedy_arena;
@@ -245,7 +245,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         }
         arena2 = arena;
         if (place_greedy_orders(G, ways2, extra ? 5 : 3, goal, &arena2, &gpl, &won2, order2, off2,
-                                err, errcap) == -1)
+                                err, errcap) == GREEDY_ORDERS_OOM)
             goto out;
         greedy_cut = G->work > G->max_work;
         if (arena2 < arena) {
@@ -264,7 +264,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         if (budget > BEST_MAX_WORK) budget = BEST_MAX_WORK;
         G->work = 0;
         G->max_work = UINT64_MAX; /* a step costs at most one greedy run, under the limit above */
-        place_doing("the hill-climb");
+        solve_doing(c, "the hill-climb");
         G->fit = won.fit;
         int64_t a = hill_climb(G, order, off, greedy_arena, goal, budget);
         const char *how = "greedy by size, improved by the hill-climb over its order";
@@ -275,12 +275,12 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
             how = gpl.detail;
         }
         if (a >= 0 && a > goal) { /* then the first-fit climb, on graphs it takes */
-            place_doing("the late-acceptance climb");
-            int64_t c = place_climb(G, order, off, a, goal, BEST_CLIMB_RUNS, BEST_CLIMB_WORK);
-            if (c >= 0 && c < a)
+            solve_doing(c, "the late-acceptance climb");
+            int64_t cl = place_climb(G, c, order, off, a, goal, BEST_CLIMB_RUNS, BEST_CLIMB_WORK);
+            if (cl >= 0 && cl < a)
                 how = "greedy, improved by the hill-climb and the late-acceptance climb over its "
                       "order (lowest fitting offsets)";
-            if (c != -2) a = c;
+            if (cl != -2) a = cl;
         }
         if (a == -1) {
             place_oom(g, err, errcap);
@@ -303,3 +303,10 @@ out:
     place_greedy_free(G);
     return rc;
 }
+
+const placer placer_best = {
+    .name = "best",
+    .place = best_place,
+    .desc = "offline: the smallest plan of all the others, then a hill-climb and a "
+            "late-acceptance search over the greedy order, bounded in work (the greedy stopped "
+            "past 32 n log n work)"};
