@@ -141,6 +141,62 @@ uint64_t place_best_greedy_budget(uint32_t nbufs)
     return w > BEST_GREEDY_MIN_WORK ? w : BEST_GREEDY_MIN_WORK;
 }
 
+/* TFLite's rule: greedy-size's two ways, then (after the placers of the
+ * table, which are quick) three more for graphs of modest size; the other
+ * rules: xla's two ways and greedy-conflicts', then two more for graphs of
+ * modest size. */
+static const place_way ways[] = {
+    {PLACE_ORDER_SIZE, PLACE_FIT_BEST},    {PLACE_ORDER_LIFETIME, PLACE_FIT_BEST},
+    {PLACE_ORDER_SPATIAL, PLACE_FIT_BEST}, {PLACE_ORDER_AREA, PLACE_FIT_BEST},
+    {PLACE_ORDER_START, PLACE_FIT_BEST},
+};
+static const place_way ways2[] = {
+    {PLACE_ORDER_SPATIAL, PLACE_FIT_XLA},     {PLACE_ORDER_LIFETIME, PLACE_FIT_XLA},
+    {PLACE_ORDER_CONFLICTS, PLACE_FIT_FIRST}, {PLACE_ORDER_SIZE, PLACE_FIT_FIRST},
+    {PLACE_ORDER_AREA, PLACE_FIT_FIRST},
+};
+
+/* The hill-climb's work, from one greedy run's. */
+static uint64_t climb_budget(uint64_t one_run)
+{
+    uint64_t budget = one_run * BEST_SMALL_RUNS;
+    if (budget > BEST_MIN_WORK) budget = BEST_MIN_WORK;
+    if (budget < one_run * BEST_RUNS) budget = one_run * BEST_RUNS;
+    if (budget > BEST_MAX_WORK) budget = BEST_MAX_WORK;
+    return budget;
+}
+
+/* The placers of the table marked in_best, while *arena is above goal: a
+ * smaller plan replaces pl's offsets and *arena (its detail says when the
+ * greedy was cut). 0, or -1 out of memory (err says so) or cancelled
+ * (place_run says so); a member that fails leaves its message in err. */
+static int best_members(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                        const solve_ctx *c, int64_t goal, int greedy_cut, int64_t *arena,
+                        placement *pl, char *err, size_t errcap)
+{
+    for (size_t i = 0; *arena > goal && placer_at(i); i++) {
+        const placer *p = placer_at(i);
+        if (!p->in_best) continue;
+        if (solve_cancelled(c)) return -1;
+        solve_doing(c, p->name);
+        placement o = {0};
+        o.align = align;
+        o.offset = calloc((size_t)g->nbufs + 1, sizeof *o.offset);
+        if (!o.offset) return place_oom(g, err, errcap);
+        int64_t a = p->place(g, r, lt, align, c, &o, err, errcap)
+                        ? INT64_MAX
+                        : place_plan_top(g, o.offset, align);
+        free(o.block);
+        if (a < *arena) {
+            *arena = a;
+            memcpy(pl->offset, o.offset, ((size_t)g->nbufs + 1) * sizeof *o.offset);
+            pl->detail = greedy_cut ? cut_detail(p) : p->name;
+        }
+        free(o.offset);
+    }
+    return 0;
+}
+
 /* Best: the greedy in greedy-size's two ways, every placer of the table
  * marked in_best (quick ones), then, unless a plan is at the lower bound
  * already, the ways of xla and greedy-conflicts and, for graphs of modest
@@ -167,7 +223,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     place_job *order = malloc(((size_t)G->nb + 1) * sizeof *order),
               *order2 = malloc(((size_t)G->nb + 1) * sizeof *order2);
     int64_t *off = malloc(((size_t)G->nb + 1) * sizeof *off),
-            *off2 = malloc(((size_t)G->nb + 1) * sizeof *off2), *other = NULL;
+            *off2 = malloc(((size_t)G->nb + 1) * sizeof *off2);
     size_t offsets = ((size_t)g->nbufs + 1) * sizeof *off;
     placement gpl = {.align = align, .offset = calloc(1, offsets)}; /* the greedy's plans */
     int rc = -1;
@@ -175,20 +231,6 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         place_oom(g, err, errcap);
         goto out;
     }
-    /* TFLite's rule: greedy-size's two ways, then (after the placers of the
-     * table, which are quick) three more for graphs of modest size; the
-     * other rules: xla's two ways and greedy-conflicts', then two more for
-     * graphs of modest size. */
-    static const place_way ways[] = {
-        {PLACE_ORDER_SIZE, PLACE_FIT_BEST},    {PLACE_ORDER_LIFETIME, PLACE_FIT_BEST},
-        {PLACE_ORDER_SPATIAL, PLACE_FIT_BEST}, {PLACE_ORDER_AREA, PLACE_FIT_BEST},
-        {PLACE_ORDER_START, PLACE_FIT_BEST},
-    };
-    static const place_way ways2[] = {
-        {PLACE_ORDER_SPATIAL, PLACE_FIT_XLA},     {PLACE_ORDER_LIFETIME, PLACE_FIT_XLA},
-        {PLACE_ORDER_CONFLICTS, PLACE_FIT_FIRST}, {PLACE_ORDER_SIZE, PLACE_FIT_FIRST},
-        {PLACE_ORDER_AREA, PLACE_FIT_FIRST},
-    };
     place_way won = ways[0], won2 = ways2[0];
     /* A plan that would pass 2^63-1 bytes is no plan: another may fit. */
     int64_t greedy_arena = INT64_MAX;
@@ -204,30 +246,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         pl->detail = gpl.detail;
     }
     /* The other placers of the table. */
-    for (size_t i = 0; arena > goal && placer_at(i); i++) {
-        const placer *p = placer_at(i);
-        if (!p->in_best) continue;
-        if (solve_cancelled(c)) goto out; /* place_run says so */
-        solve_doing(c, p->name);
-        placement o = {0};
-        o.align = align;
-        o.offset = other = calloc((size_t)g->nbufs + 1, sizeof *o.offset);
-        if (!other) {
-            place_oom(g, err, errcap);
-            goto out;
-        }
-        int64_t a = p->place(g, r, lt, align, c, &o, err, errcap)
-                        ? INT64_MAX
-                        : place_plan_top(g, o.offset, align);
-        free(o.block);
-        if (a < arena) {
-            arena = a;
-            memcpy(pl->offset, other, ((size_t)g->nbufs + 1) * sizeof *other);
-            pl->detail = greedy_cut ? cut_detail(p) : p->name;
-        }
-        free(other);
-        other = NULL;
-    }
+    if (best_members(g, r, lt, align, c, goal, greedy_cut, &arena, pl, err, errcap)) goto out;
     if (arena == INT64_MAX) goto out; /* err says why the last placer failed */
     /* The other ways, unless a plan is at the bound already: TFLite's rule
      * in three more orders (the hill-climb starts from the best plan of that
@@ -258,10 +277,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     }
     /* The hill-climb, from the best greedy plan. */
     if (arena > goal && greedy_arena < INT64_MAX && !greedy_cut) {
-        uint64_t budget = one_run * BEST_SMALL_RUNS;
-        if (budget > BEST_MIN_WORK) budget = BEST_MIN_WORK;
-        if (budget < one_run * BEST_RUNS) budget = one_run * BEST_RUNS;
-        if (budget > BEST_MAX_WORK) budget = BEST_MAX_WORK;
+        uint64_t budget = climb_budget(one_run);
         G->work = 0;
         G->max_work = UINT64_MAX; /* a step costs at most one greedy run, under the limit above */
         solve_doing(c, "the hill-climb");
@@ -299,7 +315,6 @@ out:
     free(order2);
     free(off2);
     free(gpl.offset);
-    free(other);
     place_greedy_free(G);
     return rc;
 }
