@@ -7,6 +7,8 @@
 #include "testutil.h"
 #include "sched/place/place.h"
 #include "sched/graph/solve_watch.h"
+#include "sched/gen/gen.h"
+#include "sched/place/problem.h"
 
 /* A random interval problem as a chain graph: buffer i lives on [lo, hi)
  * of times 0..T; at each time the FREEs come before the ALLOCs. */
@@ -294,6 +296,48 @@ static void test_exact_cancel(void **state)
     graph_free(g);
 }
 
+/* A clock injected through the context: one second a reading. */
+static uint32_t step_clock_reads;
+static double step_clock(void) { return (double)++step_clock_reads; }
+
+/* The time limit is measured on the context's clock: with one that steps a
+ * second a reading, a half-second limit stops the search at its first look
+ * at the clock (after 64 nodes), SOLVE_TIME, whatever the wall clock says;
+ * the plan still verifies and is not called proven. The problems: packings
+ * of 100 buffers, whose search from best's plan (at the default alignment)
+ * takes over 64 nodes. */
+static void test_exact_stops_on_the_context_clock(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        char err[256] = "";
+        problem *pb = gen_packing(100, 1048576, seed, err, sizeof err);
+        assert_non_null(pb);
+        diag d;
+        diag_init(&d, "packing");
+        graph *g = problem_graph(pb, &d);
+        assert_non_null(g);
+        run r;
+        assert_int_equal(policy_run(g, policy_baseline(), NULL, &r, err, sizeof err), 0);
+        solve_ctx c = {.seconds = 0.5, .max_states = UINT64_MAX, .clock = step_clock};
+        for (int w = 0; w < 2; w++) { /* exact from best's plan, then from a stack */
+            placement pl;
+            step_clock_reads = 0;
+            plan_ok(g, &r, w ? cold.name : "exact", PLACE_ALIGN_DEFAULT, &c, &pl);
+            assert_true(pl.search.ran);
+            assert_int_equal(pl.search.stopped, SOLVE_TIME);
+            assert_int_equal(pl.search.states, 64); /* its first look at the clock */
+            assert_int_equal(step_clock_reads, 2);  /* the start, then that look */
+            assert_false(pl.proven);
+            place_free(&pl);
+        }
+        policy_run_free(&r);
+        graph_free(g);
+        diag_free(&d);
+        problem_free(pb);
+    }
+}
+
 /* Every sample: exact's plan verifies and is never above best's. */
 static void test_exact_on_samples(void **state)
 {
@@ -311,7 +355,8 @@ static void test_exact_on_samples(void **state)
         assert_non_null(g);
         run r;
         char err[256];
-        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err),
+                         0);
         placement ex, be;
         plan_ok(g, &r, "exact", PLACE_ALIGN_DEFAULT, tu_quick(), &ex);
         plan_ok(g, &r, "best", PLACE_ALIGN_DEFAULT, tu_quick(), &be);
@@ -333,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_exact_beats_every_placer),
         cmocka_unit_test(test_exact_limits_are_honest),
         cmocka_unit_test(test_exact_cancel),
+        cmocka_unit_test(test_exact_stops_on_the_context_clock),
         cmocka_unit_test(test_exact_on_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
