@@ -298,7 +298,8 @@ void every_placer(const graph *g, const run *r, int64_t align)
     for (size_t i = 0; i < np; i++) {
         const placer *p = placer_at(i);
         placement pl;
-        if (place_run(g, r, p, align, tu_quick(), &pl, err, sizeof err)) fail_msg("%s: %s", p->name, err);
+        if (place_run(g, r, p, align, tu_quick(), &pl, err, sizeof err))
+            fail_msg("%s: %s", p->name, err);
         if (place_verify(g, r, &pl, err, sizeof err))
             fail_msg("%s, align %lld: %s", p->name, (long long)align, err);
         check_plan(g, r, &pl);
@@ -482,8 +483,9 @@ static void model_samples_near_the_lower_bound(void **state)
                 for (int q = 0; q < 2; q++) {
                     placement pl;
                     const char *name = q ? "best" : "greedy-size";
-                    assert_int_equal(
-                        place_run(g, &r, placer_find(name), al[k], tu_quick(), &pl, err, sizeof err), 0);
+                    assert_int_equal(place_run(g, &r, placer_find(name), al[k], tu_quick(), &pl,
+                                               err, sizeof err),
+                                     0);
                     if ((double)pl.arena > 1.02 * (double)r.peak)
                         fail_msg("%s, %s, %s, align %lld: arena %lld is %.2f%% over the lower "
                                  "bound %lld",
@@ -499,7 +501,6 @@ static void model_samples_near_the_lower_bound(void **state)
         diag_free(&d);
     }
 }
-
 
 int main(int argc, char **argv)
 {

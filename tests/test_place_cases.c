@@ -53,10 +53,11 @@ void plan(planned *x, const char *spec, const char *placer_name, int64_t align)
 {
     char err[256];
     x->g = chain_graph(spec, &x->d);
-    assert_int_equal(policy_run(x->g, policy_find("priority"), tu_quick(), &x->r, err, sizeof err), 0);
+    assert_int_equal(policy_run(x->g, policy_find("priority"), tu_quick(), &x->r, err, sizeof err),
+                     0);
     assert_non_null(placer_find(placer_name));
-    if (place_run_checked(x->g, &x->r, placer_find(placer_name), align, tu_quick(), &x->pl, err, sizeof err) !=
-        PLACE_OK)
+    if (place_run_checked(x->g, &x->r, placer_find(placer_name), align, tu_quick(), &x->pl, err,
+                          sizeof err) != PLACE_OK)
         fail_msg("%s", err);
 }
 
@@ -217,8 +218,10 @@ void best_beats_greedy(void **state)
     char err[256];
     assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
     placement p1, p2;
-    assert_int_equal(place_run(g, &r, placer_find("greedy-size"), 64, tu_quick(), &p1, err, sizeof err), 0);
-    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &p2, err, sizeof err), 0);
+    assert_int_equal(
+        place_run(g, &r, placer_find("greedy-size"), 64, tu_quick(), &p1, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &p2, err, sizeof err),
+                     0);
     assert_true(p1.arena > r.peak);
     assert_int_equal(p2.arena, r.peak);
     place_free(&p1);
@@ -280,14 +283,17 @@ void placers_are_deterministic(void **state)
         assert_non_null(g);
         run r;
         char err[256];
-        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err), 0);
+        assert_int_equal(policy_run(g, policy_find("priority"), tu_quick(), &r, err, sizeof err),
+                         0);
         for (int k = 0; k < 3; k++) {
             placement p1, p2;
             const placer *p = placer_find(names[k]);
-            assert_int_equal(place_run_checked(g, &r, p, t % 2 ? 64 : 1, tu_quick(), &p1, err, sizeof err),
-                             PLACE_OK);
-            assert_int_equal(place_run_checked(g, &r, p, t % 2 ? 64 : 1, tu_quick(), &p2, err, sizeof err),
-                             PLACE_OK);
+            assert_int_equal(
+                place_run_checked(g, &r, p, t % 2 ? 64 : 1, tu_quick(), &p1, err, sizeof err),
+                PLACE_OK);
+            assert_int_equal(
+                place_run_checked(g, &r, p, t % 2 ? 64 : 1, tu_quick(), &p2, err, sizeof err),
+                PLACE_OK);
             assert_int_equal(p1.arena, p2.arena);
             assert_memory_equal(p1.offset, p2.offset, g->nbufs * sizeof *p1.offset);
             place_free(&p1);
@@ -340,7 +346,8 @@ void best_stops_a_greedy_over_its_work_limit(void **state)
     assert_non_null(strstr(cut.detail, "work limit"));
     test_budget = UINT64_MAX;
     assert_int_equal(place_run(g, &r, &limited, 64, tu_quick(), &full, err, sizeof err), 0);
-    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &ref, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &ref, err, sizeof err),
+                     0);
     assert_int_equal(full.arena, ref.arena);
     assert_int_equal(full.arena, r.peak);
     assert_null(strstr(full.detail, "work limit"));
@@ -370,4 +377,3 @@ void lower_bound_counts_aligned_spans(void **state)
     graph_free(g);
     diag_free(&d);
 }
-

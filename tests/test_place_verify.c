@@ -176,7 +176,8 @@ void many_live_buffers(void **state)
                                        "coloring",  "greedy-size", "best"};
     for (int k = 0; k < 6; k++) {
         placement pl;
-        assert_int_equal(place_run(g, &r, placer_find(fast[k]), 64, tu_quick(), &pl, err, sizeof err), 0);
+        assert_int_equal(
+            place_run(g, &r, placer_find(fast[k]), 64, tu_quick(), &pl, err, sizeof err), 0);
         if (k != 2 && k != 3)
             assert_int_equal(pl.arena, r.peak); /* all live at once, packed with no hole */
         if (k == 3) assert_int_equal(pl.arena, (int64_t)nb * 448); /* one 448-byte block each */
@@ -258,7 +259,8 @@ void cancelled_placements(void **state)
         assert_null(pl.offset);
     }
     placement pl;
-    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &pl, err, sizeof err), 0);
+    assert_int_equal(place_run(g, &r, placer_find("best"), 64, tu_quick(), &pl, err, sizeof err),
+                     0);
     place_free(&pl);
     policy_run_free(&r);
     graph_free(g);
@@ -321,4 +323,3 @@ void fuzz_found_graphs(void **state)
     closedir(dp);
     assert_true(count >= 1);
 }
-

@@ -20,8 +20,8 @@ static uint64_t xorshift(uint64_t *s)
  * first changed position; keep the change when the arena does not grow
  * (equal plans let the walk cross plateaus). Deterministic: a fixed seed, and
  * the work (buffers placed plus overlaps scanned) is bounded, not the time.
- * Improves jobs and off (by position) in place; returns the arena, or -1 out
- * of memory. */
+ * Improves jobs and off (by position) in place; returns the arena, or
+ * CLIMB_OOM. */
 static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_t arena,
                           int64_t goal, uint64_t budget)
 {
@@ -34,7 +34,7 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
         free(jobs2);
         free(top);
         free(off2);
-        return -1;
+        return CLIMB_OOM;
     }
     memcpy(jobs2, jobs, (size_t)nb * sizeof *jobs);
     memcpy(off2, off, (size_t)nb * sizeof *off);
@@ -69,7 +69,7 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
         uint32_t bad;
         int64_t a = place_greedy_run(G, jobs2, p, off2, arena, &bad);
         if (a == GREEDY_OOM) {
-            arena = -1;
+            arena = CLIMB_OOM;
             break;
         }
         size_t rest = (size_t)(nb - p);
@@ -296,9 +296,9 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
             if (cl >= 0 && cl < a)
                 how = "greedy, improved by the hill-climb and the late-acceptance climb over its "
                       "order (lowest fitting offsets)";
-            if (cl != -2) a = cl;
+            if (cl != CLIMB_DECLINED) a = cl;
         }
-        if (a == -1) {
+        if (a == CLIMB_OOM) {
             place_oom(g, err, errcap);
             goto out;
         }

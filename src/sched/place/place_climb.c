@@ -174,7 +174,7 @@ int64_t place_climb(const place_greedy *G, const solve_ctx *ctx, place_job *jobs
 {
     climb C;
     int rc = climb_init(&C, G);
-    if (rc) return rc > 0 ? -2 : -1;
+    if (rc) return rc > 0 ? CLIMB_DECLINED : CLIMB_OOM;
     uint64_t budget = runs * C.nb * (C.nb + C.cstart[C.nb]);
     if (budget > max_work) budget = max_work;
     uint32_t nb = C.nb;
@@ -185,7 +185,7 @@ int64_t place_climb(const place_greedy *G, const solve_ctx *ctx, place_job *jobs
     uint8_t *save_over = malloc((size_t)nb);
     double hist[CLIMB_LAHC_LEN];
     if (!best || !outs || !save || !best_off || !save_off || !save_over) {
-        arena = -1;
+        arena = CLIMB_OOM;
         goto out;
     }
     for (uint32_t i = 0; i < nb; i++) {

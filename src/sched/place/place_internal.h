@@ -129,9 +129,10 @@ int place_greedy_orders(place_greedy *G, const place_way *ways, int nways, int64
  * under a capacity lowered each time a plan fits. Stops at goal, or when
  * its work passes runs x nb x the work of one placing of all nb buffers, or
  * max_work, or when c's watcher cancels. Improves jobs and off in place
- * and returns the arena; -1 out of memory; -2 when the graph is too large
- * for it (too many buffers or
- * lifetimes that meet), jobs and off untouched. Deterministic. */
+ * and returns the arena; CLIMB_OOM; CLIMB_DECLINED when the graph is too
+ * large for it (too many buffers or lifetimes that meet), jobs and off
+ * untouched. Deterministic. */
+enum { CLIMB_OOM = -1, CLIMB_DECLINED = -2 };
 int64_t place_climb(const place_greedy *G, const solve_ctx *c, place_job *jobs, int64_t *off,
                     int64_t arena, int64_t goal, uint64_t runs, uint64_t max_work);
 

@@ -15,9 +15,9 @@ struct run;
 typedef struct policy_search {
     int ran;            /* the search ran (some piece needed it) */
     solve_stop stopped; /* SOLVE_DONE, SOLVE_TIME or SOLVE_STATES (a cancelled run fails) */
-    uint64_t states; /* states it kept */
-    uint32_t pieces; /* independent pieces the graph split into */
-    uint32_t solved; /* pieces searched to the end */
+    uint64_t states;    /* states it kept */
+    uint32_t pieces;    /* independent pieces the graph split into */
+    uint32_t solved;    /* pieces searched to the end */
 } policy_search;
 
 /* What a policy is. */
