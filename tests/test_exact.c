@@ -120,7 +120,7 @@ static void check_all(const graph *g, int64_t opt, const char *what)
             if (r.peak != opt || !r.optimal || r.lower_bound != opt)
                 fail_msg("%s: exact peaks %lld (bound %lld, optimal %d), the optimum is %lld", what,
                          (long long)r.peak, (long long)r.lower_bound, r.optimal, (long long)opt);
-            assert_int_equal(r.search.stopped, SEARCH_DONE);
+            assert_int_equal(r.search.stopped, SOLVE_DONE);
         }
         policy_run_free(&r);
     }
@@ -231,7 +231,7 @@ static void limits_give_an_honest_gap(void **state)
     assert_true(full.optimal);
     assert_true(full.search.ran && full.search.states > 100);
     static const solve_ctx lims[] = {{.max_states = 50}, {.seconds = 1e-9}};
-    static const int why[] = {SEARCH_STATES, SEARCH_TIME};
+    static const int why[] = {SOLVE_STATES, SOLVE_TIME};
     for (int i = 0; i < 2; i++) {
         assert_int_equal(policy_run(g, policy_find("exact"), &lims[i], &r, err, sizeof err), 0);
         check_valid(g, &r, "exact at a limit");
@@ -256,6 +256,37 @@ static void limits_give_an_honest_gap(void **state)
     graph_free(g);
 }
 
+/* A clock injected through the context: one second a reading. */
+static uint32_t step_clock_reads;
+static double step_clock(void) { return (double)++step_clock_reads; }
+
+/* The time limit is measured on the context's clock: half a second is
+ * plenty on the wall clock (the search proves the optimum), but on a clock
+ * that steps a second a reading the search stops at its first look at it,
+ * SOLVE_TIME, with a valid order and an honest gap. */
+static void exact_stops_on_the_context_clock(void **state)
+{
+    (void)state;
+    graph *g = tu_gen_load("randwire", 300, 1);
+    char err[256];
+    run r;
+    solve_ctx c = {.seconds = 0.5};
+    assert_int_equal(policy_run(g, policy_find("exact"), &c, &r, err, sizeof err), 0);
+    assert_true(r.search.ran);
+    assert_int_equal(r.search.stopped, SOLVE_DONE);
+    int64_t optimum = r.peak;
+    policy_run_free(&r);
+    c.clock = step_clock;
+    assert_int_equal(policy_run(g, policy_find("exact"), &c, &r, err, sizeof err), 0);
+    check_valid(g, &r, "exact on a stepping clock");
+    assert_int_equal(r.search.stopped, SOLVE_TIME);
+    assert_int_equal(step_clock_reads, 2); /* the start, then the first look */
+    assert_true(r.lower_bound <= optimum && r.peak >= optimum);
+    assert_false(r.optimal);
+    policy_run_free(&r);
+    graph_free(g);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -264,6 +295,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(exact_beats_every_heuristic),
         cmocka_unit_test(xla_counterexample),
         cmocka_unit_test(limits_give_an_honest_gap),
+        cmocka_unit_test(exact_stops_on_the_context_clock),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,8 @@
 #include "testutil.h"
 #include "sched/place/place.h"
 #include "sched/graph/solve_watch.h"
-#include "sched/place/place_ctl_internal.h"
+#include "sched/gen/gen.h"
+#include "sched/place/problem.h"
 
 /* A random interval problem as a chain graph: buffer i lives on [lo, hi)
  * of times 0..T; at each time the FREEs come before the ALLOCs. */
@@ -250,7 +251,7 @@ static void test_exact_limits_are_honest(void **state)
         assert_int_equal(pl.proven, pl.arena == pl.bound);
         if (pl.search.stopped) {
             stopped++;
-            assert_int_equal(pl.search.stopped, 1);
+            assert_int_equal(pl.search.stopped, SOLVE_STATES);
             assert_false(pl.proven && pl.arena > full.arena);
         }
         place_free(&full);
@@ -286,15 +287,55 @@ static void test_exact_cancel(void **state)
     placement q = {0};
     q.offset = calloc(g->nbufs + 1, sizeof *q.offset);
     assert_non_null(q.offset);
-    place_ctx_bind(&c); /* what place_run does for the placers it runs */
-    assert_int_equal(place_exact_cold(g, &r, &lt, 1, &q, err, sizeof err), 0);
-    place_ctx_bind(NULL);
-    assert_int_equal(q.search.stopped, 2);
+    assert_int_equal(place_exact_cold(g, &r, &lt, 1, &c, &q, err, sizeof err), 0);
+    assert_int_equal(q.search.stopped, SOLVE_CANCELLED);
     assert_true(q.search.states <= 64);
     place_free(&q);
     place_lifetimes_free(&lt);
     policy_run_free(&r);
     graph_free(g);
+}
+
+/* A clock injected through the context: one second a reading. */
+static uint32_t step_clock_reads;
+static double step_clock(void) { return (double)++step_clock_reads; }
+
+/* The time limit is measured on the context's clock: with one that steps a
+ * second a reading, a half-second limit stops the search at its first look
+ * at the clock (after 64 nodes), SOLVE_TIME, whatever the wall clock says;
+ * the plan still verifies and is not called proven. The problems: packings
+ * of 100 buffers, whose search from best's plan (at the default alignment)
+ * takes over 64 nodes. */
+static void test_exact_stops_on_the_context_clock(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        char err[256] = "";
+        problem *pb = gen_packing(100, 1048576, seed, err, sizeof err);
+        assert_non_null(pb);
+        diag d;
+        diag_init(&d, "packing");
+        graph *g = problem_graph(pb, &d);
+        assert_non_null(g);
+        run r;
+        assert_int_equal(policy_run(g, policy_baseline(), NULL, &r, err, sizeof err), 0);
+        solve_ctx c = {.seconds = 0.5, .max_states = UINT64_MAX, .clock = step_clock};
+        for (int w = 0; w < 2; w++) { /* exact from best's plan, then from a stack */
+            placement pl;
+            step_clock_reads = 0;
+            plan_ok(g, &r, w ? cold.name : "exact", PLACE_ALIGN_DEFAULT, &c, &pl);
+            assert_true(pl.search.ran);
+            assert_int_equal(pl.search.stopped, SOLVE_TIME);
+            assert_int_equal(pl.search.states, 64); /* its first look at the clock */
+            assert_int_equal(step_clock_reads, 2);  /* the start, then that look */
+            assert_false(pl.proven);
+            place_free(&pl);
+        }
+        policy_run_free(&r);
+        graph_free(g);
+        diag_free(&d);
+        problem_free(pb);
+    }
 }
 
 /* Every sample: exact's plan verifies and is never above best's. */
@@ -337,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_exact_beats_every_placer),
         cmocka_unit_test(test_exact_limits_are_honest),
         cmocka_unit_test(test_exact_cancel),
+        cmocka_unit_test(test_exact_stops_on_the_context_clock),
         cmocka_unit_test(test_exact_on_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -528,7 +528,7 @@ static void test_compare_optimum(void **state)
     assert_non_null(a.place.job);
     place_out(&a);
     assert_true(a.cmp.shown);
-    assert_int_equal(a.st[1].r.search.stopped, SEARCH_STATES);
+    assert_int_equal(a.st[1].r.search.stopped, SOLVE_STATES);
     assert_false(a.st[1].r.optimal);
     assert_true(has(&a, 120, 35, "bound "));
     app_free(&a);

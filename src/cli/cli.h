@@ -187,7 +187,7 @@ enum { CLI_OPT_ALPHA = 1010, CLI_OPT_QUEUE_ORDER };
 int cli_param(const char *cmd, int opt, const char *arg, solve_ctx *pp);
 /* A placement search's end as JSON and text say it: "finished", "limit",
  * "cancelled" or "too large" (place_search.stopped). */
-const char *cli_place_stop_word(int stopped);
+const char *cli_place_stop_word(solve_stop stopped);
 /* Parses --time-limit (opt CLI_OPT_TIME_LIMIT) or --max-states into l. 0, or
  * -1 after a usage error for CMD. */
 int cli_limit(const char *cmd, int opt, const char *arg, solve_ctx *l);

@@ -84,8 +84,9 @@ int64_t cli_prove(const graph *g, run *runs, int n)
 
 const char *cli_search_words(const run *r, char *out, size_t cap)
 {
-    static const char *const why[] = {"", " (stopped at the time limit)",
-                                      " (stopped at the state limit)"};
+    static const char *const why[] = {[SOLVE_DONE] = "",
+                                      [SOLVE_TIME] = " (stopped at the time limit)",
+                                      [SOLVE_STATES] = " (stopped at the state limit)"};
     if (!r->search.ran) snprintf(out, cap, "search: not needed (%u pieces)", r->search.pieces);
     else
         snprintf(out, cap, "search: %llu states, %u of %u pieces searched to the end%s",
@@ -116,8 +117,15 @@ void cli_policy_help(void)
     }
 }
 
-const char *cli_place_stop_word(int stopped)
+const char *cli_place_stop_word(solve_stop stopped)
 {
-    static const char *w[] = {"finished", "limit", "cancelled", "too large"};
-    return stopped >= 0 && stopped < 4 ? w[stopped] : "finished";
+    switch (stopped) {
+    case SOLVE_TIME:
+    case SOLVE_STATES:
+    case SOLVE_MEMORY: return "limit";
+    case SOLVE_CANCELLED: return "cancelled";
+    case SOLVE_TOO_LARGE: return "too large";
+    case SOLVE_DONE: break;
+    }
+    return "finished";
 }

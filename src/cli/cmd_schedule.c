@@ -72,7 +72,8 @@ static void print_json(const graph *g, const policy *p, const run *r, const time
         json_string(stdout, r->found_by->name);
     }
     if (p->kind == POLICY_EXACT) {
-        static const char *const stop[] = {"done", "time", "states"};
+        static const char *const stop[] = {
+            [SOLVE_DONE] = "done", [SOLVE_TIME] = "time", [SOLVE_STATES] = "states"};
         printf(", \"search\": {\"states\": %llu, \"pieces\": %u, \"solved\": %u, \"stopped\": "
                "\"%s\"}",
                (unsigned long long)r->search.states, r->search.pieces, r->search.solved,

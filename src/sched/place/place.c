@@ -1,9 +1,8 @@
-/* place.c: buffer lifetimes, the placer table, place_run (high-water marks), the lower
- * bound, the verifier and place_run_checked. The placers live in place_online.c,
- * place_coloring.c, place_greedy.c and place_best.c. */
+/* place.c: buffer lifetimes, place_run (high-water marks), the lower bound, the
+ * verifier and place_run_checked. The placers live in their own files and
+ * place_table.c lists them. */
 #include "place.h"
 #include "util/gaps.h"
-#include "place_ctl_internal.h"
 #include "place_internal.h"
 #include "util/units.h"
 #include <stdio.h>
@@ -38,72 +37,6 @@ int place_too_big(const graph *g, uint32_t b, char *err, size_t errcap)
     snprintf(err, errcap, "the arena would pass 2^63-1 bytes (buffer %lld)",
              (long long)g->buf_id[b]);
     return -1;
-}
-
-/* ------------------------------------------------------------ the table */
-
-/* A new placer is one file, place_NAME.c, defining place_NAME with the
- * signature of placer.place (its prototype in place.h, the file in
- * src/sched/CMakeLists.txt), and one line here: every command, --placers
- * all, the TUI's arena panel and best (which tries the lines marked
- * in_best) take it from this table. */
-static const placer placers[] = {
-    {.name = "first-fit",
-     .online = 1,
-     .in_best = 1,
-     .place = place_first_fit,
-     .desc = "online: the lowest free gap that fits, over an address-ordered free list that "
-             "coalesces neighbours"},
-    {.name = "best-fit",
-     .online = 1,
-     .in_best = 1,
-     .place = place_best_fit,
-     .desc = "online: the smallest free gap that fits (the lowest among equals), same free list"},
-    {.name = "pool",
-     .online = 1,
-     .keeps_memory = 1,
-     .in_best = 1,
-     .place = place_pool,
-     .desc = "online: the seed's size-class pool: sizes rounded up to 2^n, a free list per class, "
-             "freed blocks kept for their class and never returned"},
-    {.name = "coloring",
-     .in_best = 1,
-     .place = place_coloring,
-     .desc = "offline: the seed's interval coloring: the smallest color free over the lifetime, "
-             "offset = color x the largest buffer"},
-    {.name = "greedy-size",
-     .place = place_greedy_size,
-     .desc = "offline: TFLite's greedy by size (best-fitting gap among overlapping buffers), "
-             "also in XLA's lifetime order; the smaller plan"},
-    {.name = "xla",
-     .place = place_xla,
-     .desc = "offline: XLA's decreasing-size best fit (the room up to the heap so far counts as a "
-             "gap), in its spatial and temporal orders; the smaller plan"},
-    {.name = "greedy-conflicts",
-     .place = place_greedy_conflicts,
-     .desc = "offline: TVM's greedy by conflicts: the buffers whose lifetimes meet the most others "
-             "first, each at the lowest offset that fits"},
-    {.name = "best",
-     .place = place_best,
-     .desc = "offline: the smallest plan of all the others, then a hill-climb and a "
-             "late-acceptance search over the greedy order, bounded in work (the greedy stopped "
-             "past 32 n log n work)"},
-    {.name = "exact",
-     .searches = 1,
-     .place = place_exact,
-     .desc = "offline: the smallest arena, proven: MiniMalloc's search over canonical plans, "
-             "from best's plan down to the lower bound (best's plan past --time-limit)"},
-};
-
-size_t placer_count(void) { return sizeof placers / sizeof placers[0]; }
-
-const placer *placer_at(size_t i) { return i < placer_count() ? &placers[i] : NULL; }
-
-const placer *placer_find(const char *name)
-{
-    for (size_t i = 0; i < placer_count(); i++)
-        if (strcmp(placers[i].name, name) == 0) return &placers[i];
-    return NULL;
 }
 
 /* ------------------------------------------------------------ lifetimes */
@@ -147,25 +80,8 @@ void place_free(placement *pl)
     memset(pl, 0, sizeof *pl);
 }
 
-/* The context of the placement this thread runs (set by place_run), for the
- * placers' hooks below. */
-static _Thread_local const solve_ctx *ctx_now;
-
-const solve_ctx *place_ctx_now(void) { return ctx_now; }
-
-void place_ctx_bind(const solve_ctx *c) { ctx_now = c; }
-
-int place_cancel_asked(void) { return solve_cancelled(ctx_now); }
-
-void place_doing(const char *what) { solve_doing(ctx_now, what); }
-
-void place_progress(uint64_t states, int64_t best, int64_t bound)
-{
-    solve_progress(ctx_now, states, best, bound);
-}
-
-static int place_run_now(const graph *g, const run *r, const placer *p, int64_t align,
-                         placement *pl, char *err, size_t errcap)
+int place_run(const graph *g, const run *r, const placer *p, int64_t align, const solve_ctx *c,
+              placement *pl, char *err, size_t errcap)
 {
     memset(pl, 0, sizeof *pl);
     if (align < 1 || (align & (align - 1))) {
@@ -181,9 +97,9 @@ static int place_run_now(const graph *g, const run *r, const placer *p, int64_t 
         place_free(pl);
         return place_oom(g, err, errcap);
     }
-    place_doing(p->name);
-    if (p->place(g, r, &lt, align, pl, err, errcap) || place_cancel_asked()) {
-        if (place_cancel_asked()) snprintf(err, errcap, "cancelled");
+    solve_doing(c, p->name);
+    if (p->place(g, r, &lt, align, c, pl, err, errcap) || solve_cancelled(c)) {
+        if (solve_cancelled(c)) snprintf(err, errcap, "cancelled");
         place_lifetimes_free(&lt);
         place_free(pl);
         return -1;
@@ -224,16 +140,6 @@ int64_t place_lower_bound(const graph *g, const run *r, int64_t align)
         }
     }
     return peak;
-}
-
-int place_run(const graph *g, const run *r, const placer *p, int64_t align, const solve_ctx *c,
-              placement *pl, char *err, size_t errcap)
-{
-    const solve_ctx *outer = ctx_now;
-    ctx_now = c;
-    int rc = place_run_now(g, r, p, align, pl, err, errcap);
-    ctx_now = outer;
-    return rc;
 }
 
 int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align,

@@ -1,6 +1,8 @@
 /* place.h: where each buffer lives in one arena for a given schedule: buffer
- * lifetimes, the placers (a table of name, description and function), the
- * verifier and the figures derived from a plan. Exports place_* and placer_*. */
+ * lifetimes, the placers (a table of objects: name, description and
+ * function), the verifier and the figures derived from a plan. Exports
+ * place_* and placer_*. A new placer is one file, place_NAME.c, and one name
+ * in place_internal.h's PLACER_LIST. */
 #ifndef MEMTRIS_PLACE_H
 #define MEMTRIS_PLACE_H
 #include <stddef.h>
@@ -27,10 +29,11 @@ void place_lifetimes_free(lifetimes *lt);
 
 /* What exact's search did. */
 typedef struct place_search {
-    int ran;         /* it searched (best's plan was not already at the bound) */
-    int stopped;     /* 0 finished; 1 at --time-limit or --max-states; 2 cancelled; 3 too large */
-    uint64_t states; /* nodes of the search, over every capacity tried */
-    uint32_t probes; /* capacities tried */
+    int ran;            /* it searched (best's plan was not already at the bound) */
+    solve_stop stopped; /* SOLVE_DONE; SOLVE_TIME or SOLVE_STATES at --time-limit or
+                         * --max-states; SOLVE_CANCELLED; SOLVE_TOO_LARGE to search */
+    uint64_t states;    /* nodes of the search, over every capacity tried */
+    uint32_t probes;    /* capacities tried */
 } place_search;
 
 typedef struct placement {
@@ -60,9 +63,11 @@ typedef struct placer {
     int in_best;  /* best tries it as it is (best runs the greedy orders itself, and is not its own
                      member) */
     int searches; /* may run until --time-limit (exact): the TUI always runs it in the background */
-    /* Fills pl->offset (allocated by place_run) and pl->reserved; 0 or -1 with err. */
-    int (*place)(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                 char *err, size_t errcap);
+    /* Fills pl->offset (allocated by place_run) and pl->reserved, within
+     * c's limits and watched by c's watcher (NULL: the defaults); 0 or -1
+     * with err. */
+    int (*place)(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                 const solve_ctx *c, placement *pl, char *err, size_t errcap);
 } placer;
 
 const placer *placer_find(const char *name); /* NULL if unknown */
@@ -108,46 +113,18 @@ const char *place_gap_words(const placement *pl, char *out, size_t cap);
  * spans of the buffers live at one step (with align 1, the schedule's peak). */
 int64_t place_lower_bound(const graph *g, const run *r, int64_t align);
 
-/* The placers of place.c's table, one file each (first-fit, best-fit and
- * pool share place_online.c); exposed for tests. */
-int place_first_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                    char *err, size_t errcap);
-/* (place_online.c) best fit over the same free list; the seed's size-class pool. */
-int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                   char *err, size_t errcap);
-int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-               char *err, size_t errcap);
-/* place_coloring.c: the seed's interval coloring. */
-int place_coloring(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                   char *err, size_t errcap);
-/* place_greedy.c: TFLite's greedy by size, in two orders. */
-int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                      placement *pl, char *err, size_t errcap);
-/* place_exact.c: the smallest arena, proven: MiniMalloc's search under a
- * capacity search, starting from best's plan; at the limits of
- * the context's limits, best's plan or a better one found, with the bound. */
-int place_exact(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                char *err, size_t errcap);
-/* exact starting from every buffer stacked on the one before instead of
- * best's plan, so that the search itself finds every plan (for tests; the
- * placer table does not list it). */
+/* Placer "exact" starting from every buffer stacked on the one before
+ * instead of best's plan, so that the search itself finds every plan (for
+ * tests; the table does not list it). */
 int place_exact_cold(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                     placement *pl, char *err, size_t errcap);
-/* place_xla.c: XLA's decreasing-size best fit, spatial and temporal orders. */
-int place_xla(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-              char *err, size_t errcap);
-/* place_greedy_conflicts.c: TVM USMP's greedy by conflicts (first fit). */
-int place_greedy_conflicts(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                           placement *pl, char *err, size_t errcap);
-/* place_best.c: the smallest of all, improved by a hill-climb. */
-int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-               char *err, size_t errcap);
-/* best with its greedy runs given at most greedy_work units of work (ranges
- * read plus buffers placed); past it, best stops the greedy and keeps the
- * smallest plan of the other placers, saying so in pl->detail. place_best
- * uses place_best_greedy_budget(nbufs): 32 n log2 n, at least 5e7. */
+                     const solve_ctx *c, placement *pl, char *err, size_t errcap);
+/* Placer "best" with its greedy runs given at most greedy_work units of
+ * work (ranges read plus buffers placed); past it, best stops the greedy and
+ * keeps the smallest plan of the other placers, saying so in pl->detail.
+ * "best" uses place_best_greedy_budget(nbufs): 32 n log2 n, at least 5e7. */
 int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                       uint64_t greedy_work, placement *pl, char *err, size_t errcap);
+                       const solve_ctx *c, uint64_t greedy_work, placement *pl, char *err,
+                       size_t errcap);
 uint64_t place_best_greedy_budget(uint32_t nbufs);
 
 #endif

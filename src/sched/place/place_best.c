@@ -1,8 +1,7 @@
 /* place_best.c: placer "best": the smallest plan of every other placer and of the greedy in
  * the ways of greedy-size, xla and greedy-conflicts (and five more), then a bounded hill-climb
- * and place_climb over the winning greedy order. Exports place_best, place_best_limited,
- * place_best_greedy_budget. */
-#include "place_ctl_internal.h"
+ * and place_climb over the winning greedy order. Exports place_best_limited,
+ * place_best_greedy_budget, placer_best. */
 #include "place_internal.h"
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +20,8 @@ static uint64_t xorshift(uint64_t *s)
  * first changed position; keep the change when the arena does not grow
  * (equal plans let the walk cross plateaus). Deterministic: a fixed seed, and
  * the work (buffers placed plus overlaps scanned) is bounded, not the time.
- * Improves jobs and off (by position) in place; returns the arena, or -1 out
- * of memory. */
+ * Improves jobs and off (by position) in place; returns the arena, or
+ * CLIMB_OOM. */
 static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_t arena,
                           int64_t goal, uint64_t budget)
 {
@@ -35,12 +34,12 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
         free(jobs2);
         free(top);
         free(off2);
-        return -1;
+        return CLIMB_OOM;
     }
     memcpy(jobs2, jobs, (size_t)nb * sizeof *jobs);
     memcpy(off2, off, (size_t)nb * sizeof *off);
     uint64_t seed = 0x2545F4914F6CDD1DULL;
-    while (G->work < budget && arena > goal && !place_cancel_asked()) {
+    while (G->work < budget && arena > goal && !solve_cancelled(G->ctx)) {
         /* The positions of the buffers at the top. */
         uint32_t ntop = 0;
         for (uint32_t i = 0; i < nb; i++)
@@ -69,8 +68,8 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
         }
         uint32_t bad;
         int64_t a = place_greedy_run(G, jobs2, p, off2, arena, &bad);
-        if (a == -3) {
-            arena = -1;
+        if (a == GREEDY_OOM) {
+            arena = CLIMB_OOM;
             break;
         }
         size_t rest = (size_t)(nb - p);
@@ -121,17 +120,16 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
 static const char *cut_detail(const placer *p)
 {
     static const struct {
-        int (*place)(const graph *, const run *, const lifetimes *, int64_t, placement *, char *,
-                     size_t);
+        const placer *p;
         const char *text;
     } text[] = {
-        {place_first_fit, "first-fit (greedy by size passed its work limit and was stopped)"},
-        {place_best_fit, "best-fit (greedy by size passed its work limit and was stopped)"},
-        {place_pool, "pool (greedy by size passed its work limit and was stopped)"},
-        {place_coloring, "coloring (greedy by size passed its work limit and was stopped)"},
+        {&placer_first_fit, "first-fit (greedy by size passed its work limit and was stopped)"},
+        {&placer_best_fit, "best-fit (greedy by size passed its work limit and was stopped)"},
+        {&placer_pool, "pool (greedy by size passed its work limit and was stopped)"},
+        {&placer_coloring, "coloring (greedy by size passed its work limit and was stopped)"},
     };
     for (size_t i = 0; i < sizeof text / sizeof *text; i++)
-        if (text[i].place == p->place) return text[i].text;
+        if (text[i].p == p) return text[i].text;
     return "the smallest other placer (greedy by size passed its work limit and was stopped)";
 }
 
@@ -143,6 +141,62 @@ uint64_t place_best_greedy_budget(uint32_t nbufs)
     return w > BEST_GREEDY_MIN_WORK ? w : BEST_GREEDY_MIN_WORK;
 }
 
+/* TFLite's rule: greedy-size's two ways, then (after the placers of the
+ * table, which are quick) three more for graphs of modest size; the other
+ * rules: xla's two ways and greedy-conflicts', then two more for graphs of
+ * modest size. */
+static const place_way ways[] = {
+    {PLACE_ORDER_SIZE, PLACE_FIT_BEST},    {PLACE_ORDER_LIFETIME, PLACE_FIT_BEST},
+    {PLACE_ORDER_SPATIAL, PLACE_FIT_BEST}, {PLACE_ORDER_AREA, PLACE_FIT_BEST},
+    {PLACE_ORDER_START, PLACE_FIT_BEST},
+};
+static const place_way ways2[] = {
+    {PLACE_ORDER_SPATIAL, PLACE_FIT_XLA},     {PLACE_ORDER_LIFETIME, PLACE_FIT_XLA},
+    {PLACE_ORDER_CONFLICTS, PLACE_FIT_FIRST}, {PLACE_ORDER_SIZE, PLACE_FIT_FIRST},
+    {PLACE_ORDER_AREA, PLACE_FIT_FIRST},
+};
+
+/* The hill-climb's work, from one greedy run's. */
+static uint64_t climb_budget(uint64_t one_run)
+{
+    uint64_t budget = one_run * BEST_SMALL_RUNS;
+    if (budget > BEST_MIN_WORK) budget = BEST_MIN_WORK;
+    if (budget < one_run * BEST_RUNS) budget = one_run * BEST_RUNS;
+    if (budget > BEST_MAX_WORK) budget = BEST_MAX_WORK;
+    return budget;
+}
+
+/* The placers of the table marked in_best, while *arena is above goal: a
+ * smaller plan replaces pl's offsets and *arena (its detail says when the
+ * greedy was cut). 0, or -1 out of memory (err says so) or cancelled
+ * (place_run says so); a member that fails leaves its message in err. */
+static int best_members(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                        const solve_ctx *c, int64_t goal, int greedy_cut, int64_t *arena,
+                        placement *pl, char *err, size_t errcap)
+{
+    for (size_t i = 0; *arena > goal && placer_at(i); i++) {
+        const placer *p = placer_at(i);
+        if (!p->in_best) continue;
+        if (solve_cancelled(c)) return -1;
+        solve_doing(c, p->name);
+        placement o = {0};
+        o.align = align;
+        o.offset = calloc((size_t)g->nbufs + 1, sizeof *o.offset);
+        if (!o.offset) return place_oom(g, err, errcap);
+        int64_t a = p->place(g, r, lt, align, c, &o, err, errcap)
+                        ? INT64_MAX
+                        : place_plan_top(g, o.offset, align);
+        free(o.block);
+        if (a < *arena) {
+            *arena = a;
+            memcpy(pl->offset, o.offset, ((size_t)g->nbufs + 1) * sizeof *o.offset);
+            pl->detail = greedy_cut ? cut_detail(p) : p->name;
+        }
+        free(o.offset);
+    }
+    return 0;
+}
+
 /* Best: the greedy in greedy-size's two ways, every placer of the table
  * marked in_best (quick ones), then, unless a plan is at the lower bound
  * already, the ways of xla and greedy-conflicts and, for graphs of modest
@@ -150,17 +204,18 @@ uint64_t place_best_greedy_budget(uint32_t nbufs)
  * place_climb over the best greedy order try to shrink it further. Stops
  * early at the lower bound (the largest sum of live spans), which no plan
  * can beat; so best is never larger than any placer. */
-int place_best(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-               char *err, size_t errcap)
+static int best_place(PLACE_ARGS)
 {
-    return place_best_limited(g, r, lt, align, place_best_greedy_budget(g->nbufs), pl, err, errcap);
+    return place_best_limited(g, r, lt, align, c, place_best_greedy_budget(g->nbufs), pl, err,
+                              errcap);
 }
 
 int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                       uint64_t greedy_work, placement *pl, char *err, size_t errcap)
+                       const solve_ctx *c, uint64_t greedy_work, placement *pl, char *err,
+                       size_t errcap)
 {
     int64_t goal = place_lower_bound(g, r, align);
-    place_greedy *G = place_greedy_new(g, r, lt, align);
+    place_greedy *G = place_greedy_new(g, r, lt, align, c);
     if (!G) return place_oom(g, err, errcap);
     G->max_work = greedy_work;
     /* order, off: the best plan of TFLite's rule (the hill-climb's start);
@@ -168,7 +223,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     place_job *order = malloc(((size_t)G->nb + 1) * sizeof *order),
               *order2 = malloc(((size_t)G->nb + 1) * sizeof *order2);
     int64_t *off = malloc(((size_t)G->nb + 1) * sizeof *off),
-            *off2 = malloc(((size_t)G->nb + 1) * sizeof *off2), *other = NULL;
+            *off2 = malloc(((size_t)G->nb + 1) * sizeof *off2);
     size_t offsets = ((size_t)g->nbufs + 1) * sizeof *off;
     placement gpl = {.align = align, .offset = calloc(1, offsets)}; /* the greedy's plans */
     int rc = -1;
@@ -176,58 +231,22 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         place_oom(g, err, errcap);
         goto out;
     }
-    /* TFLite's rule: greedy-size's two ways, then (after the placers of the
-     * table, which are quick) three more for graphs of modest size; the
-     * other rules: xla's two ways and greedy-conflicts', then two more for
-     * graphs of modest size. */
-    static const place_way ways[] = {
-        {PLACE_ORDER_SIZE, PLACE_FIT_BEST},    {PLACE_ORDER_LIFETIME, PLACE_FIT_BEST},
-        {PLACE_ORDER_SPATIAL, PLACE_FIT_BEST}, {PLACE_ORDER_AREA, PLACE_FIT_BEST},
-        {PLACE_ORDER_START, PLACE_FIT_BEST},
-    };
-    static const place_way ways2[] = {
-        {PLACE_ORDER_SPATIAL, PLACE_FIT_XLA},     {PLACE_ORDER_LIFETIME, PLACE_FIT_XLA},
-        {PLACE_ORDER_CONFLICTS, PLACE_FIT_FIRST}, {PLACE_ORDER_SIZE, PLACE_FIT_FIRST},
-        {PLACE_ORDER_AREA, PLACE_FIT_FIRST},
-    };
     place_way won = ways[0], won2 = ways2[0];
     /* A plan that would pass 2^63-1 bytes is no plan: another may fit. */
     int64_t greedy_arena = INT64_MAX;
-    place_doing("the greedy by size");
+    solve_doing(c, "the greedy by size");
     int grc =
         place_greedy_orders(G, ways, 2, goal, &greedy_arena, &gpl, &won, order, off, err, errcap);
     uint64_t one_run = G->work / 2;
     int greedy_cut = G->work > G->max_work, extra = G->work < BEST_EXTRA_WORK;
-    if (grc == -1) goto out;
+    if (grc == GREEDY_ORDERS_OOM) goto out;
     int64_t arena = greedy_arena;
     if (arena < INT64_MAX) {
         memcpy(pl->offset, gpl.offset, offsets);
         pl->detail = gpl.detail;
     }
     /* The other placers of the table. */
-    for (size_t i = 0; arena > goal && placer_at(i); i++) {
-        const placer *p = placer_at(i);
-        if (!p->in_best) continue;
-        if (place_cancel_asked()) goto out; /* place_run says so */
-        place_doing(p->name);
-        placement o = {0};
-        o.align = align;
-        o.offset = other = calloc((size_t)g->nbufs + 1, sizeof *o.offset);
-        if (!other) {
-            place_oom(g, err, errcap);
-            goto out;
-        }
-        int64_t a = p->place(g, r, lt, align, &o, err, errcap) ? INT64_MAX
-                                                               : place_plan_top(g, o.offset, align);
-        free(o.block);
-        if (a < arena) {
-            arena = a;
-            memcpy(pl->offset, other, ((size_t)g->nbufs + 1) * sizeof *other);
-            pl->detail = greedy_cut ? cut_detail(p) : p->name;
-        }
-        free(other);
-        other = NULL;
-    }
+    if (best_members(g, r, lt, align, c, goal, greedy_cut, &arena, pl, err, errcap)) goto out;
     if (arena == INT64_MAX) goto out; /* err says why the last placer failed */
     /* The other ways, unless a plan is at the bound already: TFLite's rule
      * in three more orders (the hill-climb starts from the best plan of that
@@ -236,7 +255,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     int64_t arena2 = INT64_MAX;
     if (arena > goal && !grc && !greedy_cut) {
         if (extra && place_greedy_orders(G, ways + 2, 3, goal, &greedy_arena, &gpl, &won, order,
-                                         off, err, errcap) == -1)
+                                         off, err, errcap) == GREEDY_ORDERS_OOM)
             goto out;
         if (greedy_arena < arena) {
             arena = greedy_arena;
@@ -245,7 +264,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         }
         arena2 = arena;
         if (place_greedy_orders(G, ways2, extra ? 5 : 3, goal, &arena2, &gpl, &won2, order2, off2,
-                                err, errcap) == -1)
+                                err, errcap) == GREEDY_ORDERS_OOM)
             goto out;
         greedy_cut = G->work > G->max_work;
         if (arena2 < arena) {
@@ -258,13 +277,10 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
     }
     /* The hill-climb, from the best greedy plan. */
     if (arena > goal && greedy_arena < INT64_MAX && !greedy_cut) {
-        uint64_t budget = one_run * BEST_SMALL_RUNS;
-        if (budget > BEST_MIN_WORK) budget = BEST_MIN_WORK;
-        if (budget < one_run * BEST_RUNS) budget = one_run * BEST_RUNS;
-        if (budget > BEST_MAX_WORK) budget = BEST_MAX_WORK;
+        uint64_t budget = climb_budget(one_run);
         G->work = 0;
         G->max_work = UINT64_MAX; /* a step costs at most one greedy run, under the limit above */
-        place_doing("the hill-climb");
+        solve_doing(c, "the hill-climb");
         G->fit = won.fit;
         int64_t a = hill_climb(G, order, off, greedy_arena, goal, budget);
         const char *how = "greedy by size, improved by the hill-climb over its order";
@@ -275,14 +291,14 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
             how = gpl.detail;
         }
         if (a >= 0 && a > goal) { /* then the first-fit climb, on graphs it takes */
-            place_doing("the late-acceptance climb");
-            int64_t c = place_climb(G, order, off, a, goal, BEST_CLIMB_RUNS, BEST_CLIMB_WORK);
-            if (c >= 0 && c < a)
+            solve_doing(c, "the late-acceptance climb");
+            int64_t cl = place_climb(G, c, order, off, a, goal, BEST_CLIMB_RUNS, BEST_CLIMB_WORK);
+            if (cl >= 0 && cl < a)
                 how = "greedy, improved by the hill-climb and the late-acceptance climb over its "
                       "order (lowest fitting offsets)";
-            if (c != -2) a = c;
+            if (cl != CLIMB_DECLINED) a = cl;
         }
-        if (a == -1) {
+        if (a == CLIMB_OOM) {
             place_oom(g, err, errcap);
             goto out;
         }
@@ -299,7 +315,13 @@ out:
     free(order2);
     free(off2);
     free(gpl.offset);
-    free(other);
     place_greedy_free(G);
     return rc;
 }
+
+const placer placer_best = {
+    .name = "best",
+    .place = best_place,
+    .desc = "offline: the smallest plan of all the others, then a hill-climb and a "
+            "late-acceptance search over the greedy order, bounded in work (the greedy stopped "
+            "past 32 n log n work)"};

@@ -1,7 +1,6 @@
 /* place_climb.c: best's climb for graphs of modest size: a late-acceptance search over the
  * order of a first-fit greedy, under a capacity it lowers each time it fits. Exports
  * place_climb (place_internal.h). */
-#include "place_ctl_internal.h"
 #include "place_internal.h"
 #include <stdlib.h>
 #include <string.h>
@@ -170,12 +169,12 @@ static int climb_init(climb *C, const place_greedy *G)
     return 0;
 }
 
-int64_t place_climb(const place_greedy *G, place_job *jobs, int64_t *off, int64_t arena,
-                    int64_t goal, uint64_t runs, uint64_t max_work)
+int64_t place_climb(const place_greedy *G, const solve_ctx *ctx, place_job *jobs, int64_t *off,
+                    int64_t arena, int64_t goal, uint64_t runs, uint64_t max_work)
 {
     climb C;
     int rc = climb_init(&C, G);
-    if (rc) return rc > 0 ? -2 : -1;
+    if (rc) return rc > 0 ? CLIMB_DECLINED : CLIMB_OOM;
     uint64_t budget = runs * C.nb * (C.nb + C.cstart[C.nb]);
     if (budget > max_work) budget = max_work;
     uint32_t nb = C.nb;
@@ -186,7 +185,7 @@ int64_t place_climb(const place_greedy *G, place_job *jobs, int64_t *off, int64_
     uint8_t *save_over = malloc((size_t)nb);
     double hist[CLIMB_LAHC_LEN];
     if (!best || !outs || !save || !best_off || !save_off || !save_over) {
-        arena = -1;
+        arena = CLIMB_OOM;
         goto out;
     }
     for (uint32_t i = 0; i < nb; i++) {
@@ -199,7 +198,7 @@ int64_t place_climb(const place_greedy *G, place_job *jobs, int64_t *off, int64_
     double cur = decode(&C, 0, cap), best_pen = cur;
     for (uint32_t i = 0; i < CLIMB_LAHC_LEN; i++) hist[i] = cur;
     uint64_t seed = 0x9E3779B97F4A7C15ULL, step = 0;
-    while (C.work < budget && best_arena > goal && !place_cancel_asked()) {
+    while (C.work < budget && best_arena > goal && !solve_cancelled(ctx)) {
         double *h = &hist[step++ % CLIMB_LAHC_LEN];
         /* The buffers left out: above the capacity, the top of the plan. */
         uint32_t nout = 0;

@@ -1,6 +1,6 @@
 /* place_coloring.c: the seed's interval coloring (seed 000, 3.2), placer
  * "coloring": each buffer a color, offset = color x the largest buffer.
- * Exports place_coloring. */
+ * Exports placer_coloring. */
 #include "place_internal.h"
 #include <stdlib.h>
 #include "util/heap.h"
@@ -13,10 +13,10 @@
  * seed's neighbour sets. BLOCK_SIZE is the largest span, and the plan holds
  * colors x BLOCK_SIZE bytes (reserved). Zero-byte buffers hold nothing and
  * take no color. */
-int place_coloring(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                   char *err, size_t errcap)
+static int coloring_place(PLACE_ARGS)
 {
     (void)lt;
+    (void)c;
     int64_t block = 0;
     for (uint32_t b = 0; b < g->nbufs; b++) {
         int64_t span = place_span(g->buf_size[b], align);
@@ -51,3 +51,10 @@ int place_coloring(const graph *g, const run *r, const lifetimes *lt, int64_t al
     free(color);
     return 0;
 }
+
+const placer placer_coloring = {
+    .name = "coloring",
+    .in_best = 1,
+    .place = coloring_place,
+    .desc = "offline: the seed's interval coloring: the smallest color free over the lifetime, "
+            "offset = color x the largest buffer"};

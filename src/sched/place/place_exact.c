@@ -7,8 +7,7 @@
  * that offset, prunes a branch that leaves a gap some buffer could have
  * filled (dominance) or whose section floors plus the sizes still to place
  * pass C (inference), and splits the problem where no unplaced buffer crosses
- * from one section to the next. Exports place_exact. */
-#include "place_ctl_internal.h"
+ * from one section to the next. Exports placer_exact, place_exact_cold. */
 #include "place_exact_internal.h"
 #include "util/clock.h"
 #include <pthread.h>
@@ -209,14 +208,14 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
     if (P->node_left == 0) return X_STOP;
     P->node_left--;
     if (P->node_cap && P->nodes >= P->node_cap) {
-        P->stopped = 1;
+        P->stopped = SOLVE_STATES;
         return X_STOP;
     }
     if (++P->nodes - P->last_check >= 64) {
         P->last_check = P->nodes;
-        if (place_cancel_asked()) P->stopped = 2;
-        else if (solve_now(place_ctx_now()) > P->deadline) P->stopped = 1;
-        place_progress(P->nodes, P->best, P->bound);
+        if (solve_cancelled(P->ctx)) P->stopped = SOLVE_CANCELLED;
+        else if (solve_now(P->ctx) > P->deadline) P->stopped = SOLVE_TIME;
+        solve_progress(P->ctx, P->nodes, P->best, P->bound);
     }
     if (P->stopped) return X_STOP;
     cand *ord = malloc(((size_t)nparent + 1) * sizeof *ord);
@@ -300,19 +299,18 @@ static int fits(xp *P, int64_t cap, uint64_t max_nodes)
 
 /* The search recurses once per buffer placed: past a few thousand buffers a
  * probe runs on a thread of its own with a stack to match (about 0.5 KiB a
- * level under AddressSanitizer), bound to the caller's watcher. */
+ * level under AddressSanitizer); the problem carries the context (P->ctx),
+ * so the probe answers to the caller's watcher and clock. */
 typedef struct probe {
     xp *P;
     int64_t cap;
     uint64_t budget;
-    const solve_ctx *ctx;
     int result;
 } probe;
 
 static void *probe_main(void *arg)
 {
     probe *j = arg;
-    place_ctx_bind(j->ctx);
     j->result = fits(j->P, j->cap, j->budget);
     return NULL;
 }
@@ -320,7 +318,7 @@ static void *probe_main(void *arg)
 static int fits_deep(xp *P, int64_t cap, uint64_t budget)
 {
     if (P->nb <= 2000) return fits(P, cap, budget);
-    probe j = {P, cap, budget, place_ctx_now(), X_OOM};
+    probe j = {P, cap, budget, X_OOM};
     pthread_attr_t at;
     if (pthread_attr_init(&at)) return X_OOM;
     pthread_t t = 0;
@@ -333,7 +331,8 @@ static int fits_deep(xp *P, int64_t cap, uint64_t budget)
 
 /* ------------------------------------------------------------ the capacity search */
 
-/* Beyond these the search does not start (best's plan, search.stopped = 3):
+/* Beyond these the search does not start (best's plan, search.stopped =
+ * SOLVE_TOO_LARGE):
  * its recursion is as deep as the buffers (its stack 2 KiB a buffer), each
  * level keeps the candidates still unplaced (n^2 / 2 of 16 bytes in all at
  * worst: 0.5 GB at 8000), and overlaps and sections' lists take 4 bytes an
@@ -356,7 +355,7 @@ static int64_t sol_top(const xp *P)
  * proves nor finds, and the search moves above it. A round with such a probe is run
  * again with four times the budget, until lo == hi or the limits stop it. */
 static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                     placement *pl, int cold, char *err, size_t errcap)
+                     const solve_ctx *c, placement *pl, int cold, char *err, size_t errcap)
 {
     if (cold) { /* every buffer stacked on the one before */
         int64_t top = 0;
@@ -365,24 +364,24 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
             if (__builtin_add_overflow(top, place_span(g->buf_size[b], align), &top))
                 return place_too_big(g, b, err, errcap);
         }
-    } else if (place_best(g, r, lt, align, pl, err, errcap)) {
+    } else if (placer_best.place(g, r, lt, align, c, pl, err, errcap)) {
         return -1;
     }
     if (cold) pl->detail = "a stack of every buffer";
     int64_t lo = place_lower_bound(g, r, align), hi = place_plan_top(g, pl->offset, align);
     pl->bound = lo;
     if (hi <= lo) return 0; /* best reached the bound: nothing to search */
-    place_doing("exact's search");
+    solve_doing(c, "exact's search");
     pl->search.ran = 1;
     xp P;
     int rc = xp_build(&P, g, lt, align, EXACT_MAX_BUFFERS, EXACT_MAX_OVERLAPS);
-    if (rc) {
+    if (rc != XP_OK) {
         xp_free(&P);
-        if (rc == -1) return place_oom(g, err, errcap);
-        pl->search.stopped = 3; /* too large to search */
+        if (rc == XP_OOM) return place_oom(g, err, errcap);
+        pl->search.stopped = SOLVE_TOO_LARGE;
         return 0;
     }
-    const solve_ctx *c = place_ctx_now();
+    P.ctx = c;
     P.deadline = solve_now(c) + solve_seconds(c);
     P.node_cap = c ? c->max_states : 0; /* 0: time alone */
     uint64_t budget = 4 * (uint64_t)P.nb + 1024;
@@ -392,13 +391,13 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
         for (int64_t plo = lo; plo < hi && !P.stopped;) {
             int64_t mid = plo == lo ? lo : plo + (hi - plo) / 2 / align * align;
             uint64_t b = plo == lo ? budget : budget / 16;
-            if (place_cancel_asked()) { /* between probes too: a probe may be short */
-                P.stopped = 2;
+            if (solve_cancelled(c)) { /* between probes too: a probe may be short */
+                P.stopped = SOLVE_CANCELLED;
                 break;
             }
             P.best = hi;
             P.bound = lo;
-            place_progress(P.nodes, hi, lo);
+            solve_progress(c, P.nodes, hi, lo);
             x = fits_deep(&P, mid, b > 2 * (uint64_t)P.nb ? b : 2 * (uint64_t)P.nb);
             pl->search.probes++;
             if (x == X_OOM) break;
@@ -424,14 +423,17 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
     return 0;
 }
 
-int place_exact(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                char *err, size_t errcap)
-{
-    return exact_run(g, r, lt, align, pl, 0, err, errcap);
-}
+static int exact_place(PLACE_ARGS) { return exact_run(g, r, lt, align, c, pl, 0, err, errcap); }
 
 int place_exact_cold(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                     placement *pl, char *err, size_t errcap)
+                     const solve_ctx *c, placement *pl, char *err, size_t errcap)
 {
-    return exact_run(g, r, lt, align, pl, 1, err, errcap);
+    return exact_run(g, r, lt, align, c, pl, 1, err, errcap);
 }
+
+const placer placer_exact = {
+    .name = "exact",
+    .searches = 1,
+    .place = exact_place,
+    .desc = "offline: the smallest arena, proven: MiniMalloc's search over canonical plans, "
+            "from best's plan down to the lower bound (best's plan past --time-limit)"};

@@ -28,83 +28,53 @@ void xp_free(xp *P)
     memset(P, 0, sizeof *P);
 }
 
-int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t max_buffers,
-             uint64_t max_overlaps)
+/* The sweep's scratch: the ends of the lifetimes in time order, the live
+ * buffers (act, and each one's place in it), and the overlap lists' fill. */
+typedef struct sweep {
+    point *pts;
+    uint32_t *act, *where, *fill;
+} sweep;
+
+static void sweep_free(sweep *S)
 {
-    memset(P, 0, sizeof *P);
-    uint32_t nb = 0;
-    for (uint32_t b = 0; b < g->nbufs; b++)
-        if (place_span(g->buf_size[b], align) > 0) nb++;
-    if (nb > max_buffers) return -2;
-    P->nb = nb;
-    size_t n1 = (size_t)nb + 1;
-    P->size = malloc(n1 * sizeof *P->size);
-    P->w = malloc(n1 * sizeof *P->w);
-    P->lo = malloc(n1 * sizeof *P->lo);
-    P->hi = malloc(n1 * sizeof *P->hi);
-    P->s0 = malloc(n1 * sizeof *P->s0);
-    P->s1 = malloc(n1 * sizeof *P->s1);
-    P->bid = malloc(n1 * sizeof *P->bid);
-    P->ovs = calloc(n1, sizeof *P->ovs);
-    P->parts = calloc(n1 + 1, sizeof *P->parts);
-    P->part = malloc(n1 * sizeof *P->part);
-    P->psec0 = malloc(n1 * sizeof *P->psec0);
-    P->psec1 = malloc(n1 * sizeof *P->psec1);
-    point *pts = malloc(2 * n1 * sizeof *pts);
-    uint32_t *act = malloc(n1 * sizeof *act), *where = malloc(n1 * sizeof *where);
-    if (!P->size || !P->w || !P->lo || !P->hi || !P->s0 || !P->s1 || !P->bid || !P->ovs ||
-        !P->parts || !P->part || !P->psec0 || !P->psec1 || !pts || !act || !where) {
-        free(pts);
-        free(act);
-        free(where);
-        return -1;
-    }
-    uint32_t i = 0;
-    for (uint32_t b = 0; b < g->nbufs; b++) {
-        int64_t span = place_span(g->buf_size[b], align);
-        if (span <= 0) continue;
-        P->size[i] = span;
-        P->lo[i] = lt->alloc_step[b];
-        P->hi[i] = lt->free_step[b] > lt->alloc_step[b] ? lt->free_step[b] : lt->alloc_step[b] + 1;
-        P->bid[i] = b;
-        P->w[i] = place_width(g, lt, b);
-        pts[2 * i] = (point){P->lo[i], 0, i};
-        pts[2 * i + 1] = (point){P->hi[i], 1, i};
-        i++;
-    }
-    qsort(pts, 2 * (size_t)nb, sizeof *pts, point_cmp);
-    /* First pass: count overlaps and section sizes, and set s0, s1. */
-    uint32_t nact = 0, nsec = 0, last_t = nb ? pts[0].t : 0;
-    uint64_t nov = 0, nsecbuf = 0;
+    free(S->pts);
+    free(S->act);
+    free(S->where);
+    free(S->fill);
+}
+
+/* Removes p.b from the live buffers; returns how many are left. */
+static uint32_t sweep_drop(sweep *S, uint32_t nact, uint32_t b)
+{
+    uint32_t w = S->where[b];
+    S->act[w] = S->act[--nact];
+    S->where[S->act[w]] = w;
+    return nact;
+}
+
+/* First pass: counts each buffer's overlaps with those live at its start
+ * (in P->ovs), the overlaps (*nov) and the sections' lists (*nsecbuf), and
+ * sets s0, s1 and nsec. XP_OK, or XP_TOO_LARGE past max_overlaps. */
+static int sweep_count(xp *P, sweep *S, uint64_t max_overlaps, uint64_t *nov, uint64_t *nsecbuf)
+{
+    uint32_t nb = P->nb, nact = 0, nsec = 0, last_t = nb ? S->pts[0].t : 0;
     for (size_t k = 0; k < 2 * (size_t)nb; k++) {
-        point p = pts[k];
+        point p = S->pts[k];
         if (p.right) {
             if (last_t < p.t) {
                 last_t = p.t;
                 nsec++;
-                nsecbuf += nact;
+                *nsecbuf += nact;
             }
-            uint32_t w = where[p.b];
-            act[w] = act[--nact];
-            where[act[w]] = w;
+            nact = sweep_drop(S, nact, p.b);
             P->s1[p.b] = nsec;
-            if (nsecbuf > max_overlaps) {
-                free(pts);
-                free(act);
-                free(where);
-                return -2;
-            }
+            if (*nsecbuf > max_overlaps) return XP_TOO_LARGE;
         } else {
             P->ovs[p.b] += nact;
-            nov += 2 * (uint64_t)nact;
-            if (nov > max_overlaps) {
-                free(pts);
-                free(act);
-                free(where);
-                return -2;
-            }
-            where[p.b] = nact;
-            act[nact++] = p.b;
+            *nov += 2 * (uint64_t)nact;
+            if (*nov > max_overlaps) return XP_TOO_LARGE;
+            S->where[p.b] = nact;
+            S->act[nact++] = p.b;
             P->s0[p.b] = nsec;
         }
     }
@@ -112,70 +82,45 @@ int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t
      * buffer's last right end found last_t < t unless an earlier right end
      * at the same time did; either way s1 > s0 (its left end came first). */
     P->nsec = nsec;
-    size_t ns1 = (size_t)nsec + 1;
-    P->ov = malloc(((size_t)nov + 1) * sizeof *P->ov);
-    P->secs = calloc(ns1 + 1, sizeof *P->secs);
-    P->sec = malloc(((size_t)nsecbuf + 1) * sizeof *P->sec);
-    P->total0 = calloc(ns1, sizeof *P->total0);
-    P->cuts0 = calloc(ns1, sizeof *P->cuts0);
-    P->floor = calloc(ns1, sizeof *P->floor);
-    P->total = calloc(ns1, sizeof *P->total);
-    P->cuts = calloc(ns1, sizeof *P->cuts);
-    P->off = malloc(n1 * sizeof *P->off);
-    P->minoff = malloc(n1 * sizeof *P->minoff);
-    P->sol = malloc(n1 * sizeof *P->sol);
-    uint32_t *fill = calloc(n1, sizeof *fill);
-    if (!P->ov || !P->secs || !P->sec || !P->total0 || !P->cuts0 || !P->floor || !P->total ||
-        !P->cuts || !P->off || !P->minoff || !P->sol || !fill) {
-        free(pts);
-        free(act);
-        free(where);
-        free(fill);
-        return -1;
-    }
-    /* Overlap lists: each buffer's count so far is those live at its start;
-     * it gains the later ones as they start. */
-    uint32_t *cnt = P->ovs; /* reuse: turn counts into starts below */
-    for (uint32_t b = 0; b < nb; b++) fill[b] = 0;
-    {
-        /* The full count: each overlap pair (x live, y starts) adds to both. */
-        uint32_t *full = calloc(n1, sizeof *full);
-        if (!full) {
-            free(pts);
-            free(act);
-            free(where);
-            free(fill);
-            return -1;
-        }
-        nact = 0;
-        for (size_t k = 0; k < 2 * (size_t)nb; k++) {
-            point p = pts[k];
-            if (p.right) {
-                uint32_t w = where[p.b];
-                act[w] = act[--nact];
-                where[act[w]] = w;
-            } else {
-                for (uint32_t j = 0; j < nact; j++) full[act[j]]++;
-                full[p.b] += nact;
-                where[p.b] = nact;
-                act[nact++] = p.b;
-            }
-        }
-        uint32_t acc = 0;
-        for (uint32_t b = 0; b < nb; b++) {
-            cnt[b] = acc;
-            acc += full[b];
-        }
-        cnt[nb] = acc;
-        free(full);
-    }
-    /* Second pass: fill overlaps, sections and partitions. */
-    nact = 0;
-    nsec = 0;
-    last_t = nb ? pts[0].t : 0;
-    uint32_t npart = 0, nsb = 0, last_sec = 0;
+    return XP_OK;
+}
+
+/* Turns P->ovs into the starts of each buffer's overlap list: the full
+ * count, each overlap pair (x live, y starts) adding to both. 0, or -1 out
+ * of memory. */
+static int sweep_starts(xp *P, sweep *S)
+{
+    uint32_t nb = P->nb, nact = 0, *cnt = P->ovs;
+    uint32_t *full = calloc((size_t)nb + 1, sizeof *full);
+    if (!full) return -1;
     for (size_t k = 0; k < 2 * (size_t)nb; k++) {
-        point p = pts[k];
+        point p = S->pts[k];
+        if (p.right) {
+            nact = sweep_drop(S, nact, p.b);
+        } else {
+            for (uint32_t j = 0; j < nact; j++) full[S->act[j]]++;
+            full[p.b] += nact;
+            S->where[p.b] = nact;
+            S->act[nact++] = p.b;
+        }
+    }
+    uint32_t acc = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        cnt[b] = acc;
+        acc += full[b];
+    }
+    cnt[nb] = acc;
+    free(full);
+    return 0;
+}
+
+/* Second pass: fills the overlaps, sections and partitions. */
+static void sweep_fill(xp *P, sweep *S)
+{
+    uint32_t nb = P->nb, nact = 0, nsec = 0, last_t = nb ? S->pts[0].t : 0;
+    uint32_t npart = 0, nsb = 0, last_sec = 0, *act = S->act, *fill = S->fill, *cnt = P->ovs;
+    for (size_t k = 0; k < 2 * (size_t)nb; k++) {
+        point p = S->pts[k];
         if (p.right) {
             if (last_t < p.t) {
                 last_t = p.t;
@@ -187,9 +132,7 @@ int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t
                 nsec++;
                 P->secs[nsec] = nsb;
             }
-            uint32_t w = where[p.b];
-            act[w] = act[--nact];
-            where[act[w]] = w;
+            nact = sweep_drop(S, nact, p.b);
             if (nact == 0) {
                 P->psec0[npart - 1] = last_sec;
                 P->psec1[npart - 1] = nsec;
@@ -206,16 +149,98 @@ int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t
                 P->ov[cnt[x] + fill[x]++] = p.b;
                 P->ov[cnt[p.b] + fill[p.b]++] = x;
             }
-            where[p.b] = nact;
+            S->where[p.b] = nact;
             act[nact++] = p.b;
         }
     }
     P->npart = npart;
     for (uint32_t b = 0; b < nb; b++)
         for (uint32_t s = P->s0[b]; s + 1 < P->s1[b]; s++) P->cuts0[s]++;
-    free(pts);
-    free(act);
-    free(where);
-    free(fill);
+}
+
+/* The arrays of the buffers and the ends of their lifetimes, sorted. 0, or
+ * -1 out of memory. */
+static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int64_t align)
+{
+    size_t n1 = (size_t)P->nb + 1;
+    P->size = malloc(n1 * sizeof *P->size);
+    P->w = malloc(n1 * sizeof *P->w);
+    P->lo = malloc(n1 * sizeof *P->lo);
+    P->hi = malloc(n1 * sizeof *P->hi);
+    P->s0 = malloc(n1 * sizeof *P->s0);
+    P->s1 = malloc(n1 * sizeof *P->s1);
+    P->bid = malloc(n1 * sizeof *P->bid);
+    P->ovs = calloc(n1, sizeof *P->ovs);
+    P->parts = calloc(n1 + 1, sizeof *P->parts);
+    P->part = malloc(n1 * sizeof *P->part);
+    P->psec0 = malloc(n1 * sizeof *P->psec0);
+    P->psec1 = malloc(n1 * sizeof *P->psec1);
+    S->pts = malloc(2 * n1 * sizeof *S->pts);
+    S->act = malloc(n1 * sizeof *S->act);
+    S->where = malloc(n1 * sizeof *S->where);
+    if (!P->size || !P->w || !P->lo || !P->hi || !P->s0 || !P->s1 || !P->bid || !P->ovs ||
+        !P->parts || !P->part || !P->psec0 || !P->psec1 || !S->pts || !S->act || !S->where)
+        return -1;
+    uint32_t i = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        int64_t span = place_span(g->buf_size[b], align);
+        if (span <= 0) continue;
+        P->size[i] = span;
+        P->lo[i] = lt->alloc_step[b];
+        P->hi[i] = lt->free_step[b] > lt->alloc_step[b] ? lt->free_step[b] : lt->alloc_step[b] + 1;
+        P->bid[i] = b;
+        P->w[i] = place_width(g, lt, b);
+        S->pts[2 * i] = (point){P->lo[i], 0, i};
+        S->pts[2 * i + 1] = (point){P->hi[i], 1, i};
+        i++;
+    }
+    qsort(S->pts, 2 * (size_t)P->nb, sizeof *S->pts, point_cmp);
     return 0;
+}
+
+/* The arrays sized by the first pass: overlaps, sections, the search's. 0,
+ * or -1 out of memory. */
+static int xp_sections(xp *P, sweep *S, uint64_t nov, uint64_t nsecbuf)
+{
+    size_t n1 = (size_t)P->nb + 1, ns1 = (size_t)P->nsec + 1;
+    P->ov = malloc(((size_t)nov + 1) * sizeof *P->ov);
+    P->secs = calloc(ns1 + 1, sizeof *P->secs);
+    P->sec = malloc(((size_t)nsecbuf + 1) * sizeof *P->sec);
+    P->total0 = calloc(ns1, sizeof *P->total0);
+    P->cuts0 = calloc(ns1, sizeof *P->cuts0);
+    P->floor = calloc(ns1, sizeof *P->floor);
+    P->total = calloc(ns1, sizeof *P->total);
+    P->cuts = calloc(ns1, sizeof *P->cuts);
+    P->off = malloc(n1 * sizeof *P->off);
+    P->minoff = malloc(n1 * sizeof *P->minoff);
+    P->sol = malloc(n1 * sizeof *P->sol);
+    S->fill = calloc(n1, sizeof *S->fill);
+    return P->ov && P->secs && P->sec && P->total0 && P->cuts0 && P->floor && P->total && P->cuts &&
+                   P->off && P->minoff && P->sol && S->fill
+               ? 0
+               : -1;
+}
+
+int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t max_buffers,
+             uint64_t max_overlaps)
+{
+    memset(P, 0, sizeof *P);
+    uint32_t nb = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++)
+        if (place_span(g->buf_size[b], align) > 0) nb++;
+    if (nb > max_buffers) return XP_TOO_LARGE;
+    P->nb = nb;
+    sweep S = {0};
+    uint64_t nov = 0, nsecbuf = 0;
+    int rc = XP_OOM;
+    if (xp_buffers(P, &S, g, lt, align)) goto out;
+    rc = sweep_count(P, &S, max_overlaps, &nov, &nsecbuf);
+    if (rc != XP_OK) goto out;
+    rc = XP_OOM;
+    if (xp_sections(P, &S, nov, nsecbuf) || sweep_starts(P, &S)) goto out;
+    sweep_fill(P, &S);
+    rc = XP_OK;
+out:
+    sweep_free(&S);
+    return rc;
 }

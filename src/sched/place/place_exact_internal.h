@@ -33,16 +33,20 @@ typedef struct xp {
     size_t nu, capu;
     const char *heur; /* the static order's keys, MiniMalloc's letters */
     uint64_t nodes, node_left, node_cap, last_check;
-    int64_t best, bound; /* the capacity search's, for place_progress */
-    double deadline;
-    int stopped; /* 0, or 1 at the time or node limit, 2 cancelled */
+    int64_t best, bound;  /* the capacity search's, for the watcher */
+    double deadline;      /* on the context's clock */
+    const solve_ctx *ctx; /* the placement's: its clock, its watcher */
+    solve_stop stopped;   /* SOLVE_DONE, or SOLVE_TIME, SOLVE_STATES, SOLVE_CANCELLED */
 } xp;
+
+/* What xp_build returns. */
+enum { XP_OK = 0, XP_OOM = -1, XP_TOO_LARGE = -2 };
 
 /* Builds the problem from the buffers with a span: sections (the sets of
  * buffers live just before some buffer dies), partitions (runs of time no
- * buffer crosses out of) and overlaps. 0, or -1 out of memory, -2 when the
- * buffers with a span pass max_buffers, or the overlaps or the sections'
- * lists pass max_overlaps entries. xp_free after either. */
+ * buffer crosses out of) and overlaps. XP_OK, or XP_OOM, or XP_TOO_LARGE
+ * when the buffers with a span pass max_buffers, or the overlaps or the
+ * sections' lists pass max_overlaps entries. xp_free after any. */
 int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t max_buffers,
              uint64_t max_overlaps);
 void xp_free(xp *P);

@@ -1,8 +1,9 @@
-/* place_greedy.c: placer "greedy-size", TFLite's greedy by size (also in XLA's order), over an
- * index that finds the placed buffers a lifetime meets in O(log n) lists. Exports place_greedy_size
- * and the engine best climbs over (place_greedy_*, declared in place_internal.h). */
-#include "place_ctl_internal.h"
+/* place_greedy.c: the greedy engine, over an index that finds the placed buffers a lifetime
+ * meets in O(log n) lists, and the placers that are rows of it, each a list of ways (an order
+ * and a fit): greedy-size (TFLite's), xla and greedy-conflicts (TVM's). Exports placer_greedy_size,
+ * placer_xla, placer_greedy_conflicts and the engine best climbs over (place_greedy_*). */
 #include "place_internal.h"
+#include "util/sort.h"
 #include "util/stepset.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,11 @@
 typedef struct span_item {
     int64_t off, end;
 } span_item;
+
+/* By offset (the order among equal offsets changes neither a union nor a
+ * fit: every range is at least a byte long). */
+#define ITEM_LESS(x, y) ((x)->off < (y)->off)
+SORT_DEFINE(sort_items, span_item, ITEM_LESS)
 
 /* A placed buffer on the fringe of a block: its address range and lifetime. */
 typedef struct seg_item {
@@ -42,8 +48,6 @@ typedef struct flist {
 #define GREEDY_FAN_SHIFT  4
 #define GREEDY_FAN        ((uint64_t)1 << GREEDY_FAN_SHIFT)
 #define GREEDY_MAX_LEVELS 8
-
-static void sort_items(span_item *a, uint32_t k);
 
 /* The state of one greedy placement. Time is counted in ticks: the ALLOCs
  * of the buffers with a span, numbered in schedule order, so a buffer lives
@@ -112,11 +116,13 @@ static void greedy_free(greedy *G)
     memset(G, 0, sizeof *G);
 }
 
-static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes *lt, int64_t align)
+static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                       const solve_ctx *c)
 {
     memset(G, 0, sizeof *G);
     G->g = g;
     G->lt = lt;
+    G->pub.ctx = c;
     G->pub.max_work = UINT64_MAX;
     size_t nbufs = (size_t)g->nbufs + 1;
     G->bufs = malloc(nbufs * sizeof *G->bufs);
@@ -181,10 +187,11 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
     return 0;
 }
 
-place_greedy *place_greedy_new(const graph *g, const run *r, const lifetimes *lt, int64_t align)
+place_greedy *place_greedy_new(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                               const solve_ctx *c)
 {
     greedy *G = malloc(sizeof *G);
-    if (G && greedy_init(G, g, r, lt, align)) {
+    if (G && greedy_init(G, g, r, lt, align, c)) {
         free(G);
         G = NULL;
     }
@@ -390,58 +397,6 @@ static int64_t greedy_fit(greedy *G, const place_job *j, int64_t arena)
     return best >= 0 ? best : prev;
 }
 
-/* By offset: insertion sort for short runs, else quicksort (median of
- * three) on the larger side in a loop and recursion on the smaller. */
-static void sort_items(span_item *a, uint32_t k)
-{
-    while (k > 16) {
-        span_item *m = a + k / 2, *z = a + k - 1, t;
-        if (m->off < a->off) {
-            t = *m;
-            *m = *a;
-            *a = t;
-        }
-        if (z->off < m->off) {
-            t = *z;
-            *z = *m;
-            *m = t;
-            if (m->off < a->off) {
-                t = *m;
-                *m = *a;
-                *a = t;
-            }
-        }
-        int64_t pv = m->off;
-        uint32_t i = 0, j = k - 1;
-        for (;;) {
-            while (a[i].off < pv) i++;
-            while (a[j].off > pv) j--;
-            if (i >= j) break;
-            t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-            i++;
-            j--;
-        }
-        /* a[0..j] <= pv <= a[j+1..k) */
-        uint32_t left = j + 1, right = k - j - 1;
-        if (left < right) {
-            sort_items(a, left);
-            a += left;
-            k = right;
-        } else {
-            sort_items(a + left, right);
-            k = left;
-        }
-    }
-    for (uint32_t i = 1; i < k; i++) {
-        span_item x = a[i];
-        uint32_t j = i;
-        for (; j > 0 && a[j - 1].off > x.off; j--) a[j] = a[j - 1];
-        a[j] = x;
-    }
-}
-
 /* place_greedy_run (place_internal.h says what it returns). */
 static int64_t greedy_place(greedy *G, const place_job *jobs, uint32_t from, int64_t *off,
                             int64_t limit, uint32_t *bad)
@@ -450,7 +405,7 @@ static int64_t greedy_place(greedy *G, const place_job *jobs, uint32_t from, int
     G->pub.work += G->leaves / 2 + G->nblocks / 4 + 8;
     int64_t arena = 0;
     for (uint32_t i = 0; i < from; i++) {
-        if (greedy_insert(G, &jobs[i], off[i])) return -3;
+        if (greedy_insert(G, &jobs[i], off[i])) return GREEDY_OOM;
         if (off[i] + jobs[i].span > arena) arena = off[i] + jobs[i].span;
     }
     G->pub.work += from;
@@ -464,18 +419,18 @@ static int64_t greedy_place(greedy *G, const place_job *jobs, uint32_t from, int
             __builtin_prefetch(&G->by_tick[na + 1]);
             __builtin_prefetch(&G->placed.w[0][(na + 1) >> 6]);
         }
-        if (G->pub.work > G->pub.max_work || place_cancel_asked()) return -4;
+        if (G->pub.work > G->pub.max_work || solve_cancelled(G->pub.ctx)) return GREEDY_STOPPED;
         int64_t at = greedy_fit(G, &jobs[i], arena), end;
         if (__builtin_add_overflow(at, jobs[i].span, &end)) {
             *bad = jobs[i].b;
-            return -1;
+            return GREEDY_TOO_BIG;
         }
         if (end > arena) {
             arena = end;
-            if (arena > limit) return -2;
+            if (arena > limit) return GREEDY_OVER;
         }
         off[i] = at;
-        if (greedy_insert(G, &jobs[i], at)) return -3;
+        if (greedy_insert(G, &jobs[i], at)) return GREEDY_OOM;
     }
     return arena;
 }
@@ -486,23 +441,137 @@ int64_t place_greedy_run(place_greedy *G, const place_job *jobs, uint32_t from, 
     return greedy_place((greedy *)G, jobs, from, off, limit, bad);
 }
 
+/* ------------------------------------------------------------ the greedy placers */
+
+int place_greedy_orders(place_greedy *pub, const place_way *ways, int nways, int64_t goal,
+                        int64_t *arena, placement *pl, place_way *won, place_job *best_jobs,
+                        int64_t *best_off, char *err, size_t errcap)
+{
+    greedy *G = (greedy *)pub;
+    const graph *g = G->g;
+    uint32_t nb = G->pub.nb;
+    place_job *jobs = malloc(((size_t)nb + 1) * sizeof *jobs);
+    int64_t *off = malloc(((size_t)nb + 1) * sizeof *off);
+    int rc = GREEDY_ORDERS_OK;
+    if (!jobs || !off) {
+        place_oom(g, err, errcap);
+        rc = GREEDY_ORDERS_OOM;
+        goto out;
+    }
+    int64_t best = *arena;
+    uint32_t bad = NONE; /* the buffer that passed 2^63-1 bytes in the first way that failed */
+    int gave_up = 0;
+    for (int w = 0; w < nways && (best == INT64_MAX || best > goal); w++) {
+        if (place_greedy_order(&G->pub, ways[w].order, jobs)) {
+            place_oom(g, err, errcap);
+            rc = GREEDY_ORDERS_OOM;
+            goto out;
+        }
+        G->pub.fit = ways[w].fit;
+        uint32_t b = NONE;
+        int64_t a = greedy_place(G, jobs, 0, off, best == INT64_MAX ? INT64_MAX : best - 1, &b);
+        if (a == GREEDY_OOM) {
+            place_oom(g, err, errcap);
+            rc = GREEDY_ORDERS_OOM;
+            goto out;
+        }
+        if (a == GREEDY_STOPPED) {
+            gave_up = 1;
+            break;
+        }
+        if (a == GREEDY_TOO_BIG && bad == NONE) bad = b;
+        if (a >= 0 && a < best) {
+            best = a;
+            for (uint32_t i = 0; i < nb; i++) pl->offset[jobs[i].b] = off[i];
+            if (best_jobs) {
+                memcpy(best_jobs, jobs, nb * sizeof *jobs);
+                memcpy(best_off, off, nb * sizeof *off);
+            }
+            if (won) *won = ways[w];
+            pl->detail = place_way_name(ways[w]);
+        }
+    }
+    if (best == INT64_MAX && nb && gave_up) rc = GREEDY_ORDERS_CUT;
+    else if (best == INT64_MAX && nb) {
+        place_too_big(g, bad, err, errcap);
+        rc = GREEDY_ORDERS_NO_PLAN;
+    } else *arena = best == INT64_MAX ? 0 : best;
+out:
+    free(jobs);
+    free(off);
+    return rc;
+}
+
+/* A greedy placer: the engine in each of its ways, the smallest plan. */
+static int greedy_row(PLACE_ARGS, const place_way *ways, int nways)
+{
+    place_greedy *G = place_greedy_new(g, r, lt, align, c);
+    if (!G) return place_oom(g, err, errcap);
+    int64_t arena = INT64_MAX;
+    int rc = place_greedy_orders(G, ways, nways, place_lower_bound(g, r, align), &arena, pl, NULL,
+                                 NULL, NULL, err, errcap);
+    place_greedy_free(G);
+    pl->reserved = 0;
+    return rc == GREEDY_ORDERS_OK ? 0 : -1;
+}
+
 /* TFLite's greedy by size (arXiv 2001.03288): buffers by size, largest
  * first, each at the lowest offset of the smallest gap left by the placed
  * buffers whose lifetimes overlap it. XLA's GlobalDecreasingSizeBestFitHeap
  * runs the same in order of lifetime length too and keeps the smaller plan;
  * so does this. Time per order: O(n log n) plus the overlaps found, times
  * the log of their number for sorting them. */
-int place_greedy_size(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                      placement *pl, char *err, size_t errcap)
+static const place_way size_ways[] = {{PLACE_ORDER_SIZE, PLACE_FIT_BEST},
+                                      {PLACE_ORDER_LIFETIME, PLACE_FIT_BEST}};
+
+/* XLA's GlobalDecreasingSizeBestFitHeap in its spatial and temporal orders,
+ * the smaller plan (as XLA's ChooseBestHeapAlgorithm keeps): largest first
+ * (spatial: size, then lifetime length; temporal: lifetime length, then
+ * size), each in the smallest free chunk left by the placed buffers whose
+ * lifetimes meet its own; unlike TFLite's rule the room between their top
+ * and the heap so far is such a chunk too, so a buffer may go above them
+ * without growing the heap rather than into a larger hole below. */
+static const place_way xla_ways[] = {{PLACE_ORDER_SPATIAL, PLACE_FIT_XLA},
+                                     {PLACE_ORDER_LIFETIME, PLACE_FIT_XLA}};
+
+/* TVM's USMP (src/tir/usmp/algo/greedy.cc) orders the buffers by the number
+ * of others whose lifetimes meet theirs, most first, then by size, and puts
+ * each at the lowest offset where it meets none of the placed buffers that
+ * live with it (first fit, not best fit: the plans MiniMalloc calls
+ * canonical). */
+static const place_way conflicts_ways[] = {{PLACE_ORDER_CONFLICTS, PLACE_FIT_FIRST}};
+
+#define NWAYS(w) ((int)(sizeof w / sizeof *w))
+
+static int greedy_size_place(PLACE_ARGS)
 {
-    greedy G;
-    if (greedy_init(&G, g, r, lt, align)) return place_oom(g, err, errcap);
-    static const place_way ways[] = {{PLACE_ORDER_SIZE, PLACE_FIT_BEST},
-                                     {PLACE_ORDER_LIFETIME, PLACE_FIT_BEST}};
-    int64_t arena = INT64_MAX;
-    int rc = place_greedy_orders(&G.pub, ways, 2, place_lower_bound(g, r, align), &arena, pl, NULL,
-                                 NULL, NULL, err, errcap);
-    greedy_free(&G);
-    pl->reserved = 0;
-    return rc ? -1 : 0;
+    return greedy_row(g, r, lt, align, c, pl, err, errcap, size_ways, NWAYS(size_ways));
 }
+
+static int xla_place(PLACE_ARGS)
+{
+    return greedy_row(g, r, lt, align, c, pl, err, errcap, xla_ways, NWAYS(xla_ways));
+}
+
+static int greedy_conflicts_place(PLACE_ARGS)
+{
+    return greedy_row(g, r, lt, align, c, pl, err, errcap, conflicts_ways, NWAYS(conflicts_ways));
+}
+
+const placer placer_greedy_size = {
+    .name = "greedy-size",
+    .place = greedy_size_place,
+    .desc = "offline: TFLite's greedy by size (best-fitting gap among overlapping buffers), "
+            "also in XLA's lifetime order; the smaller plan"};
+
+const placer placer_xla = {
+    .name = "xla",
+    .place = xla_place,
+    .desc = "offline: XLA's decreasing-size best fit (the room up to the heap so far counts as a "
+            "gap), in its spatial and temporal orders; the smaller plan"};
+
+const placer placer_greedy_conflicts = {
+    .name = "greedy-conflicts",
+    .place = greedy_conflicts_place,
+    .desc = "offline: TVM's greedy by conflicts: the buffers whose lifetimes meet the most others "
+            "first, each at the lowest offset that fits"};

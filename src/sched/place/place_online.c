@@ -1,7 +1,7 @@
 /* place_online.c: online placers that replay the schedule as an allocator
  * would: first fit and best fit over the coalescing free list of gaps.c, and
  * the seed's size-class pool (seed 000, section 2.1). Exports
- * place_first_fit, place_best_fit, place_pool. */
+ * placer_first_fit, placer_best_fit, placer_pool. */
 #include "place.h"
 #include "util/gaps.h"
 #include "place_internal.h"
@@ -67,17 +67,17 @@ static int replay(const graph *g, const run *r, int64_t align, placement *pl, ch
     return 0;
 }
 
-int place_first_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                    char *err, size_t errcap)
+static int first_fit_place(PLACE_ARGS)
 {
     (void)lt;
+    (void)c;
     return replay(g, r, align, pl, err, errcap, 0);
 }
 
-int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-                   char *err, size_t errcap)
+static int best_fit_place(PLACE_ARGS)
 {
     (void)lt;
+    (void)c;
     return replay(g, r, align, pl, err, errcap, 1);
 }
 
@@ -87,10 +87,10 @@ int place_best_fit(const graph *g, const run *r, const lifetimes *lt, int64_t al
  * free_blocks_[size].back()), else carves a new block at the end of the
  * reserved bytes; a FREE pushes its block back on its class's list. Nothing
  * is ever returned, so reserved only grows. Zero-byte buffers take no block. */
-int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align, placement *pl,
-               char *err, size_t errcap)
+static int pool_place(PLACE_ARGS)
 {
     (void)lt;
+    (void)c;
     enum { NCLASS = 64 };
     uint32_t head[NCLASS]; /* per class: the top of its free stack (a buffer index) */
     uint32_t *next = malloc(((size_t)g->nbufs + 1) * sizeof *next); /* stack links, by buffer */
@@ -99,20 +99,20 @@ int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align,
         free(next);
         return place_oom(g, err, errcap);
     }
-    for (int c = 0; c < NCLASS; c++) head[c] = GRAPH_NONE;
+    for (int cls = 0; cls < NCLASS; cls++) head[cls] = GRAPH_NONE;
     int64_t reserved = 0;
     for (uint32_t s = 0; s < r->n; s++) {
         uint32_t u = r->order[s], b = g->buf[u];
         if (b == GRAPH_NONE || g->kind[u] == NODE_COMPUTE) continue;
         int64_t span = place_span(g->buf_size[b], align);
         if (span == 0) continue;
-        int c = 0;
-        while (((int64_t)1 << c) < span) c++; /* span <= 2^62: c <= 62 */
+        int cls = 0;
+        while (((int64_t)1 << cls) < span) cls++; /* span <= 2^62: cls <= 62 */
         if (g->kind[u] == NODE_ALLOC) {
-            pl->block[b] = (int64_t)1 << c;
-            if (head[c] != GRAPH_NONE) {
-                uint32_t f = head[c];
-                head[c] = next[f];
+            pl->block[b] = (int64_t)1 << cls;
+            if (head[cls] != GRAPH_NONE) {
+                uint32_t f = head[cls];
+                head[cls] = next[f];
                 pl->offset[b] = pl->offset[f];
             } else {
                 pl->offset[b] = reserved;
@@ -122,11 +122,35 @@ int place_pool(const graph *g, const run *r, const lifetimes *lt, int64_t align,
                 }
             }
         } else {
-            next[b] = head[c];
-            head[c] = b;
+            next[b] = head[cls];
+            head[cls] = b;
         }
     }
     free(next);
     pl->reserved = reserved;
     return 0;
 }
+
+const placer placer_first_fit = {
+    .name = "first-fit",
+    .online = 1,
+    .in_best = 1,
+    .place = first_fit_place,
+    .desc = "online: the lowest free gap that fits, over an address-ordered free list that "
+            "coalesces neighbours"};
+
+const placer placer_best_fit = {
+    .name = "best-fit",
+    .online = 1,
+    .in_best = 1,
+    .place = best_fit_place,
+    .desc = "online: the smallest free gap that fits (the lowest among equals), same free list"};
+
+const placer placer_pool = {
+    .name = "pool",
+    .online = 1,
+    .keeps_memory = 1,
+    .in_best = 1,
+    .place = pool_place,
+    .desc = "online: the seed's size-class pool: sizes rounded up to 2^n, a free list per class, "
+            "freed blocks kept for their class and never returned"};

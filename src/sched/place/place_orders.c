@@ -1,12 +1,10 @@
 /* place_orders.c: the orders in which the greedy of place_greedy.c places the
- * buffers (TFLite's, XLA's two, TVM's by conflicts, a few more) and the loop that
- * runs it in several ways and keeps the smallest plan. Exports place_greedy_order
- * and place_greedy_orders (place_internal.h). */
+ * buffers (TFLite's, XLA's two, TVM's by conflicts, a few more) and the names of
+ * its ways. Exports place_greedy_order and place_way_name (place_internal.h). */
 #include "place_internal.h"
+#include "util/sort.h"
 #include <stdlib.h>
 #include <string.h>
-
-#define NONE UINT32_MAX
 
 /* How each way is named in pl->detail when its plan wins: [fit][order]. */
 static const char *const way_names[PLACE_NFITS][PLACE_NORDERS] = {
@@ -40,59 +38,10 @@ static int key_less(const order_key *x, const order_key *y)
     return x->k[2] < y->k[2];
 }
 
-/* Insertion sort for short runs, else quicksort (median of three), looping
- * on the larger side. */
-static void sort_keys(order_key *a, uint32_t k)
-{
-    order_key t;
-    while (k > 16) {
-        order_key *m = a + k / 2, *z = a + k - 1;
-        if (key_less(m, a)) {
-            t = *m;
-            *m = *a;
-            *a = t;
-        }
-        if (key_less(z, m)) {
-            t = *z;
-            *z = *m;
-            *m = t;
-            if (key_less(m, a)) {
-                t = *m;
-                *m = *a;
-                *a = t;
-            }
-        }
-        order_key pv = *m;
-        uint32_t i = 0, j = k - 1;
-        for (;;) {
-            while (key_less(&a[i], &pv)) i++;
-            while (key_less(&pv, &a[j])) j--;
-            if (i >= j) break;
-            t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-            i++;
-            j--;
-        }
-        uint32_t left = j + 1, right = k - j - 1;
-        if (left < right) {
-            sort_keys(a, left);
-            a += left;
-            k = right;
-        } else {
-            sort_keys(a + left, right);
-            k = left;
-        }
-    }
-    for (uint32_t i = 1; i < k; i++) {
-        t = a[i];
-        uint32_t j = i;
-        for (; j > 0 && key_less(&t, &a[j - 1]); j--) a[j] = a[j - 1];
-        a[j] = t;
-    }
-}
+#define KEY_LESS(x, y) key_less(x, y)
+SORT_DEFINE(sort_keys, order_key, KEY_LESS)
 
-int place_greedy_order(place_greedy *G, int which, place_job *jobs)
+int place_greedy_order(const place_greedy *G, int which, place_job *jobs)
 {
     uint32_t nb = G->nb, *ends = NULL;
     order_key *keys = malloc(((size_t)nb + 1) * sizeof *keys);
@@ -157,54 +106,4 @@ int place_greedy_order(place_greedy *G, int which, place_job *jobs)
     return 0;
 }
 
-int place_greedy_orders(place_greedy *G, const place_way *ways, int nways, int64_t goal,
-                        int64_t *arena, placement *pl, place_way *won, place_job *best_jobs,
-                        int64_t *best_off, char *err, size_t errcap)
-{
-    const graph *g = G->g;
-    place_job *jobs = malloc(((size_t)G->nb + 1) * sizeof *jobs);
-    int64_t *off = malloc(((size_t)G->nb + 1) * sizeof *off);
-    int rc = 0;
-    if (!jobs || !off) {
-        rc = place_oom(g, err, errcap);
-        goto out;
-    }
-    int64_t best = *arena;
-    uint32_t bad = NONE; /* the buffer that passed 2^63-1 bytes in the first way that failed */
-    int gave_up = 0;
-    for (int w = 0; w < nways && (best == INT64_MAX || best > goal); w++) {
-        if (place_greedy_order(G, ways[w].order, jobs)) {
-            rc = place_oom(g, err, errcap);
-            goto out;
-        }
-        G->fit = ways[w].fit;
-        uint32_t b = NONE;
-        int64_t a = place_greedy_run(G, jobs, 0, off, best == INT64_MAX ? INT64_MAX : best - 1, &b);
-        if (a == -3) {
-            rc = place_oom(g, err, errcap);
-            goto out;
-        }
-        if (a == -4) {
-            gave_up = 1;
-            break;
-        }
-        if (a == -1 && bad == NONE) bad = b;
-        if (a >= 0 && a < best) {
-            best = a;
-            for (uint32_t i = 0; i < G->nb; i++) pl->offset[jobs[i].b] = off[i];
-            if (best_jobs) {
-                memcpy(best_jobs, jobs, G->nb * sizeof *jobs);
-                memcpy(best_off, off, G->nb * sizeof *off);
-            }
-            if (won) *won = ways[w];
-            pl->detail = way_names[ways[w].fit][ways[w].order];
-        }
-    }
-    if (best == INT64_MAX && G->nb && gave_up) rc = -3;
-    else if (best == INT64_MAX && G->nb) rc = place_too_big(g, bad, err, errcap) - 1;
-    else *arena = best == INT64_MAX ? 0 : best;
-out:
-    free(jobs);
-    free(off);
-    return rc;
-}
+const char *place_way_name(place_way w) { return way_names[w.fit][w.order]; }

@@ -1,5 +1,6 @@
-/* policy.c: the policy table (the policies themselves: policy_NAME.c) and
- * policy_run, which schedules with a policy's key. */
+/* policy.c: policy_run, which schedules with a policy's key, what the
+ * whole-order policies share (policy_key_rank, policy_why_rank) and the
+ * proofs about a run (policy_prove, policy_lower_bound, policy_gap_words). */
 #define _GNU_SOURCE
 #include "policy.h"
 #include "policy_internal.h"
@@ -10,102 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The policies. A new one is one file, policy_NAME.c, with its key and why
- * functions, or its plan (declared in policy_internal.h, the file listed in
- * src/sched/CMakeLists.txt), and one line here: every command, compare, the
- * TUI, best's members and the man page's check take it from this table. The
- * first is the baseline; the heuristics come before best, best before exact,
- * and the rules that weigh time too (not members of best) come last. */
-#define RANK_KEYS .nkeys = 1, .key_names = {"rank", NULL, NULL}, .key = policy_key_rank
-static const policy policies[] = {
-    {.name = "fifo",
-     .desc = "Kahn's algorithm with a FIFO queue: ready nodes run in the order they became ready",
-     .key = policy_key_fifo,
-     .kind = POLICY_HEURISTIC,
-     .nkeys = 1,
-     .key_names = {"queued", NULL, NULL},
-     .why = policy_why_fifo},
-    {.name = "priority",
-     .desc =
-         "the seed's memory-aware order: min-heap of (change, type, id), FREE < compute < ALLOC",
-     .key = policy_key_priority,
-     .kind = POLICY_HEURISTIC,
-     .nkeys = 3,
-     .key_names = {"change", "type", "id"},
-     .why = policy_why_priority},
-    {.name = "dfs",
-     .desc = "XLA's DFS scheduler: post-order from the sinks, predecessors with the most "
-             "fan-out and the largest total bytes first",
-     .plan = policy_plan_dfs,
-     .kind = POLICY_HEURISTIC,
-     RANK_KEYS,
-     .why = policy_why_dfs},
-    {.name = "postorder",
-     .desc = "XLA's PostOrder scheduler: post-order from the sinks, predecessors in edge order",
-     .plan = policy_plan_postorder,
-     .kind = POLICY_HEURISTIC,
-     RANK_KEYS,
-     .why = policy_why_postorder},
-    {.name = "lpmf",
-     .desc = "Inductor's least peak memory first: what stays under the peak so far and leaves "
-             "the least live, else what raises it least",
-     .plan = policy_plan_lpmf,
-     .kind = POLICY_HEURISTIC,
-     RANK_KEYS,
-     .why = policy_why_lpmf},
-    {.name = "bfs",
-     .desc = "Inductor's BFS: the ready node whose predecessors ran earliest",
-     .key = policy_key_bfs,
-     .kind = POLICY_HEURISTIC,
-     .nkeys = 3,
-     .key_names = {"first", "second", "id"},
-     .why = policy_why_bfs},
-    {.name = "best",
-     .desc = "every heuristic above, keeping the smallest peak (the first in this list on a tie)",
-     .plan = policy_plan_best,
-     .kind = POLICY_PORTFOLIO,
-     RANK_KEYS,
-     .why = policy_why_best},
-    {.name = "exact",
-     .desc = "the proven minimum peak: a best-first search over the sets of nodes run, within "
-             "--time-limit and --max-states",
-     .plan = policy_plan_exact,
-     .kind = POLICY_EXACT,
-     RANK_KEYS,
-     .why = policy_why_exact},
-    {.name = "weighted",
-     .desc = "the seed's multi-objective score, alpha x memory + (1 - alpha) x latency, each "
-             "scaled to [0, 1]; the highest runs first (--alpha, default 0.7; 1 is priority)",
-     .key = policy_key_weighted,
-     .prepare = policy_prepare_weighted,
-     .show = policy_show_weighted,
-     .kind = POLICY_TIMED,
-     .nkeys = 3,
-     .key_names = {"score", "change", "type,id"},
-     .why = policy_why_weighted},
-    {.name = "multiqueue",
-     .desc = "the seed's multi-queue loop: ready queues compute, transfer and other, served in "
-             "--queue-order each round, FIFO within a queue",
-     .plan = policy_plan_multiqueue,
-     .kind = POLICY_TIMED,
-     RANK_KEYS,
-     .why = policy_why_multiqueue},
-};
-
 const char *const policy_queue_names[QUEUE_COUNT] = {"compute", "transfer", "other"};
-size_t policy_count(void) { return sizeof policies / sizeof policies[0]; }
-
-const policy *policy_baseline(void) { return &policies[0]; }
-
-const policy *policy_at(size_t i) { return i < policy_count() ? &policies[i] : NULL; }
-
-const policy *policy_find(const char *name)
-{
-    for (size_t i = 0; i < policy_count(); i++)
-        if (strcmp(policies[i].name, name) == 0) return &policies[i];
-    return NULL;
-}
-
 void policy_run_free(run *r)
 {
     free(r->order);

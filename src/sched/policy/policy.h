@@ -1,7 +1,7 @@
-/* policy.h: scheduling policies (a table of name, description and ready-queue
- * key, or a whole order) and policy_run, which runs one to completion and says
- * what is proven about its peak. A new policy is one file and one line in the
- * table in policy.c. */
+/* policy.h: scheduling policies (a table of objects: name, description and
+ * ready-queue key, or a whole order) and policy_run, which runs one to
+ * completion and says what is proven about its peak. A new policy is one file,
+ * policy_NAME.c, and one name in policy_internal.h's POLICY_LIST. */
 #ifndef MEMTRIS_POLICY_H
 #define MEMTRIS_POLICY_H
 #include <stddef.h>
@@ -12,13 +12,12 @@
 struct run;
 
 /* How exact's search went (zero for the other policies). */
-enum { SEARCH_DONE, SEARCH_TIME, SEARCH_STATES };
 typedef struct policy_search {
-    int ran;         /* the search ran (some piece needed it) */
-    int stopped;     /* SEARCH_*: finished, or stopped at a limit */
-    uint64_t states; /* states it kept */
-    uint32_t pieces; /* independent pieces the graph split into */
-    uint32_t solved; /* pieces searched to the end */
+    int ran;            /* the search ran (some piece needed it) */
+    solve_stop stopped; /* SOLVE_DONE, SOLVE_TIME or SOLVE_STATES (a cancelled run fails) */
+    uint64_t states;    /* states it kept */
+    uint32_t pieces;    /* independent pieces the graph split into */
+    uint32_t solved;    /* pieces searched to the end */
 } policy_search;
 
 /* What a policy is. */

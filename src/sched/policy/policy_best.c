@@ -1,12 +1,12 @@
 /* policy_best.c: policy "best", a portfolio as XLA's and Inductor's are: it
  * runs every heuristic of the table and keeps the order with the smallest
  * peak (the first in the table on a tie), so it is never worse than any of
- * them. Exports policy_plan_best, policy_why_best. */
+ * them. Exports policy_best. */
 #include "policy_internal.h"
 #include <inttypes.h>
 #include <stdio.h>
 
-int policy_plan_best(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
+static int best_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
     int64_t best = 0;
     r->found_by = NULL;
@@ -25,10 +25,18 @@ int policy_plan_best(const graph *g, const solve_ctx *c, run *r, char *err, size
     return 0;
 }
 
-void policy_why_best(POLICY_WHY_ARGS)
+static void best_why(POLICY_WHY_ARGS)
 {
     char what[64];
     snprintf(what, sizeof what, "%s's order (the best of the heuristics)",
              r->found_by ? r->found_by->name : "?");
     policy_why_rank(what, g, r, u, v, nready, out, cap);
 }
+
+const policy policy_best = {
+    .name = "best",
+    .desc = "every heuristic above, keeping the smallest peak (the first in this list on a tie)",
+    .plan = best_plan,
+    .kind = POLICY_PORTFOLIO,
+    RANK_KEYS,
+    .why = best_why};

@@ -2,12 +2,12 @@
  * ready node whose predecessors ran earliest pops first (their steps, sorted,
  * compared as a list; here the first two, then the Id: the key holds the
  * users' step numbers, 0 for none, which sorts first). Exports
- * policy_key_bfs, policy_why_bfs. */
+ * policy_bfs. */
 #include "policy_internal.h"
 #include <inttypes.h>
 #include <stdio.h>
 
-void policy_key_bfs(POLICY_KEY_ARGS)
+static void bfs_key(POLICY_KEY_ARGS)
 {
     (void)seq;
     int64_t a = 0, b = 0; /* the two earliest predecessor steps (1-based); 0: none */
@@ -23,11 +23,11 @@ void policy_key_bfs(POLICY_KEY_ARGS)
     k[2] = g->id[i];
 }
 
-void policy_why_bfs(POLICY_WHY_ARGS)
+static void bfs_why(POLICY_WHY_ARGS)
 {
     int64_t ku[3], kv[3] = {0, 0, 0};
-    policy_key_bfs(g, r, u, 0, ku);
-    if (v != GRAPH_NONE) policy_key_bfs(g, r, v, 0, kv);
+    bfs_key(g, r, u, 0, ku);
+    if (v != GRAPH_NONE) bfs_key(g, r, v, 0, kv);
     char lb[GRAPH_LABEL_MAX];
     if (!ku[0]) snprintf(out, cap, "no predecessor: it was ready from the start; %u ready", nready);
     else if (v != GRAPH_NONE && (kv[0] != ku[0] || kv[1] != ku[1]))
@@ -40,3 +40,11 @@ void policy_why_bfs(POLICY_WHY_ARGS)
         snprintf(out, cap, "its predecessors ran earliest (step %" PRId64 "), the smaller id of %u",
                  ku[0], nready);
 }
+
+const policy policy_bfs = {.name = "bfs",
+                           .desc = "Inductor's BFS: the ready node whose predecessors ran earliest",
+                           .key = bfs_key,
+                           .kind = POLICY_HEURISTIC,
+                           .nkeys = 3,
+                           .key_names = {"first", "second", "id"},
+                           .why = bfs_why};

@@ -3,7 +3,7 @@
  * beyond one, summed over its ancestors), then the largest total bytes (its
  * own ALLOC and its ancestors', summed, as XLA does), then the smaller Id;
  * ALLOCs last and FREEs early, as policy_postorder_by says.
- * Exports policy_plan_dfs, policy_why_dfs. */
+ * Exports policy_dfs. */
 #include "policy_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@ static int more_urgent(const graph *g, const void *ctx, uint32_t a, uint32_t b)
     return g->id[a] < g->id[b];
 }
 
-int policy_plan_dfs(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
+static int dfs_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
     (void)c; /* no limits, no parameters */
     uint32_t n = g->n, head = 0, tail = 0;
@@ -67,7 +67,16 @@ out:
     return rc;
 }
 
-void policy_why_dfs(POLICY_WHY_ARGS)
+static void dfs_why(POLICY_WHY_ARGS)
 {
     policy_why_rank("XLA's DFS order", g, r, u, v, nready, out, cap);
 }
+
+const policy policy_dfs = {
+    .name = "dfs",
+    .desc = "XLA's DFS scheduler: post-order from the sinks, predecessors with the most "
+            "fan-out and the largest total bytes first",
+    .plan = dfs_plan,
+    .kind = POLICY_HEURISTIC,
+    RANK_KEYS,
+    .why = dfs_why};

@@ -1,5 +1,5 @@
 /* policy_exact.c: policy "exact", the proven minimum peak over all topological
- * orders. Exports policy_plan_exact, policy_why_exact.
+ * orders. Exports policy_exact.
  *
  * How. The memory after a set of executed nodes depends only on the set, so
  * the search runs over sets (best-first on the peak so far: a bottleneck
@@ -159,23 +159,30 @@ static uint32_t find_or_add(search *S, const uint64_t *b, int *added)
 typedef struct budget {
     double deadline;
     uint64_t max_states, *states;
-    int stopped;          /* SEARCH_* or -1 cancelled */
+    solve_stop stopped;   /* SOLVE_DONE, or the limit it met, or SOLVE_CANCELLED */
     int64_t lb;           /* the graph's bound before this piece: with the piece's, the watcher's */
     const solve_ctx *ctx; /* its clock and watcher */
 } budget;
 
-/* Searches piece P for an order whose peak is below P->ub. Returns 1 and
- * the chosen ALLOCs in *path (*npath of them) if one was found (the least),
- * 0 if none exists (P->ub is the least), -1 at a limit (*lb: the bound it
- * proved), -2 when memory ran out. */
+/* What search_piece found. */
+enum {
+    PIECE_FOUND = 1,    /* an order below P->ub, the least */
+    PIECE_NONE = 0,     /* none below P->ub: it is the least */
+    PIECE_STOPPED = -1, /* at a limit or cancelled (B->stopped says which) */
+    PIECE_OOM = -2      /* out of memory */
+};
+
+/* Searches piece P for an order whose peak is below P->ub: PIECE_FOUND with
+ * the chosen ALLOCs in *path (*npath of them), PIECE_NONE, PIECE_STOPPED
+ * (*lb: the bound it proved) or PIECE_OOM. */
 static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npath, int64_t *lb)
 {
     search S = {.P = P};
     uint32_t w = P->w, k = P->k, nt = 0, depth = 0;
     uint64_t *cur = calloc((size_t)w * 2 + P->wb + 1, sizeof *cur), *child = cur + w;
     uint64_t *alloc = child + w; /* bound_after's scratch */
-    int rc = -2;
-    if (!cur) return -2;
+    int rc = PIECE_OOM;
+    if (!cur) return PIECE_OOM;
     int64_t mem = P->base;
     policy_piece_start(P, cur, &mem, &depth, NULL, NULL);
     int added;
@@ -203,7 +210,7 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
             }
             *npath = n;
             *lb = it.g; /* = it.f: a goal's bound is its peak */
-            rc = 1;
+            rc = PIECE_FOUND;
             goto out;
         }
         S.closed[s] = 1;
@@ -212,14 +219,15 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
                 atomic_store_explicit(&ctl->states, *B->states + S.count, memory_order_relaxed);
                 atomic_store_explicit(&ctl->bound, it.f > B->lb ? it.f : B->lb,
                                       memory_order_relaxed); /* no order left peaks lower */
-                if (atomic_load_explicit(&ctl->cancel, memory_order_relaxed)) B->stopped = -1;
             }
-            if (solve_now(B->ctx) > B->deadline) B->stopped = SEARCH_TIME;
+            /* the last that holds says why: a limit over a cancel */
+            if (solve_cancelled(B->ctx)) B->stopped = SOLVE_CANCELLED;
+            if (solve_now(B->ctx) > B->deadline) B->stopped = SOLVE_TIME;
         }
-        if (*B->states + S.count >= B->max_states) B->stopped = SEARCH_STATES;
+        if (*B->states + S.count >= B->max_states) B->stopped = SOLVE_STATES;
         if (B->stopped) {
             *lb = it.f; /* every order left to try peaks at least this */
-            rc = -1;
+            rc = PIECE_STOPPED;
             goto out;
         }
         memcpy(cur, S.bits + (size_t)s * w, (size_t)w * sizeof *cur);
@@ -252,7 +260,7 @@ static int search_piece(const piece *P, budget *B, uint32_t *path, uint32_t *npa
     }
     if (!S.oom) {
         *lb = P->ub; /* nothing below ub: the incumbent is the least */
-        rc = 0;
+        rc = PIECE_NONE;
     }
 out:
     *B->states += S.count;
@@ -321,7 +329,72 @@ static int find_cuts(const graph *g, const uint32_t *order, const uint32_t *rank
     return 0;
 }
 
-int policy_plan_exact(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
+/* Makes P the local graph of the nodes at positions [s0, s0 + k) of order
+ * (mem: the live bytes after each step; ub: the piece's peak there), with
+ * its bound; loc maps a node to its place in the piece, bloc is
+ * policy_piece_bound's map. 0, or -1 out of memory (policy_piece_free frees
+ * what it made either way). */
+static int piece_make(const graph *g, const run *r, const uint32_t *order, const int64_t *mem,
+                      uint32_t s0, uint32_t k, int64_t ub, uint32_t *loc, uint32_t *bloc, piece *P)
+{
+    P->k = k;
+    P->w = (k + 63) / 64;
+    P->node = order + s0;
+    P->base = s0 ? mem[s0 - 1] : 0;
+    P->ub = ub;
+    for (uint32_t j = 0; j < k; j++) loc[order[s0 + j]] = j;
+    uint32_t ne = 0;
+    for (uint32_t j = 0; j < k; j++)
+        ne += g->pred_off[order[s0 + j] + 1] - g->pred_off[order[s0 + j]];
+    P->change = malloc(((size_t)k + 1) * sizeof *P->change);
+    P->poff = calloc((size_t)k + 1, sizeof *P->poff);
+    P->soff = calloc((size_t)k + 2, sizeof *P->soff);
+    P->pred = malloc(((size_t)ne + 1) * sizeof *P->pred);
+    P->succ = malloc(((size_t)ne + 1) * sizeof *P->succ);
+    P->rem = malloc(((size_t)k + 1) * sizeof *P->rem);
+    P->touched = malloc(((size_t)ne + k + 1) * sizeof *P->touched);
+    if (!P->change || !P->poff || !P->soff || !P->pred || !P->succ || !P->rem || !P->touched)
+        return -1;
+    P->ne = ne;
+    ne = 0;
+    for (uint32_t j = 0; j < k; j++) {
+        uint32_t u = order[s0 + j];
+        P->change[j] = g->change[u];
+        for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++) {
+            uint32_t p = g->pred[e];
+            if (r->rank[p] < s0) continue; /* before the piece: done */
+            P->pred[ne++] = loc[p];
+            P->soff[loc[p] + 2]++;
+        }
+        P->poff[j + 1] = ne;
+    }
+    for (uint32_t j = 0; j < k; j++) P->soff[j + 2] += P->soff[j + 1];
+    for (uint32_t j = 0; j < k; j++)
+        for (uint32_t e = P->poff[j]; e < P->poff[j + 1]; e++)
+            P->succ[P->soff[P->pred[e] + 1]++] = j;
+    return policy_piece_bound(g, P, r->rank, s0, bloc) ? -1 : 0;
+}
+
+/* Puts the piece's better order, from the ALLOCs path[0..npath) its search
+ * chose, into order and r->rank (lorder: room for P->k, path too, as
+ * scratch). 0, or -1 when the order does not cover the piece. */
+static int piece_adopt(const piece *P, uint32_t *path, uint32_t npath, uint32_t *lorder,
+                       uint32_t *order, uint32_t s0, run *r)
+{
+    uint32_t k = P->k, cnt = 0;
+    for (uint32_t j = 0; j < k; j++) lorder[j] = UINT32_MAX;
+    policy_piece_order(P, path, npath, lorder);
+    for (uint32_t j = 0; j < k && lorder[j] != UINT32_MAX; j++) cnt++;
+    if (cnt != k) return -1;
+    for (uint32_t j = 0; j < k; j++) path[j] = P->node[lorder[j]]; /* P->node is order */
+    for (uint32_t j = 0; j < k; j++) {
+        order[s0 + j] = path[j];
+        r->rank[path[j]] = s0 + j;
+    }
+    return 0;
+}
+
+static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
     uint32_t n = g->n;
     double t0 = solve_now(c);
@@ -329,7 +402,7 @@ int policy_plan_exact(const graph *g, const solve_ctx *c, run *r, char *err, siz
                 .max_states = solve_max_states(c),
                 .ctx = c,
                 .states = &r->search.states};
-    if (policy_plan_best(g, c, r, err, errcap)) return -1;
+    if (policy_best.plan(g, c, r, err, errcap)) return -1;
     r->found_by = NULL;
     memset(&r->search, 0, sizeof r->search);
     B.states = &r->search.states;
@@ -381,69 +454,24 @@ int policy_plan_exact(const graph *g, const solve_ctx *c, run *r, char *err, siz
         if (B.stopped) {          /* out of budget: the piece's own peak bounds nothing */
             continue;
         }
-        /* The piece's local graph. */
         uint32_t s0 = starts[pi], k = starts[pi + 1] - s0;
-        P.k = k;
-        P.w = (k + 63) / 64;
-        P.node = order + s0;
-        P.base = s0 ? mem[s0 - 1] : 0;
-        P.ub = pub[pi];
-        for (uint32_t j = 0; j < k; j++) loc[order[s0 + j]] = j;
-        uint32_t ne = 0;
-        for (uint32_t j = 0; j < k; j++)
-            ne += g->pred_off[order[s0 + j] + 1] - g->pred_off[order[s0 + j]];
-        P.change = malloc(((size_t)k + 1) * sizeof *P.change);
-        P.poff = calloc((size_t)k + 1, sizeof *P.poff);
-        P.soff = calloc((size_t)k + 2, sizeof *P.soff);
-        P.pred = malloc(((size_t)ne + 1) * sizeof *P.pred);
-        P.succ = malloc(((size_t)ne + 1) * sizeof *P.succ);
-        P.rem = malloc(((size_t)k + 1) * sizeof *P.rem);
-        P.touched = malloc(((size_t)ne + k + 1) * sizeof *P.touched);
         path = malloc(((size_t)k + 1) * sizeof *path);
         lorder = malloc(((size_t)k + 1) * sizeof *lorder);
-        if (!P.change || !P.poff || !P.soff || !P.pred || !P.succ || !P.rem || !P.touched ||
-            !path || !lorder)
+        if (!path || !lorder || piece_make(g, r, order, mem, s0, k, pub[pi], loc, bloc, &P))
             goto oom;
-        P.ne = ne;
-        ne = 0;
-        for (uint32_t j = 0; j < k; j++) {
-            uint32_t u = order[s0 + j];
-            P.change[j] = g->change[u];
-            for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++) {
-                uint32_t p = g->pred[e];
-                if (r->rank[p] < s0) continue; /* before the piece: done */
-                P.pred[ne++] = loc[p];
-                P.soff[loc[p] + 2]++;
-            }
-            P.poff[j + 1] = ne;
-        }
-        for (uint32_t j = 0; j < k; j++) P.soff[j + 2] += P.soff[j + 1];
-        for (uint32_t j = 0; j < k; j++)
-            for (uint32_t e = P.poff[j]; e < P.poff[j + 1]; e++)
-                P.succ[P.soff[P.pred[e] + 1]++] = j;
-        if (policy_piece_bound(g, &P, r->rank, s0, bloc)) goto oom;
         uint32_t npath = 0;
         int64_t plb = lb;
         r->search.ran = 1;
         B.lb = lb;
         int got = search_piece(&P, &B, path, &npath, &plb);
-        if (got == -2) goto oom;
-        if (got == -1 && B.stopped < 0) {
+        if (got == PIECE_OOM) goto oom;
+        if (got == PIECE_STOPPED && B.stopped == SOLVE_CANCELLED) {
             snprintf(err, errcap, "cancelled");
             goto fail;
         }
-        if (got >= 0) r->search.solved++;
-        if (got == 1) { /* a better order for the piece */
-            uint32_t cnt = 0;
-            for (uint32_t j = 0; j < k; j++) lorder[j] = UINT32_MAX;
-            policy_piece_order(&P, path, npath, lorder);
-            for (uint32_t j = 0; j < k && lorder[j] != UINT32_MAX; j++) cnt++;
-            if (cnt != k) goto oom;
-            for (uint32_t j = 0; j < k; j++) path[j] = P.node[lorder[j]]; /* P.node is order */
-            for (uint32_t j = 0; j < k; j++) {
-                order[s0 + j] = path[j];
-                r->rank[path[j]] = s0 + j;
-            }
+        if (got == PIECE_FOUND || got == PIECE_NONE) r->search.solved++;
+        if (got == PIECE_FOUND) { /* a better order for the piece */
+            if (piece_adopt(&P, path, npath, lorder, order, s0, r)) goto oom;
             pub[pi] = plb;
         }
         if (plb > lb) lb = plb;
@@ -453,7 +481,7 @@ int policy_plan_exact(const graph *g, const solve_ctx *c, run *r, char *err, siz
         free(lorder);
         path = lorder = NULL;
     }
-    r->search.stopped = B.stopped > 0 ? B.stopped : SEARCH_DONE;
+    r->search.stopped = B.stopped;
     r->lower_bound = lb;
     rc = 0;
     goto done;
@@ -476,8 +504,17 @@ done:
     return rc;
 }
 
-void policy_why_exact(POLICY_WHY_ARGS)
+static void exact_why(POLICY_WHY_ARGS)
 {
     policy_why_rank(r->optimal ? "the proven-optimal order" : "the best order the search found", g,
                     r, u, v, nready, out, cap);
 }
+
+const policy policy_exact = {
+    .name = "exact",
+    .desc = "the proven minimum peak: a best-first search over the sets of nodes run, within "
+            "--time-limit and --max-states",
+    .plan = exact_plan,
+    .kind = POLICY_EXACT,
+    RANK_KEYS,
+    .why = exact_why};

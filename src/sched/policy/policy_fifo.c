@@ -1,9 +1,9 @@
 /* policy_fifo.c: policy "fifo", Kahn's algorithm with a FIFO queue: the key is
- * the order a node became ready. Exports policy_key_fifo, policy_why_fifo. */
+ * the order a node became ready. Exports policy_fifo. */
 #include "policy_internal.h"
 #include <stdio.h>
 
-void policy_key_fifo(POLICY_KEY_ARGS)
+static void fifo_key(POLICY_KEY_ARGS)
 {
     (void)r;
     (void)g;
@@ -13,7 +13,7 @@ void policy_key_fifo(POLICY_KEY_ARGS)
     k[2] = 0;
 }
 
-void policy_why_fifo(POLICY_WHY_ARGS)
+static void fifo_why(POLICY_WHY_ARGS)
 {
     (void)v;
     uint32_t since = 0; /* the step of its last predecessor's pop */
@@ -22,3 +22,12 @@ void policy_why_fifo(POLICY_WHY_ARGS)
     if (since) snprintf(out, cap, "first in the queue of %u, waiting since step %u", nready, since);
     else snprintf(out, cap, "first in the queue of %u, ready since the start", nready);
 }
+
+const policy policy_fifo = {
+    .name = "fifo",
+    .desc = "Kahn's algorithm with a FIFO queue: ready nodes run in the order they became ready",
+    .key = fifo_key,
+    .kind = POLICY_HEURISTIC,
+    .nkeys = 1,
+    .key_names = {"queued", NULL, NULL},
+    .why = fifo_why};

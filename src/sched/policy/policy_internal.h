@@ -1,5 +1,6 @@
-/* policy_internal.h: what each policy's file gives the table in policy.c: a
- * key and a why function, or a plan (see policy.h's struct policy). */
+/* policy_internal.h: what the policies' files share inside policy/: the
+ * policy objects the table lists, the whole-order policies' key and why,
+ * and the post-order that dfs and postorder walk. */
 #ifndef MEMTRIS_POLICY_INTERNAL_H
 #define MEMTRIS_POLICY_INTERNAL_H
 #include <stddef.h>
@@ -10,37 +11,22 @@
     const graph *g, const run *r, uint32_t u, uint32_t v, uint32_t nready, char *out, size_t cap
 #define POLICY_KEY_ARGS const graph *g, const run *r, uint32_t i, uint32_t seq, int64_t k[3]
 
-void policy_key_fifo(POLICY_KEY_ARGS);
-void policy_why_fifo(POLICY_WHY_ARGS);
-void policy_key_priority(POLICY_KEY_ARGS);
-void policy_why_priority(POLICY_WHY_ARGS);
-void policy_key_bfs(POLICY_KEY_ARGS);
-void policy_why_bfs(POLICY_WHY_ARGS);
+/* The table of policies, in its order: policy_NAME.c defines `const policy
+ * policy_NAME` (static functions and that object), policy_table.c makes
+ * this list its array. A new policy is one file and one name here (and the
+ * file in src/sched/CMakeLists.txt). */
+#define POLICY_LIST(X) \
+    X(fifo)            \
+    X(priority) X(dfs) X(postorder) X(lpmf) X(bfs) X(best) X(exact) X(weighted) X(multiqueue)
+#define POLICY_DECLARE(name) extern const policy policy_##name;
+POLICY_LIST(POLICY_DECLARE)
 
-void policy_prepare_weighted(const graph *g, const solve_ctx *c, run *r);
-void policy_key_weighted(POLICY_KEY_ARGS);
-void policy_why_weighted(POLICY_WHY_ARGS);
-void policy_show_weighted(const graph *g, const run *r, uint32_t i, const int64_t k[3], char *out,
-                          size_t cap);
-
-/* Whole-order policies: their plan, and a why that says where the node
- * stands in the order (policy_why_rank, in policy.c, does the words). */
+/* Whole-order policies: their key is the place in their order (policy.c),
+ * and their why says where the node stands in it (policy_why_rank does the
+ * words). */
+#define RANK_KEYS .nkeys = 1, .key_names = {"rank", NULL, NULL}, .key = policy_key_rank
 void policy_key_rank(POLICY_KEY_ARGS);
 void policy_why_rank(const char *what, POLICY_WHY_ARGS);
-int policy_plan_dfs(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap);
-void policy_why_dfs(POLICY_WHY_ARGS);
-int policy_plan_postorder(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap);
-void policy_why_postorder(POLICY_WHY_ARGS);
-int policy_plan_lpmf(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap);
-void policy_why_lpmf(POLICY_WHY_ARGS);
-int policy_plan_best(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap);
-void policy_why_best(POLICY_WHY_ARGS);
-int policy_plan_multiqueue(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap);
-void policy_why_multiqueue(POLICY_WHY_ARGS);
-/* The queue multiqueue puts node i in (QUEUE_*). */
-int policy_queue_of(const graph *g, uint32_t i);
-int policy_plan_exact(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap);
-void policy_why_exact(POLICY_WHY_ARGS);
 
 /* Post-order of the graph from its sinks (taken in ascending Id), each
  * node's predecessors visited in the order less(g, ctx, a, b) says (NULL:

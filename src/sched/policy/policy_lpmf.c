@@ -4,7 +4,7 @@
  * L + its change - the FREEs it would make ready (those it is the last
  * unmet predecessor of): if some ready node has mem1 <= M, the one with the
  * least mem2 runs, else the one with the least mem1; then the smaller Id.
- * O(n log n) with two heaps. Exports policy_plan_lpmf, policy_why_lpmf. */
+ * O(n log n) with two heaps. Exports policy_lpmf. */
 #include "policy_internal.h"
 #include "util/heap.h"
 #include <stdio.h>
@@ -39,7 +39,7 @@ static void count_unlock(const graph *g, const uint32_t *rem, const uint8_t *don
     }
 }
 
-int policy_plan_lpmf(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
+static int lpmf_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
     (void)c; /* no limits, no parameters */
     uint32_t n = g->n;
@@ -90,7 +90,16 @@ out:
     return rc;
 }
 
-void policy_why_lpmf(POLICY_WHY_ARGS)
+static void lpmf_why(POLICY_WHY_ARGS)
 {
     policy_why_rank("the least-peak-memory-first order", g, r, u, v, nready, out, cap);
 }
+
+const policy policy_lpmf = {
+    .name = "lpmf",
+    .desc = "Inductor's least peak memory first: what stays under the peak so far and leaves "
+            "the least live, else what raises it least",
+    .plan = lpmf_plan,
+    .kind = POLICY_HEURISTIC,
+    RANK_KEYS,
+    .why = lpmf_why};

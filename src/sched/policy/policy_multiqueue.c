@@ -6,13 +6,13 @@
  * of each that is not empty, and a node made ready joins the back of its
  * queue at once (a later queue may serve it in the same round). Roots join
  * in ascending Id, as fifo's; successors in edge order. Exports
- * policy_plan_multiqueue, policy_why_multiqueue, policy_queue_of. */
+ * policy_multiqueue. */
 #define _GNU_SOURCE
 #include "policy_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 
-int policy_queue_of(const graph *g, uint32_t i)
+static int queue_of(const graph *g, uint32_t i)
 {
     int s = graph_stream(g, i);
     return s < 0 ? QUEUE_OTHER : s > 0 ? QUEUE_TRANSFER : QUEUE_COMPUTE;
@@ -25,7 +25,7 @@ static int by_id(const void *a, const void *b, void *ctx)
     return (x > y) - (x < y);
 }
 
-int policy_plan_multiqueue(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
+static int multiqueue_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
     uint32_t n = g->n;
     uint8_t order[QUEUE_COUNT];
@@ -41,7 +41,7 @@ int policy_plan_multiqueue(const graph *g, const solve_ctx *c, run *r, char *err
     }
     uint32_t base[QUEUE_COUNT] = {0}, head[QUEUE_COUNT], tail[QUEUE_COUNT], nroots = 0;
     for (uint32_t i = 0; i < n; i++) {
-        int qc = policy_queue_of(g, i);
+        int qc = queue_of(g, i);
         for (int k = qc + 1; k < QUEUE_COUNT; k++) base[k]++;
         rem[i] = g->pred_off[i + 1] - g->pred_off[i];
         if (!rem[i]) r->order[nroots++] = i; /* scratch: policy_run fills order later */
@@ -49,7 +49,7 @@ int policy_plan_multiqueue(const graph *g, const solve_ctx *c, run *r, char *err
     qsort_r(r->order, nroots, sizeof *r->order, by_id, (void *)(uintptr_t)g);
     for (int k = 0; k < QUEUE_COUNT; k++) head[k] = tail[k] = base[k];
     for (uint32_t i = 0; i < nroots; i++) {
-        int qc = policy_queue_of(g, r->order[i]);
+        int qc = queue_of(g, r->order[i]);
         q[tail[qc]++] = r->order[i];
     }
     uint32_t done = 0;
@@ -63,7 +63,7 @@ int policy_plan_multiqueue(const graph *g, const solve_ctx *c, run *r, char *err
             for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++) {
                 uint32_t v = g->succ[e];
                 if (--rem[v] == 0) {
-                    int cv = policy_queue_of(g, v);
+                    int cv = queue_of(g, v);
                     q[tail[cv]++] = v;
                 }
             }
@@ -77,7 +77,16 @@ int policy_plan_multiqueue(const graph *g, const solve_ctx *c, run *r, char *err
     return 0;
 }
 
-void policy_why_multiqueue(POLICY_WHY_ARGS)
+static void multiqueue_why(POLICY_WHY_ARGS)
 {
     policy_why_rank("the multi-queue round robin", g, r, u, v, nready, out, cap);
 }
+
+const policy policy_multiqueue = {
+    .name = "multiqueue",
+    .desc = "the seed's multi-queue loop: ready queues compute, transfer and other, served in "
+            "--queue-order each round, FIFO within a queue",
+    .plan = multiqueue_plan,
+    .kind = POLICY_TIMED,
+    RANK_KEYS,
+    .why = multiqueue_why};

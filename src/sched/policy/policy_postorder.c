@@ -4,7 +4,7 @@
  * is allocated as its instruction runs and freed after its last use. So on
  * memtris nodes an ALLOC predecessor is visited last (just before its op)
  * and a FREE runs as soon as its last predecessor has. Exports
- * policy_plan_postorder, policy_why_postorder, policy_postorder_by. */
+ * policy_postorder and policy_postorder_by. */
 #define _GNU_SOURCE
 #include "policy_internal.h"
 #include <stdio.h>
@@ -127,7 +127,7 @@ out:
     return rc;
 }
 
-int policy_plan_postorder(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
+static int postorder_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
     (void)c; /* no limits, no parameters */
     if (policy_postorder_by(g, r, NULL, NULL) == 0) return 0;
@@ -135,7 +135,15 @@ int policy_plan_postorder(const graph *g, const solve_ctx *c, run *r, char *err,
     return -1;
 }
 
-void policy_why_postorder(POLICY_WHY_ARGS)
+static void postorder_why(POLICY_WHY_ARGS)
 {
     policy_why_rank("the post-order from the sinks", g, r, u, v, nready, out, cap);
 }
+
+const policy policy_postorder = {
+    .name = "postorder",
+    .desc = "XLA's PostOrder scheduler: post-order from the sinks, predecessors in edge order",
+    .plan = postorder_plan,
+    .kind = POLICY_HEURISTIC,
+    RANK_KEYS,
+    .why = postorder_why};

@@ -1,12 +1,12 @@
 /* policy_priority.c: policy "priority", the seed's memory-aware order: a
  * min-heap of (change, type, id), FREE < compute < ALLOC. Exports
- * policy_key_priority, policy_why_priority. */
+ * policy_priority. */
 #include "policy_internal.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include "util/units.h"
 
-void policy_key_priority(POLICY_KEY_ARGS)
+static void priority_key(POLICY_KEY_ARGS)
 {
     (void)r;
     (void)seq;
@@ -15,7 +15,7 @@ void policy_key_priority(POLICY_KEY_ARGS)
     k[2] = g->id[i];
 }
 
-void policy_why_priority(POLICY_WHY_ARGS)
+static void priority_why(POLICY_WHY_ARGS)
 {
     (void)r;
     char ch[32], lb[GRAPH_LABEL_MAX];
@@ -32,3 +32,12 @@ void policy_why_priority(POLICY_WHY_ARGS)
         snprintf(out, cap, "ties on change and type with %" PRId64 "; the smaller id wins",
                  g->id[v]);
 }
+
+const policy policy_priority = {
+    .name = "priority",
+    .desc = "the seed's memory-aware order: min-heap of (change, type, id), FREE < compute < ALLOC",
+    .key = priority_key,
+    .kind = POLICY_HEURISTIC,
+    .nkeys = 3,
+    .key_names = {"change", "type", "id"},
+    .why = priority_why};

@@ -6,12 +6,12 @@
  * latency = (1 / latency) / (1 / the smallest latency). The highest score
  * runs first; ties go to the smaller change, then to priority's (type, id),
  * so alpha 1 is exactly priority's order (at alpha 0, to the first ready). Exports
- * policy_prepare_weighted, policy_key_weighted, policy_why_weighted, policy_weighted_score. */
+ * policy_weighted and policy_weighted_score. */
 #include "policy_internal.h"
 #include <math.h>
 #include <stdio.h>
 
-void policy_prepare_weighted(const graph *g, const solve_ctx *c, run *r)
+static void weighted_prepare(const graph *g, const solve_ctx *c, run *r)
 {
     r->alpha = solve_alpha(c);
     int64_t lo = 0, hi = 0;
@@ -45,7 +45,7 @@ double policy_weighted_score(const graph *g, const run *r, uint32_t i, double *m
  * the change that breaks its ties keeps priority's order exactly. At alpha
  * 0 memory plays no part, not even in ties: they go to the node that became
  * ready first, as in fifo. */
-void policy_key_weighted(POLICY_KEY_ARGS)
+static void weighted_key(POLICY_KEY_ARGS)
 {
     double s = policy_weighted_score(g, r, i, NULL, NULL);
     if (!(s >= 0 && s <= 1)) s = 0; /* both terms are in [0, 1]: this is only a guard */
@@ -55,7 +55,7 @@ void policy_key_weighted(POLICY_KEY_ARGS)
                         : (int64_t)seq;
 }
 
-void policy_why_weighted(POLICY_WHY_ARGS)
+static void weighted_why(POLICY_WHY_ARGS)
 {
     double m, l, s = policy_weighted_score(g, r, u, &m, &l);
     char lb[GRAPH_LABEL_MAX];
@@ -65,8 +65,8 @@ void policy_why_weighted(POLICY_WHY_ARGS)
     }
     double vm, vl, vs = policy_weighted_score(g, r, v, &vm, &vl);
     int64_t ku[3], kv[3];
-    policy_key_weighted(g, r, u, 0, ku);
-    policy_key_weighted(g, r, v, 0, kv);
+    weighted_key(g, r, u, 0, ku);
+    weighted_key(g, r, v, 0, kv);
     snprintf(out, cap,
              "the highest score of %u ready, %.3f (memory %.3f, latency %.3f, alpha %.2g); "
              "next best node %lld (%s) scores %.3f%s",
@@ -77,7 +77,7 @@ void policy_why_weighted(POLICY_WHY_ARGS)
 }
 
 /* The ready queue's key: the score (3 decimals), then what breaks its ties. */
-void policy_show_weighted(const graph *g, const run *r, uint32_t i, const int64_t k[3], char *out,
+static void weighted_show(const graph *g, const run *r, uint32_t i, const int64_t k[3], char *out,
                           size_t cap)
 {
     (void)g;
@@ -88,3 +88,15 @@ void policy_show_weighted(const graph *g, const run *r, uint32_t i, const int64_
                  (long long)k[1], (int)(k[2] >> 53), (long long)(k[2] & (((int64_t)1 << 53) - 1)));
     else snprintf(out, cap, "(%.3f,%lld)", (double)-k[0] / 4503599627370496.0, (long long)k[2]);
 }
+
+const policy policy_weighted = {
+    .name = "weighted",
+    .desc = "the seed's multi-objective score, alpha x memory + (1 - alpha) x latency, each "
+            "scaled to [0, 1]; the highest runs first (--alpha, default 0.7; 1 is priority)",
+    .key = weighted_key,
+    .prepare = weighted_prepare,
+    .show = weighted_show,
+    .kind = POLICY_TIMED,
+    .nkeys = 3,
+    .key_names = {"score", "change", "type,id"},
+    .why = weighted_why};
