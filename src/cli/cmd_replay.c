@@ -278,7 +278,7 @@ int cmd_replay(int argc, char **argv)
     int rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
     progress_clear(&pr);
     const replay_backend *next = replay_fallback(be, bname != NULL);
-    if (rc == -1 && res.unavailable[0] && next) {
+    if (rc == REPLAY_FAILED && res.unavailable[0] && next) {
         fprintf(stderr, "memtris: cannot use %s (%s); replaying on %s\n", be->label,
                 res.unavailable, next->label);
         replay_result_free(&res);
@@ -293,16 +293,16 @@ int cmd_replay(int argc, char **argv)
         rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
         progress_clear(&pr);
     }
-    if (rc == -1 && res.unavailable[0]) {
+    if (rc == REPLAY_FAILED && res.unavailable[0]) {
         /* The device did not open: not about FILE. */
         fprintf(stderr, "memtris replay: %s\n", err);
         goto out;
     }
-    if (rc == -1) {
+    if (rc == REPLAY_FAILED) {
         fprintf(stderr, "memtris replay: %s: %s\n", g->source, err);
         goto out;
     }
-    if (rc == -2) {
+    if (rc == REPLAY_CANCELLED) {
         fprintf(stderr, "memtris replay: %s: cancelled\n", g->source);
         goto out;
     }

@@ -302,7 +302,7 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
     res->opened = 1;
     be->info(e.dev, &res->info);
     if (o->progress && o->progress(o->ctx, 0, r->n)) {
-        rc = -2;
+        rc = REPLAY_CANCELLED;
         goto out;
     }
     if (be->read(e.dev, &res->baseline)) {
@@ -332,7 +332,7 @@ int replay_run(const graph *g, const run *r, const policy *pol, const replay_opt
         x->ms = (clock_seconds() - t0) * 1e3;
         res->n = s + 1;
         if (o->progress && o->progress(o->ctx, s + 1, r->n)) {
-            rc = -2;
+            rc = REPLAY_CANCELLED;
             goto stop;
         }
     }

@@ -161,10 +161,14 @@ typedef struct replay_opts {
  * noise, not a leak (tests/test_replay.c and scripts/gpu-check use it). */
 #define REPLAY_RESIDUAL_TOLERANCE ((int64_t)2 << 20)
 
-/* Replays run r of g. 0 when every step ran; -1 with err set when the
- * device could not be opened or a step failed (err names the step, the node
- * and the request; res keeps the steps before it); -2 when progress
- * cancelled. Everything allocated is given back on every path. */
+/* What replay_run and replay_job_finish return. */
+enum { REPLAY_OK = 0, REPLAY_FAILED = -1, REPLAY_CANCELLED = -2 };
+
+/* Replays run r of g. REPLAY_OK when every step ran; REPLAY_FAILED with err
+ * set when the device could not be opened or a step failed (err names the
+ * step, the node and the request; res keeps the steps before it);
+ * REPLAY_CANCELLED when progress cancelled. Everything allocated is given
+ * back on every path. */
 int replay_run(const graph *g, const run *r, const policy *pol, const replay_opts *o,
                replay_result *res, char *err, size_t errcap);
 void replay_result_free(replay_result *res);
@@ -196,7 +200,7 @@ replay_job *replay_job_start(const graph *g, const policy *pol, const placer *pl
 int replay_job_poll(replay_job *j, uint32_t *done, uint32_t *total);
 void replay_job_cancel(replay_job *j); /* asks it to stop; it gives everything back */
 /* Waits for the job, moves its result into res and frees it; returns what
- * replay_run returned (-2: cancelled), with err set on -1. */
+ * replay_run returned (REPLAY_*), with err set on REPLAY_FAILED. */
 int replay_job_finish(replay_job *j, replay_result *res, char *err, size_t errcap);
 
 #ifdef __cplusplus

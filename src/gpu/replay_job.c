@@ -37,18 +37,18 @@ static void *job_main(void *arg)
     run r;
     placement pl;
     int have_pl = 0;
-    j->rc = -1;
+    j->rc = REPLAY_FAILED;
     if (policy_run(j->g, j->pol, &j->ctx, &r, j->err, sizeof j->err) == 0) {
         /* Esc counts between the phases too (placing a big graph takes seconds). */
         if (atomic_load(&j->cancel)) {
-            j->rc = -2;
+            j->rc = REPLAY_CANCELLED;
         } else if (j->mode == REPLAY_ARENA) {
             if (place_run_checked(j->g, &r, j->plc, PLACE_ALIGN_DEFAULT, &j->ctx, &pl, j->err,
                                   sizeof j->err) == PLACE_OK)
                 have_pl = 1;
-            if (atomic_load(&j->cancel)) j->rc = -2;
+            if (atomic_load(&j->cancel)) j->rc = REPLAY_CANCELLED;
         }
-        if (j->rc != -2 && (j->mode != REPLAY_ARENA || have_pl)) {
+        if (j->rc != REPLAY_CANCELLED && (j->mode != REPLAY_ARENA || have_pl)) {
             replay_opts o = {.backend = j->be,
                              .mode = j->mode,
                              .pl = have_pl ? &pl : NULL,
@@ -102,7 +102,7 @@ int replay_job_finish(replay_job *j, replay_result *res, char *err, size_t errca
     pthread_join(j->th, NULL);
     int rc = j->rc;
     *res = j->res;
-    if (rc == -1) snprintf(err, errcap, "%s", j->err);
+    if (rc == REPLAY_FAILED) snprintf(err, errcap, "%s", j->err);
     free(j);
     return rc;
 }

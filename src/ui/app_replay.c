@@ -61,13 +61,13 @@ static unsigned take_result(app_replay *rp, const graph *g, const policy *pol, c
     rp->job = NULL;
     rp->running = 0;
     rp->cancelled = 0;
-    if (rc == -2) {
+    if (rc == REPLAY_CANCELLED) {
         if (res.total) snprintf(msg, cap, "replay cancelled at step %u of %u", res.n, res.total);
         else snprintf(msg, cap, "replay cancelled before its first step");
         replay_result_free(&res);
         return 0;
     }
-    if (rc == -1) {
+    if (rc == REPLAY_FAILED) {
         /* The device never opened: the fallback, when there is one. */
         if (res.unavailable[0] && !cancelled && next && (next->modes & (1u << mode))) {
             char why[sizeof res.unavailable];
