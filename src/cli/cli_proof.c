@@ -94,6 +94,12 @@ const char *cli_search_words(const run *r, char *out, size_t cap)
     return out;
 }
 
+const char *cli_search_stop_word(const run *r)
+{
+    static const char *const stop[] = {"done", "time", "states"};
+    return stop[r->search.stopped];
+}
+
 void cli_policy_help(void)
 {
     printf("\nPolicies (memtris(1), POLICIES, says more):\n");
