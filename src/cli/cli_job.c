@@ -31,8 +31,7 @@ int cli_job_time(cli_job *j)
     return EXIT_OK;
 }
 
-int cli_job_place(cli_job *j, const char *cmd, const placer *pc, int64_t align,
-                  const solve_ctx *c)
+int cli_job_place(cli_job *j, const char *cmd, const placer *pc, int64_t align, const solve_ctx *c)
 {
     int st = cli_place(cmd, j->g, &j->r, NULL, pc, align, c, &j->pl);
     if (st) return st;
