@@ -22,10 +22,7 @@
 /* ------------------------------------------------------------ writing */
 
 /* A double as JSON: %.6g, and 0 for what JSON cannot say (NaN, infinities). */
-static void put_double(jw *w, const char *key, double v)
-{
-    jw_kg(w, key, isfinite(v) ? v : 0, 6);
-}
+static void put_double(jw *w, const char *key, double v) { jw_kg(w, key, isfinite(v) ? v : 0, 6); }
 
 int replay_write_json(FILE *f, const replay_result *res)
 {
