@@ -184,8 +184,7 @@ int cli_job_run(cli_job *j, const policy *p, const solve_ctx *c);
 /* Times the run on the graph's streams (cli_timeline). */
 int cli_job_time(cli_job *j);
 /* Places the run with pc, the plan checked (cli_place for CMD). */
-int cli_job_place(cli_job *j, const char *cmd, const placer *pc, int64_t align,
-                  const solve_ctx *c);
+int cli_job_place(cli_job *j, const char *cmd, const placer *pc, int64_t align, const solve_ctx *c);
 /* The placed run as plan and place write it: lifetimes and BufId order made,
  * cp's fields but --rank-by's set (policy: the policy's name, NULL for
  * place's problem). */

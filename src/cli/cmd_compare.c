@@ -1,6 +1,6 @@
-/* cmd_compare.c: "memtris compare": peaks of several policies on one graph,
- * with the saving against fifo and where the orders first differ; with
- * --placers, the arena each placer needs for each policy's schedule. */
+/* cmd_compare.c: "memtris compare": its options, and compare_run, which runs
+ * several policies on one graph against fifo's (with --placers, placing each
+ * schedule) into a compare_result that cli_compare.c writes. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

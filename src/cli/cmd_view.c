@@ -75,7 +75,7 @@ typedef struct view_opts {
     const char *rname;    /* --replay, or NULL */
     replay_result *saved; /* its contents */
     pool_params pp;       /* the I key's pools */
-    solve_ctx ctx; /* --time-limit, --max-states, --alpha, --queue-order */
+    solve_ctx ctx;        /* --time-limit, --max-states, --alpha, --queue-order */
 } view_opts;
 
 /* Everything after the options: checks the policies and the placer, loads
