@@ -1,10 +1,12 @@
 /* cli.h: what the subcommands share: their option handling (cli_opts.c),
  * loading a graph with diagnostics on stderr, name lookups with their usage
- * errors, placing with the plan checked, and the subcommand entry points. */
+ * errors, placing with the plan checked, the commands' results (cli_job,
+ * cli_compare, cli_pareto) and their emitters, and the subcommand entry points. */
 #ifndef MEMTRIS_CLI_H
 #define MEMTRIS_CLI_H
 #include <getopt.h>
 #include <stdio.h>
+#include "util/jw.h"
 #include "sched/graph/graph.h"
 #include "sched/place/place.h"
 #include "sched/policy/policy.h"
@@ -157,6 +159,85 @@ int cli_plan_memviz(FILE *f, const cli_plan *cp);
 /* A problem_write_fn and gen_write_fn writing to the FILE ctx. */
 int cli_write_file(void *ctx, const char *data, size_t len);
 
+/* ------------------------------------------ a command's work (cli_job.c) */
+
+/* What load -> run -> place -> write commands make (schedule, plan, place,
+ * replay, iterate; compare keeps its graph here): each step fills its part,
+ * says on stderr why when it fails (EXIT_BAD, or cli_place's status), and
+ * cli_job_free frees whatever was made. */
+typedef struct cli_job {
+    graph *g;
+    problem *prob;     /* place: the CSV read (freed with the job); else NULL */
+    const policy *pol; /* the policy run */
+    run r;             /* has_run */
+    timeline t;        /* has_time */
+    const placer *pc;  /* has_plan: the placer, */
+    placement pl;      /* its plan of r (zeroed until then) */
+    lifetimes lt;      /* cli_job_plan: r's buffer lifetimes, */
+    uint32_t *order;   /* and the buffers in BufId order */
+    int has_run, has_time, has_plan;
+} cli_job;
+/* Zeroes j and loads path (cli_load): EXIT_OK or EXIT_BAD. */
+int cli_job_load(cli_job *j, const char *path);
+/* Runs policy p on the graph: EXIT_OK, or EXIT_BAD after "SOURCE: error: ...". */
+int cli_job_run(cli_job *j, const policy *p, const solve_ctx *c);
+/* Times the run on the graph's streams (cli_timeline). */
+int cli_job_time(cli_job *j);
+/* Places the run with pc, the plan checked (cli_place for CMD). */
+int cli_job_place(cli_job *j, const char *cmd, const placer *pc, int64_t align, const solve_ctx *c);
+/* The placed run as plan and place write it: lifetimes and BufId order made,
+ * cp's fields but --rank-by's set (policy: the policy's name, NULL for
+ * place's problem). */
+int cli_job_plan(cli_job *j, cli_plan *cp);
+void cli_job_free(cli_job *j);
+
+/* ------------------------------------------ compare's result (cli_compare.c) */
+
+#define CLI_MAX_POLICIES 16
+#define CLI_MAX_PLACERS  32
+
+/* What compare says of one policy's run besides the run itself. */
+typedef struct compare_row {
+    double makespan; /* ms, on the graph's streams */
+    int is_base;     /* this run is fifo's, the baseline */
+    /* peak / fifo's peak (1 when both are 0); none when fifo's is 0 and this one's is not */
+    int has_vs_fifo;
+    double vs_fifo;
+    int has_vs_optimum; /* peak / the optimum, when one is proven */
+    double vs_optimum;
+    uint32_t diverges_at; /* the first step (from 1) where the order differs from fifo's; 0: none */
+} compare_row;
+
+/* compare's result: every policy's run of one graph, fifo's as the baseline,
+ * the bound they are proven against and, with placers, each placer's arena
+ * for each run; made by cmd_compare.c, written by the compare_* emitters. */
+typedef struct compare_result {
+    cli_job job; /* the graph */
+    int n;       /* policies */
+    const policy *pol[CLI_MAX_POLICIES];
+    run runs[CLI_MAX_POLICIES]; /* the first n made */
+    int nruns;
+    compare_row row[CLI_MAX_POLICIES];
+    const run *base; /* fifo's run: one of runs, or own */
+    run own;         /* fifo's run when fifo is not listed (has_own) */
+    int has_own;
+    int npl; /* placers */
+    const placer *plc[CLI_MAX_PLACERS];
+    int64_t align;
+    int64_t *arena;                   /* [n * npl]: runs[i] placed by plc[j] at i * npl + j */
+    int least_arena[CLI_MAX_PLACERS]; /* per placer, the run it places smallest (first on ties) */
+    int least_peak;                   /* the run of least live peak (first on ties) */
+    int64_t lower_bound;              /* no order peaks below it */
+    int64_t optimum;                  /* the least peak, when a run reached the bound; else -1 */
+} compare_result;
+
+/* compare's text, JSON and CSV on standard output. */
+void compare_text(const compare_result *c);
+void compare_json(const compare_result *c);
+void compare_csv(const compare_result *c);
+/* Frees the runs, the arenas and the graph. */
+void compare_free(compare_result *c);
+
 /* ------------------------------------------ optimality (cli_proof.c) */
 
 /* Long-only options of the commands that run exact's search. */
@@ -197,6 +278,9 @@ void cli_policy_help(void);
 /* Proves each of the n runs of g against the best bound known (policy's
  * lower bound, and any a run found); returns that bound. */
 int64_t cli_prove(const graph *g, run *runs, int n);
+/* Why exact's search stopped, as schedule's JSON says it: "done", "time" or
+ * "states" (run.search.stopped). */
+const char *cli_search_stop_word(const run *r);
 /* "search: 1234 states, 2 of 3 pieces searched to the end (stopped at the
  * time limit)" for exact's run. Returns out. */
 const char *cli_search_words(const run *r, char *out, size_t cap);
@@ -206,11 +290,12 @@ const char *cli_search_words(const run *r, char *out, size_t cap);
 /* Times r's order on g (timeline_run): EXIT_OK, or EXIT_BAD after
  * "SOURCE: error: ..." on stderr. */
 int cli_timeline(const graph *g, const run *r, timeline *t);
-/* A time in ms as JSON writes it (12 significant digits). */
+/* A time in ms as JSON and CSV write it (12 significant digits). */
 void cli_json_ms(FILE *f, double ms);
-/* The members ', "makespan": MS, "critical_path": MS, "makespan_bound": MS,
- * "stream_busy": [MS per stream]'. */
-void cli_time_json(FILE *f, const timeline *t);
+void cli_jw_ms(jw *w, double ms);
+/* The members "makespan": MS, "critical_path": MS, "makespan_bound": MS,
+ * "stream_busy": [MS per stream]. */
+void cli_time_json(jw *w, const timeline *t);
 /* "makespan 12.3 ms on 2 streams (busy: 0 10.0 ms, 1 2.30 ms); no order
  * finishes before 11.0 ms (critical path 10.2 ms)" (the streams that run
  * something), or "makespan 0 ms: no node has a Latency" (or "every Latency

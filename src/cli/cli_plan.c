@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "util/json.h"
 #include "util/units.h"
 #include "ui/svg.h"
 
@@ -57,59 +56,71 @@ static const char *buf_name(const graph *g, uint32_t b)
 /* place's row of buffer b (its BufId). */
 static uint32_t row_of(const cli_plan *cp, uint32_t b) { return (uint32_t)cp->g->buf_id[b]; }
 
-void cli_plan_json(FILE *f, const cli_plan *cp)
+/* One buffer of the JSON's "buffers": place's by the CSV's id and times,
+ * plan's by BufId and steps. */
+static void buffer_json(jw *w, const cli_plan *cp, uint32_t b)
 {
     const graph *g = cp->g;
-    const placement *pl = cp->pl;
-    fputc('{', f);
-    if (cp->policy) {
-        fprintf(f, "\"policy\": ");
-        json_string(f, cp->policy);
-        fprintf(f, ", ");
-    }
-    fprintf(f, "\"placer\": ");
-    json_string(f, pl->placer);
-    if (cp->prob) fprintf(f, ", \"align\": %" PRId64, pl->align);
-    fprintf(f,
-            ", \"arena\": %" PRId64 ", \"lower_bound\": %" PRId64 ", \"live_peak\": %" PRId64
-            ", \"proven_optimal\": %s, \"fragmentation\": %.6f",
-            pl->arena, pl->bound, cp->r->peak, pl->proven ? "true" : "false",
-            place_fragmentation(pl, pl->bound));
-    if (pl->search.ran)
-        fprintf(f,
-                ", \"search\": {\"stopped\": \"%s\", \"states\": %" PRIu64 ", \"probes\": %" PRIu32
-                "}",
-                cli_place_stop_word(pl->search.stopped), pl->search.states, pl->search.probes);
-    if (cp->by_arena) {
-        fprintf(f, ", \"ranked_by\": \"arena\", \"found_by\": ");
-        json_string(f, cp->by_arena->name);
-        fprintf(f, ", \"by_peak\": {\"policy\": ");
-        json_string(f, cp->by_peak->name);
-        fprintf(f, ", \"peak\": %" PRId64 ", \"arena\": %" PRId64 "}", cp->by_peak_peak,
-                cp->by_peak_arena);
-    }
-    fprintf(f, ", \"buffers\": [");
-    for (uint32_t i = 0; i < g->nbufs; i++) {
-        uint32_t b = cp->order[i];
-        if (cp->prob) {
-            uint32_t row = row_of(cp, b);
-            fprintf(f, "%s{\"id\": ", i ? ", " : "");
-            json_string(f, problem_id(cp->prob, row));
-            fprintf(f,
-                    ", \"offset\": %" PRId64 ", \"size\": %" PRId64 ", \"lower\": %" PRId64
-                    ", \"upper\": %" PRId64 "}",
-                    pl->offset[b], g->buf_size[b], cp->prob->lower[row], cp->prob->upper[row]);
-            continue;
-        }
+    jw_object(w);
+    if (cp->prob) {
+        uint32_t row = row_of(cp, b);
+        jw_kstring(w, "id", problem_id(cp->prob, row));
+        jw_kint(w, "offset", cp->pl->offset[b]);
+        jw_kint(w, "size", g->buf_size[b]);
+        jw_kint(w, "lower", cp->prob->lower[row]);
+        jw_kint(w, "upper", cp->prob->upper[row]);
+    } else {
         char fs[16];
         free_step_text(fs, sizeof fs, cp, b, "null");
-        fprintf(f,
-                "%s{\"buf\": %" PRId64 ", \"offset\": %" PRId64 ", \"size\": %" PRId64
-                ", \"alloc_step\": %" PRIu32 ", \"free_step\": %s}",
-                i ? ", " : "", g->buf_id[b], pl->offset[b], g->buf_size[b],
-                cp->lt->alloc_step[b] + 1, fs);
+        jw_kint(w, "buf", g->buf_id[b]);
+        jw_kint(w, "offset", cp->pl->offset[b]);
+        jw_kint(w, "size", g->buf_size[b]);
+        jw_kuint(w, "alloc_step", cp->lt->alloc_step[b] + 1);
+        jw_key(w, "free_step");
+        jw_raw(w, fs);
     }
-    fprintf(f, "]}\n");
+    jw_object_end(w);
+}
+
+void cli_plan_json(FILE *f, const cli_plan *cp)
+{
+    const placement *pl = cp->pl;
+    jw w;
+    jw_file(&w, f);
+    jw_object(&w);
+    if (cp->policy) jw_kstring(&w, "policy", cp->policy);
+    jw_kstring(&w, "placer", pl->placer);
+    if (cp->prob) jw_kint(&w, "align", pl->align);
+    jw_kint(&w, "arena", pl->arena);
+    jw_kint(&w, "lower_bound", pl->bound);
+    jw_kint(&w, "live_peak", cp->r->peak);
+    jw_kbool(&w, "proven_optimal", pl->proven);
+    jw_key(&w, "fragmentation");
+    jw_f(&w, place_fragmentation(pl, pl->bound), 6);
+    if (pl->search.ran) {
+        jw_key(&w, "search");
+        jw_object(&w);
+        jw_kstring(&w, "stopped", cli_place_stop_word(pl->search.stopped));
+        jw_kuint(&w, "states", pl->search.states);
+        jw_kuint(&w, "probes", pl->search.probes);
+        jw_object_end(&w);
+    }
+    if (cp->by_arena) {
+        jw_kstring(&w, "ranked_by", "arena");
+        jw_kstring(&w, "found_by", cp->by_arena->name);
+        jw_key(&w, "by_peak");
+        jw_object(&w);
+        jw_kstring(&w, "policy", cp->by_peak->name);
+        jw_kint(&w, "peak", cp->by_peak_peak);
+        jw_kint(&w, "arena", cp->by_peak_arena);
+        jw_object_end(&w);
+    }
+    jw_key(&w, "buffers");
+    jw_array(&w);
+    for (uint32_t i = 0; i < cp->g->nbufs; i++) buffer_json(&w, cp, cp->order[i]);
+    jw_array_end(&w);
+    jw_object_end(&w);
+    jw_end(&w);
 }
 
 void cli_plan_csv(FILE *f, const cli_plan *cp)

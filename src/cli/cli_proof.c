@@ -82,17 +82,41 @@ int64_t cli_prove(const graph *g, run *runs, int n)
     return lb;
 }
 
+/* " (stopped at the time limit)" and the like, "" for a search that finished. */
+static const char *search_stop_words(solve_stop s)
+{
+    switch (s) {
+    case SOLVE_DONE: return "";
+    case SOLVE_TIME: return " (stopped at the time limit)";
+    case SOLVE_STATES: return " (stopped at the state limit)";
+    case SOLVE_MEMORY: return " (stopped at the memory limit)";
+    case SOLVE_CANCELLED: return " (cancelled)";
+    case SOLVE_TOO_LARGE: return " (too large to search)";
+    }
+    return "";
+}
+
 const char *cli_search_words(const run *r, char *out, size_t cap)
 {
-    static const char *const why[] = {[SOLVE_DONE] = "",
-                                      [SOLVE_TIME] = " (stopped at the time limit)",
-                                      [SOLVE_STATES] = " (stopped at the state limit)"};
     if (!r->search.ran) snprintf(out, cap, "search: not needed (%u pieces)", r->search.pieces);
     else
         snprintf(out, cap, "search: %llu states, %u of %u pieces searched to the end%s",
                  (unsigned long long)r->search.states, r->search.solved, r->search.pieces,
-                 why[r->search.stopped]);
+                 search_stop_words(r->search.stopped));
     return out;
+}
+
+const char *cli_search_stop_word(const run *r)
+{
+    switch (r->search.stopped) {
+    case SOLVE_DONE: return "done";
+    case SOLVE_TIME: return "time";
+    case SOLVE_STATES: return "states";
+    case SOLVE_MEMORY: return "memory";
+    case SOLVE_CANCELLED: return "cancelled";
+    case SOLVE_TOO_LARGE: return "too-large";
+    }
+    return "done";
 }
 
 void cli_policy_help(void)

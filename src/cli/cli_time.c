@@ -1,5 +1,6 @@
 /* cli_time.c: what the commands print about a schedule's timeline: the
- * makespan, each stream's busy time and the bound no order beats. */
+ * makespan, each stream's busy time and the bound no order beats (text, and
+ * JSON through jw); times in ms as JSON and CSV write them. */
 #include <inttypes.h>
 #include "cli.h"
 #include "util/units.h"
@@ -14,20 +15,20 @@ int cli_timeline(const graph *g, const run *r, timeline *t)
 
 void cli_json_ms(FILE *f, double ms) { fprintf(f, "%.12g", ms); }
 
-void cli_time_json(FILE *f, const timeline *t)
+void cli_jw_ms(jw *w, double ms) { jw_g(w, ms, 12); }
+
+void cli_time_json(jw *w, const timeline *t)
 {
-    fprintf(f, ", \"makespan\": ");
-    cli_json_ms(f, t->makespan);
-    fprintf(f, ", \"critical_path\": ");
-    cli_json_ms(f, t->critical);
-    fprintf(f, ", \"makespan_bound\": ");
-    cli_json_ms(f, t->bound);
-    fprintf(f, ", \"stream_busy\": [");
-    for (uint32_t s = 0; s < t->nstreams; s++) {
-        if (s) fprintf(f, ", ");
-        cli_json_ms(f, t->busy[s]);
-    }
-    fprintf(f, "]");
+    jw_key(w, "makespan");
+    cli_jw_ms(w, t->makespan);
+    jw_key(w, "critical_path");
+    cli_jw_ms(w, t->critical);
+    jw_key(w, "makespan_bound");
+    cli_jw_ms(w, t->bound);
+    jw_key(w, "stream_busy");
+    jw_array(w);
+    for (uint32_t s = 0; s < t->nstreams; s++) cli_jw_ms(w, t->busy[s]);
+    jw_array_end(w);
 }
 
 void cli_time_text(FILE *f, const graph *g, const timeline *t)

@@ -1,16 +1,14 @@
-/* cmd_compare.c: "memtris compare": peaks of several policies on one graph,
- * with the saving against fifo and where the orders first differ; with
- * --placers, the arena each placer needs for each policy's schedule. */
+/* cmd_compare.c: "memtris compare": its options, and compare_run, which runs
+ * several policies on one graph against fifo's (with --placers, placing each
+ * schedule) into a compare_result that cli_compare.c writes. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "defaults.h"
-#include "util/json.h"
-#include "util/units.h"
 
-#define MAX_POLICIES 16
-#define MAX_PLACERS  32
+#define MAX_POLICIES CLI_MAX_POLICIES
+#define MAX_PLACERS  CLI_MAX_PLACERS
 
 static const char help[] =
     "Usage: memtris compare FILE [--policies NAME,NAME...|all] [--placers NAME,NAME...|all]\n"
@@ -105,17 +103,106 @@ static int parse_placers(char *list, const placer **out)
     return n ? n : -1;
 }
 
-/* An arena column: as wide as the placer's name, at least 10. */
-static int col_width(const placer *p)
+/* a / b as compare shows it: 1 when both are 0, none (0) when only b is. */
+static int ratio(double *out, int64_t a, int64_t b)
 {
-    int w = (int)strlen(p->name);
-    return w < 10 ? 10 : w;
+    *out = b > 0 ? (double)a / (double)b : 1.0;
+    return b > 0 || a == 0;
 }
 
-static void ratio(char *out, size_t cap, int64_t peak, int64_t base)
+/* Places every run with every placer, and finds each placer's least arena. */
+static int place_all(compare_result *c, const solve_ctx *ctx)
 {
-    if (base > 0) snprintf(out, cap, "%.6f", (double)peak / (double)base);
-    else snprintf(out, cap, peak == 0 ? "1.000000" : "null");
+    if (!c->npl) return EXIT_OK;
+    c->arena = malloc((size_t)c->n * (size_t)c->npl * sizeof *c->arena);
+    if (!c->arena) {
+        fprintf(stderr, "%s: error: out of memory\n", c->job.g->source);
+        return EXIT_BAD;
+    }
+    for (int i = 0; i < c->n; i++)
+        for (int j = 0; j < c->npl; j++) {
+            placement pl;
+            int st = cli_place("compare", c->job.g, &c->runs[i], c->pol[i], c->plc[j], c->align,
+                               ctx, &pl);
+            if (st) return st;
+            c->arena[i * c->npl + j] = pl.arena;
+            place_free(&pl);
+        }
+    for (int j = 0; j < c->npl; j++)
+        for (int i = 1; i < c->n; i++)
+            if (c->arena[i * c->npl + j] < c->arena[c->least_arena[j] * c->npl + j])
+                c->least_arena[j] = i;
+    return EXIT_OK;
+}
+
+/* Runs every policy (and fifo, the baseline, when it is not listed), places
+ * and times the runs, proves them and fills each row. */
+static int compare_run(compare_result *c, const solve_ctx *ctx)
+{
+    const graph *g = c->job.g;
+    char err[256];
+    for (; c->nruns < c->n; c->nruns++) {
+        int i = c->nruns;
+        if (policy_run(g, c->pol[i], ctx, &c->runs[i], err, sizeof err)) goto fail;
+        if (!c->base && c->pol[i] == policy_baseline()) c->base = &c->runs[i];
+    }
+    int st = place_all(c, ctx);
+    if (st) return st;
+    if (!c->base) {
+        if (policy_run(g, policy_baseline(), ctx, &c->own, err, sizeof err)) goto fail;
+        c->has_own = 1;
+        c->base = &c->own;
+    }
+    for (int i = 0; i < c->n; i++) {
+        timeline t;
+        if (cli_timeline(g, &c->runs[i], &t)) return EXIT_BAD;
+        c->row[i].makespan = t.makespan;
+        timeline_free(&t);
+    }
+    for (int i = 1; i < c->n; i++)
+        if (c->runs[i].peak < c->runs[c->least_peak].peak) c->least_peak = i;
+    c->lower_bound = cli_prove(g, c->runs, c->n);
+    c->optimum = -1;
+    for (int i = 0; i < c->n; i++)
+        if (c->runs[i].optimal) c->optimum = c->runs[i].peak;
+    for (int i = 0; i < c->n; i++) {
+        compare_row *x = &c->row[i];
+        const run *r = &c->runs[i];
+        uint32_t d = policy_diverge(c->base, r);
+        x->is_base = r == c->base;
+        x->has_vs_fifo = ratio(&x->vs_fifo, r->peak, c->base->peak);
+        x->has_vs_optimum = c->optimum >= 0 && ratio(&x->vs_optimum, r->peak, c->optimum);
+        x->diverges_at = x->is_base || d == g->n ? 0 : d + 1;
+    }
+    return EXIT_OK;
+fail:
+    fprintf(stderr, "%s: error: %s\n", g->source, err);
+    return EXIT_BAD;
+}
+
+/* --policies (default: all but exact), --placers and --align into c. */
+static int parse_lists(const char *list, const char *plist, const char *align_arg,
+                       compare_result *c)
+{
+    if (list && !strcmp(list, "all")) {
+        for (size_t i = 0; policy_at(i) && c->n < MAX_POLICIES; i++) c->pol[c->n++] = policy_at(i);
+    } else if (list) {
+        char *copy = strdup(list);
+        c->n = copy ? parse_list(copy, c->pol) : -1;
+        free(copy);
+        if (c->n < 0) return EXIT_USAGE;
+    } else {
+        for (size_t i = 0; policy_at(i) && c->n < MAX_POLICIES; i++)
+            if (policy_at(i)->kind != POLICY_EXACT) c->pol[c->n++] = policy_at(i);
+    }
+    if (align_arg && cli_align("compare", align_arg, &c->align)) return EXIT_USAGE;
+    if (plist) {
+        char *copy = strdup(plist);
+        c->npl = copy ? parse_placers(copy, c->plc) : -1;
+        free(copy);
+        if (c->npl < 0) return EXIT_USAGE;
+    }
+    return EXIT_OK;
 }
 
 enum { OPT_PARETO = 1200, OPT_SVG };
@@ -135,14 +222,11 @@ int cmd_compare(int argc, char **argv)
     };
     solve_ctx ctx = {0}; /* --time-limit, --max-states, --alpha, --queue-order */
     static const cli_opts opts = {"compare", "P:L:a:f:", longopts, NULL, print_help};
-    const policy *pol[MAX_POLICIES];
-    int npol = 0, c, status;
+    int c, status;
     char *list = NULL, *plist = NULL;
     const char *fname = DEFAULT_FORMAT, *align_arg = NULL, *svg = NULL, *file;
     int pareto = 0;
-    const placer *plc[MAX_PLACERS];
-    int npl = 0;
-    int64_t align = PLACE_ALIGN_DEFAULT;
+    compare_result res = {.align = PLACE_ALIGN_DEFAULT};
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'P': list = optarg; break;
@@ -184,220 +268,14 @@ int cmd_compare(int argc, char **argv)
         graph_free(g);
         return status;
     }
-    if (list && !strcmp(list, "all")) {
-        for (size_t i = 0; policy_at(i) && npol < MAX_POLICIES; i++) pol[npol++] = policy_at(i);
-    } else if (list) {
-        char *copy = strdup(list);
-        npol = copy ? parse_list(copy, pol) : -1;
-        free(copy);
-        if (npol < 0) return EXIT_USAGE;
-    } else {
-        for (size_t i = 0; policy_at(i) && npol < MAX_POLICIES; i++)
-            if (policy_at(i)->kind != POLICY_EXACT) pol[npol++] = policy_at(i);
+    if ((status = parse_lists(list, plist, align_arg, &res))) return status;
+    if (cli_job_load(&res.job, file)) return EXIT_BAD;
+    status = compare_run(&res, &ctx);
+    if (!status) {
+        if (format == CLI_JSON) compare_json(&res);
+        else if (format == CLI_CSV) compare_csv(&res);
+        else compare_text(&res);
     }
-    if (align_arg && cli_align("compare", align_arg, &align)) return EXIT_USAGE;
-    if (plist) {
-        char *copy = strdup(plist);
-        npl = copy ? parse_placers(copy, plc) : -1;
-        free(copy);
-        if (npl < 0) return EXIT_USAGE;
-    }
-
-    graph *g = cli_load(file, 0);
-    if (!g) return EXIT_BAD;
-    run runs[MAX_POLICIES], own; /* own: fifo's run when fifo is not in the list */
-    const run *base = NULL;
-    int have_own = 0;
-    char err[256];
-    int done = 0;
-    int64_t *arena = NULL; /* [npol * npl] */
-    status = EXIT_OK;
-    for (; done < npol; done++) {
-        if (policy_run(g, pol[done], &ctx, &runs[done], err, sizeof err)) goto fail;
-        if (!base && pol[done] == policy_baseline()) base = &runs[done];
-    }
-    if (npl) {
-        arena = malloc((size_t)npol * (size_t)npl * sizeof *arena);
-        if (!arena) {
-            snprintf(err, sizeof err, "out of memory");
-            goto fail;
-        }
-        for (int i = 0; i < npol; i++)
-            for (int j = 0; j < npl; j++) {
-                placement pl;
-                if ((status = cli_place("compare", g, &runs[i], pol[i], plc[j], align, &ctx, &pl)))
-                    goto out;
-                arena[i * npl + j] = pl.arena;
-                place_free(&pl);
-            }
-    }
-    if (!base) {
-        if (policy_run(g, policy_baseline(), &ctx, &own, err, sizeof err)) goto fail;
-        have_own = 1;
-        base = &own;
-    }
-
-    /* Each order's makespan on the graph's streams. */
-    double span[MAX_POLICIES];
-    for (int i = 0; i < npol; i++) {
-        timeline t;
-        if ((status = cli_timeline(g, &runs[i], &t))) goto out;
-        span[i] = t.makespan;
-        timeline_free(&t);
-    }
-
-    /* With placers: for each, the policy whose schedule places smallest and
-     * the one with the least live peak (the first in the list on ties). */
-    int least_arena[MAX_PLACERS], least_peak = 0;
-    for (int i = 1; i < npol; i++)
-        if (runs[i].peak < runs[least_peak].peak) least_peak = i;
-    for (int j = 0; j < npl; j++) {
-        least_arena[j] = 0;
-        for (int i = 1; i < npol; i++)
-            if (arena[i * npl + j] < arena[least_arena[j] * npl + j]) least_arena[j] = i;
-    }
-
-    /* The bound every run is proven against; the optimum when one reaches it. */
-    int64_t lb = cli_prove(g, runs, npol), opt = -1;
-    for (int i = 0; i < npol; i++)
-        if (runs[i].optimal) opt = runs[i].peak;
-    char a[32], b[32], r[32], vo[32];
-    if (format == CLI_JSON) {
-        printf("{\"graph\": ");
-        json_string(stdout, g->source);
-        printf(", \"lower_bound\": %" PRId64 ", \"optimum\": ", lb);
-        if (opt >= 0) printf("%" PRId64, opt);
-        else printf("null");
-        printf(", \"results\": [");
-        for (int i = 0; i < npol; i++) {
-            ratio(r, sizeof r, runs[i].peak, base->peak);
-            printf("%s{\"policy\": ", i ? ", " : "");
-            json_string(stdout, pol[i]->name);
-            printf(", \"peak\": %" PRId64 ", \"steps\": %" PRIu32 ", \"vs_fifo\": %s", runs[i].peak,
-                   runs[i].n, r);
-            if (opt >= 0) ratio(vo, sizeof vo, runs[i].peak, opt);
-            printf(", \"vs_optimum\": %s, \"proven_optimal\": %s", opt >= 0 ? vo : "null",
-                   runs[i].optimal ? "true" : "false");
-            if (runs[i].found_by) {
-                printf(", \"found_by\": ");
-                json_string(stdout, runs[i].found_by->name);
-            }
-            uint32_t d = policy_diverge(base, &runs[i]);
-            printf(", \"peak_step\": %" PRIu32 ", \"diverges_at\": ", runs[i].peak_step);
-            if (&runs[i] == base || d == g->n) printf("null");
-            else printf("%" PRIu32, d + 1);
-            printf(", \"makespan\": ");
-            cli_json_ms(stdout, span[i]);
-            if (npl) {
-                printf(", \"arenas\": {");
-                for (int j = 0; j < npl; j++) {
-                    if (j) printf(", ");
-                    json_string(stdout, plc[j]->name);
-                    printf(": %" PRId64, arena[i * npl + j]);
-                }
-                printf("}");
-            }
-            printf("}");
-        }
-        printf("]");
-        if (npl) {
-            printf(", \"least_arena\": {");
-            for (int j = 0; j < npl; j++) {
-                if (j) printf(", ");
-                json_string(stdout, plc[j]->name);
-                printf(": ");
-                json_string(stdout, pol[least_arena[j]]->name);
-            }
-            printf("}");
-        }
-        printf("}\n");
-    } else if (format == CLI_CSV) {
-        printf("policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal,makespan_ms");
-        for (int j = 0; j < npl; j++) printf(",arena_%s", plc[j]->name);
-        printf("\n");
-        for (int i = 0; i < npol; i++) {
-            ratio(r, sizeof r, runs[i].peak, base->peak);
-            uint32_t d = policy_diverge(base, &runs[i]);
-            printf("%s,%" PRId64 ",%" PRIu32 ",%s,", pol[i]->name, runs[i].peak, runs[i].peak_step,
-                   strcmp(r, "null") ? r : "");
-            if (&runs[i] != base && d < g->n) printf("%" PRIu32, d + 1);
-            if (opt >= 0) ratio(vo, sizeof vo, runs[i].peak, opt);
-            printf(",%s,%s,", opt >= 0 ? vo : "", runs[i].optimal ? "true" : "false");
-            cli_json_ms(stdout, span[i]);
-            for (int j = 0; j < npl; j++) printf(",%" PRId64, arena[i * npl + j]);
-            printf("\n");
-        }
-    } else {
-        printf("%s: %u nodes, %u edges, %u buffers\n", g->source, g->n, g->nedges, g->nbufs);
-        printf("%-10s  %12s", "policy", "peak");
-        for (int j = 0; j < npl; j++) printf("  %*s", col_width(plc[j]), plc[j]->name);
-        printf("  %10s  %8s  %-22s  %-10s  %10s  %s\n", "peak step", "vs fifo", "saving vs fifo",
-               "vs optimum", "makespan", "order vs fifo");
-        for (int i = 0; i < npol; i++) {
-            const run *x = &runs[i];
-            int64_t save = base->peak - x->peak;
-            char saving[64], div[64];
-            int is_base = x == base;
-            if (is_base) snprintf(saving, sizeof saving, "(baseline)");
-            else if (base->peak > 0)
-                snprintf(saving, sizeof saving, "%.1f%% (%s)",
-                         100.0 * (double)save / (double)base->peak,
-                         units_bytes(b, sizeof b, save, 0));
-            else snprintf(saving, sizeof saving, "-");
-            uint32_t d = policy_diverge(base, x);
-            if (is_base) snprintf(div, sizeof div, "-");
-            else if (d == g->n) snprintf(div, sizeof div, "same order");
-            else snprintf(div, sizeof div, "differs from step %" PRIu32, d + 1);
-            if (base->peak > 0) snprintf(r, sizeof r, "%.3f", (double)x->peak / (double)base->peak);
-            else snprintf(r, sizeof r, "-");
-            printf("%-10s  %12s", pol[i]->name, units_bytes(a, sizeof a, x->peak, 0));
-            for (int j = 0; j < npl; j++)
-                printf("  %*s", col_width(plc[j]), units_bytes(b, sizeof b, arena[i * npl + j], 0));
-            if (x->optimal) snprintf(vo, sizeof vo, "optimal");
-            else if (opt > 0)
-                snprintf(vo, sizeof vo, "+%.1f%%", 100.0 * (double)(x->peak - opt) / (double)opt);
-            else snprintf(vo, sizeof vo, "-");
-            char ms[24];
-            printf("  %10" PRIu32 "  %8s  %-22s  %-10s  %10s  %s\n", x->peak_step, r, saving, vo,
-                   units_ms(ms, sizeof ms, span[i]), div);
-        }
-        if (opt >= 0)
-            printf("optimum %s: no order peaks lower (proven)\n", units_bytes(a, sizeof a, opt, 0));
-        else
-            printf("no optimum proven; no order peaks below %s (add exact: --policies all)\n",
-                   units_bytes(a, sizeof a, lb, 0));
-        for (int i = 0; i < npol; i++)
-            if (runs[i].found_by)
-                printf("%s: the order of %s\n", pol[i]->name, runs[i].found_by->name);
-        if (npl)
-            printf("the %s: the arena a placer needs for that policy's schedule (align %s)\n",
-                   npl == 1 ? "column after peak" : "columns after peak",
-                   units_bytes(a, sizeof a, align, 0));
-        for (int j = 0; j < npl; j++) {
-            int w = least_arena[j];
-            printf("least arena with %s: %s's schedule (%s)", plc[j]->name, pol[w]->name,
-                   units_bytes(a, sizeof a, arena[w * npl + j], 0));
-            if (arena[least_peak * npl + j] > arena[w * npl + j])
-                printf("; %s, the least live peak, places in %s", pol[least_peak]->name,
-                       units_bytes(b, sizeof b, arena[least_peak * npl + j], 0));
-            printf("\n");
-        }
-        for (int i = 0; i < npol; i++) {
-            uint32_t d = policy_diverge(base, &runs[i]);
-            if (d == g->n || pol[i] == policy_baseline()) continue;
-            printf("step %" PRIu32 ": %s pops node %" PRId64 ", %s pops node %" PRId64 "\n", d + 1,
-                   policy_baseline()->name, g->id[base->order[d]], pol[i]->name,
-                   g->id[runs[i].order[d]]);
-        }
-    }
-    goto out;
-fail:
-    fprintf(stderr, "%s: error: %s\n", g->source, err);
-    status = EXIT_BAD;
-out:
-    free(arena);
-    for (int i = 0; i < done; i++) policy_run_free(&runs[i]);
-    if (have_own) policy_run_free(&own);
-    graph_free(g);
+    compare_free(&res);
     return status; /* cli_main checks that standard output was written */
 }

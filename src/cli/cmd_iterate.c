@@ -8,7 +8,6 @@
 #include "defaults.h"
 #include "gpu/replay_iter.h"
 #include "util/units.h"
-#include "util/json.h"
 
 static void print_help(void)
 {
@@ -123,50 +122,83 @@ static void print_text(FILE *f, const graph *g, const policy *p, const pool_sim 
             s->seconds * 1e3);
 }
 
+/* The member "measured": the bytes, or null when nothing was measured. */
+static void measured(jw *w, const pool_sim *s, int64_t v)
+{
+    jw_key(w, "measured");
+    if (s->measured) jw_int(w, v);
+    else jw_null(w);
+}
+
 static void print_json(FILE *f, const graph *g, const policy *p, const pool_sim *s,
                        const char *backend, const replay_info *info)
 {
-    fprintf(f, "{\"graph\": ");
-    json_string(f, g->source);
-    fprintf(f, ", \"policy\": ");
-    json_string(f, p->name);
-    fprintf(f,
-            ", \"iterations\": %u, \"scale\": [%.17g, %.17g], \"seed\": %" PRIu64
-            ", \"expected_max\": %" PRId64 ",\n \"backend\": ",
-            s->n, s->pp.min, s->pp.max, s->pp.seed, s->expected_max);
-    if (backend) {
-        json_string(f, backend);
-        fprintf(f, ", \"device\": ");
-        json_string(f, info->device);
-    } else fprintf(f, "null, \"device\": null");
-    fprintf(f, ", \"seconds\": %.6f,\n \"pools\": [", s->seconds);
+    jw w;
+    jw_file(&w, f);
+    jw_object(&w);
+    jw_kstring(&w, "graph", g->source);
+    jw_kstring(&w, "policy", p->name);
+    jw_kuint(&w, "iterations", s->n);
+    jw_key(&w, "scale");
+    jw_array(&w);
+    jw_g(&w, s->pp.min, 17);
+    jw_g(&w, s->pp.max, 17);
+    jw_array_end(&w);
+    jw_kuint(&w, "seed", s->pp.seed);
+    jw_kint(&w, "expected_max", s->expected_max);
+    jw_break(&w, "\n ");
+    jw_key(&w, "backend");
+    if (backend) jw_string(&w, backend);
+    else jw_null(&w);
+    jw_key(&w, "device");
+    if (backend) jw_string(&w, info->device);
+    else jw_null(&w);
+    jw_key(&w, "seconds");
+    jw_f(&w, s->seconds, 6);
+    jw_break(&w, "\n ");
+    jw_key(&w, "pools");
+    jw_array(&w);
     for (int k = 0; k < POOL_NKINDS; k++) {
         const pool_total *t = &s->tot[k];
-        fprintf(f,
-                "%s\n  {\"name\": \"%s\", \"peak_capacity\": %" PRId64 ", \"mean_waste\": %.17g, "
-                "\"reallocations\": %" PRIu64 ", \"grows\": %u, \"shrinks\": %u, "
-                "\"peak_measured\": ",
-                k ? "," : "", pool_kind_at(k)->name, t->peak_cap, t->mean_waste, t->reallocs,
-                t->grows, t->shrinks);
-        if (s->measured) fprintf(f, "%" PRId64 "}", t->peak_measured);
-        else fprintf(f, "null}");
+        jw_break(&w, "\n  ");
+        jw_object(&w);
+        jw_kstring(&w, "name", pool_kind_at(k)->name);
+        jw_kint(&w, "peak_capacity", t->peak_cap);
+        jw_kg(&w, "mean_waste", t->mean_waste, 17);
+        jw_kuint(&w, "reallocations", t->reallocs);
+        jw_kuint(&w, "grows", t->grows);
+        jw_kuint(&w, "shrinks", t->shrinks);
+        jw_key(&w, "peak_measured");
+        if (s->measured) jw_int(&w, t->peak_measured);
+        else jw_null(&w);
+        jw_object_end(&w);
     }
-    fprintf(f, "],\n \"per_iteration\": [");
+    jw_array_end(&w);
+    jw_break(&w, "\n ");
+    jw_key(&w, "per_iteration");
+    jw_array(&w);
     for (uint32_t i = 0; i < s->n; i++) {
-        fprintf(f, "%s\n  {\"iteration\": %u, \"factor\": %.17g, \"need\": %" PRId64, i ? "," : "",
-                i + 1, s->factor[i], s->need[i]);
+        jw_break(&w, "\n  ");
+        jw_object(&w);
+        jw_kuint(&w, "iteration", i + 1);
+        jw_kg(&w, "factor", s->factor[i], 17);
+        jw_kint(&w, "need", s->need[i]);
         for (int k = 0; k < POOL_NKINDS; k++) {
             const pool_point *pt = &s->pt[k][i];
-            fprintf(f,
-                    ", \"%s\": {\"capacity\": %" PRId64 ", \"grow\": %u, \"shrink\": %u, "
-                    "\"allocations\": %u, \"measured\": ",
-                    pool_kind_at(k)->name, pt->cap, pt->grow, pt->shrink, pt->allocs);
-            if (s->measured) fprintf(f, "%" PRId64 "}", pt->measured);
-            else fprintf(f, "null}");
+            jw_key(&w, pool_kind_at(k)->name);
+            jw_object(&w);
+            jw_kint(&w, "capacity", pt->cap);
+            jw_kuint(&w, "grow", pt->grow);
+            jw_kuint(&w, "shrink", pt->shrink);
+            jw_kuint(&w, "allocations", pt->allocs);
+            measured(&w, s, pt->measured);
+            jw_object_end(&w);
         }
-        fputc('}', f);
+        jw_object_end(&w);
     }
-    fprintf(f, "]}\n");
+    jw_array_end(&w);
+    jw_object_end(&w);
+    jw_end(&w);
 }
 
 int cmd_iterate(int argc, char **argv)
@@ -213,33 +245,29 @@ int cmd_iterate(int argc, char **argv)
     const policy *p = cli_policy(pname);
     if (!p) return EXIT_USAGE;
 
-    graph *g = cli_load(file, 0);
-    if (!g) return EXIT_BAD;
-    run r;
+    cli_job j;
     pool_sim s = {0};
     replay_info info = {0};
     char err[512];
-    int have_run = 0, unavailable = 0;
-    status = EXIT_BAD;
-    if (policy_run(g, p, &ctx, &r, err, sizeof err)) goto fail_graph;
-    have_run = 1;
-    if (pool_simulate(g, &r, &pp, &s, err, sizeof err)) goto fail_graph;
-    if (be && replay_iterate(g, &r, be, &s, &info, &unavailable, err, sizeof err)) {
+    int unavailable = 0;
+    status = cli_job_load(&j, file);
+    if (!status) status = cli_job_run(&j, p, &ctx);
+    if (!status && pool_simulate(j.g, &j.r, &pp, &s, err, sizeof err)) {
+        fprintf(stderr, "%s: error: %s\n", j.g->source, err);
+        status = EXIT_BAD;
+    }
+    if (!status && be && replay_iterate(j.g, &j.r, be, &s, &info, &unavailable, err, sizeof err)) {
         if (unavailable) fprintf(stderr, "memtris iterate: %s\n", err); /* not about FILE */
-        else fprintf(stderr, "memtris iterate: %s: %s\n", g->source, err);
-        goto out;
+        else fprintf(stderr, "memtris iterate: %s: %s\n", j.g->source, err);
+        status = EXIT_BAD;
     }
     cli_out o;
-    if (cli_out_open(&o, "iterate", out)) goto out;
-    if (format == CLI_JSON) print_json(o.f, g, p, &s, be ? be->name : NULL, &info);
-    else print_text(o.f, g, p, &s, be ? be->name : NULL, &info, all);
-    status = cli_out_close(&o, 0);
-    goto out;
-fail_graph:
-    fprintf(stderr, "%s: error: %s\n", g->source, err);
-out:
+    if (!status && !(status = cli_out_open(&o, "iterate", out))) {
+        if (format == CLI_JSON) print_json(o.f, j.g, p, &s, be ? be->name : NULL, &info);
+        else print_text(o.f, j.g, p, &s, be ? be->name : NULL, &info, all);
+        status = cli_out_close(&o, 0);
+    }
     pool_sim_free(&s);
-    if (have_run) policy_run_free(&r);
-    graph_free(g);
+    cli_job_free(&j);
     return status;
 }

@@ -1,13 +1,12 @@
 /* cmd_pareto.c: "memtris compare --pareto": fifo, priority, multiqueue, best
  * and weighted at alpha 0, 0.1, ..., 1 on one graph, each as a (peak,
- * makespan) point, the Pareto front marked; as text, JSON or CSV, and the
- * plane as SVG. */
+ * makespan) point, the Pareto front marked (a pareto_result), written as
+ * text, JSON or CSV, and the plane as SVG. */
 #include <inttypes.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "util/json.h"
 #include "util/units.h"
 #include "ui/svg.h"
 
@@ -27,12 +26,20 @@ static int write_svg(const char *path, const graph *g, const svg_pareto_point *p
     return cli_out_close(&out, ferror(out.f) ? errno : 0);
 }
 
-int cli_pareto(const graph *g, const solve_ctx *c, int format, const char *svg)
+/* --pareto's result: the points, their front marked, and the graph's bounds. */
+typedef struct pareto_result {
+    const graph *g;
+    svg_pareto_point pt[NPOINTS];
+    double bound, critical; /* ms: no order finishes sooner; the critical path */
+} pareto_result;
+
+/* Runs and times every point's policy and marks the front. */
+static int pareto_run(pareto_result *pr, const solve_ctx *c)
 {
     static const char *const fixed[] = {"fifo", "priority", "multiqueue", "best"};
-    svg_pareto_point pt[NPOINTS];
+    const graph *g = pr->g;
     int64_t peak[NPOINTS];
-    double span[NPOINTS], bound = 0, critical = 0;
+    double span[NPOINTS];
     uint8_t front[NPOINTS];
     for (int k = 0; k < NPOINTS; k++) {
         const policy *p = policy_find(k < 4 ? fixed[k] : "weighted");
@@ -42,8 +49,7 @@ int cli_pareto(const graph *g, const solve_ctx *c, int format, const char *svg)
         run r;
         timeline t;
         char err[256];
-        int bad = policy_run(g, p, &pp, &r, err, sizeof err);
-        if (bad) {
+        if (policy_run(g, p, &pp, &r, err, sizeof err)) {
             fprintf(stderr, "%s: error: %s\n", g->source, err);
             return EXIT_BAD;
         }
@@ -51,60 +57,87 @@ int cli_pareto(const graph *g, const solve_ctx *c, int format, const char *svg)
             policy_run_free(&r);
             return EXIT_BAD;
         }
-        pt[k] = (svg_pareto_point){.name = p->name, .alpha = k < 4 ? -1 : pp.alpha};
-        pt[k].peak = peak[k] = r.peak;
-        pt[k].makespan = span[k] = t.makespan;
-        bound = t.bound;
-        critical = t.critical;
+        pr->pt[k] = (svg_pareto_point){.name = p->name, .alpha = k < 4 ? -1 : pp.alpha};
+        pr->pt[k].peak = peak[k] = r.peak;
+        pr->pt[k].makespan = span[k] = t.makespan;
+        pr->bound = t.bound;
+        pr->critical = t.critical;
         timeline_free(&t);
         policy_run_free(&r);
     }
     timeline_pareto(NPOINTS, peak, span, front);
-    for (int k = 0; k < NPOINTS; k++) pt[k].pareto = front[k];
+    for (int k = 0; k < NPOINTS; k++) pr->pt[k].pareto = front[k];
+    return EXIT_OK;
+}
 
-    char a[32], b[32];
-    int svg_only = svg && !strcmp(svg, "-");
-    if (svg_only) {
-    } else if (format == CLI_JSON) {
-        printf("{\"graph\": ");
-        json_string(stdout, g->source);
-        printf(", \"critical_path\": ");
-        cli_json_ms(stdout, critical);
-        printf(", \"makespan_bound\": ");
-        cli_json_ms(stdout, bound);
-        printf(", \"points\": [");
-        for (int k = 0; k < NPOINTS; k++) {
-            printf("%s{\"policy\": \"%s\", \"alpha\": ", k ? ", " : "", pt[k].name);
-            if (pt[k].alpha >= 0) printf("%.1f", pt[k].alpha);
-            else printf("null");
-            printf(", \"peak\": %" PRId64 ", \"makespan\": ", pt[k].peak);
-            cli_json_ms(stdout, pt[k].makespan);
-            printf(", \"pareto\": %s}", pt[k].pareto ? "true" : "false");
-        }
-        printf("]}\n");
-    } else if (format == CLI_CSV) {
-        printf("policy,alpha,peak,makespan_ms,pareto\n");
-        for (int k = 0; k < NPOINTS; k++) {
-            printf("%s,", pt[k].name);
-            if (pt[k].alpha >= 0) printf("%.1f", pt[k].alpha);
-            printf(",%" PRId64 ",", pt[k].peak);
-            cli_json_ms(stdout, pt[k].makespan);
-            printf(",%s\n", pt[k].pareto ? "true" : "false");
-        }
-    } else {
-        printf("%s: %u nodes; no order finishes before %s (critical path %s)\n", g->source, g->n,
-               units_ms(a, sizeof a, bound), units_ms(b, sizeof b, critical));
-        printf("%-10s  %5s  %12s  %12s  %s\n", "policy", "alpha", "peak", "makespan", "front");
-        for (int k = 0; k < NPOINTS; k++) {
-            char al[8] = "-";
-            if (pt[k].alpha >= 0) snprintf(al, sizeof al, "%.1f", pt[k].alpha);
-            printf("%-10s  %5s  %12s  %12s  %s\n", pt[k].name, al,
-                   units_bytes(a, sizeof a, pt[k].peak, 0), units_ms(b, sizeof b, pt[k].makespan),
-                   pt[k].pareto ? "*" : "");
-        }
-        printf("*: on the Pareto front (no other point has a lower peak and a makespan as "
-               "short, or a shorter makespan and a peak as low)\n");
-        if (!g->latency) printf("no node has a Latency: every makespan is 0\n");
+static void pareto_json(const pareto_result *pr)
+{
+    jw w;
+    jw_file(&w, stdout);
+    jw_object(&w);
+    jw_kstring(&w, "graph", pr->g->source);
+    jw_key(&w, "critical_path");
+    cli_jw_ms(&w, pr->critical);
+    jw_key(&w, "makespan_bound");
+    cli_jw_ms(&w, pr->bound);
+    jw_key(&w, "points");
+    jw_array(&w);
+    for (int k = 0; k < NPOINTS; k++) {
+        const svg_pareto_point *p = &pr->pt[k];
+        jw_object(&w);
+        jw_kstring(&w, "policy", p->name);
+        jw_key(&w, "alpha");
+        if (p->alpha >= 0) jw_f(&w, p->alpha, 1);
+        else jw_null(&w);
+        jw_kint(&w, "peak", p->peak);
+        jw_key(&w, "makespan");
+        cli_jw_ms(&w, p->makespan);
+        jw_kbool(&w, "pareto", p->pareto);
+        jw_object_end(&w);
     }
-    return svg ? write_svg(svg, g, pt) : EXIT_OK;
+    jw_array_end(&w);
+    jw_object_end(&w);
+    jw_end(&w);
+}
+
+static void pareto_csv(const pareto_result *pr)
+{
+    printf("policy,alpha,peak,makespan_ms,pareto\n");
+    for (int k = 0; k < NPOINTS; k++) {
+        const svg_pareto_point *p = &pr->pt[k];
+        printf("%s,", p->name);
+        if (p->alpha >= 0) printf("%.1f", p->alpha);
+        printf(",%" PRId64 ",", p->peak);
+        cli_json_ms(stdout, p->makespan);
+        printf(",%s\n", p->pareto ? "true" : "false");
+    }
+}
+
+static void pareto_text(const pareto_result *pr)
+{
+    char a[32], b[32];
+    printf("%s: %u nodes; no order finishes before %s (critical path %s)\n", pr->g->source,
+           pr->g->n, units_ms(a, sizeof a, pr->bound), units_ms(b, sizeof b, pr->critical));
+    printf("%-10s  %5s  %12s  %12s  %s\n", "policy", "alpha", "peak", "makespan", "front");
+    for (int k = 0; k < NPOINTS; k++) {
+        const svg_pareto_point *p = &pr->pt[k];
+        char al[8] = "-";
+        if (p->alpha >= 0) snprintf(al, sizeof al, "%.1f", p->alpha);
+        printf("%-10s  %5s  %12s  %12s  %s\n", p->name, al, units_bytes(a, sizeof a, p->peak, 0),
+               units_ms(b, sizeof b, p->makespan), p->pareto ? "*" : "");
+    }
+    printf("*: on the Pareto front (no other point has a lower peak and a makespan as "
+           "short, or a shorter makespan and a peak as low)\n");
+    if (!pr->g->latency) printf("no node has a Latency: every makespan is 0\n");
+}
+
+int cli_pareto(const graph *g, const solve_ctx *c, int format, const char *svg)
+{
+    pareto_result pr = {.g = g};
+    if (pareto_run(&pr, c)) return EXIT_BAD;
+    if (svg && !strcmp(svg, "-")) { /* the SVG instead of the points */
+    } else if (format == CLI_JSON) pareto_json(&pr);
+    else if (format == CLI_CSV) pareto_csv(&pr);
+    else pareto_text(&pr);
+    return svg ? write_svg(svg, g, pr.pt) : EXIT_OK;
 }

@@ -1,6 +1,7 @@
 /* cmd_place.c: "memtris place": a pure placement problem in google/minimalloc's
- * CSV (id,lower,upper,size), made a chain graph, placed by one placer, checked,
- * and written back as that CSV with an offset column (or as plan writes). */
+ * CSV (id,lower,upper,size), made a chain graph (a cli_job), placed by one
+ * placer, checked, and written back as that CSV with an offset column (or as
+ * plan writes). */
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -52,6 +53,25 @@ static void print_help(void)
            DEFAULT_PLACE_ALIGN);
 }
 
+/* Reads the CSV into j->prob and its chain graph into j->g, the diagnostics
+ * on stderr; raises *align to the CSV's largest alignment. EXIT_OK or EXIT_BAD. */
+static int load_problem(cli_job *j, const char *file, int64_t *align)
+{
+    diag d;
+    diag_init(&d, strcmp(file, "-") == 0 ? "<stdin>" : file);
+    j->prob = problem_read(file, &d);
+    j->g = j->prob ? problem_graph(j->prob, &d) : NULL;
+    for (size_t i = 0; i < d.nlines; i++) fprintf(stderr, "%s\n", d.lines[i]);
+    if (j->g && j->prob->offset)
+        fprintf(stderr,
+                "%s: warning: the offset column is not kept: memtris places every buffer anew\n",
+                d.source);
+    diag_free(&d);
+    if (!j->g) return EXIT_BAD;
+    if (j->prob->max_align > *align) *align = j->prob->max_align;
+    return EXIT_OK;
+}
+
 int cmd_place(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -92,55 +112,19 @@ int cmd_place(int argc, char **argv)
     const placer *pc = cli_placer("place", lname);
     if (!pc) return EXIT_USAGE;
 
-    diag d;
-    diag_init(&d, strcmp(file, "-") == 0 ? "<stdin>" : file);
-    problem *p = problem_read(file, &d);
-    graph *g = p ? problem_graph(p, &d) : NULL;
-    for (size_t i = 0; i < d.nlines; i++) fprintf(stderr, "%s\n", d.lines[i]);
-    if (!g) {
-        diag_free(&d);
-        problem_free(p);
-        return EXIT_BAD;
+    cli_job j;
+    memset(&j, 0, sizeof j);
+    if ((status = load_problem(&j, file, &align))) {
+        cli_job_free(&j);
+        return status;
     }
-    if (p->offset)
-        fprintf(stderr,
-                "%s: warning: the offset column is not kept: memtris places every buffer anew\n",
-                d.source);
-    diag_free(&d);
-    if (p->max_align > align) align = p->max_align;
-
-    run r;
-    placement pl = {0};
-    lifetimes lt = {0};
-    uint32_t *order = NULL;
-    char err[256];
-    int have_run = 0;
-    status = EXIT_OK;
+    cli_plan cp = {0};
     /* A chain: every policy gives its one order. */
-    if (policy_run(g, policy_find(DEFAULT_POLICY), &ctx, &r, err, sizeof err)) goto fail;
-    have_run = 1;
-    if ((status = cli_place("place", g, &r, NULL, pc, align, &ctx, &pl))) goto out;
-    order = cli_bufid_order(g); /* BufId i is row i */
-    if (!order || place_lifetimes(g, &r, &lt)) {
-        snprintf(err, sizeof err, "out of memory listing %u buffers", g->nbufs);
-        goto fail;
-    }
-    cli_plan cp = {.g = g, .r = &r, .pc = pc, .pl = &pl, .lt = &lt, .order = order, .prob = p};
-    if (svg) {
-        status = cli_plan_svg("place", svg, &cp);
-        if (status != EXIT_OK || !strcmp(svg, "-")) goto out;
-    }
-    status = cli_plan_write("place", path, format, &cp);
-    goto out;
-fail:
-    fprintf(stderr, "%s: error: %s\n", g->source, err);
-    status = EXIT_BAD;
-out:
-    free(order);
-    place_lifetimes_free(&lt);
-    place_free(&pl);
-    if (have_run) policy_run_free(&r);
-    graph_free(g);
-    problem_free(p);
+    status = cli_job_run(&j, policy_find(DEFAULT_POLICY), &ctx);
+    if (!status) status = cli_job_place(&j, "place", pc, align, &ctx);
+    if (!status) status = cli_job_plan(&j, &cp); /* BufId i is row i */
+    if (!status && svg) status = cli_plan_svg("place", svg, &cp);
+    if (!status && (!svg || strcmp(svg, "-"))) status = cli_plan_write("place", path, format, &cp);
+    cli_job_free(&j);
     return status;
 }

@@ -135,7 +135,7 @@ int cmd_plan(int argc, char **argv)
                *align_arg = NULL, *svg = NULL, *path = "-", *file;
     int c, status;
     solve_ctx ctx = {0}; /* --time-limit, --max-states, --alpha, --queue-order */
-    int by_arena = 0;
+    int by_arena = 0, svg_only = 0;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'p': pname = optarg; break;
@@ -181,46 +181,18 @@ int cmd_plan(int argc, char **argv)
         return cli_usage_error(
             "plan", "--rank-by arena ranks best's members; policy %s is one order", p->name);
 
-    graph *g = cli_load(file, 0);
-    if (!g) return EXIT_BAD;
-    run r;
-    placement pl = {0};
-    lifetimes lt = {0};
-    uint32_t *order = NULL;
-    char err[256];
-    int have_run = 0;
+    cli_job j;
     cli_plan cp = {0};
-    status = EXIT_OK;
-    if (policy_run(g, p, &ctx, &r, err, sizeof err)) goto fail;
-    have_run = 1;
-    if ((status = cli_place("plan", g, &r, NULL, pc, align, &ctx, &pl))) goto out;
-    if (by_arena && (status = rank_by_arena(g, pc, align, &ctx, &r, &pl, &cp))) goto out;
-    order = cli_bufid_order(g);
-    if (!order || place_lifetimes(g, &r, &lt)) {
-        snprintf(err, sizeof err, "out of memory listing %u buffers", g->nbufs);
-        goto fail;
-    }
-    cp.g = g;
-    cp.r = &r;
-    cp.pc = pc;
-    cp.pl = &pl;
-    cp.lt = &lt;
-    cp.policy = p->name;
-    cp.order = order;
-    if (svg) {
+    status = cli_job_load(&j, file);
+    if (!status) status = cli_job_run(&j, p, &ctx);
+    if (!status) status = cli_job_place(&j, "plan", pc, align, &ctx);
+    if (!status && by_arena) status = rank_by_arena(j.g, pc, align, &ctx, &j.r, &j.pl, &cp);
+    if (!status) status = cli_job_plan(&j, &cp);
+    if (!status && svg) {
         status = cli_plan_svg("plan", svg, &cp);
-        if (status != EXIT_OK || (!strcmp(svg, "-") && to_stdout)) goto out;
+        if (!strcmp(svg, "-") && to_stdout) svg_only = 1;
     }
-    status = cli_plan_write("plan", path, format, &cp);
-    goto out;
-fail:
-    fprintf(stderr, "%s: error: %s\n", g->source, err);
-    status = EXIT_BAD;
-out:
-    free(order);
-    place_lifetimes_free(&lt);
-    place_free(&pl);
-    if (have_run) policy_run_free(&r);
-    graph_free(g);
+    if (!status && !svg_only) status = cli_plan_write("plan", path, format, &cp);
+    cli_job_free(&j);
     return status; /* cli_main checks that standard output was written */
 }

@@ -195,6 +195,56 @@ static int write_output(const char *path, int format, const graph *g, const repl
     return cli_out_close(&out, 0);
 }
 
+/* Replays j's run on backend be, falling back (when the backend was not
+ * named) to the next one when be does not open. EXIT_OK with res filled,
+ * or EXIT_BAD after a message. */
+static int replay_on(cli_job *j, const replay_backend *be, int named, int mode, replay_result *res)
+{
+    const graph *g = j->g;
+    char err[512];
+    progress pr = {isatty(STDERR_FILENO), -1};
+    replay_opts o = {.backend = be,
+                     .mode = mode,
+                     .pl = j->has_plan ? &j->pl : NULL,
+                     .progress = on_progress,
+                     .ctx = &pr};
+    int rc = replay_run(g, &j->r, j->pol, &o, res, err, sizeof err);
+    progress_clear(&pr);
+    const replay_backend *next = replay_fallback(be, named);
+    if (rc == REPLAY_FAILED && res->unavailable[0] && next) {
+        fprintf(stderr, "memtris: cannot use %s (%s); replaying on %s\n", be->label,
+                res->unavailable, next->label);
+        replay_result_free(res);
+        if (!has_mode(next, mode)) {
+            char ms[64];
+            mode_list(next, ms, sizeof ms);
+            fprintf(stderr, "memtris replay: the %s backend has no %s mode (it has %s)\n",
+                    next->name, replay_mode_name(mode), ms);
+            return EXIT_BAD;
+        }
+        o.backend = be = next;
+        rc = replay_run(g, &j->r, j->pol, &o, res, err, sizeof err);
+        progress_clear(&pr);
+    }
+    if (rc == REPLAY_FAILED && res->unavailable[0]) {
+        /* The device did not open: not about FILE. */
+        fprintf(stderr, "memtris replay: %s\n", err);
+        return EXIT_BAD;
+    }
+    if (rc == REPLAY_FAILED) {
+        fprintf(stderr, "memtris replay: %s: %s\n", g->source, err);
+        return EXIT_BAD;
+    }
+    if (rc == REPLAY_CANCELLED) {
+        fprintf(stderr, "memtris replay: %s: cancelled\n", g->source);
+        return EXIT_BAD;
+    }
+    if (!res->residual_known)
+        fprintf(stderr, "memtris replay: %s: warning: the residual is unknown: %s\n", g->source,
+                res->residual_error[0] ? res->residual_error : "the last reading failed");
+    return EXIT_OK;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -254,70 +304,15 @@ int cmd_replay(int argc, char **argv)
     if (mode == REPLAY_ARENA && !(pc = cli_placer("replay", lname ? lname : DEFAULT_PLAN_PLACER)))
         return EXIT_USAGE;
 
-    graph *g = cli_load(file, 0);
-    if (!g) return EXIT_BAD;
-    run r;
-    placement pl = {0};
+    cli_job j;
     replay_result res = {0};
-    char err[512];
-    int have_run = 0, have_pl = 0;
-    status = EXIT_BAD;
-    if (policy_run(g, p, &ctx, &r, err, sizeof err)) goto fail_graph;
-    have_run = 1;
-    if (pc) {
-        if (cli_place("replay", g, &r, NULL, pc, PLACE_ALIGN_DEFAULT, &ctx, &pl)) goto out;
-        have_pl = 1;
-    }
-
-    progress pr = {isatty(STDERR_FILENO), -1};
-    replay_opts o = {.backend = be,
-                     .mode = mode,
-                     .pl = have_pl ? &pl : NULL,
-                     .progress = on_progress,
-                     .ctx = &pr};
-    int rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
-    progress_clear(&pr);
-    const replay_backend *next = replay_fallback(be, bname != NULL);
-    if (rc == REPLAY_FAILED && res.unavailable[0] && next) {
-        fprintf(stderr, "memtris: cannot use %s (%s); replaying on %s\n", be->label,
-                res.unavailable, next->label);
-        replay_result_free(&res);
-        if (!has_mode(next, mode)) {
-            char ms[64];
-            mode_list(next, ms, sizeof ms);
-            fprintf(stderr, "memtris replay: the %s backend has no %s mode (it has %s)\n",
-                    next->name, replay_mode_name(mode), ms);
-            goto out;
-        }
-        o.backend = be = next;
-        rc = replay_run(g, &r, p, &o, &res, err, sizeof err);
-        progress_clear(&pr);
-    }
-    if (rc == REPLAY_FAILED && res.unavailable[0]) {
-        /* The device did not open: not about FILE. */
-        fprintf(stderr, "memtris replay: %s\n", err);
-        goto out;
-    }
-    if (rc == REPLAY_FAILED) {
-        fprintf(stderr, "memtris replay: %s: %s\n", g->source, err);
-        goto out;
-    }
-    if (rc == REPLAY_CANCELLED) {
-        fprintf(stderr, "memtris replay: %s: cancelled\n", g->source);
-        goto out;
-    }
-    if (!res.residual_known)
-        fprintf(stderr, "memtris replay: %s: warning: the residual is unknown: %s\n", g->source,
-                res.residual_error[0] ? res.residual_error : "the last reading failed");
-    status = write_output(out, format, g, &res, mode);
-    goto out;
-fail_graph:
-    fprintf(stderr, "%s: error: %s\n", g->source, err);
-out:
+    status = cli_job_load(&j, file);
+    if (!status) status = cli_job_run(&j, p, &ctx);
+    if (!status && pc) status = cli_job_place(&j, "replay", pc, PLACE_ALIGN_DEFAULT, &ctx);
+    if (!status) status = replay_on(&j, be, bname != NULL, mode, &res);
+    if (!status) status = write_output(out, format, j.g, &res, mode);
     replay_result_free(&res);
-    place_free(&pl);
-    if (have_run) policy_run_free(&r);
-    graph_free(g);
+    cli_job_free(&j);
     /* cli_main checks that standard output was written */
     return status;
 }

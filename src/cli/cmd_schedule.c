@@ -1,9 +1,8 @@
-/* cmd_schedule.c: "memtris schedule": one policy's order and memory curve as
- * a table, JSON or CSV. */
+/* cmd_schedule.c: "memtris schedule": one policy's order and memory curve (a
+ * cli_job: run, proven, timed), then written as a table, JSON or CSV. */
 #include <inttypes.h>
 #include "cli.h"
 #include "defaults.h"
-#include "util/json.h"
 #include "util/units.h"
 
 static const char help[] =
@@ -36,8 +35,11 @@ static void print_help(void)
     cli_policy_help();
 }
 
-static void print_text(const graph *g, const policy *p, const run *r, const timeline *t)
+static void print_text(const cli_job *j)
 {
+    const graph *g = j->g;
+    const policy *p = j->pol;
+    const run *r = &j->r;
     char a[32], b[32];
     printf("%s: policy %s, %u nodes\n", g->source, p->name, g->n);
     printf("%8s  %12s  %-12s  %-28s  %12s  %12s\n", "step", "id", "op", "name", "change", "memory");
@@ -57,46 +59,58 @@ static void print_text(const graph *g, const policy *p, const run *r, const time
     printf("%s\n", policy_gap_words(r, 1, gap, sizeof gap));
     if (r->found_by) printf("found by %s\n", r->found_by->name);
     if (p->kind == POLICY_EXACT) printf("%s\n", cli_search_words(r, sw, sizeof sw));
-    cli_time_text(stdout, g, t);
+    cli_time_text(stdout, g, &j->t);
 }
 
-static void print_json(const graph *g, const policy *p, const run *r, const timeline *t)
+static void print_json(const cli_job *j)
 {
-    printf("{\"policy\": ");
-    json_string(stdout, p->name);
-    printf(", \"nodes\": %" PRIu32 ", \"peak\": %" PRId64 ", \"lower_bound\": %" PRId64
-           ", \"proven_optimal\": %s",
-           g->n, r->peak, r->lower_bound, r->optimal ? "true" : "false");
-    if (r->found_by) {
-        printf(", \"found_by\": ");
-        json_string(stdout, r->found_by->name);
+    const graph *g = j->g;
+    const run *r = &j->r;
+    jw w;
+    jw_file(&w, stdout);
+    jw_object(&w);
+    jw_kstring(&w, "policy", j->pol->name);
+    jw_kuint(&w, "nodes", g->n);
+    jw_kint(&w, "peak", r->peak);
+    jw_kint(&w, "lower_bound", r->lower_bound);
+    jw_kbool(&w, "proven_optimal", r->optimal);
+    if (r->found_by) jw_kstring(&w, "found_by", r->found_by->name);
+    if (j->pol->kind == POLICY_EXACT) {
+        jw_key(&w, "search");
+        jw_object(&w);
+        jw_kuint(&w, "states", r->search.states);
+        jw_kuint(&w, "pieces", r->search.pieces);
+        jw_kuint(&w, "solved", r->search.solved);
+        jw_kstring(&w, "stopped", cli_search_stop_word(r));
+        jw_object_end(&w);
     }
-    if (p->kind == POLICY_EXACT) {
-        static const char *const stop[] = {
-            [SOLVE_DONE] = "done", [SOLVE_TIME] = "time", [SOLVE_STATES] = "states"};
-        printf(", \"search\": {\"states\": %llu, \"pieces\": %u, \"solved\": %u, \"stopped\": "
-               "\"%s\"}",
-               (unsigned long long)r->search.states, r->search.pieces, r->search.solved,
-               stop[r->search.stopped]);
-    }
-    if (p->prepare) printf(", \"alpha\": %.12g", r->alpha);
-    cli_time_json(stdout, t);
-    printf(", \"order\": [");
-    for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %" PRId64 : "%" PRId64, g->id[r->order[s]]);
-    printf("], \"memory\": [");
-    for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %" PRId64 : "%" PRId64, r->memory[s]);
-    printf("], \"start\": [");
-    for (uint32_t s = 0; s < r->n; s++) {
-        if (s) printf(", ");
-        cli_json_ms(stdout, t->start[r->order[s]]);
-    }
-    printf("], \"stream\": [");
-    for (uint32_t s = 0; s < r->n; s++) printf(s ? ", %d" : "%d", graph_stream(g, r->order[s]));
-    printf("]}\n");
+    if (j->pol->prepare) jw_kg(&w, "alpha", r->alpha, 12);
+    cli_time_json(&w, &j->t);
+    jw_key(&w, "order");
+    jw_array(&w);
+    for (uint32_t s = 0; s < r->n; s++) jw_int(&w, g->id[r->order[s]]);
+    jw_array_end(&w);
+    jw_key(&w, "memory");
+    jw_array(&w);
+    for (uint32_t s = 0; s < r->n; s++) jw_int(&w, r->memory[s]);
+    jw_array_end(&w);
+    jw_key(&w, "start");
+    jw_array(&w);
+    for (uint32_t s = 0; s < r->n; s++) cli_jw_ms(&w, j->t.start[r->order[s]]);
+    jw_array_end(&w);
+    jw_key(&w, "stream");
+    jw_array(&w);
+    for (uint32_t s = 0; s < r->n; s++) jw_int(&w, graph_stream(g, r->order[s]));
+    jw_array_end(&w);
+    jw_object_end(&w);
+    jw_end(&w);
 }
 
-static void print_csv(const graph *g, const run *r, const timeline *t)
+static void print_csv(const cli_job *j)
 {
+    const graph *g = j->g;
+    const run *r = &j->r;
+    const timeline *t = &j->t;
     printf("step,id,op,name,change,memory,start_ms,finish_ms,stream\n");
     for (uint32_t s = 0; s < r->n; s++) {
         uint32_t u = r->order[s];
@@ -149,27 +163,18 @@ int cmd_schedule(int argc, char **argv)
     const policy *p = cli_policy(pname);
     if (!p) return EXIT_USAGE;
 
-    graph *g = cli_load(file, 0);
-    if (!g) return EXIT_BAD;
-    run r;
-    char err[256];
-    if (policy_run(g, p, &ctx, &r, err, sizeof err)) {
-        fprintf(stderr, "%s: error: %s\n", g->source, err);
-        graph_free(g);
-        return EXIT_BAD;
+    cli_job j;
+    status = cli_job_load(&j, file);
+    if (!status) status = cli_job_run(&j, p, &ctx);
+    if (!status) {
+        cli_prove(j.g, &j.r, 1);
+        status = cli_job_time(&j);
     }
-    cli_prove(g, &r, 1);
-    timeline t;
-    if (cli_timeline(g, &r, &t)) {
-        policy_run_free(&r);
-        graph_free(g);
-        return EXIT_BAD;
+    if (!status) {
+        if (format == CLI_JSON) print_json(&j);
+        else if (format == CLI_CSV) print_csv(&j);
+        else print_text(&j);
     }
-    if (format == CLI_JSON) print_json(g, p, &r, &t);
-    else if (format == CLI_CSV) print_csv(g, &r, &t);
-    else print_text(g, p, &r, &t);
-    timeline_free(&t);
-    policy_run_free(&r);
-    graph_free(g);
-    return EXIT_OK; /* cli_main checks that standard output was written */
+    cli_job_free(&j);
+    return status; /* cli_main checks that standard output was written */
 }

@@ -5,7 +5,7 @@
 
 int main(int argc, char **argv)
 {
-    static char outbuf[1 << 16];
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    static char stdout_buf[1 << 16];
+    setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
     return cli_main(argc, argv);
 }

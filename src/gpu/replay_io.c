@@ -1,6 +1,6 @@
 /* replay_io.c: saved replays: the JSON of `memtris replay --format json`
- * (writing, and loading it back with every field checked), and the check
- * that a replay belongs to a schedule. Exports replay_write_json,
+ * (written through util's jw, loaded back with every field checked), and the
+ * check that a replay belongs to a schedule. Exports replay_write_json,
  * replay_load_json, replay_check_run. */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include "util/fileio.h"
 #include "util/jscan.h"
 #include "util/json.h"
+#include "util/jw.h"
 #include "util/textpos.h"
 
 /* The largest integer a JSON number (a double) carries exactly. */
@@ -21,55 +22,56 @@
 /* ------------------------------------------------------------ writing */
 
 /* A double as JSON: %.6g, and 0 for what JSON cannot say (NaN, infinities). */
-static void put_double(FILE *f, double v)
-{
-    if (!isfinite(v)) v = 0;
-    fprintf(f, "%.6g", v);
-}
+static void put_double(jw *w, const char *key, double v) { jw_kg(w, key, isfinite(v) ? v : 0, 6); }
 
 int replay_write_json(FILE *f, const replay_result *res)
 {
-    fputs("{\"backend\": ", f);
-    json_string(f, res->backend);
-    fputs(", \"mode\": ", f);
-    json_string(f, res->mode);
-    fputs(", \"policy\": ", f);
-    json_string(f, res->policy);
-    if (res->placer[0]) {
-        fputs(", \"placer\": ", f);
-        json_string(f, res->placer);
-    }
-    fputs(", \"device\": ", f);
-    json_string(f, res->info.device);
-    fprintf(f, ", \"device_total\": %" PRId64 ", \"versions\": ", res->info.total);
-    json_string(f, res->info.versions);
-    fputs(",\n \"steps\": [", f);
+    jw w;
+    jw_file(&w, f);
+    jw_object(&w);
+    jw_kstring(&w, "backend", res->backend);
+    jw_kstring(&w, "mode", res->mode);
+    jw_kstring(&w, "policy", res->policy);
+    if (res->placer[0]) jw_kstring(&w, "placer", res->placer);
+    jw_kstring(&w, "device", res->info.device);
+    jw_kint(&w, "device_total", res->info.total);
+    jw_kstring(&w, "versions", res->info.versions);
+    jw_break(&w, "\n ");
+    jw_key(&w, "steps");
+    jw_array(&w);
     for (uint32_t i = 0; i < res->n; i++) {
         const replay_sample *x = &res->s[i];
-        fprintf(f,
-                "%s\n  {\"step\": %" PRIu32 ", \"node\": %" PRId64 ", \"predicted\": %" PRId64
-                ", \"measured\": %" PRId64 ", \"ms\": ",
-                i ? "," : "", x->step + 1, x->node, x->predicted, x->measured);
-        put_double(f, x->ms);
-        fputc('}', f);
+        jw_break(&w, "\n  ");
+        jw_object(&w);
+        jw_kuint(&w, "step", x->step + 1);
+        jw_kint(&w, "node", x->node);
+        jw_kint(&w, "predicted", x->predicted);
+        jw_kint(&w, "measured", x->measured);
+        put_double(&w, "ms", x->ms);
+        jw_object_end(&w);
     }
-    fprintf(f,
-            "%s],\n \"predicted_peak\": %" PRId64 ", \"predicted_peak_step\": %" PRIu32
-            ", \"measured_peak\": %" PRId64 ", \"measured_peak_step\": %" PRIu32
-            ", \"max_excess\": %" PRId64 ", \"max_excess_step\": %" PRIu32
-            ",\n \"baseline\": %" PRId64 ", \"residual\": ",
-            res->n ? "\n " : "", res->predicted_peak,
-            replay_step_shown(res, res->predicted_peak_step), res->measured_peak,
-            replay_step_shown(res, res->measured_peak_step), res->max_excess,
-            replay_step_shown(res, res->max_excess_step), res->baseline);
+    if (res->n) jw_break(&w, "\n ");
+    jw_array_end(&w);
+    jw_break(&w, "\n ");
+    jw_kint(&w, "predicted_peak", res->predicted_peak);
+    jw_kuint(&w, "predicted_peak_step", replay_step_shown(res, res->predicted_peak_step));
+    jw_kint(&w, "measured_peak", res->measured_peak);
+    jw_kuint(&w, "measured_peak_step", replay_step_shown(res, res->measured_peak_step));
+    jw_kint(&w, "max_excess", res->max_excess);
+    jw_kuint(&w, "max_excess_step", replay_step_shown(res, res->max_excess_step));
+    jw_break(&w, "\n ");
+    jw_kint(&w, "baseline", res->baseline);
     /* null: unknown (the last reading failed), never a 0 that was not read */
-    if (res->residual_known) fprintf(f, "%" PRId64, res->residual);
-    else fputs("null", f);
-    fprintf(f, ", \"held\": %" PRId64 ", \"seconds\": ", res->held);
-    put_double(f, res->seconds);
-    fprintf(f, ", \"complete\": %s, \"total_steps\": %" PRIu32 "}\n",
-            res->n == res->total ? "true" : "false", res->total);
-    return ferror(f) ? -1 : 0;
+    jw_key(&w, "residual");
+    if (res->residual_known) jw_int(&w, res->residual);
+    else jw_null(&w);
+    jw_kint(&w, "held", res->held);
+    put_double(&w, "seconds", res->seconds);
+    jw_kbool(&w, "complete", res->n == res->total);
+    jw_kuint(&w, "total_steps", res->total);
+    jw_object_end(&w);
+    int rc = jw_end(&w);
+    return rc || ferror(f) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------ loading */

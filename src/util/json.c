@@ -1,16 +1,34 @@
 /* json.c: JSON string literals and type words (json.h). */
 #include "json.h"
+#include <string.h>
 
-void json_string(FILE *f, const char *s)
+void json_string_to(const char *s, void (*put)(void *ctx, const char *p, size_t n), void *ctx)
 {
-    fputc('"', f);
+    static const char hex[] = "0123456789abcdef";
+    put(ctx, "\"", 1);
+    const char *run = s; /* the bytes written as they are, since the last escape */
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
+        char esc[6];
+        size_t n;
+        if (*p == '"' || *p == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)*p;
+            n = 2;
+        } else if (*p < 0x20) {
+            char u[6] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15]};
+            for (n = 0; n < 6; n++) esc[n] = u[n];
+        } else continue;
+        if ((const char *)p > run) put(ctx, run, (size_t)((const char *)p - run));
+        put(ctx, esc, n);
+        run = (const char *)p + 1;
     }
-    fputc('"', f);
+    if (*run) put(ctx, run, strlen(run));
+    put(ctx, "\"", 1);
 }
+
+static void put_file(void *f, const char *p, size_t n) { fwrite(p, 1, n, f); }
+
+void json_string(FILE *f, const char *s) { json_string_to(s, put_file, f); }
 
 const char *json_type_word(const cJSON *v)
 {

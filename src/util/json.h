@@ -1,6 +1,7 @@
-/* json.h: JSON for every layer that reads or writes it: string literals out,
- * and the words messages use for a parsed value's type. (The strict syntax
- * check that decides what is JSON is jscan.h.) Exports json_*. */
+/* json.h: JSON for every layer that reads or writes it: string literals out
+ * (the one escaping, which jw.h's writer uses too), and the words messages use
+ * for a parsed value's type. (The strict syntax check that decides what is
+ * JSON is jscan.h.) Exports json_*. */
 #ifndef MEMTRIS_JSON_H
 #define MEMTRIS_JSON_H
 #include <stdio.h>
@@ -9,6 +10,8 @@
 /* Writes s as a JSON string literal: '"' and '\\' escaped, control
  * characters as \u00XX, everything else as it is. */
 void json_string(FILE *f, const char *s);
+/* The same literal, in pieces handed to put(ctx, bytes, len). */
+void json_string_to(const char *s, void (*put)(void *ctx, const char *p, size_t n), void *ctx);
 /* "a string", "a number", "a boolean", "null", "an array", "an object",
  * "nothing" (NULL) or "an invalid value". */
 const char *json_type_word(const cJSON *v);

@@ -1,6 +1,7 @@
 /* gen_internal.h: struct gen_graph, the generated graph as gen.c builds it
- * and gen_json.c writes it; the generators' random numbers (gen.c), which
- * gen_packing.c draws too. Included by those three only. */
+ * and gen_json.c writes it; struct generator, a kind (one gen_KIND.c each,
+ * listed by gen_kinds.c), and the builder and random numbers they use
+ * (gen.c), which gen_packing.c draws too. Included by gen's files only. */
 #ifndef MEMTRIS_GEN_INTERNAL_H
 #define MEMTRIS_GEN_INTERNAL_H
 #include <stddef.h>
@@ -45,7 +46,45 @@ struct gen_graph {
 
 #define GEN_CONSUMED 0x80000000u
 
-/* splitmix64 (gen.c): the next number of the stream s. */
+/* splitmix64 (gen.c): the next number of the stream s; one below n. */
 uint64_t gen_rng_next(uint64_t *s);
+uint32_t gen_rng_below(uint64_t *s, uint32_t n);
+/* Log-uniform-ish sizes: a power of two from 2^8 to 2^23, then uniform up to the next. */
+int64_t gen_spread_size(uint64_t *rng);
+
+#define GEN_NONE   UINT32_MAX
+#define GEN_KiB    ((int64_t)1024)
+#define GEN_MAX_WS 4 /* workspaces of one op */
+
+enum { GEN_OP_NEW = 0, GEN_OP_INPLACE = 1 };
+
+/* Adds an op of type `op`, named by fmt, reading the nin distinct buffers
+ * in[]. It writes a new output of out_size bytes when out_size >= 0, and nws
+ * (at most GEN_MAX_WS) workspace buffers of ws[] bytes; with GEN_OP_INPLACE
+ * it writes in[0] in place (later readers then depend on it). An op with one
+ * output costs 3 nodes (ALLOC, compute, FREE), 2 more per workspace. Returns
+ * the output buffer, or GEN_NONE (and g->oom when memory ran out). */
+__attribute__((format(printf, 9, 10))) uint32_t
+gen_add_op(gen_graph *g, const char *op, const uint32_t *in, uint32_t nin, int64_t out_size,
+           const int64_t *ws, uint32_t nws, int flags, const char *fmt, ...);
+
+/* A kind's body gets the network input x and a budget of nodes; it returns
+ * the final buffer and leaves in *left the nodes it did not use (gen_build
+ * pads them). */
+typedef uint32_t (*gen_body_fn)(gen_graph *g, uint64_t *rng, uint32_t x, uint32_t budget,
+                                uint32_t *left);
+
+/* A kind of memtris gen: one file defines `const generator gen_KIND`, and
+ * one line of gen_kinds.c's table lists it. */
+typedef struct generator {
+    gen_kind k; /* first: a gen_kind pointer is its generator's */
+    gen_body_fn body;
+    int64_t input_size; /* the network input's bytes; 0: drawn by gen_spread_size */
+    /* The kind's own stream of the seed (seed ^ stream x a constant): fixed
+     * for ever, since every generated graph depends on it. */
+    uint64_t stream;
+} generator;
+
+extern const generator gen_chain, gen_branch, gen_alloc_heavy, gen_huge, gen_random, gen_randwire;
 
 #endif

@@ -1,71 +1,58 @@
 /* gen_json.c: writes a generated graph as memtris JSON through the caller's
- * callback, a megabyte at a time (Nodes in Id order, then Edges). Exports
- * gen_emit and gen_write. */
+ * callback through util's JSON writer, a megabyte at a time (Nodes in Id
+ * order, then Edges). Exports gen_emit, gen_emit_streams and gen_write. */
 #include "gen.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gen_internal.h"
 #include "sched/graph/graph.h"
+#include "util/jw.h"
 
-#define OUT_CAP   ((size_t)1 << 20)
-#define OUT_SLACK 256 /* room kept for one item: a name is < 96 bytes */
+#define OUT_CAP ((size_t)1 << 20)
 
-typedef struct outbuf {
-    char *p;
-    size_t len;
-    gen_write_fn write;
-    void *ctx;
-    int failed;
-} outbuf;
-
-static void out_flush(outbuf *o)
-{
-    if (o->len && !o->failed && o->write(o->ctx, o->p, o->len)) o->failed = 1;
-    o->len = 0;
-}
-
-/* Ensures room for one item (OUT_SLACK bytes). */
-static void out_room(outbuf *o)
-{
-    if (o->len + OUT_SLACK > OUT_CAP) out_flush(o);
-}
-
-static void out_str(outbuf *o, const char *s)
-{
-    size_t l = strlen(s);
-    memcpy(o->p + o->len, s, l);
-    o->len += l;
-}
-
-static void out_u64(outbuf *o, uint64_t v)
+/* Appends the decimal digits of v at out; returns the end. */
+static char *put_u64(char *out, uint64_t v)
 {
     char t[20];
-    int k = 0;
+    int k = 20;
     do {
-        t[k++] = (char)('0' + v % 10);
+        t[--k] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    while (k) o->p[o->len++] = t[--k];
+    memcpy(out, t + k, (size_t)(20 - k));
+    return out + (20 - k);
 }
 
-/* The Name of buffer b's ALLOC: its producer's Name and a suffix. */
-static void out_bufname(outbuf *o, const gen_graph *g, uint32_t b)
+/* The Name of buffer b's ALLOC, after prefix ("" or "free "): its
+ * producer's Name (under 96 bytes) and a suffix. out has 128 bytes. */
+static const char *bufname(char *out, const char *prefix, const gen_graph *g, uint32_t b)
 {
-    out_str(o, g->pool + g->bname[b]);
+    const char *name = g->pool + g->bname[b];
+    size_t lp = strlen(prefix), ln = strlen(name);
+    memcpy(out, prefix, lp);
+    memcpy(out + lp, name, ln);
+    char *e = out + lp + ln;
     if (g->suffix[b]) {
-        out_str(o, ".ws");
-        out_u64(o, g->suffix[b]);
-    } else out_str(o, ".out");
+        memcpy(e, ".ws", 3);
+        e = put_u64(e + 3, g->suffix[b]);
+    } else {
+        memcpy(e, ".out", 4);
+        e += 4;
+    }
+    *e = 0;
+    return out;
 }
 
-/* A fixed-point number: v / 10^6 with six decimals. */
-static void out_micro(outbuf *o, uint64_t v)
+/* A fixed-point number: v / 10^6 with six decimals. out has 32 bytes. */
+static const char *micro(char *out, uint64_t v)
 {
-    out_u64(o, v / 1000000);
-    char t[8] = ".000000";
-    for (int k = 6; k > 0; k--, v /= 10) t[k] = (char)('0' + v % 10);
-    out_str(o, t);
+    char *e = put_u64(out, v / 1000000);
+    *e++ = '.';
+    v %= 1000000;
+    for (int k = 5; k >= 0; k--, v /= 10) e[k] = (char)('0' + v % 10);
+    e[6] = 0;
+    return out;
 }
 
 /* Compute u's Latency in nanoseconds: the bytes of its Inputs at
@@ -95,6 +82,36 @@ int gen_emit(const gen_graph *g, gen_write_fn write, void *ctx, char *err, size_
     return gen_emit_streams(g, 1, write, ctx, err, errcap);
 }
 
+/* One node of Id id, the combined index u, as an object of the Nodes array. */
+static void node_json(jw *w, const gen_graph *g, uint32_t id, uint32_t u, uint32_t streams)
+{
+    char name[128];
+    jw_object(w);
+    jw_kuint(w, "Id", id);
+    if (u >= g->n) {
+        jw_kstring(w, "Op", "FREE");
+        jw_kuint(w, "BufId", u - g->n + 1);
+        jw_kstring(w, "Name", bufname(name, "free ", g, u - g->n));
+    } else if (g->kind[u] == NODE_ALLOC) {
+        uint32_t b = g->ref[u];
+        jw_kstring(w, "Op", "ALLOC");
+        jw_kuint(w, "Size", (uint64_t)g->size[b]);
+        jw_kuint(w, "BufId", b + 1);
+        jw_kstring(w, "Name", bufname(name, "", g, b));
+    } else {
+        jw_kstring(w, "Op", g->op[u]);
+        jw_kstring(w, "Name", g->pool + g->ref[u]);
+        jw_key(w, "Inputs");
+        jw_array(w);
+        for (uint32_t i = g->in_off[u]; i < g->in_off[u + 1]; i++) jw_uint(w, g->in[i] + 1);
+        jw_array_end(w);
+        jw_key(w, "Latency");
+        jw_raw(w, micro(name, latency_ns(g, u)));
+        if (streams > 1) jw_kuint(w, "Stream", stream_of(g, u, streams));
+    }
+    jw_object_end(w);
+}
+
 int gen_emit_streams(const gen_graph *g, uint32_t streams, gen_write_fn write, void *ctx, char *err,
                      size_t errcap)
 {
@@ -102,70 +119,38 @@ int gen_emit_streams(const gen_graph *g, uint32_t streams, gen_write_fn write, v
         snprintf(err, errcap, "streams must be from 1 to %u, not %u", GEN_MAX_STREAMS, streams);
         return -1;
     }
-    outbuf o = {malloc(OUT_CAP), 0, write, ctx, 0};
-    if (!o.p) {
+    outbuf o;
+    if (outbuf_open(&o, OUT_CAP, write, ctx)) {
         snprintf(err, errcap, "out of memory");
         return -1;
     }
-    uint32_t n = g->n, total = g->n + g->nb;
-    out_str(&o, "{\"Nodes\": [\n");
+    jw w;
+    jw_init(&w, &o);
+    uint32_t total = g->n + g->nb;
+    jw_object(&w);
+    jw_key(&w, "Nodes");
+    jw_array(&w);
     for (uint32_t id = 0; id < total && !o.failed; id++) {
-        uint32_t u = g->order[id];
-        out_room(&o);
-        out_str(&o, "{\"Id\": ");
-        out_u64(&o, id);
-        if (u >= n) {
-            out_str(&o, ", \"Op\": \"FREE\", \"BufId\": ");
-            out_u64(&o, u - n + 1);
-            out_str(&o, ", \"Name\": \"free ");
-            out_bufname(&o, g, u - n);
-            out_str(&o, "\"}");
-        } else if (g->kind[u] == NODE_ALLOC) {
-            uint32_t b = g->ref[u];
-            out_str(&o, ", \"Op\": \"ALLOC\", \"Size\": ");
-            out_u64(&o, (uint64_t)g->size[b]);
-            out_str(&o, ", \"BufId\": ");
-            out_u64(&o, b + 1);
-            out_str(&o, ", \"Name\": \"");
-            out_bufname(&o, g, b);
-            out_str(&o, "\"}");
-        } else {
-            out_str(&o, ", \"Op\": \"");
-            out_str(&o, g->op[u]);
-            out_str(&o, "\", \"Name\": \"");
-            out_str(&o, g->pool + g->ref[u]);
-            out_str(&o, "\", \"Inputs\": [");
-            for (uint32_t i = g->in_off[u]; i < g->in_off[u + 1]; i++) {
-                out_room(&o);
-                if (i > g->in_off[u]) out_str(&o, ", ");
-                out_u64(&o, g->in[i] + 1);
-            }
-            out_room(&o);
-            out_str(&o, "], \"Latency\": ");
-            out_micro(&o, latency_ns(g, u));
-            if (streams > 1) {
-                out_str(&o, ", \"Stream\": ");
-                out_u64(&o, stream_of(g, u, streams));
-            }
-            out_str(&o, "}");
-        }
-        out_str(&o, id + 1 < total ? ",\n" : "\n");
+        jw_break(&w, "\n");
+        node_json(&w, g, id, g->order[id], streams);
     }
-    out_str(&o, "],\n\"Edges\": [\n");
+    jw_break(&w, "\n");
+    jw_array_end(&w);
+    jw_break(&w, "\n");
+    jw_key(&w, "Edges");
+    jw_array(&w);
     for (size_t e = 0; e < g->ne && !o.failed; e++) {
-        out_room(&o);
-        o.p[o.len++] = '[';
-        out_u64(&o, g->id[g->eu[e]]);
-        out_str(&o, ", ");
-        out_u64(&o, g->id[g->ev[e]]);
-        o.p[o.len++] = ']';
-        if (e + 1 < g->ne) out_str(&o, e % 8 == 7 ? ",\n" : ", ");
+        if (e % 8 == 0) jw_break(&w, "\n");
+        jw_array(&w);
+        jw_uint(&w, g->id[g->eu[e]]);
+        jw_uint(&w, g->id[g->ev[e]]);
+        jw_array_end(&w);
     }
-    out_room(&o);
-    out_str(&o, "\n]}\n");
-    out_flush(&o);
-    free(o.p);
-    if (o.failed) {
+    jw_break(&w, g->ne ? "\n" : "\n\n");
+    jw_array_end(&w);
+    jw_object_end(&w);
+    jw_end(&w);
+    if (outbuf_close(&o)) {
         snprintf(err, errcap, "write failed");
         return -1;
     }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sched/graph/load.h"
+#include "util/outbuf.h"
 
 const char *problem_id(const problem *p, uint32_t i) { return p->pool + p->id[i]; }
 
@@ -27,50 +28,20 @@ void problem_free(problem *p)
 
 #define OUT_CAP ((size_t)1 << 16)
 
-typedef struct outbuf {
-    char p[OUT_CAP];
-    size_t len;
-    problem_write_fn write;
-    void *ctx;
-    int failed;
-} outbuf;
-
-static void out_flush(outbuf *o)
-{
-    if (o->len && !o->failed && o->write(o->ctx, o->p, o->len)) o->failed = 1;
-    o->len = 0;
-}
-
-static void out_bytes(outbuf *o, const char *s, size_t n)
-{
-    if (o->len + n > OUT_CAP) out_flush(o);
-    if (n > OUT_CAP) {
-        if (!o->failed && o->write(o->ctx, s, n)) o->failed = 1;
-        return;
-    }
-    memcpy(o->p + o->len, s, n);
-    o->len += n;
-}
-
-static void out_str(outbuf *o, const char *s) { out_bytes(o, s, strlen(s)); }
-
 static void out_i64(outbuf *o, const char *before, int64_t v)
 {
-    char t[48];
-    int k = snprintf(t, sizeof t, "%s%" PRId64, before, v);
-    out_bytes(o, t, (size_t)k);
+    outbuf_str(o, before);
+    outbuf_i64(o, v);
 }
+
+#define out_str outbuf_str
 
 /* ------------------------------------------------------------------- CSV */
 
 int problem_write_csv(const problem *p, const int64_t *offset, problem_write_fn write, void *ctx)
 {
-    outbuf *o = malloc(sizeof *o);
-    if (!o) return -1;
-    o->len = 0;
-    o->write = write;
-    o->ctx = ctx;
-    o->failed = 0;
+    outbuf ob, *o = &ob;
+    if (outbuf_open(o, OUT_CAP, write, ctx)) return -1;
     out_str(o, "id,lower,upper,size");
     if (p->align) out_str(o, ",alignment");
     if (offset) out_str(o, ",offset");
@@ -84,10 +55,7 @@ int problem_write_csv(const problem *p, const int64_t *offset, problem_write_fn 
         if (offset) out_i64(o, ",", offset[i]);
         out_str(o, "\n");
     }
-    out_flush(o);
-    int failed = o->failed;
-    free(o);
-    return failed ? -1 : 0;
+    return outbuf_close(o);
 }
 
 /* ----------------------------------------------------------------- graph */
@@ -111,10 +79,9 @@ int problem_write_graph(const problem *p, problem_write_fn write, void *ctx, cha
 {
     size_t ne = (size_t)p->n * 2;
     event *ev = malloc((ne + 1) * sizeof *ev);
-    outbuf *o = malloc(sizeof *o);
-    if (!ev || !o) {
+    outbuf ob, *o = &ob;
+    if (!ev || outbuf_open(o, OUT_CAP, write, ctx)) {
         free(ev);
-        free(o);
         snprintf(err, errcap, "out of memory writing %u buffers", p->n);
         return -1;
     }
@@ -123,10 +90,6 @@ int problem_write_graph(const problem *p, problem_write_fn write, void *ctx, cha
         ev[2 * i + 1] = (event){p->upper[i], i, 0};
     }
     qsort(ev, ne, sizeof *ev, by_time);
-    o->len = 0;
-    o->write = write;
-    o->ctx = ctx;
-    o->failed = 0;
     out_str(o, "{\"Nodes\": [");
     for (size_t k = 0; k < ne && !o->failed; k++) {
         uint32_t i = ev[k].row;
@@ -149,10 +112,8 @@ int problem_write_graph(const problem *p, problem_write_fn write, void *ctx, cha
         out_str(o, "]");
     }
     out_str(o, "]}\n");
-    out_flush(o);
-    int failed = o->failed;
+    int failed = outbuf_close(o);
     free(ev);
-    free(o);
     if (failed) snprintf(err, errcap, "write failed");
     return failed ? -1 : 0;
 }

@@ -1,0 +1,177 @@
+/* cli_compare.c: compare's result written for people (a table and notes),
+ * as JSON and as CSV, and freed. Exports compare_text, compare_json,
+ * compare_csv, compare_free. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "util/units.h"
+
+void compare_free(compare_result *c)
+{
+    free(c->arena);
+    for (int i = 0; i < c->nruns; i++) policy_run_free(&c->runs[i]);
+    if (c->has_own) policy_run_free(&c->own);
+    cli_job_free(&c->job);
+}
+
+static int64_t arena_of(const compare_result *c, int i, int j) { return c->arena[i * c->npl + j]; }
+
+void compare_json(const compare_result *c)
+{
+    jw w;
+    jw_file(&w, stdout);
+    jw_object(&w);
+    jw_kstring(&w, "graph", c->job.g->source);
+    jw_kint(&w, "lower_bound", c->lower_bound);
+    jw_key(&w, "optimum");
+    if (c->optimum >= 0) jw_int(&w, c->optimum);
+    else jw_null(&w);
+    jw_key(&w, "results");
+    jw_array(&w);
+    for (int i = 0; i < c->n; i++) {
+        const run *r = &c->runs[i];
+        const compare_row *x = &c->row[i];
+        jw_object(&w);
+        jw_kstring(&w, "policy", c->pol[i]->name);
+        jw_kint(&w, "peak", r->peak);
+        jw_kuint(&w, "steps", r->n);
+        jw_key(&w, "vs_fifo");
+        if (x->has_vs_fifo) jw_f(&w, x->vs_fifo, 6);
+        else jw_null(&w);
+        jw_key(&w, "vs_optimum");
+        if (x->has_vs_optimum) jw_f(&w, x->vs_optimum, 6);
+        else jw_null(&w);
+        jw_kbool(&w, "proven_optimal", r->optimal);
+        if (r->found_by) jw_kstring(&w, "found_by", r->found_by->name);
+        jw_kuint(&w, "peak_step", r->peak_step);
+        jw_key(&w, "diverges_at");
+        if (x->diverges_at) jw_uint(&w, x->diverges_at);
+        else jw_null(&w);
+        jw_key(&w, "makespan");
+        cli_jw_ms(&w, x->makespan);
+        if (c->npl) {
+            jw_key(&w, "arenas");
+            jw_object(&w);
+            for (int j = 0; j < c->npl; j++) jw_kint(&w, c->plc[j]->name, arena_of(c, i, j));
+            jw_object_end(&w);
+        }
+        jw_object_end(&w);
+    }
+    jw_array_end(&w);
+    if (c->npl) {
+        jw_key(&w, "least_arena");
+        jw_object(&w);
+        for (int j = 0; j < c->npl; j++)
+            jw_kstring(&w, c->plc[j]->name, c->pol[c->least_arena[j]]->name);
+        jw_object_end(&w);
+    }
+    jw_object_end(&w);
+    jw_end(&w);
+}
+
+void compare_csv(const compare_result *c)
+{
+    printf("policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal,makespan_ms");
+    for (int j = 0; j < c->npl; j++) printf(",arena_%s", c->plc[j]->name);
+    printf("\n");
+    for (int i = 0; i < c->n; i++) {
+        const run *r = &c->runs[i];
+        const compare_row *x = &c->row[i];
+        printf("%s,%" PRId64 ",%" PRIu32 ",", c->pol[i]->name, r->peak, r->peak_step);
+        if (x->has_vs_fifo) printf("%.6f", x->vs_fifo);
+        putchar(',');
+        if (x->diverges_at) printf("%" PRIu32, x->diverges_at);
+        putchar(',');
+        if (x->has_vs_optimum) printf("%.6f", x->vs_optimum);
+        else if (c->optimum >= 0) printf("null"); /* an optimum of 0 under a peak above it */
+        printf(",%s,", r->optimal ? "true" : "false");
+        cli_json_ms(stdout, x->makespan);
+        for (int j = 0; j < c->npl; j++) printf(",%" PRId64, arena_of(c, i, j));
+        printf("\n");
+    }
+}
+
+/* An arena column: as wide as the placer's name, at least 10. */
+static int col_width(const placer *p)
+{
+    int w = (int)strlen(p->name);
+    return w < 10 ? 10 : w;
+}
+
+/* The table's row of run i. */
+static void text_row(const compare_result *c, int i)
+{
+    const run *x = &c->runs[i], *base = c->base;
+    const compare_row *row = &c->row[i];
+    char a[32], b[32], r[32], vo[32], saving[64], div[64], ms[24];
+    int64_t save = base->peak - x->peak;
+    if (row->is_base) snprintf(saving, sizeof saving, "(baseline)");
+    else if (base->peak > 0)
+        snprintf(saving, sizeof saving, "%.1f%% (%s)", 100.0 * (double)save / (double)base->peak,
+                 units_bytes(b, sizeof b, save, 0));
+    else snprintf(saving, sizeof saving, "-");
+    if (row->is_base) snprintf(div, sizeof div, "-");
+    else if (!row->diverges_at) snprintf(div, sizeof div, "same order");
+    else snprintf(div, sizeof div, "differs from step %" PRIu32, row->diverges_at);
+    if (base->peak > 0) snprintf(r, sizeof r, "%.3f", (double)x->peak / (double)base->peak);
+    else snprintf(r, sizeof r, "-");
+    printf("%-10s  %12s", c->pol[i]->name, units_bytes(a, sizeof a, x->peak, 0));
+    for (int j = 0; j < c->npl; j++)
+        printf("  %*s", col_width(c->plc[j]), units_bytes(b, sizeof b, arena_of(c, i, j), 0));
+    if (x->optimal) snprintf(vo, sizeof vo, "optimal");
+    else if (c->optimum > 0)
+        snprintf(vo, sizeof vo, "+%.1f%%",
+                 100.0 * (double)(x->peak - c->optimum) / (double)c->optimum);
+    else snprintf(vo, sizeof vo, "-");
+    printf("  %10" PRIu32 "  %8s  %-22s  %-10s  %10s  %s\n", x->peak_step, r, saving, vo,
+           units_ms(ms, sizeof ms, row->makespan), div);
+}
+
+/* The notes under the table: the optimum, who found what, the arenas. */
+static void text_notes(const compare_result *c)
+{
+    const graph *g = c->job.g;
+    char a[32], b[32];
+    if (c->optimum >= 0)
+        printf("optimum %s: no order peaks lower (proven)\n",
+               units_bytes(a, sizeof a, c->optimum, 0));
+    else
+        printf("no optimum proven; no order peaks below %s (add exact: --policies all)\n",
+               units_bytes(a, sizeof a, c->lower_bound, 0));
+    for (int i = 0; i < c->n; i++)
+        if (c->runs[i].found_by)
+            printf("%s: the order of %s\n", c->pol[i]->name, c->runs[i].found_by->name);
+    if (c->npl)
+        printf("the %s: the arena a placer needs for that policy's schedule (align %s)\n",
+               c->npl == 1 ? "column after peak" : "columns after peak",
+               units_bytes(a, sizeof a, c->align, 0));
+    for (int j = 0; j < c->npl; j++) {
+        int w = c->least_arena[j], lp = c->least_peak;
+        printf("least arena with %s: %s's schedule (%s)", c->plc[j]->name, c->pol[w]->name,
+               units_bytes(a, sizeof a, arena_of(c, w, j), 0));
+        if (arena_of(c, lp, j) > arena_of(c, w, j))
+            printf("; %s, the least live peak, places in %s", c->pol[lp]->name,
+                   units_bytes(b, sizeof b, arena_of(c, lp, j), 0));
+        printf("\n");
+    }
+    for (int i = 0; i < c->n; i++) {
+        uint32_t d = c->row[i].diverges_at;
+        if (!d || c->pol[i] == policy_baseline()) continue;
+        printf("step %" PRIu32 ": %s pops node %" PRId64 ", %s pops node %" PRId64 "\n", d,
+               policy_baseline()->name, g->id[c->base->order[d - 1]], c->pol[i]->name,
+               g->id[c->runs[i].order[d - 1]]);
+    }
+}
+
+void compare_text(const compare_result *c)
+{
+    const graph *g = c->job.g;
+    printf("%s: %u nodes, %u edges, %u buffers\n", g->source, g->n, g->nedges, g->nbufs);
+    printf("%-10s  %12s", "policy", "peak");
+    for (int j = 0; j < c->npl; j++) printf("  %*s", col_width(c->plc[j]), c->plc[j]->name);
+    printf("  %10s  %8s  %-22s  %-10s  %10s  %s\n", "peak step", "vs fifo", "saving vs fifo",
+           "vs optimum", "makespan", "order vs fifo");
+    for (int i = 0; i < c->n; i++) text_row(c, i);
+    text_notes(c);
+}
