@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sched/graph/load.h"
+#include "util/jw.h"
 #include "util/outbuf.h"
 
 const char *problem_id(const problem *p, uint32_t i) { return p->pool + p->id[i]; }
@@ -90,28 +91,36 @@ int problem_write_graph(const problem *p, problem_write_fn write, void *ctx, cha
         ev[2 * i + 1] = (event){p->upper[i], i, 0};
     }
     qsort(ev, ne, sizeof *ev, by_time);
-    out_str(o, "{\"Nodes\": [");
+    jw w;
+    jw_init(&w, o);
+    jw_object(&w);
+    jw_key(&w, "Nodes");
+    jw_array(&w);
     for (size_t k = 0; k < ne && !o->failed; k++) {
         uint32_t i = ev[k].row;
-        out_i64(o, k ? ",\n  {\"Id\": " : "\n  {\"Id\": ", (int64_t)k);
-        if (ev[k].alloc) {
-            out_i64(o, ", \"Op\": \"ALLOC\", \"Size\": ", p->size[i]);
-            out_i64(o, ", \"BufId\": ", i);
-            out_str(o, ", \"Name\": \"");
-            out_str(o, problem_id(p, i)); /* printable ASCII without '"' or '\\' */
-            out_str(o, "\"}");
-        } else {
-            out_i64(o, ", \"Op\": \"FREE\", \"BufId\": ", i);
-            out_str(o, "}");
-        }
+        jw_break(&w, "\n  ");
+        jw_object(&w);
+        jw_kint(&w, "Id", (int64_t)k);
+        jw_kstring(&w, "Op", ev[k].alloc ? "ALLOC" : "FREE");
+        if (ev[k].alloc) jw_kint(&w, "Size", p->size[i]);
+        jw_kint(&w, "BufId", i);
+        if (ev[k].alloc) jw_kstring(&w, "Name", problem_id(p, i));
+        jw_object_end(&w);
     }
-    out_str(o, "\n],\n\"Edges\": [");
+    jw_break(&w, "\n");
+    jw_array_end(&w);
+    jw_break(&w, "\n");
+    jw_key(&w, "Edges");
+    jw_array(&w);
     for (size_t k = 1; k < ne && !o->failed; k++) {
-        out_i64(o, k > 1 ? ", [" : "[", (int64_t)k - 1);
-        out_i64(o, ", ", (int64_t)k);
-        out_str(o, "]");
+        jw_array(&w);
+        jw_int(&w, (int64_t)k - 1);
+        jw_int(&w, (int64_t)k);
+        jw_array_end(&w);
     }
-    out_str(o, "]}\n");
+    jw_array_end(&w);
+    jw_object_end(&w);
+    outbuf_char(o, '\n');
     int failed = outbuf_close(o);
     free(ev);
     if (failed) snprintf(err, errcap, "write failed");
