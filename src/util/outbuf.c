@@ -51,7 +51,7 @@ void outbuf_bytes_slow(outbuf *o, const char *s, size_t n)
     o->len += n;
 }
 
-void outbuf_u64(outbuf *o, uint64_t v)
+char *outbuf_digits(char *out, uint64_t v)
 {
     char t[20];
     int k = 20;
@@ -59,7 +59,14 @@ void outbuf_u64(outbuf *o, uint64_t v)
         t[--k] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    outbuf_bytes(o, t + k, (size_t)(20 - k));
+    memcpy(out, t + k, (size_t)(20 - k));
+    return out + (20 - k);
+}
+
+void outbuf_u64(outbuf *o, uint64_t v)
+{
+    char t[20];
+    outbuf_bytes(o, t, (size_t)(outbuf_digits(t, v) - t));
 }
 
 void outbuf_i64(outbuf *o, int64_t v)

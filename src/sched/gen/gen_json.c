@@ -11,19 +11,6 @@
 
 #define OUT_CAP ((size_t)1 << 20)
 
-/* Appends the decimal digits of v at out; returns the end. */
-static char *put_u64(char *out, uint64_t v)
-{
-    char t[20];
-    int k = 20;
-    do {
-        t[--k] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    memcpy(out, t + k, (size_t)(20 - k));
-    return out + (20 - k);
-}
-
 /* The Name of buffer b's ALLOC, after prefix ("" or "free "): its
  * producer's Name (under 96 bytes) and a suffix. out has 128 bytes. */
 static const char *bufname(char *out, const char *prefix, const gen_graph *g, uint32_t b)
@@ -35,7 +22,7 @@ static const char *bufname(char *out, const char *prefix, const gen_graph *g, ui
     char *e = out + lp + ln;
     if (g->suffix[b]) {
         memcpy(e, ".ws", 3);
-        e = put_u64(e + 3, g->suffix[b]);
+        e = outbuf_digits(e + 3, g->suffix[b]);
     } else {
         memcpy(e, ".out", 4);
         e += 4;
@@ -47,7 +34,7 @@ static const char *bufname(char *out, const char *prefix, const gen_graph *g, ui
 /* A fixed-point number: v / 10^6 with six decimals. out has 32 bytes. */
 static const char *micro(char *out, uint64_t v)
 {
-    char *e = put_u64(out, v / 1000000);
+    char *e = outbuf_digits(out, v / 1000000);
     *e++ = '.';
     v %= 1000000;
     for (int k = 5; k >= 0; k--, v /= 10) e[k] = (char)('0' + v % 10);
