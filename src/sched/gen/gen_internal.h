@@ -85,6 +85,10 @@ typedef struct generator {
     uint64_t stream;
 } generator;
 
-extern const generator gen_chain, gen_branch, gen_alloc_heavy, gen_huge, gen_random, gen_randwire;
+/* The kinds, in --help's order: a new kind is its file gen_NAME.c defining
+ * `const generator gen_NAME` and one X(NAME) here (gen_kinds.c lists them). */
+#define GEN_LIST(X)       X(chain) X(branch) X(alloc_heavy) X(huge) X(random) X(randwire)
+#define GEN_DECLARE(name) extern const generator gen_##name;
+GEN_LIST(GEN_DECLARE)
 
 #endif

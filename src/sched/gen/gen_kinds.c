@@ -1,11 +1,10 @@
-/* gen_kinds.c: the table of memtris gen's kinds, in --help's order (a new
- * kind is its file and one line here). Exports gen_kind_at, gen_kind_find. */
+/* gen_kinds.c: the table of memtris gen's kinds, GEN_LIST's (gen_internal.h)
+ * in --help's order. Exports gen_kind_at, gen_kind_find. */
 #include <string.h>
 #include "gen_internal.h"
 
-static const generator *const kinds[] = {
-    &gen_chain, &gen_branch, &gen_alloc_heavy, &gen_huge, &gen_random, &gen_randwire,
-};
+#define GEN_ENTRY(name) &gen_##name,
+static const generator *const kinds[] = {GEN_LIST(GEN_ENTRY)};
 
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
