@@ -290,8 +290,8 @@ const char *cli_search_words(const run *r, char *out, size_t cap);
 /* Times r's order on g (timeline_run): EXIT_OK, or EXIT_BAD after
  * "SOURCE: error: ..." on stderr. */
 int cli_timeline(const graph *g, const run *r, timeline *t);
-/* A time in ms as JSON and CSV write it (12 significant digits). */
-void cli_json_ms(FILE *f, double ms);
+/* A time in ms as CSV and JSON write it (12 significant digits). */
+void cli_csv_ms(FILE *f, double ms);
 void cli_jw_ms(jw *w, double ms);
 /* The members "makespan": MS, "critical_path": MS, "makespan_bound": MS,
  * "stream_busy": [MS per stream]. */

@@ -86,7 +86,7 @@ void compare_csv(const compare_result *c)
         if (x->has_vs_optimum) printf("%.6f", x->vs_optimum);
         else if (c->optimum >= 0) printf("null"); /* an optimum of 0 under a peak above it */
         printf(",%s,", r->optimal ? "true" : "false");
-        cli_json_ms(stdout, x->makespan);
+        cli_csv_ms(stdout, x->makespan);
         for (int j = 0; j < c->npl; j++) printf(",%" PRId64, arena_of(c, i, j));
         printf("\n");
     }

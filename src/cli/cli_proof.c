@@ -106,18 +106,7 @@ const char *cli_search_words(const run *r, char *out, size_t cap)
     return out;
 }
 
-const char *cli_search_stop_word(const run *r)
-{
-    switch (r->search.stopped) {
-    case SOLVE_DONE: return "done";
-    case SOLVE_TIME: return "time";
-    case SOLVE_STATES: return "states";
-    case SOLVE_MEMORY: return "memory";
-    case SOLVE_CANCELLED: return "cancelled";
-    case SOLVE_TOO_LARGE: return "too-large";
-    }
-    return "done";
-}
+const char *cli_search_stop_word(const run *r) { return solve_stop_name(r->search.stopped); }
 
 void cli_policy_help(void)
 {

@@ -13,7 +13,7 @@ int cli_timeline(const graph *g, const run *r, timeline *t)
     return EXIT_BAD;
 }
 
-void cli_json_ms(FILE *f, double ms) { fprintf(f, "%.12g", ms); }
+void cli_csv_ms(FILE *f, double ms) { fprintf(f, "%.12g", ms); }
 
 void cli_jw_ms(jw *w, double ms) { jw_g(w, ms, 12); }
 

@@ -108,7 +108,7 @@ static void pareto_csv(const pareto_result *pr)
         printf("%s,", p->name);
         if (p->alpha >= 0) printf("%.1f", p->alpha);
         printf(",%" PRId64 ",", p->peak);
-        cli_json_ms(stdout, p->makespan);
+        cli_csv_ms(stdout, p->makespan);
         printf(",%s\n", p->pareto ? "true" : "false");
     }
 }

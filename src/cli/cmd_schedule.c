@@ -119,9 +119,9 @@ static void print_csv(const cli_job *j)
         putchar(',');
         cli_csv_field(stdout, g->name[u] ? graph_name(g, u) : "");
         printf(",%" PRId64 ",%" PRId64 ",", g->change[u], r->memory[s]);
-        cli_json_ms(stdout, t->start[u]);
+        cli_csv_ms(stdout, t->start[u]);
         putchar(',');
-        cli_json_ms(stdout, t->finish[u]);
+        cli_csv_ms(stdout, t->finish[u]);
         int st = graph_stream(g, u);
         putchar(',');
         if (st >= 0) printf("%d", st);

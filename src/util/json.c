@@ -26,10 +26,6 @@ void json_string_to(const char *s, void (*put)(void *ctx, const char *p, size_t 
     put(ctx, "\"", 1);
 }
 
-static void put_file(void *f, const char *p, size_t n) { fwrite(p, 1, n, f); }
-
-void json_string(FILE *f, const char *s) { json_string_to(s, put_file, f); }
-
 const char *json_type_word(const cJSON *v)
 {
     if (!v) return "nothing";

@@ -7,10 +7,9 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-/* Writes s as a JSON string literal: '"' and '\\' escaped, control
- * characters as \u00XX, everything else as it is. */
-void json_string(FILE *f, const char *s);
-/* The same literal, in pieces handed to put(ctx, bytes, len). */
+/* s as a JSON string literal, in pieces handed to put(ctx, bytes, len):
+ * '"' and '\\' escaped, control characters as \u00XX, everything else as
+ * it is. */
 void json_string_to(const char *s, void (*put)(void *ctx, const char *p, size_t n), void *ctx);
 /* "a string", "a number", "a boolean", "null", "an array", "an object",
  * "nothing" (NULL) or "an invalid value". */

@@ -7,14 +7,14 @@
 const char *solve_stop_name(solve_stop s)
 {
     switch (s) {
-    case SOLVE_DONE: return "finished";
-    case SOLVE_TIME: return "the time limit";
-    case SOLVE_STATES: return "the state limit";
-    case SOLVE_MEMORY: return "the memory limit";
+    case SOLVE_DONE: return "done";
+    case SOLVE_TIME: return "time";
+    case SOLVE_STATES: return "states";
+    case SOLVE_MEMORY: return "memory";
     case SOLVE_CANCELLED: return "cancelled";
-    case SOLVE_TOO_LARGE: return "too large";
+    case SOLVE_TOO_LARGE: return "too-large";
     }
-    return "?";
+    return "done";
 }
 
 double solve_seconds(const solve_ctx *c)

@@ -22,15 +22,15 @@ typedef enum solve_stop {
     SOLVE_CANCELLED, /* asked to stop (Esc, q) */
     SOLVE_TOO_LARGE  /* the problem is past what the search takes on */
 } solve_stop;
-/* "finished", "the time limit", "the state limit", "the memory limit",
- * "cancelled", "too large". */
+/* Its one name, as JSON outputs say it: "done", "time", "states", "memory",
+ * "cancelled", "too-large". */
 const char *solve_stop_name(solve_stop s);
 
 struct solve_watch; /* solve_watch.h: shared with a watching thread */
 
 typedef struct solve_ctx {
     double seconds;             /* a search's wall-clock budget; <= 0: SOLVE_TIME_LIMIT */
-    uint64_t max_states;        /* 0: SOLVE_MAX_STATES */
+    uint64_t max_states;        /* 0: SOLVE_MAX_STATES (the exact placer: time alone) */
     int has_alpha;              /* else weighted uses SOLVE_ALPHA */
     double alpha;               /* weighted's weight of memory, in [0, 1] */
     int has_order;              /* else multiqueue serves compute, transfer, other */

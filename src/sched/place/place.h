@@ -1,8 +1,9 @@
 /* place.h: where each buffer lives in one arena for a given schedule: buffer
  * lifetimes, the placers (a table of objects: name, description and
  * function), the verifier and the figures derived from a plan. Exports
- * place_* and placer_*. A new placer is one file, place_NAME.c, and one name
- * in place_internal.h's PLACER_LIST. */
+ * place_* and placer_*. A new placer is its `const placer placer_NAME` (in
+ * a file of its own or of its family) and one name in place_internal.h's
+ * PLACER_LIST. */
 #ifndef MEMTRIS_PLACE_H
 #define MEMTRIS_PLACE_H
 #include <stddef.h>

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "policy.h"
 #include "policy_internal.h"
+#include "util/check.h"
 #include "util/heap.h"
 #include "util/units.h"
 #include <inttypes.h>
@@ -107,6 +108,10 @@ int policy_run(const graph *g, const policy *p, const solve_ctx *c, run *r, char
         goto fail;
     }
     r->peak = peak;
+    /* A whole run: positions invert the order, and the peak is the largest
+     * memory the prefix maxima found (at least 0). */
+    MEMTRIS_ASSERT(!n || (r->pos[r->order[n - 1]] == n - 1 &&
+                          (r->memory[r->pmax[n - 1]] > 0 ? r->memory[r->pmax[n - 1]] : 0) == peak));
     if (r->lower_bound > peak) { /* a bound above a real peak is a bug, not a proof */
         snprintf(err, errcap, "%s: lower bound %" PRId64 " above the peak %" PRId64, p->name,
                  r->lower_bound, peak);

@@ -3,6 +3,7 @@
  * far jumps rebuild the state at the target from the run's positions. */
 #define _GNU_SOURCE
 #include "step.h"
+#include "util/check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,8 @@ int step_forward(stepper *s)
     const graph *g = s->g;
     if (s->k >= g->n) return 0;
     uint32_t u = heap_pop(&s->ready).node;
+    /* The stepper replays its run: the pop is the run's node at this step. */
+    MEMTRIS_ASSERT(u == s->r.order[s->k] && s->rem[u] == 0);
     for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++) {
         uint32_t v = g->succ[e];
         if (--s->rem[v] == 0) push_node(s, v);
@@ -80,6 +83,7 @@ int step_back(stepper *s)
         if (s->rem[v]++ == 0) heap_remove(&s->ready, v);
     }
     push_node(s, u);
+    MEMTRIS_ASSERT(s->rem[u] == 0);
     return 1;
 }
 
@@ -94,6 +98,7 @@ void step_jump(stepper *s, uint32_t k)
     }
     while (s->k < k) step_forward(s);
     while (s->k > k) step_back(s);
+    MEMTRIS_ASSERT(s->k == k);
 }
 
 uint32_t step_last(const stepper *s) { return s->k ? s->r.order[s->k - 1] : GRAPH_NONE; }
