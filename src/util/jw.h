@@ -38,7 +38,9 @@ void jw_array_end(jw *w);
  * a container's first item or its bracket). */
 void jw_break(jw *w, const char *ws);
 
-/* An object's key: its value comes next. */
+/* An object's key: its value comes next. Keys are the program's own words
+ * (field, policy and placer names), written as they are: nothing in them
+ * needs escaping (MEMTRIS_ASSERT checks it). */
 void jw_key(jw *w, const char *k);
 /* Values. jw_g writes %.*g with prec digits, jw_f %.*f with prec decimals;
  * jw_raw writes text that is JSON already (a number formatted elsewhere). */

@@ -65,6 +65,10 @@ char *outbuf_digits(char *out, uint64_t v)
 
 void outbuf_u64(outbuf *o, uint64_t v)
 {
+    if (o->cap - o->len >= 20) { /* room: the digits go straight in */
+        o->len = (size_t)(outbuf_digits(o->p + o->len, v) - o->p);
+        return;
+    }
     char t[20];
     outbuf_bytes(o, t, (size_t)(outbuf_digits(t, v) - t));
 }

@@ -40,9 +40,9 @@ static inline void outbuf_bytes(outbuf *o, const char *s, size_t n)
 }
 static inline void outbuf_str(outbuf *o, const char *s) { outbuf_bytes(o, s, strlen(s)); }
 static inline void outbuf_char(outbuf *o, char c) { outbuf_bytes(o, &c, 1); }
-/* Decimal integers, as printf's PRIu64 and PRId64 write them. */
 /* Writes v's decimal digits at out (room for 20) and returns their end. */
 char *outbuf_digits(char *out, uint64_t v);
+/* Decimal integers, as printf's PRIu64 and PRId64 write them. */
 void outbuf_u64(outbuf *o, uint64_t v);
 void outbuf_i64(outbuf *o, int64_t v);
 /* printf-style, for pieces under 512 bytes (longer ones are cut). */
