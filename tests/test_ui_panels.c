@@ -535,6 +535,32 @@ static void test_compare_optimum(void **state)
     graph_free(g);
 }
 
+/* A poll while the job still runs, at a tick that redraws its progress,
+ * takes nothing (the TUI fuzzer found the last plan taken again there, and
+ * freed twice). */
+static void test_poll_while_running_takes_nothing(void **state)
+{
+    (void)state;
+    graph *g = tu_gen_load("randwire", 2000, 1);
+    app a;
+    solve_ctx c = {.seconds = 2};
+    assert_int_equal(
+        app_init(&a, g, "rw", policy_find("priority"), policy_find("fifo"), 0, NULL, &c), 0);
+    app_place_start(&a.place, g, &a.st[0].r, NULL, 0, placer_find("exact"), &a.ctx, a.msg,
+                    sizeof a.msg);
+    assert_non_null(a.place.job);
+    app_placed got = {.kind = APP_PLACED_PLAN}; /* what a stale result would say */
+    int r = app_place_poll(&a.place, 500, &got, a.msg, sizeof a.msg);
+    if (a.place.job) { /* still running, as it is at once: a redraw, nothing made */
+        assert_int_equal(r, 1);
+        assert_int_equal(got.kind, APP_PLACED_NOTHING);
+    } else if (got.kind == APP_PLACED_PLAN) {
+        place_free(&got.pl);
+    }
+    app_free(&a);
+    graph_free(g);
+}
+
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
@@ -553,6 +579,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_live_of_either),
         cmocka_unit_test(test_place_background),
         cmocka_unit_test(test_compare_optimum),
+        cmocka_unit_test(test_poll_while_running_takes_nothing),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);

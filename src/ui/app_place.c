@@ -97,6 +97,7 @@ static void finish(app_place_job *j)
 int app_place_poll(app_place *pp, int ms, app_placed *out, char *msg, size_t cap)
 {
     app_place_job *j = pp->job;
+    *out = (app_placed){.kind = APP_PLACED_NOTHING}; /* until it has finished */
     if (!atomic_load(&j->finished)) {
         j->ms += (uint32_t)ms;
         return j->ms % 500 == 0; /* the time shown, twice a second */

@@ -61,8 +61,8 @@ void app_place_start(app_place *pp, const graph *g, const run *r, const policy *
 int app_place_other(const app_place *pp);
 /* Called every poll interval (ms) while a job runs. When it has finished:
  * what it made goes to *out (the caller owns it; kind NOTHING when it
- * failed, msg saying why) and returns 1; also 1 when the progress line's
- * time changes; else 0. */
+ * failed, msg saying why) and returns 1; also 1, with *out's kind NOTHING,
+ * when the progress line's time changes; else 0 (and kind NOTHING). */
 int app_place_poll(app_place *pp, int ms, app_placed *out, char *msg, size_t cap);
 /* Esc: stops a running job and says so; 1 if there was one. */
 int app_place_cancel(app_place *pp, char *msg, size_t cap);
