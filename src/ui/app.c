@@ -262,7 +262,6 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     a->utf8 = 1;
     a->mouse = 1;
     app_replay_init(&a->rp);
-    a->rp.ctx = a->ctx;
     if (init_main(a, pol)) return -1;
     if (compare && init_other(a, cmp_pol)) return -1;
     sort_by_span(a);
@@ -373,7 +372,7 @@ app_reaction app_tick(app *a)
     if (a->rp.job) {
         replay_result res;
         unsigned got =
-            app_replay_poll(&a->rp, a->g, a->pol, a->placer, &res, a->msg, sizeof a->msg);
+            app_replay_poll(&a->rp, a->g, a->pol, a->placer, &a->ctx, &res, a->msg, sizeof a->msg);
         if (got & APP_REPLAY_RESULT) app_set_replay(a, &res);
         if (got & APP_REPLAY_STARTED) a->play.wait = 0;
         if (got & APP_REPLAY_CHANGED) r |= APP_REDRAW;

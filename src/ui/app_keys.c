@@ -353,7 +353,7 @@ static app_reaction act_pool(app *a, int key)
 static app_reaction act_replay(app *a, int key)
 {
     if (must_wait(a, key)) return APP_REDRAW;
-    if (app_replay_start(&a->rp, a->g, a->pol, a->placer, a->msg, sizeof a->msg) == 0)
+    if (app_replay_start(&a->rp, a->g, a->pol, a->placer, &a->ctx, a->msg, sizeof a->msg) == 0)
         a->play.wait = 0;
     return APP_REDRAW;
 }

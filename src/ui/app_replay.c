@@ -15,10 +15,10 @@ void app_replay_init(app_replay *rp)
 
 /* Starts the job on backend be with rp's mode; -1 with msg set. */
 static int start_job(app_replay *rp, const replay_backend *be, const graph *g, const policy *pol,
-                     const placer *plc, char *msg, size_t cap)
+                     const placer *plc, const solve_ctx *c, char *msg, size_t cap)
 {
     char err[256];
-    replay_job *j = replay_job_start(g, pol, plc, be, rp->mode, &rp->ctx, err, sizeof err);
+    replay_job *j = replay_job_start(g, pol, plc, be, rp->mode, c, err, sizeof err);
     if (!j) {
         snprintf(msg, cap, "cannot start the replay: %.150s", err);
         return -1;
@@ -33,7 +33,7 @@ static int start_job(app_replay *rp, const replay_backend *be, const graph *g, c
 }
 
 int app_replay_start(app_replay *rp, const graph *g, const policy *pol, const placer *plc,
-                     char *msg, size_t cap)
+                     const solve_ctx *c, char *msg, size_t cap)
 {
     if (rp->job) {
         snprintf(msg, cap, "a replay is already running (Esc cancels it)");
@@ -41,7 +41,7 @@ int app_replay_start(app_replay *rp, const graph *g, const policy *pol, const pl
     }
     const replay_backend *be = rp->be ? rp->be : replay_backend_local();
     rp->note[0] = 0;
-    if (start_job(rp, be, g, pol, plc, msg, cap)) return -1;
+    if (start_job(rp, be, g, pol, plc, c, msg, cap)) return -1;
     snprintf(msg, cap, "replaying %s on %s (%s) in the background; Esc cancels", pol->name,
              be->name, replay_mode_name(rp->mode));
     return 0;
@@ -51,7 +51,7 @@ int app_replay_start(app_replay *rp, const graph *g, const policy *pol, const pl
  * message); a backend that was not named and could not open is replaced by
  * the host backend once. Returns APP_REPLAY_* beyond CHANGED. */
 static unsigned take_result(app_replay *rp, const graph *g, const policy *pol, const placer *plc,
-                            replay_result *out, char *msg, size_t cap)
+                            const solve_ctx *c, replay_result *out, char *msg, size_t cap)
 {
     replay_result res;
     char err[512], mp[32], pp[32], ex[32];
@@ -74,7 +74,7 @@ static unsigned take_result(app_replay *rp, const graph *g, const policy *pol, c
             snprintf(why, sizeof why, "%s", res.unavailable);
             snprintf(rp->note, sizeof rp->note, "%s unavailable", be->name);
             replay_result_free(&res);
-            if (start_job(rp, next, g, pol, plc, msg, cap)) return 0;
+            if (start_job(rp, next, g, pol, plc, c, msg, cap)) return 0;
             snprintf(msg, cap, "%s cannot be used (%.120s); replaying on %s instead", be->name, why,
                      next->name);
             return APP_REPLAY_STARTED;
@@ -107,7 +107,7 @@ static unsigned take_result(app_replay *rp, const graph *g, const policy *pol, c
 }
 
 unsigned app_replay_poll(app_replay *rp, const graph *g, const policy *pol, const placer *plc,
-                         replay_result *out, char *msg, size_t cap)
+                         const solve_ctx *c, replay_result *out, char *msg, size_t cap)
 {
     if (!rp->job) return 0;
     uint32_t done, total;
@@ -115,7 +115,7 @@ unsigned app_replay_poll(app_replay *rp, const graph *g, const policy *pol, cons
     unsigned r = done != rp->done || total != rp->total ? APP_REPLAY_CHANGED : 0;
     rp->done = done;
     rp->total = total;
-    if (fin) r = APP_REPLAY_CHANGED | take_result(rp, g, pol, plc, out, msg, cap);
+    if (fin) r = APP_REPLAY_CHANGED | take_result(rp, g, pol, plc, c, out, msg, cap);
     return r;
 }
 

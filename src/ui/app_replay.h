@@ -12,7 +12,6 @@ typedef struct app_replay {
     const replay_backend *be;     /* NULL: the local backend */
     int be_auto;                  /* be was not named: fall back to host when it cannot open */
     int mode;                     /* REPLAY_* */
-    solve_ctx ctx;                /* the command line's limits and parameters, for the job's run */
     replay_job *job;              /* the running replay, or NULL */
     int running;                  /* the hints line shows the replay's progress */
     const replay_backend *job_be; /* the running replay's backend and mode */
@@ -31,17 +30,18 @@ enum {
 
 /* The local backend in raw mode, nothing running. */
 void app_replay_init(app_replay *rp);
-/* Starts replaying pol's schedule of g (arena mode: plc's plan) in the
- * background; 0 with msg saying what runs, or -1 with msg saying why not
- * (one is running already, or it could not start). */
+/* Starts replaying pol's schedule of g (arena mode: plc's plan), made with
+ * c's limits and parameters, in the background; 0 with msg saying what runs,
+ * or -1 with msg saying why not (one is running already, or it could not
+ * start). */
 int app_replay_start(app_replay *rp, const graph *g, const policy *pol, const placer *plc,
-                     char *msg, size_t cap);
+                     const solve_ctx *c, char *msg, size_t cap);
 /* Polls the running job. Once it has finished: its result goes to *out
  * (APP_REPLAY_RESULT; else *out is untouched) and msg says how it went; or
  * when its device did not open and the backend falls back, the replay
- * starts again on the fallback, of g, pol and plc as they are now. */
+ * starts again on the fallback, of g, pol, plc and c as they are now. */
 unsigned app_replay_poll(app_replay *rp, const graph *g, const policy *pol, const placer *plc,
-                         replay_result *out, char *msg, size_t cap);
+                         const solve_ctx *c, replay_result *out, char *msg, size_t cap);
 /* Esc: asks the running job to stop; 1 if it did (and msg says so), 0 when
  * nothing runs or it was asked already. */
 int app_replay_cancel(app_replay *rp, char *msg, size_t cap);
