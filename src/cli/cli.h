@@ -241,12 +241,13 @@ void compare_free(compare_result *c);
 /* ------------------------------------------ optimality (cli_proof.c) */
 
 /* Long-only options of the commands that run exact's search. */
-enum { CLI_OPT_TIME_LIMIT = 1000, CLI_OPT_MAX_STATES };
+enum { CLI_OPT_TIME_LIMIT = 1000, CLI_OPT_MAX_STATES, CLI_OPT_MAX_MEMORY };
 #define CLI_MAX_STATES 1000000000ull
-#define CLI_LIMIT_OPTIONS                                      \
-    {"time-limit", required_argument, 0, CLI_OPT_TIME_LIMIT},  \
-    {                                                          \
-        "max-states", required_argument, 0, CLI_OPT_MAX_STATES \
+#define CLI_LIMIT_OPTIONS                                         \
+    {"time-limit", required_argument, 0, CLI_OPT_TIME_LIMIT},     \
+        {"max-states", required_argument, 0, CLI_OPT_MAX_STATES}, \
+    {                                                             \
+        "max-memory", required_argument, 0, CLI_OPT_MAX_MEMORY    \
     }
 #define CLI_LIMIT_HELP                                                           \
     "      --time-limit S  exact: stop searching after S seconds (default 10)\n" \
@@ -269,7 +270,7 @@ int cli_param(const char *cmd, int opt, const char *arg, solve_ctx *pp);
 /* A placement search's end as JSON and text say it: "finished", "limit",
  * "cancelled" or "too large" (place_search.stopped). */
 const char *cli_place_stop_word(solve_stop stopped);
-/* Parses --time-limit (opt CLI_OPT_TIME_LIMIT) or --max-states into l. 0, or
+/* Parses --time-limit (opt CLI_OPT_TIME_LIMIT), --max-states or --max-memory into l. 0, or
  * -1 after a usage error for CMD. */
 int cli_limit(const char *cmd, int opt, const char *arg, solve_ctx *l);
 /* Prints "Policies:" and each policy's name and description (from the

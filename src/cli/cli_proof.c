@@ -3,6 +3,7 @@
  * exact's search, --alpha and --queue-order of the time-aware ones, and proving every run of a
  * graph against the best bound any of them found. */
 #include "cli.h"
+#include "util/units.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,16 @@ int cli_limit(const char *cmd, int opt, const char *arg, solve_ctx *l)
             return -1;
         }
         l->seconds = v;
+        return 0;
+    }
+    if (opt == CLI_OPT_MAX_MEMORY) {
+        int64_t v = units_parse(arg);
+        if (v < 1024 * 1024) {
+            cli_usage_error(
+                cmd, "--max-memory wants a size of at least 1 MiB (as 512MiB), not '%s'", arg);
+            return -1;
+        }
+        l->max_memory = v;
         return 0;
     }
     unsigned long long v = 0;

@@ -237,6 +237,7 @@ int cmd_compare(int argc, char **argv)
         case OPT_SVG: svg = optarg; break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
+        case CLI_OPT_MAX_MEMORY:
             if (cli_limit("compare", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         case CLI_OPT_ALPHA:

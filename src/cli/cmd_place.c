@@ -97,6 +97,7 @@ int cmd_place(int argc, char **argv)
         case 'o': path = optarg; break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
+        case CLI_OPT_MAX_MEMORY:
             if (cli_limit("place", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         }

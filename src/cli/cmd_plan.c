@@ -151,6 +151,7 @@ int cmd_plan(int argc, char **argv)
             break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
+        case CLI_OPT_MAX_MEMORY:
             if (cli_limit("plan", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         case CLI_OPT_ALPHA:

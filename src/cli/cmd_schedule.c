@@ -148,6 +148,7 @@ int cmd_schedule(int argc, char **argv)
         case 'f': fname = optarg; break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
+        case CLI_OPT_MAX_MEMORY:
             if (cli_limit("schedule", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         case CLI_OPT_ALPHA:

@@ -199,6 +199,7 @@ int cmd_view(int argc, char **argv)
         case 'N': o.mouse = 0; break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
+        case CLI_OPT_MAX_MEMORY:
             if (cli_limit("view", c, optarg, &o.ctx)) return EXIT_USAGE;
             break;
         case CLI_OPT_ALPHA:

@@ -3,6 +3,7 @@
 #include "solve.h"
 #include "solve_watch.h"
 #include "util/clock.h"
+#include <unistd.h>
 
 const char *solve_stop_name(solve_stop s)
 {
@@ -25,6 +26,21 @@ double solve_seconds(const solve_ctx *c)
 uint64_t solve_max_states(const solve_ctx *c)
 {
     return c && c->max_states ? c->max_states : SOLVE_MAX_STATES;
+}
+
+int64_t solve_max_memory(const solve_ctx *c)
+{
+    if (c && c->max_memory > 0) return c->max_memory;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return SOLVE_MAX_MEMORY_CAP;
+    int64_t quarter = (int64_t)pages / 4 * page;
+    return quarter < SOLVE_MAX_MEMORY_CAP ? quarter : SOLVE_MAX_MEMORY_CAP;
+}
+
+double solve_left(const solve_ctx *c, double start)
+{
+    double left = start + solve_seconds(c) - solve_now(c);
+    return left > 0 ? left : 0;
 }
 
 double solve_alpha(const solve_ctx *c) { return c && c->has_alpha ? c->alpha : SOLVE_ALPHA; }

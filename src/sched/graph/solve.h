@@ -9,6 +9,8 @@
 #define SOLVE_TIME_LIMIT 10.0     /* seconds of a search, by default */
 #define SOLVE_MAX_STATES 4000000u /* states a search keeps, by default */
 #define SOLVE_ALPHA      0.7      /* weighted's weight of memory, by default */
+/* A search's own memory, by default: a quarter of the machine's, at most this. */
+#define SOLVE_MAX_MEMORY_CAP (2LL << 30)
 
 /* multiqueue's queues, in the order it serves them by default. */
 enum { QUEUE_COMPUTE, QUEUE_TRANSFER, QUEUE_OTHER, QUEUE_COUNT };
@@ -31,6 +33,7 @@ struct solve_watch; /* solve_watch.h: shared with a watching thread */
 typedef struct solve_ctx {
     double seconds;             /* a search's wall-clock budget; <= 0: SOLVE_TIME_LIMIT */
     uint64_t max_states;        /* 0: SOLVE_MAX_STATES (the exact placer: time alone) */
+    int64_t max_memory;         /* bytes a search may hold; <= 0: solve_max_memory's default */
     int has_alpha;              /* else weighted uses SOLVE_ALPHA */
     double alpha;               /* weighted's weight of memory, in [0, 1] */
     int has_order;              /* else multiqueue serves compute, transfer, other */
@@ -41,6 +44,13 @@ typedef struct solve_ctx {
 
 double solve_seconds(const solve_ctx *c); /* the time limit, the default filled in */
 uint64_t solve_max_states(const solve_ctx *c);
+/* The bytes a search may hold for its own states: c->max_memory, or a
+ * quarter of the machine's memory, at most SOLVE_MAX_MEMORY_CAP. A search
+ * that reaches it stops with SOLVE_MEMORY and its best answer. */
+int64_t solve_max_memory(const solve_ctx *c);
+/* The time left before the limit, counted from start (a solve_now reading):
+ * what the later parts of a solver may still spend. Never below 0. */
+double solve_left(const solve_ctx *c, double start);
 double solve_alpha(const solve_ctx *c);
 void solve_order(const solve_ctx *c, uint8_t order[QUEUE_COUNT]);
 double solve_now(const solve_ctx *c);    /* the context's clock */
