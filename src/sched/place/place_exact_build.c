@@ -21,9 +21,10 @@ static int point_cmp(const void *x, const void *y)
 
 void xp_free(xp *P)
 {
-    void *all[] = {P->size,  P->w,    P->lo,     P->hi,    P->s0,    P->s1,    P->bid,   P->ovs,
-                   P->ov,    P->secs, P->sec,    P->parts, P->part,  P->psec0, P->psec1, P->total0,
-                   P->cuts0, P->off,  P->minoff, P->sol,   P->floor, P->total, P->cuts,  P->u};
+    void *all[] = {P->tw,    P->size,  P->w,      P->lo,    P->hi,  P->s0,     P->s1,
+                   P->bid,   P->ovs,   P->ov,     P->secs,  P->sec, P->parts,  P->part,
+                   P->psec0, P->psec1, P->total0, P->cuts0, P->off, P->minoff, P->sol,
+                   P->floor, P->total, P->cuts,   P->u};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
     memset(P, 0, sizeof *P);
 }
@@ -158,6 +159,27 @@ static void sweep_fill(xp *P, sweep *S)
         for (uint32_t s = P->s0[b]; s + 1 < P->s1[b]; s++) P->cuts0[s]++;
 }
 
+/* Brings the lifetimes to their canonical form: only the order of starts
+ * and ends matters to a plan, so time is counted in the coarsest way that
+ * keeps it. A time is a run of ends, then a run of starts (the ends first:
+ * [a, b) and [b, c) do not meet), and a new one begins where an end follows
+ * a start. A buffer's width (the static orders' W) is its span in these
+ * times. The CSV with MiniMalloc's times, the CSV with one event a step
+ * and the chain graph of ALLOC and FREE nodes are then one problem,
+ * searched the same way. */
+static void canonical_times(xp *P, sweep *S)
+{
+    uint32_t t = 0;
+    for (size_t k = 0; k < 2 * (size_t)P->nb; k++) {
+        point *p = &S->pts[k];
+        if (k && p->right && !S->pts[k - 1].right) t++;
+        p->t = t;
+        if (p->right) P->hi[p->b] = t;
+        else P->lo[p->b] = t;
+    }
+    for (uint32_t b = 0; b < P->nb; b++) P->w[b] = (int64_t)P->hi[b] - P->lo[b];
+}
+
 /* The arrays of the buffers and the ends of their lifetimes, sorted. 0, or
  * -1 out of memory. */
 static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int64_t align)
@@ -165,6 +187,7 @@ static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int6
     size_t n1 = (size_t)P->nb + 1;
     P->size = malloc(n1 * sizeof *P->size);
     P->w = malloc(n1 * sizeof *P->w);
+    P->tw = malloc(n1 * sizeof *P->tw);
     P->lo = malloc(n1 * sizeof *P->lo);
     P->hi = malloc(n1 * sizeof *P->hi);
     P->s0 = malloc(n1 * sizeof *P->s0);
@@ -178,7 +201,7 @@ static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int6
     S->pts = malloc(2 * n1 * sizeof *S->pts);
     S->act = malloc(n1 * sizeof *S->act);
     S->where = malloc(n1 * sizeof *S->where);
-    if (!P->size || !P->w || !P->lo || !P->hi || !P->s0 || !P->s1 || !P->bid || !P->ovs ||
+    if (!P->size || !P->w || !P->tw || !P->lo || !P->hi || !P->s0 || !P->s1 || !P->bid || !P->ovs ||
         !P->parts || !P->part || !P->psec0 || !P->psec1 || !S->pts || !S->act || !S->where)
         return -1;
     uint32_t i = 0;
@@ -189,12 +212,13 @@ static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int6
         P->lo[i] = lt->alloc_step[b];
         P->hi[i] = lt->free_step[b] > lt->alloc_step[b] ? lt->free_step[b] : lt->alloc_step[b] + 1;
         P->bid[i] = b;
-        P->w[i] = place_width(g, lt, b);
+        P->tw[i] = g->time ? place_width(g, lt, b) : 0;
         S->pts[2 * i] = (point){P->lo[i], 0, i};
         S->pts[2 * i + 1] = (point){P->hi[i], 1, i};
         i++;
     }
     qsort(S->pts, 2 * (size_t)P->nb, sizeof *S->pts, point_cmp);
+    canonical_times(P, S);
     return 0;
 }
 
@@ -230,6 +254,7 @@ int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t
         if (place_span(g->buf_size[b], align) > 0) nb++;
     if (nb > max_buffers) return XP_TOO_LARGE;
     P->nb = nb;
+    P->has_time = g->time != NULL;
     sweep S = {0};
     uint64_t nov = 0, nsecbuf = 0;
     int rc = XP_OOM;

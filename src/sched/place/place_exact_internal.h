@@ -14,16 +14,19 @@ enum { X_NOTFOUND = 0, X_FOUND = 1, X_STOP = -1, X_OOM = -2 };
 typedef struct xp {
     /* The problem: buffers with a span, their time and sections. */
     uint32_t nb, nsec, npart;
-    int64_t *size;               /* [nb] the span */
-    int64_t *w;                  /* [nb] the lifetime's width: in g->time, else steps */
-    uint32_t *lo, *hi, *s0, *s1; /* [nb] lifetime [lo, hi), sections [s0, s1) */
-    uint32_t *bid;               /* [nb] the graph's buffer */
-    uint32_t *ovs, *ov;          /* overlaps: ov[ovs[i] .. ovs[i+1]) */
-    uint32_t *secs, *sec;        /* the buffers of each section, same layout */
-    uint32_t *parts, *part;      /* the buffers of each partition, same layout */
-    uint32_t *psec0, *psec1;     /* [npart] a partition's sections */
-    int64_t *total0;             /* [nsec] bytes in each section */
-    uint32_t *cuts0;             /* [nsec] buffers crossing from s to s+1 */
+    int64_t *size;           /* [nb] the span */
+    int64_t *w;              /* [nb] the lifetime's width in canonical time */
+    int64_t *tw;             /* [nb] its width in the problem's own times (a CSV's), or 0 */
+    int has_time;            /* the problem has times of its own (g->time) */
+    uint32_t *lo, *hi;       /* [nb] the lifetime [lo, hi) in canonical time (xp_build) */
+    uint32_t *s0, *s1;       /* [nb] its sections [s0, s1) */
+    uint32_t *bid;           /* [nb] the graph's buffer */
+    uint32_t *ovs, *ov;      /* overlaps: ov[ovs[i] .. ovs[i+1]) */
+    uint32_t *secs, *sec;    /* the buffers of each section, same layout */
+    uint32_t *parts, *part;  /* the buffers of each partition, same layout */
+    uint32_t *psec0, *psec1; /* [npart] a partition's sections */
+    int64_t *total0;         /* [nsec] bytes in each section */
+    uint32_t *cuts0;         /* [nsec] buffers crossing from s to s+1 */
     /* The search. */
     int64_t cap;
     int64_t *off, *minoff, *sol; /* [nb]; off -1: not placed */
