@@ -301,11 +301,10 @@ static uint32_t step_clock_reads;
 static double step_clock(void) { return (double)++step_clock_reads; }
 
 /* The time limit is measured on the context's clock: with one that steps a
- * second a reading, a half-second limit stops the search at its first look
- * at the clock (after 64 nodes), SOLVE_TIME, whatever the wall clock says;
- * the plan still verifies and is not called proven. The problems: packings
- * of 100 buffers, whose search from best's plan (at the default alignment)
- * takes over 64 nodes. */
+ * second a reading, a half-second limit stops best at its first look at the
+ * shared deadline and the search at its first (after 64 nodes), SOLVE_TIME, whatever the wall clock
+ * says; the plan still verifies and is not called proven. The problems: packings of 100 buffers,
+ * whose search from best's plan (at the default alignment) takes over 64 nodes. */
 static void test_exact_stops_on_the_context_clock(void **state)
 {
     (void)state;
@@ -327,7 +326,11 @@ static void test_exact_stops_on_the_context_clock(void **state)
             assert_true(pl.search.ran);
             assert_int_equal(pl.search.stopped, SOLVE_TIME);
             assert_int_equal(pl.search.states, 64); /* its first look at the clock */
-            assert_int_equal(step_clock_reads, 2);  /* the start, then that look */
+            /* the start, then the search's first look; from best's plan,
+             * best's looks at the shared deadline between (it keeps the plan
+             * it has at the first past it) */
+            if (w) assert_int_equal(step_clock_reads, 2);
+            else assert_in_range(step_clock_reads, 3, 8);
             assert_false(pl.proven);
             place_free(&pl);
         }

@@ -57,6 +57,8 @@ int solve_cancelled(const solve_ctx *c)
     return c && c->watch && atomic_load_explicit(&c->watch->cancel, memory_order_relaxed);
 }
 
+int solve_expired(const solve_ctx *c) { return c && c->deadline > 0 && solve_now(c) > c->deadline; }
+
 void solve_doing(const solve_ctx *c, const char *what)
 {
     if (c && c->watch) atomic_store(&c->watch->doing, what);

@@ -31,14 +31,18 @@ const char *solve_stop_name(solve_stop s);
 struct solve_watch; /* solve_watch.h: shared with a watching thread */
 
 typedef struct solve_ctx {
-    double seconds;             /* a search's wall-clock budget; <= 0: SOLVE_TIME_LIMIT */
-    uint64_t max_states;        /* 0: SOLVE_MAX_STATES (the exact placer: time alone) */
-    int64_t max_memory;         /* bytes a search may hold; <= 0: solve_max_memory's default */
-    int has_alpha;              /* else weighted uses SOLVE_ALPHA */
-    double alpha;               /* weighted's weight of memory, in [0, 1] */
-    int has_order;              /* else multiqueue serves compute, transfer, other */
+    double seconds;      /* a search's wall-clock budget; <= 0: SOLVE_TIME_LIMIT */
+    uint64_t max_states; /* 0: SOLVE_MAX_STATES (the exact placer: time alone) */
+    int64_t max_memory;  /* bytes a search may hold; <= 0: solve_max_memory's default */
+    int64_t capacity; /* > 0: the placers' question "does it fit in this many bytes?": exact stops
+                       * at the first plan within it, or proves that none is */
+    int has_alpha;    /* else weighted uses SOLVE_ALPHA */
+    double alpha;     /* weighted's weight of memory, in [0, 1] */
+    int has_order;    /* else multiqueue serves compute, transfer, other */
     uint8_t order[QUEUE_COUNT]; /* QUEUE_* in the order multiqueue serves them each round */
-    struct solve_watch *watch;  /* NULL: nobody watches (nothing cancels) */
+    double deadline; /* > 0: a time on the clock past which a solver stops with the best it has
+                      * (set by a search for the solvers it calls, so all share its limit) */
+    struct solve_watch *watch; /* NULL: nobody watches (nothing cancels) */
     double (*clock)(void); /* seconds on a monotonic clock; NULL: clock_seconds (tests inject) */
 } solve_ctx;
 
@@ -55,6 +59,7 @@ double solve_alpha(const solve_ctx *c);
 void solve_order(const solve_ctx *c, uint8_t order[QUEUE_COUNT]);
 double solve_now(const solve_ctx *c);    /* the context's clock */
 int solve_cancelled(const solve_ctx *c); /* whether the watcher asked it to stop */
+int solve_expired(const solve_ctx *c);   /* whether c has a deadline and the clock is past it */
 /* For the watcher: what the solver does now (a static string), and how a
  * search stands (states so far, the best found and the proven bound). */
 void solve_doing(const solve_ctx *c, const char *what);

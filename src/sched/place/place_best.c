@@ -39,7 +39,7 @@ static int64_t hill_climb(place_greedy *G, place_job *jobs, int64_t *off, int64_
     memcpy(jobs2, jobs, (size_t)nb * sizeof *jobs);
     memcpy(off2, off, (size_t)nb * sizeof *off);
     uint64_t seed = 0x2545F4914F6CDD1DULL;
-    while (G->work < budget && arena > goal && !solve_cancelled(G->ctx)) {
+    while (G->work < budget && arena > goal && !solve_cancelled(G->ctx) && !solve_expired(G->ctx)) {
         /* The positions of the buffers at the top. */
         uint32_t ntop = 0;
         for (uint32_t i = 0; i < nb; i++)
@@ -178,6 +178,7 @@ static int best_members(const graph *g, const run *r, const lifetimes *lt, int64
         const placer *p = placer_at(i);
         if (!p->in_best) continue;
         if (solve_cancelled(c)) return -1;
+        if (*arena < INT64_MAX && solve_expired(c)) return 0; /* past the caller's deadline */
         solve_doing(c, p->name);
         placement o = {0};
         o.align = align;
@@ -253,7 +254,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
      * rule), then the other rules (place_climb starts from the best plan of
      * all when they win). */
     int64_t arena2 = INT64_MAX;
-    if (arena > goal && !grc && !greedy_cut) {
+    if (arena > goal && !grc && !greedy_cut && !solve_expired(c)) {
         if (extra && place_greedy_orders(G, ways + 2, 3, goal, &greedy_arena, &gpl, &won, order,
                                          off, err, errcap) == GREEDY_ORDERS_OOM)
             goto out;
@@ -276,7 +277,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         }
     }
     /* The hill-climb, from the best greedy plan. */
-    if (arena > goal && greedy_arena < INT64_MAX && !greedy_cut) {
+    if (arena > goal && greedy_arena < INT64_MAX && !greedy_cut && !solve_expired(c)) {
         uint64_t budget = climb_budget(one_run);
         G->work = 0;
         G->max_work = UINT64_MAX; /* a step costs at most one greedy run, under the limit above */
@@ -307,6 +308,8 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
             pl->detail = how;
         }
     }
+    if (G->expired)
+        pl->detail = "a greedy cut at the time limit: the buffers it had not placed stacked on top";
     pl->reserved = 0;
     rc = 0;
 out:

@@ -198,7 +198,7 @@ int64_t place_climb(const place_greedy *G, const solve_ctx *ctx, place_job *jobs
     double cur = decode(&C, 0, cap), best_pen = cur;
     for (uint32_t i = 0; i < CLIMB_LAHC_LEN; i++) hist[i] = cur;
     uint64_t seed = 0x9E3779B97F4A7C15ULL, step = 0;
-    while (C.work < budget && best_arena > goal && !solve_cancelled(ctx)) {
+    while (C.work < budget && best_arena > goal && !solve_cancelled(ctx) && !solve_expired(ctx)) {
         double *h = &hist[step++ % CLIMB_LAHC_LEN];
         /* The buffers left out: above the capacity, the top of the plan. */
         uint32_t nout = 0;

@@ -397,6 +397,22 @@ static int64_t greedy_fit(greedy *G, const place_job *j, int64_t arena)
     return best >= 0 ? best : prev;
 }
 
+/* At the deadline: jobs[i..nb) go on top of the plan, one on another, so
+ * the run still ends with a plan, at once (G->pub.expired says so). */
+static int64_t stack_rest(greedy *G, const place_job *jobs, uint32_t i, int64_t *off, int64_t arena,
+                          int64_t limit, uint32_t *bad)
+{
+    G->pub.expired = 1;
+    for (; i < G->pub.nb; i++) {
+        off[i] = arena;
+        if (__builtin_add_overflow(arena, jobs[i].span, &arena)) {
+            *bad = jobs[i].b;
+            return GREEDY_TOO_BIG;
+        }
+    }
+    return arena > limit ? GREEDY_OVER : arena;
+}
+
 /* place_greedy_run (place_internal.h says what it returns). */
 static int64_t greedy_place(greedy *G, const place_job *jobs, uint32_t from, int64_t *off,
                             int64_t limit, uint32_t *bad)
@@ -420,6 +436,8 @@ static int64_t greedy_place(greedy *G, const place_job *jobs, uint32_t from, int
             __builtin_prefetch(&G->placed.w[0][(na + 1) >> 6]);
         }
         if (G->pub.work > G->pub.max_work || solve_cancelled(G->pub.ctx)) return GREEDY_STOPPED;
+        if (!(i & 1023) && solve_expired(G->pub.ctx))
+            return stack_rest(G, jobs, i, off, arena, limit, bad);
         int64_t at = greedy_fit(G, &jobs[i], arena), end;
         if (__builtin_add_overflow(at, jobs[i].span, &end)) {
             *bad = jobs[i].b;
@@ -462,6 +480,7 @@ int place_greedy_orders(place_greedy *pub, const place_way *ways, int nways, int
     uint32_t bad = NONE; /* the buffer that passed 2^63-1 bytes in the first way that failed */
     int gave_up = 0;
     for (int w = 0; w < nways && (best == INT64_MAX || best > goal); w++) {
+        if (best != INT64_MAX && solve_expired(G->pub.ctx)) break; /* keep the plan it has */
         if (place_greedy_order(&G->pub, ways[w].order, jobs)) {
             place_oom(g, err, errcap);
             rc = GREEDY_ORDERS_OOM;

@@ -76,6 +76,7 @@ typedef struct place_greedy {
     int fit;              /* PLACE_FIT_*: what place_greedy_run uses (set by place_greedy_orders) */
     uint64_t work;        /* ranges read, buffers placed: the cost measure of best */
     uint64_t max_work; /* the runs give up when work passes it (UINT64_MAX, the default: never) */
+    int expired;       /* a run met the context's deadline (solve_expired) and stacked the rest */
 } place_greedy;
 
 /* A greedy over the schedule r, watched by c; NULL: out of memory. */
