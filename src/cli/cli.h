@@ -241,7 +241,7 @@ void compare_free(compare_result *c);
 /* ------------------------------------------ optimality (cli_proof.c) */
 
 /* Long-only options of the commands that run exact's search. */
-enum { CLI_OPT_TIME_LIMIT = 1000, CLI_OPT_MAX_STATES, CLI_OPT_MAX_MEMORY };
+enum { CLI_OPT_TIME_LIMIT = 1000, CLI_OPT_MAX_STATES, CLI_OPT_MAX_MEMORY, CLI_OPT_CAPACITY };
 #define CLI_MAX_STATES 1000000000ull
 #define CLI_LIMIT_OPTIONS                                         \
     {"time-limit", required_argument, 0, CLI_OPT_TIME_LIMIT},     \
@@ -273,6 +273,9 @@ const char *cli_place_stop_word(solve_stop stopped);
 /* Parses --time-limit (opt CLI_OPT_TIME_LIMIT), --max-states or --max-memory into l. 0, or
  * -1 after a usage error for CMD. */
 int cli_limit(const char *cmd, int opt, const char *arg, solve_ctx *l);
+/* Parses --capacity SIZE (bytes, or with a unit: 1MiB) into l->capacity.
+ * 0, or -1 after a usage error for CMD. */
+int cli_capacity(const char *cmd, const char *arg, solve_ctx *l);
 /* Prints "Policies:" and each policy's name and description (from the
  * table) to stdout: the end of the --help of the commands that take one. */
 void cli_policy_help(void);

@@ -1,6 +1,7 @@
 /* cli_job.c: the work of the commands that load, run, place and write: the
  * graph, a policy's run on it, its timeline and its plan in one struct with
  * one free function, each step saying on stderr why it failed. Exports cli_job_*. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -35,6 +36,24 @@ int cli_job_place(cli_job *j, const char *cmd, const placer *pc, int64_t align, 
 {
     int st = cli_place(cmd, j->g, &j->r, NULL, pc, align, c, &j->pl);
     if (st) return st;
+    const placement *pl = &j->pl;
+    if (pl->fits == PLACE_FITS_NO) {
+        fprintf(stderr,
+                "%s: no plan fits in %" PRId64 " bytes: proven, every plan of this schedule "
+                "takes at least %" PRId64 " bytes\n",
+                j->g->source, pl->capacity, pl->bound);
+        return EXIT_BAD;
+    }
+    if (pl->fits == PLACE_FITS_UNKNOWN) {
+        fprintf(stderr,
+                "%s: not known whether a plan fits in %" PRId64 " bytes: placer %s's smallest "
+                "takes %" PRId64 " bytes, the bound is %" PRId64 "%s%s%s\n",
+                j->g->source, pl->capacity, pc->name, pl->arena, pl->bound,
+                pl->search.ran ? " (the search stopped: " : "",
+                pl->search.ran ? cli_place_stop_word(pl->search.stopped) : "",
+                pl->search.ran ? ")" : "");
+        return EXIT_BAD;
+    }
     j->pc = pc;
     j->has_plan = 1;
     return EXIT_OK;

@@ -95,6 +95,10 @@ void cli_plan_json(FILE *f, const cli_plan *cp)
     jw_kint(&w, "lower_bound", pl->bound);
     jw_kint(&w, "live_peak", cp->r->peak);
     jw_kbool(&w, "proven_optimal", pl->proven);
+    if (pl->capacity) {
+        jw_kint(&w, "capacity", pl->capacity);
+        jw_kbool(&w, "fits", pl->fits == PLACE_FITS_YES);
+    }
     jw_key(&w, "fragmentation");
     jw_f(&w, place_fragmentation(pl, pl->bound), 6);
     if (pl->search.ran) {
@@ -206,6 +210,9 @@ static void text_head(FILE *f, const cli_plan *cp)
                 units_bytes(a, sizeof a, lb, 0), lb, cp->r->peak_step);
     char gap[96];
     fprintf(f, "  optimality     %s\n", place_gap_words(pl, gap, sizeof gap));
+    if (pl->fits == PLACE_FITS_YES)
+        fprintf(f, "  capacity       %s (%" PRId64 " bytes): the plan fits\n",
+                units_bytes(a, sizeof a, pl->capacity, 0), pl->capacity);
     if (pl->search.ran)
         fprintf(f, "  search         %s after %" PRIu64 " node%s over %" PRIu32 " capacit%s\n",
                 cli_place_stop_word(pl->search.stopped), pl->search.states,

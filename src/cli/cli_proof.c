@@ -43,6 +43,18 @@ int cli_limit(const char *cmd, int opt, const char *arg, solve_ctx *l)
     return 0;
 }
 
+int cli_capacity(const char *cmd, const char *arg, solve_ctx *l)
+{
+    int64_t v = units_parse(arg);
+    if (v < 1) {
+        cli_usage_error(
+            cmd, "--capacity wants a size of at least 1 byte (as 1048576 or 1MiB), not '%s'", arg);
+        return -1;
+    }
+    l->capacity = v;
+    return 0;
+}
+
 int cli_param(const char *cmd, int opt, const char *arg, solve_ctx *pp)
 {
     char *end;

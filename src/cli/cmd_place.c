@@ -81,6 +81,7 @@ int cmd_place(int argc, char **argv)
         {"svg", required_argument, 0, 'S'},
         {"output", required_argument, 0, 'o'},
         CLI_LIMIT_OPTIONS,
+        {"capacity", required_argument, 0, CLI_OPT_CAPACITY},
         {0, 0, 0, 0},
     };
     static const cli_opts opts = {"place", "l:a:f:o:", longopts, NULL, print_help};
@@ -99,6 +100,9 @@ int cmd_place(int argc, char **argv)
         case CLI_OPT_MAX_STATES:
         case CLI_OPT_MAX_MEMORY:
             if (cli_limit("place", c, optarg, &ctx)) return EXIT_USAGE;
+            break;
+        case CLI_OPT_CAPACITY:
+            if (cli_capacity("place", optarg, &ctx)) return EXIT_USAGE;
             break;
         }
     }

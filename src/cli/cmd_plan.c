@@ -127,6 +127,7 @@ int cmd_plan(int argc, char **argv)
         {"output", required_argument, 0, 'o'},
         {"rank-by", required_argument, 0, OPT_RANK_BY},
         CLI_LIMIT_OPTIONS,
+        {"capacity", required_argument, 0, CLI_OPT_CAPACITY},
         CLI_PARAM_OPTIONS,
         {0, 0, 0, 0},
     };
@@ -153,6 +154,9 @@ int cmd_plan(int argc, char **argv)
         case CLI_OPT_MAX_STATES:
         case CLI_OPT_MAX_MEMORY:
             if (cli_limit("plan", c, optarg, &ctx)) return EXIT_USAGE;
+            break;
+        case CLI_OPT_CAPACITY:
+            if (cli_capacity("plan", optarg, &ctx)) return EXIT_USAGE;
             break;
         case CLI_OPT_ALPHA:
         case CLI_OPT_QUEUE_ORDER:

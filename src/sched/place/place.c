@@ -123,6 +123,11 @@ int place_run(const graph *g, const run *r, const placer *p, int64_t align, cons
     int64_t lb = place_lower_bound(g, r, align);
     if (pl->bound < lb) pl->bound = lb;
     pl->proven = pl->arena <= pl->bound;
+    pl->capacity = c && c->capacity > 0 ? c->capacity : 0;
+    if (pl->capacity)
+        pl->fits = pl->arena <= c->capacity  ? PLACE_FITS_YES
+                   : pl->bound > c->capacity ? PLACE_FITS_NO
+                                             : PLACE_FITS_UNKNOWN;
     /* Every offset aligned and at or above 0 (place_verify checks overlaps). */
     for (uint32_t b = 0; MEMTRIS_CHECKING && b < g->nbufs; b++)
         MEMTRIS_ASSERT(pl->offset[b] >= 0 && pl->offset[b] % align == 0);

@@ -37,6 +37,14 @@ typedef struct place_search {
     uint32_t probes;    /* capacities tried */
 } place_search;
 
+/* Does the plan fit the capacity asked (solve_ctx.capacity)? */
+typedef enum place_fits {
+    PLACE_FITS_NA,      /* no capacity asked */
+    PLACE_FITS_YES,     /* the plan's arena is within it */
+    PLACE_FITS_NO,      /* proven: no plan for this schedule is within it (bound > capacity) */
+    PLACE_FITS_UNKNOWN, /* neither: the plan is larger, and no proof (a limit stopped it) */
+} place_fits;
+
 typedef struct placement {
     const char *placer; /* the placer's name */
     int64_t align;
@@ -53,6 +61,8 @@ typedef struct placement {
                          * alignment: place_lower_bound, or more where exact proved more */
     int proven;         /* arena == bound: no plan is smaller */
     place_search search; /* exact's search (zeros for the other placers) */
+    int64_t capacity;    /* solve_ctx.capacity: the capacity asked, or 0 */
+    place_fits fits;     /* the answer to its question (PLACE_FITS_NA without) */
 } placement;
 
 typedef struct placer {

@@ -46,16 +46,17 @@ static void pop_undo(xp *P, size_t mark)
     }
 }
 
-/* The static order of MiniMalloc's heuristics: W the lifetime's width, A the
- * area (size x width), T the largest section total over its sections; each
- * larger first, then the buffer. */
+/* The static order of MiniMalloc's heuristics: W the lifetime's width
+ * (canonical), A the area (size x width), T the largest section total over
+ * its sections; V and B the width and the area in the problem's own times,
+ * where it has them (a CSV's). Each larger first, then the buffer. */
 static int64_t key_of(const xp *P, uint32_t b, char c)
 {
-    int64_t w = P->w[b];
-    if (c == 'W') return w;
-    if (c == 'A') {
+    if (c == 'W' || c == 'V') return c == 'W' ? P->w[b] : P->tw[b];
+    if (c == 'A' || c == 'B') {
         int64_t a;
-        return __builtin_mul_overflow(P->size[b], w, &a) ? INT64_MAX : a;
+        return __builtin_mul_overflow(P->size[b], c == 'A' ? P->w[b] : P->tw[b], &a) ? INT64_MAX
+                                                                                     : a;
     }
     int64_t t = 0;
     for (uint32_t s = P->s0[b]; s < P->s1[b]; s++)
@@ -269,12 +270,16 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
  * one answers, up to max_nodes in all (then X_STOP). */
 static int fits(xp *P, int64_t cap, uint64_t max_nodes)
 {
-    static const char *heurs[] = {"WAT", "TAW", "TWA"};
+    /* A problem's own times often tell which buffers live long better than
+     * the order of its events does: their orders go first, then MiniMalloc's
+     * three on the canonical times (all a problem without times has). */
+    static const char *heurs[] = {"VBT", "TBV", "TVB", "WAT", "TAW", "TWA"};
+    int h0 = P->has_time ? 0 : 3;
     P->cap = cap;
     uint64_t limit = P->nb ? P->nb : 1, used = 0;
     for (;;) {
         limit *= 2;
-        for (int h = 0; h < 3; h++) {
+        for (int h = h0; h < 6; h++) {
             if (used >= max_nodes) return X_STOP;
             P->heur = heurs[h];
             for (uint32_t b = 0; b < P->nb; b++) {
@@ -348,15 +353,79 @@ static int64_t sol_top(const xp *P)
     return top;
 }
 
+/* One probe of capacity cap with a node budget: a plan found lowers *hi
+ * (and is kept in pl), a proof that none fits raises *lo past cap. The
+ * probe's answer (X_*). */
+static int probe_at(xp *P, const solve_ctx *c, int64_t cap, uint64_t budget, int64_t align,
+                    int64_t *lo, int64_t *hi, placement *pl)
+{
+    if (solve_cancelled(c)) { /* between probes too: a probe may be short */
+        P->stopped = SOLVE_CANCELLED;
+        return X_STOP;
+    }
+    P->best = *hi;
+    P->bound = *lo;
+    solve_progress(c, P->nodes, *hi, *lo);
+    int x = fits_deep(P, cap, budget > 2 * (uint64_t)P->nb ? budget : 2 * (uint64_t)P->nb);
+    pl->search.probes++;
+    if (x == X_FOUND) {
+        *hi = sol_top(P);
+        pl->detail = "MiniMalloc's search";
+        for (uint32_t i = 0; i < P->nb; i++) pl->offset[P->bid[i]] = P->sol[i];
+    } else if (x == X_NOTFOUND && cap + align > *lo) {
+        *lo = cap + align;
+    }
+    return x;
+}
+
 /* The capacity search: lo is proven (no plan is smaller), hi is the
- * smallest plan found. Each round probes lo with a node budget, then halves
- * [lo, hi) with a sixteenth of it per probe (the bound is the likely answer:
- * real problems mostly meet it); a probe that runs out of budget neither
- * proves nor finds, and the search moves above it. A round with such a probe is run
- * again with four times the budget, until lo == hi or the limits stop it. */
+ * smallest plan found. Asked a capacity (c->capacity), it probes that
+ * alone, with no budget but the limits. Else each round probes lo with a
+ * node budget (the bound is the likely answer: real problems mostly meet
+ * it), then capacities three quarters of the way from lo up to hi with half
+ * of it each (a plan a little below the last is the likely find where the
+ * bound is not the answer); a probe that runs out of budget neither proves
+ * nor finds, and the search moves above it. A round with such a probe is run again with four times
+ * the budget, until lo == hi or the limits stop it. X_OOM, or another X_*. */
+static int capacity_search(xp *P, const solve_ctx *c, int64_t align, int64_t *lo, int64_t *hi,
+                           placement *pl)
+{
+    if (c && c->capacity > 0) {
+        int64_t cap = c->capacity / align * align;
+        if (*hi <= cap || *lo > cap) return X_FOUND;
+        return probe_at(P, c, cap, UINT64_MAX, align, lo, hi, pl);
+    }
+    uint64_t budget = 4 * (uint64_t)P->nb + 1024;
+    int x = X_NOTFOUND;
+    while (*lo < *hi && !P->stopped) {
+        int unknown = 0;
+        for (int64_t plo = *lo; plo < *hi && !P->stopped;) {
+            int at_lo = plo == *lo;
+            int64_t mid = at_lo ? *lo : plo + (*hi - plo) / 4 * 3 / align * align;
+            x = probe_at(P, c, mid, at_lo ? budget : budget / 2, align, lo, hi, pl);
+            if (x == X_OOM) return x;
+            if (x == X_NOTFOUND) plo = *lo;
+            else if (x == X_STOP && !P->stopped) {
+                unknown = 1;
+                plo = mid + align;
+            }
+        }
+        if (!unknown) break;
+        budget = budget > UINT64_MAX / 4 ? UINT64_MAX : budget * 4;
+    }
+    return x;
+}
+
+/* From best's plan (or a stack of every buffer, cold) down toward the
+ * lower bound, or to the capacity asked. */
 static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t align,
                      const solve_ctx *c, placement *pl, int cold, char *err, size_t errcap)
 {
+    /* best's plan and the search share the limit: best stops at its end too */
+    solve_ctx sub = c ? *c : (solve_ctx){0};
+    double end = solve_now(c) + solve_seconds(c);
+    if (!(sub.deadline > 0 && sub.deadline < end)) sub.deadline = end;
+    c = &sub;
     if (cold) { /* every buffer stacked on the one before */
         int64_t top = 0;
         for (uint32_t b = 0; b < g->nbufs; b++) {
@@ -371,6 +440,7 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
     int64_t lo = place_lower_bound(g, r, align), hi = place_plan_top(g, pl->offset, align);
     pl->bound = lo;
     if (hi <= lo) return 0; /* best reached the bound: nothing to search */
+    if (c && c->capacity > 0 && (hi <= c->capacity || lo > c->capacity)) return 0; /* answered */
     solve_doing(c, "exact's search");
     pl->search.ran = 1;
     xp P;
@@ -382,39 +452,9 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
         return 0;
     }
     P.ctx = c;
-    P.deadline = solve_now(c) + solve_seconds(c);
+    P.deadline = sub.deadline;
     P.node_cap = c ? c->max_states : 0; /* 0: time alone */
-    uint64_t budget = 4 * (uint64_t)P.nb + 1024;
-    int x = X_NOTFOUND;
-    while (lo < hi && !P.stopped) {
-        int unknown = 0;
-        for (int64_t plo = lo; plo < hi && !P.stopped;) {
-            int64_t mid = plo == lo ? lo : plo + (hi - plo) / 2 / align * align;
-            uint64_t b = plo == lo ? budget : budget / 16;
-            if (solve_cancelled(c)) { /* between probes too: a probe may be short */
-                P.stopped = SOLVE_CANCELLED;
-                break;
-            }
-            P.best = hi;
-            P.bound = lo;
-            solve_progress(c, P.nodes, hi, lo);
-            x = fits_deep(&P, mid, b > 2 * (uint64_t)P.nb ? b : 2 * (uint64_t)P.nb);
-            pl->search.probes++;
-            if (x == X_OOM) break;
-            if (x == X_FOUND) {
-                hi = sol_top(&P);
-                pl->detail = "MiniMalloc's search";
-                for (uint32_t i = 0; i < P.nb; i++) pl->offset[P.bid[i]] = P.sol[i];
-            } else if (x == X_NOTFOUND) {
-                lo = plo = mid + align;
-            } else {
-                unknown = 1;
-                plo = mid + align;
-            }
-        }
-        if (x == X_OOM || !unknown) break;
-        budget = budget > UINT64_MAX / 4 ? UINT64_MAX : budget * 4;
-    }
+    int x = capacity_search(&P, c, align, &lo, &hi, pl);
     pl->search.states = P.nodes;
     pl->search.stopped = P.stopped;
     pl->bound = lo;
