@@ -55,11 +55,14 @@ void view_summary(canvas *cv, const app *a, rect r)
             snprintf(line, sizeof line, "saving    %s (%s) with %s",
                      units_bytes(p1, sizeof p1, save, 0),
                      optimal_pct(pct, sizeof pct, save, o->r.peak), m->pol->name);
-        else if (save < 0)
-            snprintf(line, sizeof line, "%s needs %s (%s) more than %s%s", m->pol->name,
-                     units_bytes(p1, sizeof p1, -save, 0),
-                     optimal_pct(pct, sizeof pct, -save, o->r.peak), o->pol->name,
-                     unproven(o) ? "'s order (not proven optimal)" : "");
+        else if (save < 0) /* against exact stopped short: its order, not the optimum */
+            for (int k = unproven(o) ? 0 : 2; k < 3; k++) {
+                static const char *const tail[] = {"'s order (not proven optimal)", "'s order", ""};
+                snprintf(line, sizeof line, "%s needs %s (%s) more than %s%s", m->pol->name,
+                         units_bytes(p1, sizeof p1, -save, 0),
+                         optimal_pct(pct, sizeof pct, -save, o->r.peak), o->pol->name, tail[k]);
+                if (utf8_count(line) <= w) break;
+            }
         else snprintf(line, sizeof line, "same peak: no saving");
         canvas_fit(cv, x, y++, w, save > 0 ? ST_GOOD : save < 0 ? ST_WARN : ST_NORMAL, line);
     }
