@@ -237,7 +237,10 @@ assert rows[0]["name"] == "input.out", rows[0]
     expect_grep "$OUT" "policy priority, placer first-fit, align 64 B" "text: the summary line"
     expect_grep "$OUT" "arena          9.5 MiB (9961472 bytes)" "text: arena in human units and bytes"
     expect_grep "$OUT" "lower bound    7.0 MiB (7340032 bytes)" "text: the lower bound"
-    expect_grep "$OUT" "fragmentation  26.3%" "text: fragmentation in percent"
+    expect_grep "$OUT" "optimality     not proven optimal: 35.7% above the lower bound 7.0 MiB" \
+        "text: the excess as a share of the bound, as every phrase measures it"
+    expect_grep "$OUT" "excess         2.5 MiB above the lower bound" "text: the excess in bytes"
+    if grep -qF fragmentation "$OUT"; then bad "text: a second figure for the same excess"; else ok; fi
     expect_grep "$OUT" "stem.conv.out" "text: buffer names"
     expect_grep "$OUT" "2.0 MiB" "text: sizes in human units"
     if [[ " $(placers) " == *" pool "* ]]; then
@@ -411,7 +414,8 @@ assert d["search"] == {"stopped": "limit", "states": 1, "probes": 1}, d["search"
 assert d["arena"] == 752 and d["lower_bound"] == 728 and not d["proven_optimal"], d
 ' "$OUT"
     run "$M" place "$miss" --placer exact --max-states 1 -f text
-    expect_grep "$OUT" "  optimality     gap 3.2% (bound 728 B)" "text: the gap and the bound"
+    expect_grep "$OUT" "  optimality     not proven optimal: 3.3% above the lower bound 728 B" \
+        "text: the gap and the bound"
     expect_grep "$OUT" "  search         limit after 1 node over 1 capacity" "text: stopped at the limit"
     run "$M" place "$miss" --placer exact --time-limit 0.001 -f json
     expect_rc 0 "place --time-limit"

@@ -163,7 +163,7 @@ check "back to 120x35 redraws the panels" "Ready priority"
 keys t
 check "t shows the whole run's timeline" "Timeline: first-fit"
 keys t a
-check "a places with the next placer" "over the peak"
+check "a places with the next placer" "placer best-fit: arena"
 keys '?'
 check "? opens the help" "Tab: the legend; any other key closes this help"
 keys Escape
@@ -212,7 +212,7 @@ given_back q
 start opt "$bin" "$src/samples/greedy-not-optimal.json"
 check "a graph where the greedy is not optimal opens" "step 0/7"
 keys o
-check "o compares with exact's order and says the gap" "priority vs exact: within 10.0% of optimal; d: where they part, w: why"
+check "o compares with exact's order and says the gap" "priority vs exact: 10.0% above the optimum; d: where they part, w: why"
 check "the curve's reference line is the proven optimum" "optimum 10.0 MiB"
 keys d
 check "d plays to where the orders part" "the orders part at step 1"

@@ -125,7 +125,7 @@ group_tui() {
     step "step 3/61" Space Space Space
     step "Ready fifo" c
     step "Timeline:" c t
-    step "over the peak" a
+    step "placer best-fit: arena" a
     step "measured (host) peak" R
     step "EXIT=" End Home '?' Escape q
     if [ $ok -eq 1 ] && tmux_screen | grep -q "^EXIT=0" && grep -q "ERROR SUMMARY: 0 errors" "$log"; then

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "util/optimal.h"
 #include "util/units.h"
 
 void compare_free(compare_result *c)
@@ -104,11 +105,11 @@ static void text_row(const compare_result *c, int i)
 {
     const run *x = &c->runs[i], *base = c->base;
     const compare_row *row = &c->row[i];
-    char a[32], b[32], r[32], vo[32], saving[64], div[64], ms[24];
+    char a[32], b[32], r[32], vo[32], pct[32], saving[64], div[64], ms[24];
     int64_t save = base->peak - x->peak;
     if (row->is_base) snprintf(saving, sizeof saving, "(baseline)");
     else if (base->peak > 0)
-        snprintf(saving, sizeof saving, "%.1f%% (%s)", 100.0 * (double)save / (double)base->peak,
+        snprintf(saving, sizeof saving, "%s (%s)", optimal_pct(pct, sizeof pct, save, base->peak),
                  units_bytes(b, sizeof b, save, 0));
     else snprintf(saving, sizeof saving, "-");
     if (row->is_base) snprintf(div, sizeof div, "-");
@@ -119,11 +120,8 @@ static void text_row(const compare_result *c, int i)
     printf("%-10s  %12s", c->pol[i]->name, units_bytes(a, sizeof a, x->peak, 0));
     for (int j = 0; j < c->npl; j++)
         printf("  %*s", col_width(c->plc[j]), units_bytes(b, sizeof b, arena_of(c, i, j), 0));
-    if (x->optimal) snprintf(vo, sizeof vo, "optimal");
-    else if (c->optimum > 0)
-        snprintf(vo, sizeof vo, "+%.1f%%",
-                 100.0 * (double)(x->peak - c->optimum) / (double)c->optimum);
-    else snprintf(vo, sizeof vo, "-");
+    /* against the optimum when a run reached the bound, else "-" */
+    optimal_phrase(vo, sizeof vo, x->peak, c->lower_bound, c->optimum >= 0, OPTIMAL_CELL);
     printf("  %10" PRIu32 "  %8s  %-22s  %-10s  %10s  %s\n", x->peak_step, r, saving, vo,
            units_ms(ms, sizeof ms, row->makespan), div);
 }
@@ -132,13 +130,22 @@ static void text_row(const compare_result *c, int i)
 static void text_notes(const compare_result *c)
 {
     const graph *g = c->job.g;
-    char a[32], b[32];
+    char a[32], b[32], words[128];
     if (c->optimum >= 0)
         printf("optimum %s: no order peaks lower (proven)\n",
                units_bytes(a, sizeof a, c->optimum, 0));
-    else
-        printf("no optimum proven; no order peaks below %s (add exact: --policies all)\n",
-               units_bytes(a, sizeof a, c->lower_bound, 0));
+    else {
+        int exact = -1; /* exact's search ran and stopped short of a proof */
+        for (int i = 0; i < c->n; i++)
+            if (c->pol[i]->kind == POLICY_EXACT) exact = i;
+        printf("no optimum proven; no order peaks below %s%s\n",
+               units_bytes(a, sizeof a, c->lower_bound, 0),
+               exact < 0 ? " (add exact: --policies all)" : "");
+        if (exact >= 0)
+            printf("%s, %s\n", c->pol[exact]->name,
+                   optimal_phrase(words, sizeof words, c->runs[exact].peak, c->lower_bound, 0,
+                                  OPTIMAL_SEARCH));
+    }
     for (int i = 0; i < c->n; i++)
         if (c->runs[i].found_by)
             printf("%s: the order of %s\n", c->pol[i]->name, c->runs[i].found_by->name);

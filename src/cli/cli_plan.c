@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "util/optimal.h"
 #include "util/units.h"
 #include "ui/svg.h"
 
@@ -209,7 +210,8 @@ static void text_head(FILE *f, const cli_plan *cp)
                 "\n",
                 units_bytes(a, sizeof a, lb, 0), lb, cp->r->peak_step);
     char gap[96];
-    fprintf(f, "  optimality     %s\n", place_gap_words(pl, gap, sizeof gap));
+    fprintf(f, "  optimality     %s\n",
+            optimal_phrase(gap, sizeof gap, pl->arena, lb, pl->proven, OPTIMAL_LONG));
     if (pl->fits == PLACE_FITS_YES)
         fprintf(f, "  capacity       %s (%" PRId64 " bytes): the plan fits\n",
                 units_bytes(a, sizeof a, pl->capacity, 0), pl->capacity);
@@ -218,8 +220,8 @@ static void text_head(FILE *f, const cli_plan *cp)
                 cli_place_stop_word(pl->search.stopped), pl->search.states,
                 pl->search.states == 1 ? "" : "s", pl->search.probes,
                 pl->search.probes == 1 ? "y" : "ies");
-    fprintf(f, "  fragmentation  %.1f%% (%s above the lower bound)\n",
-            100 * place_fragmentation(pl, lb), units_bytes(a, sizeof a, pl->arena - lb, 0));
+    fprintf(f, "  excess         %s above the lower bound\n",
+            units_bytes(a, sizeof a, pl->arena - lb, 0));
     /* The pool takes memory from the system and keeps it: say how much, even when it is the arena.
      */
     if (cp->pc->keeps_memory || pl->reserved != pl->arena)

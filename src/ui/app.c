@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/optimal.h"
 #include "util/units.h"
 #include "app_internal.h"
 #include "defaults.h"
@@ -164,10 +165,11 @@ static void take_plan(app *a, placement *pl, const placer *p)
     a->pl = *pl;
     a->placer = p;
     a->place_gen++;
-    char ar[32];
-    snprintf(a->msg, sizeof a->msg, "placer %s: arena %s, %.1f%% over the peak", p->name,
-             units_bytes(ar, sizeof ar, a->pl.arena, 0),
-             100.0 * place_over_peak(&a->pl, a->st[0].r.peak));
+    char ar[32], gap[64]; /* the arena panel says the bound and the peak */
+    snprintf(
+        a->msg, sizeof a->msg, "placer %s: arena %s, %s", p->name,
+        units_bytes(ar, sizeof ar, a->pl.arena, 0),
+        optimal_phrase(gap, sizeof gap, a->pl.arena, a->pl.bound, a->pl.proven, OPTIMAL_TERSE));
 }
 
 void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap)
@@ -479,7 +481,7 @@ static void take_other(app *a, stepper *st, const policy *pol)
     policy_prove(&a->st[0].r, lb);
     policy_prove(&a->st[1].r, lb);
     char gap[64]; /* without the bound, to fit 80 columns: the curve draws it */
-    policy_gap_words(&a->st[0].r, 0, gap, sizeof gap);
+    optimal_phrase(gap, sizeof gap, a->st[0].r.peak, lb, opt, OPTIMAL_TERSE);
     snprintf(a->msg, sizeof a->msg, "%s vs %s: %s; d: where they part, w: why", a->pol->name,
              pol->name, gap);
     if (!a->cmp.shown) {

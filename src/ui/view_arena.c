@@ -7,6 +7,7 @@
 #include <string.h>
 #include "defaults.h"
 #include "geom.h"
+#include "util/optimal.h"
 #include "util/units.h"
 #include "view.h"
 
@@ -35,16 +36,27 @@ void view_arena_frame(canvas *cv, const app *a, rect r, rect area, int64_t hwm)
     canvas_text(cv, axis_x - (int)strlen(b1), area.y + area.h - 1, GEOM_ARENA_LAB, ST_AXIS, b1);
     /* Its figures, each whole or not at all, in order of worth: the arena,
      * how it stands against the bound, against the peak, the high-water. */
-    char f[4][80], gap[64];
+    char f[4][80], alt[2][80], gap[64], pct[32];
+    int64_t peak = a->st[0].r.peak;
     snprintf(f[0], sizeof f[0], "arena %s", units_bytes(b1, sizeof b1, pl->arena, 0));
-    snprintf(f[1], sizeof f[1], ", %s", place_gap_words(pl, gap, sizeof gap));
-    snprintf(f[2], sizeof f[2], ", %.1f%% over the peak",
-             100.0 * place_over_peak(pl, a->st[0].r.peak));
+    snprintf(f[1], sizeof f[1], ", %s",
+             optimal_phrase(gap, sizeof gap, pl->arena, pl->bound, pl->proven, OPTIMAL_SHORT));
+    /* where that does not fit, shorter: "35.7% above the bound", "+35.7% vs bound" */
+    for (int k = 0; k < 2; k++)
+        snprintf(alt[k], sizeof alt[k], ", %s",
+                 optimal_phrase(gap, sizeof gap, pl->arena, pl->bound, pl->proven,
+                                k ? OPTIMAL_TINY : OPTIMAL_TERSE));
+    f[2][0] = 0; /* the peak only where it is not the bound: one excess, one figure */
+    if (peak > 0 && peak != pl->bound)
+        snprintf(f[2], sizeof f[2], ", %s above the peak",
+                 optimal_pct(pct, sizeof pct, pl->arena - peak, peak));
     snprintf(f[3], sizeof f[3], "   high-water so far %s", units_bytes(b2, sizeof b2, hwm, 0));
     int x = r.x + 1, end = r.x + r.w - 1, shown[4] = {0};
     for (int i = 0; i < 4; i++) {
+        for (int k = 0; i == 1 && k < 2 && x + (int)strlen(f[1]) > end; k++)
+            snprintf(f[1], sizeof f[1], "%s", alt[k]);
         int w = (int)strlen(f[i]);
-        if ((i == 1 || i == 2) && !shown[0]) continue; /* these only after the arena */
+        if (!w || ((i == 1 || i == 2) && !shown[0])) continue; /* these only after the arena */
         if (x + w > end) continue;
         shown[i] = 1;
         x += canvas_text(cv, x, r.y + 1, w,

@@ -116,12 +116,14 @@ static void plot_run(const geom_curve *gm, geom_window win, const stepper *s, in
     plot(gm, &sr, win, s->k, ymax, bits, sty, own, id, st_past, st_future);
 }
 
+/* unproven: the peak of exact's search stopped short, never called the optimum's */
 static void legend(canvas *cv, int *x, int y, int maxx, int style, const char *name, int64_t peak,
-                   int utf8)
+                   int unproven, int utf8)
 {
     char buf[96], pk[32];
     if (peak >= 0)
-        snprintf(buf, sizeof buf, " %s peak %s ", name, units_bytes(pk, sizeof pk, peak, 0));
+        snprintf(buf, sizeof buf, " %s peak %s%s ", name, units_bytes(pk, sizeof pk, peak, 0),
+                 unproven ? ", not proven" : "");
     else snprintf(buf, sizeof buf, " %s ", name); /* peak < 0: the name only */
     if (*x + 1 + utf8_count(buf) > maxx) return;  /* whole (its last space aside), or none */
     canvas_put(cv, (*x)++, y, ' ', ST_BORDER);
@@ -145,8 +147,11 @@ static void legends(canvas *cv, rect r, int x0, const app *a, const stepper *s, 
                     const replay_result *rp)
 {
     int lx = x0, maxx = r.x + r.w - 2;
-    if (o) legend(cv, &lx, r.y, maxx, ST_CURVE2, o->pol->name, o->r.peak, cv->utf8);
-    legend(cv, &lx, r.y, maxx, ST_CURVE, s->pol->name, s->r.peak, cv->utf8);
+    if (o)
+        legend(cv, &lx, r.y, maxx, ST_CURVE2, o->pol->name, o->r.peak,
+               o->pol->kind == POLICY_EXACT && !o->r.optimal, cv->utf8);
+    legend(cv, &lx, r.y, maxx, ST_CURVE, s->pol->name, s->r.peak,
+           s->pol->kind == POLICY_EXACT && !s->r.optimal, cv->utf8);
     char name[64];
     int64_t peak = -1;
     if (rp) {
@@ -170,7 +175,7 @@ static void legends(canvas *cv, rect r, int x0, const app *a, const stepper *s, 
         }
     }
     if (rp) {
-        legend(cv, &lx, y, maxx, ST_MEASURED, name, peak, cv->utf8);
+        legend(cv, &lx, y, maxx, ST_MEASURED, name, peak, 0, cv->utf8);
     } else if (lx + (int)strlen(name) + 2 <= maxx) {
         canvas_put(cv, lx++, y, ' ', ST_BORDER);
         lx += canvas_text(cv, lx, y, maxx - lx, ST_MEASURED, name);

@@ -1,10 +1,41 @@
 /* view_summary.c: compare mode's summary panel: each side's peak and live
- * bytes now, the saving, where the two orders first diverge, and the other
- * side's last pop. Exports view_summary. */
+ * bytes now (exact's, when its search proved nothing, as not proven, with
+ * its bound and gap), the saving, where the two orders first diverge, and
+ * the other side's last pop. Exports view_summary. */
 #include <inttypes.h>
 #include <stdio.h>
+#include "util/optimal.h"
 #include "util/units.h"
+#include "util/utf8.h"
 #include "view.h"
+
+/* Whether side s is exact's search stopped short of a proof: never its optimum. */
+static int unproven(const stepper *s) { return s->pol->kind == POLICY_EXACT && !s->r.optimal; }
+
+/* Side s's line: "fifo      peak   10.5 MiB at step 12      now 3.0 MiB", or
+ * for an unproven exact "exact, not proven: 96.3 MiB, bound 74.0 MiB, gap
+ * 30.1%; at step 12 now 3.0 MiB", less its tail, then its bound and gap,
+ * where the width is short: whole words or none. */
+static void side_line(canvas *cv, int x, int y, int w, int style, const stepper *s)
+{
+    char line[320], p1[32], p2[32], words[128];
+    units_bytes(p2, sizeof p2, step_memory(s), 0);
+    if (!unproven(s)) {
+        snprintf(line, sizeof line, "%-9s peak %10s at step %-7u now %s", s->pol->name,
+                 units_bytes(p1, sizeof p1, s->r.peak, 0), s->r.peak_step, p2);
+        canvas_fit(cv, x, y, w, style, line);
+        return;
+    }
+    const char *name = s->pol->name;
+    optimal_phrase(words, sizeof words, s->r.peak, s->r.lower_bound, 0, OPTIMAL_SEARCH);
+    snprintf(line, sizeof line, "%s, %s; at step %u now %s", name, words, s->r.peak_step, p2);
+    if (utf8_count(line) > w) snprintf(line, sizeof line, "%s, %s", name, words);
+    if (utf8_count(line) > w)
+        snprintf(
+            line, sizeof line, "%s, %s", name,
+            optimal_phrase(words, sizeof words, s->r.peak, s->r.lower_bound, 0, OPTIMAL_VALUE));
+    canvas_fit(cv, x, y, w, style, line);
+}
 
 void view_summary(canvas *cv, const app *a, rect r)
 {
@@ -13,25 +44,25 @@ void view_summary(canvas *cv, const app *a, rect r)
     int focused = a->focus == P_SUMMARY;
     canvas_box(cv, r, " Compare ", focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
     int x = r.x + 2, w = r.w - 4, y = r.y + 1, ymax = r.y + r.h - 1;
-    char line[320], p1[32], p2[32], words[256];
+    char line[320], p1[32], pct[32], words[256];
     const stepper *side[2] = {o, m};
     int sty[2] = {ST_CURVE2, ST_CURVE};
-    for (int i = 0; i < 2 && y < ymax; i++, y++) {
-        snprintf(line, sizeof line, "%-9s peak %10s at step %-7u now %s", side[i]->pol->name,
-                 units_bytes(p1, sizeof p1, side[i]->r.peak, 0), side[i]->r.peak_step,
-                 units_bytes(p2, sizeof p2, step_memory(side[i]), 0));
-        canvas_fit(cv, x, y, w, sty[i], line);
-    }
+    for (int i = 0; i < 2 && y < ymax; i++, y++) side_line(cv, x, y, w, sty[i], side[i]);
     if (y < ymax) {
+        /* shares of o's peak, as compare's saving and vs optimum are */
         int64_t save = o->r.peak - m->r.peak;
         if (save > 0)
-            snprintf(line, sizeof line, "saving    %s (%.1f%%) with %s",
-                     units_bytes(p1, sizeof p1, save, 0), 100.0 * (double)save / (double)o->r.peak,
-                     m->pol->name);
-        else if (save < 0)
-            snprintf(line, sizeof line, "%s needs %s (%.1f%%) more than %s", m->pol->name,
-                     units_bytes(p1, sizeof p1, -save, 0),
-                     o->r.peak ? 100.0 * (double)-save / (double)o->r.peak : 0.0, o->pol->name);
+            snprintf(line, sizeof line, "saving    %s (%s) with %s",
+                     units_bytes(p1, sizeof p1, save, 0),
+                     optimal_pct(pct, sizeof pct, save, o->r.peak), m->pol->name);
+        else if (save < 0) /* against exact stopped short: its order, not the optimum */
+            for (int k = unproven(o) ? 0 : 2; k < 3; k++) {
+                static const char *const tail[] = {"'s order (not proven optimal)", "'s order", ""};
+                snprintf(line, sizeof line, "%s needs %s (%s) more than %s%s", m->pol->name,
+                         units_bytes(p1, sizeof p1, -save, 0),
+                         optimal_pct(pct, sizeof pct, -save, o->r.peak), o->pol->name, tail[k]);
+                if (utf8_count(line) <= w) break;
+            }
         else snprintf(line, sizeof line, "same peak: no saving");
         canvas_fit(cv, x, y++, w, save > 0 ? ST_GOOD : save < 0 ? ST_WARN : ST_NORMAL, line);
     }

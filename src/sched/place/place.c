@@ -168,11 +168,6 @@ double place_fragmentation(const placement *pl, int64_t lower_bound)
     return pl->arena > 0 ? (double)(pl->arena - lower_bound) / (double)pl->arena : 0.0;
 }
 
-double place_over_peak(const placement *pl, int64_t peak)
-{
-    return peak > 0 ? (double)(pl->arena - peak) / (double)peak : 0.0;
-}
-
 /* ------------------------------------------------------------ verifier */
 
 int place_verify(const graph *g, const run *r, const placement *pl, char *err, size_t errcap)
@@ -230,15 +225,4 @@ int place_verify(const graph *g, const run *r, const placement *pl, char *err, s
     free(at_off);
     place_lifetimes_free(&lt);
     return bad ? -1 : 0;
-}
-
-const char *place_gap_words(const placement *pl, char *out, size_t cap)
-{
-    char b[32];
-    if (pl->proven) snprintf(out, cap, "optimal (proven)");
-    else
-        snprintf(out, cap, "gap %.1f%% (bound %s)",
-                 pl->arena ? 100.0 * (double)(pl->arena - pl->bound) / (double)pl->arena : 0.0,
-                 units_bytes(b, sizeof b, pl->bound, 0));
-    return out;
 }

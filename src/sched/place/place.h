@@ -109,16 +109,10 @@ int place_run_checked(const graph *g, const run *r, const placer *p, int64_t ali
 
 /* Bytes a buffer occupies: its size rounded up to the alignment. */
 int64_t place_span(int64_t size, int64_t align);
-/* (arena - lower_bound) / arena, 0 for an empty arena; lower_bound is the
- * schedule's peak live bytes. */
+/* (arena - lower_bound) / arena, 0 for an empty arena: plan's JSON
+ * "fragmentation", a share of the arena; every phrase measures the same
+ * excess against the bound instead (util/optimal.h). */
 double place_fragmentation(const placement *pl, int64_t lower_bound);
-/* How far the arena is over the peak, as a fraction of the peak:
- * (arena - peak) / peak, 0 for a peak of 0 (the TUI's "X% over the peak"). */
-double place_over_peak(const placement *pl, int64_t peak);
-
-/* "optimal (proven)", or "gap X% (bound B)" with X = (arena - bound) / arena
- * to one decimal and B in units_bytes's words; returns out. */
-const char *place_gap_words(const placement *pl, char *out, size_t cap);
 
 /* The lower bound of any plan with this alignment: the largest sum of the
  * spans of the buffers live at one step (with align 1, the schedule's peak). */

@@ -1,6 +1,6 @@
 /* policy.c: policy_run, which schedules with a policy's key, what the
  * whole-order policies share (policy_key_rank, policy_why_rank) and the
- * proofs about a run (policy_prove, policy_lower_bound, policy_gap_words). */
+ * proofs about a run (policy_prove, policy_lower_bound). */
 #define _GNU_SOURCE
 #include "policy.h"
 #include "policy_internal.h"
@@ -227,23 +227,4 @@ int64_t policy_lower_bound(const graph *g)
     }
     free(mark);
     return lb;
-}
-
-const char *policy_gap_words(const run *r, int with_bound, char *out, size_t cap)
-{
-    char b[32];
-    if (r->optimal) snprintf(out, cap, "optimal (proven)");
-    else if (r->lower_bound > 0) {
-        /* rounded up: "within 0.0%" of a peak above the bound would be wrong */
-        __int128 over = (__int128)(r->peak - r->lower_bound) * 1000 + r->lower_bound - 1;
-        int64_t tenths = (int64_t)(over / r->lower_bound);
-        int n = snprintf(out, cap, "within %" PRId64 ".%" PRId64 "%% of optimal", tenths / 10,
-                         tenths % 10);
-        if (with_bound && n > 0 && (size_t)n < cap)
-            snprintf(out + n, cap - (size_t)n, " (lower bound %s)",
-                     units_bytes(b, sizeof b, r->lower_bound, 0));
-    } else
-        snprintf(out, cap,
-                 with_bound ? "not proven optimal (lower bound 0 B)" : "not proven optimal");
-    return out;
 }

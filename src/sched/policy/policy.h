@@ -98,10 +98,6 @@ int policy_run(const graph *g, const policy *p, const solve_ctx *c, run *r, char
 /* Records lb, a proven bound on g's minimum peak, in r (a bound above r's
  * peak, impossible, is ignored) and sets r->optimal. */
 void policy_prove(run *r, int64_t lb);
-/* "optimal (proven)", or "within 12.5% of optimal" (the gap rounded up),
- * with " (lower bound 8.0 MiB)" when with_bound, for r after policy_prove.
- * Returns out. */
-const char *policy_gap_words(const run *r, int with_bound, char *out, size_t cap);
 /* A cheap proven lower bound on every order's peak: the largest step need,
  * the bytes of an ALLOC, or of the Inputs a compute node touches that must
  * be live then (allocated before it, freed after it, along edges). */
