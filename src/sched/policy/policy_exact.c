@@ -2,18 +2,22 @@
  * orders. Exports policy_exact.
  *
  * How. The memory after a set of executed nodes depends only on the set, so
- * the search runs over sets (best-first on the peak so far: a bottleneck
- * Dijkstra), from the order "best" found, which is the first upper bound.
+ * the search runs over sets, from the order "best" found (the first upper
+ * bound; under a tight --time-limit only its first members run).
  *  - A ready node whose change is <= 0 runs at once: running it earlier never
  *    raises a later state. So only ALLOCs branch, and each state is closed.
  *  - A node that every other node reaches or is reached from (a cut) splits
  *    any order: its ancestors run first, its descendants after, with the
  *    same live bytes between. Each piece between cuts is searched alone, the
- *    highest first; a piece whose heuristic peak is at most the bound proven
- *    so far cannot lower the peak and is left as it is.
- *  - Past --time-limit or --max-states the search stops: the order is the
- *    best found, the bound the least peak still open (never a claim it has
- *    not proven). */
+ *    highest first; a piece whose peak is at most the bound proven so far
+ *    cannot lower the peak and is left as it is.
+ *  - Within a piece (policy_piece_search.c): beams of growing width for
+ *    better orders, and depth-first rounds under a budget with a table of
+ *    what each state is proven to cost, below the best found (a better order
+ *    or the proof) and at the bound (raising it).
+ *  - At --time-limit, --max-states, --max-memory or a cancel the search
+ *    stops: the order is the best found, the bound what was proven (never a
+ *    claim it has not proven), and search.stopped says why. */
 #define _GNU_SOURCE
 #include "policy_internal.h"
 #include "sched/graph/solve_watch.h"

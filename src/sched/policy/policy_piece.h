@@ -83,6 +83,13 @@ int policy_piece_tick(piece_limits *L, uint64_t visits);
  * (no proof, dives for a better order only). */
 #define PIECE_TABLE_MAX PIECE_BOUND_MAX
 
+/* A beam search of P from its start state (the set start, memory m0): the
+ * width states of least peak so far, then memory, kept at each ALLOC run.
+ * Returns the peak of the best whole order found below P->ub, its ALLOCs
+ * in path[0..*npath), or P->ub. Its memory stays under half of L's. */
+int64_t policy_piece_beam(const piece *P, piece_limits *L, uint32_t width, const uint64_t *start,
+                          int64_t m0, uint32_t *path, uint32_t *npath);
+
 /* Searches P for an order whose peak is below P->ub (its incumbent's): by
  * depth-first dives under a budget of memory, with a table of states that
  * remembers what each is proven to cost at least (ub side: the budget just

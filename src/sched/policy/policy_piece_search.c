@@ -1,6 +1,6 @@
 /* policy_piece_search.c: exact's search of one piece (policy_piece.h): dives
  * under a budget of memory with a table of states and what each is proven to
- * cost, and the limits' clock. Exports policy_piece_search, policy_piece_tick.
+ * cost. Exports policy_piece_search.
  *
  * A state is the set of nodes run (closed: every ready node that frees or
  * holds runs at once). Its cost is the least peak of the ways on from it; a
@@ -9,19 +9,8 @@
  * ways all pass B is proven to cost more: the least of what they passed it
  * by, kept in the table, so that no later round walks it again below that. */
 #include "policy_piece.h"
-#include "sched/graph/solve_watch.h"
 #include <stdlib.h>
 #include <string.h>
-
-int policy_piece_tick(piece_limits *L, uint64_t visits)
-{
-    L->work += visits;
-    if (L->work < PIECE_CHECK) return L->stopped != SOLVE_DONE;
-    L->work = 0;
-    if (solve_cancelled(L->ctx)) L->stopped = SOLVE_CANCELLED;
-    else if (solve_now(L->ctx) > L->deadline) L->stopped = SOLVE_TIME;
-    return L->stopped != SOLVE_DONE;
-}
 
 typedef struct cand {
     int64_t cm, top, f; /* memory after; as it runs; the least peak through it */
@@ -394,6 +383,8 @@ static void tell(const piece_limits *L, int64_t ub, int64_t lb)
     solve_progress(L->ctx, L->states, best, bound);
 }
 
+#define PIECE_BEAM_MAX (1u << 16) /* the widest beam */
+
 int64_t policy_piece_search(const piece *P, piece_limits *L, uint32_t *path, uint32_t *npath,
                             int64_t *lb)
 {
@@ -415,8 +406,21 @@ int64_t policy_piece_search(const piece *P, piece_limits *L, uint32_t *path, uin
     /* Rounds: just below the best found (a better order, or the proof that
      * there is none), then at the bound (raising it), each with twice the
      * effort of the last when neither settles. */
+    uint32_t width = 8;
     for (uint64_t effort = 256; low < ub && !L->stopped;) {
         int64_t peak;
+        if (width <= PIECE_BEAM_MAX) { /* a wider beam for a better order */
+            peak = policy_piece_beam(P, L, width, D.cur, D.m, way, &nway);
+            width *= 2;
+            if (peak < ub) {
+                ub = peak;
+                memcpy(path, way, (size_t)nway * sizeof *way);
+                *npath = nway;
+                tell(L, ub, low);
+                continue;
+            }
+            if (L->stopped || low >= ub) break;
+        }
         int rc = round_walk(&D, s0, ub - 1, effort, way, &nway, &peak);
         if (rc == ROUND_FOUND) {
             ub = peak;
