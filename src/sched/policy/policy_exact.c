@@ -215,6 +215,7 @@ static void search_pieces(const graph *g, run *r, exact_ws *W, uint32_t np, piec
     for (uint32_t i = 0; i < np; i++) {
         uint32_t pi = W->byub[i], s0 = W->starts[pi], k = W->starts[pi + 1] - s0;
         if (W->pub[pi] <= *lb) break; /* this piece and the rest cannot lower the peak */
+        r->search.ran = 1;            /* needed, even when a limit ends it at once */
         if (policy_piece_tick(L, PIECE_CHECK)) break;
         piece P = {0};
         if (piece_make(g, r, W->order, W->mem, s0, k, W->pub[pi], W->loc, W->bloc, &P)) {
@@ -226,7 +227,6 @@ static void search_pieces(const graph *g, run *r, exact_ws *W, uint32_t np, piec
         L->others = 0;
         for (uint32_t j = 0; j < np; j++)
             if (j != pi && W->pub[j] > L->others) L->others = W->pub[j];
-        r->search.ran = 1;
         uint32_t npath = 0;
         int64_t plb = *lb;
         policy_piece_tick(L, (uint64_t)k + P.ne + (uint64_t)P.na * k);
@@ -276,7 +276,7 @@ static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, siz
     r->search.pieces = np;
     publish(c, W.pub, np, lb);
     policy_piece_tick(&L, PIECE_CHECK + (uint64_t)n);
-    if (!L.stopped) search_pieces(g, r, &W, np, &L, &lb);
+    search_pieces(g, r, &W, np, &L, &lb); /* at a limit already: says so */
 done:
     r->search.stopped = L.stopped;
     r->search.states = L.states;

@@ -10,7 +10,7 @@
 int policy_piece_tick(piece_limits *L, uint64_t visits)
 {
     L->work += visits;
-    if (L->work < PIECE_CHECK) return L->stopped != SOLVE_DONE;
+    if (L->work < PIECE_CHECK || L->stopped != SOLVE_DONE) return L->stopped != SOLVE_DONE;
     L->work = 0;
     if (solve_cancelled(L->ctx)) L->stopped = SOLVE_CANCELLED;
     else if (solve_now(L->ctx) > L->deadline) L->stopped = SOLVE_TIME;
