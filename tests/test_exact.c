@@ -248,44 +248,151 @@ static void limits_give_an_honest_gap(void **state)
         assert_non_null(strstr(words, "% above the lower bound "));
         policy_run_free(&r);
     }
-    /* Cancelled from another thread (here: before it starts): it fails. */
+    /* Cancelled from another thread (here: before it starts): best's first
+     * order, said to be cancelled, with an honest bound. */
     solve_watch ctl = {0};
     atomic_store(&ctl.cancel, 1);
     solve_ctx c = {.watch = &ctl};
-    assert_int_equal(policy_run(g, policy_find("exact"), &c, &r, err, sizeof err), -1);
-    assert_string_equal(err, "cancelled");
+    assert_int_equal(policy_run(g, policy_find("exact"), &c, &r, err, sizeof err), 0);
+    check_valid(g, &r, "exact cancelled");
+    assert_int_equal(r.search.stopped, SOLVE_CANCELLED);
+    assert_true(r.lower_bound <= full.peak && r.peak >= full.peak);
+    policy_run_free(&r);
     policy_run_free(&full);
     graph_free(g);
 }
 
-/* A clock injected through the context: one second a reading. */
+/* A clock injected through the context: one second a reading; from the
+ * reading cancel_at on, it also sets cancel_watch's flag (when set). */
 static uint32_t step_clock_reads;
-static double step_clock(void) { return (double)++step_clock_reads; }
+static uint32_t cancel_at;
+static solve_watch *cancel_watch;
+static double step_clock(void)
+{
+    if (cancel_watch && step_clock_reads + 1 >= cancel_at) atomic_store(&cancel_watch->cancel, 1);
+    return (double)++step_clock_reads;
+}
 
-/* The time limit is measured on the context's clock: half a second is
- * plenty on the wall clock (the search proves the optimum), but on a clock
- * that steps a second a reading the search stops at its first look at it,
- * SOLVE_TIME, with a valid order and an honest gap. */
+/* The time limit is measured on the context's clock: the search proves
+ * the optimum within the default limit, but on a clock that steps a second
+ * a reading half a second is over at the first look: SOLVE_TIME, with
+ * best's first order and an honest gap. */
 static void exact_stops_on_the_context_clock(void **state)
 {
     (void)state;
     graph *g = tu_gen_load("randwire", 300, 1);
     char err[256];
     run r;
-    solve_ctx c = {.seconds = 0.5};
+    solve_ctx c = {0};
     assert_int_equal(policy_run(g, policy_find("exact"), &c, &r, err, sizeof err), 0);
     assert_true(r.search.ran);
     assert_int_equal(r.search.stopped, SOLVE_DONE);
     int64_t optimum = r.peak;
     policy_run_free(&r);
-    c.clock = step_clock;
+    c = (solve_ctx){.seconds = 0.5, .clock = step_clock};
+    step_clock_reads = 0;
     assert_int_equal(policy_run(g, policy_find("exact"), &c, &r, err, sizeof err), 0);
     check_valid(g, &r, "exact on a stepping clock");
     assert_int_equal(r.search.stopped, SOLVE_TIME);
-    assert_int_equal(step_clock_reads, 2); /* the start, then the first look */
+    assert_true(step_clock_reads <= 5); /* the start, best's first member, the first look */
     assert_true(r.lower_bound <= optimum && r.peak >= optimum);
     assert_false(r.optimal);
     policy_run_free(&r);
+    graph_free(g);
+}
+
+/* Exact run with c on g: a valid order, a bound at most opt, a peak at
+ * least opt, both opt when it says it is done. Returns why it stopped. */
+static solve_stop check_sound(const graph *g, const solve_ctx *c, int64_t opt, const char *what)
+{
+    char err[256];
+    run r;
+    if (policy_run(g, policy_find("exact"), c, &r, err, sizeof err)) fail_msg("%s: %s", what, err);
+    check_valid(g, &r, what);
+    if (r.lower_bound > opt || r.peak < opt)
+        fail_msg("%s: bound %lld, peak %lld around the optimum %lld", what,
+                 (long long)r.lower_bound, (long long)r.peak, (long long)opt);
+    solve_stop why = r.search.stopped;
+    if (why == SOLVE_DONE && (r.peak != opt || !r.optimal))
+        fail_msg("%s: done at %lld, the optimum is %lld", what, (long long)r.peak, (long long)opt);
+    policy_run_free(&r);
+    return why;
+}
+
+/* Small random graphs at every kind of limit: the bound never passes the
+ * optimum (brute force), the order is valid, and done means proven. */
+static void limits_keep_the_bound_sound(void **state)
+{
+    (void)state;
+    uint64_t st = 24;
+    for (int i = 0; i < 600; i++) {
+        tu_gen t;
+        tu_gen_make(&t, &st, 4 + (uint32_t)(i % 13));
+        graph *g = tu_load_text(t.json);
+        int64_t opt = dp_min_peak(g);
+        const solve_ctx lims[] = {
+            {.max_states = 1 + (uint64_t)(i % 7)}, {.max_memory = 1}, {.max_memory = 20000}};
+        for (int l = 0; l < 3; l++) check_sound(g, &lims[l], opt, "a small graph at a limit");
+        graph_free(g);
+        tu_gen_free(&t);
+    }
+}
+
+/* On a clock that steps a millisecond a reading, the limit falls in every
+ * phase in turn (best's members, the cuts, the pieces, the search): each
+ * stops within a few readings of it, with a valid order and a sound bound;
+ * a cancel at that reading is noticed as soon. */
+static void limits_hold_in_every_phase(void **state)
+{
+    (void)state;
+    graph *g = tu_gen_load("randwire", 300, 1);
+    char err[256];
+    run full;
+    assert_int_equal(policy_run(g, policy_find("exact"), NULL, &full, err, sizeof err), 0);
+    assert_true(full.optimal);
+    solve_watch ctl;
+    int stopped = 0, cancelled = 0;
+    for (uint32_t t = 2; t < 60; t++) {
+        step_clock_reads = 0;
+        solve_ctx c = {.seconds = 0.001 * t, .clock = step_clock};
+        if (check_sound(g, &c, full.peak, "exact on a stepping clock") == SOLVE_TIME) {
+            stopped++;
+            if (step_clock_reads > t + 6) fail_msg("limit at %u: %u readings", t, step_clock_reads);
+        }
+        memset(&ctl, 0, sizeof ctl);
+        step_clock_reads = 0;
+        cancel_at = t;
+        cancel_watch = &ctl;
+        c = (solve_ctx){.seconds = 1e6, .clock = step_clock, .watch = &ctl};
+        solve_stop why = check_sound(g, &c, full.peak, "exact cancelled");
+        cancel_watch = NULL;
+        if (why == SOLVE_CANCELLED) {
+            cancelled++;
+            if (step_clock_reads > t + 6)
+                fail_msg("cancel at %u: %u readings", t, step_clock_reads);
+        } else assert_int_equal(why, SOLVE_DONE);
+    }
+    assert_true(stopped > 10 && cancelled > 10);
+    policy_run_free(&full);
+    graph_free(g);
+}
+
+/* Past --max-memory the search ends, SOLVE_MEMORY, with its best order and
+ * a sound bound, never an error. */
+static void max_memory_ends_the_search(void **state)
+{
+    (void)state;
+    graph *g = tu_gen_load("randwire", 300, 1);
+    char err[256];
+    run full;
+    assert_int_equal(policy_run(g, policy_find("exact"), NULL, &full, err, sizeof err), 0);
+    assert_true(full.optimal && full.search.states > 2000);
+    const int64_t limits[] = {1, 4096, 64 << 10};
+    for (int i = 0; i < 3; i++) {
+        solve_ctx c = {.max_memory = limits[i]};
+        assert_int_equal(check_sound(g, &c, full.peak, "exact at a memory limit"), SOLVE_MEMORY);
+    }
+    policy_run_free(&full);
     graph_free(g);
 }
 
@@ -298,6 +405,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(xla_counterexample),
         cmocka_unit_test(limits_give_an_honest_gap),
         cmocka_unit_test(exact_stops_on_the_context_clock),
+        cmocka_unit_test(limits_keep_the_bound_sound),
+        cmocka_unit_test(limits_hold_in_every_phase),
+        cmocka_unit_test(max_memory_ends_the_search),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,7 +14,7 @@ struct run;
 /* How exact's search went (zero for the other policies). */
 typedef struct policy_search {
     int ran;            /* the search ran (some piece needed it) */
-    solve_stop stopped; /* SOLVE_DONE, SOLVE_TIME or SOLVE_STATES (a cancelled run fails) */
+    solve_stop stopped; /* SOLVE_DONE, or the limit or cancel that ended it (its best order) */
     uint64_t states;    /* states it kept */
     uint32_t pieces;    /* independent pieces the graph split into */
     uint32_t solved;    /* pieces searched to the end */
@@ -92,7 +92,8 @@ typedef struct run {
 double policy_weighted_score(const graph *g, const run *r, uint32_t i, double *mem, double *lat);
 /* Runs p on g with the context c (limits, parameters, watcher; NULL: the
  * defaults). Returns 0, or -1 with a message in err (out of memory, live
- * memory passing 2^63-1, or cancelled by c's watcher). */
+ * memory passing 2^63-1). exact, cancelled by c's watcher, returns its best
+ * order so far with search.stopped SOLVE_CANCELLED. */
 int policy_run(const graph *g, const policy *p, const solve_ctx *c, run *r, char *err,
                size_t errcap);
 /* Records lb, a proven bound on g's minimum peak, in r (a bound above r's

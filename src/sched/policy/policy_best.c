@@ -4,17 +4,26 @@
  * them. Exports policy_best. */
 #include "policy_internal.h"
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
-static int best_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
+int policy_best_until(const graph *g, const solve_ctx *c, run *r, double deadline, double *first,
+                      char *err, size_t errcap)
 {
     int64_t best = 0;
+    double longest = 0;
     r->found_by = NULL;
+    *first = 0;
     for (size_t i = 0; policy_at(i); i++) {
         const policy *p = policy_at(i);
         if (p->kind != POLICY_HEURISTIC) continue;
+        double t = solve_now(c);
+        if (r->found_by && (solve_cancelled(c) || t + longest > deadline)) break;
         run m;
         if (policy_run(g, p, c, &m, err, errcap)) return -1;
+        double took = solve_now(c) - t;
+        if (!r->found_by) *first = took;
+        if (took > longest) longest = took;
         if (!r->found_by || m.peak < best) {
             best = m.peak;
             r->found_by = p;
@@ -23,6 +32,12 @@ static int best_plan(const graph *g, const solve_ctx *c, run *r, char *err, size
         policy_run_free(&m);
     }
     return 0;
+}
+
+static int best_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
+{
+    double first;
+    return policy_best_until(g, c, r, INFINITY, &first, err, errcap);
 }
 
 static void best_why(POLICY_WHY_ARGS)

@@ -28,6 +28,13 @@ POLICY_LIST(POLICY_DECLARE)
 void policy_key_rank(POLICY_KEY_ARGS);
 void policy_why_rank(const char *what, POLICY_WHY_ARGS);
 
+/* best's plan with a deadline (on c's clock), for exact: the first member
+ * always runs; a later one only when nobody cancelled and, judged by the
+ * longest member so far, it ends by deadline. *first: the first's seconds.
+ * 0, or -1 with a message. best itself has no deadline. */
+int policy_best_until(const graph *g, const solve_ctx *c, run *r, double deadline, double *first,
+                      char *err, size_t errcap);
+
 /* Post-order of the graph from its sinks (taken in ascending Id), each
  * node's predecessors visited in the order less(g, ctx, a, b) says (NULL:
  * edge order); writes r->rank. 0, or -1 when memory runs out. */

@@ -1,10 +1,21 @@
 /* policy_piece.c: what exact's search does within one piece (see
  * policy_piece.h): running nodes with their closure, the start state, a
- * path's order, and the bound on what is still to come. Exports the
+ * path's order, the bound on what is still to come, and the limits' clock
+ * (policy_piece_tick). Exports the
  * policy_piece_* of policy_piece.h. */
 #include "policy_piece.h"
 #include <stdlib.h>
 #include <string.h>
+
+int policy_piece_tick(piece_limits *L, uint64_t visits)
+{
+    L->work += visits;
+    if (L->work < PIECE_CHECK || L->stopped != SOLVE_DONE) return L->stopped != SOLVE_DONE;
+    L->work = 0;
+    if (solve_cancelled(L->ctx)) L->stopped = SOLVE_CANCELLED;
+    else if (solve_now(L->ctx) > L->deadline) L->stopped = SOLVE_TIME;
+    return L->stopped != SOLVE_DONE;
+}
 
 void policy_piece_run(const piece *P, uint64_t *b, uint32_t j, int64_t *mem, uint32_t *depth,
                       uint32_t *nt, uint32_t *out, uint32_t *nout)

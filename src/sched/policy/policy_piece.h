@@ -6,6 +6,7 @@
 #define MEMTRIS_POLICY_PIECE_H
 #include <stdint.h>
 #include "sched/graph/graph.h"
+#include "sched/graph/solve.h"
 
 typedef struct piece {
     uint32_t k, w, ne;       /* nodes, 64-bit words of a state, local edges */
@@ -59,5 +60,44 @@ void policy_piece_order(const piece *P, const uint32_t *path, uint32_t npath, ui
 int policy_piece_bound(const graph *g, piece *P, const uint32_t *rank, uint32_t s0, uint32_t *bloc);
 /* Frees P's local graph and tables and zeroes it. */
 void policy_piece_free(piece *P);
+
+/* The limits of exact's search, shared by its pieces (policy_piece_search.c). */
+typedef struct piece_limits {
+    const solve_ctx *ctx; /* its clock and watcher */
+    double deadline;      /* on the context's clock */
+    uint64_t max_states;  /* states kept, all pieces together */
+    uint64_t states;      /* states kept so far */
+    int64_t max_bytes;    /* the search's own memory (a piece's tables at a time) */
+    uint64_t work;        /* node visits since the clock was last read */
+    solve_stop stopped;   /* SOLVE_DONE, or why it stopped */
+    int64_t lb, others;   /* for the watcher: the graph's bound; the other pieces' peak */
+} piece_limits;
+
+/* Node visits between two readings of the clock and the watcher's flag: a
+ * few hundred microseconds of work. */
+#define PIECE_CHECK (1u << 16)
+/* Counts visits of work; reads the clock and the flag when PIECE_CHECK have
+ * passed. Returns 1 when the search must stop (L->stopped says why). */
+int policy_piece_tick(piece_limits *L, uint64_t visits);
+/* Pieces of more nodes than this are searched without a table of states
+ * (no proof, dives for a better order only). */
+#define PIECE_TABLE_MAX PIECE_BOUND_MAX
+
+/* A beam search of P from its start state (the set start, memory m0): the
+ * width states of least peak so far, then memory, kept at each ALLOC run.
+ * Returns the peak of the best whole order found below P->ub, its ALLOCs
+ * in path[0..*npath), or P->ub. Its memory stays under half of L's. */
+int64_t policy_piece_beam(const piece *P, piece_limits *L, uint32_t width, const uint64_t *start,
+                          int64_t m0, uint32_t *path, uint32_t *npath);
+
+/* Searches P for an order whose peak is below P->ub (its incumbent's): by
+ * depth-first dives under a budget of memory, with a table of states that
+ * remembers what each is proven to cost at least (ub side: the budget just
+ * below the best found; lb side: the bound proven, each round raising it).
+ * Returns the least peak found (< P->ub) with its ALLOCs in path[0..*npath),
+ * or P->ub when it found none. *lb: what it proved no order of the piece
+ * peaks below. Stops at L's limits (L->stopped). */
+int64_t policy_piece_search(const piece *P, piece_limits *L, uint32_t *path, uint32_t *npath,
+                            int64_t *lb);
 
 #endif
