@@ -54,7 +54,7 @@ void view_arena_frame(canvas *cv, const app *a, rect r, rect area, int64_t hwm)
     int x = r.x + 1, end = r.x + r.w - 1, shown[4] = {0};
     for (int i = 0; i < 4; i++) {
         for (int k = 0; i == 1 && k < 2 && x + (int)strlen(f[1]) > end; k++)
-            snprintf(f[1], sizeof f[1], "%s", alt[k]);
+            memcpy(f[1], alt[k], sizeof f[1]);
         int w = (int)strlen(f[i]);
         if (!w || ((i == 1 || i == 2) && !shown[0])) continue; /* these only after the arena */
         if (x + w > end) continue;
