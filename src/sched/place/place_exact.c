@@ -24,12 +24,37 @@ typedef struct cand {
 
 /* ------------------------------------------------------------ the decision search */
 
+/* The search's own memory, counted against the context's --max-memory:
+ * past it, or when malloc fails, the search stops (SOLVE_MEMORY) and the
+ * capacity search keeps the best plan it has. NULL then. */
+static void *xalloc(xp *P, size_t bytes)
+{
+    void *p = P->mem + bytes <= P->mem_cap ? malloc(bytes) : NULL;
+    if (!p) {
+        if (!P->stopped) P->stopped = SOLVE_MEMORY;
+        return NULL;
+    }
+    P->mem += bytes;
+    return p;
+}
+
+static void xfree(xp *P, void *p, size_t bytes)
+{
+    if (!p) return;
+    free(p);
+    P->mem -= bytes;
+}
+
 static int push_undo(xp *P, uint32_t idx, uint32_t kind, int64_t old)
 {
     if (P->nu == P->capu) {
-        size_t c = P->capu ? 2 * P->capu : 1024;
-        undo *u = realloc(P->u, c * sizeof *u);
-        if (!u) return -1;
+        size_t c = P->capu ? 2 * P->capu : 1024, more = (c - P->capu) * sizeof(undo);
+        undo *u = P->mem + more <= P->mem_cap ? realloc(P->u, c * sizeof *u) : NULL;
+        if (!u) {
+            if (!P->stopped) P->stopped = SOLVE_MEMORY;
+            return -1;
+        }
+        P->mem += more;
         P->u = u;
         P->capu = c;
     }
@@ -85,14 +110,15 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
  * [sec0, sec1), on their own: a static order, then the search. */
 static int subsolve(xp *P, const uint32_t *list, uint32_t n, uint32_t sec0, uint32_t sec1)
 {
-    prekey *k = malloc(((size_t)n + 1) * sizeof *k);
-    uint32_t *pre = malloc(((size_t)n + 1) * sizeof *pre);
-    cand *c = malloc(((size_t)n + 1) * sizeof *c);
+    size_t n1 = (size_t)n + 1;
+    prekey *k = xalloc(P, n1 * sizeof *k);
+    uint32_t *pre = xalloc(P, n1 * sizeof *pre);
+    cand *c = xalloc(P, n1 * sizeof *c);
     if (!k || !pre || !c) {
-        free(k);
-        free(pre);
-        free(c);
-        return X_OOM;
+        xfree(P, k, n1 * sizeof *k);
+        xfree(P, pre, n1 * sizeof *pre);
+        xfree(P, c, n1 * sizeof *c);
+        return X_STOP;
     }
     for (uint32_t i = 0; i < n; i++) {
         k[i].b = list[i];
@@ -103,10 +129,10 @@ static int subsolve(xp *P, const uint32_t *list, uint32_t n, uint32_t sec0, uint
         pre[i] = k[i].b;
         c[i] = (cand){0, i};
     }
-    free(k);
+    xfree(P, k, n1 * sizeof *k);
     int r = search(P, list, n, sec0, sec1, pre, c, n, 0, 0);
-    free(pre);
-    free(c);
+    xfree(P, pre, n1 * sizeof *pre);
+    xfree(P, c, n1 * sizeof *c);
     return r;
 }
 
@@ -182,8 +208,8 @@ static int decompose(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0,
     if (!ncut) {
         r = search(P, list, nlist, sec0, sec1, pre, ord, nord, off, opre);
     } else {
-        uint32_t *sub = malloc(((size_t)nlist + 1) * sizeof *sub);
-        r = sub ? X_FOUND : X_OOM;
+        uint32_t *sub = xalloc(P, ((size_t)nlist + 1) * sizeof *sub);
+        r = sub ? X_FOUND : X_STOP;
         uint32_t c0 = sec0;
         for (uint32_t s = sec0; sub && s < sec1 && r == X_FOUND; s++) {
             if (s + 1 < sec1 && P->cuts[s] != 0) continue;
@@ -196,7 +222,7 @@ static int decompose(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0,
             if (n) r = subsolve(P, sub, n, c0, c1);
             c0 = c1;
         }
-        free(sub);
+        xfree(P, sub, ((size_t)nlist + 1) * sizeof *sub);
     }
     for (uint32_t s = P->s0[b]; s + 1 < P->s1[b]; s++) P->cuts[s]++;
     return r;
@@ -219,8 +245,9 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
         solve_progress(P->ctx, P->nodes, P->best, P->bound);
     }
     if (P->stopped) return X_STOP;
-    cand *ord = malloc(((size_t)nparent + 1) * sizeof *ord);
-    if (!ord) return X_OOM;
+    size_t ordb = ((size_t)nparent + 1) * sizeof(cand);
+    cand *ord = xalloc(P, ordb);
+    if (!ord) return X_STOP;
     uint32_t n = 0;
     int64_t min_height = INT64_MAX;
     for (uint32_t i = 0; i < nparent; i++) {
@@ -239,7 +266,7 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
     }
     if (n == 0) {
         for (uint32_t i = 0; i < nlist; i++) P->sol[list[i]] = P->off[list[i]];
-        free(ord);
+        xfree(P, ord, ordb);
         return X_FOUND;
     }
     int r = X_NOTFOUND;
@@ -251,7 +278,7 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
         P->off[b] = c.off;
         size_t mark = P->nu;
         int hatless = place_one(P, b);
-        if (hatless < 0) r = X_OOM;
+        if (hatless < 0) r = X_STOP; /* P->stopped says SOLVE_MEMORY */
         else if (check(P, sec0, sec1, c.off))
             r = decompose(P, list, nlist, sec0, sec1, pre, ord, n, c.off, c.pre, b);
         pop_undo(P, mark);
@@ -261,7 +288,7 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
          * hatless pruning). */
         if (hatless == 1) break;
     }
-    free(ord);
+    xfree(P, ord, ordb);
     return r;
 }
 
@@ -323,14 +350,22 @@ static void *probe_main(void *arg)
 static int fits_deep(xp *P, int64_t cap, uint64_t budget)
 {
     if (P->nb <= 2000) return fits(P, cap, budget);
-    probe j = {P, cap, budget, X_OOM};
+    size_t stack = ((size_t)P->nb + 1024) * 2048;
+    probe j = {P, cap, budget, X_STOP};
     pthread_attr_t at;
-    if (pthread_attr_init(&at)) return X_OOM;
+    int ok = P->mem + stack <= P->mem_cap && !pthread_attr_init(&at);
+    if (!ok) {
+        P->stopped = SOLVE_MEMORY;
+        return X_STOP;
+    }
     pthread_t t = 0;
-    int ok = !pthread_attr_setstacksize(&at, ((size_t)P->nb + 1024) * 2048);
+    P->mem += stack;
+    ok = !pthread_attr_setstacksize(&at, stack);
     if (ok) ok = !pthread_create(&t, &at, probe_main, &j);
     pthread_attr_destroy(&at);
     if (ok) pthread_join(t, NULL);
+    else P->stopped = SOLVE_MEMORY; /* no thread: no room for its stack */
+    P->mem -= stack;
     return j.result;
 }
 
@@ -386,14 +421,14 @@ static int probe_at(xp *P, const solve_ctx *c, int64_t cap, uint64_t budget, int
  * of it each (a plan a little below the last is the likely find where the
  * bound is not the answer); a probe that runs out of budget neither proves
  * nor finds, and the search moves above it. A round with such a probe is run again with four times
- * the budget, until lo == hi or the limits stop it. X_OOM, or another X_*. */
-static int capacity_search(xp *P, const solve_ctx *c, int64_t align, int64_t *lo, int64_t *hi,
-                           placement *pl)
+ * the budget, until lo == hi or the limits stop it. */
+static void capacity_search(xp *P, const solve_ctx *c, int64_t align, int64_t *lo, int64_t *hi,
+                            placement *pl)
 {
     if (c && c->capacity > 0) {
         int64_t cap = c->capacity / align * align;
-        if (*hi <= cap || *lo > cap) return X_FOUND;
-        return probe_at(P, c, cap, UINT64_MAX, align, lo, hi, pl);
+        if (*hi > cap && *lo <= cap) probe_at(P, c, cap, UINT64_MAX, align, lo, hi, pl);
+        return;
     }
     uint64_t budget = 4 * (uint64_t)P->nb + 1024;
     int x = X_NOTFOUND;
@@ -403,7 +438,6 @@ static int capacity_search(xp *P, const solve_ctx *c, int64_t align, int64_t *lo
             int at_lo = plo == *lo;
             int64_t mid = at_lo ? *lo : plo + (*hi - plo) / 4 * 3 / align * align;
             x = probe_at(P, c, mid, at_lo ? budget : budget / 2, align, lo, hi, pl);
-            if (x == X_OOM) return x;
             if (x == X_NOTFOUND) plo = *lo;
             else if (x == X_STOP && !P->stopped) {
                 unknown = 1;
@@ -413,7 +447,6 @@ static int capacity_search(xp *P, const solve_ctx *c, int64_t align, int64_t *lo
         if (!unknown) break;
         budget = budget > UINT64_MAX / 4 ? UINT64_MAX : budget * 4;
     }
-    return x;
 }
 
 /* From best's plan (or a stack of every buffer, cold) down toward the
@@ -444,22 +477,22 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
     solve_doing(c, "exact's search");
     pl->search.ran = 1;
     xp P;
-    int rc = xp_build(&P, g, lt, align, EXACT_MAX_BUFFERS, EXACT_MAX_OVERLAPS);
-    if (rc != XP_OK) {
+    size_t cap = (size_t)solve_max_memory(c);
+    int rc = xp_build(&P, g, lt, align, EXACT_MAX_BUFFERS, EXACT_MAX_OVERLAPS, cap);
+    if (rc != XP_OK) { /* best's plan stands */
         xp_free(&P);
-        if (rc == XP_OOM) return place_oom(g, err, errcap);
-        pl->search.stopped = SOLVE_TOO_LARGE;
+        pl->search.stopped = rc == XP_TOO_LARGE ? SOLVE_TOO_LARGE : SOLVE_MEMORY;
         return 0;
     }
+    P.mem_cap = cap;
     P.ctx = c;
     P.deadline = sub.deadline;
     P.node_cap = c ? c->max_states : 0; /* 0: time alone */
-    int x = capacity_search(&P, c, align, &lo, &hi, pl);
+    capacity_search(&P, c, align, &lo, &hi, pl);
     pl->search.states = P.nodes;
     pl->search.stopped = P.stopped;
     pl->bound = lo;
     xp_free(&P);
-    if (x == X_OOM) return place_oom(g, err, errcap);
     return 0;
 }
 

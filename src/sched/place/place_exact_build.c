@@ -246,7 +246,7 @@ static int xp_sections(xp *P, sweep *S, uint64_t nov, uint64_t nsecbuf)
 }
 
 int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t max_buffers,
-             uint64_t max_overlaps)
+             uint64_t max_overlaps, size_t max_bytes)
 {
     memset(P, 0, sizeof *P);
     uint32_t nb = 0;
@@ -261,6 +261,11 @@ int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t
     if (xp_buffers(P, &S, g, lt, align)) goto out;
     rc = sweep_count(P, &S, max_overlaps, &nov, &nsecbuf);
     if (rc != XP_OK) goto out;
+    /* the arrays by buffer (about 15 of 4 or 8 bytes), by section (6),
+     * the overlaps and the sections' lists, and the sweep's */
+    P->mem = (size_t)(nov + nsecbuf) * 4 + ((size_t)nb + 1) * 136 + ((size_t)P->nsec + 1) * 48;
+    rc = XP_MEMORY;
+    if (P->mem > max_bytes) goto out;
     rc = XP_OOM;
     if (xp_sections(P, &S, nov, nsecbuf) || sweep_starts(P, &S)) goto out;
     sweep_fill(P, &S);

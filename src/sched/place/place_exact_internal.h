@@ -9,7 +9,9 @@ typedef struct undo {
     int64_t old;
 } undo;
 
-enum { X_NOTFOUND = 0, X_FOUND = 1, X_STOP = -1, X_OOM = -2 };
+/* A probe's answer: no plan fits, a plan fits (P->sol), or neither (its
+ * budget ran out, or P->stopped: a limit, a cancel, the memory). */
+enum { X_NOTFOUND = 0, X_FOUND = 1, X_STOP = -1 };
 
 typedef struct xp {
     /* The problem: buffers with a span, their time and sections. */
@@ -39,19 +41,21 @@ typedef struct xp {
     int64_t best, bound;  /* the capacity search's, for the watcher */
     double deadline;      /* on the context's clock */
     const solve_ctx *ctx; /* the placement's: its clock, its watcher */
-    solve_stop stopped;   /* SOLVE_DONE, or SOLVE_TIME, SOLVE_STATES, SOLVE_CANCELLED */
+    solve_stop stopped; /* SOLVE_DONE, or SOLVE_TIME, SOLVE_STATES, SOLVE_MEMORY, SOLVE_CANCELLED */
+    size_t mem, mem_cap; /* bytes the problem and the search hold; the most they may */
 } xp;
 
 /* What xp_build returns. */
-enum { XP_OK = 0, XP_OOM = -1, XP_TOO_LARGE = -2 };
+enum { XP_OK = 0, XP_OOM = -1, XP_TOO_LARGE = -2, XP_MEMORY = -3 };
 
 /* Builds the problem from the buffers with a span: sections (the sets of
  * buffers live just before some buffer dies), partitions (runs of time no
  * buffer crosses out of) and overlaps. XP_OK, or XP_OOM, or XP_TOO_LARGE
  * when the buffers with a span pass max_buffers, or the overlaps or the
- * sections' lists pass max_overlaps entries. xp_free after any. */
+ * sections' lists pass max_overlaps entries, or XP_MEMORY when its arrays
+ * would pass max_bytes (P->mem: the bytes they take). xp_free after any. */
 int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t max_buffers,
-             uint64_t max_overlaps);
+             uint64_t max_overlaps, size_t max_bytes);
 void xp_free(xp *P);
 
 #endif
