@@ -202,6 +202,98 @@ static int64_t pair_bound(const bound_ws *W, const uint64_t *nanc, int64_t lb, c
     return lb;
 }
 
+/* Sets. For nodes S = set[0..k), every order runs them in some order that
+ * keeps their paths; with T of them run, s the last, after s's step the
+ * buffers allocated by T's ancestors and freed by s's strict descendants or
+ * by the rest of S or its descendants are live. The least over the orders of
+ * S of the most over their steps bounds the peak: over the subsets T by
+ * dynamic programming (D: scratch for 2^k sets, the bests and 2^k sums). */
+#define BOUND_SET 8 /* the most nodes in a set */
+typedef struct set_dp {
+    uint64_t *at, *fu; /* [2^k * w] allocated by T's ancestors; freed by U's descendants */
+    int64_t *best;     /* [2^k] */
+} set_dp;
+
+static int64_t set_bound(const bound_ws *W, const uint64_t *nanc, const uint32_t *set, uint32_t k,
+                         set_dp *D)
+{
+    uint32_t w = W->w, nw = (W->n + 63) / 64, full = (1u << k) - 1, before[BOUND_SET];
+    for (uint32_t i = 0; i < k; i++) {
+        before[i] = 0;
+        for (uint32_t j = 0; j < k; j++)
+            if (j != i && HAS(nanc + (size_t)set[i] * nw, set[j])) before[i] |= 1u << j;
+    }
+    memset(D->at, 0, w * sizeof *D->at);
+    memset(D->fu, 0, w * sizeof *D->fu);
+    for (uint32_t t = 1; t <= full; t++) {
+        uint32_t i = (uint32_t)__builtin_ctz(t), r = t & (t - 1);
+        const uint64_t *a = W->anc + (size_t)set[i] * w, *f = W->fset + (size_t)set[i] * w;
+        for (uint32_t x = 0; x < w; x++) {
+            D->at[(size_t)t * w + x] = D->at[(size_t)r * w + x] | a[x];
+            D->fu[(size_t)t * w + x] = D->fu[(size_t)r * w + x] | f[x];
+        }
+    }
+    D->best[0] = 0;
+    for (uint32_t t = 1; t <= full; t++) {
+        int64_t b = INT64_MAX;
+        for (uint32_t m = t; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctz(m), r = t & ~(1u << i);
+            if ((before[i] & r) != before[i] || D->best[r] >= b) continue;
+            int64_t c = bytes3(W, 0, D->at + (size_t)t * w, D->fu + (size_t)(full & ~t) * w,
+                               W->dsc + (size_t)set[i] * w);
+            c = max64(c, D->best[r]);
+            if (c < b) b = c;
+        }
+        D->best[t] = b;
+    }
+    return D->best[full];
+}
+
+/* Grows sets greedily from the nodes that need the most: each step adds the
+ * node that raises the set's bound most, while one does. */
+static int64_t sets_bound(const bound_ws *W, const uint64_t *nanc, int64_t lb, const solve_ctx *c,
+                          double deadline, uint64_t budget)
+{
+    uint32_t n = W->n, w = W->w, set[BOUND_SET];
+    set_dp D = {malloc(((size_t)w << BOUND_SET) * sizeof *D.at),
+                malloc(((size_t)w << BOUND_SET) * sizeof *D.fu),
+                malloc(((size_t)1 << BOUND_SET) * sizeof *D.best)};
+    if (!D.at || !D.fu || !D.best) goto out;
+    uint32_t start = 0;
+    for (uint32_t v = 1; v < n; v++)
+        if (W->need[v] > W->need[start]) start = v;
+    set[0] = start;
+    uint32_t k = 1;
+    while (k < BOUND_SET) {
+        int64_t most = INT64_MIN;
+        uint32_t pick = GRAPH_NONE;
+        for (uint32_t v = 0; v < n; v++) {
+            if (!(v & 63) && (solve_cancelled(c) || (deadline > 0 && solve_now(c) > deadline)))
+                goto out;
+            int in = 0;
+            for (uint32_t i = 0; i < k && !in; i++) in = set[i] == v;
+            if (in) continue;
+            uint64_t cost = ((uint64_t)(k + 1) << (k + 1)) * (w + 4);
+            if (cost > budget) goto out;
+            budget -= cost;
+            set[k] = v;
+            int64_t b = set_bound(W, nanc, set, k + 1, &D);
+            if (b > most) {
+                most = b;
+                pick = v;
+            }
+        }
+        if (pick == GRAPH_NONE) break;
+        set[k++] = pick;
+        if (most > lb) lb = most;
+    }
+out:
+    free(D.at);
+    free(D.fu);
+    free(D.best);
+    return lb;
+}
+
 /* Every node's ancestors (v too), n rows of (n + 63) / 64 words, or NULL. */
 static uint64_t *node_ancestors(const bound_ws *W)
 {
@@ -222,7 +314,7 @@ static uint64_t *node_ancestors(const bound_ws *W)
 }
 
 /* The must-live sums, block by block while the cap and the clock allow;
- * then, when one block held every buffer, the pairs. */
+ * then, when one block held every buffer, the pairs and the sets. */
 static int64_t must_live(bound_ws *W, const solve_ctx *c, double deadline, uint64_t cap)
 {
     const graph *g = W->g;
@@ -256,7 +348,9 @@ static int64_t must_live(bound_ws *W, const solve_ctx *c, double deadline, uint6
         work + (uint64_t)n * n * (W->w + 4) > cap) /* the pairs: about n^2 (w + 4) */
         return lb;
     uint64_t *nanc = node_ancestors(W);
+    work += (uint64_t)n * n * (W->w + 4);
     if (nanc) lb = pair_bound(W, nanc, lb, c, deadline);
+    if (nanc) lb = sets_bound(W, nanc, lb, c, deadline, cap - work);
     free(nanc);
     return lb;
 }

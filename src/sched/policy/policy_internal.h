@@ -35,14 +35,6 @@ void policy_why_rank(const char *what, POLICY_WHY_ARGS);
 int policy_best_until(const graph *g, const solve_ctx *c, run *r, double deadline, double *first,
                       char *err, size_t errcap);
 
-/* policy_lower_bound before the must-live sets (policy.c): the largest
- * buffer, or the Inputs of a compute node that short searches prove live. */
-int64_t policy_lower_bound_plain(const graph *g);
-/* policy_lower_bound with a deadline on c's clock (0: none) and a cap on the
- * words it visits: what the buffers done by then prove (policy_bound.c). */
-int64_t policy_lower_bound_until(const graph *g, const solve_ctx *c, double deadline, uint64_t cap);
-#define POLICY_BOUND_CAP (1ull << 31) /* exact's cap on the bound's word visits */
-
 /* Post-order of the graph from its sinks (taken in ascending Id), each
  * node's predecessors visited in the order less(g, ctx, a, b) says (NULL:
  * edge order); writes r->rank. 0, or -1 when memory runs out. */
