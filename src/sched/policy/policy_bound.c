@@ -24,7 +24,7 @@
 #define BOUND_WORDS (1u << 22)   /* words of one buffer set array, all nodes */
 #define BOUND_BLOCK (1u << 24)   /* word visits of one block, at most (then a clock check) */
 #define BOUND_PAIRS 4096         /* the most nodes the pair bound looks at */
-#define BOUND_PLAIN (1ull << 27) /* policy_lower_bound's cap on word visits */
+#define BOUND_PLAIN (1ull << 24) /* policy_lower_bound's cap on word visits */
 
 #define HAS(b, j) ((b)[(j) >> 6] >> ((j)&63) & 1)
 #define SET(b, j) ((b)[(j) >> 6] |= (uint64_t)1 << ((j)&63))
@@ -174,16 +174,25 @@ static int64_t bytes3(const bound_ws *W, uint32_t b0, const uint64_t *x, const u
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
+/* Whether to stop: reads the clock once per BOUND_TICK words of work. */
+#define BOUND_TICK (1ull << 26)
+static int late(const solve_ctx *c, double deadline, uint64_t *since, uint64_t work)
+{
+    if ((*since += work) < BOUND_TICK) return 0;
+    *since = 0;
+    return solve_cancelled(c) || (deadline > 0 && solve_now(c) > deadline);
+}
+
 /* The pair bound (the sets of one block holding every buffer; nanc: the
  * nodes' ancestor sets, n words of (n + 63) / 64 each). */
 static int64_t pair_bound(const bound_ws *W, const uint64_t *nanc, int64_t lb, const solve_ctx *c,
                           double deadline)
 {
     uint32_t n = W->n, w = W->w, nw = (n + 63) / 64;
-    uint64_t *uni = malloc((w ? w : 1) * sizeof *uni);
+    uint64_t since = 0, *uni = malloc((w ? w : 1) * sizeof *uni);
     if (!uni) return lb;
     for (uint32_t v = 0; v < n; v++) {
-        if (!(v & 63) && (solve_cancelled(c) || (deadline > 0 && solve_now(c) > deadline))) break;
+        if (late(c, deadline, &since, (uint64_t)n * (w + 4))) break;
         const uint64_t *av = W->anc + (size_t)v * w, *dv = W->dsc + (size_t)v * w;
         const uint64_t *fv = W->fset + (size_t)v * w;
         for (uint32_t u = 0; u < n; u++) {
@@ -255,6 +264,7 @@ static int64_t sets_bound(const bound_ws *W, const uint64_t *nanc, int64_t lb, c
                           double deadline, uint64_t budget)
 {
     uint32_t n = W->n, w = W->w, set[BOUND_SET];
+    uint64_t since = 0;
     set_dp D = {malloc(((size_t)w << BOUND_SET) * sizeof *D.at),
                 malloc(((size_t)w << BOUND_SET) * sizeof *D.fu),
                 malloc(((size_t)1 << BOUND_SET) * sizeof *D.best)};
@@ -268,8 +278,7 @@ static int64_t sets_bound(const bound_ws *W, const uint64_t *nanc, int64_t lb, c
         int64_t most = INT64_MIN;
         uint32_t pick = GRAPH_NONE;
         for (uint32_t v = 0; v < n; v++) {
-            if (!(v & 63) && (solve_cancelled(c) || (deadline > 0 && solve_now(c) > deadline)))
-                goto out;
+            if (late(c, deadline, &since, ((uint64_t)(k + 1) << (k + 1)) * (w + 4))) goto out;
             int in = 0;
             for (uint32_t i = 0; i < k && !in; i++) in = set[i] == v;
             if (in) continue;
@@ -319,10 +328,11 @@ static int64_t must_live(bound_ws *W, const solve_ctx *c, double deadline, uint6
 {
     const graph *g = W->g;
     uint32_t n = W->n, wall = (W->nbits + 63) / 64;
-    uint64_t edges = (uint64_t)n + g->nedges, work = 0;
+    uint64_t edges = 2 * ((uint64_t)n + g->nedges), work = 0; /* the sums too: about twice */
     uint64_t w = wall, lim = BOUND_WORDS / n, blk = BOUND_BLOCK / edges;
     if (lim < w) w = lim;
     if (blk < w) w = blk;
+    if (cap / edges < w) w = cap / edges; /* one block within the cap, where it can */
     W->w = (uint32_t)(w ? w : 1);
     size_t words = (size_t)n * W->w + 1;
     W->anc = malloc(words * sizeof *W->anc);
@@ -330,10 +340,9 @@ static int64_t must_live(bound_ws *W, const solve_ctx *c, double deadline, uint6
     W->fset = malloc(words * sizeof *W->fset);
     if (!W->anc || !W->dsc || !W->fset) return 0;
     uint32_t b0 = 0;
+    uint64_t since = 0;
     for (; b0 < W->nbits; b0 += 64u * W->w) {
-        if (work + edges * W->w > cap || solve_cancelled(c) ||
-            (deadline > 0 && solve_now(c) > deadline))
-            break;
+        if (work + edges * W->w > cap || late(c, deadline, &since, edges * W->w)) break;
         if (block_sets(W, b0)) return 0; /* not live bytes: no bound */
         work += edges * W->w;
         for (uint32_t v = 0; v < n; v++) {
