@@ -203,7 +203,7 @@ static int reaches(const graph *g, uint32_t from, uint32_t to, int down, uint32_
     return 0;
 }
 
-int64_t policy_lower_bound(const graph *g)
+int64_t policy_lower_bound_plain(const graph *g)
 {
     int64_t lb = 0;
     for (uint32_t b = 0; b < g->nbufs; b++)

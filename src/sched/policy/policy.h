@@ -99,10 +99,19 @@ int policy_run(const graph *g, const policy *p, const solve_ctx *c, run *r, char
 /* Records lb, a proven bound on g's minimum peak, in r (a bound above r's
  * peak, impossible, is ignored) and sets r->optimal. */
 void policy_prove(run *r, int64_t lb);
-/* A cheap proven lower bound on every order's peak: the largest step need,
- * the bytes of an ALLOC, or of the Inputs a compute node touches that must
- * be live then (allocated before it, freed after it, along edges). */
+/* A proven lower bound on every order's peak (policy_bound.c): the bytes
+ * surely live after a node's step (allocated by its ancestors, freed by its
+ * descendants), over nodes, pairs and small sets of nodes that some order
+ * must interleave; under a cap on its work (about 0.1 s), else less. */
 int64_t policy_lower_bound(const graph *g);
+/* The bound before the must-live sets (policy.c): the largest
+ * buffer, or the Inputs of a compute node that short searches prove live. */
+int64_t policy_lower_bound_plain(const graph *g);
+/* policy_lower_bound with a deadline on c's clock (0: none) and a cap on the
+ * words it visits: what the buffers done by then prove (policy_bound.c). */
+int64_t policy_lower_bound_until(const graph *g, const solve_ctx *c, double deadline, uint64_t cap);
+#define POLICY_BOUND_CAP (1ull << 31) /* exact's cap on the bound's word visits */
+
 void policy_run_free(run *r);
 /* First step (0-based) where the orders differ, or n if they never do. */
 uint32_t policy_diverge(const run *a, const run *b);

@@ -253,7 +253,7 @@ static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, siz
     r->found_by = NULL;
     memset(&r->search, 0, sizeof r->search);
     L.deadline -= first; /* making the run of the order takes about one member's time */
-    int64_t lb = policy_lower_bound(g);
+    int64_t lb = policy_lower_bound_until(g, c, L.deadline, POLICY_BOUND_CAP);
     exact_ws W = {0};
     int rc = 0;
     if (ws_alloc(&W, n, g->nbufs)) {

@@ -1,0 +1,129 @@
+/* test_bound.c: policy_lower_bound (must-live sets, pairs and sets of nodes)
+ * against brute force: never above the least peak of any topological order,
+ * never below the plain bound, strictly above it somewhere, and exact still
+ * proves its optimum where it did. */
+#include "testutil.h"
+
+/* The least peak over every topological order, by dynamic programming over
+ * the sets of nodes run. */
+static int64_t dp_min_peak(const graph *g)
+{
+    uint32_t n = g->n, full = (1u << n) - 1;
+    assert_true(n <= 20);
+    uint32_t *need = calloc(n + 1, sizeof *need);
+    int64_t *best = malloc(((size_t)full + 1) * sizeof *best);
+    int64_t *mem = calloc((size_t)full + 1, sizeof *mem);
+    assert_true(need && best && mem);
+    for (uint32_t v = 0; v < n; v++)
+        for (uint32_t e = g->pred_off[v]; e < g->pred_off[v + 1]; e++) need[v] |= 1u << g->pred[e];
+    for (uint32_t s = 0; s <= full; s++) best[s] = INT64_MAX;
+    best[0] = 0;
+    for (uint32_t s = 0; s <= full; s++) {
+        if (best[s] == INT64_MAX) continue;
+        for (uint32_t u = 0; u < n; u++) {
+            if (s >> u & 1 || (need[u] & s) != need[u]) continue;
+            uint32_t t = s | 1u << u;
+            mem[t] = mem[s] + g->change[u];
+            int64_t p = best[s] > mem[t] ? best[s] : mem[t];
+            if (p < best[t]) best[t] = p;
+        }
+    }
+    int64_t r = best[full];
+    free(need);
+    free(best);
+    free(mem);
+    return r;
+}
+
+/* old <= new <= optimum on g; counts where new passes old. */
+static void check_bound(const graph *g, const char *what, int *raised, int *optimal)
+{
+    int64_t opt = dp_min_peak(g), plain = policy_lower_bound_plain(g);
+    int64_t lb = policy_lower_bound(g);
+    if (lb < plain || lb > opt)
+        fail_msg("%s: bound %lld, plain %lld, optimum %lld", what, (long long)lb, (long long)plain,
+                 (long long)opt);
+    *raised += lb > plain;
+    *optimal += lb == opt;
+    /* a deadline already past, or no work, keeps the plain bound at least */
+    solve_ctx c = {0};
+    int64_t none = policy_lower_bound_until(g, &c, 1e-9, 0);
+    assert_true(none >= plain && none <= lb);
+}
+
+static void bound_is_sound_on_random_graphs(void **state)
+{
+    (void)state;
+    uint64_t st = 20261203;
+    int raised = 0, optimal = 0;
+    for (int i = 0; i < 3000; i++) {
+        tu_gen t;
+        tu_gen_make(&t, &st, 1 + (uint32_t)(i % 16));
+        graph *g = tu_load_text(t.json);
+        char what[32];
+        snprintf(what, sizeof what, "graph %d", i);
+        check_bound(g, what, &raised, &optimal);
+        graph_free(g);
+        tu_gen_free(&t);
+    }
+    assert_true(raised > 0);
+    print_message("random: raised on %d graphs, the optimum on %d\n", raised, optimal);
+}
+
+static void bound_is_sound_on_generated_graphs(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = {"random", "branch", "chain", "alloc-heavy", "randwire"};
+    int raised = 0, optimal = 0;
+    for (int k = 0; k < 5; k++) {
+        const gen_kind *gk = gen_kind_find(kinds[k]);
+        if (!gk) continue;
+        for (uint32_t nodes = gk->min_nodes; nodes <= 18; nodes++)
+            for (uint64_t seed = 1; seed <= 8; seed++) {
+                graph *g = tu_gen_load(kinds[k], nodes, seed);
+                if (g->n > 18) {
+                    graph_free(g);
+                    continue;
+                }
+                char what[64];
+                snprintf(what, sizeof what, "%s %u seed %llu", kinds[k], nodes,
+                         (unsigned long long)seed);
+                check_bound(g, what, &raised, &optimal);
+                graph_free(g);
+            }
+    }
+    assert_true(raised > 0);
+}
+
+/* Exact still proves its optimum on small graphs, and its bound is sound. */
+static void exact_still_proves(void **state)
+{
+    (void)state;
+    uint64_t st = 7;
+    for (int i = 0; i < 400; i++) {
+        tu_gen t;
+        tu_gen_make(&t, &st, 1 + (uint32_t)(i % 14));
+        graph *g = tu_load_text(t.json);
+        run r;
+        char err[256];
+        assert_int_equal(policy_run(g, policy_find("exact"), NULL, &r, err, sizeof err), 0);
+        int64_t opt = dp_min_peak(g);
+        if (r.peak != opt || !r.optimal || r.lower_bound != opt)
+            fail_msg("graph %d: exact %lld (bound %lld), optimum %lld", i, (long long)r.peak,
+                     (long long)r.lower_bound, (long long)opt);
+        policy_run_free(&r);
+        graph_free(g);
+        tu_gen_free(&t);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bound_is_sound_on_random_graphs),
+        cmocka_unit_test(bound_is_sound_on_generated_graphs),
+        cmocka_unit_test(exact_still_proves),
+    };
+    if (argc > 1) cmocka_set_test_filter(argv[1]);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
