@@ -62,6 +62,7 @@ static double measure(const graph *g, const run *sched, double limit, double can
         nanosleep(&ts, NULL);
         set = clock_seconds();
         atomic_store(&w.cancel, 1);
+        if (getenv("BENCH_DOING")) fprintf(stderr, "cancel during: %s\n", atomic_load(&w.doing));
     }
     pthread_join(t, NULL);
     return cancel_at > 0 ? j.t1 - set : j.t1 - j.t0;

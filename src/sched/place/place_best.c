@@ -291,7 +291,8 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
             a = arena2;
             how = gpl.detail;
         }
-        if (a >= 0 && a > goal) { /* then the first-fit climb, on graphs it takes */
+        if (a >= 0 && a > goal && !solve_cancelled(c) &&
+            !solve_expired(c)) { /* then the first-fit climb */
             solve_doing(c, "the late-acceptance climb");
             int64_t cl = place_climb(G, c, order, off, a, goal, BEST_CLIMB_RUNS, BEST_CLIMB_WORK);
             if (cl >= 0 && cl < a)

@@ -238,8 +238,11 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
         P->stopped = SOLVE_STATES;
         return X_STOP;
     }
-    if (++P->nodes - P->last_check >= 64) {
+    /* the clock is read every 64 nodes, or sooner where nodes are costly
+     * (work: the candidates sorted, each shift of the sort) */
+    if (++P->nodes - P->last_check >= 64 || P->work - P->last_work >= (1u << 16)) {
         P->last_check = P->nodes;
+        P->last_work = P->work;
         if (solve_cancelled(P->ctx)) P->stopped = SOLVE_CANCELLED;
         else if (solve_now(P->ctx) > P->deadline) P->stopped = SOLVE_TIME;
         solve_progress(P->ctx, P->nodes, P->best, P->bound);
@@ -263,7 +266,9 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
             j--;
         }
         ord[j] = c;
+        P->work += n - j;
     }
+    P->work += nparent;
     if (n == 0) {
         for (uint32_t i = 0; i < nlist; i++) P->sol[list[i]] = P->off[list[i]];
         xfree(P, ord, ordb);
@@ -473,6 +478,11 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
     int64_t lo = place_lower_bound(g, r, align), hi = place_plan_top(g, pl->offset, align);
     pl->bound = lo;
     if (hi <= lo) return 0; /* best reached the bound: nothing to search */
+    if (solve_cancelled(c) || solve_expired(c)) { /* no time left to search */
+        pl->search.ran = 1;
+        pl->search.stopped = solve_cancelled(c) ? SOLVE_CANCELLED : SOLVE_TIME;
+        return 0;
+    }
     if (c && c->capacity > 0 && (hi <= c->capacity || lo > c->capacity)) return 0; /* answered */
     solve_doing(c, "exact's search");
     pl->search.ran = 1;

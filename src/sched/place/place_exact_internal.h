@@ -38,9 +38,10 @@ typedef struct xp {
     size_t nu, capu;
     const char *heur; /* the static order's keys, MiniMalloc's letters */
     uint64_t nodes, node_left, node_cap, last_check;
-    int64_t best, bound;  /* the capacity search's, for the watcher */
-    double deadline;      /* on the context's clock */
-    const solve_ctx *ctx; /* the placement's: its clock, its watcher */
+    uint64_t work, last_work; /* the search's work (candidates, shifts), to read the clock by */
+    int64_t best, bound;      /* the capacity search's, for the watcher */
+    double deadline;          /* on the context's clock */
+    const solve_ctx *ctx;     /* the placement's: its clock, its watcher */
     solve_stop stopped; /* SOLVE_DONE, or SOLVE_TIME, SOLVE_STATES, SOLVE_MEMORY, SOLVE_CANCELLED */
     size_t mem, mem_cap; /* bytes the problem and the search hold; the most they may */
 } xp;
