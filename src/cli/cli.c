@@ -82,7 +82,10 @@ int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, 
               int64_t align, const solve_ctx *c, placement *pl)
 {
     char err[8192]; /* room for a path as the graph's name and the checker's words */
-    switch (place_run_checked(g, r, p, align, c, pl, err, sizeof err)) {
+    solve_ctx s = cli_search_begin(c);
+    int rc = place_run_checked(g, r, p, align, &s, pl, err, sizeof err);
+    cli_search_end();
+    switch (rc) {
     case PLACE_OK: return 0;
     case PLACE_INVALID: /* a bug in the placer: the schedule it was given, too */
         fprintf(stderr, "memtris %s: %s%s%s%s\n", cmd, err, pol ? " (schedule of policy " : "",

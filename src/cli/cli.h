@@ -273,6 +273,11 @@ const char *cli_place_stop_word(solve_stop stopped);
 /* Parses --time-limit (opt CLI_OPT_TIME_LIMIT), --max-states or --max-memory into l. 0, or
  * -1 after a usage error for CMD. */
 int cli_limit(const char *cmd, int opt, const char *arg, solve_ctx *l);
+/* Around a search (cli_sigint.c): begin returns c with the CLI's watcher
+ * (when c has none) and lets the first SIGINT stop the search instead of
+ * the process; end says on stderr, once, when a SIGINT did. */
+solve_ctx cli_search_begin(const solve_ctx *c);
+void cli_search_end(void);
 /* Parses --capacity SIZE (bytes, or with a unit: 1MiB) into l->capacity.
  * 0, or -1 after a usage error for CMD. */
 int cli_capacity(const char *cmd, const char *arg, solve_ctx *l);

@@ -16,7 +16,10 @@ int cli_job_load(cli_job *j, const char *path)
 int cli_job_run(cli_job *j, const policy *p, const solve_ctx *c)
 {
     char err[256];
-    if (policy_run(j->g, p, c, &j->r, err, sizeof err)) {
+    solve_ctx s = cli_search_begin(c);
+    int rc = policy_run(j->g, p, &s, &j->r, err, sizeof err);
+    cli_search_end();
+    if (rc) {
         fprintf(stderr, "%s: error: %s\n", j->g->source, err);
         return EXIT_BAD;
     }

@@ -143,7 +143,10 @@ static int compare_run(compare_result *c, const solve_ctx *ctx)
     char err[256];
     for (; c->nruns < c->n; c->nruns++) {
         int i = c->nruns;
-        if (policy_run(g, c->pol[i], ctx, &c->runs[i], err, sizeof err)) goto fail;
+        solve_ctx s = cli_search_begin(ctx);
+        int rc = policy_run(g, c->pol[i], &s, &c->runs[i], err, sizeof err);
+        cli_search_end();
+        if (rc) goto fail;
         if (!c->base && c->pol[i] == policy_baseline()) c->base = &c->runs[i];
     }
     int st = place_all(c, ctx);

@@ -99,7 +99,9 @@ int place_run(const graph *g, const run *r, const placer *p, int64_t align, cons
         return place_oom(g, err, errcap);
     }
     solve_doing(c, p->name);
-    if (p->place(g, r, &lt, align, c, pl, err, errcap) || solve_cancelled(c)) {
+    /* Cancelled, a placer with a plan keeps it (exact: best's, or the
+     * smallest its search found); one without says so. */
+    if (p->place(g, r, &lt, align, c, pl, err, errcap)) {
         if (solve_cancelled(c)) snprintf(err, errcap, "cancelled");
         place_lifetimes_free(&lt);
         place_free(pl);

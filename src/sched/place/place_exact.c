@@ -477,7 +477,7 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
     if (cold) pl->detail = "a stack of every buffer";
     int64_t lo = place_lower_bound(g, r, align), hi = place_plan_top(g, pl->offset, align);
     pl->bound = lo;
-    if (hi <= lo) return 0; /* best reached the bound: nothing to search */
+    if (hi <= lo) return 0;                       /* best reached the bound: nothing to search */
     if (solve_cancelled(c) || solve_expired(c)) { /* no time left to search */
         pl->search.ran = 1;
         pl->search.stopped = solve_cancelled(c) ? SOLVE_CANCELLED : SOLVE_TIME;

@@ -1,0 +1,49 @@
+/* cli_sigint.c: Ctrl-C during a search. The first SIGINT while a command
+ * searches (exact's schedule or plan, best's climbs) asks the search to stop,
+ * as Esc does in the TUI: the command goes on with the best answer found and
+ * says it was interrupted. A second SIGINT, or one outside a search, ends
+ * the process as SIGINT does. Exports cli_search_*. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include "cli.h"
+#include "sched/graph/solve_watch.h"
+
+static solve_watch watch;
+static volatile sig_atomic_t searching;
+
+static void on_sigint(int sig)
+{
+    if (searching && !atomic_load(&watch.cancel)) {
+        atomic_store(&watch.cancel, 1);
+        return;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+solve_ctx cli_search_begin(const solve_ctx *c)
+{
+    static int installed;
+    solve_ctx s = c ? *c : (solve_ctx){0};
+    if (!s.watch) s.watch = &watch;
+    if (!installed) {
+        struct sigaction sa = {.sa_handler = on_sigint};
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        installed = 1;
+    }
+    searching = 1;
+    return s;
+}
+
+void cli_search_end(void)
+{
+    static int told;
+    searching = 0;
+    if (atomic_load(&watch.cancel) && !told) {
+        fprintf(stderr, "memtris: interrupted: the search stopped; what follows is the best "
+                        "it had found\n");
+        told = 1;
+    }
+}
