@@ -307,6 +307,72 @@ assert rows and all(int(r["peak"]) == 4096 for r in rows), rows
 
 # MiniMalloc's challenging set (150-450 buffers): place --placer best
 # completes, every plan checked, each a valid plan by the CSV's own check.
+# --capacity: MiniMalloc's question. Fits: the plan, status 0, the capacity
+# said; below the bound: status 1, proven; unknown at a limit: status 1.
+group_capacity() {
+    local miss="$SRC/tests/data/best-misses.csv" # optimum 728, best 752
+    run "$M" place --placer exact --capacity 728 -f json "$miss"
+    expect_rc 0 "the optimum fits"
+    expect_grep "$OUT" '"arena": 728,' "... in exactly that"
+    expect_grep "$OUT" '"capacity": 728, "fits": true' "... and says so"
+    run "$M" place --placer exact --capacity 740 -f text "$miss"
+    expect_grep "$OUT" "capacity       740 B (740 bytes): the plan fits" "text: the capacity"
+    run "$M" place --placer exact --capacity 727 "$miss"
+    expect_rc 1 "below the bound: does not fit"
+    expect_grep "$ERR" "no plan fits in 727 bytes: proven, every plan of this schedule takes at least 728 bytes" "... proven"
+    expect_empty "$OUT" "... and no plan written"
+    run "$M" place --placer exact --capacity 740 --max-states 1 "$miss"
+    expect_rc 1 "a search stopped at once: not known"
+    expect_grep "$ERR" "not known whether a plan fits in 740 bytes: placer exact's smallest takes 752 bytes, the bound is 728 (the search stopped: limit)" "... says so"
+    run "$M" place --placer best --capacity 740 "$miss"
+    expect_rc 1 "best: not known"
+    run "$M" place --placer exact --capacity 0 "$miss"
+    expect_rc 2 "--capacity 0: a usage error"
+    run "$M" plan "$SRC/samples/demo.json" --placer exact --capacity 1GiB -f json
+    expect_rc 0 "plan --capacity"
+    expect_grep "$OUT" '"fits": true' "plan says it fits"
+}
+
+# One problem in its three forms: MiniMalloc's times, one event a time step
+# (what plan -f minimalloc writes) and the chain graph (no times). Exact's
+# search runs on canonical lifetimes: the same arena and the same proof in
+# each; the forms without times of their own search identically (the same
+# nodes and capacities), a CSV's own times add orders of their own.
+group_forms() {
+    cp "$SRC/tests/data/best-misses.csv" "$TMP/f.csv" # best misses: exact searches
+    python3 "$SRC/bench/minimalloc2json.py" "$TMP/f.csv" "$TMP/f.json"
+    "$M" plan "$TMP/f.json" --placer first-fit --align 1 -f minimalloc -o "$TMP/f.steps.csv"
+    run "$M" place --placer exact -f json --time-limit 60 "$TMP/f.csv"
+    local a1 p1 a2 p2 a3 p3
+    a1=$(json_field "$OUT" arena)
+    p1=$(grep -c '"proven_optimal": true' "$OUT")
+    run "$M" place --placer exact -f json --time-limit 60 "$TMP/f.steps.csv"
+    a2=$(json_field "$OUT" arena)
+    p2=$(grep -c '"proven_optimal": true' "$OUT")
+    run "$M" plan "$TMP/f.json" --placer exact --align 1 -f json --time-limit 60
+    a3=$(json_field "$OUT" arena)
+    p3=$(grep -c '"proven_optimal": true' "$OUT")
+    if [ -n "$a1" ] && [ "$a1" = "$a2" ] && [ "$a2" = "$a3" ]; then ok; else bad "arenas $a1 $a2 $a3 differ"; fi
+    if [ "$p1$p2$p3" = 111 ]; then ok; else bad "proofs $p1 $p2 $p3 differ"; fi
+    # the chain graph, and the same chain with a compute node after every
+    # event (other steps, the same order of starts and ends): one search
+    python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))
+nodes, n = [], len(g["Nodes"])
+for v in g["Nodes"]:
+    nodes.append(dict(v, Id=2 * v["Id"]))
+    nodes.append({"Id": 2 * v["Id"] + 1, "Op": "Compute", "Name": "step"})
+edges = [[k, k + 1] for k in range(2 * n - 1)]
+json.dump({"Nodes": nodes, "Edges": edges}, open(sys.argv[2], "w"))' "$TMP/f.json" "$TMP/f.spread.json"
+    run "$M" plan "$TMP/f.spread.json" --placer exact --align 1 -f json --max-states 3000
+    local s1 s2
+    s1=$(sed -n 's/.*"arena": \([0-9]*\),.*"search": \({[^}]*}\).*/\1 \2/p' "$OUT")
+    run "$M" plan "$TMP/f.json" --placer exact --align 1 -f json --max-states 3000
+    s2=$(sed -n 's/.*"arena": \([0-9]*\),.*"search": \({[^}]*}\).*/\1 \2/p' "$OUT")
+    if [ -n "$s1" ] && [ "$s1" = "$s2" ]; then ok; else bad "one problem, two searches: '$s1' / '$s2'"; fi
+}
+
 group_benchmarks() {
     local f count=0
     for f in "$BENCH"/*.csv; do

@@ -1,0 +1,73 @@
+/* test_cli_sigint.c: Ctrl-C in the CLI (cli_sigint.c). During a search the
+ * first SIGINT only asks the search to stop (the watcher's flag, as the TUI's
+ * Esc) and the process lives on; a second one, or one outside a search, ends
+ * the process as SIGINT does. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "cli/cli.h"
+#include "sched/graph/solve_watch.h"
+
+/* A child raises SIGINT with or without a search begun; the parent reads how
+ * it ended: 0 when it lived on with the flag set, else the signal. */
+static int child(int searches, int times)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        solve_ctx s = cli_search_begin(NULL);
+        if (!searches) cli_search_end();
+        for (int i = 0; i < times; i++) raise(SIGINT);
+        _exit(solve_cancelled(&s) ? 0 : 3);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st);
+}
+
+static void test_first_sigint_stops_the_search(void **state)
+{
+    (void)state;
+    assert_int_equal(child(1, 1), 0); /* lived on; the search was asked to stop */
+}
+
+static void test_second_sigint_ends_the_process(void **state)
+{
+    (void)state;
+    assert_int_equal(child(1, 2), SIGINT);
+}
+
+static void test_sigint_outside_a_search_ends_the_process(void **state)
+{
+    (void)state;
+    assert_int_equal(child(0, 1), SIGINT);
+}
+
+/* The context given keeps its limits and gets the CLI's watcher. */
+static void test_begin_keeps_the_limits(void **state)
+{
+    (void)state;
+    solve_ctx c = {.seconds = 3, .max_states = 7, .capacity = 99};
+    solve_ctx s = cli_search_begin(&c);
+    cli_search_end();
+    assert_true(s.seconds == 3);
+    assert_int_equal(s.max_states, 7);
+    assert_int_equal(s.capacity, 99);
+    assert_non_null(s.watch);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_first_sigint_stops_the_search),
+        cmocka_unit_test(test_second_sigint_ends_the_process),
+        cmocka_unit_test(test_sigint_outside_a_search_ends_the_process),
+        cmocka_unit_test(test_begin_keeps_the_limits),
+    };
+    if (argc > 1) cmocka_set_test_filter(argv[1]);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
