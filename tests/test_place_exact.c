@@ -300,6 +300,40 @@ static void test_exact_cancel(void **state)
     graph_free(g);
 }
 
+/* --max-memory: a search with no room stops with SOLVE_MEMORY, never an
+ * error: the plan it had stands (whole, not called proven), the bound is
+ * the proven one. */
+static void test_exact_max_memory(void **state)
+{
+    (void)state;
+    int stopped = 0;
+    for (uint64_t st = 1; st <= 20; st++) {
+        uint64_t s = st;
+        prob p;
+        prob_random(&p, &s, 16, 12, 64);
+        graph *g = prob_graph(&p, 0);
+        run r;
+        char err[256] = "";
+        assert_int_equal(policy_run(g, policy_baseline(), NULL, &r, err, sizeof err), 0);
+        for (int k = 0; k < 2; k++) {
+            /* 1 byte: no room for the problem; 4 KiB: little for the search */
+            solve_ctx c = {.max_memory = k ? 4096 : 1};
+            placement pl;
+            assert_int_equal(place_run(g, &r, &cold, 1, &c, &pl, err, sizeof err), 0);
+            if (pl.search.ran && !pl.proven) {
+                assert_int_equal(pl.search.stopped, SOLVE_MEMORY);
+                stopped++;
+                assert_true(pl.bound <= pl.arena);
+            }
+            assert_int_equal(place_verify(g, &r, &pl, err, sizeof err), 0);
+            place_free(&pl);
+        }
+        policy_run_free(&r);
+        graph_free(g);
+    }
+    assert_true(stopped >= 20); /* at least every 1-byte run */
+}
+
 /* A clock injected through the context: one second a reading. */
 static uint32_t step_clock_reads;
 static double step_clock(void) { return (double)++step_clock_reads; }
@@ -387,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_exact_beats_every_placer),
         cmocka_unit_test(test_exact_limits_are_honest),
         cmocka_unit_test(test_exact_cancel),
+        cmocka_unit_test(test_exact_max_memory),
         cmocka_unit_test(test_exact_stops_on_the_context_clock),
         cmocka_unit_test(test_exact_on_samples),
     };
