@@ -249,9 +249,13 @@ enum { CLI_OPT_TIME_LIMIT = 1000, CLI_OPT_MAX_STATES, CLI_OPT_MAX_MEMORY, CLI_OP
     {                                                             \
         "max-memory", required_argument, 0, CLI_OPT_MAX_MEMORY    \
     }
-#define CLI_LIMIT_HELP                                                           \
-    "      --time-limit S  exact: stop searching after S seconds (default 10)\n" \
-    "      --max-states N  exact: stop after keeping N states (default 4000000)\n"
+#define CLI_LIMIT_HELP                                                                   \
+    "      --time-limit S  exact: stop after S seconds (default 10), the whole of its\n" \
+    "                      solving (best's start, bound, search, answer) included\n"     \
+    "      --max-states N  exact: stop after keeping N states (default 4000000)\n"       \
+    "      --max-memory SIZE exact: the memory its search may hold (default a\n"         \
+    "                      quarter of the machine's, at most 2GiB); past a limit,\n"     \
+    "                      or at Ctrl-C, the best answer found and the bound\n"
 /* Long-only options of the commands that run the time-aware policies. */
 enum { CLI_OPT_ALPHA = 1010, CLI_OPT_QUEUE_ORDER };
 #define CLI_PARAM_OPTIONS                                        \
