@@ -47,6 +47,28 @@ static void test_sigint_outside_a_search_ends_the_process(void **state)
     assert_int_equal(child(0, 1), SIGINT);
 }
 
+/* A search stopped by Ctrl-C does not stop the next one (plan places after
+ * it schedules): end clears the request; the next SIGINT is again a first. */
+static void test_the_next_search_runs_anew(void **state)
+{
+    (void)state;
+    pid_t pid = fork();
+    if (pid == 0) {
+        solve_ctx s = cli_search_begin(NULL);
+        raise(SIGINT);
+        int first = solve_cancelled(&s);
+        cli_search_end();
+        s = cli_search_begin(NULL);
+        int after = solve_cancelled(&s);
+        raise(SIGINT); /* a first again: the process lives */
+        _exit(first && !after && solve_cancelled(&s) ? 0 : 3);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 /* The context given keeps its limits and gets the CLI's watcher. */
 static void test_begin_keeps_the_limits(void **state)
 {
@@ -66,6 +88,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_first_sigint_stops_the_search),
         cmocka_unit_test(test_second_sigint_ends_the_process),
         cmocka_unit_test(test_sigint_outside_a_search_ends_the_process),
+        cmocka_unit_test(test_the_next_search_runs_anew),
         cmocka_unit_test(test_begin_keeps_the_limits),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);

@@ -1,8 +1,8 @@
 /* cli_sigint.c: Ctrl-C during a search. The first SIGINT while a command
  * searches (exact's schedule or plan, best's climbs) asks the search to stop,
  * as Esc does in the TUI: the command goes on with the best answer found and
- * says it was interrupted. A second SIGINT, or one outside a search, ends
- * the process as SIGINT does. Exports cli_search_*. */
+ * says it was interrupted. A second SIGINT during that search, or one outside
+ * a search, ends the process as SIGINT does. Exports cli_search_*. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -41,7 +41,8 @@ void cli_search_end(void)
 {
     static int told;
     searching = 0;
-    if (atomic_load(&watch.cancel) && !told) {
+    /* the next search (plan's placing after its schedule) runs anew */
+    if (atomic_exchange(&watch.cancel, 0) && !told) {
         fprintf(stderr, "memtris: interrupted: the search stopped; what follows is the best "
                         "it had found\n");
         told = 1;

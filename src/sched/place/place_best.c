@@ -177,8 +177,8 @@ static int best_members(const graph *g, const run *r, const lifetimes *lt, int64
     for (size_t i = 0; *arena > goal && placer_at(i); i++) {
         const placer *p = placer_at(i);
         if (!p->in_best) continue;
-        if (solve_cancelled(c)) return -1;
-        if (*arena < INT64_MAX && solve_expired(c)) return 0; /* past the caller's deadline */
+        /* cancelled or past the caller's deadline: the plan it has stands */
+        if (solve_cancelled(c) || solve_expired(c)) return *arena < INT64_MAX ? 0 : -1;
         solve_doing(c, p->name);
         placement o = {0};
         o.align = align;
@@ -309,8 +309,6 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
             pl->detail = how;
         }
     }
-    if (G->expired)
-        pl->detail = "a greedy cut at the time limit: the buffers it had not placed stacked on top";
     pl->reserved = 0;
     rc = 0;
 out:

@@ -310,7 +310,7 @@ static int fits(xp *P, int64_t cap, uint64_t max_nodes)
     P->cap = cap;
     uint64_t limit = P->nb ? P->nb : 1, used = 0;
     for (;;) {
-        limit *= 2;
+        limit = limit < UINT64_MAX / 2 ? limit * 2 : UINT64_MAX;
         for (int h = h0; h < 6; h++) {
             if (used >= max_nodes) return X_STOP;
             P->heur = heurs[h];

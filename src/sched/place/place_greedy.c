@@ -488,7 +488,9 @@ int place_greedy_orders(place_greedy *pub, const place_way *ways, int nways, int
         }
         G->pub.fit = ways[w].fit;
         uint32_t b = NONE;
+        int was_cut = G->pub.expired;
         int64_t a = greedy_place(G, jobs, 0, off, best == INT64_MAX ? INT64_MAX : best - 1, &b);
+        int cut = G->pub.expired && !was_cut; /* this run met the deadline */
         if (a == GREEDY_OOM) {
             place_oom(g, err, errcap);
             rc = GREEDY_ORDERS_OOM;
@@ -507,7 +509,9 @@ int place_greedy_orders(place_greedy *pub, const place_way *ways, int nways, int
                 memcpy(best_off, off, nb * sizeof *off);
             }
             if (won) *won = ways[w];
-            pl->detail = place_way_name(ways[w]);
+            pl->detail = cut ? "a greedy cut at the time limit: the buffers it had not placed "
+                               "stacked on top"
+                             : place_way_name(ways[w]);
         }
     }
     if (best == INT64_MAX && nb && gave_up) rc = GREEDY_ORDERS_CUT;
