@@ -58,7 +58,8 @@ static double measure(const graph *g, const run *sched, double limit, double can
     if (pthread_create(&t, NULL, job_main, &j)) return -1;
     double set = 0;
     if (cancel_at > 0) {
-        struct timespec ts = {(time_t)cancel_at, (long)((cancel_at - (time_t)cancel_at) * 1e9)};
+        time_t whole = (time_t)cancel_at;
+        struct timespec ts = {whole, (long)((cancel_at - (double)whole) * 1e9)};
         nanosleep(&ts, NULL);
         set = clock_seconds();
         atomic_store(&w.cancel, 1);

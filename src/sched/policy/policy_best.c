@@ -37,7 +37,7 @@ int policy_best_until(const graph *g, const solve_ctx *c, run *r, double deadlin
 static int best_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
     double first;
-    return policy_best_until(g, c, r, INFINITY, &first, err, errcap);
+    return policy_best_until(g, c, r, HUGE_VAL, &first, err, errcap);
 }
 
 static void best_why(POLICY_WHY_ARGS)
