@@ -21,8 +21,9 @@ static void add(names *s, const char *name)
 {
     for (int i = 0; i < s->n; i++)
         if (!strcmp(s->name[i], name)) return;
-    assert_true(s->n < MAX_NAMES);
-    snprintf(s->name[s->n++], sizeof s->name[0], "%s", name);
+    size_t len = strlen(name);
+    assert_true(s->n < MAX_NAMES && len < sizeof s->name[0]); /* a cut name would match wrongly */
+    memcpy(s->name[s->n++], name, len + 1);
 }
 
 static int has(const names *s, const char *name)

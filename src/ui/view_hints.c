@@ -176,8 +176,8 @@ void view_hints(canvas *cv, const app *a, rect r)
         char head[96];
         snprintf(head, sizeof head, " Find '%s': ", a->prompt.find);
         int x = r.x + canvas_text(cv, r.x, r.y, r.w, ST_HINT, head), end = r.x + r.w;
-        for (int rank = 1; bar_row(APP_MODE_FIND, rank); rank++) {
-            const app_key_row *k = bar_row(APP_MODE_FIND, rank);
+        const app_key_row *k;
+        for (int rank = 1; (k = bar_row(APP_MODE_FIND, rank)) != NULL; rank++) {
             int need = (int)(strlen(k->bar.key) + strlen(k->bar.word));
             if (x + need > end) break;
             x += canvas_text(cv, x, r.y, end - x, ST_HINT_KEY, k->bar.key);
@@ -189,8 +189,8 @@ void view_hints(canvas *cv, const app *a, rect r)
     /* Every top-level key, in order of use (help and quit first); those
      * that do not fit go whole from the end. */
     int x = r.x;
-    for (int rank = 1; bar_row(APP_MODE_MAIN, rank) && x < r.x + r.w; rank++) {
-        const app_key_row *row = bar_row(APP_MODE_MAIN, rank);
+    const app_key_row *row;
+    for (int rank = 1; x < r.x + r.w && (row = bar_row(APP_MODE_MAIN, rank)) != NULL; rank++) {
         const char *k = !cv->utf8 && row->bar.ascii ? row->bar.ascii : row->bar.key;
         if (x + utf8_count(k) + utf8_count(row->bar.word) > r.x + r.w) break; /* whole keys only */
         x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT_KEY, k);
