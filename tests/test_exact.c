@@ -396,6 +396,137 @@ static void max_memory_ends_the_search(void **state)
     graph_free(g);
 }
 
+/* A clock of a millisecond a reading, for the runs cut short below. */
+static uint32_t ms_reads;
+static double ms_clock(void) { return 0.001 * (double)++ms_reads; }
+
+/* A heuristic run with a deadline on the context's clock (read every 4096
+ * steps) stops at it and still makes a whole valid order, SOLVE_TIME: the
+ * steps before the stop are the policy's own, the rest first ready, first
+ * run, so fifo cut short is fifo's whole order. Without a deadline nothing
+ * stops it, not even a cancel. */
+static void runs_stop_at_the_deadline_with_a_whole_order(void **state)
+{
+    (void)state;
+    graph *g = tu_gen_load("randwire", 30000, 3);
+    char err[256];
+    const char *names[] = {"fifo", "priority", "bfs"};
+    for (int i = 0; i < 3; i++) {
+        const policy *p = policy_find(names[i]);
+        run whole, cut;
+        solve_ctx c = {.clock = ms_clock};
+        assert_int_equal(policy_run(g, p, &c, &whole, err, sizeof err), 0);
+        assert_int_equal(whole.search.stopped, SOLVE_DONE);
+        ms_reads = 0;
+        assert_int_equal(policy_run_until(g, p, &c, 0.0025, &cut, err, sizeof err), 0);
+        check_valid(g, &cut, names[i]);
+        assert_int_equal(cut.search.stopped, SOLVE_TIME);
+        assert_true(ms_reads <= 3); /* steps 0, 4096 and 8192 at the latest */
+        uint32_t same = policy_diverge(&whole, &cut);
+        if (i == 0) assert_int_equal(same, g->n);
+        else assert_true(same >= 4096 && same < g->n);
+        policy_run_free(&cut);
+        policy_run_free(&whole);
+    }
+    solve_watch ctl;
+    memset(&ctl, 0, sizeof ctl);
+    atomic_store(&ctl.cancel, 1);
+    solve_ctx c = {.watch = &ctl};
+    run r;
+    assert_int_equal(policy_run(g, policy_find("priority"), &c, &r, err, sizeof err), 0);
+    assert_int_equal(r.search.stopped, SOLVE_DONE);
+    policy_run_free(&r);
+    graph_free(g);
+}
+
+/* A cancel (the watcher's flag, set at the fourth reading of the clock) is
+ * noticed at the next look, every 4096 steps: a whole valid order,
+ * SOLVE_CANCELLED; exact with best's first member cut so returns that order
+ * and a sound bound, having read the clock only a few times more. */
+static void a_cancel_stops_the_first_member(void **state)
+{
+    (void)state;
+    graph *g = tu_gen_load("randwire", 30000, 3);
+    char err[256];
+    solve_watch ctl;
+    run r;
+    run fifo;
+    assert_int_equal(policy_run(g, policy_find("fifo"), NULL, &fifo, err, sizeof err), 0);
+    const char *names[] = {"priority", "exact"};
+    for (int i = 0; i < 2; i++) {
+        memset(&ctl, 0, sizeof ctl);
+        step_clock_reads = 0;
+        cancel_at = 4;
+        cancel_watch = &ctl;
+        solve_ctx c = {.seconds = 1e6, .clock = step_clock, .watch = &ctl};
+        assert_int_equal(policy_run_until(g, policy_find(names[i]), &c, 1e6, &r, err, sizeof err),
+                         0);
+        cancel_watch = NULL;
+        check_valid(g, &r, names[i]);
+        assert_int_equal(r.search.stopped, SOLVE_CANCELLED);
+        assert_true(step_clock_reads <= 8);
+        if (i == 1) { /* best's first member is fifo: cut short, it is fifo's order */
+            assert_int_equal(policy_diverge(&fifo, &r), g->n);
+            assert_true(r.lower_bound <= r.peak && !r.optimal);
+        }
+        policy_run_free(&r);
+    }
+    /* a time limit falling in the first member ends exact the same way */
+    ms_reads = 0;
+    solve_ctx c = {.seconds = 0.0025, .clock = ms_clock};
+    assert_int_equal(policy_run(g, policy_find("exact"), &c, &r, err, sizeof err), 0);
+    check_valid(g, &r, "exact at a limit in best's first member");
+    assert_int_equal(r.search.stopped, SOLVE_TIME);
+    assert_true(r.search.ran && ms_reads <= 8);
+    assert_int_equal(policy_diverge(&fifo, &r), g->n);
+    policy_run_free(&r);
+    policy_run_free(&fifo);
+    graph_free(g);
+}
+
+/* The bound cut short (a clock past the deadline after k readings) is still
+ * a lower bound: at most the optimum (brute force) on small graphs, at most
+ * the whole plain bound and at least the largest buffer on a large one. */
+static void a_cut_bound_stays_a_lower_bound(void **state)
+{
+    (void)state;
+    uint64_t st = 2412;
+    for (int i = 0; i < 300; i++) {
+        tu_gen t;
+        tu_gen_make(&t, &st, 4 + (uint32_t)(i % 13));
+        graph *g = tu_load_text(t.json);
+        int64_t opt = dp_min_peak(g);
+        for (uint32_t k = 1; k < 6; k++) {
+            ms_reads = 0;
+            solve_ctx c = {.clock = ms_clock};
+            int64_t lb = policy_lower_bound_until(g, &c, 0.001 * k, POLICY_BOUND_CAP);
+            if (lb > opt)
+                fail_msg("graph %d cut at %u: bound %lld above the optimum %lld", i, k,
+                         (long long)lb, (long long)opt);
+        }
+        graph_free(g);
+        tu_gen_free(&t);
+    }
+    graph *g = tu_gen_load("randwire", 30000, 3);
+    int64_t largest = 0, whole = policy_lower_bound_plain(g);
+    for (uint32_t b = 0; b < g->nbufs; b++)
+        if (g->buf_size[b] > largest) largest = g->buf_size[b];
+    for (uint32_t k = 1; k < 8; k++) {
+        ms_reads = 0;
+        solve_ctx c = {.clock = ms_clock};
+        int64_t plain = policy_lower_bound_plain_until(g, &c, 0.001 * k);
+        int64_t lb = policy_lower_bound_until(g, &c, 0.001 * k, POLICY_BOUND_CAP);
+        assert_true(plain >= largest && plain <= whole && lb >= largest);
+        assert_true(ms_reads <= 2 * k + 4); /* it stopped near the deadline */
+    }
+    run r;
+    char err[256];
+    assert_int_equal(policy_run(g, policy_find("fifo"), NULL, &r, err, sizeof err), 0);
+    assert_true(policy_lower_bound(g) <= r.peak);
+    policy_run_free(&r);
+    graph_free(g);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -408,6 +539,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(limits_keep_the_bound_sound),
         cmocka_unit_test(limits_hold_in_every_phase),
         cmocka_unit_test(max_memory_ends_the_search),
+        cmocka_unit_test(runs_stop_at_the_deadline_with_a_whole_order),
+        cmocka_unit_test(a_cancel_stops_the_first_member),
+        cmocka_unit_test(a_cut_bound_stays_a_lower_bound),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,7 +40,10 @@ typedef struct policy {
     void (*key)(const graph *g, const struct run *r, uint32_t i, uint32_t seq, int64_t k[3]);
     /* Whole-order policies (NULL for the others): writes a topological
      * order as r->rank[i] (position of node i) and may set r->found_by and
-     * r->lower_bound; key is then policy_key_rank. 0, or -1 with a message. */
+     * r->lower_bound; key is then policy_key_rank. A plan that made the whole
+     * run of that order itself (order, memory, pos, seq, pmax, peak and
+     * peak_step as policy_run makes them) sets r->plan_ran, and policy_run
+     * makes none. 0, or -1 with a message. */
     int (*plan)(const graph *g, const solve_ctx *c, struct run *r, char *err, size_t errcap);
     /* How the ready queue shows the key (NULL: its nkeys numbers under
      * key_names): node i's key k into out, or with i GRAPH_NONE the
@@ -83,6 +86,7 @@ typedef struct run {
     int optimal;
     const struct policy *found_by; /* best: the member whose order it is */
     policy_search search;          /* exact: how the search went */
+    int plan_ran;                  /* the plan made the whole run (policy.h's plan) */
     double alpha;                  /* weighted: the weight of memory its keys used */
     double kscale[3];              /* weighted: the largest change, its spread, the least latency */
 } run;
@@ -96,6 +100,14 @@ double policy_weighted_score(const graph *g, const run *r, uint32_t i, double *m
  * order so far with search.stopped SOLVE_CANCELLED. */
 int policy_run(const graph *g, const policy *p, const solve_ctx *c, run *r, char *err,
                size_t errcap);
+/* policy_run with a deadline on c's clock (HUGE_VAL: none, and no cancel
+ * either): a policy of a key reads the clock and c's watcher every 4096
+ * steps and, past the deadline or cancelled, runs the rest first ready, first
+ * run (Kahn's rule), so the run is still a whole order; search.stopped then
+ * says SOLVE_TIME or SOLVE_CANCELLED. A whole-order policy's run from its
+ * plan is linear: no heap, nothing to stop. */
+int policy_run_until(const graph *g, const policy *p, const solve_ctx *c, double deadline, run *r,
+                     char *err, size_t errcap);
 /* Records lb, a proven bound on g's minimum peak, in r (a bound above r's
  * peak, impossible, is ignored) and sets r->optimal. */
 void policy_prove(run *r, int64_t lb);
@@ -107,8 +119,13 @@ int64_t policy_lower_bound(const graph *g);
 /* The bound before the must-live sets (policy.c): the largest
  * buffer, or the Inputs of a compute node that short searches prove live. */
 int64_t policy_lower_bound_plain(const graph *g);
-/* policy_lower_bound with a deadline on c's clock (0: none) and a cap on the
- * words it visits: what the buffers done by then prove (policy_bound.c). */
+/* The same with a deadline on c's clock (HUGE_VAL: none) and c's watcher,
+ * read every 4096 nodes: past either, what the nodes done so far prove (at
+ * least the largest buffer), still a lower bound. */
+int64_t policy_lower_bound_plain_until(const graph *g, const solve_ctx *c, double deadline);
+/* policy_lower_bound with a deadline on c's clock (HUGE_VAL: none) and a cap
+ * on the words it visits: what the nodes and buffers done by then prove
+ * (policy_bound.c); the clock and the watcher are read every 4096 nodes. */
 int64_t policy_lower_bound_until(const graph *g, const solve_ctx *c, double deadline, uint64_t cap);
 #define POLICY_BOUND_CAP (1ull << 31) /* exact's cap on the bound's word visits */
 

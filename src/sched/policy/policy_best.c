@@ -7,11 +7,34 @@
 #include <math.h>
 #include <stdio.h>
 
+/* Moves m's whole run into r, the plan's (r's arrays go to m, to be freed),
+ * with its ranks: policy_run makes no run of it again. */
+static void take_run(run *r, run *m)
+{
+    uint32_t *o = r->order, *pos = r->pos, *seq = r->seq, *pmax = r->pmax;
+    int64_t *mem = r->memory;
+    r->order = m->order;
+    r->pos = m->pos;
+    r->seq = m->seq;
+    r->pmax = m->pmax;
+    r->memory = m->memory;
+    m->order = o;
+    m->pos = pos;
+    m->seq = seq;
+    m->pmax = pmax;
+    m->memory = mem;
+    r->peak = m->peak;
+    r->peak_step = m->peak_step;
+    for (uint32_t s = 0; s < r->n; s++) r->rank[r->order[s]] = s;
+    r->plan_ran = 1;
+}
+
 int policy_best_until(const graph *g, const solve_ctx *c, run *r, double deadline, double *first,
                       char *err, size_t errcap)
 {
-    int64_t best = 0;
     double longest = 0;
+    int ran = 0;    /* members run */
+    run keep = {0}; /* the best member's run */
     r->found_by = NULL;
     *first = 0;
     for (size_t i = 0; policy_at(i); i++) {
@@ -19,18 +42,29 @@ int policy_best_until(const graph *g, const solve_ctx *c, run *r, double deadlin
         if (p->kind != POLICY_HEURISTIC) continue;
         double t = solve_now(c);
         if (r->found_by && (solve_cancelled(c) || t + longest > deadline)) break;
-        run m;
-        if (policy_run(g, p, c, &m, err, errcap)) return -1;
-        double took = solve_now(c) - t;
-        if (!r->found_by) *first = took;
-        if (took > longest) longest = took;
-        if (!r->found_by || m.peak < best) {
-            best = m.peak;
-            r->found_by = p;
-            for (uint32_t s = 0; s < g->n; s++) r->rank[m.order[s]] = s;
+        run m; /* under a finite deadline each member stops at it (a whole order still) */
+        if (policy_run_until(g, p, c, deadline, &m, err, errcap)) {
+            policy_run_free(&keep);
+            return -1;
         }
-        policy_run_free(&m);
+        double took = solve_now(c) - t;
+        if (!ran++) *first = took;
+        if (took > longest) longest = took;
+        solve_stop stopped = m.search.stopped;
+        if (!r->found_by || m.peak < keep.peak) {
+            r->found_by = p;
+            policy_run_free(&keep);
+            keep = m;
+        } else {
+            policy_run_free(&m);
+        }
+        if (stopped) { /* the first cut short (its order the answer), or a later one */
+            if (ran == 1 || stopped == SOLVE_CANCELLED) r->search.stopped = stopped;
+            break;
+        }
     }
+    if (r->found_by) take_run(r, &keep);
+    policy_run_free(&keep);
     return 0;
 }
 

@@ -18,6 +18,7 @@
  * the peak. Only on small graphs whose buffers fit one block. */
 #define _GNU_SOURCE
 #include "policy_internal.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,13 +121,15 @@ static int64_t in_block(const bound_ws *W, uint32_t v, uint32_t b0)
 }
 
 /* Fills the block's sets from bit b0. -1 when a FREE does not depend on its
- * ALLOC (the sums would not be the live bytes). */
-static int block_sets(bound_ws *W, uint32_t b0)
+ * ALLOC (the sums would not be the live bytes); 1 when cancelled or past the
+ * deadline (read every 4096 nodes) before they are whole. */
+static int block_sets(bound_ws *W, uint32_t b0, const solve_ctx *c, double deadline)
 {
     const graph *g = W->g;
     uint32_t n = W->n, w = W->w;
     memset(W->anc, 0, (size_t)n * w * sizeof *W->anc);
     for (uint32_t i = 0; i < n; i++) {
+        if (!(i & 4095) && policy_past(c, deadline)) return 1;
         uint32_t v = W->topo[i];
         uint64_t *a = W->anc + (size_t)v * w;
         for (uint32_t e = g->pred_off[v]; e < g->pred_off[v + 1]; e++) {
@@ -139,6 +142,7 @@ static int block_sets(bound_ws *W, uint32_t b0)
         else if (!HAS(a, (uint32_t)j)) return -1;
     }
     for (uint32_t i = n; i-- > 0;) {
+        if (!(i & 4095) && policy_past(c, deadline)) return 1;
         uint32_t v = W->topo[i];
         uint64_t *d = W->dsc + (size_t)v * w, *f = W->fset + (size_t)v * w;
         memset(d, 0, w * sizeof *d);
@@ -180,7 +184,7 @@ static int late(const solve_ctx *c, double deadline, uint64_t *since, uint64_t w
 {
     if ((*since += work) < BOUND_TICK) return 0;
     *since = 0;
-    return solve_cancelled(c) || (deadline > 0 && solve_now(c) > deadline);
+    return policy_past(c, deadline);
 }
 
 /* The pair bound (the sets of one block holding every buffer; nanc: the
@@ -340,10 +344,11 @@ static int64_t must_live(bound_ws *W, const solve_ctx *c, double deadline, uint6
     W->fset = malloc(words * sizeof *W->fset);
     if (!W->anc || !W->dsc || !W->fset) return 0;
     uint32_t b0 = 0;
-    uint64_t since = 0;
     for (; b0 < W->nbits; b0 += 64u * W->w) {
-        if (work + edges * W->w > cap || late(c, deadline, &since, edges * W->w)) break;
-        if (block_sets(W, b0)) return 0; /* not live bytes: no bound */
+        if (work + edges * W->w > cap || policy_past(c, deadline)) break;
+        int cut = block_sets(W, b0, c, deadline);
+        if (cut > 0) break; /* a block cut short proves nothing: the blocks before it */
+        if (cut) return 0;  /* not live bytes: no bound */
         work += edges * W->w;
         for (uint32_t v = 0; v < n; v++) {
             const uint64_t *a = W->anc + (size_t)v * W->w, *d = W->dsc + (size_t)v * W->w;
@@ -366,14 +371,15 @@ static int64_t must_live(bound_ws *W, const solve_ctx *c, double deadline, uint6
 
 int64_t policy_lower_bound_until(const graph *g, const solve_ctx *c, double deadline, uint64_t cap)
 {
-    int64_t lb = policy_lower_bound_plain(g);
+    int64_t lb = policy_lower_bound_plain_until(g, c, deadline);
     bound_ws W = {0};
-    if (g->n && g->nbufs && !ws_init(&W, g)) lb = max64(lb, must_live(&W, c, deadline, cap));
+    if (g->n && g->nbufs && !policy_past(c, deadline) && !ws_init(&W, g))
+        lb = max64(lb, must_live(&W, c, deadline, cap));
     ws_free(&W);
     return lb;
 }
 
 int64_t policy_lower_bound(const graph *g)
 {
-    return policy_lower_bound_until(g, NULL, 0, BOUND_PLAIN);
+    return policy_lower_bound_until(g, NULL, HUGE_VAL, BOUND_PLAIN);
 }

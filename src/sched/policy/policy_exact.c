@@ -23,6 +23,7 @@
 #include "sched/graph/solve_watch.h"
 #include "policy_piece.h"
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,27 +41,54 @@ static void publish(const solve_ctx *c, const int64_t *pub, uint32_t np, int64_t
     atomic_store(&ctl_now->bound, lb);
 }
 
-/* Pieces by their peak, highest first, then in order. */
-static int cmp_peak_desc(const void *a, const void *b, void *ctx)
+/* Pieces by their peak, highest first, then in order: whether x comes
+ * before y. */
+static int comes_before(const int64_t *pub, uint32_t x, uint32_t y)
 {
-    const int64_t *pub = ctx;
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (pub[x] != pub[y]) return pub[x] < pub[y] ? 1 : -1;
-    return (x > y) - (x < y);
+    return pub[x] != pub[y] ? pub[x] > pub[y] : x < y;
 }
 
-/* Cuts of the order: position p is one when every node before it reaches
+/* The pieces still to search, h[0..m), are a heap whose top comes first (a
+ * search lowers only its own piece's peak, so the order is fixed up front,
+ * and taking them one by one costs no sort of them all): sift h[i] down. */
+static void sift_down(uint32_t *h, uint32_t m, uint32_t i, const int64_t *pub)
+{
+    for (;;) {
+        uint32_t c = 2 * i + 1, t;
+        if (c >= m) return;
+        if (c + 1 < m && comes_before(pub, h[c + 1], h[c])) c++;
+        if (!comes_before(pub, h[c], h[i])) return;
+        t = h[c];
+        h[c] = h[i];
+        h[i] = t;
+        i = c;
+    }
+}
+
+/* Takes the first piece off the heap h[0..*m) (*m > 0). */
+static uint32_t take_first(uint32_t *h, uint32_t *m, const int64_t *pub)
+{
+    uint32_t top = h[0];
+    h[0] = h[--*m];
+    sift_down(h, *m, 0, pub);
+    return top;
+}
+
+/* Cuts of the order (or none, L->stopped, when a limit or a cancel comes
+ * first): position p is one when every node before it reaches
  * it and every node after is reached from it. The first holds when every
  * node before p has a successor at p or before (follow those edges: they
  * climb to p); the second when every node after p has a predecessor at p or
  * after. Sets cut[p]. */
-static int find_cuts(const graph *g, const uint32_t *order, const uint32_t *rank, uint8_t *cut)
+static int find_cuts(const graph *g, const uint32_t *order, const uint32_t *rank, uint8_t *cut,
+                     piece_limits *L)
 {
     uint32_t n = g->n;
     int64_t *sufmin = malloc(((size_t)n + 1) * sizeof *sufmin);
     if (!sufmin) return -1;
     int64_t lo = INT64_MAX; /* least last-predecessor position over q > p */
     for (uint32_t q = n; q-- > 0;) {
+        if (!(q & 4095) && policy_piece_tick(L, PIECE_CHECK)) break;
         sufmin[q] = lo;
         int64_t last = -1; /* a root: reached from nothing */
         for (uint32_t e = g->pred_off[order[q]]; e < g->pred_off[order[q] + 1]; e++)
@@ -68,7 +96,8 @@ static int find_cuts(const graph *g, const uint32_t *order, const uint32_t *rank
         if (last < lo) lo = last;
     }
     int64_t hi = -1; /* greatest first-successor position over q < p */
-    for (uint32_t p = 0; p < n; p++) {
+    for (uint32_t p = 0; p < n && !L->stopped; p++) {
+        if (!(p & 4095) && policy_piece_tick(L, PIECE_CHECK)) break;
         cut[p] = (uint8_t)(hi <= (int64_t)p && sufmin[p] >= (int64_t)p);
         int64_t first = INT64_MAX; /* a sink reaches nothing */
         for (uint32_t e = g->succ_off[order[p]]; e < g->succ_off[order[p] + 1]; e++)
@@ -186,12 +215,15 @@ static void ws_free(exact_ws *W)
     free(W->cut);
 }
 
-/* Splits the order at its cuts: the pieces' starts and peaks, the highest
- * first in byub. Returns how many, or 0 out of memory. */
-static uint32_t split(const graph *g, const run *r, exact_ws *W)
+/* Splits the order at its cuts: the pieces' starts and peaks, and those
+ * whose peak is above lb (only they may lower the peak) in the heap
+ * byub[0..*nheap). Returns how many pieces, or 0 out of memory or stopped
+ * (L->stopped). */
+static uint32_t split(const graph *g, const run *r, exact_ws *W, int64_t lb, piece_limits *L,
+                      uint32_t *nheap)
 {
-    uint32_t n = g->n, np = 0;
-    if (find_cuts(g, W->order, r->rank, W->cut)) return 0;
+    uint32_t n = g->n, np = 0, m = 0;
+    if (find_cuts(g, W->order, r->rank, W->cut, L) || L->stopped) return 0;
     for (uint32_t s = 0; s < n; s++)
         if (s == 0 || W->cut[s - 1]) W->starts[np++] = s;
     W->starts[np] = n;
@@ -199,21 +231,22 @@ static uint32_t split(const graph *g, const run *r, exact_ws *W)
         W->pub[i] = W->starts[i] ? W->mem[W->starts[i] - 1] : 0;
         for (uint32_t s = W->starts[i]; s < W->starts[i + 1]; s++)
             if (W->mem[s] > W->pub[i]) W->pub[i] = W->mem[s];
-        W->byub[i] = i;
+        if (W->pub[i] > lb) W->byub[m++] = i;
     }
-    /* a search lowers only its own piece's peak: the order is fixed up front */
-    qsort_r(W->byub, np, sizeof *W->byub, cmp_peak_desc, W->pub);
+    for (uint32_t i = m / 2; i-- > 0;) sift_down(W->byub, m, i, W->pub);
+    *nheap = m;
     return np;
 }
 
 /* Searches the pieces, the highest first, while one may lower the peak
  * (its peak above the bound *lb) and the limits allow; adopts each better
  * order found and raises *lb by what each proves. */
-static void search_pieces(const graph *g, run *r, exact_ws *W, uint32_t np, piece_limits *L,
-                          int64_t *lb)
+static void search_pieces(const graph *g, run *r, exact_ws *W, uint32_t np, uint32_t nheap,
+                          piece_limits *L, int64_t *lb)
 {
-    for (uint32_t i = 0; i < np; i++) {
-        uint32_t pi = W->byub[i], s0 = W->starts[pi], k = W->starts[pi + 1] - s0;
+    while (nheap) {
+        uint32_t pi = take_first(W->byub, &nheap, W->pub);
+        uint32_t s0 = W->starts[pi], k = W->starts[pi + 1] - s0;
         if (W->pub[pi] <= *lb) break; /* this piece and the rest cannot lower the peak */
         r->search.ran = 1;            /* needed, even when a limit ends it at once */
         if (policy_piece_tick(L, PIECE_CHECK)) break;
@@ -232,8 +265,10 @@ static void search_pieces(const graph *g, run *r, exact_ws *W, uint32_t np, piec
         policy_piece_tick(L, (uint64_t)k + P.ne + (uint64_t)P.na * k);
         int64_t peak = L->stopped ? W->pub[pi] : policy_piece_search(&P, L, W->path, &npath, &plb);
         if (peak < W->pub[pi] &&
-            !piece_adopt(&P, W->path, npath, W->lorder, W->order, s0, r)) /* a better order */
+            !piece_adopt(&P, W->path, npath, W->lorder, W->order, s0, r)) { /* a better order */
             W->pub[pi] = peak;
+            r->plan_ran = 0; /* best's run is not this order's: policy_run makes it */
+        }
         if (plb >= W->pub[pi]) r->search.solved++;
         if (plb > *lb) *lb = plb;
         publish(L->ctx, W->pub, np, *lb);
@@ -241,42 +276,63 @@ static void search_pieces(const graph *g, run *r, exact_ws *W, uint32_t np, piec
     }
 }
 
-static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
+/* The order best's plan wrote as ranks, and its live bytes after each step,
+ * into W. 0, or -1 when they pass 2^63-1 (with a message). */
+static int exact_order(const graph *g, const run *r, exact_ws *W, char *err, size_t errcap)
 {
     uint32_t n = g->n;
+    for (uint32_t i = 0; i < n; i++) W->order[r->rank[i]] = i;
+    int64_t live = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        if (__builtin_add_overflow(live, g->change[W->order[s]], &live)) {
+            snprintf(err, errcap, "exact: live memory passes 2^63-1 bytes at step %u (node %lld)",
+                     s + 1, (long long)g->id[W->order[s]]);
+            return -1;
+        }
+        W->mem[s] = live;
+    }
+    return 0;
+}
+
+static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
+{
+    uint32_t n = g->n, nheap = 0;
     double t0 = solve_now(c), first = 0;
     piece_limits L = {.ctx = c,
                       .deadline = t0 + solve_seconds(c),
                       .max_states = solve_max_states(c),
                       .max_bytes = solve_max_memory(c)};
     if (policy_best_until(g, c, r, L.deadline, &first, err, errcap)) return -1;
+    L.stopped = r->search.stopped; /* best's first member cut short: its order, finished */
     r->found_by = NULL;
     memset(&r->search, 0, sizeof r->search);
     L.deadline -= first; /* making the run of the order takes about one member's time */
-    int64_t lb = policy_lower_bound_until(g, c, L.deadline, POLICY_BOUND_CAP);
+    /* the bound checks the clock and the watcher itself; cut short, it is what it proved */
+    int64_t lb =
+        policy_lower_bound_until(g, c, L.stopped ? -HUGE_VAL : L.deadline, POLICY_BOUND_CAP);
     exact_ws W = {0};
     int rc = 0;
+    if (L.stopped || policy_piece_tick(&L, PIECE_CHECK)) {
+        r->search.ran = 1; /* a limit came before it knew what was needed */
+        goto done;
+    }
     if (ws_alloc(&W, n, g->nbufs)) {
         L.stopped = SOLVE_MEMORY; /* best's order, and the bound as it is */
         goto done;
     }
-    for (uint32_t i = 0; i < n; i++) W.order[r->rank[i]] = i;
-    int64_t live = 0;
-    for (uint32_t s = 0; s < n; s++) {
-        if (__builtin_add_overflow(live, g->change[W.order[s]], &live)) {
-            snprintf(err, errcap, "exact: live memory passes 2^63-1 bytes at step %u (node %lld)",
-                     s + 1, (long long)g->id[W.order[s]]);
-            rc = -1;
-            goto done;
-        }
-        W.mem[s] = live;
+    if (exact_order(g, r, &W, err, errcap)) {
+        rc = -1;
+        goto done;
     }
-    uint32_t np = n ? split(g, r, &W) : 0;
-    if (n && !np) L.stopped = SOLVE_MEMORY;
+    uint32_t np = n ? split(g, r, &W, lb, &L, &nheap) : 0;
+    if (n && !np) {
+        r->search.ran = 1;
+        if (!L.stopped) L.stopped = SOLVE_MEMORY;
+    }
     r->search.pieces = np;
-    publish(c, W.pub, np, lb);
+    if (np) publish(c, W.pub, np, lb);
     policy_piece_tick(&L, PIECE_CHECK + (uint64_t)n);
-    search_pieces(g, r, &W, np, &L, &lb); /* at a limit already: says so */
+    search_pieces(g, r, &W, np, nheap, &L, &lb); /* at a limit already: says so */
 done:
     r->search.stopped = L.stopped;
     r->search.states = L.states;

@@ -28,10 +28,17 @@ POLICY_LIST(POLICY_DECLARE)
 void policy_key_rank(POLICY_KEY_ARGS);
 void policy_why_rank(const char *what, POLICY_WHY_ARGS);
 
+/* Whether c's watcher cancelled or its clock is past deadline (HUGE_VAL:
+ * never; policy.c). */
+int policy_past(const solve_ctx *c, double deadline);
+
 /* best's plan with a deadline (on c's clock), for exact: the first member
  * always runs; a later one only when nobody cancelled and, judged by the
- * longest member so far, it ends by deadline. *first: the first's seconds.
- * 0, or -1 with a message. best itself has no deadline. */
+ * longest member so far, it ends by deadline. Each runs with
+ * policy_run_until: one past the deadline or cancelled finishes its order by
+ * Kahn's rule, and is the last (r->search.stopped says why; then the order is
+ * the first's when it was the first). *first: the first's seconds. 0, or -1
+ * with a message. best itself has no deadline (HUGE_VAL). */
 int policy_best_until(const graph *g, const solve_ctx *c, run *r, double deadline, double *first,
                       char *err, size_t errcap);
 
