@@ -330,7 +330,7 @@ static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, siz
         if (!L.stopped) L.stopped = SOLVE_MEMORY;
     }
     r->search.pieces = np;
-    if (np) publish(c, W.pub, np, lb);
+    publish(c, W.pub, np, lb);
     policy_piece_tick(&L, PIECE_CHECK + (uint64_t)n);
     search_pieces(g, r, &W, np, nheap, &L, &lb); /* at a limit already: says so */
 done:
