@@ -74,9 +74,13 @@ static void pop_undo(xp *P, size_t mark)
 /* The static order of MiniMalloc's heuristics: W the lifetime's width
  * (canonical), A the area (size x width), T the largest section total over
  * its sections; V and B the width and the area in the problem's own times,
- * where it has them (a CSV's). Each larger first, then the buffer. */
+ * where it has them (a CSV's); N the buffers it overlaps, O their bytes; s
+ * the size, the smaller first. Each larger first, then the buffer. */
 static int64_t key_of(const xp *P, uint32_t b, char c)
 {
+    if (c == 's') return -P->size[b];
+    if (c == 'N') return (int64_t)P->ovs[b + 1] - P->ovs[b];
+    if (c == 'O') return P->ovb[b];
     if (c == 'W' || c == 'V') return c == 'W' ? P->w[b] : P->tw[b];
     if (c == 'A' || c == 'B') {
         int64_t a;
@@ -136,11 +140,10 @@ static int subsolve(xp *P, const uint32_t *list, uint32_t n, uint32_t sec0, uint
     return r;
 }
 
-/* Places buffer b (already at off[b]) and raises what that raises:
- * the min offsets of the unplaced buffers it overlaps, the floors of its
- * sections, and the floor of any section below its unplaced buffers' least
- * min offset. 1 when no unplaced buffer overlaps b (nothing sits above it),
- * 0 otherwise, -1 out of memory. */
+/* Places buffer b (already at off[b]): the floors of its sections rise to
+ * its top, and so do the min offsets of the unplaced buffers it overlaps. 1
+ * when no unplaced buffer overlaps b (nothing sits above it), 0 otherwise,
+ * -1 out of memory. */
 static int place_one(xp *P, uint32_t b)
 {
     int64_t top = P->off[b] + P->size[b];
@@ -150,11 +153,6 @@ static int place_one(xp *P, uint32_t b)
         P->floor[s] = top;
         P->total[s] -= P->size[b];
     }
-    /* The unplaced buffers b overlaps now start at top or above. Each shares
-     * a section with b, so the sections they reach beyond b's own form two
-     * runs, [lo, s0[b]) and [s1[b], hi): a floor there below top may rise to
-     * its unplaced buffers' least min offset. */
-    uint32_t lo = P->s0[b], hi = P->s1[b];
     for (uint32_t k = P->ovs[b]; k < P->ovs[b + 1]; k++) {
         uint32_t o = P->ov[k];
         if (P->off[o] >= 0) continue;
@@ -162,33 +160,38 @@ static int place_one(xp *P, uint32_t b)
         if (P->minoff[o] >= top) continue;
         if (push_undo(P, o, 0, P->minoff[o])) return -1;
         P->minoff[o] = top;
-        if (P->s0[o] < lo) lo = P->s0[o];
-        if (P->s1[o] > hi) hi = P->s1[o];
-    }
-    for (uint32_t s = lo; s < hi; s++) {
-        if (s == P->s0[b]) s = P->s1[b];
-        if (s >= hi) break;
-        int64_t m = INT64_MAX, f = P->floor[s];
-        if (f >= top) continue;
-        for (uint32_t j = P->secs[s]; j < P->secs[s + 1] && m > f; j++) {
-            uint32_t o = P->sec[j];
-            if (P->off[o] < 0 && P->minoff[o] < m) m = P->minoff[o];
-        }
-        if (m != INT64_MAX && P->floor[s] < m) {
-            if (push_undo(P, s, 1, P->floor[s])) return -1;
-            P->floor[s] = m;
-        }
     }
     return hatless;
 }
 
+/* Whether some unplaced buffer of section s may still start at `room` or
+ * below. The answer stays yes for long (room only rises as the section's
+ * buffers are placed), so the scan starts at the buffer that said yes last
+ * time (P->wit[s], a hint kept across backtracking: it is checked). */
+static int low_start(xp *P, uint32_t s, int64_t room)
+{
+    uint32_t j0 = P->secs[s], n = P->secs[s + 1] - j0, w = P->wit[s];
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t o = P->sec[j0 + w];
+        if (P->off[o] < 0 && P->minoff[o] <= room) {
+            P->wit[s] = w;
+            return 1;
+        }
+        if (++w == n) w = 0;
+    }
+    return 0;
+}
+
 /* Whether every section of [sec0, sec1) can still hold its unplaced bytes
- * above its floor (and above `off`: offsets never decrease). */
-static int check(const xp *P, uint32_t sec0, uint32_t sec1, int64_t off)
+ * (total) above its floor, above `off` (offsets never decrease) and above
+ * the least min offset of its unplaced buffers (each starts there or
+ * higher): some must start at cap - total or below. */
+static int check(xp *P, uint32_t sec0, uint32_t sec1, int64_t off)
 {
     for (uint32_t s = sec0; s < sec1; s++) {
-        int64_t f = P->floor[s] > off ? P->floor[s] : off;
-        if (f + P->total[s] > P->cap) return 0;
+        int64_t room = P->cap - P->total[s];
+        if (P->floor[s] > room || off > room) return 0;
+        if (P->total[s] && !low_start(P, s, room)) return 0;
     }
     return 1;
 }
@@ -297,21 +300,25 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
     return r;
 }
 
-/* Whether the problem fits in cap: MiniMalloc's round robin over three
+/* Whether the problem fits in cap: MiniMalloc's round robin over its
  * static orders, each given a node budget that doubles (from 2 nb) until
  * one answers, up to max_nodes in all (then X_STOP). */
 static int fits(xp *P, int64_t cap, uint64_t max_nodes)
 {
     /* A problem's own times often tell which buffers live long better than
      * the order of its events does: their orders go first, then MiniMalloc's
-     * three on the canonical times (all a problem without times has). */
-    static const char *heurs[] = {"VBT", "TBV", "TVB", "WAT", "TAW", "TWA"};
-    int h0 = P->has_time ? 0 : 3;
+     * three on the canonical times (all a problem without times has), then
+     * three more that solve problems MiniMalloc's miss without own times
+     * (its E and G as a chain of events): the largest section total, the
+     * longest lifetime, then the smaller size, or the most overlaps, or the
+     * most bytes overlapped. */
+    static const char *heurs[] = {"VBT", "TBV", "TVB", "WAT", "TAW", "TWA", "TWs", "TWN", "TWO"};
+    int h0 = P->has_time ? 0 : 3, nh = (int)(sizeof heurs / sizeof heurs[0]);
     P->cap = cap;
     uint64_t limit = P->nb ? P->nb : 1, used = 0;
     for (;;) {
         limit = limit < UINT64_MAX / 2 ? limit * 2 : UINT64_MAX;
-        for (int h = h0; h < 6; h++) {
+        for (int h = h0; h < nh; h++) {
             if (used >= max_nodes) return X_STOP;
             P->heur = heurs[h];
             for (uint32_t b = 0; b < P->nb; b++) {

@@ -21,10 +21,10 @@ static int point_cmp(const void *x, const void *y)
 
 void xp_free(xp *P)
 {
-    void *all[] = {P->tw,    P->size,  P->w,      P->lo,    P->hi,  P->s0,     P->s1,
-                   P->bid,   P->ovs,   P->ov,     P->secs,  P->sec, P->parts,  P->part,
-                   P->psec0, P->psec1, P->total0, P->cuts0, P->off, P->minoff, P->sol,
-                   P->floor, P->total, P->cuts,   P->u};
+    void *all[] = {P->tw,   P->ovb,   P->size,  P->w,      P->lo,    P->hi,  P->s0,
+                   P->s1,   P->bid,   P->ovs,   P->ov,     P->secs,  P->sec, P->parts,
+                   P->part, P->psec0, P->psec1, P->total0, P->cuts0, P->off, P->minoff,
+                   P->sol,  P->floor, P->total, P->cuts,   P->u,     P->wit};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
     memset(P, 0, sizeof *P);
 }
@@ -155,8 +155,13 @@ static void sweep_fill(xp *P, sweep *S)
         }
     }
     P->npart = npart;
-    for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t b = 0; b < nb; b++) {
         for (uint32_t s = P->s0[b]; s + 1 < P->s1[b]; s++) P->cuts0[s]++;
+        int64_t o = 0;
+        for (uint32_t k = cnt[b]; k < cnt[b + 1]; k++)
+            if (__builtin_add_overflow(o, P->size[P->ov[k]], &o)) o = INT64_MAX;
+        P->ovb[b] = o;
+    }
 }
 
 /* Brings the lifetimes to their canonical form: only the order of starts
@@ -188,6 +193,7 @@ static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int6
     P->size = malloc(n1 * sizeof *P->size);
     P->w = malloc(n1 * sizeof *P->w);
     P->tw = malloc(n1 * sizeof *P->tw);
+    P->ovb = malloc(n1 * sizeof *P->ovb);
     P->lo = malloc(n1 * sizeof *P->lo);
     P->hi = malloc(n1 * sizeof *P->hi);
     P->s0 = malloc(n1 * sizeof *P->s0);
@@ -201,8 +207,9 @@ static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int6
     S->pts = malloc(2 * n1 * sizeof *S->pts);
     S->act = malloc(n1 * sizeof *S->act);
     S->where = malloc(n1 * sizeof *S->where);
-    if (!P->size || !P->w || !P->tw || !P->lo || !P->hi || !P->s0 || !P->s1 || !P->bid || !P->ovs ||
-        !P->parts || !P->part || !P->psec0 || !P->psec1 || !S->pts || !S->act || !S->where)
+    if (!P->size || !P->w || !P->tw || !P->ovb || !P->lo || !P->hi || !P->s0 || !P->s1 || !P->bid ||
+        !P->ovs || !P->parts || !P->part || !P->psec0 || !P->psec1 || !S->pts || !S->act ||
+        !S->where)
         return -1;
     uint32_t i = 0;
     for (uint32_t b = 0; b < g->nbufs; b++) {
@@ -235,12 +242,13 @@ static int xp_sections(xp *P, sweep *S, uint64_t nov, uint64_t nsecbuf)
     P->floor = calloc(ns1, sizeof *P->floor);
     P->total = calloc(ns1, sizeof *P->total);
     P->cuts = calloc(ns1, sizeof *P->cuts);
+    P->wit = calloc(ns1, sizeof *P->wit);
     P->off = malloc(n1 * sizeof *P->off);
     P->minoff = malloc(n1 * sizeof *P->minoff);
     P->sol = malloc(n1 * sizeof *P->sol);
     S->fill = calloc(n1, sizeof *S->fill);
     return P->ov && P->secs && P->sec && P->total0 && P->cuts0 && P->floor && P->total && P->cuts &&
-                   P->off && P->minoff && P->sol && S->fill
+                   P->wit && P->off && P->minoff && P->sol && S->fill
                ? 0
                : -1;
 }
@@ -261,9 +269,9 @@ int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t
     if (xp_buffers(P, &S, g, lt, align)) goto out;
     rc = sweep_count(P, &S, max_overlaps, &nov, &nsecbuf);
     if (rc != XP_OK) goto out;
-    /* the arrays by buffer (about 15 of 4 or 8 bytes), by section (6),
+    /* the arrays by buffer (about 16 of 4 or 8 bytes), by section (7),
      * the overlaps and the sections' lists, and the sweep's */
-    P->mem = (size_t)(nov + nsecbuf) * 4 + ((size_t)nb + 1) * 136 + ((size_t)P->nsec + 1) * 48;
+    P->mem = (size_t)(nov + nsecbuf) * 4 + ((size_t)nb + 1) * 144 + ((size_t)P->nsec + 1) * 52;
     rc = XP_MEMORY;
     if (P->mem > max_bytes) goto out;
     rc = XP_OOM;
