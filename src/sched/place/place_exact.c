@@ -153,6 +153,7 @@ static int place_one(xp *P, uint32_t b)
         P->floor[s] = top;
         P->total[s] -= P->size[b];
     }
+    uint32_t lo = P->s0[b], hi = P->s1[b];
     for (uint32_t k = P->ovs[b]; k < P->ovs[b + 1]; k++) {
         uint32_t o = P->ov[k];
         if (P->off[o] >= 0) continue;
@@ -160,7 +161,11 @@ static int place_one(xp *P, uint32_t b)
         if (P->minoff[o] >= top) continue;
         if (push_undo(P, o, 0, P->minoff[o])) return -1;
         P->minoff[o] = top;
+        if (P->s0[o] < lo) lo = P->s0[o];
+        if (P->s1[o] > hi) hi = P->s1[o];
     }
+    P->dlo = lo;
+    P->dhi = hi;
     return hatless;
 }
 
@@ -183,16 +188,53 @@ static int low_start(xp *P, uint32_t s, int64_t room)
 }
 
 /* Whether every section of [sec0, sec1) can still hold its unplaced bytes
- * (total) above its floor, above `off` (offsets never decrease) and above
+ * (total) above `off` (offsets never decrease), above its floor and above
  * the least min offset of its unplaced buffers (each starts there or
- * higher): some must start at cap - total or below. */
-static int check(xp *P, uint32_t sec0, uint32_t sec1, int64_t off)
+ * higher): some must start at cap - total or below. Called after placing b
+ * at off, where the sections beyond b's passed `off` already (beside). The
+ * floors and the min offsets change only in the sections place_one touched,
+ * [P->dlo, P->dhi): the state before it passed this check (or is the start,
+ * where off alone decides). */
+static int check(xp *P, uint32_t sec0, uint32_t sec1, int64_t off, uint32_t b)
 {
-    for (uint32_t s = sec0; s < sec1; s++) {
+    uint32_t lo = P->s0[b] > sec0 ? P->s0[b] : sec0, hi = P->s1[b] < sec1 ? P->s1[b] : sec1;
+    for (uint32_t s = lo; s < hi; s++)
+        if (off > P->cap - P->total[s]) return 0;
+    lo = P->dlo > sec0 ? P->dlo : sec0;
+    hi = P->dhi < sec1 ? P->dhi : sec1;
+    for (uint32_t s = lo; s < hi; s++) {
         int64_t room = P->cap - P->total[s];
-        if (P->floor[s] > room || off > room) return 0;
+        if (P->floor[s] > room) return 0;
         if (P->total[s] && !low_start(P, s, room)) return 0;
     }
+    return 1;
+}
+
+/* The largest section totals of [sec0, s] (P->pre_max[s]) and [s, sec1)
+ * (P->suf_max[s]) now, for beside. */
+static void side_maxima(xp *P, uint32_t sec0, uint32_t sec1)
+{
+    int64_t m = 0;
+    for (uint32_t s = sec0; s < sec1; s++) P->pre_max[s] = m = P->total[s] > m ? P->total[s] : m;
+    m = 0;
+    for (uint32_t s = sec1; s-- > sec0;) P->suf_max[s] = m = P->total[s] > m ? P->total[s] : m;
+}
+
+/* Whether the sections of [sec0, sec1) beyond b's can hold their unplaced
+ * bytes above off (placing b leaves them as they are): most candidates of
+ * a tight problem fail here, before they are placed. */
+static int beside(const xp *P, uint32_t sec0, uint32_t sec1, int64_t off, uint32_t b)
+{
+    int64_t room = P->cap - off;
+    if (P->s0[b] > sec0 && P->pre_max[P->s0[b] - 1] > room) return 0;
+    return !(P->s1[b] < sec1 && P->suf_max[P->s1[b]] > room);
+}
+
+/* 1 when no unplaced buffer overlaps b, as place_one says. */
+static int hatless_of(const xp *P, uint32_t b)
+{
+    for (uint32_t k = P->ovs[b]; k < P->ovs[b + 1]; k++)
+        if (P->off[P->ov[k]] < 0) return 0;
     return 1;
 }
 
@@ -277,21 +319,30 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
         xfree(P, ord, ordb);
         return X_FOUND;
     }
-    int r = X_NOTFOUND;
+    int r = X_NOTFOUND, sides = 0;
     for (uint32_t i = 0; i < n && r == X_NOTFOUND; i++) {
         cand c = ord[i];
         if (c.off < min_off || (c.off == min_off && c.pre < min_pre)) continue; /* canonical */
         if (c.off >= min_height) break; /* a gap below some buffer's top: dominated */
         uint32_t b = pre[c.pre];
-        P->off[b] = c.off;
-        size_t mark = P->nu;
-        int hatless = place_one(P, b);
-        if (hatless < 0) r = X_STOP; /* P->stopped says SOLVE_MEMORY */
-        else if (check(P, sec0, sec1, c.off))
-            r = decompose(P, list, nlist, sec0, sec1, pre, ord, n, c.off, c.pre, b);
-        pop_undo(P, mark);
-        for (uint32_t s = P->s0[b]; s < P->s1[b]; s++) P->total[s] += P->size[b];
-        P->off[b] = -1;
+        if (!sides) side_maxima(P, sec0, sec1);
+        sides = 1;
+        int hatless;
+        if (!beside(P, sec0, sec1, c.off, b)) {
+            hatless = hatless_of(P, b);
+        } else {
+            P->off[b] = c.off;
+            size_t mark = P->nu;
+            hatless = place_one(P, b);
+            if (hatless < 0) r = X_STOP; /* P->stopped says SOLVE_MEMORY */
+            else if (check(P, sec0, sec1, c.off, b)) {
+                r = decompose(P, list, nlist, sec0, sec1, pre, ord, n, c.off, c.pre, b);
+                sides = 0; /* the deeper search's */
+            }
+            pop_undo(P, mark);
+            for (uint32_t s = P->s0[b]; s < P->s1[b]; s++) P->total[s] += P->size[b];
+            P->off[b] = -1;
+        }
         /* Nothing above b: another buffer first cannot do better (MiniMalloc's
          * hatless pruning). */
         if (hatless == 1) break;

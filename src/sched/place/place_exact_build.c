@@ -243,6 +243,8 @@ static int xp_sections(xp *P, sweep *S, uint64_t nov, uint64_t nsecbuf)
     P->total = calloc(ns1, sizeof *P->total);
     P->cuts = calloc(ns1, sizeof *P->cuts);
     P->wit = calloc(ns1, sizeof *P->wit);
+    P->pre_max = calloc(ns1, sizeof *P->pre_max);
+    P->suf_max = calloc(ns1, sizeof *P->suf_max);
     P->off = malloc(n1 * sizeof *P->off);
     P->minoff = malloc(n1 * sizeof *P->minoff);
     P->sol = malloc(n1 * sizeof *P->sol);
@@ -269,9 +271,9 @@ int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t
     if (xp_buffers(P, &S, g, lt, align)) goto out;
     rc = sweep_count(P, &S, max_overlaps, &nov, &nsecbuf);
     if (rc != XP_OK) goto out;
-    /* the arrays by buffer (about 16 of 4 or 8 bytes), by section (7),
+    /* the arrays by buffer (about 16 of 4 or 8 bytes), by section (9),
      * the overlaps and the sections' lists, and the sweep's */
-    P->mem = (size_t)(nov + nsecbuf) * 4 + ((size_t)nb + 1) * 144 + ((size_t)P->nsec + 1) * 52;
+    P->mem = (size_t)(nov + nsecbuf) * 4 + ((size_t)nb + 1) * 144 + ((size_t)P->nsec + 1) * 68;
     rc = XP_MEMORY;
     if (P->mem > max_bytes) goto out;
     rc = XP_OOM;

@@ -36,6 +36,8 @@ typedef struct xp {
     int64_t *floor, *total;      /* [nsec] */
     uint32_t *cuts;              /* [nsec] */
     uint32_t *wit;               /* [nsec] where a section's floor scan starts (place_exact.c) */
+    uint32_t dlo, dhi;           /* the sections the last buffer placed touched */
+    int64_t *pre_max, *suf_max;  /* [nsec] the largest totals each side (place_exact.c) */
     undo *u;
     size_t nu, capu;
     const char *heur; /* the static order's keys, MiniMalloc's letters */
