@@ -185,6 +185,25 @@ static void canonical_times(xp *P, sweep *S)
     for (uint32_t b = 0; b < P->nb; b++) P->w[b] = (int64_t)P->hi[b] - P->lo[b];
 }
 
+/* Whether the problem's own times say more than the order of its events:
+ * not where each start and end has a time of its own, one apart (what
+ * `plan -f minimalloc` writes of a schedule's steps), so that every width
+ * counts the events within (P->lo and P->hi: scratch, canonical_times
+ * sets them). Where they do not, the search takes the orders of a problem
+ * without times, and searches such a CSV as it does the graph. */
+static void own_times(xp *P, const sweep *S)
+{
+    if (!P->has_time) return;
+    for (size_t k = 0; k < 2 * (size_t)P->nb; k++) {
+        const point *p = &S->pts[k];
+        if (p->right) P->hi[p->b] = (uint32_t)k;
+        else P->lo[p->b] = (uint32_t)k;
+    }
+    for (uint32_t b = 0; b < P->nb; b++)
+        if (P->tw[b] != (int64_t)P->hi[b] - P->lo[b]) return;
+    P->has_time = 0;
+}
+
 /* The arrays of the buffers and the ends of their lifetimes, sorted. 0, or
  * -1 out of memory. */
 static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int64_t align)
@@ -225,6 +244,7 @@ static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int6
         i++;
     }
     qsort(S->pts, 2 * (size_t)P->nb, sizeof *S->pts, point_cmp);
+    own_times(P, S);
     canonical_times(P, S);
     return 0;
 }
