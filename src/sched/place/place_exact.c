@@ -14,12 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A candidate: its lowest offset now, and its place in the static order. */
-typedef struct cand {
-    int64_t off;
-    uint32_t pre;
-} cand;
-
 /* An undo record: a min offset (kind 0) or a section floor (kind 1). */
 
 /* ------------------------------------------------------------ the decision search */
@@ -273,6 +267,40 @@ static int decompose(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0,
     return r;
 }
 
+static int cand_less(cand x, cand y) { return x.off < y.off || (x.off == y.off && x.pre < y.pre); }
+
+/* The unplaced candidates of the parent's order, sorted by their lowest
+ * offset now, then the static order, into ord; their number. Those whose
+ * offset did not move keep the parent's order; the few that moved (those
+ * the last buffer placed overlaps) are sorted apart (P->cs) and merged in.
+ * *min_height: the least top of a candidate at its offset. */
+static uint32_t candidates(xp *P, const uint32_t *pre, const cand *parent, uint32_t nparent,
+                           cand *ord, int64_t *min_height)
+{
+    uint32_t n = 0, r = 0;
+    for (uint32_t i = 0; i < nparent; i++) {
+        uint32_t b = pre[parent[i].pre];
+        if (P->off[b] >= 0) continue;
+        cand c = {P->minoff[b], parent[i].pre};
+        if (c.off + P->size[b] < *min_height) *min_height = c.off + P->size[b];
+        if (c.off == parent[i].off) {
+            ord[n++] = c;
+            continue;
+        }
+        uint32_t j = r++; /* insertion sort: few, and mostly at one offset */
+        while (j > 0 && cand_less(c, P->cs[j - 1])) {
+            P->cs[j] = P->cs[j - 1];
+            j--;
+        }
+        P->cs[j] = c;
+        P->work += r - j;
+    }
+    for (uint32_t k = n + r, i = n, j = r; j > 0;) /* merge from the back */
+        ord[--k] = i > 0 && cand_less(P->cs[j - 1], ord[i - 1]) ? ord[--i] : P->cs[--j];
+    P->work += nparent;
+    return n + r;
+}
+
 static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, uint32_t sec1,
                   const uint32_t *pre, const cand *parent, uint32_t nparent, int64_t min_off,
                   uint32_t min_pre)
@@ -296,24 +324,8 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
     size_t ordb = ((size_t)nparent + 1) * sizeof(cand);
     cand *ord = xalloc(P, ordb);
     if (!ord) return X_STOP;
-    uint32_t n = 0;
     int64_t min_height = INT64_MAX;
-    for (uint32_t i = 0; i < nparent; i++) {
-        uint32_t b = pre[parent[i].pre];
-        if (P->off[b] >= 0) continue;
-        cand c = {P->minoff[b], parent[i].pre};
-        if (c.off + P->size[b] < min_height) min_height = c.off + P->size[b];
-        /* Insertion sort: the parent's order is nearly this one. */
-        uint32_t j = n++;
-        while (j > 0 &&
-               (ord[j - 1].off > c.off || (ord[j - 1].off == c.off && ord[j - 1].pre > c.pre))) {
-            ord[j] = ord[j - 1];
-            j--;
-        }
-        ord[j] = c;
-        P->work += n - j;
-    }
-    P->work += nparent;
+    uint32_t n = candidates(P, pre, parent, nparent, ord, &min_height);
     if (n == 0) {
         for (uint32_t i = 0; i < nlist; i++) P->sol[list[i]] = P->off[list[i]];
         xfree(P, ord, ordb);

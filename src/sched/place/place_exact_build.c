@@ -21,10 +21,11 @@ static int point_cmp(const void *x, const void *y)
 
 void xp_free(xp *P)
 {
-    void *all[] = {P->tw,   P->ovb,   P->size,  P->w,      P->lo,    P->hi,  P->s0,
-                   P->s1,   P->bid,   P->ovs,   P->ov,     P->secs,  P->sec, P->parts,
-                   P->part, P->psec0, P->psec1, P->total0, P->cuts0, P->off, P->minoff,
-                   P->sol,  P->floor, P->total, P->cuts,   P->u,     P->wit};
+    void *all[] = {P->tw,    P->ovb,   P->size,   P->w,       P->lo,      P->hi,
+                   P->s0,    P->s1,    P->bid,    P->ovs,     P->ov,      P->secs,
+                   P->sec,   P->parts, P->part,   P->psec0,   P->psec1,   P->total0,
+                   P->cuts0, P->off,   P->minoff, P->sol,     P->floor,   P->total,
+                   P->cuts,  P->u,     P->wit,    P->pre_max, P->suf_max, P->cs};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
     memset(P, 0, sizeof *P);
 }
@@ -264,13 +265,15 @@ static int xp_sections(xp *P, sweep *S, uint64_t nov, uint64_t nsecbuf)
     P->cuts = calloc(ns1, sizeof *P->cuts);
     P->wit = calloc(ns1, sizeof *P->wit);
     P->pre_max = calloc(ns1, sizeof *P->pre_max);
+    P->cs = malloc(n1 * sizeof *P->cs);
     P->suf_max = calloc(ns1, sizeof *P->suf_max);
     P->off = malloc(n1 * sizeof *P->off);
     P->minoff = malloc(n1 * sizeof *P->minoff);
     P->sol = malloc(n1 * sizeof *P->sol);
     S->fill = calloc(n1, sizeof *S->fill);
     return P->ov && P->secs && P->sec && P->total0 && P->cuts0 && P->floor && P->total && P->cuts &&
-                   P->wit && P->off && P->minoff && P->sol && S->fill
+                   P->wit && P->pre_max && P->suf_max && P->cs && P->off && P->minoff && P->sol &&
+                   S->fill
                ? 0
                : -1;
 }
@@ -291,9 +294,9 @@ int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t
     if (xp_buffers(P, &S, g, lt, align)) goto out;
     rc = sweep_count(P, &S, max_overlaps, &nov, &nsecbuf);
     if (rc != XP_OK) goto out;
-    /* the arrays by buffer (about 16 of 4 or 8 bytes), by section (9),
+    /* the arrays by buffer (about 17 of 4 to 16 bytes), by section (9),
      * the overlaps and the sections' lists, and the sweep's */
-    P->mem = (size_t)(nov + nsecbuf) * 4 + ((size_t)nb + 1) * 144 + ((size_t)P->nsec + 1) * 68;
+    P->mem = (size_t)(nov + nsecbuf) * 4 + ((size_t)nb + 1) * 160 + ((size_t)P->nsec + 1) * 68;
     rc = XP_MEMORY;
     if (P->mem > max_bytes) goto out;
     rc = XP_OOM;

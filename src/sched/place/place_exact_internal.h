@@ -4,6 +4,12 @@
 #define MEMTRIS_PLACE_EXACT_INTERNAL_H
 #include "place_internal.h"
 
+/* A candidate: its lowest offset now, and its place in the static order. */
+typedef struct cand {
+    int64_t off;
+    uint32_t pre;
+} cand;
+
 typedef struct undo {
     uint32_t idx, kind;
     int64_t old;
@@ -37,6 +43,7 @@ typedef struct xp {
     uint32_t *cuts;              /* [nsec] */
     uint32_t *wit;               /* [nsec] where a section's floor scan starts (place_exact.c) */
     uint32_t dlo, dhi;           /* the sections the last buffer placed touched */
+    cand *cs;                    /* [nb] the candidates that moved (place_exact.c) */
     int64_t *pre_max, *suf_max;  /* [nsec] the largest totals each side (place_exact.c) */
     undo *u;
     size_t nu, capu;
