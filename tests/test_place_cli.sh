@@ -373,6 +373,30 @@ json.dump({"Nodes": nodes, "Edges": edges}, open(sys.argv[2], "w"))' "$TMP/f.jso
     if [ -n "$s1" ] && [ "$s1" = "$s2" ]; then ok; else bad "one problem, two searches: '$s1' / '$s2'"; fi
 }
 
+# MiniMalloc's E (tests/data/minimalloc-E.csv, 1048576 bytes at most): its
+# three canonical orders find no plan in the steps and graph forms (nothing in
+# 200000 nodes), where only the CSV's own times tell which buffers live long;
+# TWs, TWN and TWO fit it in each form, and the minimising search proves
+# 1048576 in each (node limits: a slow machine answers the same).
+group_forms_tight() {
+    cp "$SRC/tests/data/minimalloc-E.csv" "$TMP/e.csv"
+    python3 "$SRC/bench/minimalloc2json.py" "$TMP/e.csv" "$TMP/e.json"
+    "$M" plan "$TMP/e.json" --placer first-fit --align 1 -f minimalloc -o "$TMP/e.steps.csv"
+    local f cmd lim=(--time-limit 600 -f json)
+    for f in e.csv e.steps.csv e.json; do
+        cmd=(place "$TMP/$f")
+        [ "$f" = e.json ] && cmd=(plan "$TMP/$f" --align 1)
+        run "$M" "${cmd[@]}" --placer exact --capacity 1048576 --max-states 100000 "${lim[@]}"
+        if [ "$rc" = 0 ] && grep -q '"fits": true' "$OUT"; then ok; else bad "$f: no plan in 1048576"; fi
+        run "$M" "${cmd[@]}" --placer exact --max-states 200000 "${lim[@]}"
+        if [ "$(json_field "$OUT" arena)" = 1048576 ] && grep -q '"proven_optimal": true' "$OUT"; then
+            ok
+        else
+            bad "$f: not proven at 1048576"
+        fi
+    done
+}
+
 group_benchmarks() {
     local f count=0
     for f in "$BENCH"/*.csv; do

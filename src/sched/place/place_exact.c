@@ -14,12 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A candidate: its lowest offset now, and its place in the static order. */
-typedef struct cand {
-    int64_t off;
-    uint32_t pre;
-} cand;
-
 /* An undo record: a min offset (kind 0) or a section floor (kind 1). */
 
 /* ------------------------------------------------------------ the decision search */
@@ -74,9 +68,13 @@ static void pop_undo(xp *P, size_t mark)
 /* The static order of MiniMalloc's heuristics: W the lifetime's width
  * (canonical), A the area (size x width), T the largest section total over
  * its sections; V and B the width and the area in the problem's own times,
- * where it has them (a CSV's). Each larger first, then the buffer. */
+ * where it has them (a CSV's); N the buffers it overlaps, O their bytes; s
+ * the size, the smaller first. Each larger first, then the buffer. */
 static int64_t key_of(const xp *P, uint32_t b, char c)
 {
+    if (c == 's') return -P->size[b];
+    if (c == 'N') return (int64_t)P->ovs[b + 1] - P->ovs[b];
+    if (c == 'O') return P->ovb[b];
     if (c == 'W' || c == 'V') return c == 'W' ? P->w[b] : P->tw[b];
     if (c == 'A' || c == 'B') {
         int64_t a;
@@ -136,11 +134,10 @@ static int subsolve(xp *P, const uint32_t *list, uint32_t n, uint32_t sec0, uint
     return r;
 }
 
-/* Places buffer b (already at off[b]) and raises what that raises:
- * the min offsets of the unplaced buffers it overlaps, the floors of its
- * sections, and the floor of any section below its unplaced buffers' least
- * min offset. 1 when no unplaced buffer overlaps b (nothing sits above it),
- * 0 otherwise, -1 out of memory. */
+/* Places buffer b (already at off[b]): the floors of its sections rise to
+ * its top, and so do the min offsets of the unplaced buffers it overlaps. 1
+ * when no unplaced buffer overlaps b (nothing sits above it), 0 otherwise,
+ * -1 out of memory. */
 static int place_one(xp *P, uint32_t b)
 {
     int64_t top = P->off[b] + P->size[b];
@@ -150,10 +147,6 @@ static int place_one(xp *P, uint32_t b)
         P->floor[s] = top;
         P->total[s] -= P->size[b];
     }
-    /* The unplaced buffers b overlaps now start at top or above. Each shares
-     * a section with b, so the sections they reach beyond b's own form two
-     * runs, [lo, s0[b]) and [s1[b], hi): a floor there below top may rise to
-     * its unplaced buffers' least min offset. */
     uint32_t lo = P->s0[b], hi = P->s1[b];
     for (uint32_t k = P->ovs[b]; k < P->ovs[b + 1]; k++) {
         uint32_t o = P->ov[k];
@@ -165,31 +158,77 @@ static int place_one(xp *P, uint32_t b)
         if (P->s0[o] < lo) lo = P->s0[o];
         if (P->s1[o] > hi) hi = P->s1[o];
     }
-    for (uint32_t s = lo; s < hi; s++) {
-        if (s == P->s0[b]) s = P->s1[b];
-        if (s >= hi) break;
-        int64_t m = INT64_MAX, f = P->floor[s];
-        if (f >= top) continue;
-        for (uint32_t j = P->secs[s]; j < P->secs[s + 1] && m > f; j++) {
-            uint32_t o = P->sec[j];
-            if (P->off[o] < 0 && P->minoff[o] < m) m = P->minoff[o];
-        }
-        if (m != INT64_MAX && P->floor[s] < m) {
-            if (push_undo(P, s, 1, P->floor[s])) return -1;
-            P->floor[s] = m;
-        }
-    }
+    P->dlo = lo;
+    P->dhi = hi;
     return hatless;
 }
 
-/* Whether every section of [sec0, sec1) can still hold its unplaced bytes
- * above its floor (and above `off`: offsets never decrease). */
-static int check(const xp *P, uint32_t sec0, uint32_t sec1, int64_t off)
+/* Whether some unplaced buffer of section s may still start at `room` or
+ * below. The answer stays yes for long (room only rises as the section's
+ * buffers are placed), so the scan starts at the buffer that said yes last
+ * time (P->wit[s], a hint kept across backtracking: it is checked). */
+static int low_start(xp *P, uint32_t s, int64_t room)
 {
-    for (uint32_t s = sec0; s < sec1; s++) {
-        int64_t f = P->floor[s] > off ? P->floor[s] : off;
-        if (f + P->total[s] > P->cap) return 0;
+    uint32_t j0 = P->secs[s], n = P->secs[s + 1] - j0, w = P->wit[s];
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t o = P->sec[j0 + w];
+        if (P->off[o] < 0 && P->minoff[o] <= room) {
+            P->wit[s] = w;
+            return 1;
+        }
+        if (++w == n) w = 0;
     }
+    return 0;
+}
+
+/* Whether every section of [sec0, sec1) can still hold its unplaced bytes
+ * (total) above `off` (offsets never decrease), above its floor and above
+ * the least min offset of its unplaced buffers (each starts there or
+ * higher): some must start at cap - total or below. Called after placing b
+ * at off, where the sections beyond b's passed `off` already (beside). The
+ * floors and the min offsets change only in the sections place_one touched,
+ * [P->dlo, P->dhi): the state before it passed this check (or is the start,
+ * where off alone decides). */
+static int check(xp *P, uint32_t sec0, uint32_t sec1, int64_t off, uint32_t b)
+{
+    uint32_t lo = P->s0[b] > sec0 ? P->s0[b] : sec0, hi = P->s1[b] < sec1 ? P->s1[b] : sec1;
+    for (uint32_t s = lo; s < hi; s++)
+        if (off > P->cap - P->total[s]) return 0;
+    lo = P->dlo > sec0 ? P->dlo : sec0;
+    hi = P->dhi < sec1 ? P->dhi : sec1;
+    for (uint32_t s = lo; s < hi; s++) {
+        int64_t room = P->cap - P->total[s];
+        if (P->floor[s] > room) return 0;
+        if (P->total[s] && !low_start(P, s, room)) return 0;
+    }
+    return 1;
+}
+
+/* The largest section totals of [sec0, s] (P->pre_max[s]) and [s, sec1)
+ * (P->suf_max[s]) now, for beside. */
+static void side_maxima(xp *P, uint32_t sec0, uint32_t sec1)
+{
+    int64_t m = 0;
+    for (uint32_t s = sec0; s < sec1; s++) P->pre_max[s] = m = P->total[s] > m ? P->total[s] : m;
+    m = 0;
+    for (uint32_t s = sec1; s-- > sec0;) P->suf_max[s] = m = P->total[s] > m ? P->total[s] : m;
+}
+
+/* Whether the sections of [sec0, sec1) beyond b's can hold their unplaced
+ * bytes above off (placing b leaves them as they are): most candidates of
+ * a tight problem fail here, before they are placed. */
+static int beside(const xp *P, uint32_t sec0, uint32_t sec1, int64_t off, uint32_t b)
+{
+    int64_t room = P->cap - off;
+    if (P->s0[b] > sec0 && P->pre_max[P->s0[b] - 1] > room) return 0;
+    return !(P->s1[b] < sec1 && P->suf_max[P->s1[b]] > room);
+}
+
+/* 1 when no unplaced buffer overlaps b, as place_one says. */
+static int hatless_of(const xp *P, uint32_t b)
+{
+    for (uint32_t k = P->ovs[b]; k < P->ovs[b + 1]; k++)
+        if (P->off[P->ov[k]] < 0) return 0;
     return 1;
 }
 
@@ -228,6 +267,40 @@ static int decompose(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0,
     return r;
 }
 
+static int cand_less(cand x, cand y) { return x.off < y.off || (x.off == y.off && x.pre < y.pre); }
+
+/* The unplaced candidates of the parent's order, sorted by their lowest
+ * offset now, then the static order, into ord; their number. Those whose
+ * offset did not move keep the parent's order; the few that moved (those
+ * the last buffer placed overlaps) are sorted apart (P->cs) and merged in.
+ * *min_height: the least top of a candidate at its offset. */
+static uint32_t candidates(xp *P, const uint32_t *pre, const cand *parent, uint32_t nparent,
+                           cand *ord, int64_t *min_height)
+{
+    uint32_t n = 0, r = 0;
+    for (uint32_t i = 0; i < nparent; i++) {
+        uint32_t b = pre[parent[i].pre];
+        if (P->off[b] >= 0) continue;
+        cand c = {P->minoff[b], parent[i].pre};
+        if (c.off + P->size[b] < *min_height) *min_height = c.off + P->size[b];
+        if (c.off == parent[i].off) {
+            ord[n++] = c;
+            continue;
+        }
+        uint32_t j = r++; /* insertion sort: few, and mostly at one offset */
+        while (j > 0 && cand_less(c, P->cs[j - 1])) {
+            P->cs[j] = P->cs[j - 1];
+            j--;
+        }
+        P->cs[j] = c;
+        P->work += r - j;
+    }
+    for (uint32_t k = n + r, i = n, j = r; j > 0;) /* merge from the back */
+        ord[--k] = i > 0 && cand_less(P->cs[j - 1], ord[i - 1]) ? ord[--i] : P->cs[--j];
+    P->work += nparent;
+    return n + r;
+}
+
 static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, uint32_t sec1,
                   const uint32_t *pre, const cand *parent, uint32_t nparent, int64_t min_off,
                   uint32_t min_pre)
@@ -251,44 +324,37 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
     size_t ordb = ((size_t)nparent + 1) * sizeof(cand);
     cand *ord = xalloc(P, ordb);
     if (!ord) return X_STOP;
-    uint32_t n = 0;
     int64_t min_height = INT64_MAX;
-    for (uint32_t i = 0; i < nparent; i++) {
-        uint32_t b = pre[parent[i].pre];
-        if (P->off[b] >= 0) continue;
-        cand c = {P->minoff[b], parent[i].pre};
-        if (c.off + P->size[b] < min_height) min_height = c.off + P->size[b];
-        /* Insertion sort: the parent's order is nearly this one. */
-        uint32_t j = n++;
-        while (j > 0 &&
-               (ord[j - 1].off > c.off || (ord[j - 1].off == c.off && ord[j - 1].pre > c.pre))) {
-            ord[j] = ord[j - 1];
-            j--;
-        }
-        ord[j] = c;
-        P->work += n - j;
-    }
-    P->work += nparent;
+    uint32_t n = candidates(P, pre, parent, nparent, ord, &min_height);
     if (n == 0) {
         for (uint32_t i = 0; i < nlist; i++) P->sol[list[i]] = P->off[list[i]];
         xfree(P, ord, ordb);
         return X_FOUND;
     }
-    int r = X_NOTFOUND;
+    int r = X_NOTFOUND, sides = 0;
     for (uint32_t i = 0; i < n && r == X_NOTFOUND; i++) {
         cand c = ord[i];
         if (c.off < min_off || (c.off == min_off && c.pre < min_pre)) continue; /* canonical */
         if (c.off >= min_height) break; /* a gap below some buffer's top: dominated */
         uint32_t b = pre[c.pre];
-        P->off[b] = c.off;
-        size_t mark = P->nu;
-        int hatless = place_one(P, b);
-        if (hatless < 0) r = X_STOP; /* P->stopped says SOLVE_MEMORY */
-        else if (check(P, sec0, sec1, c.off))
-            r = decompose(P, list, nlist, sec0, sec1, pre, ord, n, c.off, c.pre, b);
-        pop_undo(P, mark);
-        for (uint32_t s = P->s0[b]; s < P->s1[b]; s++) P->total[s] += P->size[b];
-        P->off[b] = -1;
+        if (!sides) side_maxima(P, sec0, sec1);
+        sides = 1;
+        int hatless;
+        if (!beside(P, sec0, sec1, c.off, b)) {
+            hatless = hatless_of(P, b);
+        } else {
+            P->off[b] = c.off;
+            size_t mark = P->nu;
+            hatless = place_one(P, b);
+            if (hatless < 0) r = X_STOP; /* P->stopped says SOLVE_MEMORY */
+            else if (check(P, sec0, sec1, c.off, b)) {
+                r = decompose(P, list, nlist, sec0, sec1, pre, ord, n, c.off, c.pre, b);
+                sides = 0; /* the deeper search's */
+            }
+            pop_undo(P, mark);
+            for (uint32_t s = P->s0[b]; s < P->s1[b]; s++) P->total[s] += P->size[b];
+            P->off[b] = -1;
+        }
         /* Nothing above b: another buffer first cannot do better (MiniMalloc's
          * hatless pruning). */
         if (hatless == 1) break;
@@ -297,21 +363,25 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
     return r;
 }
 
-/* Whether the problem fits in cap: MiniMalloc's round robin over three
+/* Whether the problem fits in cap: MiniMalloc's round robin over its
  * static orders, each given a node budget that doubles (from 2 nb) until
  * one answers, up to max_nodes in all (then X_STOP). */
 static int fits(xp *P, int64_t cap, uint64_t max_nodes)
 {
     /* A problem's own times often tell which buffers live long better than
      * the order of its events does: their orders go first, then MiniMalloc's
-     * three on the canonical times (all a problem without times has). */
-    static const char *heurs[] = {"VBT", "TBV", "TVB", "WAT", "TAW", "TWA"};
-    int h0 = P->has_time ? 0 : 3;
+     * three on the canonical times (all a problem without times has), then
+     * three more that solve problems MiniMalloc's miss without own times
+     * (its E and G as a chain of events): the largest section total, the
+     * longest lifetime, then the smaller size, or the most overlaps, or the
+     * most bytes overlapped. */
+    static const char *heurs[] = {"VBT", "TBV", "TVB", "WAT", "TAW", "TWA", "TWs", "TWN", "TWO"};
+    int h0 = P->has_time ? 0 : 3, nh = (int)(sizeof heurs / sizeof heurs[0]);
     P->cap = cap;
     uint64_t limit = P->nb ? P->nb : 1, used = 0;
     for (;;) {
         limit = limit < UINT64_MAX / 2 ? limit * 2 : UINT64_MAX;
-        for (int h = h0; h < 6; h++) {
+        for (int h = h0; h < nh; h++) {
             if (used >= max_nodes) return X_STOP;
             P->heur = heurs[h];
             for (uint32_t b = 0; b < P->nb; b++) {

@@ -21,10 +21,11 @@ static int point_cmp(const void *x, const void *y)
 
 void xp_free(xp *P)
 {
-    void *all[] = {P->tw,    P->size,  P->w,      P->lo,    P->hi,  P->s0,     P->s1,
-                   P->bid,   P->ovs,   P->ov,     P->secs,  P->sec, P->parts,  P->part,
-                   P->psec0, P->psec1, P->total0, P->cuts0, P->off, P->minoff, P->sol,
-                   P->floor, P->total, P->cuts,   P->u};
+    void *all[] = {P->tw,    P->ovb,   P->size,   P->w,       P->lo,      P->hi,
+                   P->s0,    P->s1,    P->bid,    P->ovs,     P->ov,      P->secs,
+                   P->sec,   P->parts, P->part,   P->psec0,   P->psec1,   P->total0,
+                   P->cuts0, P->off,   P->minoff, P->sol,     P->floor,   P->total,
+                   P->cuts,  P->u,     P->wit,    P->pre_max, P->suf_max, P->cs};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
     memset(P, 0, sizeof *P);
 }
@@ -155,8 +156,13 @@ static void sweep_fill(xp *P, sweep *S)
         }
     }
     P->npart = npart;
-    for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t b = 0; b < nb; b++) {
         for (uint32_t s = P->s0[b]; s + 1 < P->s1[b]; s++) P->cuts0[s]++;
+        int64_t o = 0;
+        for (uint32_t k = cnt[b]; k < cnt[b + 1]; k++)
+            if (__builtin_add_overflow(o, P->size[P->ov[k]], &o)) o = INT64_MAX;
+        P->ovb[b] = o;
+    }
 }
 
 /* Brings the lifetimes to their canonical form: only the order of starts
@@ -180,6 +186,25 @@ static void canonical_times(xp *P, sweep *S)
     for (uint32_t b = 0; b < P->nb; b++) P->w[b] = (int64_t)P->hi[b] - P->lo[b];
 }
 
+/* Whether the problem's own times say more than the order of its events:
+ * not where each start and end has a time of its own, one apart (what
+ * `plan -f minimalloc` writes of a schedule's steps), so that every width
+ * counts the events within (P->lo and P->hi: scratch, canonical_times
+ * sets them). Where they do not, the search takes the orders of a problem
+ * without times, and searches such a CSV as it does the graph. */
+static void own_times(xp *P, const sweep *S)
+{
+    if (!P->has_time) return;
+    for (size_t k = 0; k < 2 * (size_t)P->nb; k++) {
+        const point *p = &S->pts[k];
+        if (p->right) P->hi[p->b] = (uint32_t)k;
+        else P->lo[p->b] = (uint32_t)k;
+    }
+    for (uint32_t b = 0; b < P->nb; b++)
+        if (P->tw[b] != (int64_t)P->hi[b] - P->lo[b]) return;
+    P->has_time = 0;
+}
+
 /* The arrays of the buffers and the ends of their lifetimes, sorted. 0, or
  * -1 out of memory. */
 static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int64_t align)
@@ -188,6 +213,7 @@ static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int6
     P->size = malloc(n1 * sizeof *P->size);
     P->w = malloc(n1 * sizeof *P->w);
     P->tw = malloc(n1 * sizeof *P->tw);
+    P->ovb = malloc(n1 * sizeof *P->ovb);
     P->lo = malloc(n1 * sizeof *P->lo);
     P->hi = malloc(n1 * sizeof *P->hi);
     P->s0 = malloc(n1 * sizeof *P->s0);
@@ -201,8 +227,9 @@ static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int6
     S->pts = malloc(2 * n1 * sizeof *S->pts);
     S->act = malloc(n1 * sizeof *S->act);
     S->where = malloc(n1 * sizeof *S->where);
-    if (!P->size || !P->w || !P->tw || !P->lo || !P->hi || !P->s0 || !P->s1 || !P->bid || !P->ovs ||
-        !P->parts || !P->part || !P->psec0 || !P->psec1 || !S->pts || !S->act || !S->where)
+    if (!P->size || !P->w || !P->tw || !P->ovb || !P->lo || !P->hi || !P->s0 || !P->s1 || !P->bid ||
+        !P->ovs || !P->parts || !P->part || !P->psec0 || !P->psec1 || !S->pts || !S->act ||
+        !S->where)
         return -1;
     uint32_t i = 0;
     for (uint32_t b = 0; b < g->nbufs; b++) {
@@ -218,6 +245,7 @@ static int xp_buffers(xp *P, sweep *S, const graph *g, const lifetimes *lt, int6
         i++;
     }
     qsort(S->pts, 2 * (size_t)P->nb, sizeof *S->pts, point_cmp);
+    own_times(P, S);
     canonical_times(P, S);
     return 0;
 }
@@ -235,12 +263,17 @@ static int xp_sections(xp *P, sweep *S, uint64_t nov, uint64_t nsecbuf)
     P->floor = calloc(ns1, sizeof *P->floor);
     P->total = calloc(ns1, sizeof *P->total);
     P->cuts = calloc(ns1, sizeof *P->cuts);
+    P->wit = calloc(ns1, sizeof *P->wit);
+    P->pre_max = calloc(ns1, sizeof *P->pre_max);
+    P->cs = malloc(n1 * sizeof *P->cs);
+    P->suf_max = calloc(ns1, sizeof *P->suf_max);
     P->off = malloc(n1 * sizeof *P->off);
     P->minoff = malloc(n1 * sizeof *P->minoff);
     P->sol = malloc(n1 * sizeof *P->sol);
     S->fill = calloc(n1, sizeof *S->fill);
     return P->ov && P->secs && P->sec && P->total0 && P->cuts0 && P->floor && P->total && P->cuts &&
-                   P->off && P->minoff && P->sol && S->fill
+                   P->wit && P->pre_max && P->suf_max && P->cs && P->off && P->minoff && P->sol &&
+                   S->fill
                ? 0
                : -1;
 }
@@ -261,9 +294,9 @@ int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t
     if (xp_buffers(P, &S, g, lt, align)) goto out;
     rc = sweep_count(P, &S, max_overlaps, &nov, &nsecbuf);
     if (rc != XP_OK) goto out;
-    /* the arrays by buffer (about 15 of 4 or 8 bytes), by section (6),
+    /* the arrays by buffer (about 17 of 4 to 16 bytes), by section (9),
      * the overlaps and the sections' lists, and the sweep's */
-    P->mem = (size_t)(nov + nsecbuf) * 4 + ((size_t)nb + 1) * 136 + ((size_t)P->nsec + 1) * 48;
+    P->mem = (size_t)(nov + nsecbuf) * 4 + ((size_t)nb + 1) * 160 + ((size_t)P->nsec + 1) * 68;
     rc = XP_MEMORY;
     if (P->mem > max_bytes) goto out;
     rc = XP_OOM;

@@ -4,6 +4,12 @@
 #define MEMTRIS_PLACE_EXACT_INTERNAL_H
 #include "place_internal.h"
 
+/* A candidate: its lowest offset now, and its place in the static order. */
+typedef struct cand {
+    int64_t off;
+    uint32_t pre;
+} cand;
+
 typedef struct undo {
     uint32_t idx, kind;
     int64_t old;
@@ -19,6 +25,7 @@ typedef struct xp {
     int64_t *size;           /* [nb] the span */
     int64_t *w;              /* [nb] the lifetime's width in canonical time */
     int64_t *tw;             /* [nb] its width in the problem's own times (a CSV's), or 0 */
+    int64_t *ovb;            /* [nb] the bytes of the buffers it overlaps (the order's O) */
     int has_time;            /* the problem has times of its own (g->time) */
     uint32_t *lo, *hi;       /* [nb] the lifetime [lo, hi) in canonical time (xp_build) */
     uint32_t *s0, *s1;       /* [nb] its sections [s0, s1) */
@@ -34,6 +41,10 @@ typedef struct xp {
     int64_t *off, *minoff, *sol; /* [nb]; off -1: not placed */
     int64_t *floor, *total;      /* [nsec] */
     uint32_t *cuts;              /* [nsec] */
+    uint32_t *wit;               /* [nsec] where a section's floor scan starts (place_exact.c) */
+    uint32_t dlo, dhi;           /* the sections the last buffer placed touched */
+    cand *cs;                    /* [nb] the candidates that moved (place_exact.c) */
+    int64_t *pre_max, *suf_max;  /* [nsec] the largest totals each side (place_exact.c) */
     undo *u;
     size_t nu, capu;
     const char *heur; /* the static order's keys, MiniMalloc's letters */
