@@ -336,6 +336,6 @@ out:
 const placer placer_best = {
     .name = "best",
     .place = best_place,
-    .desc = "offline: the smallest plan of all the others, then a hill-climb and a "
-            "late-acceptance search over the greedy order, bounded in work (the greedy stopped "
-            "past 32 n log n work)"};
+    .desc = "offline: the smallest plan of all the others, then a hill-climb, a "
+            "late-acceptance search over the greedy order and a bounded run of exact's search, "
+            "bounded in work (the greedy stopped past 32 n log n work)"};
