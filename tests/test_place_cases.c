@@ -311,7 +311,8 @@ static uint64_t test_budget;
 static int best_with_budget(const graph *g, const run *r, const lifetimes *lt, int64_t align,
                             const solve_ctx *c, placement *pl, char *err, size_t errcap)
 {
-    return place_best_limited(g, r, lt, align, c, test_budget, pl, err, errcap);
+    return place_best_limited(g, r, lt, align, c, test_budget, PLACE_BEST_EXACT_NODES, pl, err,
+                              errcap);
 }
 
 /* When the greedy passes its work limit, best stops it and keeps the

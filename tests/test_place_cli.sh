@@ -310,7 +310,7 @@ assert rows and all(int(r["peak"]) == 4096 for r in rows), rows
 # --capacity: MiniMalloc's question. Fits: the plan, status 0, the capacity
 # said; below the bound: status 1, proven; unknown at a limit: status 1.
 group_capacity() {
-    local miss="$SRC/tests/data/best-misses.csv" # optimum 728, best 752
+    local miss="$SRC/tests/data/best-misses.csv" # optimum 728, best's greedy 752
     run "$M" place --placer exact --capacity 728 -f json "$miss"
     expect_rc 0 "the optimum fits"
     expect_grep "$OUT" '"arena": 728,' "... in exactly that"
@@ -324,8 +324,11 @@ group_capacity() {
     run "$M" place --placer exact --capacity 740 --max-states 1 "$miss"
     expect_rc 1 "a search stopped at once: not known"
     expect_grep "$ERR" "not known whether a plan fits in 740 bytes: placer exact's smallest takes 752 bytes, the bound is 728 (the search stopped: limit)" "... says so"
-    run "$M" place --placer best --capacity 740 "$miss"
+    run "$M" place --placer best --capacity 740 --max-states 1 "$miss"
     expect_rc 1 "best: not known"
+    expect_grep "$ERR" "not known whether a plan fits in 740 bytes: placer best's smallest takes 752 bytes" "... best's greedy plan"
+    run "$M" place --placer best --capacity 740 "$miss"
+    expect_rc 0 "best's bounded search: it fits"
     run "$M" place --placer exact --capacity 0 "$miss"
     expect_rc 2 "--capacity 0: a usage error"
     run "$M" plan "$SRC/samples/demo.json" --placer exact --capacity 1GiB -f json
@@ -339,7 +342,7 @@ group_capacity() {
 # each; the forms without times of their own search identically (the same
 # nodes and capacities), a CSV's own times add orders of their own.
 group_forms() {
-    cp "$SRC/tests/data/best-misses.csv" "$TMP/f.csv" # best misses: exact searches
+    cp "$SRC/tests/data/best-misses.csv" "$TMP/f.csv" # best's greedy misses: exact searches
     python3 "$SRC/bench/minimalloc2json.py" "$TMP/f.csv" "$TMP/f.json"
     "$M" plan "$TMP/f.json" --placer first-fit --align 1 -f minimalloc -o "$TMP/f.steps.csv"
     run "$M" place --placer exact -f json --time-limit 60 "$TMP/f.csv"
@@ -365,10 +368,10 @@ for v in g["Nodes"]:
     nodes.append({"Id": 2 * v["Id"] + 1, "Op": "Compute", "Name": "step"})
 edges = [[k, k + 1] for k in range(2 * n - 1)]
 json.dump({"Nodes": nodes, "Edges": edges}, open(sys.argv[2], "w"))' "$TMP/f.json" "$TMP/f.spread.json"
-    run "$M" plan "$TMP/f.spread.json" --placer exact --align 1 -f json --max-states 3000
+    run "$M" plan "$TMP/f.spread.json" --placer exact --align 1 -f json --max-states 100
     local s1 s2
     s1=$(sed -n 's/.*"arena": \([0-9]*\),.*"search": \({[^}]*}\).*/\1 \2/p' "$OUT")
-    run "$M" plan "$TMP/f.json" --placer exact --align 1 -f json --max-states 3000
+    run "$M" plan "$TMP/f.json" --placer exact --align 1 -f json --max-states 100
     s2=$(sed -n 's/.*"arena": \([0-9]*\),.*"search": \({[^}]*}\).*/\1 \2/p' "$OUT")
     if [ -n "$s1" ] && [ "$s1" = "$s2" ]; then ok; else bad "one problem, two searches: '$s1' / '$s2'"; fi
 }

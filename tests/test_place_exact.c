@@ -3,7 +3,8 @@
  * at the lowest offset that fits (which reaches an optimum) equals exact's,
  * proven; exact is never above any placer; every plan verifies; the search's
  * limits give a valid plan, a bound that never passes the optimum and no
- * false claim; widths from g->time change the search's order, not the answer. */
+ * false claim; widths from g->time change the search's order, not the answer;
+ * best's bounded run of the search improves its greedy plan within limits. */
 #include "testutil.h"
 #include "sched/place/place.h"
 #include "sched/graph/solve_watch.h"
@@ -381,6 +382,77 @@ static void test_exact_stops_on_the_context_clock(void **state)
     }
 }
 
+/* best with exact_nodes search nodes a buffer for its last step */
+static uint64_t best_exact_nodes;
+static int best_nodes(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                      const solve_ctx *c, placement *pl, char *err, size_t errcap)
+{
+    return place_best_limited(g, r, lt, align, c, place_best_greedy_budget(g->nbufs),
+                              best_exact_nodes, pl, err, errcap);
+}
+
+/* On tests/data/best-misses.csv best's greedy and climbs stop at 752 B, the
+ * optimum is 728 (the bound): best's bounded run of exact's search finds it,
+ * within its nodes and the context's clock. */
+static void test_best_improves_its_greedy_plan(void **state)
+{
+    (void)state;
+    diag d;
+    diag_init(&d, "best-misses.csv");
+    problem *pb = problem_read(TU_DATA("best-misses.csv"), &d);
+    assert_non_null(pb);
+    graph *g = problem_graph(pb, &d);
+    assert_non_null(g);
+    run r;
+    char err[256];
+    assert_int_equal(policy_run(g, policy_baseline(), NULL, &r, err, sizeof err), 0);
+    const placer limited = {
+        .name = "best", .desc = "best, its search bounded", .place = best_nodes};
+    placement greedy, full;
+    best_exact_nodes = 0; /* no search: the greedy's plan */
+    assert_int_equal(place_run_checked(g, &r, &limited, 1, NULL, &greedy, err, sizeof err), 0);
+    assert_int_equal(greedy.arena, 752);
+    best_exact_nodes = PLACE_BEST_EXACT_NODES;
+    assert_int_equal(place_run_checked(g, &r, &limited, 1, NULL, &full, err, sizeof err), 0);
+    assert_int_equal(full.arena, 728);
+    assert_true(full.proven);
+    lifetimes lt;
+    assert_int_equal(place_lifetimes(g, &r, &lt), 0);
+    size_t bytes = ((size_t)g->nbufs + 1) * sizeof(int64_t);
+    placement t = greedy;
+    t.offset = malloc(bytes);
+    assert_non_null(t.offset);
+    /* a node budget: never passed; too few nodes leave the plan as it was */
+    for (uint64_t max = 1; max <= 4096; max *= 8) {
+        memcpy(t.offset, greedy.offset, bytes);
+        uint64_t nodes = UINT64_MAX;
+        int64_t a = place_exact_improve(g, &r, &lt, 1, NULL, max, &t, &nodes);
+        assert_true(nodes <= max);
+        assert_true(a == 752 || a == 728);
+        if (max == 1) assert_int_equal(a, 752);
+        assert_int_equal(place_verify(g, &r, &t, err, sizeof err), 0);
+    }
+    /* an injected clock past the deadline: the search stops at its first
+     * look at it (64 nodes), the plan stands */
+    solve_ctx c = {.clock = step_clock, .deadline = 1.5};
+    memcpy(t.offset, greedy.offset, bytes);
+    step_clock_reads = 0;
+    uint64_t nodes = 0;
+    int64_t a = place_exact_improve(g, &r, &lt, 1, &c, UINT64_MAX, &t, &nodes);
+    assert_int_equal(a, 752);
+    assert_true(nodes <= 64);
+    assert_in_range(step_clock_reads, 2, 8);
+    assert_int_equal(place_verify(g, &r, &t, err, sizeof err), 0);
+    free(t.offset);
+    place_lifetimes_free(&lt);
+    place_free(&greedy);
+    place_free(&full);
+    policy_run_free(&r);
+    graph_free(g);
+    diag_free(&d);
+    problem_free(pb);
+}
+
 /* Every sample: exact's plan verifies and is never above best's. */
 static void test_exact_on_samples(void **state)
 {
@@ -424,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_exact_max_memory),
         cmocka_unit_test(test_exact_stops_on_the_context_clock),
         cmocka_unit_test(test_exact_on_samples),
+        cmocka_unit_test(test_best_improves_its_greedy_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,10 +126,26 @@ int place_exact_cold(const graph *g, const run *r, const lifetimes *lt, int64_t 
 /* Placer "best" with its greedy runs given at most greedy_work units of
  * work (ranges read plus buffers placed); past it, best stops the greedy and
  * keeps the smallest plan of the other placers, saying so in pl->detail.
- * "best" uses place_best_greedy_budget(nbufs): 32 n log2 n, at least 5e7. */
+ * "best" uses place_best_greedy_budget(nbufs): 32 n log2 n, at least 5e7.
+ * Its last step, place_exact_improve, has exact_nodes search nodes a buffer
+ * ("best": PLACE_BEST_EXACT_NODES; 0: no search). */
 int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                       const solve_ctx *c, uint64_t greedy_work, placement *pl, char *err,
-                       size_t errcap);
+                       const solve_ctx *c, uint64_t greedy_work, uint64_t exact_nodes,
+                       placement *pl, char *err, size_t errcap);
 uint64_t place_best_greedy_budget(uint32_t nbufs);
+#define PLACE_BEST_EXACT_NODES 384u
+
+/* Best's last step, a bounded run of exact's search seeded with the plan
+ * in pl->offset as its incumbent: half the nodes probe the lower bound in
+ * the order of the buffers in the heaviest sections first (one run), the
+ * rest go to exact's capacity search from the plan's arena down. At most
+ * max_nodes search nodes in all, within c's deadline and cancel; no
+ * capacity is asked of it (c->capacity is ignored: a plan found is only
+ * smaller). A smaller plan replaces pl's offsets and detail; the plan
+ * stands when the problem is too large for exact or its memory is short.
+ * Returns the arena of pl's plan (its largest end); *nodes (when not
+ * NULL): the nodes searched. */
+int64_t place_exact_improve(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                            const solve_ctx *c, uint64_t max_nodes, placement *pl, uint64_t *nodes);
 
 #endif

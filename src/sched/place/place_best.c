@@ -1,6 +1,7 @@
 /* place_best.c: placer "best": the smallest plan of every other placer and of the greedy in
  * the ways of greedy-size, xla and greedy-conflicts (and five more), then a bounded hill-climb
- * and place_climb over the winning greedy order. Exports place_best_limited,
+ * and place_climb over the winning greedy order, and last a bounded run of
+ * exact's search from the plan (place_exact_improve). Exports place_best_limited,
  * place_best_greedy_budget, placer_best. */
 #include "place_internal.h"
 #include <stdlib.h>
@@ -207,13 +208,13 @@ static int best_members(const graph *g, const run *r, const lifetimes *lt, int64
  * can beat; so best is never larger than any placer. */
 static int best_place(PLACE_ARGS)
 {
-    return place_best_limited(g, r, lt, align, c, place_best_greedy_budget(g->nbufs), pl, err,
-                              errcap);
+    return place_best_limited(g, r, lt, align, c, place_best_greedy_budget(g->nbufs),
+                              PLACE_BEST_EXACT_NODES, pl, err, errcap);
 }
 
 int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                       const solve_ctx *c, uint64_t greedy_work, placement *pl, char *err,
-                       size_t errcap)
+                       const solve_ctx *c, uint64_t greedy_work, uint64_t exact_nodes,
+                       placement *pl, char *err, size_t errcap)
 {
     int64_t goal = place_lower_bound(g, r, align);
     place_greedy *G = place_greedy_new(g, r, lt, align, c);
@@ -307,7 +308,18 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
         if (a < arena) {
             for (uint32_t i = 0; i < G->nb; i++) pl->offset[order[i].b] = off[i];
             pl->detail = how;
+            arena = a;
         }
+    }
+    /* Last, exact's search from the plan, within exact_nodes nodes a
+     * buffer and the nodes the context allows (exact's --max-states: best's
+     * plan, which exact starts from, is within them too); not where the
+     * greedy was cut (a graph too large for it). */
+    if (arena > goal && exact_nodes && !greedy_cut && !solve_cancelled(c) && !solve_expired(c)) {
+        solve_doing(c, "exact's search (bounded)");
+        uint64_t n = exact_nodes <= UINT64_MAX / (G->nb + 1) ? exact_nodes * G->nb : UINT64_MAX;
+        if (c && c->max_states && c->max_states < n) n = c->max_states; /* --max-states */
+        place_exact_improve(g, r, lt, align, c, n, pl, NULL);
     }
     pl->reserved = 0;
     rc = 0;
@@ -324,6 +336,6 @@ out:
 const placer placer_best = {
     .name = "best",
     .place = best_place,
-    .desc = "offline: the smallest plan of all the others, then a hill-climb and a "
-            "late-acceptance search over the greedy order, bounded in work (the greedy stopped "
-            "past 32 n log n work)"};
+    .desc = "offline: the smallest plan of all the others, then a hill-climb, a "
+            "late-acceptance search over the greedy order and a bounded run of exact's search, "
+            "bounded in work (the greedy stopped past 32 n log n work)"};

@@ -7,9 +7,11 @@
  * that offset, prunes a branch that leaves a gap some buffer could have
  * filled (dominance) or whose section floors plus the sizes still to place
  * pass C (inference), and splits the problem where no unplaced buffer crosses
- * from one section to the next. Exports placer_exact, place_exact_cold. */
+ * from one section to the next. Exports placer_exact, place_exact_cold,
+ * place_exact_improve (best's last step). */
 #include "place_exact_internal.h"
 #include "util/clock.h"
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,7 +309,7 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
 {
     if (P->node_left == 0) return X_STOP;
     P->node_left--;
-    if (P->node_cap && P->nodes >= P->node_cap) {
+    if ((P->node_cap && P->nodes >= P->node_cap) || (P->work_cap && P->work >= P->work_cap)) {
         P->stopped = SOLVE_STATES;
         return X_STOP;
     }
@@ -376,12 +378,17 @@ static int fits(xp *P, int64_t cap, uint64_t max_nodes)
      * longest lifetime, then the smaller size, or the most overlaps, or the
      * most bytes overlapped. */
     static const char *heurs[] = {"VBT", "TBV", "TVB", "WAT", "TAW", "TWA", "TWs", "TWN", "TWO"};
-    int h0 = P->has_time ? 0 : 3, nh = (int)(sizeof heurs / sizeof heurs[0]);
+    int h0 = P->has_time ? 0 : 3, h1 = (int)(sizeof heurs / sizeof heurs[0]);
     P->cap = cap;
     uint64_t limit = P->nb ? P->nb : 1, used = 0;
+    if (P->one_order) { /* one order, one run: a run again with more nodes repeats this one */
+        h0 = P->has_time ? 2 : 5;
+        h1 = h0 + 1;
+        limit = max_nodes / 2 ? max_nodes / 2 : 1;
+    }
     for (;;) {
         limit = limit < UINT64_MAX / 2 ? limit * 2 : UINT64_MAX;
-        for (int h = h0; h < nh; h++) {
+        for (int h = h0; h < h1; h++) {
             if (used >= max_nodes) return X_STOP;
             P->heur = heurs[h];
             for (uint32_t b = 0; b < P->nb; b++) {
@@ -574,6 +581,61 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
     pl->bound = lo;
     xp_free(&P);
     return 0;
+}
+
+/* The work (candidates sorted, P->work) place_exact_improve's search may
+ * do, half of it at most in its first pass, whatever the nodes: its nodes
+ * cost more as the buffers grow (under a second). */
+#define EXACT_IMPROVE_WORK 24000000u
+
+/* place_exact_improve's passes, each within n more nodes: the capacity
+ * search (one_order 0), or one probe of the bound in one order, one run
+ * (one_order 1). A pass stopped by its nodes leaves the next its turn. */
+static void improve_pass(xp *P, const solve_ctx *c, int one_order, uint64_t n, uint64_t w,
+                         int64_t align, int64_t *lo, int64_t *hi, placement *tmp)
+{
+    if (n == 0 || *lo >= *hi || (P->stopped != SOLVE_DONE && P->stopped != SOLVE_STATES)) return;
+    P->stopped = SOLVE_DONE;
+    P->one_order = one_order;
+    P->node_cap = P->nodes + n;
+    P->work_cap = P->work + w;
+    if (one_order) probe_at(P, c, *lo, n, align, lo, hi, tmp);
+    else capacity_search(P, c, align, lo, hi, tmp);
+}
+
+int64_t place_exact_improve(const graph *g, const run *r, const lifetimes *lt, int64_t align,
+                            const solve_ctx *c, uint64_t max_nodes, placement *pl, uint64_t *nodes)
+{
+    int64_t lo = place_lower_bound(g, r, align), hi = place_plan_top(g, pl->offset, align);
+    if (nodes) *nodes = 0;
+    if (hi <= lo || max_nodes == 0 || solve_cancelled(c) || solve_expired(c)) return hi;
+    /* best's own limits: no capacity asked of the search (best's plan is
+     * checked against it after), its deadline or none */
+    solve_ctx sub = c ? *c : (solve_ctx){0};
+    sub.capacity = 0;
+    xp P;
+    size_t cap = (size_t)solve_max_memory(c);
+    if (xp_build(&P, g, lt, align, EXACT_MAX_BUFFERS, EXACT_MAX_OVERLAPS, cap) == XP_OK) {
+        P.mem_cap = cap;
+        P.ctx = c;
+        P.deadline = sub.deadline > 0 ? sub.deadline : HUGE_VAL;
+        /* the search writes pl's offsets where it finds a plan, and its
+         * counts and detail into a copy */
+        placement tmp = *pl;
+        int64_t hi0 = hi;
+        uint64_t w0 = P.work;
+        /* half the nodes for the bound in the heaviest sections' order
+         * first (where the bound is the answer, as it mostly is, that order
+         * finds it soonest), the rest for the capacity search's usual
+         * orders and capacities */
+        improve_pass(&P, &sub, 1, max_nodes / 2, EXACT_IMPROVE_WORK / 2, align, &lo, &hi, &tmp);
+        improve_pass(&P, &sub, 0, max_nodes - max_nodes / 2, EXACT_IMPROVE_WORK - (P.work - w0),
+                     align, &lo, &hi, &tmp);
+        if (hi < hi0) pl->detail = "best's plan, improved by MiniMalloc's search (bounded)";
+        if (nodes) *nodes = P.nodes;
+    }
+    xp_free(&P);
+    return hi;
 }
 
 static int exact_place(PLACE_ARGS) { return exact_run(g, r, lt, align, c, pl, 0, err, errcap); }

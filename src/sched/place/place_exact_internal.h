@@ -48,8 +48,10 @@ typedef struct xp {
     undo *u;
     size_t nu, capu;
     const char *heur; /* the static order's keys, MiniMalloc's letters */
+    int one_order;    /* fits: the heaviest sections' buffers first alone, one run */
     uint64_t nodes, node_left, node_cap, last_check;
     uint64_t work, last_work; /* the search's work (candidates, shifts), to read the clock by */
+    uint64_t work_cap;        /* the search stops (SOLVE_STATES) past this work; 0: never */
     int64_t best, bound;      /* the capacity search's, for the watcher */
     double deadline;          /* on the context's clock */
     const solve_ctx *ctx;     /* the placement's: its clock, its watcher */
