@@ -35,6 +35,12 @@
 /* The piece search's share of the time; the window re-search
  * (policy_improve.c) gets the rest, then the pieces what it leaves. */
 #define PIECES_SHARE 0.8
+/* The lower bound's share of the time (policy_bound.c: its sets of nodes
+ * grow from as many nodes as this leaves time for). */
+#define BOUND_SHARE 0.3
+/* The bound's word visits a state of --max-states allows: POLICY_BOUND_CAP
+ * at the default limit, less under a lower one. */
+#define BOUND_PER_STATE (POLICY_BOUND_CAP / SOLVE_MAX_STATES)
 
 /* ------------------------------------------------------------ the graph */
 
@@ -233,8 +239,14 @@ static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, siz
     r->found_by = NULL;
     memset(&r->search, 0, sizeof r->search);
     L.deadline -= first; /* making the run of the order takes about one member's time */
-    int64_t lb = policy_lower_bound_until(g, c, L.deadline, POLICY_BOUND_CAP);
-    double end = L.deadline;
+    double end = L.deadline, until = t0 + BOUND_SHARE * (end - t0);
+    policy_piece_tick(&L, PIECE_CHECK + (uint64_t)n); /* the first look */
+    /* at a limit already: the bound within its plain cap, reading no clock */
+    uint64_t cap = L.max_states < POLICY_BOUND_CAP / BOUND_PER_STATE
+                       ? L.max_states * BOUND_PER_STATE
+                       : POLICY_BOUND_CAP; /* --max-states limits the bound's work too */
+    int64_t lb = L.stopped ? policy_lower_bound(g)
+                           : policy_lower_bound_until(g, c, until < end ? until : end, cap);
     exact_ws W = {0};
     int rc = 0;
     if (ws_alloc(&W, n, g->nbufs)) {
@@ -250,7 +262,6 @@ static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, siz
     if (n && !np) L.stopped = SOLVE_MEMORY;
     r->search.pieces = np;
     publish(c, W.pub, np, lb);
-    policy_piece_tick(&L, PIECE_CHECK + (uint64_t)n);
     if (end > t0) L.deadline = t0 + PIECES_SHARE * (end - t0);
     search_pieces(g, r, &W, np, &L, &lb); /* at a limit already: says so */
     if (L.stopped == SOLVE_TIME && L.now <= end) improve_then_pieces(g, r, &W, &L, end, &lb);
