@@ -34,7 +34,7 @@ met = proven or gap <= target
 stopped = d.get("search", {}).get("stopped", "?")
 mib = lambda b: "%.1f MiB" % (b / 1048576.0)
 print("| randwire %d seed %s | %s | %s | %s | %s | %s%%: %s |" % (
-    n, seed, mib(peak), mib(lb), "proven" if proven else "%.1f%%" % gap,
+    n, seed, mib(peak), mib(lb), "proven" if proven else "%.2f%%" % gap,
     stopped, ("%g" % target), "met" if met else "**missed**"))
 PY
 done
