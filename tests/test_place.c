@@ -399,7 +399,9 @@ static void random_graphs_from(uint64_t seed, int count, uint32_t min_nodes, uin
 }
 
 /* 400 small random graphs in all, in four tests so that each stays short,
- * and larger ones, whose lifetimes span many blocks of greedy's tree. */
+ * and four larger ones, one a test, whose lifetimes span many blocks of
+ * greedy's tree. */
+
 static void random_graphs(void **state)
 {
     (void)state;
@@ -425,12 +427,22 @@ static void random_graphs_4(void **state)
 static void random_large_graphs(void **state)
 {
     (void)state;
-    random_graphs_part(46, 0, 2, 400, 1500);
+    random_graphs_part(46, 0, 1, 400, 1500);
 }
 static void random_large_graphs_2(void **state)
 {
     (void)state;
-    random_graphs_part(46, 2, 4, 400, 1500);
+    random_graphs_part(46, 1, 2, 400, 1500);
+}
+static void random_large_graphs_3(void **state)
+{
+    (void)state;
+    random_graphs_part(46, 2, 3, 400, 1500);
+}
+static void random_large_graphs_4(void **state)
+{
+    (void)state;
+    random_graphs_part(46, 3, 4, 400, 1500);
 }
 
 /* ------------------------------------------------------------ samples */
@@ -511,6 +523,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(random_graphs_4),
         cmocka_unit_test(random_large_graphs),
         cmocka_unit_test(random_large_graphs_2),
+        cmocka_unit_test(random_large_graphs_3),
+        cmocka_unit_test(random_large_graphs_4),
         cmocka_unit_test(every_sample),
         cmocka_unit_test(model_samples_near_the_lower_bound),
         cmocka_unit_test(best_fit_takes_the_smaller_gap),

@@ -15,7 +15,12 @@
  * allocated and that v's strict descendants, or w or its descendants, free
  * are live; after w's step, those allocated by either's ancestors and freed
  * by w's strict descendants. The lesser of the two ways' greater sum bounds
- * the peak. Only on small graphs whose buffers fit one block. */
+ * the peak. Only on small graphs whose buffers fit one block.
+ *
+ * Sets (set_bound): the same for up to BOUND_SET nodes, the least over the
+ * orders of the set of the most surely live; each set grows greedily from
+ * one node, from every node in turn (those that need the most first) while
+ * the cap and the clock allow, and the greatest bound of any set holds. */
 #define _GNU_SOURCE
 #include "policy_internal.h"
 #include <math.h>
@@ -182,21 +187,24 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 #define BOUND_TICK (1ull << 26)
 static int late(const solve_ctx *c, double deadline, uint64_t *since, uint64_t work)
 {
+    if (*since == UINT64_MAX) return 1; /* late already: no more readings */
     if ((*since += work) < BOUND_TICK) return 0;
     *since = 0;
-    return policy_past(c, deadline);
+    if (!policy_past(c, deadline)) return 0;
+    *since = UINT64_MAX;
+    return 1;
 }
 
 /* The pair bound (the sets of one block holding every buffer; nanc: the
  * nodes' ancestor sets, n words of (n + 63) / 64 each). */
 static int64_t pair_bound(const bound_ws *W, const uint64_t *nanc, int64_t lb, const solve_ctx *c,
-                          double deadline)
+                          double deadline, uint64_t *since)
 {
     uint32_t n = W->n, w = W->w, nw = (n + 63) / 64;
-    uint64_t since = 0, *uni = malloc((w ? w : 1) * sizeof *uni);
+    uint64_t *uni = malloc((w ? w : 1) * sizeof *uni);
     if (!uni) return lb;
     for (uint32_t v = 0; v < n; v++) {
-        if (late(c, deadline, &since, (uint64_t)n * (w + 4))) break;
+        if (late(c, deadline, since, (uint64_t)n * (w + 4))) break;
         const uint64_t *av = W->anc + (size_t)v * w, *dv = W->dsc + (size_t)v * w;
         const uint64_t *fv = W->fset + (size_t)v * w;
         for (uint32_t u = 0; u < n; u++) {
@@ -221,7 +229,8 @@ static int64_t pair_bound(const bound_ws *W, const uint64_t *nanc, int64_t lb, c
  * by the rest of S or its descendants are live. The least over the orders of
  * S of the most over their steps bounds the peak: over the subsets T by
  * dynamic programming (D: scratch for 2^k sets, the bests and 2^k sums). */
-#define BOUND_SET 8 /* the most nodes in a set */
+#define BOUND_SET   10 /* the most nodes in a set */
+#define BOUND_STALE 8  /* sets grown in a row that raise nothing, at most */
 typedef struct set_dp {
     uint64_t *at, *fu; /* [2^k * w] allocated by T's ancestors; freed by U's descendants */
     int64_t *best;     /* [2^k] */
@@ -262,35 +271,28 @@ static int64_t set_bound(const bound_ws *W, const uint64_t *nanc, const uint32_t
     return D->best[full];
 }
 
-/* Grows sets greedily from the nodes that need the most: each step adds the
- * node that raises the set's bound most, while one does. */
-static int64_t sets_bound(const bound_ws *W, const uint64_t *nanc, int64_t lb, const solve_ctx *c,
-                          double deadline, uint64_t budget)
+/* Grows a set greedily from node start: each step adds the node that
+ * raises the set's bound most. Spends *budget (word visits); -1 when it or
+ * the clock ran out. */
+static int grow_set(const bound_ws *W, const uint64_t *nanc, int64_t *lb, const solve_ctx *c,
+                    double deadline, uint64_t *budget, uint32_t start, set_dp *D, uint64_t *since)
 {
     uint32_t n = W->n, w = W->w, set[BOUND_SET];
-    uint64_t since = 0;
-    set_dp D = {malloc(((size_t)w << BOUND_SET) * sizeof *D.at),
-                malloc(((size_t)w << BOUND_SET) * sizeof *D.fu),
-                malloc(((size_t)1 << BOUND_SET) * sizeof *D.best)};
-    if (!D.at || !D.fu || !D.best) goto out;
-    uint32_t start = 0;
-    for (uint32_t v = 1; v < n; v++)
-        if (W->need[v] > W->need[start]) start = v;
     set[0] = start;
     uint32_t k = 1;
     while (k < BOUND_SET) {
         int64_t most = INT64_MIN;
         uint32_t pick = GRAPH_NONE;
+        uint64_t cost = ((uint64_t)(k + 1) << (k + 1)) * (w + 4);
         for (uint32_t v = 0; v < n; v++) {
-            if (late(c, deadline, &since, ((uint64_t)(k + 1) << (k + 1)) * (w + 4))) goto out;
+            if (late(c, deadline, since, cost)) return -1;
             int in = 0;
             for (uint32_t i = 0; i < k && !in; i++) in = set[i] == v;
             if (in) continue;
-            uint64_t cost = ((uint64_t)(k + 1) << (k + 1)) * (w + 4);
-            if (cost > budget) goto out;
-            budget -= cost;
+            if (cost > *budget) return -1;
+            *budget -= cost;
             set[k] = v;
-            int64_t b = set_bound(W, nanc, set, k + 1, &D);
+            int64_t b = set_bound(W, nanc, set, k + 1, D);
             if (b > most) {
                 most = b;
                 pick = v;
@@ -298,9 +300,32 @@ static int64_t sets_bound(const bound_ws *W, const uint64_t *nanc, int64_t lb, c
         }
         if (pick == GRAPH_NONE) break;
         set[k++] = pick;
-        if (most > lb) lb = most;
+        if (most > *lb) *lb = most;
+    }
+    return 0;
+}
+
+/* Grows a set greedily from each node, those that need the most first,
+ * while the budget and the clock allow: each set's bound holds, so the
+ * greatest does. */
+static int64_t sets_bound(const bound_ws *W, const uint64_t *nanc, int64_t lb, const solve_ctx *c,
+                          double deadline, uint64_t budget, uint64_t *since)
+{
+    uint32_t n = W->n, w = W->w;
+    set_dp D = {malloc(((size_t)w << BOUND_SET) * sizeof *D.at),
+                malloc(((size_t)w << BOUND_SET) * sizeof *D.fu),
+                malloc(((size_t)1 << BOUND_SET) * sizeof *D.best)};
+    uint32_t *by = malloc(((size_t)n + 1) * sizeof *by);
+    if (!D.at || !D.fu || !D.best || !by) goto out;
+    for (uint32_t v = 0; v < n; v++) by[v] = v;
+    qsort_r(by, n, sizeof *by, cmp_size_desc, W->need);
+    for (uint32_t i = 0, stale = 0; i < n && stale < BOUND_STALE; i++) {
+        int64_t was = lb;
+        if (grow_set(W, nanc, &lb, c, deadline, &budget, by[i], &D, since)) break;
+        stale = lb > was ? 0 : stale + 1;
     }
 out:
+    free(by);
     free(D.at);
     free(D.fu);
     free(D.best);
@@ -344,6 +369,7 @@ static int64_t must_live(bound_ws *W, const solve_ctx *c, double deadline, uint6
     W->fset = malloc(words * sizeof *W->fset);
     if (!W->anc || !W->dsc || !W->fset) return 0;
     uint32_t b0 = 0;
+    uint64_t since = 0;
     for (; b0 < W->nbits; b0 += 64u * W->w) {
         if (work + edges * W->w > cap || policy_past(c, deadline)) break;
         int cut = block_sets(W, b0, c, deadline);
@@ -363,8 +389,8 @@ static int64_t must_live(bound_ws *W, const solve_ctx *c, double deadline, uint6
         return lb;
     uint64_t *nanc = node_ancestors(W);
     work += (uint64_t)n * n * (W->w + 4);
-    if (nanc) lb = pair_bound(W, nanc, lb, c, deadline);
-    if (nanc) lb = sets_bound(W, nanc, lb, c, deadline, cap - work);
+    if (nanc) lb = pair_bound(W, nanc, lb, c, deadline, &since);
+    if (nanc) lb = sets_bound(W, nanc, lb, c, deadline, cap - work, &since);
     free(nanc);
     return lb;
 }

@@ -15,6 +15,10 @@
  *    better orders, and depth-first rounds under a budget with a table of
  *    what each state is proven to cost, below the best found (a better order
  *    or the proof) and at the bound (raising it).
+ *  - With PIECES_SHARE of the time spent and no proof: windows of the order
+ *    around its peak are re-searched with the rest fixed (policy_improve.c),
+ *    each lower window order adopted; then the pieces again with the time
+ *    left, so the search still ends at a limit or with a proof.
  *  - At --time-limit, --max-states, --max-memory or a cancel the search
  *    stops: the order is the best found, the bound what was proven (never a
  *    claim it has not proven), and search.stopped says why. */
@@ -22,11 +26,22 @@
 #include "policy_internal.h"
 #include "sched/graph/solve_watch.h"
 #include "policy_piece.h"
+#include "policy_improve.h"
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The piece search's share of the time; the window re-search
+ * (policy_improve.c) gets the rest, then the pieces what it leaves. */
+#define PIECES_SHARE 0.8
+/* The lower bound's share of the time (policy_bound.c: its sets of nodes
+ * grow from as many nodes as this leaves time for). */
+#define BOUND_SHARE 0.3
+/* The bound's word visits a state of --max-states allows: POLICY_BOUND_CAP
+ * at the default limit, less under a lower one. */
+#define BOUND_PER_STATE (POLICY_BOUND_CAP / SOLVE_MAX_STATES)
 
 /* ------------------------------------------------------------ the graph */
 
@@ -108,71 +123,6 @@ static int find_cuts(const graph *g, const uint32_t *order, const uint32_t *rank
     return 0;
 }
 
-/* Makes P the local graph of the nodes at positions [s0, s0 + k) of order
- * (mem: the live bytes after each step; ub: the piece's peak there), with
- * its bound; loc maps a node to its place in the piece, bloc is
- * policy_piece_bound's map. 0, or -1 out of memory (policy_piece_free frees
- * what it made either way). */
-static int piece_make(const graph *g, const run *r, const uint32_t *order, const int64_t *mem,
-                      uint32_t s0, uint32_t k, int64_t ub, uint32_t *loc, uint32_t *bloc, piece *P)
-{
-    P->k = k;
-    P->w = (k + 63) / 64;
-    P->node = order + s0;
-    P->base = s0 ? mem[s0 - 1] : 0;
-    P->ub = ub;
-    for (uint32_t j = 0; j < k; j++) loc[order[s0 + j]] = j;
-    uint32_t ne = 0;
-    for (uint32_t j = 0; j < k; j++)
-        ne += g->pred_off[order[s0 + j] + 1] - g->pred_off[order[s0 + j]];
-    P->change = malloc(((size_t)k + 1) * sizeof *P->change);
-    P->poff = calloc((size_t)k + 1, sizeof *P->poff);
-    P->soff = calloc((size_t)k + 2, sizeof *P->soff);
-    P->pred = malloc(((size_t)ne + 1) * sizeof *P->pred);
-    P->succ = malloc(((size_t)ne + 1) * sizeof *P->succ);
-    P->rem = malloc(((size_t)k + 1) * sizeof *P->rem);
-    P->touched = malloc(((size_t)ne + k + 1) * sizeof *P->touched);
-    if (!P->change || !P->poff || !P->soff || !P->pred || !P->succ || !P->rem || !P->touched)
-        return -1;
-    P->ne = ne;
-    ne = 0;
-    for (uint32_t j = 0; j < k; j++) {
-        uint32_t u = order[s0 + j];
-        P->change[j] = g->change[u];
-        for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++) {
-            uint32_t p = g->pred[e];
-            if (r->rank[p] < s0) continue; /* before the piece: done */
-            P->pred[ne++] = loc[p];
-            P->soff[loc[p] + 2]++;
-        }
-        P->poff[j + 1] = ne;
-    }
-    for (uint32_t j = 0; j < k; j++) P->soff[j + 2] += P->soff[j + 1];
-    for (uint32_t j = 0; j < k; j++)
-        for (uint32_t e = P->poff[j]; e < P->poff[j + 1]; e++)
-            P->succ[P->soff[P->pred[e] + 1]++] = j;
-    return policy_piece_bound(g, P, r->rank, s0, bloc) ? -1 : 0;
-}
-
-/* Puts the piece's better order, from the ALLOCs path[0..npath) its search
- * chose, into order and r->rank (lorder: room for P->k, path too, as
- * scratch). 0, or -1 when the order does not cover the piece. */
-static int piece_adopt(const piece *P, uint32_t *path, uint32_t npath, uint32_t *lorder,
-                       uint32_t *order, uint32_t s0, run *r)
-{
-    uint32_t k = P->k, cnt = 0;
-    for (uint32_t j = 0; j < k; j++) lorder[j] = UINT32_MAX;
-    policy_piece_order(P, path, npath, lorder);
-    for (uint32_t j = 0; j < k && lorder[j] != UINT32_MAX; j++) cnt++;
-    if (cnt != k) return -1;
-    for (uint32_t j = 0; j < k; j++) path[j] = P->node[lorder[j]]; /* P->node is order */
-    for (uint32_t j = 0; j < k; j++) {
-        order[s0 + j] = path[j];
-        r->rank[path[j]] = s0 + j;
-    }
-    return 0;
-}
-
 /* What exact works with: the order and its memory, the cuts and pieces,
  * and scratch for a piece (all of n or nbufs). */
 typedef struct exact_ws {
@@ -251,7 +201,8 @@ static void search_pieces(const graph *g, run *r, exact_ws *W, uint32_t np, uint
         r->search.ran = 1;            /* needed, even when a limit ends it at once */
         if (policy_piece_tick(L, PIECE_CHECK)) break;
         piece P = {0};
-        if (piece_make(g, r, W->order, W->mem, s0, k, W->pub[pi], W->loc, W->bloc, &P)) {
+        if (policy_piece_make(g, r->rank, W->order, W->mem, s0, k, W->pub[pi], W->loc, W->bloc,
+                              &P)) {
             policy_piece_free(&P);
             L->stopped = SOLVE_MEMORY;
             break;
@@ -264,8 +215,8 @@ static void search_pieces(const graph *g, run *r, exact_ws *W, uint32_t np, uint
         int64_t plb = *lb;
         policy_piece_tick(L, (uint64_t)k + P.ne + (uint64_t)P.na * k);
         int64_t peak = L->stopped ? W->pub[pi] : policy_piece_search(&P, L, W->path, &npath, &plb);
-        if (peak < W->pub[pi] &&
-            !piece_adopt(&P, W->path, npath, W->lorder, W->order, s0, r)) { /* a better order */
+        if (peak < W->pub[pi] && !policy_piece_adopt(&P, W->path, npath, W->lorder, W->order,
+                                                     r->rank, s0)) { /* a better order */
             W->pub[pi] = peak;
             r->plan_ran = 0; /* best's run is not this order's: policy_run makes it */
         }
@@ -276,14 +227,12 @@ static void search_pieces(const graph *g, run *r, exact_ws *W, uint32_t np, uint
     }
 }
 
-/* The order best's plan wrote as ranks, and its live bytes after each step,
- * into W. 0, or -1 when they pass 2^63-1 (with a message). */
-static int exact_order(const graph *g, const run *r, exact_ws *W, char *err, size_t errcap)
+/* The memory after each step of W->order into W->mem: 0, or -1 when it
+ * passes 2^63-1 bytes (err says where). */
+static int fill_mem(const graph *g, exact_ws *W, char *err, size_t errcap)
 {
-    uint32_t n = g->n;
-    for (uint32_t i = 0; i < n; i++) W->order[r->rank[i]] = i;
     int64_t live = 0;
-    for (uint32_t s = 0; s < n; s++) {
+    for (uint32_t s = 0; s < g->n; s++) {
         if (__builtin_add_overflow(live, g->change[W->order[s]], &live)) {
             snprintf(err, errcap, "exact: live memory passes 2^63-1 bytes at step %u (node %lld)",
                      s + 1, (long long)g->id[W->order[s]]);
@@ -294,6 +243,26 @@ static int exact_order(const graph *g, const run *r, exact_ws *W, char *err, siz
     return 0;
 }
 
+/* After the pieces' share of the time: the windows around the peak
+ * (policy_improve.c), then the pieces again with the time left (a better
+ * order, or the proof), so that the search ends at a limit or a proof as
+ * before, never at the windows' end. */
+static void improve_then_pieces(const graph *g, run *r, exact_ws *W, piece_limits *L, double end,
+                                int64_t *lb)
+{
+    L->stopped = SOLVE_DONE; /* the share's end, not a limit */
+    L->deadline = end;
+    improve_stats st = {0};
+    policy_improve(g, W->order, r->rank, L, &st); /* out of memory: L->stopped says so */
+    if (st.better) r->plan_ran = 0; /* best's run is not this order's: policy_run makes it */
+    char err[128];
+    uint32_t nheap = 0;
+    uint32_t np = fill_mem(g, W, err, sizeof err) ? 0 : split(g, r, W, *lb, L, &nheap);
+    publish(L->ctx, W->pub, np, *lb);
+    if (L->stopped || !np) return;
+    search_pieces(g, r, W, np, nheap, L, lb);
+}
+
 static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
     uint32_t n = g->n, nheap = 0;
@@ -301,15 +270,24 @@ static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, siz
     piece_limits L = {.ctx = c,
                       .deadline = t0 + solve_seconds(c),
                       .max_states = solve_max_states(c),
-                      .max_bytes = solve_max_memory(c)};
+                      .max_bytes = solve_max_memory(c),
+                      .now = t0};
     if (policy_best_until(g, c, r, L.deadline, &first, err, errcap)) return -1;
     L.stopped = r->search.stopped; /* best's first member cut short: its order, finished */
     r->found_by = NULL;
     memset(&r->search, 0, sizeof r->search);
     L.deadline -= first; /* making the run of the order takes about one member's time */
+    double end = L.deadline, until = t0 + BOUND_SHARE * (end - t0);
+    /* --max-states limits the bound's work too */
+    uint64_t cap = L.max_states < POLICY_BOUND_CAP / BOUND_PER_STATE
+                       ? L.max_states * BOUND_PER_STATE
+                       : POLICY_BOUND_CAP;
     /* the bound checks the clock and the watcher itself; cut short, it is what it proved */
-    int64_t lb =
-        policy_lower_bound_until(g, c, L.stopped ? -HUGE_VAL : L.deadline, POLICY_BOUND_CAP);
+    int64_t lb = policy_lower_bound_until(g, c,
+                                          L.stopped     ? -HUGE_VAL
+                                          : until < end ? until
+                                                        : end,
+                                          cap);
     exact_ws W = {0};
     int rc = 0;
     if (L.stopped || policy_piece_tick(&L, PIECE_CHECK)) {
@@ -320,7 +298,8 @@ static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, siz
         L.stopped = SOLVE_MEMORY; /* best's order, and the bound as it is */
         goto done;
     }
-    if (exact_order(g, r, &W, err, errcap)) {
+    for (uint32_t i = 0; i < n; i++) W.order[r->rank[i]] = i;
+    if (fill_mem(g, &W, err, errcap)) {
         rc = -1;
         goto done;
     }
@@ -332,7 +311,9 @@ static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, siz
     r->search.pieces = np;
     publish(c, W.pub, np, lb);
     policy_piece_tick(&L, PIECE_CHECK + (uint64_t)n);
+    if (end > t0) L.deadline = t0 + PIECES_SHARE * (end - t0);
     search_pieces(g, r, &W, np, nheap, &L, &lb); /* at a limit already: says so */
+    if (L.stopped == SOLVE_TIME && L.now <= end) improve_then_pieces(g, r, &W, &L, end, &lb);
 done:
     r->search.stopped = L.stopped;
     r->search.states = L.states;

@@ -13,7 +13,7 @@ int policy_piece_tick(piece_limits *L, uint64_t visits)
     if (L->work < PIECE_CHECK || L->stopped != SOLVE_DONE) return L->stopped != SOLVE_DONE;
     L->work = 0;
     if (solve_cancelled(L->ctx)) L->stopped = SOLVE_CANCELLED;
-    else if (solve_now(L->ctx) > L->deadline) L->stopped = SOLVE_TIME;
+    else if ((L->now = solve_now(L->ctx)) > L->deadline) L->stopped = SOLVE_TIME;
     return L->stopped != SOLVE_DONE;
 }
 
@@ -188,4 +188,70 @@ out:
     free(queue);
     free(seen);
     return rc;
+}
+
+/* Makes P the local graph of the nodes at positions [s0, s0 + k) of order
+ * (mem: the live bytes after each step; ub: the piece's peak there), with
+ * its bound; loc maps a node to its place in the piece, bloc is
+ * policy_piece_bound's map. 0, or -1 out of memory (policy_piece_free frees
+ * what it made either way). */
+int policy_piece_make(const graph *g, const uint32_t *rank, const uint32_t *order,
+                      const int64_t *mem, uint32_t s0, uint32_t k, int64_t ub, uint32_t *loc,
+                      uint32_t *bloc, piece *P)
+{
+    P->k = k;
+    P->w = (k + 63) / 64;
+    P->node = order + s0;
+    P->base = s0 ? mem[s0 - 1] : 0;
+    P->ub = ub;
+    for (uint32_t j = 0; j < k; j++) loc[order[s0 + j]] = j;
+    uint32_t ne = 0;
+    for (uint32_t j = 0; j < k; j++)
+        ne += g->pred_off[order[s0 + j] + 1] - g->pred_off[order[s0 + j]];
+    P->change = malloc(((size_t)k + 1) * sizeof *P->change);
+    P->poff = calloc((size_t)k + 1, sizeof *P->poff);
+    P->soff = calloc((size_t)k + 2, sizeof *P->soff);
+    P->pred = malloc(((size_t)ne + 1) * sizeof *P->pred);
+    P->succ = malloc(((size_t)ne + 1) * sizeof *P->succ);
+    P->rem = malloc(((size_t)k + 1) * sizeof *P->rem);
+    P->touched = malloc(((size_t)ne + k + 1) * sizeof *P->touched);
+    if (!P->change || !P->poff || !P->soff || !P->pred || !P->succ || !P->rem || !P->touched)
+        return -1;
+    P->ne = ne;
+    ne = 0;
+    for (uint32_t j = 0; j < k; j++) {
+        uint32_t u = order[s0 + j];
+        P->change[j] = g->change[u];
+        for (uint32_t e = g->pred_off[u]; e < g->pred_off[u + 1]; e++) {
+            uint32_t p = g->pred[e];
+            if (rank[p] < s0) continue; /* before the piece: done */
+            P->pred[ne++] = loc[p];
+            P->soff[loc[p] + 2]++;
+        }
+        P->poff[j + 1] = ne;
+    }
+    for (uint32_t j = 0; j < k; j++) P->soff[j + 2] += P->soff[j + 1];
+    for (uint32_t j = 0; j < k; j++)
+        for (uint32_t e = P->poff[j]; e < P->poff[j + 1]; e++)
+            P->succ[P->soff[P->pred[e] + 1]++] = j;
+    return policy_piece_bound(g, P, rank, s0, bloc) ? -1 : 0;
+}
+
+/* Puts the piece's better order, from the ALLOCs path[0..npath) its search
+ * chose, into order and r->rank (lorder: room for P->k, path too, as
+ * scratch). 0, or -1 when the order does not cover the piece. */
+int policy_piece_adopt(const piece *P, uint32_t *path, uint32_t npath, uint32_t *lorder,
+                       uint32_t *order, uint32_t *rank, uint32_t s0)
+{
+    uint32_t k = P->k, cnt = 0;
+    for (uint32_t j = 0; j < k; j++) lorder[j] = UINT32_MAX;
+    policy_piece_order(P, path, npath, lorder);
+    for (uint32_t j = 0; j < k && lorder[j] != UINT32_MAX; j++) cnt++;
+    if (cnt != k) return -1;
+    for (uint32_t j = 0; j < k; j++) path[j] = P->node[lorder[j]]; /* P->node is order */
+    for (uint32_t j = 0; j < k; j++) {
+        order[s0 + j] = path[j];
+        rank[path[j]] = s0 + j;
+    }
+    return 0;
 }

@@ -58,6 +58,20 @@ void policy_piece_order(const piece *P, const uint32_t *path, uint32_t npath, ui
  * map, all GRAPH_NONE, left so). 0, or -1 when memory runs out; a piece of
  * more than PIECE_BOUND_MAX nodes gets no tables (its bound is 0). */
 int policy_piece_bound(const graph *g, piece *P, const uint32_t *rank, uint32_t s0, uint32_t *bloc);
+/* Makes P the local graph of the nodes at positions [s0, s0 + k) of order
+ * (rank: its inverse; mem: the live bytes after each step; ub: the piece's
+ * peak there), with its bound; loc maps a node to its place in the piece,
+ * bloc is policy_piece_bound's map. The nodes before s0 count as run, those
+ * from s0 + k on as not: any window of a topological order is a piece. 0, or
+ * -1 out of memory (policy_piece_free frees what it made either way). */
+int policy_piece_make(const graph *g, const uint32_t *rank, const uint32_t *order,
+                      const int64_t *mem, uint32_t s0, uint32_t k, int64_t ub, uint32_t *loc,
+                      uint32_t *bloc, piece *P);
+/* Puts the piece's order for the ALLOCs path[0..npath) its search chose
+ * into order and rank from s0 (lorder: room for P->k; path too, as
+ * scratch). 0, or -1 when the order does not cover the piece. */
+int policy_piece_adopt(const piece *P, uint32_t *path, uint32_t npath, uint32_t *lorder,
+                       uint32_t *order, uint32_t *rank, uint32_t s0);
 /* Frees P's local graph and tables and zeroes it. */
 void policy_piece_free(piece *P);
 
@@ -71,6 +85,8 @@ typedef struct piece_limits {
     uint64_t work;        /* node visits since the clock was last read */
     solve_stop stopped;   /* SOLVE_DONE, or why it stopped */
     int64_t lb, others;   /* for the watcher: the graph's bound; the other pieces' peak */
+    double now;           /* the clock's last reading (policy_piece_tick's) */
+    int local;            /* a window, not a piece: its bound proves nothing of the graph */
 } piece_limits;
 
 /* Node visits between two readings of the clock and the watcher's flag: a

@@ -379,7 +379,7 @@ static void dfs_free(dfs *D)
 
 static void tell(const piece_limits *L, int64_t ub, int64_t lb)
 {
-    int64_t best = ub > L->others ? ub : L->others, bound = lb > L->lb ? lb : L->lb;
+    int64_t best = ub > L->others ? ub : L->others, bound = lb > L->lb && !L->local ? lb : L->lb;
     solve_progress(L->ctx, L->states, best, bound);
 }
 
