@@ -7,6 +7,7 @@
 #include "util/check.h"
 #include "util/heap.h"
 #include "util/units.h"
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -191,6 +192,26 @@ static int walk_run(run_walk *w, const solve_ctx *c, double deadline, char *err,
     return 0;
 }
 
+/* The context a heuristic's plan reads (policy_plan_stop): c's, with the
+ * deadline and the watcher under a deadline, neither without one. */
+static solve_ctx plan_ctx(const policy *p, const solve_ctx *c, double deadline)
+{
+    solve_ctx hc = c ? *c : (solve_ctx){0};
+    if (p->kind != POLICY_HEURISTIC) return hc;
+    if (deadline == HUGE_VAL) {
+        hc.deadline = 0;
+        hc.watch = NULL;
+    } else {
+        hc.deadline = deadline > DBL_MIN ? deadline : DBL_MIN; /* > 0: a deadline */
+    }
+    return hc;
+}
+
+int policy_plan_stop(const solve_ctx *c, uint64_t i)
+{
+    return !(i & 4095) && (solve_cancelled(c) || solve_expired(c));
+}
+
 int policy_run_until(const graph *g, const policy *p, const solve_ctx *c, double deadline, run *r,
                      char *err, size_t errcap)
 {
@@ -203,7 +224,16 @@ int policy_run_until(const graph *g, const policy *p, const solve_ctx *c, double
         goto fail;
     }
     if (p->prepare) p->prepare(g, c, r);
-    if (p->plan && p->plan(g, c, r, err, errcap)) goto fail;
+    if (p->plan) {
+        solve_ctx hc = plan_ctx(p, c, deadline);
+        int prc = p->plan(g, p->kind == POLICY_HEURISTIC ? &hc : c, r, err, errcap);
+        if (prc == POLICY_PLAN_CUT) { /* no order: the caller (best) drops it */
+            free(w.rem);
+            policy_run_free(r);
+            return POLICY_PLAN_CUT;
+        }
+        if (prc) goto fail;
+    }
     if (!r->plan_ran && p->plan && rank_order(g, r)) {
         snprintf(err, errcap, "%s: its ranks are not an order of the %u nodes", p->name, n);
         goto fail;

@@ -104,8 +104,10 @@ int policy_run(const graph *g, const policy *p, const solve_ctx *c, run *r, char
  * either): a policy of a key reads the clock and c's watcher every 4096
  * steps and, past the deadline or cancelled, runs the rest first ready, first
  * run (Kahn's rule), so the run is still a whole order; search.stopped then
- * says SOLVE_TIME or SOLVE_CANCELLED. A whole-order policy's run from its
- * plan is linear: no heap, nothing to stop. */
+ * says SOLVE_TIME or SOLVE_CANCELLED. A heuristic's plan (dfs, postorder,
+ * lpmf) reads them every 4096 units of its work too: cut short, it has no
+ * order, and this returns 1 with r freed (best drops it). A whole-order
+ * policy's run from its plan is linear: no heap, nothing to stop. */
 int policy_run_until(const graph *g, const policy *p, const solve_ctx *c, double deadline, run *r,
                      char *err, size_t errcap);
 /* Records lb, a proven bound on g's minimum peak, in r (a bound above r's

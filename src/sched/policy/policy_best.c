@@ -3,6 +3,7 @@
  * peak (the first in the table on a tie), so it is never worse than any of
  * them. Exports policy_best. */
 #include "policy_internal.h"
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -41,11 +42,22 @@ int policy_best_until(const graph *g, const solve_ctx *c, run *r, double deadlin
         const policy *p = policy_at(i);
         if (p->kind != POLICY_HEURISTIC) continue;
         double t = solve_now(c);
+        if (r->found_by && solve_cancelled(c)) r->search.stopped = SOLVE_CANCELLED;
         if (r->found_by && (solve_cancelled(c) || t + longest > deadline)) break;
         run m; /* under a finite deadline each member stops at it (a whole order still) */
-        if (policy_run_until(g, p, c, deadline, &m, err, errcap)) {
+        int rc = policy_run_until(g, p, c, deadline, &m, err, errcap);
+        if (rc < 0) {
             policy_run_free(&keep);
             return -1;
+        }
+        if (rc == POLICY_PLAN_CUT) { /* a plan cut short has no order: the best whole one stands */
+            if (solve_cancelled(c)) r->search.stopped = SOLVE_CANCELLED;
+            if (!r->found_by && policy_run_until(g, policy_baseline(), c, -HUGE_VAL, &keep, err,
+                                                 errcap) == 0) { /* none yet: fifo's, at once */
+                r->found_by = policy_baseline();
+                r->search.stopped = solve_cancelled(c) ? SOLVE_CANCELLED : SOLVE_TIME;
+            }
+            break;
         }
         double took = solve_now(c) - t;
         if (!ran++) *first = took;
@@ -68,10 +80,16 @@ int policy_best_until(const graph *g, const solve_ctx *c, run *r, double deadlin
     return 0;
 }
 
+/* best alone: --time-limit (or a caller's deadline) bounds it as it does
+ * exact's; without one, a watcher may still cancel it (DBL_MAX: a deadline
+ * never met, so the members read the watcher). */
 static int best_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
-    double first;
-    return policy_best_until(g, c, r, HUGE_VAL, &first, err, errcap);
+    double first, deadline = c && c->deadline > 0  ? c->deadline
+                             : c && c->seconds > 0 ? solve_now(c) + c->seconds
+                             : c && c->watch       ? DBL_MAX
+                                                   : HUGE_VAL;
+    return policy_best_until(g, c, r, deadline, &first, err, errcap);
 }
 
 static void best_why(POLICY_WHY_ARGS)

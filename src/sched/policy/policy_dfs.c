@@ -22,7 +22,6 @@ static int more_urgent(const graph *g, const void *ctx, uint32_t a, uint32_t b)
 
 static int dfs_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
-    (void)c; /* no limits, no parameters */
     uint32_t n = g->n, head = 0, tail = 0;
     dfs_stats s = {malloc(((size_t)n + 1) * sizeof *s.extra),
                    malloc(((size_t)n + 1) * sizeof *s.total)};
@@ -41,6 +40,10 @@ static int dfs_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_
             all_bytes = INT64_MAX;
     }
     while (head < tail) {
+        if (policy_plan_stop(c, head)) { /* cut short: no order */
+            rc = POLICY_PLAN_CUT;
+            goto out;
+        }
         uint32_t u = queue[head++];
         uint32_t users = 0; /* FREEs are no users: XLA frees after the last use */
         for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++)
@@ -57,9 +60,9 @@ static int dfs_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_
         for (uint32_t e = g->succ_off[u]; e < g->succ_off[u + 1]; e++)
             if (--rem[g->succ[e]] == 0) queue[tail++] = g->succ[e];
     }
-    rc = policy_postorder_by(g, r, &s, more_urgent);
+    rc = policy_postorder_by(g, c, r, &s, more_urgent);
 out:
-    if (rc) snprintf(err, errcap, "out of memory ordering %u nodes", n);
+    if (rc < 0) snprintf(err, errcap, "out of memory ordering %u nodes", n);
     free(s.extra);
     free(s.total);
     free(rem);

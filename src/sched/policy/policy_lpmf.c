@@ -41,7 +41,6 @@ static void count_unlock(const graph *g, const uint32_t *rem, const uint8_t *don
 
 static int lpmf_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
-    (void)c; /* no limits, no parameters */
     uint32_t n = g->n;
     uint32_t *rem = malloc(((size_t)n + 1) * sizeof *rem);
     int64_t *unlock = calloc((size_t)n + 1, sizeof *unlock);
@@ -53,11 +52,15 @@ static int lpmf_plan(const graph *g, const solve_ctx *c, run *r, char *err, size
         goto out;
     }
     for (uint32_t u = 0; u < n; u++) rem[u] = g->pred_off[u + 1] - g->pred_off[u];
-    for (uint32_t u = 0; u < n; u++) count_unlock(g, rem, done, &z, unlock, u);
+    for (uint32_t u = 0; u < n; u++) {
+        if (policy_plan_stop(c, u)) goto cut;
+        count_unlock(g, rem, done, &z, unlock, u);
+    }
     for (uint32_t u = 0; u < n; u++)
         if (!rem[u]) push_ready(g, &z, &a, unlock, u);
     int64_t live = 0, most = 0;
     for (uint32_t s = 0; s < n; s++) {
+        if (policy_plan_stop(c, s)) goto cut;
         /* A fitting ALLOC competes with the rest on mem2; one that does not
          * fit loses to any non-ALLOC (which always fits) and else wins. */
         int take_a;
@@ -81,6 +84,9 @@ static int lpmf_plan(const graph *g, const solve_ctx *c, run *r, char *err, size
         }
     }
     rc = 0;
+    goto out;
+cut:
+    rc = POLICY_PLAN_CUT; /* its ranks are no order */
 out:
     free(rem);
     free(unlock);

@@ -45,10 +45,11 @@ static int cmp_edges(const void *a, const void *b, void *c)
     return d ? d : (e > f) - (e < f);
 }
 
-int policy_postorder_by(const graph *g, run *r, const void *ctx,
+int policy_postorder_by(const graph *g, const solve_ctx *sc, run *r, const void *ctx,
                         int (*less)(const graph *g, const void *ctx, uint32_t a, uint32_t b))
 {
     uint32_t n = g->n, ne = g->pred_off[n], nsinks = 0, placed = 0;
+    uint64_t units = 0; /* of work, for policy_plan_stop */
     uint32_t *pred = malloc(((size_t)ne + 1) * sizeof *pred);
     uint32_t *sinks = malloc(((size_t)n + 1) * sizeof *sinks);
     uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
@@ -57,11 +58,13 @@ int policy_postorder_by(const graph *g, run *r, const void *ctx,
     uint8_t *seen = calloc((size_t)n + 1, 1); /* 1: on the walk, 2: placed */
     int rc = -1;
     if (!pred || !sinks || !stack || !next || !seen || !work) goto out;
-    sort_ctx sc = {.g = g, .ctx = ctx, .less = less};
+    sort_ctx so = {.g = g, .ctx = ctx, .less = less};
     for (uint32_t e = 0; e < ne; e++) pred[e] = e;
-    for (uint32_t u = 0; u < n; u++)
+    for (uint32_t u = 0; u < n; u++) {
+        if (policy_plan_stop(sc, u)) goto cut;
         qsort_r(pred + g->pred_off[u], g->pred_off[u + 1] - g->pred_off[u], sizeof *pred, cmp_edges,
-                &sc);
+                &so);
+    }
     for (uint32_t e = 0; e < ne; e++) pred[e] = g->pred[pred[e]];
     /* The walk starts from the nodes whose successors are all FREEs (sinks
      * but for the frees), then from anything left, in input order. */
@@ -71,7 +74,8 @@ int policy_postorder_by(const graph *g, run *r, const void *ctx,
             sink = g->kind[g->succ[e]] == NODE_FREE;
         if (sink) sinks[nsinks++] = u;
     }
-    qsort_r(sinks, nsinks, sizeof *sinks, cmp_nodes, &sc);
+    if (policy_plan_stop(sc, 0)) goto cut;
+    qsort_r(sinks, nsinks, sizeof *sinks, cmp_nodes, &so);
     /* next[] doubles as the FREEs' count of predecessors not yet placed */
     for (uint32_t u = 0; u < n; u++)
         if (g->kind[u] == NODE_FREE) next[u] = g->pred_off[u + 1] - g->pred_off[u];
@@ -83,6 +87,7 @@ int policy_postorder_by(const graph *g, run *r, const void *ctx,
         seen[root] = 1;
         next[root] = g->pred_off[root];
         while (sp) {
+            if (policy_plan_stop(sc, ++units)) goto cut;
             uint32_t u = stack[sp - 1];
             if (seen[u] == 2) { /* a FREE placed early */
                 sp--;
@@ -117,6 +122,9 @@ int policy_postorder_by(const graph *g, run *r, const void *ctx,
         }
     }
     rc = placed == n ? 0 : -1; /* every node reaches a sink in a DAG */
+    goto out;
+cut:
+    rc = POLICY_PLAN_CUT; /* its ranks are no order */
 out:
     free(pred);
     free(sinks);
@@ -129,10 +137,9 @@ out:
 
 static int postorder_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
-    (void)c; /* no limits, no parameters */
-    if (policy_postorder_by(g, r, NULL, NULL) == 0) return 0;
-    snprintf(err, errcap, "out of memory ordering %u nodes", g->n);
-    return -1;
+    int rc = policy_postorder_by(g, c, r, NULL, NULL);
+    if (rc < 0) snprintf(err, errcap, "out of memory ordering %u nodes", g->n);
+    return rc;
 }
 
 static void postorder_why(POLICY_WHY_ARGS)
