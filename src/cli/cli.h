@@ -251,7 +251,8 @@ enum { CLI_OPT_TIME_LIMIT = 1000, CLI_OPT_MAX_STATES, CLI_OPT_MAX_MEMORY, CLI_OP
     }
 #define CLI_LIMIT_HELP                                                                   \
     "      --time-limit S  exact: stop after S seconds (default 10), the whole of its\n" \
-    "                      solving (best's start, bound, search, answer) included\n"     \
+    "                      solving (best's start, bound, search, answer) included;\n"    \
+    "                      best: at most S seconds, when given\n"                        \
     "      --max-states N  exact: stop after keeping N states (default 4000000)\n"       \
     "      --max-memory SIZE exact: the memory its search may hold (default a\n"         \
     "                      quarter of the machine's, at most 2GiB); past a limit,\n"     \

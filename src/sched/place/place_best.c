@@ -208,7 +208,12 @@ static int best_members(const graph *g, const run *r, const lifetimes *lt, int64
  * can beat; so best is never larger than any placer. */
 static int best_place(PLACE_ARGS)
 {
-    return place_best_limited(g, r, lt, align, c, place_best_greedy_budget(g->nbufs),
+    /* --time-limit (c->seconds) bounds best alone as it bounds exact, best
+     * inside it included: a greedy cut at it stacks the rest, the later
+     * steps are skipped */
+    solve_ctx sub = c ? *c : (solve_ctx){0};
+    if (c && c->seconds > 0 && !(c->deadline > 0)) sub.deadline = solve_now(c) + c->seconds;
+    return place_best_limited(g, r, lt, align, c ? &sub : NULL, place_best_greedy_budget(g->nbufs),
                               PLACE_BEST_EXACT_NODES, pl, err, errcap);
 }
 
@@ -218,7 +223,7 @@ int place_best_limited(const graph *g, const run *r, const lifetimes *lt, int64_
 {
     int64_t goal = place_lower_bound(g, r, align);
     place_greedy *G = place_greedy_new(g, r, lt, align, c);
-    if (!G) return place_oom(g, err, errcap);
+    if (!G) return solve_cancelled(c) ? -1 : place_oom(g, err, errcap); /* place_run: cancelled */
     G->max_work = greedy_work;
     /* order, off: the best plan of TFLite's rule (the hill-climb's start);
      * order2, off2: the best of the other rules, when smaller */

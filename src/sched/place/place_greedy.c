@@ -142,9 +142,11 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
         G->span[b] = place_span(g->buf_size[b], align);
         G->tf[b] = NONE;
     }
+    if (solve_cancelled(c)) goto cancelled;
     /* Ticks: an ALLOC with a span starts one; a FREE ends its buffer's
      * lifetime at the next; a buffer never freed lives to the last. */
     for (uint32_t s = 0; s < r->n; s++) {
+        if (!(s & 65535) && solve_cancelled(c)) goto cancelled;
         uint32_t u = r->order[s], b = g->buf[u];
         if (b == GRAPH_NONE || !G->span[b]) continue;
         if (g->kind[u] == NODE_ALLOC) {
@@ -160,6 +162,7 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
         uint32_t b = G->bufs[i];
         G->pub.tick[i] = (place_job){G->span[b], b, G->ta[b], G->tf[b]};
     }
+    if (solve_cancelled(c)) goto cancelled;
     G->nblocks = (uint32_t)(((uint64_t)G->pub.nb + GREEDY_BLOCK - 1) >> GREEDY_BLOCK_SHIFT);
     G->leaves = 1;
     while (G->leaves < G->nblocks) G->leaves *= 2;
@@ -185,6 +188,9 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
         }
     }
     return 0;
+cancelled: /* no greedy: place_run says cancelled */
+    greedy_free(G);
+    return -1;
 }
 
 place_greedy *place_greedy_new(const graph *g, const run *r, const lifetimes *lt, int64_t align,
@@ -481,11 +487,16 @@ int place_greedy_orders(place_greedy *pub, const place_way *ways, int nways, int
     int gave_up = 0;
     for (int w = 0; w < nways && (best == INT64_MAX || best > goal); w++) {
         if (best != INT64_MAX && solve_expired(G->pub.ctx)) break; /* keep the plan it has */
-        if (place_greedy_order(&G->pub, ways[w].order, jobs)) {
+        int orc = place_greedy_order(&G->pub, ways[w].order, jobs);
+        if (orc < 0) {
             place_oom(g, err, errcap);
             rc = GREEDY_ORDERS_OOM;
             goto out;
         }
+        if (orc && (solve_cancelled(G->pub.ctx) || best != INT64_MAX)) { /* keep what it has */
+            gave_up = solve_cancelled(G->pub.ctx);
+            break;
+        } /* past the deadline with no plan yet: the jobs in tick order, stacked at once */
         G->pub.fit = ways[w].fit;
         uint32_t b = NONE;
         int was_cut = G->pub.expired;
@@ -529,7 +540,7 @@ out:
 static int greedy_row(PLACE_ARGS, const place_way *ways, int nways)
 {
     place_greedy *G = place_greedy_new(g, r, lt, align, c);
-    if (!G) return place_oom(g, err, errcap);
+    if (!G) return solve_cancelled(c) ? -1 : place_oom(g, err, errcap);
     int64_t arena = INT64_MAX;
     int rc = place_greedy_orders(G, ways, nways, place_lower_bound(g, r, align), &arena, pl, NULL,
                                  NULL, NULL, err, errcap);

@@ -79,7 +79,8 @@ typedef struct place_greedy {
     int expired;       /* a run met the context's deadline (solve_expired) and stacked the rest */
 } place_greedy;
 
-/* A greedy over the schedule r, watched by c; NULL: out of memory. */
+/* A greedy over the schedule r, watched by c; NULL: out of memory, or c's
+ * watcher cancelled while it was being made (read every 65536 buffers). */
 place_greedy *place_greedy_new(const graph *g, const run *r, const lifetimes *lt, int64_t align,
                                const solve_ctx *c);
 void place_greedy_free(place_greedy *G);
@@ -100,7 +101,9 @@ int64_t place_greedy_run(place_greedy *G, const place_job *jobs, uint32_t from, 
                          int64_t limit, uint32_t *bad);
 
 /* place_orders.c: fills jobs[nb] with G's buffers in the given order; 0, or
- * -1 out of memory. */
+ * -1 out of memory, or 1 when G->ctx's watcher cancelled or its deadline
+ * passed during the sort (read every few milliseconds): jobs then in tick
+ * order. */
 int place_greedy_order(const place_greedy *G, int order, place_job *jobs);
 /* place_orders.c: how a way is named in pl->detail when its plan wins (static). */
 const char *place_way_name(place_way w);

@@ -41,6 +41,52 @@ static int key_less(const order_key *x, const order_key *y)
 #define KEY_LESS(x, y) key_less(x, y)
 SORT_DEFINE(sort_keys, order_key, KEY_LESS)
 
+/* Past this many keys the sort reads the watcher and the deadline before
+ * each partition: every few milliseconds at 10^6 buffers. */
+#define ORDER_CHECK_KEYS 65536u
+
+static void swap_keys(order_key *x, order_key *y)
+{
+    order_key t = *x;
+    *x = *y;
+    *y = t;
+}
+
+/* sort_keys (the same quicksort) that reads c's watcher and deadline before
+ * each partition of more than ORDER_CHECK_KEYS keys: 0 sorted, or 1 stopped
+ * with a[0..k) in no order. */
+static int sort_keys_until(order_key *a, uint32_t k, const solve_ctx *c)
+{
+    while (k > ORDER_CHECK_KEYS) {
+        if (solve_cancelled(c) || solve_expired(c)) return 1;
+        order_key *m = a + k / 2, *z = a + k - 1;
+        if (key_less(m, a)) swap_keys(m, a);
+        if (key_less(z, m)) {
+            swap_keys(z, m);
+            if (key_less(m, a)) swap_keys(m, a);
+        }
+        order_key pv = *m;
+        uint32_t i = 0, j = k - 1;
+        for (;;) {
+            while (key_less(&a[i], &pv)) i++;
+            while (key_less(&pv, &a[j])) j--;
+            if (i >= j) break;
+            swap_keys(&a[i++], &a[j--]);
+        }
+        uint32_t left = j + 1, right = k - j - 1; /* a[0..j] <= pv <= a[j+1..k) */
+        if (left < right) {
+            if (sort_keys_until(a, left, c)) return 1;
+            a += left;
+            k = right;
+        } else {
+            if (sort_keys_until(a + left, right, c)) return 1;
+            k = left;
+        }
+    }
+    sort_keys(a, k);
+    return 0;
+}
+
 int place_greedy_order(const place_greedy *G, int which, place_job *jobs)
 {
     uint32_t nb = G->nb, *ends = NULL;
@@ -58,7 +104,9 @@ int place_greedy_order(const place_greedy *G, int which, place_job *jobs)
         for (uint32_t i = 0; i < nb; i++) ends[G->tick[i].f]++;
         for (uint32_t t = 1; t <= nb; t++) ends[t] += ends[t - 1];
     }
-    for (uint32_t i = 0; i < nb; i++) {
+    int cut = 0; /* the watcher or the deadline, read every 65536 keys: the jobs in tick order */
+    for (uint32_t i = 0; i < nb && !cut; i++) {
+        if (i && !(i & 65535) && (solve_cancelled(G->ctx) || solve_expired(G->ctx))) cut = 1;
         const place_job *j = &G->tick[i];
         int64_t a = G->lt->alloc_step[j->b], len = place_width(G->g, G->lt, j->b), sz = j->span;
         order_key *k = &keys[i];
@@ -99,11 +147,11 @@ int place_greedy_order(const place_greedy *G, int which, place_job *jobs)
             break;
         }
     }
-    sort_keys(keys, nb);
-    for (uint32_t i = 0; i < nb; i++) jobs[i] = keys[i].j;
+    cut = cut || sort_keys_until(keys, nb, G->ctx);
+    for (uint32_t i = 0; i < nb; i++) jobs[i] = cut ? G->tick[i] : keys[i].j;
     free(keys);
     free(ends);
-    return 0;
+    return cut;
 }
 
 const char *place_way_name(place_way w) { return way_names[w.fit][w.order]; }
