@@ -89,6 +89,15 @@ int place_run(const graph *g, const run *r, const placer *p, int64_t align, cons
         snprintf(err, errcap, "alignment %lld is not a power of two", (long long)align);
         return -1;
     }
+    /* The limit counts from here, the whole of the solving (the setup,
+     * best's plan, the search, the answer): a deadline for a searching
+     * placer (exact), and for any under --time-limit, unless the caller set
+     * one. */
+    solve_ctx sub = c ? *c : (solve_ctx){0};
+    if (!(sub.deadline > 0) && (p->searches || (c && c->seconds > 0))) {
+        sub.deadline = solve_now(c) + solve_seconds(c);
+        c = &sub;
+    }
     pl->placer = p->name;
     pl->align = align;
     pl->offset = calloc((size_t)g->nbufs + 1, sizeof *pl->offset);

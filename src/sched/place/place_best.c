@@ -208,12 +208,9 @@ static int best_members(const graph *g, const run *r, const lifetimes *lt, int64
  * can beat; so best is never larger than any placer. */
 static int best_place(PLACE_ARGS)
 {
-    /* --time-limit (c->seconds) bounds best alone as it bounds exact, best
-     * inside it included: a greedy cut at it stacks the rest, the later
-     * steps are skipped */
-    solve_ctx sub = c ? *c : (solve_ctx){0};
-    if (c && c->seconds > 0 && !(c->deadline > 0)) sub.deadline = solve_now(c) + c->seconds;
-    return place_best_limited(g, r, lt, align, c ? &sub : NULL, place_best_greedy_budget(g->nbufs),
+    /* under --time-limit place_run gives c a deadline: a greedy cut at it
+     * stacks the rest, and the later steps are skipped */
+    return place_best_limited(g, r, lt, align, c, place_best_greedy_budget(g->nbufs),
                               PLACE_BEST_EXACT_NODES, pl, err, errcap);
 }
 

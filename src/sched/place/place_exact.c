@@ -536,10 +536,10 @@ static void capacity_search(xp *P, const solve_ctx *c, int64_t align, int64_t *l
 static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t align,
                      const solve_ctx *c, placement *pl, int cold, char *err, size_t errcap)
 {
-    /* best's plan and the search share the limit: best stops at its end too */
+    /* best's plan and the search share the limit: best stops at its end
+     * too (place_run sets it as it begins, the setup counted) */
     solve_ctx sub = c ? *c : (solve_ctx){0};
-    double end = solve_now(c) + solve_seconds(c);
-    if (!(sub.deadline > 0 && sub.deadline < end)) sub.deadline = end;
+    if (!(sub.deadline > 0)) sub.deadline = solve_now(c) + solve_seconds(c);
     c = &sub;
     if (cold) { /* every buffer stacked on the one before */
         int64_t top = 0;

@@ -515,7 +515,7 @@ int place_greedy_orders(place_greedy *pub, const place_way *ways, int nways, int
         if (a >= 0 && a < best) {
             best = a;
             for (uint32_t i = 0; i < nb; i++) pl->offset[jobs[i].b] = off[i];
-            if (best_jobs) {
+            if (best_jobs && !cut) { /* cut: past the deadline, nothing climbs from it */
                 memcpy(best_jobs, jobs, nb * sizeof *jobs);
                 memcpy(best_off, off, nb * sizeof *off);
             }
