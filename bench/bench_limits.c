@@ -26,7 +26,10 @@ typedef struct job {
     solve_ctx ctx;
     double t0, t1;
     int rc;
+    char note[96]; /* how the search went */
 } job;
+
+static char last_note[96]; /* the last measured job's note */
 
 static void *job_main(void *arg)
 {
@@ -36,10 +39,17 @@ static void *job_main(void *arg)
     if (j->sched) {
         placement pl;
         j->rc = place_run(j->g, j->sched, placer_find("exact"), 1, &j->ctx, &pl, err, sizeof err);
+        if (!j->rc)
+            snprintf(j->note, sizeof j->note, "ran %d, %llu nodes, %s", pl.search.ran,
+                     (unsigned long long)pl.search.states, solve_stop_name(pl.search.stopped));
         if (!j->rc) place_free(&pl);
     } else {
         run r;
         j->rc = policy_run(j->g, policy_find("exact"), &j->ctx, &r, err, sizeof err);
+        if (!j->rc)
+            snprintf(j->note, sizeof j->note, "ran %d, %llu states, %u/%u pieces, %s", r.search.ran,
+                     (unsigned long long)r.search.states, r.search.solved, r.search.pieces,
+                     solve_stop_name(r.search.stopped));
         if (!j->rc) policy_run_free(&r);
     }
     j->t1 = clock_seconds();
@@ -66,6 +76,7 @@ static double measure(const graph *g, const run *sched, double limit, double can
         if (getenv("BENCH_DOING")) fprintf(stderr, "cancel during: %s\n", atomic_load(&w.doing));
     }
     pthread_join(t, NULL);
+    memcpy(last_note, j.note, sizeof last_note);
     return cancel_at > 0 ? j.t1 - set : j.t1 - j.t0;
 }
 
@@ -94,8 +105,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "Usage: bench_limits FILE... (graphs, or MiniMalloc CSVs)\n");
         return 2;
     }
+    /* BENCH_ONLY=policy|placer: that solver alone; BENCH_CANCEL_AT=S: the
+     * cancel S seconds in (default 0.3); BENCH_CANCEL_ONLY=1: no limits */
+    const char *only = getenv("BENCH_ONLY");
+    double cancel_at = getenv("BENCH_CANCEL_AT") ? atof(getenv("BENCH_CANCEL_AT")) : 0.3;
+    int cancel_only = getenv("BENCH_CANCEL_ONLY") != NULL;
     printf("| file | nodes | solver | limit | solving | overshoot | within 10%% + 0.2 s | "
-           "cancel obeyed in |\n|---|---:|---|---:|---:|---:|---|---:|\n");
+           "cancel obeyed in | search |\n|---|---:|---|---:|---:|---:|---|---:|---|\n");
     for (int i = 1; i < argc; i++) {
         graph *g = load_any(argv[i]);
         if (!g) return 1;
@@ -108,12 +124,16 @@ int main(int argc, char **argv)
         const char *name = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
         for (int s = 0; s < 2; s++) {
             const run *sched = s ? &base : NULL;
-            double cancel = measure(g, sched, 60, 0.3);
-            for (size_t k = 0; k < sizeof limits / sizeof *limits; k++) {
+            if (only && strcmp(only, s ? "placer" : "policy")) continue;
+            double cancel = measure(g, sched, 60, cancel_at);
+            if (cancel_only)
+                printf("| %s | %u | %s | - | - | - | - | %.3f s | |\n", name, g->n,
+                       s ? "placer exact" : "policy exact", cancel);
+            for (size_t k = 0; k < sizeof limits / sizeof *limits && !cancel_only; k++) {
                 double t = measure(g, sched, limits[k], 0), over = t - limits[k];
-                printf("| %s | %u | %s | %.1f s | %.2f s | %+.2f s | %s | %.3f s |\n", name, g->n,
-                       s ? "placer exact" : "policy exact", limits[k], t, over,
-                       over <= 0.1 * limits[k] + 0.2 ? "yes" : "**no**", cancel);
+                printf("| %s | %u | %s | %.1f s | %.2f s | %+.2f s | %s | %.3f s | %s |\n", name,
+                       g->n, s ? "placer exact" : "policy exact", limits[k], t, over,
+                       over <= 0.1 * limits[k] + 0.2 ? "yes" : "**no**", cancel, last_note);
                 fflush(stdout);
             }
         }
