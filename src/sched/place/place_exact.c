@@ -67,41 +67,6 @@ static void pop_undo(xp *P, size_t mark)
     }
 }
 
-/* The static order of MiniMalloc's heuristics: W the lifetime's width
- * (canonical), A the area (size x width), T the largest section total over
- * its sections; V and B the width and the area in the problem's own times,
- * where it has them (a CSV's); N the buffers it overlaps, O their bytes; s
- * the size, the smaller first. Each larger first, then the buffer. */
-static int64_t key_of(const xp *P, uint32_t b, char c)
-{
-    if (c == 's') return -P->size[b];
-    if (c == 'N') return (int64_t)P->ovs[b + 1] - P->ovs[b];
-    if (c == 'O') return P->ovb[b];
-    if (c == 'W' || c == 'V') return c == 'W' ? P->w[b] : P->tw[b];
-    if (c == 'A' || c == 'B') {
-        int64_t a;
-        return __builtin_mul_overflow(P->size[b], c == 'A' ? P->w[b] : P->tw[b], &a) ? INT64_MAX
-                                                                                     : a;
-    }
-    int64_t t = 0;
-    for (uint32_t s = P->s0[b]; s < P->s1[b]; s++)
-        if (P->total[s] > t) t = P->total[s];
-    return t;
-}
-
-typedef struct prekey {
-    int64_t k[3];
-    uint32_t b;
-} prekey;
-
-static int prekey_cmp(const void *x, const void *y)
-{
-    const prekey *a = x, *b = y;
-    for (int i = 0; i < 3; i++)
-        if (a->k[i] != b->k[i]) return a->k[i] > b->k[i] ? -1 : 1;
-    return a->b < b->b ? -1 : a->b > b->b;
-}
-
 static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, uint32_t sec1,
                   const uint32_t *pre, const cand *parent, uint32_t nparent, int64_t min_off,
                   uint32_t min_pre);
@@ -122,9 +87,9 @@ static int subsolve(xp *P, const uint32_t *list, uint32_t n, uint32_t sec0, uint
     }
     for (uint32_t i = 0; i < n; i++) {
         k[i].b = list[i];
-        for (int j = 0; j < 3; j++) k[i].k[j] = key_of(P, list[i], P->heur[j]);
+        for (int j = 0; j < 3; j++) k[i].k[j] = xp_key(P, list[i], P->heur[j]);
     }
-    qsort(k, n, sizeof *k, prekey_cmp);
+    qsort(k, n, sizeof *k, xp_prekey_cmp);
     for (uint32_t i = 0; i < n; i++) {
         pre[i] = k[i].b;
         c[i] = (cand){0, i};
@@ -334,8 +299,12 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
         return X_FOUND;
     }
     int r = X_NOTFOUND, sides = 0;
-    for (uint32_t i = 0; i < n && r == X_NOTFOUND; i++) {
-        cand c = ord[i];
+    size_t grpb = ((size_t)nparent + 1) * sizeof(dkey);
+    dkey *grp = P->dyn ? xalloc(P, grpb) : NULL; /* the dynamic order's, group by group */
+    if (P->dyn && !grp) n = 0;                   /* P->stopped says SOLVE_MEMORY */
+    for (uint32_t i = 0, g1 = 0; i < n && r == X_NOTFOUND; i++) {
+        if (grp && i == g1) g1 = xp_dyn_group(P, pre, ord, n, i, grp);
+        cand c = grp ? grp[i].c : ord[i];
         if (c.off < min_off || (c.off == min_off && c.pre < min_pre)) continue; /* canonical */
         if (c.off >= min_height) break; /* a gap below some buffer's top: dominated */
         uint32_t b = pre[c.pre];
@@ -358,9 +327,12 @@ static int search(xp *P, const uint32_t *list, uint32_t nlist, uint32_t sec0, ui
             P->off[b] = -1;
         }
         /* Nothing above b: another buffer first cannot do better (MiniMalloc's
-         * hatless pruning). */
-        if (hatless == 1) break;
+         * hatless pruning), where every buffer before b in the static order at
+         * b's offset had its turn (the dynamic order may try one after b). */
+        if (hatless == 1 && !(grp && xp_dyn_before_later(grp, i, g1, min_off, min_pre))) break;
     }
+    if (grp) xfree(P, grp, grpb);
+    else if (P->dyn) r = X_STOP;
     xfree(P, ord, ordb);
     return r;
 }
@@ -376,9 +348,11 @@ static int fits(xp *P, int64_t cap, uint64_t max_nodes)
      * three more that solve problems MiniMalloc's miss without own times
      * (its E and G as a chain of events): the largest section total, the
      * longest lifetime, then the smaller size, or the most overlaps, or the
-     * most bytes overlapped. */
-    static const char *heurs[] = {"VBT", "TBV", "TVB", "WAT", "TAW", "TWA", "TWs", "TWN", "TWO"};
-    int h0 = P->has_time ? 0 : 3, h1 = (int)(sizeof heurs / sizeof heurs[0]);
+     * most bytes overlapped; last, without own times, TWs in the dynamic
+     * order (its G as a chain of events: 323 nodes, where TWs takes 762035). */
+    static const char *heurs[] = {"VBT", "TBV", "TVB", "WAT", "TAW",
+                                  "TWA", "TWs", "TWN", "TWO", "TWs+"};
+    int h0 = P->has_time ? 0 : 3, h1 = (int)(sizeof heurs / sizeof heurs[0]) - P->has_time;
     P->cap = cap;
     uint64_t limit = P->nb ? P->nb : 1, used = 0;
     if (P->one_order) { /* one order, one run: a run again with more nodes repeats this one */
@@ -391,6 +365,7 @@ static int fits(xp *P, int64_t cap, uint64_t max_nodes)
         for (int h = h0; h < h1; h++) {
             if (used >= max_nodes) return X_STOP;
             P->heur = heurs[h];
+            P->dyn = heurs[h][3] == '+';
             for (uint32_t b = 0; b < P->nb; b++) {
                 P->off[b] = -1;
                 P->minoff[b] = 0;
@@ -457,8 +432,9 @@ static int fits_deep(xp *P, int64_t cap, uint64_t budget)
  * SOLVE_TOO_LARGE):
  * its recursion is as deep as the buffers (its stack 2 KiB a buffer), each
  * level keeps the candidates still unplaced (n^2 / 2 of 16 bytes in all at
- * worst: 0.5 GB at 8000), and overlaps and sections' lists take 4 bytes an
- * entry. */
+ * worst: 0.5 GB at 8000; 40 bytes, 1.3 GB, in the dynamic order, within
+ * --max-memory all the same), and overlaps and sections' lists take 4 bytes
+ * an entry. */
 #define EXACT_MAX_BUFFERS  8000u
 #define EXACT_MAX_OVERLAPS 40000000u
 

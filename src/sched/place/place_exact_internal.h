@@ -10,6 +10,18 @@ typedef struct cand {
     uint32_t pre;
 } cand;
 
+/* A candidate with its key in the dynamic order (place_exact_order.c). */
+typedef struct dkey {
+    int64_t k;
+    cand c;
+} dkey;
+
+/* A buffer with its three keys in a static order. */
+typedef struct prekey {
+    int64_t k[3];
+    uint32_t b;
+} prekey;
+
 typedef struct undo {
     uint32_t idx, kind;
     int64_t old;
@@ -48,6 +60,7 @@ typedef struct xp {
     undo *u;
     size_t nu, capu;
     const char *heur; /* the static order's keys, MiniMalloc's letters */
+    int dyn;          /* candidates at one offset: the tightest section first (heur's '+') */
     int one_order;    /* fits: the heaviest sections' buffers first alone, one run */
     uint64_t nodes, node_left, node_cap, last_check;
     uint64_t work, last_work; /* the search's work (candidates, shifts), to read the clock by */
@@ -58,6 +71,22 @@ typedef struct xp {
     solve_stop stopped; /* SOLVE_DONE, or SOLVE_TIME, SOLVE_STATES, SOLVE_MEMORY, SOLVE_CANCELLED */
     size_t mem, mem_cap; /* bytes the problem and the search hold; the most they may */
 } xp;
+
+/* The key c (one of P->heur's letters) of buffer b in a static order,
+ * larger first; xp_prekey_cmp sorts by the three keys, then the buffer. */
+int64_t xp_key(const xp *P, uint32_t b, char c);
+int xp_prekey_cmp(const void *x, const void *y);
+
+/* The dynamic order: copies the candidates at ord[i0]'s offset (ord is
+ * sorted by offset) into grp[i0..), the least slack of its tightest section
+ * first, then the static order; returns the end of that group.
+ * xp_dyn_before_later: whether a candidate of that group still to try after
+ * grp[i] (before g1) comes before it in the static order and is not
+ * canonically excluded (min_off, min_pre). */
+uint32_t xp_dyn_group(xp *P, const uint32_t *pre, const cand *ord, uint32_t n, uint32_t i0,
+                      dkey *grp);
+int xp_dyn_before_later(const dkey *grp, uint32_t i, uint32_t g1, int64_t min_off,
+                        uint32_t min_pre);
 
 /* What xp_build returns. */
 enum { XP_OK = 0, XP_OOM = -1, XP_TOO_LARGE = -2, XP_MEMORY = -3 };
