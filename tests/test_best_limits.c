@@ -121,7 +121,10 @@ static void best_cancelled_keeps_a_whole_order(void **state)
         check_valid(g, &r, "best cancelled");
         assert_true(r.peak <= fifo.peak);
         if (reads >= k && reads > k + 3) fail_msg("cancel at %u: %u readings", k, reads);
-        if (reads < k) break; /* it ended before the cancel: every reading tried */
+        if (reads < k) { /* it ended before the cancel: every reading tried */
+            policy_run_free(&r);
+            break;
+        }
         if (r.search.stopped != SOLVE_CANCELLED) { /* the cancel came with its last reading */
             assert_ptr_equal(r.found_by, whole.found_by);
             assert_int_equal(policy_diverge(&whole, &r), g->n);
