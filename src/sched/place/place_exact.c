@@ -356,16 +356,16 @@ static int fits(xp *P, int64_t cap, uint64_t max_nodes)
     P->cap = cap;
     uint64_t limit = P->nb ? P->nb : 1, used = 0;
     if (P->one_order) { /* one order, one run: a run again with more nodes repeats this one */
-        h0 = P->has_time ? 2 : 5;
-        h1 = h0 + 1;
+        h0 = 0;
+        h1 = 1;
         limit = max_nodes / 2 ? max_nodes / 2 : 1;
     }
     for (;;) {
         limit = limit < UINT64_MAX / 2 ? limit * 2 : UINT64_MAX;
         for (int h = h0; h < h1; h++) {
             if (used >= max_nodes) return X_STOP;
-            P->heur = heurs[h];
-            P->dyn = heurs[h][3] == '+';
+            P->heur = P->one_order ? P->one_order : heurs[h];
+            P->dyn = P->heur[3] == '+';
             for (uint32_t b = 0; b < P->nb; b++) {
                 P->off[b] = -1;
                 P->minoff[b] = 0;
@@ -565,19 +565,22 @@ static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t 
 #define EXACT_IMPROVE_WORK 24000000u
 
 /* place_exact_improve's passes, each within n more nodes: the capacity
- * search (one_order 0), or one probe of the bound in one order, one run
- * (one_order 1). A pass stopped by its nodes leaves the next its turn. */
-static void improve_pass(xp *P, const solve_ctx *c, int one_order, uint64_t n, uint64_t w,
+ * search (order NULL), or one probe of the bound in that order, one run. A
+ * pass stopped by its nodes leaves the next its turn. */
+static void improve_pass(xp *P, const solve_ctx *c, const char *order, uint64_t n, uint64_t w,
                          int64_t align, int64_t *lo, int64_t *hi, placement *tmp)
 {
-    if (n == 0 || *lo >= *hi || (P->stopped != SOLVE_DONE && P->stopped != SOLVE_STATES)) return;
+    if (n == 0 || w == 0 || *lo >= *hi || (P->stopped != SOLVE_DONE && P->stopped != SOLVE_STATES))
+        return;
     P->stopped = SOLVE_DONE;
-    P->one_order = one_order;
+    P->one_order = order;
     P->node_cap = P->nodes + n;
     P->work_cap = P->work + w;
-    if (one_order) probe_at(P, c, *lo, n, align, lo, hi, tmp);
+    if (order) probe_at(P, c, *lo, n, align, lo, hi, tmp);
     else capacity_search(P, c, align, lo, hi, tmp);
 }
+
+static uint64_t work_left(uint64_t w, uint64_t used) { return used < w ? w - used : 0; }
 
 int64_t place_exact_improve(const graph *g, const run *r, const lifetimes *lt, int64_t align,
                             const solve_ctx *c, uint64_t max_nodes, placement *pl, uint64_t *nodes)
@@ -599,13 +602,21 @@ int64_t place_exact_improve(const graph *g, const run *r, const lifetimes *lt, i
          * counts and detail into a copy */
         placement tmp = *pl;
         int64_t hi0 = hi;
-        uint64_t w0 = P.work;
+        uint64_t w0 = P.work, n1 = max_nodes / 2, w1 = EXACT_IMPROVE_WORK / 2;
         /* half the nodes for the bound in the heaviest sections' order
          * first (where the bound is the answer, as it mostly is, that order
-         * finds it soonest), the rest for the capacity search's usual
+         * finds it soonest); without own times, half of that in TWs's
+         * dynamic order (TWs+: it fits MiniMalloc's E as a chain of events,
+         * where TWA does not); the rest for the capacity search's usual
          * orders and capacities */
-        improve_pass(&P, &sub, 1, max_nodes / 2, EXACT_IMPROVE_WORK / 2, align, &lo, &hi, &tmp);
-        improve_pass(&P, &sub, 0, max_nodes - max_nodes / 2, EXACT_IMPROVE_WORK - (P.work - w0),
+        if (P.has_time) {
+            improve_pass(&P, &sub, "TVB", n1, w1, align, &lo, &hi, &tmp);
+        } else {
+            improve_pass(&P, &sub, "TWA", n1 / 2, w1 / 2, align, &lo, &hi, &tmp);
+            improve_pass(&P, &sub, "TWs+", n1 - n1 / 2, work_left(w1, P.work - w0), align, &lo, &hi,
+                         &tmp);
+        }
+        improve_pass(&P, &sub, NULL, max_nodes - n1, work_left(EXACT_IMPROVE_WORK, P.work - w0),
                      align, &lo, &hi, &tmp);
         if (hi < hi0) pl->detail = "best's plan, improved by MiniMalloc's search (bounded)";
         if (nodes) *nodes = P.nodes;

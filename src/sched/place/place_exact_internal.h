@@ -59,9 +59,9 @@ typedef struct xp {
     int64_t *pre_max, *suf_max;  /* [nsec] the largest totals each side (place_exact.c) */
     undo *u;
     size_t nu, capu;
-    const char *heur; /* the static order's keys, MiniMalloc's letters */
-    int dyn;          /* candidates at one offset: the tightest section first (heur's '+') */
-    int one_order;    /* fits: the heaviest sections' buffers first alone, one run */
+    const char *heur;      /* the static order's keys, MiniMalloc's letters */
+    int dyn;               /* candidates at one offset: the tightest section first (heur's '+') */
+    const char *one_order; /* fits: this order alone, one run (NULL: the round robin) */
     uint64_t nodes, node_left, node_cap, last_check;
     uint64_t work, last_work; /* the search's work (candidates, shifts), to read the clock by */
     uint64_t work_cap;        /* the search stops (SOLVE_STATES) past this work; 0: never */
