@@ -62,6 +62,7 @@ typedef struct xp {
     const char *heur;      /* the static order's keys, MiniMalloc's letters */
     int dyn;               /* candidates at one offset: the tightest section first (heur's '+') */
     const char *one_order; /* fits: this order alone, one run (NULL: the round robin) */
+    int coarse;            /* the capacity search probes no capacity within 0.1% below its plan */
     uint64_t nodes, node_left, node_cap, last_check;
     uint64_t work, last_work; /* the search's work (candidates, shifts), to read the clock by */
     uint64_t work_cap;        /* the search stops (SOLVE_STATES) past this work; 0: never */
