@@ -336,15 +336,21 @@ group_capacity() {
     expect_grep "$OUT" '"fits": true' "plan says it fits"
 }
 
+# forms DATA X: tests/data/DATA.csv in $TMP as X.csv, X.json (the chain
+# graph) and X.steps.csv (each start and end at its own time)
+forms() {
+    cp "$SRC/tests/data/$1.csv" "$TMP/$2.csv"
+    python3 "$SRC/bench/minimalloc2json.py" "$TMP/$2.csv" "$TMP/$2.json"
+    "$M" plan "$TMP/$2.json" --placer first-fit --align 1 -f minimalloc -o "$TMP/$2.steps.csv"
+}
+
 # One problem in its three forms: MiniMalloc's times, one event a time step
 # (what plan -f minimalloc writes) and the chain graph (no times). Exact's
 # search runs on canonical lifetimes: the same arena and the same proof in
 # each; the forms without times of their own search identically (the same
 # nodes and capacities), a CSV's own times add orders of their own.
 group_forms() {
-    cp "$SRC/tests/data/best-misses.csv" "$TMP/f.csv" # best's greedy misses: exact searches
-    python3 "$SRC/bench/minimalloc2json.py" "$TMP/f.csv" "$TMP/f.json"
-    "$M" plan "$TMP/f.json" --placer first-fit --align 1 -f minimalloc -o "$TMP/f.steps.csv"
+    forms best-misses f # best's greedy misses: exact searches
     run "$M" place --placer exact -f json --time-limit 60 "$TMP/f.csv"
     local a1 p1 a2 p2 a3 p3
     a1=$(json_field "$OUT" arena)
@@ -386,9 +392,7 @@ json.dump({"Nodes": nodes, "Edges": edges}, open(sys.argv[2], "w"))' "$TMP/f.jso
 group_forms_tight() {
     local x f cmd lim=(--time-limit 600 -f json)
     for x in E G; do
-        cp "$SRC/tests/data/minimalloc-$x.csv" "$TMP/$x.csv"
-        python3 "$SRC/bench/minimalloc2json.py" "$TMP/$x.csv" "$TMP/$x.json"
-        "$M" plan "$TMP/$x.json" --placer first-fit --align 1 -f minimalloc -o "$TMP/$x.steps.csv"
+        forms "minimalloc-$x" "$x"
         for f in $x.csv $x.steps.csv $x.json; do
             cmd=(place "$TMP/$f")
             [ "$f" = $x.json ] && cmd=(plan "$TMP/$f" --align 1)
@@ -416,9 +420,7 @@ group_forms_tight() {
     # MiniMalloc's J as a chain of events (tests/data/minimalloc-J.csv): best
     # within 2% (1055744; 1092608 when its capacity search spent a sixth of
     # its work on capacities a few bytes below its plan)
-    cp "$SRC/tests/data/minimalloc-J.csv" "$TMP/J.csv"
-    python3 "$SRC/bench/minimalloc2json.py" "$TMP/J.csv" "$TMP/J.json"
-    "$M" plan "$TMP/J.json" --placer first-fit --align 1 -f minimalloc -o "$TMP/J.steps.csv"
+    forms minimalloc-J J
     run "$M" place "$TMP/J.steps.csv" --align 1 --placer best -f json
     if [ "$rc" = 0 ] && [ "$(json_field "$OUT" arena)" -le 1069547 ]; then
         ok
