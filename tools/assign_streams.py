@@ -57,11 +57,8 @@ def main(argv=None):
     except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
         print(f"assign_streams.py: {name}: {e}", file=sys.stderr)
         return 1
-    if a.output == "-":
-        dump(graph, sys.stdout)
-    else:
-        with open(a.output, "w") as f:
-            dump(graph, f)
+    with graphkit.open_output(a.output) as f:
+        dump(graph, f)
     return 0
 
 

@@ -3,10 +3,16 @@ the hand-made samples (make_demo.py, make_teaching.py): one ALLOC per op
 output, ready when the op's inputs are; the op; a FREE after the last reader.
 And the fork rule that spreads any memtris graph's compute nodes over streams
 (assign_streams, set_streams), for fx2memtris.py and assign_streams.py; and
-round_sig, FLOPS_PER_SECOND and write_compact for both exporters."""
+round_sig, FLOPS_PER_SECOND and write_compact for both exporters; open_output,
+the output file whole or absent, for every tool that writes one."""
+import contextlib
 import heapq
 import json
+import os
+import signal
+import stat
 import sys
+import tempfile
 
 # Ops that move data between devices or host memory rather than compute: a
 # copy engine's work, so they run on stream 1 whatever --streams says. On-device
@@ -19,15 +25,88 @@ MAX_STREAMS = 64
 FLOPS_PER_SECOND = 50e9
 
 
+class _Signalled(BaseException):
+    """SIGTERM or SIGHUP while open_output writes: unwinds to its cleanup."""
+
+    def __init__(self, sig):
+        super().__init__(sig)
+        self.sig = sig
+
+
+def _on_signal(sig, frame):
+    raise _Signalled(sig)
+
+
+@contextlib.contextmanager
+def open_output(path):
+    """A text file to write path through, whole or absent (as memtris's -o):
+    standard output for "-"; a device or a FIFO (not a regular file) written
+    in place; otherwise a temporary file beside path (".NAME.XXXXXXXX", the
+    old file's permissions or 0666 less the umask), synced and renamed over
+    path when the block ends. An exception, Ctrl-C, SIGTERM or SIGHUP removes
+    the temporary file and leaves an old path as it was (the signal then ends
+    the process as it would have)."""
+    if path == "-":
+        yield sys.stdout
+        return
+    try:
+        old = os.stat(path)
+    except FileNotFoundError:
+        old = None
+    if old is not None and not stat.S_ISREG(old.st_mode):
+        with open(path, "w") as f:
+            yield f
+        return
+    if old is not None and not os.access(path, os.W_OK):
+        open(path, "a").close()  # the error open(path, "w") gives
+    target = os.path.realpath(path) if old is not None else path
+    try:
+        tmp = tempfile.NamedTemporaryFile("w", dir=os.path.dirname(target) or ".", delete=False,
+                                          prefix="." + os.path.basename(target)[:200] + ".")
+    except PermissionError as e:
+        if old is None:
+            raise PermissionError(e.errno, e.strerror, path) from None
+        with open(path, "w") as f:  # a folder that cannot hold it: in place
+            yield f
+        return
+    except OSError as e:  # named as open(path, "w") names it
+        raise OSError(e.errno, e.strerror, path) from None
+    caught = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) == signal.SIG_DFL:
+            caught[sig] = signal.signal(sig, _on_signal)
+    try:
+        if old is not None:
+            os.fchmod(tmp.fileno(), stat.S_IMODE(old.st_mode))
+        else:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.fchmod(tmp.fileno(), 0o666 & ~mask)
+        yield tmp
+        tmp.flush()
+        os.fsync(tmp.fileno())
+        tmp.close()
+        os.replace(tmp.name, target)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            tmp.close()
+        with contextlib.suppress(OSError):
+            os.unlink(tmp.name)
+        if isinstance(e, _Signalled):
+            signal.signal(e.sig, signal.SIG_DFL)
+            os.kill(os.getpid(), e.sig)
+        raise
+    finally:
+        for sig, prev in caught.items():
+            signal.signal(sig, prev)
+
+
 def write_compact(graph, path):
     """The exporters' output: graph as one line of compact JSON, to the file
-    path or to standard output for "-"."""
+    path (whole or absent: open_output) or to standard output for "-"."""
     text = json.dumps(graph, separators=(",", ":")) + "\n"
-    if path == "-":
-        sys.stdout.write(text)
-    else:
-        with open(path, "w") as f:
-            f.write(text)
+    with open_output(path) as f:
+        f.write(text)
 
 
 def round_sig(x, digits=4):

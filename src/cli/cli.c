@@ -2,7 +2,6 @@
  * diagnostics, lookups of policies, placers, backends and modes with their
  * usage errors, placing with the plan checked, CSV fields. */
 #include "cli.h"
-#include <sys/stat.h>
 #include <stdarg.h>
 #include <string.h>
 #include "gpu/replay.h"
@@ -132,10 +131,4 @@ void cli_csv_field(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
-}
-
-void cli_remove_partial(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) remove(path);
 }

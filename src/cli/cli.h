@@ -6,6 +6,7 @@
 #define MEMTRIS_CLI_H
 #include <getopt.h>
 #include <stdio.h>
+#include "util/atomic_out.h"
 #include "util/jw.h"
 #include "sched/graph/graph.h"
 #include "sched/place/place.h"
@@ -65,15 +66,19 @@ typedef struct cli_out {
     /* How a write error names standard output: "'standard output'", or,
      * set by the caller, the bare words that cli_main uses. */
     const char *stdout_name;
+    atomic_out file; /* path's: a temporary file renamed over it when whole */
 } cli_out;
-/* Opens path for writing (NULL or "-": standard output) and clears errno:
- * EXIT_OK, or EXIT_BAD after "memtris CMD: cannot open 'PATH' for writing: ...". */
+/* Opens path for writing (NULL or "-": standard output; a file through
+ * atomic_out, whole or absent) and clears errno: EXIT_OK, or EXIT_BAD after
+ * "memtris CMD: cannot open 'PATH' for writing: ...". */
 int cli_out_open(cli_out *o, const char *cmd, const char *path);
-/* Ends the output: flushes standard output or closes the file. write_errno:
- * a write that failed already (0: none). EXIT_OK, or EXIT_BAD after
- * "memtris CMD: error writing 'PATH': ..." with a partial file removed. */
+/* Ends the output: flushes standard output, or completes the file (renamed
+ * over PATH). write_errno: a write that failed already (0: none). EXIT_OK,
+ * or EXIT_BAD after "memtris CMD: error writing 'PATH': ..." with what was
+ * written removed and an old PATH untouched. */
 int cli_out_close(cli_out *o, int write_errno);
-/* After a failure already said: closes the file and removes it. */
+/* After a failure already said: closes the file and removes what was
+ * written (an old PATH untouched). */
 void cli_out_abandon(cli_out *o);
 
 /* ------------------------------------------------ the rest (cli.c) */
@@ -342,9 +347,6 @@ void cli_pool_defaults(pool_params *pp);
  * after a usage error for CMD naming the option. */
 int cli_pool_opt(const char *cmd, int opt, const char *arg, pool_params *pp);
 
-/* Removes a partly written output file after a write error: only a regular
- * file (never /dev/full, a fifo or a device). */
-void cli_remove_partial(const char *path);
 /* Prints a string as a CSV field (quoted when needed). */
 void cli_csv_field(FILE *f, const char *s);
 

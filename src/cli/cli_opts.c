@@ -75,14 +75,15 @@ int cli_format(const char *cmd, const char *name, unsigned formats)
 
 int cli_out_open(cli_out *o, const char *cmd, const char *path)
 {
-    *o = (cli_out){stdout, NULL, cmd, "'standard output'"};
+    *o = (cli_out){.f = stdout, .cmd = cmd, .stdout_name = "'standard output'"};
     if (path && strcmp(path, "-")) {
         o->path = path;
-        if (!(o->f = fopen(path, "w"))) {
+        if (atomic_out_open(&o->file, path)) {
             fprintf(stderr, "memtris %s: cannot open '%s' for writing: %s\n", cmd, path,
                     strerror(errno));
             return EXIT_BAD;
         }
+        o->f = o->file.f;
     }
     errno = 0;
     return EXIT_OK;
@@ -90,21 +91,19 @@ int cli_out_open(cli_out *o, const char *cmd, const char *path)
 
 int cli_out_close(cli_out *o, int write_errno)
 {
-    int failed;
-    if (write_errno) failed = o->path ? fclose(o->f) : 0; /* said below, whatever the close says */
-    else failed = o->path ? ferror(o->f) | fclose(o->f) : fflush(o->f) || ferror(o->f);
-    if (!write_errno && !failed) return EXIT_OK;
-    int e = write_errno ? write_errno : errno ? errno : EIO;
+    int e = write_errno;
+    if (!o->path) {
+        if (!e && (fflush(o->f) || ferror(o->f))) e = errno ? errno : EIO;
+    } else if (e) atomic_out_abandon(&o->file); /* said below, whatever the close says */
+    else if (atomic_out_commit(&o->file)) e = errno ? errno : EIO;
+    if (!e) return EXIT_OK;
     if (o->path)
         fprintf(stderr, "memtris %s: error writing '%s': %s\n", o->cmd, o->path, strerror(e));
     else fprintf(stderr, "memtris %s: error writing %s: %s\n", o->cmd, o->stdout_name, strerror(e));
-    if (o->path) cli_remove_partial(o->path);
     return EXIT_BAD;
 }
 
 void cli_out_abandon(cli_out *o)
 {
-    if (!o->path) return;
-    fclose(o->f);
-    cli_remove_partial(o->path);
+    if (o->path) atomic_out_abandon(&o->file);
 }

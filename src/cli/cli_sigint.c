@@ -2,7 +2,8 @@
  * searches (exact's schedule or plan, best's climbs) asks the search to stop,
  * as Esc does in the TUI: the command goes on with the best answer found and
  * says it was interrupted. A second SIGINT during that search, or one outside
- * a search, ends the process as SIGINT does. Exports cli_search_*. */
+ * a search, ends the process as SIGINT does, an output file being written
+ * removed (its old content untouched). Exports cli_search_*. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@ static void on_sigint(int sig)
         atomic_store(&watch.cancel, 1);
         return;
     }
+    atomic_out_unlink_temps(); /* an output being written is left as it was */
     signal(sig, SIG_DFL);
     raise(sig);
 }

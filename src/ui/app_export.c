@@ -1,11 +1,13 @@
 /* app_export.c: the TUI's export (e): the curve and the arena of the stepped
  * policy as an SVG picture, drawn as plan --svg draws them, with the cursor's
- * step marked. Exports app_export_name, app_export_svg. */
+ * step marked, whole or absent (atomic_out). Exports app_export_name,
+ * app_export_svg. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "app.h"
 #include "svg.h"
+#include "util/atomic_out.h"
 
 void app_export_name(const app *a, char *out, size_t cap)
 {
@@ -18,8 +20,8 @@ void app_export_name(const app *a, char *out, size_t cap)
 
 int app_export_svg(app *a, const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
+    atomic_out out;
+    if (atomic_out_open(&out, path)) {
         snprintf(a->msg, sizeof a->msg, "cannot write %.120s: %s", path, strerror(errno));
         return -1;
     }
@@ -30,15 +32,11 @@ int app_export_svg(app *a, const char *path)
                    .policy = a->pol->name,
                    .has_cursor = 1,
                    .cursor = a->st[0].k};
-    int rc = svg_write_plan(f, &sp, err, sizeof err);
-    int werr = ferror(f), e = errno;
-    if (fclose(f) && !werr) {
-        werr = 1;
-        e = errno;
-    }
-    if (rc || werr) {
+    int rc = svg_write_plan(out.f, &sp, err, sizeof err), e = 0;
+    if (rc) atomic_out_abandon(&out);
+    else if (atomic_out_commit(&out)) e = errno ? errno : EIO;
+    if (rc || e) {
         snprintf(a->msg, sizeof a->msg, "cannot write %.120s: %s", path, rc ? err : strerror(e));
-        remove(path);
         return -1;
     }
     snprintf(a->msg, sizeof a->msg, "wrote %.120s: the curve and the %s arena of %s at step %u",

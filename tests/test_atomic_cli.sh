@@ -1,0 +1,279 @@
+#!/usr/bin/env bash
+# test_atomic_cli.sh: every output file is whole or absent. Each writer (gen,
+# plan in every format and --svg, place, compare --pareto --svg, replay and
+# iterate on the host backend, the Python tools) replaces an old file whole,
+# its permissions kept; killed mid-write by SIGINT, SIGTERM or SIGHUP, or
+# failing mid-write (file size limit, a full tmpfs), it leaves the old file
+# byte-identical and no temporary file beside it.
+# Usage: test_atomic_cli.sh MEMTRIS SRCDIR [GROUP]   (GROUP: replace, signals,
+# errors or tools; all of them when omitted). Prints "N passed, M failed" last.
+set -u
+
+if [ $# -lt 2 ]; then
+    echo "usage: $0 MEMTRIS SRCDIR [GROUP]" >&2
+    exit 2
+fi
+M=$1
+SRC=$(cd "$2" && pwd)
+GROUP=${3:-all}
+DEMO=$SRC/samples/demo.json
+. "$(dirname "$0")/clilib.sh" atomic
+
+OLD="old content: not a plan, not a graph
+"
+
+# fresh DIR: DIR made anew with DIR/out holding $OLD, mode 600.
+fresh() {
+    rm -rf "$1"
+    mkdir "$1"
+    printf '%s' "$OLD" >"$1/out"
+    chmod 600 "$1/out"
+}
+
+# expect_old DIR DESC: DIR/out is $OLD byte for byte; nothing else in DIR.
+expect_old() {
+    if [ "$(cat "$1/out")"$'\n' = "$OLD" ]; then ok; else bad "$2: the old file changed"; fi
+    expect_alone "$1" "$2"
+}
+
+# expect_alone DIR DESC: DIR holds out alone (no temporary file left).
+expect_alone() {
+    local left
+    left=$(ls -A "$1" | grep -vx out)
+    if [ -z "$left" ]; then ok; else bad "$2: left behind: $left"; fi
+}
+
+# ------------------------------------------------------------------ groups
+
+# replaced D DESC REF CMD...: runs CMD (writing D/out) over the old D/out;
+# status 0, D/out byte-identical to REF (or any other text than the old one
+# when REF is -), mode 600 kept, nothing else left in D.
+replaced() {
+    local d=$1 desc=$2 ref=$3
+    shift 3
+    fresh "$d"
+    run "$@"
+    expect_rc 0 "$desc"
+    if [ "$ref" = - ]; then
+        if [ -s "$d/out" ] && ! cmp -s "$d/out" <(printf '%s' "$OLD"); then ok
+        else bad "$desc: the old file was not replaced"; fi
+    else expect_same "$d/out" "$ref" "$desc (the whole new file)"; fi
+    if [ "$(stat -c %a "$d/out")" = 600 ]; then ok; else bad "$desc: mode $(stat -c %a "$d/out"), not 600"; fi
+    expect_alone "$d" "$desc"
+}
+
+group_replace() {
+    local d=$TMP/r ref=$TMP/ref
+    "$M" gen random --nodes 2000 --seed 3 >"$ref"
+    replaced "$d" "gen -o" "$ref" "$M" gen random --nodes 2000 --seed 3 -o "$d/out"
+    "$M" gen packing -n 300 --seed 5 --format csv >"$TMP/p.csv"
+    replaced "$d" "gen packing -o" "$TMP/p.csv" "$M" gen packing -n 300 --seed 5 --format csv -o "$d/out"
+    for f in text json csv minimalloc memory-viz; do
+        "$M" plan "$DEMO" --placer first-fit -f "$f" >"$ref"
+        replaced "$d" "plan -f $f -o" "$ref" "$M" plan "$DEMO" --placer first-fit -f "$f" -o "$d/out"
+    done
+    "$M" plan "$DEMO" --placer first-fit --svg - >"$ref"
+    replaced "$d" "plan --svg" "$ref" "$M" plan "$DEMO" --placer first-fit --svg "$d/out"
+    for f in csv json; do
+        "$M" place "$TMP/p.csv" -f "$f" >"$ref" 2>/dev/null
+        replaced "$d" "place -f $f -o" "$ref" "$M" place "$TMP/p.csv" -f "$f" -o "$d/out"
+    done
+    "$M" place "$TMP/p.csv" --svg - >"$ref" 2>/dev/null
+    replaced "$d" "place --svg" "$ref" "$M" place "$TMP/p.csv" --svg "$d/out"
+    "$M" compare "$DEMO" --pareto --svg - >"$ref"
+    replaced "$d" "compare --pareto --svg" "$ref" "$M" compare "$DEMO" --pareto --svg "$d/out"
+    # measured on this machine: a whole new file, not the same bytes each run
+    replaced "$d" "replay -o (a saved replay)" - "$M" replay "$DEMO" --backend host --mode arena \
+        -f json -o "$d/out"
+    py "the saved replay is whole JSON" 'import json, sys; json.load(open(sys.argv[1]))' "$d/out"
+    replaced "$d" "iterate -o" - "$M" iterate "$DEMO" --iterations 3 -f json -o "$d/out"
+    py "iterate's output is whole JSON" 'import json, sys; json.load(open(sys.argv[1]))' "$d/out"
+    # through a symbolic link: the file it names is replaced, the link kept
+    fresh "$d"
+    mv "$d/out" "$d/real"
+    ln -s real "$d/out"
+    run "$M" plan "$DEMO" --placer first-fit -f json -o "$d/out"
+    "$M" plan "$DEMO" --placer first-fit -f json >"$ref"
+    if [ -L "$d/out" ]; then ok; else bad "-o through a link: the link was replaced"; fi
+    expect_same "$d/real" "$ref" "-o through a link writes the file it names"
+    # devices and FIFOs are written in place, as before
+    run "$M" plan "$DEMO" --placer first-fit -o /dev/null
+    expect_rc 0 "-o /dev/null"
+    if [ -c /dev/null ]; then ok; else bad "-o /dev/null: no longer a device"; fi
+    rm -rf "$d" && mkdir "$d" && mkfifo "$d/fifo"
+    cat "$d/fifo" >"$TMP/fifo.out" &
+    run "$M" plan "$DEMO" --placer first-fit -f json -o "$d/fifo"
+    wait
+    expect_rc 0 "-o FIFO"
+    expect_same "$TMP/fifo.out" "$ref" "-o FIFO: the plan read from it"
+    if [ -p "$d/fifo" ]; then ok; else bad "-o FIFO: no longer a FIFO"; fi
+    # a read-only old file is refused as before, and kept
+    if [ "$(id -u)" -ne 0 ]; then
+        fresh "$d"
+        chmod 400 "$d/out"
+        run "$M" plan "$DEMO" --placer first-fit -o "$d/out"
+        expect_rc 1 "-o a read-only file"
+        expect_grep "$ERR" "cannot open '$d/out' for writing: Permission denied" "read-only -o"
+        expect_old "$d" "-o a read-only file"
+    fi
+}
+
+# state PID: the state letter of process PID in $st (R, S, T, Z...; empty
+# when gone), read without a fork.
+state() {
+    local line=
+    st=
+    { read -r line <"/proc/$1/stat"; } 2>/dev/null || return 0
+    line=${line##*) }
+    st=${line%% *}
+}
+
+# killed SIG DESC CMD...: runs CMD (writing $TMP/k/out over the old one) in
+# the background, stops it once its temporary file is there and still there,
+# sends SIG: the process ends by SIG, the old file is byte-identical, no
+# temporary file is left. A run that ends before it is caught is tried again.
+killed() {
+    local sig=$1 desc=$2 d=$TMP/k try i pid caught= tmps
+    shift 2
+    shopt -s nullglob
+    for ((try = 0; try < 5 && !caught; try++)); do
+        fresh "$d"
+        set -m # the job gets SIGINT (a script's background jobs ignore it)
+        "$@" >/dev/null 2>"$ERR" &
+        pid=$!
+        set +m
+        # polled without a fork: the temporary file, or the writer's end
+        for ((i = 0; i < 5000000; i++)); do
+            tmps=("$d"/.out.*)
+            [ ${#tmps[@]} -gt 0 ] && break
+            state "$pid"
+            [[ $st == [RSDT] ]] || break
+        done
+        if [ ${#tmps[@]} -gt 0 ] && kill -STOP "$pid" 2>/dev/null; then
+            for ((i = 0; i < 5000000; i++)); do
+                state "$pid"
+                [[ $st == [RSD] ]] || break
+            done
+            if [ "$st" = T ] && [ -e "${tmps[0]}" ]; then
+                caught=1
+                kill "-$sig" "$pid"
+            fi
+            kill -CONT "$pid"
+        fi
+        wait "$pid" 2>/dev/null # (no "Hangup" line from the shell)
+        rc=$?
+    done
+    shopt -u nullglob
+    if [ -z "$caught" ]; then
+        bad "$desc: never caught writing (5 runs ended first)"
+        return
+    fi
+    expect_rc $((128 + $(kill -l "$sig"))) "$desc: ended by SIG$sig"
+    expect_old "$d" "$desc"
+}
+
+group_signals() {
+    local big=$TMP/big.json bigp=$TMP/big.csv d=$TMP/k
+    "$M" gen random --nodes 1000000 --seed 1 -o "$big" || bad "gen of the big graph"
+    "$M" gen packing -n 200000 --seed 1 --format csv -o "$bigp" || bad "gen of the big CSV"
+    for sig in INT TERM; do
+        killed $sig "gen -o" "$M" gen random --nodes 1000000 --seed 2 -o "$d/out"
+        killed $sig "plan -f csv -o" "$M" plan "$big" --placer first-fit -f csv -o "$d/out"
+        killed $sig "plan -f memory-viz -o" "$M" plan "$big" --placer first-fit -f memory-viz \
+            -o "$d/out"
+        killed $sig "plan --svg" "$M" plan "$big" --placer first-fit --svg "$d/out"
+        killed $sig "place -o" "$M" place "$bigp" --placer first-fit -o "$d/out"
+    done
+    # gen's SIGINT is atomic_out's own handler; plan's and place's, the one a
+    # search installs (cli_sigint.c), after which it writes
+    killed HUP "gen -o" "$M" gen random --nodes 1000000 --seed 2 -o "$d/out"
+    killed HUP "plan -f json -o" "$M" plan "$big" --placer first-fit -f json -o "$d/out"
+}
+
+group_errors() {
+    local d=$TMP/e
+    # a write that fails halfway (file size limit, SIGXFSZ ignored)
+    fresh "$d"
+    (ulimit -f 64; trap '' XFSZ; exec "$M" gen random --nodes 100000 -o "$d/out") >"$OUT" 2>"$ERR"
+    rc=$?
+    expect_rc 1 "-o past the file size limit"
+    expect_grep "$ERR" "error writing '$d/out'" "a failed write names the path"
+    expect_old "$d" "-o past the file size limit"
+    fresh "$d"
+    (ulimit -f 64; trap '' XFSZ; exec "$M" plan "$DEMO" --placer first-fit --svg "$d/out") \
+        >"$OUT" 2>"$ERR"
+    rc=$?
+    if [ "$rc" -eq 0 ]; then ok; else expect_old "$d" "--svg past the file size limit"; fi
+    # a full file system: a small tmpfs in a user namespace, where one may be made
+    if ! unshare -rm true 2>/dev/null; then
+        echo "skip: no user namespace to mount a full tmpfs in (unshare -rm failed)"
+        return
+    fi
+    fresh "$d"
+    unshare -rm bash -c 'mount -t tmpfs -o size=256k tmpfs "$1" && printf "%s" "$2" >"$1/out" &&
+        "$3" gen random --nodes 100000 -o "$1/out" 2>"$4"; rc=$?
+        cmp -s "$1/out" <(printf "%s" "$2") && [ "$(ls -A "$1")" = out ] && exit $rc; exit 99' \
+        - "$d" "$OLD" "$M" "$ERR"
+    rc=$?
+    expect_rc 1 "-o on a full tmpfs (99: the old file changed or a temporary file is left)"
+    expect_grep "$ERR" "No space left on device" "a full tmpfs is named"
+}
+
+group_tools() {
+    local d=$TMP/t
+    # tools/graphkit.py's open_output, which every tool writes through
+    local lib="import os, signal, sys; sys.path.insert(0, '$SRC/tools'); import graphkit"
+    fresh "$d"
+    py "open_output replaces whole" "$lib
+with graphkit.open_output(sys.argv[1]) as f: f.write('new\n')
+assert open(sys.argv[1]).read() == 'new\n'
+assert oct(os.stat(sys.argv[1]).st_mode & 0o777) == '0o600'" "$d/out"
+    expect_alone "$d" "open_output replaces whole"
+    for sig in INT TERM HUP; do
+        fresh "$d"
+        { # (no "Terminated" line from the shell)
+            python3 -c "$lib
+with graphkit.open_output(sys.argv[1]) as f:
+    f.write('partial'); f.flush()
+    os.kill(os.getpid(), signal.SIG$sig)" "$d/out"
+            rc=$?
+        } 2>/dev/null
+        expect_rc $((128 + $(kill -l $sig))) "open_output: ended by SIG$sig"
+        expect_old "$d" "open_output killed by SIG$sig"
+    done
+    fresh "$d"
+    python3 -c "$lib
+import resource
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+try:
+    with graphkit.open_output(sys.argv[1]) as f: f.write('x' * 100000)
+except OSError: sys.exit(1)" "$d/out"
+    rc=$?
+    expect_rc 1 "open_output past the file size limit"
+    expect_old "$d" "open_output past the file size limit"
+    # the tools themselves
+    fresh "$d"
+    replaced "$d" "assign_streams.py -o" - python3 "$SRC/tools/assign_streams.py" "$DEMO" \
+        --streams 2 -o "$d/out"
+    if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+        printf 'import torch\nclass Tiny(torch.nn.Module):\n    def forward(self, x):\n        return torch.relu(x) + 1\n' >"$TMP/tiny.py"
+        (cd "$TMP" && /usr/bin/python3 "$SRC/tools/fx2memtris.py" tiny:Tiny --input-shape 4 >"$TMP/ref")
+        replaced "$d" "fx2memtris.py -o" "$TMP/ref" \
+            bash -c 'cd "$1" && /usr/bin/python3 "$2" tiny:Tiny --input-shape 4 -o "$3"' \
+            - "$TMP" "$SRC/tools/fx2memtris.py" "$d/out"
+    else echo "skip: fx2memtris.py -o: no torch in /usr/bin/python3"; fi
+    if /usr/bin/python3 -c 'import onnx' 2>/dev/null; then
+        /usr/bin/python3 -c 'import onnx, sys
+from onnx import helper, TensorProto as T
+x = helper.make_tensor_value_info("x", T.FLOAT, [1, 8])
+y = helper.make_tensor_value_info("y", T.FLOAT, [1, 8])
+g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y])
+onnx.save(helper.make_model(g), sys.argv[1])' "$TMP/relu.onnx"
+        /usr/bin/python3 "$SRC/tools/onnx2memtris.py" "$TMP/relu.onnx" >"$TMP/ref"
+        replaced "$d" "onnx2memtris.py -o" "$TMP/ref" /usr/bin/python3 "$SRC/tools/onnx2memtris.py" \
+            "$TMP/relu.onnx" -o "$d/out"
+    else echo "skip: onnx2memtris.py -o: no onnx in /usr/bin/python3"; fi
+}
+
+run_groups
