@@ -79,8 +79,8 @@ int cli_out_open(cli_out *o, const char *cmd, const char *path)
     if (path && strcmp(path, "-")) {
         o->path = path;
         if (!(o->f = fopen(path, "w"))) {
-            fprintf(stderr, "memtris %s: cannot open '%s' for writing: %s\n", cmd, path,
-                    strerror(errno));
+            cli_eprintf("memtris %s: cannot open '%s' for writing: %s\n", cmd, path,
+                        strerror(errno));
             return EXIT_BAD;
         }
     }
@@ -95,9 +95,8 @@ int cli_out_close(cli_out *o, int write_errno)
     else failed = o->path ? ferror(o->f) | fclose(o->f) : fflush(o->f) || ferror(o->f);
     if (!write_errno && !failed) return EXIT_OK;
     int e = write_errno ? write_errno : errno ? errno : EIO;
-    if (o->path)
-        fprintf(stderr, "memtris %s: error writing '%s': %s\n", o->cmd, o->path, strerror(e));
-    else fprintf(stderr, "memtris %s: error writing %s: %s\n", o->cmd, o->stdout_name, strerror(e));
+    if (o->path) cli_eprintf("memtris %s: error writing '%s': %s\n", o->cmd, o->path, strerror(e));
+    else cli_eprintf("memtris %s: error writing %s: %s\n", o->cmd, o->stdout_name, strerror(e));
     if (o->path) cli_remove_partial(o->path);
     return EXIT_BAD;
 }
