@@ -22,6 +22,7 @@ static void escape_entities_and_bad_bytes(void **state)
     assert_string_equal(escaped("plain name.out"), "plain name.out");
     assert_string_equal(escaped("a<b>&\"c'd"), "a&lt;b&gt;&amp;&quot;c&apos;d");
     assert_string_equal(escaped("tab\tctl\x01\x1f"), "tab\tctl??");
+    assert_string_equal(escaped("esc\x1b[31m del\x7f c1\xc2\x9b\xc2\x80"), "esc?[31m del? c1??");
     assert_string_equal(escaped("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
                         "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
     assert_string_equal(escaped("bad \xff\xfe end"), "bad ?? end");

@@ -417,5 +417,23 @@ if "$bin" replay "$src/samples/demo.json" --backend cuda 2>&1 >/dev/null | grep 
     else fail=$((fail + 1)); echo "FAIL: view --backend cuda without CUDA (status $st: $out)"; fi
 fi
 
+# A node's Name with escape sequences (leave the alternate screen, set the
+# window title, a C1 CSI): the panels show it with '?' for each control,
+# and none of its bytes reaches the terminal.
+printf '%s\n' '{"Nodes": [' \
+    '{"Id": 0, "Op": "ALLOC", "Size": 64, "BufId": 1, "Name": "evil\u001b[?1049l\u001b]2;pwned\u0007\u009b31m"},' \
+    '{"Id": 1, "Op": "Relu", "Inputs": [1]}, {"Id": 2, "Op": "FREE", "BufId": 1}],' \
+    '"Edges": [[0, 1], [1, 2]]}' >"$work/evil.json"
+start evil "$bin" "$work/evil.json"
+check "a name with escape sequences is shown with '?' for its controls" "evil?[?1049l?]2;"
+flags=$(T display-message -p -t evil '#{alternate_on} #{pane_title}')
+case "$flags" in
+    1*pwned*) bad "the name's escapes reached the terminal (alternate_on pane_title = $flags)" ;;
+    1*) ok "the name's escapes did not reach the terminal: still on the alternate screen, no new title" ;;
+    *) bad "the name's escapes reached the terminal (alternate_on pane_title = $flags)" ;;
+esac
+keys q
+check "q exits the session of the hostile name" "EXIT=0"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -3,9 +3,11 @@
  * usage errors, placing with the plan checked, CSV fields. */
 #include "cli.h"
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include "gpu/replay.h"
 #include "sched/graph/load.h"
+#include "util/utf8.h"
 
 graph *cli_load(const char *path, int quiet_warnings)
 {
@@ -13,7 +15,7 @@ graph *cli_load(const char *path, int quiet_warnings)
     diag_init(&d, strcmp(path, "-") == 0 ? "<stdin>" : path);
     graph *g = load_file(path, &d, NULL, NULL);
     for (size_t i = 0; i < d.nlines; i++)
-        if (d.severity[i] == DIAG_ERROR || !quiet_warnings) fprintf(stderr, "%s\n", d.lines[i]);
+        if (d.severity[i] == DIAG_ERROR || !quiet_warnings) cli_eprintf("%s\n", d.lines[i]);
     diag_free(&d);
     return g;
 }
@@ -32,9 +34,9 @@ const policy *cli_policy(const char *name)
 {
     const policy *p = policy_find(name);
     if (p) return p;
-    fprintf(stderr, "memtris: unknown policy '%s'; known policies:", name);
-    for (size_t i = 0; policy_at(i); i++) fprintf(stderr, " %s", policy_at(i)->name);
-    fprintf(stderr, "\n");
+    cli_eprintf("memtris: unknown policy '%s'; known policies:", name);
+    for (size_t i = 0; policy_at(i); i++) cli_eprintf(" %s", policy_at(i)->name);
+    cli_eprintf("\n");
     return NULL;
 }
 
@@ -47,9 +49,9 @@ const placer *cli_placer(const char *cmd, const char *name)
 {
     const placer *p = placer_find(name);
     if (p) return p;
-    fprintf(stderr, "memtris %s: unknown placer '%s'; known placers: ", cmd, name);
+    cli_eprintf("memtris %s: unknown placer '%s'; known placers: ", cmd, name);
     cli_placer_list(stderr);
-    fprintf(stderr, "\nTry 'memtris %s --help'.\n", cmd);
+    cli_eprintf("\nTry 'memtris %s --help'.\n", cmd);
     return NULL;
 }
 
@@ -87,10 +89,10 @@ int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, 
     switch (rc) {
     case PLACE_OK: return 0;
     case PLACE_INVALID: /* a bug in the placer: the schedule it was given, too */
-        fprintf(stderr, "memtris %s: %s%s%s%s\n", cmd, err, pol ? " (schedule of policy " : "",
-                pol ? pol->name : "", pol ? ")" : "");
+        cli_eprintf("memtris %s: %s%s%s%s\n", cmd, err, pol ? " (schedule of policy " : "",
+                    pol ? pol->name : "", pol ? ")" : "");
         return EXIT_BAD;
-    default: fprintf(stderr, "%s: error: %s\n", g->source, err); return EXIT_BAD;
+    default: cli_eprintf("%s: error: %s\n", g->source, err); return EXIT_BAD;
     }
 }
 
@@ -108,27 +110,60 @@ int cli_align(const char *cmd, const char *arg, int64_t *align)
     return 0;
 }
 
+/* vsnprintf into buf, or into memory of its own when it does not fit there
+ * (NULL when there is none); *own: that memory, to free. */
+__attribute__((format(printf, 4, 0))) static char *vformat(char *buf, size_t cap, char **own,
+                                                           const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(buf, cap, fmt, ap);
+    *own = NULL;
+    if (n >= 0 && (size_t)n >= cap && (*own = malloc((size_t)n + 1)))
+        vsnprintf(*own, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return n < 0 ? NULL : *own ? *own : buf; /* cut short when out of memory */
+}
+
+__attribute__((format(printf, 1, 0))) static void eprintv(const char *fmt, va_list ap)
+{
+    char buf[1024], *own;
+    const char *s = vformat(buf, sizeof buf, &own, fmt, ap);
+    if (s) utf8_fputs_printable(s, stderr, 1);
+    free(own);
+}
+
+void cli_eprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    eprintv(fmt, ap);
+    va_end(ap);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "memtris %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nTry 'memtris %s --help'.\n", cmd);
+    cli_eprintf("memtris %s: ", cmd);
+    eprintv(fmt, ap);
+    cli_eprintf("\nTry 'memtris %s --help'.\n", cmd);
     va_end(ap);
     return EXIT_USAGE;
 }
 
 void cli_csv_field(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
+    /* made printable first: no control byte, a line break neither, is left */
+    if (!strpbrk(s, ",\"")) {
+        utf8_fputs_printable(s, f, 0);
         return;
     }
     fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
+    for (const char *q; (q = strchr(s, '"')); s = q + 1) { /* a quote is a character */
+        utf8_fwrite_printable(s, (size_t)(q - s), f, 0);
+        fputs("\"\"", f);
     }
+    utf8_fputs_printable(s, f, 0);
     fputc('"', f);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "util/atomic_out.h"
 #include "util/jw.h"
+#include "util/utf8.h"
 #include "sched/graph/graph.h"
 #include "sched/place/place.h"
 #include "sched/policy/policy.h"
@@ -111,7 +112,13 @@ int cli_mode(const char *cmd, const char *name);
  * when pol is given). pl holds a plan only on 0. */
 int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, const placer *p,
               int64_t align, const solve_ctx *c, placement *pl);
-/* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr; returns EXIT_USAGE. */
+/* Prints to stderr as fprintf does, with the whole message made printable
+ * (utf8_printable; its line breaks kept): every message memtris writes
+ * there goes through it, so that no name, field or option value in it
+ * reaches the terminal raw. */
+void cli_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr (as
+ * cli_eprintf does); returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* ------------------------------------------ plans shown (cli_plan.c) */
 

@@ -174,7 +174,9 @@ static void text_notes(const compare_result *c)
 void compare_text(const compare_result *c)
 {
     const graph *g = c->job.g;
-    printf("%s: %u nodes, %u edges, %u buffers\n", g->source, g->n, g->nedges, g->nbufs);
+    char src[1024];
+    printf("%s: %u nodes, %u edges, %u buffers\n", utf8_printable(g->source, src, sizeof src), g->n,
+           g->nedges, g->nbufs);
     printf("%-10s  %12s", "policy", "peak");
     for (int j = 0; j < c->npl; j++) printf("  %*s", col_width(c->plc[j]), c->plc[j]->name);
     printf("  %10s  %8s  %-22s  %-10s  %10s  %s\n", "peak step", "vs fifo", "saving vs fifo",

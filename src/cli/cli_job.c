@@ -20,7 +20,7 @@ int cli_job_run(cli_job *j, const policy *p, const solve_ctx *c)
     int rc = policy_run(j->g, p, &s, &j->r, err, sizeof err);
     cli_search_end();
     if (rc) {
-        fprintf(stderr, "%s: error: %s\n", j->g->source, err);
+        cli_eprintf("%s: error: %s\n", j->g->source, err);
         return EXIT_BAD;
     }
     j->pol = p;
@@ -41,20 +41,18 @@ int cli_job_place(cli_job *j, const char *cmd, const placer *pc, int64_t align, 
     if (st) return st;
     const placement *pl = &j->pl;
     if (pl->fits == PLACE_FITS_NO) {
-        fprintf(stderr,
-                "%s: no plan fits in %" PRId64 " bytes: proven, every plan of this schedule "
-                "takes at least %" PRId64 " bytes\n",
-                j->g->source, pl->capacity, pl->bound);
+        cli_eprintf("%s: no plan fits in %" PRId64 " bytes: proven, every plan of this schedule "
+                    "takes at least %" PRId64 " bytes\n",
+                    j->g->source, pl->capacity, pl->bound);
         return EXIT_BAD;
     }
     if (pl->fits == PLACE_FITS_UNKNOWN) {
-        fprintf(stderr,
-                "%s: not known whether a plan fits in %" PRId64 " bytes: placer %s's smallest "
-                "takes %" PRId64 " bytes, the bound is %" PRId64 "%s%s%s\n",
-                j->g->source, pl->capacity, pc->name, pl->arena, pl->bound,
-                pl->search.ran ? " (the search stopped: " : "",
-                pl->search.ran ? cli_place_stop_word(pl->search.stopped) : "",
-                pl->search.ran ? ")" : "");
+        cli_eprintf("%s: not known whether a plan fits in %" PRId64 " bytes: placer %s's smallest "
+                    "takes %" PRId64 " bytes, the bound is %" PRId64 "%s%s%s\n",
+                    j->g->source, pl->capacity, pc->name, pl->arena, pl->bound,
+                    pl->search.ran ? " (the search stopped: " : "",
+                    pl->search.ran ? cli_place_stop_word(pl->search.stopped) : "",
+                    pl->search.ran ? ")" : "");
         return EXIT_BAD;
     }
     j->pc = pc;
@@ -66,7 +64,7 @@ int cli_job_plan(cli_job *j, cli_plan *cp)
 {
     j->order = cli_bufid_order(j->g);
     if (!j->order || place_lifetimes(j->g, &j->r, &j->lt)) {
-        fprintf(stderr, "%s: error: out of memory listing %u buffers\n", j->g->source, j->g->nbufs);
+        cli_eprintf("%s: error: out of memory listing %u buffers\n", j->g->source, j->g->nbufs);
         return EXIT_BAD;
     }
     cp->g = j->g;

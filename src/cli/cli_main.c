@@ -103,7 +103,7 @@ static int dispatch(int argc, char **argv)
     /* "memtris FILE" and "memtris --ascii" open the UI too. */
     struct stat st;
     if (cmd[0] == '-' || stat(cmd, &st) == 0) return cmd_view(argc, argv);
-    fprintf(stderr, "memtris: '%s' is neither a command nor a file\nTry 'memtris --help'.\n", cmd);
+    cli_eprintf("memtris: '%s' is neither a command nor a file\nTry 'memtris --help'.\n", cmd);
     return EXIT_USAGE;
 }
 
@@ -116,8 +116,8 @@ int cli_main(int argc, char **argv)
     errno = 0;
     if (status == EXIT_OK && (fflush(stdout) == EOF || ferror(stdout))) {
         const char *cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
-        fprintf(stderr, "memtris%s%s: error writing standard output: %s\n", cmd ? " " : "",
-                cmd ? cmd : "", strerror(errno ? errno : EIO));
+        cli_eprintf("memtris%s%s: error writing standard output: %s\n", cmd ? " " : "",
+                    cmd ? cmd : "", strerror(errno ? errno : EIO));
         status = EXIT_BAD;
     }
     return status;

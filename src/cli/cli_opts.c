@@ -79,8 +79,8 @@ int cli_out_open(cli_out *o, const char *cmd, const char *path)
     if (path && strcmp(path, "-")) {
         o->path = path;
         if (atomic_out_open(&o->file, path)) {
-            fprintf(stderr, "memtris %s: cannot open '%s' for writing: %s\n", cmd, path,
-                    strerror(errno));
+            cli_eprintf("memtris %s: cannot open '%s' for writing: %s\n", cmd, path,
+                        strerror(errno));
             return EXIT_BAD;
         }
         o->f = o->file.f;
@@ -97,9 +97,8 @@ int cli_out_close(cli_out *o, int write_errno)
     } else if (e) atomic_out_abandon(&o->file); /* said below, whatever the close says */
     else if (atomic_out_commit(&o->file)) e = errno ? errno : EIO;
     if (!e) return EXIT_OK;
-    if (o->path)
-        fprintf(stderr, "memtris %s: error writing '%s': %s\n", o->cmd, o->path, strerror(e));
-    else fprintf(stderr, "memtris %s: error writing %s: %s\n", o->cmd, o->stdout_name, strerror(e));
+    if (o->path) cli_eprintf("memtris %s: error writing '%s': %s\n", o->cmd, o->path, strerror(e));
+    else cli_eprintf("memtris %s: error writing %s: %s\n", o->cmd, o->stdout_name, strerror(e));
     return EXIT_BAD;
 }
 

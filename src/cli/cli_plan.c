@@ -171,7 +171,8 @@ static void text_head(FILE *f, const cli_plan *cp)
 {
     const graph *g = cp->g;
     const placement *pl = cp->pl;
-    char a[32];
+    char a[32], src[1024];
+    utf8_printable(g->source, src, sizeof src);
     if (cp->prob) {
         int64_t t0 = 0, t1 = 0;
         for (uint32_t i = 0; i < cp->prob->n; i++) {
@@ -180,10 +181,10 @@ static void text_head(FILE *f, const cli_plan *cp)
         }
         fprintf(f,
                 "%s: placer %s, align %s; %" PRIu32 " buffers, times %" PRId64 " to %" PRId64 "\n",
-                g->source, pl->placer, units_bytes(a, sizeof a, pl->align, 0), g->nbufs, t0, t1);
+                src, pl->placer, units_bytes(a, sizeof a, pl->align, 0), g->nbufs, t0, t1);
     } else
         fprintf(f, "%s: policy %s, placer %s, align %s; %" PRIu32 " steps, %" PRIu32 " buffers\n",
-                g->source, cp->policy, pl->placer, units_bytes(a, sizeof a, pl->align, 0), cp->r->n,
+                src, cp->policy, pl->placer, units_bytes(a, sizeof a, pl->align, 0), cp->r->n,
                 g->nbufs);
     fprintf(f, "  arena          %s (%" PRId64 " bytes)\n", units_bytes(a, sizeof a, pl->arena, 0),
             pl->arena);
@@ -268,8 +269,10 @@ void cli_plan_text(FILE *f, const cli_plan *cp)
         }
         char fs[16];
         free_step_text(fs, sizeof fs, cp, b, "never");
-        fprintf(f, "%12" PRId64 "  %12s  %12s  %12s  %10" PRIu32 "  %10s  %s\n", g->buf_id[b], a, c,
-                d, cp->lt->alloc_step[b] + 1, fs, buf_name(g, b));
+        fprintf(f, "%12" PRId64 "  %12s  %12s  %12s  %10" PRIu32 "  %10s  ", g->buf_id[b], a, c, d,
+                cp->lt->alloc_step[b] + 1, fs);
+        utf8_fputs_printable(buf_name(g, b), f, 0);
+        fputc('\n', f);
     }
     const char *block = pl->block ? ", or the block it was given" : "";
     if (cp->prob)
@@ -299,7 +302,7 @@ int cli_plan_write(const char *cmd, const char *path, int format, const cli_plan
     else if (format == CLI_CSV) cli_plan_csv(out.f, cp);
     else rc = cli_plan_memviz(out.f, cp);
     if (rc && !ferror(out.f)) {
-        fprintf(stderr, "memtris %s: out of memory writing %u buffers\n", cmd, cp->g->nbufs);
+        cli_eprintf("memtris %s: out of memory writing %u buffers\n", cmd, cp->g->nbufs);
         cli_out_abandon(&out);
         return EXIT_BAD;
     }
@@ -316,7 +319,7 @@ int cli_plan_svg(const char *cmd, const char *path, const cli_plan *cp)
                    .pl = cp->pl,
                    .policy = cp->policy ? cp->policy : "the CSV's time order"};
     if (svg_write_plan(out.f, &sp, err, sizeof err)) {
-        fprintf(stderr, "memtris %s: %s\n", cmd, err);
+        cli_eprintf("memtris %s: %s\n", cmd, err);
         cli_out_abandon(&out);
         return EXIT_BAD;
     }

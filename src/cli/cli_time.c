@@ -9,7 +9,7 @@ int cli_timeline(const graph *g, const run *r, timeline *t)
 {
     char err[128];
     if (timeline_run(g, r, t, err, sizeof err) == 0) return EXIT_OK;
-    fprintf(stderr, "%s: error: %s\n", g->source, err);
+    cli_eprintf("%s: error: %s\n", g->source, err);
     return EXIT_BAD;
 }
 

@@ -116,7 +116,7 @@ static int place_all(compare_result *c, const solve_ctx *ctx)
     if (!c->npl) return EXIT_OK;
     c->arena = malloc((size_t)c->n * (size_t)c->npl * sizeof *c->arena);
     if (!c->arena) {
-        fprintf(stderr, "%s: error: out of memory\n", c->job.g->source);
+        cli_eprintf("%s: error: out of memory\n", c->job.g->source);
         return EXIT_BAD;
     }
     for (int i = 0; i < c->n; i++)
@@ -179,7 +179,7 @@ static int compare_run(compare_result *c, const solve_ctx *ctx)
     }
     return EXIT_OK;
 fail:
-    fprintf(stderr, "%s: error: %s\n", g->source, err);
+    cli_eprintf("%s: error: %s\n", g->source, err);
     return EXIT_BAD;
 }
 

@@ -103,7 +103,7 @@ static int write_packing(cli_out *o, uint32_t n, int64_t capacity, uint64_t seed
     char err[256] = "";
     problem *p = gen_packing(n, capacity, seed, err, sizeof err);
     if (!p) {
-        fprintf(stderr, "memtris gen: %s\n", err);
+        cli_eprintf("memtris gen: %s\n", err);
         cli_out_abandon(o);
         return EXIT_BAD;
     }
@@ -111,7 +111,7 @@ static int write_packing(cli_out *o, uint32_t n, int64_t capacity, uint64_t seed
                      : problem_write_graph(p, cli_write_file, o->f, err, sizeof err);
     problem_free(p);
     if (failed && !ferror(o->f)) {
-        fprintf(stderr, "memtris gen: %s\n", err[0] ? err : "out of memory");
+        cli_eprintf("memtris gen: %s\n", err[0] ? err : "out of memory");
         cli_out_abandon(o);
         return EXIT_BAD;
     }
@@ -146,9 +146,9 @@ int cmd_gen(int argc, char **argv)
     if (c == CLI_OPT_STOP) return status;
     if (optind != argc - 1) {
         if (optind == argc) {
-            fprintf(stderr, "memtris gen: missing KIND (one of: ");
+            cli_eprintf("memtris gen: missing KIND (one of: ");
             kind_list(stderr);
-            fprintf(stderr, ")\nTry 'memtris gen --help'.\n");
+            cli_eprintf(")\nTry 'memtris gen --help'.\n");
             return EXIT_USAGE;
         }
         return cli_usage_error("gen", "expected one KIND, got %d arguments", argc - optind);
@@ -156,9 +156,9 @@ int cmd_gen(int argc, char **argv)
     const gen_kind *k = gen_kind_find(argv[optind]);
     int packing = !k && !strcmp(argv[optind], GEN_PACKING_NAME);
     if (!k && !packing) {
-        fprintf(stderr, "memtris gen: unknown kind '%s'; kinds: ", argv[optind]);
+        cli_eprintf("memtris gen: unknown kind '%s'; kinds: ", argv[optind]);
         kind_list(stderr);
-        fprintf(stderr, "\nTry 'memtris gen --help'.\n");
+        cli_eprintf("\nTry 'memtris gen --help'.\n");
         return EXIT_USAGE;
     }
     if (!packing && (cap_arg || fname))
@@ -201,7 +201,7 @@ int cmd_gen(int argc, char **argv)
     int failed = !g || gen_emit_streams(g, (uint32_t)streams, write_sink, &s, err, sizeof err);
     gen_free(g);
     if (failed && !s.err) {
-        fprintf(stderr, "memtris gen: %s\n", err);
+        cli_eprintf("memtris gen: %s\n", err);
         cli_out_abandon(&out);
         return EXIT_BAD;
     }

@@ -67,8 +67,9 @@ static int has_event(const pool_sim *s, uint32_t i)
 static void print_text(FILE *f, const graph *g, const policy *p, const pool_sim *s,
                        const char *backend, const replay_info *info, int all)
 {
-    char a[32], b[32], ev[64];
-    fprintf(f, "%s: policy %s, %u iterations, factors in [%g, %g) (seed %" PRIu64 ")\n", g->source,
+    char a[32], b[32], ev[64], src[1024];
+    utf8_printable(g->source, src, sizeof src);
+    fprintf(f, "%s: policy %s, %u iterations, factors in [%g, %g) (seed %" PRIu64 ")\n", src,
             p->name, s->n, s->pp.min, s->pp.max, s->pp.seed);
     fprintf(f, "  expected maximum  %s (%" PRId64 " bytes): the live peak at factor %g\n",
             units_bytes(a, sizeof a, s->expected_max, 0), s->expected_max, s->pp.max);
@@ -253,12 +254,12 @@ int cmd_iterate(int argc, char **argv)
     status = cli_job_load(&j, file);
     if (!status) status = cli_job_run(&j, p, &ctx);
     if (!status && pool_simulate(j.g, &j.r, &pp, &s, err, sizeof err)) {
-        fprintf(stderr, "%s: error: %s\n", j.g->source, err);
+        cli_eprintf("%s: error: %s\n", j.g->source, err);
         status = EXIT_BAD;
     }
     if (!status && be && replay_iterate(j.g, &j.r, be, &s, &info, &unavailable, err, sizeof err)) {
-        if (unavailable) fprintf(stderr, "memtris iterate: %s\n", err); /* not about FILE */
-        else fprintf(stderr, "memtris iterate: %s: %s\n", j.g->source, err);
+        if (unavailable) cli_eprintf("memtris iterate: %s\n", err); /* not about FILE */
+        else cli_eprintf("memtris iterate: %s: %s\n", j.g->source, err);
         status = EXIT_BAD;
     }
     cli_out o;

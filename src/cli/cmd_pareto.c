@@ -19,7 +19,7 @@ static int write_svg(const char *path, const graph *g, const svg_pareto_point *p
     if (cli_out_open(&out, "compare", path)) return EXIT_BAD;
     svg_pareto sp = {.source = g->source, .n = NPOINTS, .pt = pt};
     if (svg_write_pareto(out.f, &sp)) {
-        fprintf(stderr, "memtris compare: out of memory writing the SVG\n");
+        cli_eprintf("memtris compare: out of memory writing the SVG\n");
         cli_out_abandon(&out);
         return EXIT_BAD;
     }
@@ -50,7 +50,7 @@ static int pareto_run(pareto_result *pr, const solve_ctx *c)
         timeline t;
         char err[256];
         if (policy_run(g, p, &pp, &r, err, sizeof err)) {
-            fprintf(stderr, "%s: error: %s\n", g->source, err);
+            cli_eprintf("%s: error: %s\n", g->source, err);
             return EXIT_BAD;
         }
         if (cli_timeline(g, &r, &t)) {
@@ -115,9 +115,10 @@ static void pareto_csv(const pareto_result *pr)
 
 static void pareto_text(const pareto_result *pr)
 {
-    char a[32], b[32];
-    printf("%s: %u nodes; no order finishes before %s (critical path %s)\n", pr->g->source,
-           pr->g->n, units_ms(a, sizeof a, pr->bound), units_ms(b, sizeof b, pr->critical));
+    char a[32], b[32], src[1024];
+    printf("%s: %u nodes; no order finishes before %s (critical path %s)\n",
+           utf8_printable(pr->g->source, src, sizeof src), pr->g->n,
+           units_ms(a, sizeof a, pr->bound), units_ms(b, sizeof b, pr->critical));
     printf("%-10s  %5s  %12s  %12s  %s\n", "policy", "alpha", "peak", "makespan", "front");
     for (int k = 0; k < NPOINTS; k++) {
         const svg_pareto_point *p = &pr->pt[k];

@@ -69,11 +69,11 @@ static int load_problem(cli_job *j, const char *file, int64_t *align)
     diag_init(&d, strcmp(file, "-") == 0 ? "<stdin>" : file);
     j->prob = problem_read(file, &d);
     j->g = j->prob ? problem_graph(j->prob, &d) : NULL;
-    for (size_t i = 0; i < d.nlines; i++) fprintf(stderr, "%s\n", d.lines[i]);
+    for (size_t i = 0; i < d.nlines; i++) cli_eprintf("%s\n", d.lines[i]);
     if (j->g && j->prob->offset)
-        fprintf(stderr,
-                "%s: warning: the offset column is not kept: memtris places every buffer anew\n",
-                d.source);
+        cli_eprintf(
+            "%s: warning: the offset column is not kept: memtris places every buffer anew\n",
+            d.source);
     diag_free(&d);
     if (!j->g) return EXIT_BAD;
     if (j->prob->max_align > *align) *align = j->prob->max_align;

@@ -102,7 +102,7 @@ static int rank_by_arena(const graph *g, const placer *pc, int64_t align, const 
         placement pm = {0};
         char err[256];
         if (policy_run(g, m, ctx, &rm, err, sizeof err)) {
-            fprintf(stderr, "%s: error: %s\n", g->source, err);
+            cli_eprintf("%s: error: %s\n", g->source, err);
             return EXIT_BAD;
         }
         int st = cli_place("plan", g, &rm, m, pc, align, ctx, &pm);

@@ -107,7 +107,7 @@ static const char *what(const graph *g, int64_t node, char *out, size_t cap)
     if (u == GRAPH_NONE) snprintf(out, cap, "?");
     else if (g->buf[u] != GRAPH_NONE)
         snprintf(out, cap, "%s buf %" PRId64, graph_kind_word(g->kind[u]), g->buf_id[g->buf[u]]);
-    else snprintf(out, cap, "%s", graph_display(g, u, lb, sizeof lb));
+    else utf8_printable(graph_display(g, u, lb, sizeof lb), out, cap);
     return out;
 }
 
@@ -115,8 +115,9 @@ static const char *or_na(const char *s) { return s[0] ? s : "n/a"; }
 
 static void print_text(FILE *f, const graph *g, const replay_result *res, int mode)
 {
-    char a[32], b[32], c[32], w[64];
-    fprintf(f, "%s: policy %s, backend %s, mode %s; %" PRIu32 " steps\n", g->source, res->policy,
+    char a[32], b[32], c[32], w[25], src[1024]; /* w: the column, made printable */
+    utf8_printable(g->source, src, sizeof src);
+    fprintf(f, "%s: policy %s, backend %s, mode %s; %" PRIu32 " steps\n", src, res->policy,
             res->backend, res->mode, res->total);
     fprintf(f, "  device         %s\n", or_na(res->info.device));
     if (res->info.total > 0)
@@ -131,7 +132,7 @@ static void print_text(FILE *f, const graph *g, const replay_result *res, int mo
             "measured", "measured-predicted", "ms");
     for (uint32_t i = 0; i < res->n; i++) {
         const replay_sample *x = &res->s[i];
-        fprintf(f, "%8" PRIu32 "  %12" PRId64 "  %-24.24s  %12s  %12s  %18s  %10.3f\n", x->step + 1,
+        fprintf(f, "%8" PRIu32 "  %12" PRId64 "  %-24s  %12s  %12s  %18s  %10.3f\n", x->step + 1,
                 x->node, what(g, x->node, w, sizeof w), units_bytes(a, sizeof a, x->predicted, 0),
                 units_bytes(b, sizeof b, x->measured, 0),
                 units_bytes(c, sizeof c, x->measured - x->predicted, 1), x->ms);
@@ -212,14 +213,14 @@ static int replay_on(cli_job *j, const replay_backend *be, int named, int mode, 
     progress_clear(&pr);
     const replay_backend *next = replay_fallback(be, named);
     if (rc == REPLAY_FAILED && res->unavailable[0] && next) {
-        fprintf(stderr, "memtris: cannot use %s (%s); replaying on %s\n", be->label,
-                res->unavailable, next->label);
+        cli_eprintf("memtris: cannot use %s (%s); replaying on %s\n", be->label, res->unavailable,
+                    next->label);
         replay_result_free(res);
         if (!has_mode(next, mode)) {
             char ms[64];
             mode_list(next, ms, sizeof ms);
-            fprintf(stderr, "memtris replay: the %s backend has no %s mode (it has %s)\n",
-                    next->name, replay_mode_name(mode), ms);
+            cli_eprintf("memtris replay: the %s backend has no %s mode (it has %s)\n", next->name,
+                        replay_mode_name(mode), ms);
             return EXIT_BAD;
         }
         o.backend = be = next;
@@ -228,20 +229,20 @@ static int replay_on(cli_job *j, const replay_backend *be, int named, int mode, 
     }
     if (rc == REPLAY_FAILED && res->unavailable[0]) {
         /* The device did not open: not about FILE. */
-        fprintf(stderr, "memtris replay: %s\n", err);
+        cli_eprintf("memtris replay: %s\n", err);
         return EXIT_BAD;
     }
     if (rc == REPLAY_FAILED) {
-        fprintf(stderr, "memtris replay: %s: %s\n", g->source, err);
+        cli_eprintf("memtris replay: %s: %s\n", g->source, err);
         return EXIT_BAD;
     }
     if (rc == REPLAY_CANCELLED) {
-        fprintf(stderr, "memtris replay: %s: cancelled\n", g->source);
+        cli_eprintf("memtris replay: %s: cancelled\n", g->source);
         return EXIT_BAD;
     }
     if (!res->residual_known)
-        fprintf(stderr, "memtris replay: %s: warning: the residual is unknown: %s\n", g->source,
-                res->residual_error[0] ? res->residual_error : "the last reading failed");
+        cli_eprintf("memtris replay: %s: warning: the residual is unknown: %s\n", g->source,
+                    res->residual_error[0] ? res->residual_error : "the last reading failed");
     return EXIT_OK;
 }
 

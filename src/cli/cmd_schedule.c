@@ -43,13 +43,14 @@ static void print_text(const cli_job *j)
     const graph *g = j->g;
     const policy *p = j->pol;
     const run *r = &j->r;
-    char a[32], b[32];
-    printf("%s: policy %s, %u nodes\n", g->source, p->name, g->n);
+    char a[32], b[32], src[1024], op[13], name[29]; /* the columns' widths, made printable */
+    printf("%s: policy %s, %u nodes\n", utf8_printable(g->source, src, sizeof src), p->name, g->n);
     printf("%8s  %12s  %-12s  %-28s  %12s  %12s\n", "step", "id", "op", "name", "change", "memory");
     for (uint32_t s = 0; s < r->n; s++) {
         uint32_t u = r->order[s];
-        printf("%8" PRIu32 "  %12" PRId64 "  %-12.12s  %-28.28s  %12s  %12s%s\n", s + 1, g->id[u],
-               graph_op(g, u), g->name[u] ? graph_name(g, u) : "",
+        printf("%8" PRIu32 "  %12" PRId64 "  %-12s  %-28s  %12s  %12s%s\n", s + 1, g->id[u],
+               utf8_printable(graph_op(g, u), op, sizeof op),
+               utf8_printable(g->name[u] ? graph_name(g, u) : "", name, sizeof name),
                units_bytes(a, sizeof a, g->change[u], 1), units_bytes(b, sizeof b, r->memory[s], 0),
                s + 1 == r->peak_step ? "  <- peak" : "");
     }

@@ -34,16 +34,15 @@ int cmd_validate(int argc, char **argv)
         if (__builtin_add_overflow(total, g->buf_size[b], &total)) over = 1;
         if (big == GRAPH_NONE || g->buf_size[b] > g->buf_size[big]) big = b;
     }
-    char a[32];
-    printf("%s: valid\n", g->source);
+    char a[32], src[1024];
+    printf("%s: valid\n", utf8_printable(g->source, src, sizeof src));
     printf("  nodes      %" PRIu32 " (%" PRIu32 " ALLOC, %" PRIu32 " FREE, %" PRIu32 " compute)\n",
            g->n, nalloc, nfree, g->n - nalloc - nfree);
     printf("  edges      %" PRIu32 "\n", g->nedges);
     printf("  buffers    %" PRIu32 "\n", g->nbufs);
     if (over) {
         printf("  allocated  more than 2^63-1 bytes in all\n");
-        fprintf(
-            stderr,
+        cli_eprintf(
             "%s: warning: the ALLOCs add up to more than 2^63-1 bytes; a schedule that keeps "
             "enough of them live at once cannot be accounted (schedule and compare say which)\n",
             g->source);

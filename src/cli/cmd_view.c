@@ -58,7 +58,8 @@ static void print_help(void)
 
 static void show_progress(void *ctx, size_t done, size_t total)
 {
-    const char *name = ctx;
+    char name[256]; /* the line's \r is the one control byte it writes */
+    utf8_printable(ctx, name, sizeof name);
     if (total) fprintf(stderr, "\rloading %s: %3zu%%", name, done * 100 / total);
     if (done >= total) fprintf(stderr, "\rloading %s: done, checking the graph...\n", name);
 }
@@ -97,17 +98,16 @@ static int view_open(view_opts *o)
     }
     const placer *plc = placer_find(o->plname);
     if (!plc) {
-        fprintf(stderr, "memtris: unknown placer '%s'; known placers:", o->plname);
-        for (size_t i = 0; placer_at(i); i++) fprintf(stderr, " %s", placer_at(i)->name);
-        fprintf(stderr, "\n");
+        cli_eprintf("memtris: unknown placer '%s'; known placers:", o->plname);
+        for (size_t i = 0; placer_at(i); i++) cli_eprintf(" %s", placer_at(i)->name);
+        cli_eprintf("\n");
         return EXIT_USAGE;
     }
     char why[128];
     if (ui_check_terminal(why, sizeof why)) {
-        fprintf(stderr,
-                "memtris: cannot open the terminal UI: %s.\n"
-                "For text output use 'memtris schedule FILE' or 'memtris compare FILE'.\n",
-                why);
+        cli_eprintf("memtris: cannot open the terminal UI: %s.\n"
+                    "For text output use 'memtris schedule FILE' or 'memtris compare FILE'.\n",
+                    why);
         return EXIT_BAD;
     }
 
@@ -123,13 +123,13 @@ static int view_open(view_opts *o)
     load_opts lo = {show_progress, (void *)(uintptr_t)title, 0};
     graph *g = file ? load_file(file, &d, isatty(STDERR_FILENO) ? &lo : NULL, NULL)
                     : load_buffer(memtris_demo_json, memtris_demo_json_len, title, &d, NULL, NULL);
-    for (size_t i = 0; i < d.nlines; i++) fprintf(stderr, "%s\n", d.lines[i]);
+    for (size_t i = 0; i < d.nlines; i++) cli_eprintf("%s\n", d.lines[i]);
     diag_free(&d);
     if (!g) return EXIT_BAD;
 
     app a;
     if (app_init(&a, g, title, pol, cmp, o->cname != NULL, plc, &o->ctx)) {
-        fprintf(stderr, "%s: error: %s\n", title, a.err);
+        cli_eprintf("%s: error: %s\n", title, a.err);
         app_free(&a);
         graph_free(g);
         return EXIT_BAD;
@@ -144,8 +144,8 @@ static int view_open(view_opts *o)
     if (o->saved) {
         char err[512];
         if (replay_check_run(o->saved, g, &a.st[0].r, err, sizeof err)) {
-            fprintf(stderr, "memtris: %s does not belong to %s under %s: %s\n", o->rname, title,
-                    pol->name, err);
+            cli_eprintf("memtris: %s does not belong to %s under %s: %s\n", o->rname, title,
+                        pol->name, err);
             app_free(&a);
             graph_free(g);
             return EXIT_BAD;
@@ -155,7 +155,7 @@ static int view_open(view_opts *o)
     int status = ui_run(&a);
     /* app_free cancels a running replay and waits for it; placing a big
      * graph does not stop in the middle, so say why the exit takes time. */
-    if (a.rp.job) fprintf(stderr, "memtris: stopping the replay...\n");
+    if (a.rp.job) cli_eprintf("memtris: stopping the replay...\n");
     app_free(&a);
     graph_free(g);
     return status;
@@ -227,8 +227,8 @@ int cmd_view(int argc, char **argv)
         return cli_usage_error("view", "the %s backend has no %s mode", o.be->name,
                                replay_mode_name(o.mode));
     if (o.be->caps & REPLAY_CAP_NOT_BUILT) {
-        fprintf(stderr, "memtris: --backend %s: memtris was built without %s support\n", o.be->name,
-                o.be->label);
+        cli_eprintf("memtris: --backend %s: memtris was built without %s support\n", o.be->name,
+                    o.be->label);
         return EXIT_BAD;
     }
     /* A saved replay: read first (its policy is the default of -p), checked
@@ -238,27 +238,25 @@ int cmd_view(int argc, char **argv)
     if (o.rname) {
         char err[512];
         if (replay_load_json(o.rname, &saved, err, sizeof err)) {
-            fprintf(stderr, "memtris: %s\n", err);
+            cli_eprintf("memtris: %s\n", err);
             return EXIT_BAD;
         }
         o.saved = &saved;
         if (!saved.n || !saved.policy[0]) {
-            fprintf(stderr, "memtris: %s: %s: nothing to overlay\n", o.rname,
-                    !saved.n ? "the replay has no steps" : "the replay names no policy");
+            cli_eprintf("memtris: %s: %s: nothing to overlay\n", o.rname,
+                        !saved.n ? "the replay has no steps" : "the replay names no policy");
             goto out;
         }
         if (!pgiven) {
             if (!policy_find(saved.policy)) {
-                fprintf(stderr,
-                        "memtris: %s: the replay's policy '%s' is not one this memtris knows\n",
-                        o.rname, saved.policy);
+                cli_eprintf("memtris: %s: the replay's policy '%s' is not one this memtris knows\n",
+                            o.rname, saved.policy);
                 goto out;
             }
             pname = saved.policy;
         } else if (policy_find(saved.policy) != policy_find(pname)) {
-            fprintf(stderr,
-                    "memtris: %s is a replay of policy %s, not %s (drop -p, or give -p %s)\n",
-                    o.rname, saved.policy, pname, saved.policy);
+            cli_eprintf("memtris: %s is a replay of policy %s, not %s (drop -p, or give -p %s)\n",
+                        o.rname, saved.policy, pname, saved.policy);
             goto out;
         }
     }

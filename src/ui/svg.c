@@ -62,8 +62,9 @@ void svg_escape(FILE *f, const char *s)
             p++;
             continue;
         }
-        if (c < 0x80) { /* XML 1.0 allows tab, LF and CR only among the controls */
-            fputc(c < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : (int)c, f);
+        if (c < 0x80) { /* XML 1.0 allows tab, LF and CR only among the C0 controls */
+            int ctl = (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f;
+            fputc(ctl ? '?' : (int)c, f);
             p++;
             continue;
         }
@@ -73,6 +74,11 @@ void svg_escape(FILE *f, const char *s)
         if (!len || cp == 0xFFFE || cp == 0xFFFF) {
             fputc('?', f);
             p++;
+            continue;
+        }
+        if (cp < 0xa0) { /* a C1 control (0x9b is a terminal's CSI), discouraged in XML */
+            fputc('?', f);
+            p += len;
             continue;
         }
         fwrite(p, 1, (size_t)len, f);

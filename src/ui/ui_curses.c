@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "util/utf8.h"
 #include "view.h"
 
 static volatile sig_atomic_t got_signal;
@@ -166,7 +167,10 @@ int ui_run(app *a)
     SCREEN *scr = in ? newterm(NULL, stdout, in) : NULL;
     if (!scr) {
         if (in && in != stdin) fclose(in);
-        fprintf(stderr, "memtris: cannot start the terminal UI for TERM=%s\n", getenv("TERM"));
+        const char *term = getenv("TERM");
+        char shown[128];
+        fprintf(stderr, "memtris: cannot start the terminal UI for TERM=%s\n",
+                utf8_printable(term ? term : "", shown, sizeof shown));
         return 1;
     }
     curses_on = 1;

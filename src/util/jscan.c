@@ -177,21 +177,13 @@ void jscan_report_at(textpos *tp, const char *at, const char *what, jscan_report
         return;
     }
     textpos_at(tp, at, &r->line, &r->col);
-    char near[80]; /* 16 characters of at most 4 bytes each */
-    size_t k = 0;
-    int chars = 0;
-    for (const char *q = at; q < end && *q != '\n' && *q != '\r' && chars < 16; chars++) {
+    const char *q = at; /* the 16 characters from at, on its line */
+    for (int chars = 0; q < end && *q != '\n' && *q != '\r' && chars < 16; chars++) {
         uint32_t cp;
         int n = utf8_decode(q, end, &cp);
-        if (n == 0 || cp < 0x20 || cp == 0x7f) {
-            k += (size_t)snprintf(near + k, sizeof near - k, "\\x%02x", (unsigned char)*q);
-            q++;
-        } else {
-            memcpy(near + k, q, (size_t)n);
-            k += (size_t)n;
-            q += n;
-        }
+        q += n ? n : 1;
     }
-    near[k] = 0;
+    char near[136]; /* each of them at most 8 bytes shown (a C1 control: \xc2\x9b) */
+    utf8_printable_n(at, (size_t)(q - at), near, sizeof near);
     snprintf(r->msg, sizeof r->msg, "%s, at '%s'", what, near);
 }

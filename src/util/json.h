@@ -8,8 +8,9 @@
 #include <cjson/cJSON.h>
 
 /* s as a JSON string literal, in pieces handed to put(ctx, bytes, len):
- * '"' and '\\' escaped, control characters as \u00XX, everything else as
- * it is. */
+ * '"' and '\\' escaped, control characters (C0, DEL and C1, U+0080..U+009F)
+ * as \u00XX, everything else as it is: the same string, none of whose bytes
+ * can drive a terminal. */
 void json_string_to(const char *s, void (*put)(void *ctx, const char *p, size_t n), void *ctx);
 /* "a string", "a number", "a boolean", "null", "an array", "an object",
  * "nothing" (NULL) or "an invalid value". */

@@ -1,6 +1,6 @@
-/* utf8.c: the UTF-8 decoder (utf8.h). */
+/* utf8.c: the UTF-8 decoder and printable text (utf8.h). */
 #include "utf8.h"
-#include <stddef.h>
+#include <string.h>
 
 int utf8_decode(const char *s, const char *end, uint32_t *cp)
 {
@@ -38,4 +38,77 @@ int utf8_count(const char *s)
     int n = 0;
     for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
     return n;
+}
+
+/* The printable text of the character at p (before end) into out (room for
+ * 16 bytes, no NUL): its bytes, or \xNN for each of them; *took: the bytes
+ * of p it covers. Returns the bytes written. */
+static size_t piece(const char *p, const char *end, int lines, char *out, size_t *took)
+{
+    static const char hex[] = "0123456789abcdef";
+    uint32_t cp = 0;
+    int n = utf8_decode(p, end, &cp);
+    int shown = n > 0 && (cp >= 0x20 || (lines && cp == '\n')) && !(cp >= 0x7f && cp < 0xa0);
+    if (n == 0) n = 1; /* an ill-formed byte: itself */
+    *took = (size_t)n;
+    if (shown) {
+        memcpy(out, p, (size_t)n);
+        return (size_t)n;
+    }
+    for (int i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        out[4 * i] = '\\';
+        out[4 * i + 1] = 'x';
+        out[4 * i + 2] = hex[c >> 4];
+        out[4 * i + 3] = hex[c & 15];
+    }
+    return 4 * (size_t)n;
+}
+
+const char *utf8_printable_n(const char *s, size_t len, char *out, size_t cap)
+{
+    const char *p = s, *end = s + len;
+    size_t k = 0, dots = 0; /* dots: where "..." goes if the rest does not fit */
+    while (p < end) {
+        char tmp[16];
+        size_t took, w = piece(p, end, 0, tmp, &took);
+        if (k + w + 1 > cap) { /* full: cut at the last character that leaves room */
+            memcpy(out + dots, "...", 4);
+            return out;
+        }
+        memcpy(out + k, tmp, w);
+        k += w;
+        if (k + 4 <= cap) dots = k;
+        p += took;
+    }
+    out[k] = 0;
+    return out;
+}
+
+const char *utf8_printable(const char *s, char *out, size_t cap)
+{
+    return utf8_printable_n(s, strlen(s), out, cap);
+}
+
+int utf8_fputs_printable(const char *s, FILE *f, int lines)
+{
+    return utf8_fwrite_printable(s, strlen(s), f, lines);
+}
+
+int utf8_fwrite_printable(const char *s, size_t len, FILE *f, int lines)
+{
+    const char *end = s + len;
+    while (s < end) {
+        const char *run = s; /* the bytes shown as they are, written at once */
+        char tmp[16];
+        size_t took = 0, w = 0;
+        while (s < end && (w = piece(s, end, lines, tmp, &took)) == took)
+            s += took; /* shown as it is: only an escape differs in length */
+        if (s > run && fwrite(run, 1, (size_t)(s - run), f) != (size_t)(s - run)) return EOF;
+        if (s < end) {
+            if (fwrite(tmp, 1, w, f) != w) return EOF;
+            s += took;
+        }
+    }
+    return 0;
 }

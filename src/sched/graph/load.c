@@ -14,6 +14,7 @@
 #include "util/jscan.h"
 #include "util/json.h"
 #include "util/textpos.h"
+#include "util/utf8.h"
 #include "validate.h"
 
 /* The walk over the text, and the builder it fills. */
@@ -197,7 +198,9 @@ static int decode_buffer(reader *r, const node_members *m, const char *at, size_
     s->size = s->bufid = -1;
     if (s->kind == NODE_COMPUTE) return 0;
     if (!m->buf) {
-        ERR_AT(r, at, DC_FIELD, LAB ": %s has no \"BufId\"", LABV, s->op);
+        char op[64]; /* the node's Op, made printable */
+        ERR_AT(r, at, DC_FIELD, LAB ": %s has no \"BufId\"", LABV,
+               utf8_printable(s->op, op, sizeof op));
         bad = -1;
     } else if (get_uint53(m->buf, &s->bufid)) {
         describe_bad_int(m->buf, why, sizeof why);

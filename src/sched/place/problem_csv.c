@@ -8,6 +8,7 @@
 #include "problem.h"
 #include "util/fileio.h"
 #include "util/textpos.h"
+#include "util/utf8.h"
 
 /* The columns memtris knows, in the order it writes them. */
 enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_GAPS, COL_OFFSET, NCOLS };
@@ -53,12 +54,10 @@ static void error_at(reader *r, const char *at, const char *fmt, ...)
     diag_add(r->d, DIAG_ERROR, DC_SYNTAX, line, col, "%s", msg);
 }
 
-/* A field's text, for messages: at most 40 bytes of it. */
+/* A field's text, for messages: made printable, cut to cap with "...". */
 static void field_text(char *out, size_t cap, const char *s, const char *e)
 {
-    size_t n = (size_t)(e - s), max = cap > 44 ? 40 : cap - 4;
-    if (n > max) snprintf(out, cap, "%.*s...", (int)max, s);
-    else snprintf(out, cap, "%.*s", (int)n, s);
+    utf8_printable_n(s, (size_t)(e - s), out, cap);
 }
 
 static const char *const col_words[NCOLS] = {"id",        "lower", "upper", "size",
