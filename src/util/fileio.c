@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,6 +30,22 @@ static int wrong_start(const char *t, size_t len, char first, int *looked)
     return t[i] != first;
 }
 
+/* 1 (and why) when the regular file `was` at the start is not the file of
+ * `len` bytes read: another process wrote, grew or shrank it meanwhile. */
+static int file_changed(int fd, const struct stat *was, size_t len, char *why, size_t cap)
+{
+    struct stat now;
+    if (fstat(fd, &now)) return 0;
+    if ((uint64_t)now.st_size == len && now.st_size == was->st_size &&
+        now.st_mtim.tv_sec == was->st_mtim.tv_sec && now.st_mtim.tv_nsec == was->st_mtim.tv_nsec)
+        return 0;
+    snprintf(why, cap,
+             "the file changed while it was read (%lld bytes when opened, %zu read, %lld now); "
+             "read it again once it is written",
+             (long long)was->st_size, len, (long long)now.st_size);
+    return 1;
+}
+
 fileio_status fileio_read(const char *path, char first, fileio_text *out, char *why, size_t cap)
 {
     memset(out, 0, sizeof *out);
@@ -43,33 +58,33 @@ fileio_status fileio_read(const char *path, char first, fileio_text *out, char *
     }
     struct stat st;
     memset(&st, 0, sizeof st);
+    /* A regular file is read too, not mapped: a file that another process
+     * shrinks while it is read then ends early (and fails to parse) instead
+     * of killing memtris with SIGBUS. Its size is only the first guess of
+     * the room needed, and no limit below it applies. */
+    size_t hint = 0, max = read_limit();
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m != MAP_FAILED) {
-            out->text = m;
-            out->len = (size_t)st.st_size;
-            out->mapped = 1;
-            if (!is_stdin) close(fd);
-            return FILEIO_OK;
-        }
+        hint = (uint64_t)st.st_size < SIZE_MAX - 1 ? (size_t)st.st_size + 1 : SIZE_MAX;
+        if (hint > max) max = hint;
     }
     fileio_status status = FILEIO_OK;
-    size_t len = 0, room = 0, max = read_limit();
+    size_t len = 0, room = 0;
     char *buf = NULL;
     int looked = !first;
     for (;;) {
         if (!looked && wrong_start(buf, len, first, &looked)) break;
         if (len >= max) {
-            snprintf(
-                why, cap,
-                "too large: the input passes %zu bytes (half this machine's memory) and is still "
-                "going",
-                max);
+            snprintf(why, cap,
+                     "too large: the input passes %zu bytes (half this machine's memory, or the "
+                     "file's size when it started) and is still going",
+                     max);
             status = FILEIO_TOO_LARGE;
             break;
         }
         if (len == room) {
-            size_t grown = room ? room * 2 : 65536;
+            size_t grown = room   ? (room <= SIZE_MAX / 2 ? room * 2 : SIZE_MAX)
+                           : hint ? hint
+                                  : 65536;
             char *t = realloc(buf, grown);
             if (!t) {
                 if (S_ISREG(st.st_mode))
@@ -89,7 +104,10 @@ fileio_status fileio_read(const char *path, char first, fileio_text *out, char *
             status = FILEIO_CANNOT_READ;
             break;
         }
-        if (r == 0) break;
+        if (r == 0) {
+            if (hint && file_changed(fd, &st, len, why, cap)) status = FILEIO_CHANGED;
+            break;
+        }
         len += (size_t)r;
     }
     if (!is_stdin) close(fd);
@@ -105,10 +123,8 @@ fileio_status fileio_read(const char *path, char first, fileio_text *out, char *
 
 void fileio_release(fileio_text *t)
 {
-    if (t->mapped) munmap((void *)(uintptr_t)t->text, t->len);
     free(t->owned);
     t->text = "";
     t->len = 0;
-    t->mapped = 0;
     t->owned = NULL;
 }
