@@ -137,6 +137,17 @@ with open(tmp + "/plan.pickle", "rb") as f:
     found = set(strings(pickle.load(f)))
 if name not in found: sys.exit("the name is not in the pickle: %r" % sorted(map(repr, found))[:20])
 ' "$TMP" "$EVIL_RAW" "$odd"
+    # A file name that is not UTF-8 is written in JSON with U+FFFD for each
+    # byte that is not text: still valid JSON (it was written raw)
+    local notutf=$TMP/g$'\xff\xfe'.json
+    cp "$g" "$notutf"
+    run "$M" compare -f json "$notutf"
+    expect_rc 0 "compare json, a file name not UTF-8"
+    py "a file name not UTF-8 in valid JSON" '
+import json, sys
+graph = json.load(open(sys.argv[1], encoding="utf-8", errors="strict"))["graph"]
+if not graph.endswith("/g\ufffd\ufffd.json"): sys.exit("graph %r" % graph)
+' "$OUT"
     check_clean
 }
 

@@ -139,6 +139,17 @@ static void json_escapes_controls(void **state)
     assert_string_equal(out, "\"a\\u001b]2;t\\u0007\\u007f\\u009bb\xc2\xa0\xe5\x8d\xb7\\\"\\\\\"");
 }
 
+/* Bytes that are not UTF-8 (a file name from the command line) become
+ * U+FFFD each, so the output is always valid JSON; emoji stay as they are. */
+static void json_replaces_invalid(void **state)
+{
+    (void)state;
+    char out[256] = "";
+    json_string_to("g\xff\xfe.json \xe5\x8d x\xf0\x9f\x98\x80\xed\xa0\x80", put, out);
+    assert_string_equal(out, "\"g\\ufffd\\ufffd.json \\ufffd\\ufffd x\xf0\x9f\x98\x80"
+                             "\\ufffd\\ufffd\\ufffd\"");
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +159,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(cut_at_capacity),       /* "..." at a character */
         cmocka_unit_test(written_unbounded),     /* to a FILE */
         cmocka_unit_test(json_escapes_controls), /* JSON's escapes */
+        cmocka_unit_test(json_replaces_invalid), /* always valid JSON */
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,7 @@
 /* json.c: JSON string literals and type words (json.h). */
 #include "json.h"
+#include "utf8.h"
+#include <stdint.h>
 #include <string.h>
 
 void json_string_to(const char *s, void (*put)(void *ctx, const char *p, size_t n), void *ctx)
@@ -11,16 +13,22 @@ void json_string_to(const char *s, void (*put)(void *ctx, const char *p, size_t 
         char esc[6];
         size_t n, took = 1;
         unsigned c = *p;
-        if (c == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { /* C1, as U+009B (CSI) */
-            c = p[1];
-            took = 2;
+        if (c >= 0x80) { /* C1 as U+009B (CSI); each ill-formed byte as U+FFFD */
+            uint32_t cp;
+            int len = utf8_decode((const char *)p, NULL, &cp);
+            if (len > 1 && cp > 0x9F) {
+                p += len - 1;
+                continue;
+            }
+            c = len ? cp : 0xFFFD;
+            took = len ? (size_t)len : 1;
         }
         if (c == '"' || c == '\\') {
             esc[0] = '\\';
             esc[1] = (char)c;
             n = 2;
-        } else if (c < 0x20 || c == 0x7F || took == 2) { /* no control reaches a terminal */
-            char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+        } else if (c < 0x20 || c >= 0x7F) { /* no control reaches a terminal */
+            char u[6] = {'\\', 'u', hex[c >> 12], hex[c >> 8 & 15], hex[c >> 4 & 15], hex[c & 15]};
             for (n = 0; n < 6; n++) esc[n] = u[n];
         } else continue;
         if ((const char *)p > run) put(ctx, run, (size_t)((const char *)p - run));
