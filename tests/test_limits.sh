@@ -37,7 +37,7 @@ refused() {
 
 group_memviz() {
     # 1024 buffers of 2^53-1 bytes at --align 1: an arena of 2^63-1024
-    # bytes, whose addresses from 0x7f0000000000 pass 2^63-1.
+    # bytes, whose last block ends, from 0x7f0000000000, past 2^63-1.
     big 1024 9007199254740991 "$TMP/big.json"
     echo old >"$TMP/x.pkl"
     run "$M" plan "$TMP/big.json" --align 1 -f memory-viz -o "$TMP/x.pkl"

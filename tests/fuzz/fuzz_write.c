@@ -15,7 +15,6 @@
  * times under other ids) and flags (never freed: upper at the end of time).
  * Exports LLVMFuzzerTestOneInput and LLVMFuzzerInitialize. */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <stdlib.h>
 #include "cli/cli.h"
 #include "fuzz_util.h"
