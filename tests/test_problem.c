@@ -1,6 +1,8 @@
 /* test_problem.c: placement problems (problem_*, gen_packing): MiniMalloc's
  * CSV read with its errors placed, the chain graph's interval semantics, a
- * plan made a problem, and gen packing's known optimum checked by place_verify. */
+ * plan made a problem, gen packing's known optimum checked by place_verify,
+ * and the round trips at the edges of every range: what the writer writes,
+ * the reader reads back (random problems from a fixed seed). */
 #include "testutil.h"
 #include "sched/place/place.h"
 #include "sched/place/problem.h"
@@ -245,6 +247,166 @@ static void plan_round_trip(void **state)
     }
 }
 
+/* ------------------------------------------- round trips at the edges */
+
+static uint64_t rt_next(uint64_t *s) /* splitmix64: the same numbers everywhere */
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A value in [lo, hi]: an edge of the ranges half of the time. */
+static int64_t rt_value(uint64_t *s, int64_t lo, int64_t hi)
+{
+    const int64_t edges[] = {lo,
+                             hi,
+                             lo + 1,
+                             hi - 1,
+                             0,
+                             1,
+                             ((int64_t)1 << 31) - 1,
+                             (int64_t)1 << 32,
+                             GRAPH_MAX_SIZE - 1,
+                             GRAPH_MAX_SIZE,
+                             INT64_MAX};
+    if (rt_next(s) & 1) {
+        int64_t v = edges[rt_next(s) % (sizeof edges / sizeof edges[0])];
+        if (v >= lo && v <= hi) return v;
+    }
+    return lo + (int64_t)(rt_next(s) % ((uint64_t)(hi - lo) + 1));
+}
+
+static int rt_sink(void *ctx, const char *data, size_t len)
+{
+    FILE *f = ctx;
+    return fwrite(data, 1, len, f) == len ? 0 : -1;
+}
+
+/* Random problems with numbers at the edges of what the CSV holds (times
+ * and sizes 0..2^53-1, offsets 0..2^63-1, alignments 1..2^30): written and
+ * read back, the same rows. */
+static void csv_round_trip_edges(void **state)
+{
+    (void)state;
+    uint64_t seed = 7;
+    for (int round = 0; round < 2000; round++) {
+        uint32_t n = 1 + (uint32_t)(rt_next(&seed) % 6);
+        int aligned = rt_next(&seed) % 3 == 0, with_off = rt_next(&seed) % 2;
+        problem p = {.n = n, .max_align = 1};
+        int64_t lower[6], upper[6], size[6], align[6], off[6];
+        size_t id[6];
+        char pool[6 * 8];
+        p.lower = lower;
+        p.upper = upper;
+        p.size = size;
+        p.id = id;
+        p.pool = pool;
+        p.align = aligned ? align : NULL;
+        for (uint32_t i = 0; i < n; i++) {
+            id[i] = 8 * i;
+            snprintf(pool + 8 * i, 8, "b%u", i);
+            lower[i] = rt_value(&seed, 0, GRAPH_MAX_SIZE - 1);
+            upper[i] = rt_value(&seed, lower[i] + 1, GRAPH_MAX_SIZE);
+            size[i] = rt_value(&seed, 0, GRAPH_MAX_SIZE);
+            align[i] = (int64_t)1 << (rt_next(&seed) % 31);
+            off[i] = rt_value(&seed, 0, INT64_MAX);
+        }
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        assert_non_null(f);
+        assert_int_equal(problem_write_csv(&p, with_off ? off : NULL, rt_sink, f), 0);
+        assert_int_equal(fclose(f), 0);
+        diag d;
+        diag_init(&d, "p.csv");
+        problem *q = problem_parse(text, len, &d);
+        if (!q) {
+            fail_msg("round %d: %s\n%s", round, d.nlines ? d.lines[0] : "?", text);
+            return;
+        }
+        assert_int_equal(q->n, n);
+        for (uint32_t i = 0; i < n; i++) {
+            assert_string_equal(problem_id(q, i), problem_id(&p, i));
+            assert_int_equal(q->lower[i], lower[i]);
+            assert_int_equal(q->upper[i], upper[i]);
+            assert_int_equal(q->size[i], size[i]);
+            if (aligned) assert_int_equal(q->align[i], align[i]);
+            if (with_off) assert_int_equal(q->offset[i], off[i]);
+        }
+        problem_free(q);
+        diag_free(&d);
+        free(text);
+    }
+}
+
+/* The rule at its edges: every number the writers write is read; the next
+ * one up is refused, at its column. */
+static void csv_limits(void **state)
+{
+    (void)state;
+    diag d;
+    problem *p =
+        parse("id,lower,end,size\na,9007199254740989,9007199254740990,9007199254740991\n", &d);
+    assert_non_null(p);
+    assert_int_equal(p->upper[0], GRAPH_MAX_SIZE);
+    problem_free(p);
+    diag_free(&d);
+    expect_error("id,lower,end,size\na,0,9007199254740991,1\n",
+                 "2:5: error: end '9007199254740991' is too large: at most 2^53-2 "
+                 "(9007199254740990), its upper (end + 1) at most 2^53-1");
+    expect_error("id,lower,upper,size\na,0,9007199254740992,1\n",
+                 "2:5: error: upper '9007199254740992' is too large: at most 2^53-1 "
+                 "(9007199254740991)");
+    p = parse("id,lower,upper,size,offset\na,0,1,1,9223372036854775807\n", &d);
+    assert_non_null(p);
+    assert_int_equal(p->offset[0], INT64_MAX);
+    problem_free(p);
+    diag_free(&d);
+    expect_error("id,lower,upper,size,offset\na,0,1,1,9223372036854775808\n",
+                 "2:9: error: offset '9223372036854775808' is too large: at most 2^63-1 "
+                 "(9223372036854775807)");
+}
+
+/* gen packing at the largest capacity: its CSV and graph read back. */
+static void packing_round_trip(void **state)
+{
+    (void)state;
+    char err[256];
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        problem *p = gen_packing(1 + (uint32_t)(seed * 7 % 40), GRAPH_MAX_SIZE - (int64_t)seed,
+                                 seed, err, sizeof err);
+        assert_non_null(p);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        assert_non_null(f);
+        assert_int_equal(problem_write_csv(p, p->offset, rt_sink, f), 0);
+        assert_int_equal(fclose(f), 0);
+        diag d;
+        diag_init(&d, "p.csv");
+        problem *q = problem_parse(text, len, &d);
+        assert_non_null(q);
+        assert_int_equal(q->n, p->n);
+        for (uint32_t i = 0; i < p->n; i++) {
+            assert_int_equal(q->size[i], p->size[i]);
+            assert_int_equal(q->offset[i], p->offset[i]);
+            assert_int_equal(q->upper[i], p->upper[i]);
+        }
+        graph *g = problem_graph(q, &d);
+        assert_non_null(g);
+        assert_int_equal(g->nbufs, p->n);
+        for (uint32_t b = 0; b < g->nbufs; b++)
+            assert_int_equal(g->buf_size[b], p->size[g->buf_id[b]]);
+        graph_free(g);
+        diag_free(&d);
+        problem_free(q);
+        problem_free(p);
+        free(text);
+    }
+}
+
 int main(int argc, char **argv)
 {
     /* One a line: tests/CMakeLists.txt makes a ctest entry of each line. */
@@ -256,6 +418,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(accepted),
         cmocka_unit_test(packing),
         cmocka_unit_test(plan_round_trip),
+        cmocka_unit_test(csv_round_trip_edges),
+        cmocka_unit_test(csv_limits),
+        cmocka_unit_test(packing_round_trip),
     };
     // clang-format on
     if (argc > 1) cmocka_set_test_filter(argv[1]);

@@ -155,7 +155,10 @@ void cli_plan_csv(FILE *f, const cli_plan *cp);
  * 0, or -1 out of memory or after a write error. */
 int cli_plan_minimalloc(FILE *f, const cli_plan *cp);
 /* Writes the plan in FORMAT (CLI_*; place's CLI_CSV is its MiniMalloc CSV) to
- * path ('-': standard output): EXIT_OK, or EXIT_BAD after a message for CMD. */
+ * path ('-': standard output): EXIT_OK, or EXIT_BAD after a message for CMD,
+ * nothing written, when the format cannot hold a number of the plan
+ * (memory-viz: an address past 2^63-1; plan's minimalloc: a size past
+ * 2^53-1), and after a write error with what was written removed. */
 int cli_plan_write(const char *cmd, const char *path, int format, const cli_plan *cp);
 /* Writes the SVG picture to path ('-': standard output): EXIT_OK, or
  * EXIT_BAD after a message for CMD. */
@@ -168,6 +171,19 @@ int cli_plan_svg(const char *cmd, const char *path, const cli_plan *cp);
  * "segment_alloc", then each ALLOC's "alloc" and each FREE's "free_requested"
  * and "free_completed", in schedule order]]}. 0, or -1 out of memory. */
 int cli_plan_memviz(FILE *f, const cli_plan *cp);
+/* Whether the snapshot can hold the plan: every address, MEMVIZ_BASE + an
+ * offset + the bytes held there, and every sum within 2^63-1. EXIT_OK, or
+ * EXIT_BAD after "memtris CMD: buffer ... ends past 2^63-1 bytes ..." (the
+ * first buffer past it, in the order written). */
+int cli_plan_memviz_check(const char *cmd, const cli_plan *cp);
+/* cli_limits.c: buffer b as messages name it: "buffer 'ID' (line L)"
+ * (place: its CSV row), "buffer 'NAME' (BufId N)" or "buffer N" (plan);
+ * out, of cap bytes. */
+const char *cli_plan_buf_label(char *out, size_t cap, const cli_plan *cp, uint32_t b);
+/* Whether plan --format minimalloc can hold the plan: every buffer's span
+ * at the alignment within 2^53-1 (place's CSV: its own numbers, always).
+ * EXIT_OK, or EXIT_BAD after a message naming the first buffer past it. */
+int cli_plan_minimalloc_check(const char *cmd, const cli_plan *cp);
 /* A problem_write_fn and gen_write_fn writing to the FILE ctx. */
 int cli_write_file(void *ctx, const char *data, size_t len);
 

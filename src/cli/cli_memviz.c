@@ -4,8 +4,11 @@
  * MEMVIZ_BASE, its blocks as they are at the schedule's end (after every
  * event of the trace, as a snapshot is taken), and the trace of every ALLOC
  * and FREE in schedule order, each naming its node as
- * the frame (file: the graph, line: the node's Id, name: its Name). Exports
- * cli_plan_memviz. */
+ * the frame (file: the graph, line: the node's Id, name: its Name). Every
+ * address is checked first (cli_plan_memviz_check): a plan whose addresses
+ * pass 2^63-1 is refused, never written wrapped. Exports cli_plan_memviz and
+ * cli_plan_memviz_check. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include "cli.h"
 #include "util/pickle.h"
@@ -43,6 +46,49 @@ static void event(FILE *f, const cli_plan *cp, const char *action, uint32_t b, u
     pk_str(f, "frames");
     frames(f, cp->g, u);
     pk_dict_end(f);
+}
+
+/* The highest address of the segment: the arena (a pool: what it reserved),
+ * raised to the end of any block past it. */
+static int64_t segment_total(const cli_plan *cp)
+{
+    const placement *pl = cp->pl;
+    int64_t total = pl->reserved > pl->arena ? pl->reserved : pl->arena;
+    for (uint32_t b = 0; b < cp->g->nbufs; b++)
+        if (pl->offset[b] + held(cp, b) > total) total = pl->offset[b] + held(cp, b);
+    return total;
+}
+
+int cli_plan_memviz_check(const char *cmd, const cli_plan *cp)
+{
+    const graph *g = cp->g;
+    const placement *pl = cp->pl;
+    const int64_t room = INT64_MAX - MEMVIZ_BASE; /* the most bytes above the base */
+    int64_t end, alloc = 0, req = 0;
+    char who[GRAPH_LABEL_MAX + 64];
+    for (uint32_t i = 0; i < g->nbufs; i++) {
+        uint32_t b = cp->order[i];
+        int64_t h = held(cp, b);
+        if (pl->offset[b] < 0 || h < 0 || __builtin_add_overflow(pl->offset[b], h, &end) ||
+            end > room ||
+            (g->buf_free[b] == GRAPH_NONE && (__builtin_add_overflow(alloc, h, &alloc) ||
+                                              __builtin_add_overflow(req, g->buf_size[b], &req)))) {
+            cli_plan_buf_label(who, sizeof who, cp, b);
+            cli_eprintf("memtris %s: %s at offset %" PRId64 " holding %" PRId64
+                        " bytes ends past 2^63-1 bytes at memory-viz's base address "
+                        "0x7f0000000000: a memory snapshot cannot hold it\n",
+                        cmd, who, pl->offset[b], h);
+            return EXIT_BAD;
+        }
+    }
+    int64_t total = segment_total(cp);
+    if (total > room) {
+        cli_eprintf("memtris %s: the arena of %" PRId64 " bytes ends past 2^63-1 bytes at "
+                    "memory-viz's base address 0x7f0000000000: a memory snapshot cannot hold it\n",
+                    cmd, total);
+        return EXIT_BAD;
+    }
+    return EXIT_OK;
 }
 
 static const cli_plan *sort_cp;
@@ -128,15 +174,15 @@ static void segment(FILE *f, const cli_plan *cp, const uint32_t *live, uint32_t 
 
 int cli_plan_memviz(FILE *f, const cli_plan *cp)
 {
+    /* Every address below, MEMVIZ_BASE + an offset + at most the bytes held
+     * there, and every sum, is at most 2^63-1: cli_plan_memviz_check. */
     const graph *g = cp->g;
     const run *r = cp->r;
     uint32_t *live = malloc(((size_t)g->nbufs + 1) * sizeof *live), nlive = 0;
     if (!live) return -1;
     /* The segment: the memory taken (the arena; pool: what it reserved), and
      * every block within it. */
-    int64_t total = cp->pl->reserved > cp->pl->arena ? cp->pl->reserved : cp->pl->arena;
-    for (uint32_t b = 0; b < g->nbufs; b++)
-        if (cp->pl->offset[b] + held(cp, b) > total) total = cp->pl->offset[b] + held(cp, b);
+    int64_t total = segment_total(cp); /* within 2^63-1 from the base: checked */
     /* Live at the end, by offset: the buffers never freed. PyTorch's viewer
      * takes the blocks as the state after the trace's last event and walks
      * the trace back from there, so they must be the end's. */

@@ -291,6 +291,11 @@ void cli_plan_text(FILE *f, const cli_plan *cp)
 
 int cli_plan_write(const char *cmd, const char *path, int format, const cli_plan *cp)
 {
+    /* What the format cannot hold is refused before any output. */
+    int st = format == CLI_MINIMALLOC ? cli_plan_minimalloc_check(cmd, cp)
+             : format == CLI_MEMVIZ   ? cli_plan_memviz_check(cmd, cp)
+                                      : EXIT_OK;
+    if (st) return st;
     cli_out out;
     if (cli_out_open(&out, cmd, path)) return EXIT_BAD;
     out.stdout_name = "standard output"; /* as cli_main says it */

@@ -72,14 +72,15 @@ static void print_help(void)
            "numbered from 0 (upper the number of steps for a buffer never freed), size\n"
            "the bytes it takes (its Size rounded up to --align), so that 'memtris place'\n"
            "(or MiniMalloc) reads the same problem; place with the same placer finds the\n"
-           "same arena.\n"
+           "same arena. A rounded size past 2^53-1 is an error (status 1), nothing written.\n"
            "memory-viz: PyTorch's memory snapshot, a pickle (protocol 2, written by memtris,\n"
            "no Python needed) that pytorch.org/memory_viz opens: {\"segments\": [the arena\n"
            "as one segment at 0x7f0000000000, its blocks as they are at the end, as a\n"
            "snapshot's], \"device_traces\": [[\"segment_alloc\", then per ALLOC an \"alloc\" and\n"
            "per FREE a \"free_requested\" and a \"free_completed\" at base + offset, of\n"
            "the held size, in schedule order, time_us the step]]}; each event's frame\n"
-           "names its node: filename the graph, line its Id, name its Name.\n",
+           "names its node: filename the graph, line its Id, name its Name. An address\n"
+           "past 2^63-1 is an error naming the buffer (status 1), nothing written.\n",
            PLACE_ALIGN_DEFAULT);
     cli_policy_help();
 }

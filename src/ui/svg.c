@@ -185,7 +185,7 @@ static int draw_merged(FILE *f, const graph *g, const placement *pl, const lifet
         if (drawn[b] || g->buf_size[b] <= 0) continue;
         double x0 = xs(lt->alloc_step[b], n) - ML, x1 = xs(lt->free_step[b], n) - ML;
         double y0 = (double)pl->offset[b] / amax * AH,
-               y1 = (double)(pl->offset[b] + g->buf_size[b]) / amax * AH;
+               y1 = ((double)pl->offset[b] + (double)g->buf_size[b]) / amax * AH;
         for (int cy = (int)(y0 / CELL); cy < NCY && cy * CELL < y1; cy++) {
             double hy = fmin(y1, (cy + 1) * CELL) - fmax(y0, cy * CELL);
             for (int cx = (int)(x0 / CELL); cx < NCX && cx * CELL < x1; cx++) {
@@ -394,7 +394,8 @@ static void write_buffers(FILE *f, const plan_draw *d, const axis *aa)
         if (!d->drawn[b]) continue;
         int64_t off = pl->offset[b], size = g->buf_size[b];
         double x0 = xs(d->lt.alloc_step[b], n), x1 = xs(d->lt.free_step[b], n);
-        double y1 = AB - (double)off / aa->max * AH, y0 = AB - (double)(off + size) / aa->max * AH;
+        double y1 = AB - (double)off / aa->max * AH,
+               y0 = AB - ((double)off + (double)size) / aa->max * AH;
         double w = x1 - x0 < 0.6 ? 0.6 : x1 - x0, hh = y1 - y0 < 0.6 ? 0.6 : y1 - y0;
         const char *color = palette[b % NPALETTE];
         /* A thin white edge parts neighbours of one colour; it would wash out small rectangles. */
@@ -417,7 +418,7 @@ static void write_buffers(FILE *f, const plan_draw *d, const axis *aa)
         /* Bytes a placer holds beyond the buffer (a pool's size class, a color's block). */
         int64_t held = pl->block ? pl->block[b] : 0;
         if (held > size) {
-            double yt = AB - (double)(off + held) / aa->max * AH;
+            double yt = AB - ((double)off + (double)held) / aa->max * AH;
             if (y0 - yt >= 0.3)
                 fprintf(f,
                         "<rect class=\"pad\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "

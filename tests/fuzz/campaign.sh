@@ -5,7 +5,7 @@
 # features), the corpus it grew and the crashes it kept.
 # Usage: tests/fuzz/campaign.sh BUILD HARNESS [INPUTS] [WORK]
 #   BUILD    a build folder configured with -DMEMTRIS_FUZZ=ON (clang)
-#   HARNESS  load, replay, tui or cli
+#   HARNESS  load, replay, tui, cli or write
 #   INPUTS   how many inputs in all (default 10000000)
 #   WORK     where the corpus grows (WORK/corpus-HARNESS, kept between
 #            campaigns), crashes land (WORK/artifacts-HARNESS) and the log
@@ -28,7 +28,8 @@ case $H in
     replay) OPTS=(-dict="$SRC/tests/fuzz/replay.dict") ;;
     tui) OPTS=(-max_len=128) ;;
     cli) OPTS=(-dict="$SRC/tests/fuzz/cli.dict" -max_len=512) ;;
-    *) echo "campaign.sh: unknown harness '$H' (load, replay, tui or cli)" >&2; exit 2 ;;
+    write) OPTS=(-max_len=256) ;;
+    *) echo "campaign.sh: unknown harness '$H' (load, replay, tui, cli or write)" >&2; exit 2 ;;
 esac
 if [ ! -x "$FUZZER" ]; then
     echo "campaign.sh: no $FUZZER: configure $BUILD with -DMEMTRIS_FUZZ=ON and build it" >&2

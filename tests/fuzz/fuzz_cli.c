@@ -101,6 +101,24 @@ static prepared files[] = {
      NULL,
      0,
      {0}},
+    /* Numbers at the edges of what place reads and writes back: an end of
+     * 2^53-1 (refused: its upper would pass 2^53-1), offsets past 2^53. */
+    {"end53.csv",
+     NULL,
+     "id,lower,end,size\na,0,9007199254740991,5\nb,1,9007199254740990,7\n",
+     NULL,
+     0,
+     {0}},
+    {"near53.csv",
+     NULL,
+     "id,lower,upper,size\na,0,9007199254740991,9007199254740991\nb,0,9007199254740991,"
+     "9007199254740991\nc,0,5,9007199254740991\nd,4,6,1\n",
+     NULL,
+     0,
+     {0}},
+    /* Made at start (make_near63): 1024 buffers of 2^53-1 bytes never freed,
+     * an arena of 2^63-1024, whose memory-viz addresses pass 2^63-1. */
+    {"near63.json", NULL, NULL, NULL, 0, {0}},
     /* Saved replays made at start by memtris replay itself. */
     {"seed.replay.json", NULL, NULL, NULL, 0, {0}},
     {"demo-fifo.replay.json", NULL, NULL, NULL, 0, {0}},
@@ -297,6 +315,31 @@ static void make_replays(void)
     }
 }
 
+/* near63.json: a chain of 1024 ALLOCs of 2^53-1 bytes, never freed. */
+static void make_near63(void)
+{
+    size_t cap = 1 << 17, len = 0;
+    char *t = malloc(cap);
+    FUZZ_CHECK(t != NULL, "out of memory");
+    len += (size_t)snprintf(t + len, cap - len, "{\"Nodes\": [");
+    for (int i = 0; i < 1024; i++)
+        len += (size_t)snprintf(t + len, cap - len,
+                                "%s{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": 9007199254740991, "
+                                "\"BufId\": %d}",
+                                i ? ", " : "", i, i);
+    len += (size_t)snprintf(t + len, cap - len, "], \"Edges\": [");
+    for (int i = 1; i < 1024; i++)
+        len += (size_t)snprintf(t + len, cap - len, "%s[%d, %d]", i > 1 ? ", " : "", i - 1, i);
+    len += (size_t)snprintf(t + len, cap - len, "]}");
+    FUZZ_CHECK(len < cap, "near63.json does not fit");
+    for (size_t i = 0; i < NFILES; i++)
+        if (!strcmp(files[i].name, "near63.json")) {
+            files[i].data = t;
+            files[i].len = len;
+            prepare(i);
+        }
+}
+
 /* libFuzzer writes a crash's input where -artifact_prefix says, relative to
  * the folder it runs in; memtris runs in the scratch folder, so the prefix is
  * made absolute (the current folder when none was given). */
@@ -363,6 +406,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     null_out = fopen("/dev/null", "w");
     FUZZ_CHECK(null_out != NULL, "/dev/null");
     make_replays();
+    make_near63();
     atexit(remove_scratch);
     return 0;
 }

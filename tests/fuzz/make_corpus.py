@@ -236,6 +236,11 @@ def cli_inputs():
         ["replay", "@IN/huge.json"], ["replay", "@IN/zero.json", "-m", "arena"], [">full", "replay", S, "-f", "csv"],
         ["replay", S, "-o", "null"],
         ["replay", "--help"], ["replay", S, "-b", "nope"], ["replay", S, "-m", "turbo"],
+        ["plan", "@IN/near63.json", "-a", "1", "-f", "memory-viz", "-o", "@OUT/x.pkl"],
+        ["plan", "@IN/near63.json", "-a", "1", "-f", "minimalloc", "-l", "first-fit"],
+        ["plan", "@IN/overflow.json", "-a", "1073741824", "-f", "minimalloc"],
+        ["place", "@IN/end53.csv"], ["place", "@IN/near53.csv", "-o", "@OUT/p.csv"],
+        ["place", "@IN/near53.csv", "-f", "json", "-l", "coloring", "--svg", "@OUT/p.svg"],
     ]
     out = []
     for i, c in enumerate(cmds):
@@ -285,6 +290,26 @@ def steady(b):
 
 
 # ------------------------------------------------------------ writing
+
+def write_inputs():
+    """fuzz_write.c's format: byte 0 the alignment's exponent, byte 1 the
+    placer, then rows of 5 bytes (lower, length, size: edge indices << 3 | 3
+    for the edge itself; a repeat count, >= 200 for 2^(b % 11) copies; flags,
+    1: never freed). Edges: 0 1 2 4096 2^31-1 2^31 2^32 2^52 2^53-1025
+    2^53-2 2^53-1."""
+    def e(k):
+        return k << 3 | 3
+    rows = {
+        # 1024 buffers of 2^53-1 never freed: memory-viz past 2^63-1
+        "near63": bytes([0, 0, e(0), e(3), e(10), 208, 1]),
+        "near63-align": bytes([30, 1, e(0), e(3), e(10), 208, 1]),
+        "span53": bytes([10, 3, e(0), e(1), e(10), 0, 0, e(1), e(1), e(9), 0, 0]),
+        "times53": bytes([0, 2, e(10), e(10), e(5), 0, 1, e(9), e(1), e(8), 0, 0]),
+        "mixed": bytes([6, 4, e(0), e(7), e(7), 205, 0, e(4), e(6), e(10), 0, 1, e(2), e(3), e(3), 0, 0]),
+        "small": bytes([0, 5, e(1), e(2), e(3), 0, 0, e(2), e(1), e(3), 0, 0]),
+    }
+    return [("write-" + k, v) for k, v in rows.items()]
+
 
 def write(harness, items, max_size):
     d = os.path.join(CORPUS, harness)
@@ -344,6 +369,7 @@ def main():
     write("replay", replay, a.max_size)
     write("tui", tui_inputs(), a.max_size)
     write("cli", cli_inputs(), a.max_size)
+    write("write", write_inputs(), a.max_size)
 
 
 if __name__ == "__main__":

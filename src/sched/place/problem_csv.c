@@ -63,8 +63,17 @@ static void field_text(char *out, size_t cap, const char *s, const char *e)
 static const char *const col_words[NCOLS] = {"id",        "lower", "upper", "size",
                                              "alignment", "gaps",  "offset"};
 
-/* Parses field [s, e) of column c as an integer from 0 to 2^53-1; 0, or -1
- * after the error. */
+/* The largest value of column c, and how messages say it: 2^53-1 (a
+ * graph's Size, and the times with it), or 2^63-1 for the offset column,
+ * which holds any offset of a plan memtris writes. */
+static int64_t col_max(int c) { return c == COL_OFFSET ? INT64_MAX : GRAPH_MAX_SIZE; }
+static const char *col_max_words(int c)
+{
+    return c == COL_OFFSET ? "2^63-1 (9223372036854775807)" : "2^53-1 (9007199254740991)";
+}
+
+/* Parses field [s, e) of column c as an integer from 0 to col_max(c); 0, or
+ * -1 after the error. */
 static int parse_int(reader *r, int c, const char *s, const char *e, int64_t *out)
 {
     char t[48];
@@ -75,14 +84,14 @@ static int parse_int(reader *r, int c, const char *s, const char *e, int64_t *ou
         error_at(r, s, "expected an integer for %s, found '%s'", col_words[c], t);
         return -1;
     }
-    int64_t v = 0;
+    int64_t v = 0, max = col_max(c);
     int big = 0;
     for (; q < e; q++) {
         if (*q < '0' || *q > '9') {
             error_at(r, s, "expected an integer for %s, found '%s'", col_words[c], t);
             return -1;
         }
-        if (v > (GRAPH_MAX_SIZE - (*q - '0')) / 10) big = 1;
+        if (v > (max - (*q - '0')) / 10) big = 1;
         else v = v * 10 + (*q - '0');
     }
     if (*s == '-' && (v || big)) {
@@ -90,7 +99,7 @@ static int parse_int(reader *r, int c, const char *s, const char *e, int64_t *ou
         return -1;
     }
     if (big) {
-        error_at(r, s, "%s '%s' is too large: at most 2^53-1 (9007199254740991)", col_words[c], t);
+        error_at(r, s, "%s '%s' is too large: at most %s", col_words[c], t, col_max_words(c));
         return -1;
     }
     *out = v;
@@ -255,8 +264,18 @@ static int read_row(reader *r, const char *s, const char *e, unsigned long line)
             if (c == COL_LOWER) {
                 p->lower[i] = v;
                 lower_at = f;
-            } else if (c == COL_UPPER) p->upper[i] = v + r->end_inclusive;
-            else if (c == COL_SIZE) p->size[i] = v;
+            } else if (c == COL_UPPER) {
+                /* An inclusive end is upper - 1: upper, at most 2^53-1 as
+                 * every time, is what memtris writes back. */
+                if (r->end_inclusive && v == GRAPH_MAX_SIZE) {
+                    error_at(r, f,
+                             "end '%s' is too large: at most 2^53-2 (9007199254740990), its "
+                             "upper (end + 1) at most 2^53-1",
+                             t);
+                    return -1;
+                }
+                p->upper[i] = v + r->end_inclusive;
+            } else if (c == COL_SIZE) p->size[i] = v;
             else p->offset[i] = v;
         }
         more = fe < e;
