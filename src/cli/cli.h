@@ -81,6 +81,14 @@ int cli_out_close(cli_out *o, int write_errno);
 /* After a failure already said: closes the file and removes what was
  * written (an old PATH untouched). */
 void cli_out_abandon(cli_out *o);
+/* Checks an output path given to option OPT ("-o", "--svg") before any work,
+ * so that an output that cannot be made stops the command before it reads
+ * or writes anything: EXIT_OK for NULL, "-" or a path that can be opened;
+ * EXIT_USAGE after "OPT needs a file name ('-' for standard output)" for "";
+ * EXIT_BAD after "memtris CMD: cannot open 'PATH' for writing: ..." for a
+ * folder, a missing or unwritable folder, or a file that cannot be written.
+ * Call it after the usage checks (a usage error is said first). */
+int cli_out_check(const char *cmd, const char *opt, const char *path);
 
 /* ------------------------------------------------ the rest (cli.c) */
 
@@ -330,7 +338,8 @@ void cli_time_text(FILE *f, const graph *g, const timeline *t);
 
 /* compare --pareto on g: the points in FORMAT (CLI_TEXT, CLI_JSON, CLI_CSV)
  * on standard output, and the SVG to svg (NULL: none; "-": standard output,
- * instead of the points). EXIT_OK or EXIT_BAD after a message. */
+ * instead of the points), written first: when it fails, standard output
+ * stays empty. EXIT_OK or EXIT_BAD after a message. */
 int cli_pareto(const graph *g, const solve_ctx *c, int format, const char *svg);
 
 /* ------------------------------------------ pools (cli_pool.c) */

@@ -265,6 +265,7 @@ int cmd_compare(int argc, char **argv)
         return cli_usage_error("compare", "--pareto runs its own policies: it takes no %s",
                                not_with);
     if (svg && !pareto) return cli_usage_error("compare", "--svg draws --pareto's points only");
+    if (pareto && (status = cli_out_check("compare", "--svg", svg))) return status;
     if (pareto) {
         graph *g = cli_load(file, 0);
         if (!g) return EXIT_BAD;

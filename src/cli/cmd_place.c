@@ -118,12 +118,15 @@ int cmd_place(int argc, char **argv)
     if (!(file = cli_file("place", argc, argv))) return EXIT_USAGE;
     int format = cli_format("place", fname, (1u << CLI_CSV) | (1u << CLI_JSON) | (1u << CLI_TEXT));
     if (format < 0) return EXIT_USAGE;
-    if (svg && !*svg)
-        return cli_usage_error("place", "--svg needs a file name ('-' for standard output)");
+    if (!*path) return cli_out_check("place", "-o", path);
+    if (svg && !*svg) return cli_out_check("place", "--svg", svg);
     int64_t align = DEFAULT_PLACE_ALIGN;
     if (align_arg && cli_align("place", align_arg, &align)) return EXIT_USAGE;
     const placer *pc = cli_placer("place", lname);
     if (!pc) return EXIT_USAGE;
+    if ((status = cli_out_check("place", "-o", path)) ||
+        (status = cli_out_check("place", "--svg", svg)))
+        return status;
 
     cli_job j;
     memset(&j, 0, sizeof j);

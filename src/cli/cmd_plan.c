@@ -178,13 +178,12 @@ int cmd_plan(int argc, char **argv)
     int format =
         cli_format("plan", fname, CLI_FORMATS_ALL | (1u << CLI_MINIMALLOC) | (1u << CLI_MEMVIZ));
     if (format < 0) return EXIT_USAGE;
-    if (!*path) return cli_usage_error("plan", "-o needs a file name ('-' for standard output)");
+    if (!*path) return cli_out_check("plan", "-o", path);
     int to_stdout = !strcmp(path, "-");
     if (format == CLI_MEMVIZ && to_stdout && (!svg || strcmp(svg, "-")) && isatty(STDOUT_FILENO))
         return cli_usage_error("plan", "--format memory-viz is binary (a pickle): not written to a "
                                        "terminal; give -o FILE, or pipe standard output");
-    if (svg && !*svg)
-        return cli_usage_error("plan", "--svg needs a file name ('-' for standard output)");
+    if (svg && !*svg) return cli_out_check("plan", "--svg", svg);
     int64_t align = PLACE_ALIGN_DEFAULT;
     if (align_arg && cli_align("plan", align_arg, &align)) return EXIT_USAGE;
     const policy *p = cli_policy(pname);
@@ -194,6 +193,9 @@ int cmd_plan(int argc, char **argv)
     if (by_arena && p->kind != POLICY_PORTFOLIO)
         return cli_usage_error(
             "plan", "--rank-by arena ranks best's members; policy %s is one order", p->name);
+    if ((status = cli_out_check("plan", "-o", path)) ||
+        (status = cli_out_check("plan", "--svg", svg)))
+        return status;
 
     cli_job j;
     cli_plan cp = {0};
