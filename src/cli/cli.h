@@ -163,11 +163,12 @@ void cli_plan_csv(FILE *f, const cli_plan *cp);
  * 0, or -1 out of memory or after a write error. */
 int cli_plan_minimalloc(FILE *f, const cli_plan *cp);
 /* Writes the plan in FORMAT (CLI_*; place's CLI_CSV is its MiniMalloc CSV) to
- * path ('-': standard output): EXIT_OK, or EXIT_BAD after a message for CMD. */
-int cli_plan_write(const char *cmd, const char *path, int format, const cli_plan *cp);
-/* Writes the SVG picture to path ('-': standard output): EXIT_OK, or
- * EXIT_BAD after a message for CMD. */
-int cli_plan_svg(const char *cmd, const char *path, const cli_plan *cp);
+ * path, and the SVG picture to svg ('-': standard output; NULL: not that
+ * one): the files first, then standard output, then each file renamed over
+ * its target. EXIT_OK, or EXIT_BAD after a message for CMD with no file
+ * changed (and, when a file failed, nothing on standard output). */
+int cli_plan_write(const char *cmd, const char *path, int format, const char *svg,
+                   const cli_plan *cp);
 /* Where the memory-viz snapshot puts the arena: an aligned address in the
  * range CUDA hands out, so that addresses look like a device's. */
 #define MEMVIZ_BASE ((int64_t)0x7f0000000000)

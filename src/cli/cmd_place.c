@@ -139,8 +139,9 @@ int cmd_place(int argc, char **argv)
     status = cli_job_run(&j, policy_find(DEFAULT_POLICY), &ctx);
     if (!status) status = cli_job_place(&j, "place", pc, align, &ctx);
     if (!status) status = cli_job_plan(&j, &cp); /* BufId i is row i */
-    if (!status && svg) status = cli_plan_svg("place", svg, &cp);
-    if (!status && (!svg || strcmp(svg, "-"))) status = cli_plan_write("place", path, format, &cp);
+    /* --svg -: the picture instead of the plan */
+    if (!status)
+        status = cli_plan_write("place", svg && !strcmp(svg, "-") ? NULL : path, format, svg, &cp);
     cli_job_free(&j);
     return status;
 }

@@ -145,7 +145,7 @@ int cmd_plan(int argc, char **argv)
                *align_arg = NULL, *svg = NULL, *path = "-", *file;
     int c, status;
     solve_ctx ctx = {0}; /* --time-limit, --max-states, --alpha, --queue-order */
-    int by_arena = 0, svg_only = 0;
+    int by_arena = 0;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'p': pname = optarg; break;
@@ -204,11 +204,10 @@ int cmd_plan(int argc, char **argv)
     if (!status) status = cli_job_place(&j, "plan", pc, align, &ctx);
     if (!status && by_arena) status = rank_by_arena(j.g, pc, align, &ctx, &j.r, &j.pl, &cp);
     if (!status) status = cli_job_plan(&j, &cp);
-    if (!status && svg) {
-        status = cli_plan_svg("plan", svg, &cp);
-        if (!strcmp(svg, "-") && to_stdout) svg_only = 1;
-    }
-    if (!status && !svg_only) status = cli_plan_write("plan", path, format, &cp);
+    /* --svg - and no -o: the picture instead of the plan */
+    if (!status)
+        status = cli_plan_write("plan", svg && !strcmp(svg, "-") && to_stdout ? NULL : path, format,
+                                svg, &cp);
     cli_job_free(&j);
     return status; /* cli_main checks that standard output was written */
 }
