@@ -96,8 +96,8 @@ int cli_out_check(const char *cmd, const char *opt, const char *path);
 graph *cli_load(const char *path, int quiet_warnings);
 /* Prints "memtris VERSION" to stdout; returns EXIT_OK. */
 int cli_version(void);
-/* Looks a policy up, or prints an error naming the known ones. */
-const policy *cli_policy(const char *name);
+/* Looks a policy up, or prints a usage error for CMD naming the known ones. */
+const policy *cli_policy(const char *cmd, const char *name);
 /* Looks a placer up, or prints a usage error for CMD naming the known ones. */
 const placer *cli_placer(const char *cmd, const char *name);
 /* Prints the placers' names, comma-separated, to f. */

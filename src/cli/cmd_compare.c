@@ -69,7 +69,7 @@ static int parse_list(char *list, const policy **out)
             cli_usage_error("compare", "at most %d policies", MAX_POLICIES);
             return -1;
         }
-        const policy *p = cli_policy(tok);
+        const policy *p = cli_policy("compare", tok);
         if (!p) return -1;
         out[n++] = p;
     }

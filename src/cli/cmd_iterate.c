@@ -242,7 +242,7 @@ int cmd_iterate(int argc, char **argv)
     if (out && !*out) return cli_out_check("iterate", "-o", out);
     const replay_backend *be = NULL;
     if (bname && !(be = cli_backend("iterate", bname))) return EXIT_USAGE;
-    const policy *p = cli_policy(pname);
+    const policy *p = cli_policy("iterate", pname);
     if (!p) return EXIT_USAGE;
     if ((status = cli_out_check("iterate", "-o", out))) return status;
 

@@ -186,7 +186,7 @@ int cmd_plan(int argc, char **argv)
     if (svg && !*svg) return cli_out_check("plan", "--svg", svg);
     int64_t align = PLACE_ALIGN_DEFAULT;
     if (align_arg && cli_align("plan", align_arg, &align)) return EXIT_USAGE;
-    const policy *p = cli_policy(pname);
+    const policy *p = cli_policy("plan", pname);
     if (!p) return EXIT_USAGE;
     const placer *pc = cli_placer("plan", lname);
     if (!pc) return EXIT_USAGE;

@@ -298,7 +298,7 @@ int cmd_replay(int argc, char **argv)
     }
     if (lname && mode != REPLAY_ARENA)
         return cli_usage_error("replay", "--placer applies to --mode arena");
-    const policy *p = cli_policy(pname);
+    const policy *p = cli_policy("replay", pname);
     if (!p) return EXIT_USAGE;
     const placer *pc = NULL;
     if (mode == REPLAY_ARENA && !(pc = cli_placer("replay", lname ? lname : DEFAULT_PLAN_PLACER)))

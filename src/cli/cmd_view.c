@@ -85,7 +85,7 @@ typedef struct view_opts {
 static int view_open(view_opts *o)
 {
     const policy *pol = o->pol;
-    const policy *cmp = cli_policy(o->cname ? o->cname : DEFAULT_COMPARE_POLICY);
+    const policy *cmp = cli_policy("view", o->cname ? o->cname : DEFAULT_COMPARE_POLICY);
     if (!cmp) return EXIT_USAGE;
     if (cmp == pol) {
         for (size_t i = 0; policy_at(i); i++)
@@ -224,7 +224,7 @@ int cmd_view(int argc, char **argv)
     /* Every name given checked before any file is read (a usage error first). */
     if (o.rname && !*o.rname)
         return cli_usage_error("view", "--replay needs a file name (a saved replay)");
-    if ((pgiven && !cli_policy(pname)) || (o.cname && !cli_policy(o.cname)) ||
+    if ((pgiven && !cli_policy("view", pname)) || (o.cname && !cli_policy("view", o.cname)) ||
         !(o.plc = cli_placer("view", plname)))
         return EXIT_USAGE;
     if (o.be->caps & REPLAY_CAP_NOT_BUILT) {
@@ -262,7 +262,7 @@ int cmd_view(int argc, char **argv)
         }
     }
     status = EXIT_USAGE;
-    if ((o.pol = cli_policy(pname))) status = view_open(&o);
+    if ((o.pol = cli_policy("view", pname))) status = view_open(&o);
 out:
     replay_result_free(&saved);
     return status;
