@@ -30,13 +30,13 @@ int cli_version(void)
     return EXIT_OK;
 }
 
-const policy *cli_policy(const char *name)
+const policy *cli_policy(const char *cmd, const char *name)
 {
     const policy *p = policy_find(name);
     if (p) return p;
-    cli_eprintf("memtris: unknown policy '%s'; known policies:", name);
+    cli_eprintf("memtris %s: unknown policy '%s'; known policies:", cmd, name);
     for (size_t i = 0; policy_at(i); i++) cli_eprintf(" %s", policy_at(i)->name);
-    cli_eprintf("\n");
+    cli_eprintf("\nTry 'memtris %s --help'.\n", cmd);
     return NULL;
 }
 

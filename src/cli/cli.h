@@ -81,6 +81,14 @@ int cli_out_close(cli_out *o, int write_errno);
 /* After a failure already said: closes the file and removes what was
  * written (an old PATH untouched). */
 void cli_out_abandon(cli_out *o);
+/* Checks an output path given to option OPT ("-o", "--svg") before any work,
+ * so that an output that cannot be made stops the command before it reads
+ * or writes anything: EXIT_OK for NULL, "-" or a path that can be opened;
+ * EXIT_USAGE after "OPT needs a file name ('-' for standard output)" for "";
+ * EXIT_BAD after "memtris CMD: cannot open 'PATH' for writing: ..." for a
+ * folder, a missing or unwritable folder, or a file that cannot be written.
+ * Call it after the usage checks (a usage error is said first). */
+int cli_out_check(const char *cmd, const char *opt, const char *path);
 
 /* ------------------------------------------------ the rest (cli.c) */
 
@@ -88,8 +96,8 @@ void cli_out_abandon(cli_out *o);
 graph *cli_load(const char *path, int quiet_warnings);
 /* Prints "memtris VERSION" to stdout; returns EXIT_OK. */
 int cli_version(void);
-/* Looks a policy up, or prints an error naming the known ones. */
-const policy *cli_policy(const char *name);
+/* Looks a policy up, or prints a usage error for CMD naming the known ones. */
+const policy *cli_policy(const char *cmd, const char *name);
 /* Looks a placer up, or prints a usage error for CMD naming the known ones. */
 const placer *cli_placer(const char *cmd, const char *name);
 /* Prints the placers' names, comma-separated, to f. */
@@ -155,14 +163,14 @@ void cli_plan_csv(FILE *f, const cli_plan *cp);
  * 0, or -1 out of memory or after a write error. */
 int cli_plan_minimalloc(FILE *f, const cli_plan *cp);
 /* Writes the plan in FORMAT (CLI_*; place's CLI_CSV is its MiniMalloc CSV) to
- * path ('-': standard output): EXIT_OK, or EXIT_BAD after a message for CMD,
- * nothing written, when the format cannot hold a number of the plan
- * (memory-viz: an address past 2^63-1; plan's minimalloc: a size past
- * 2^53-1), and after a write error with what was written removed. */
-int cli_plan_write(const char *cmd, const char *path, int format, const cli_plan *cp);
-/* Writes the SVG picture to path ('-': standard output): EXIT_OK, or
- * EXIT_BAD after a message for CMD. */
-int cli_plan_svg(const char *cmd, const char *path, const cli_plan *cp);
+ * path, and the SVG picture to svg ('-': standard output; NULL: not that
+ * one): the files first, then standard output, then each file renamed over
+ * its target. EXIT_OK, or EXIT_BAD after a message for CMD with no file
+ * changed (and, when a file failed, nothing on standard output); nothing is
+ * written when the format cannot hold a number of the plan (memory-viz: an
+ * address past 2^63-1; plan's minimalloc: a size past 2^53-1). */
+int cli_plan_write(const char *cmd, const char *path, int format, const char *svg,
+                   const cli_plan *cp);
 /* Where the memory-viz snapshot puts the arena: an aligned address in the
  * range CUDA hands out, so that addresses look like a device's. */
 #define MEMVIZ_BASE ((int64_t)0x7f0000000000)
@@ -346,7 +354,8 @@ void cli_time_text(FILE *f, const graph *g, const timeline *t);
 
 /* compare --pareto on g: the points in FORMAT (CLI_TEXT, CLI_JSON, CLI_CSV)
  * on standard output, and the SVG to svg (NULL: none; "-": standard output,
- * instead of the points). EXIT_OK or EXIT_BAD after a message. */
+ * instead of the points), written first: when it fails, standard output
+ * stays empty. EXIT_OK or EXIT_BAD after a message. */
 int cli_pareto(const graph *g, const solve_ctx *c, int format, const char *svg);
 
 /* ------------------------------------------ pools (cli_pool.c) */

@@ -1,9 +1,13 @@
 /* cli_opts.c: the option handling every subcommand shares: the end of its option
  * switch (-h, -V, a missing value, an unknown option), the FILE operand, --format
- * and the output file (-o, --svg). Exports cli_opt, cli_file, cli_format, cli_out_*. */
+ * and the output file (-o, --svg): checked before any work, then written whole or
+ * not at all. Exports cli_opt, cli_file, cli_format, cli_out_*. */
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 
 int cli_opt(const cli_opts *o, int argc, char **argv, int *status)
@@ -105,4 +109,37 @@ int cli_out_close(cli_out *o, int write_errno)
 void cli_out_abandon(cli_out *o)
 {
     if (o->path) atomic_out_abandon(&o->file);
+}
+
+/* Why path cannot be opened for writing, as atomic_out_open would find
+ * (0: it can, as far as a look without writing tells). */
+static int out_errno(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return EISDIR;
+        if (S_ISREG(st.st_mode) && faccessat(AT_FDCWD, path, W_OK, AT_EACCESS)) return errno;
+        return 0; /* a device or a FIFO: opened as it is */
+    }
+    if (errno != ENOENT) return errno;
+    /* a new file: its folder must be there and writable */
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash) strcpy(dir, ".");
+    else if ((size_t)(slash - path) >= sizeof dir) return ENAMETOOLONG;
+    else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (stat(dir, &st)) return errno;
+    if (!S_ISDIR(st.st_mode)) return ENOTDIR;
+    if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS)) return errno;
+    return 0;
+}
+
+int cli_out_check(const char *cmd, const char *opt, const char *path)
+{
+    if (!path || !strcmp(path, "-")) return EXIT_OK;
+    if (!*path) return cli_usage_error(cmd, "%s needs a file name ('-' for standard output)", opt);
+    int e = out_errno(path);
+    if (!e) return EXIT_OK;
+    cli_eprintf("memtris %s: cannot open '%s' for writing: %s\n", cmd, path, strerror(e));
+    return EXIT_BAD;
 }

@@ -289,44 +289,103 @@ void cli_plan_text(FILE *f, const cli_plan *cp)
                 block);
 }
 
-int cli_plan_write(const char *cmd, const char *path, int format, const cli_plan *cp)
+/* Writes the plan in FORMAT to o, open: EXIT_OK, or EXIT_BAD after a
+ * message (o left open, for the caller to abandon). */
+static int plan_emit(cli_out *o, int format, const cli_plan *cp)
 {
-    /* What the format cannot hold is refused before any output. */
-    int st = format == CLI_MINIMALLOC ? cli_plan_minimalloc_check(cmd, cp)
-             : format == CLI_MEMVIZ   ? cli_plan_memviz_check(cmd, cp)
-                                      : EXIT_OK;
-    if (st) return st;
-    cli_out out;
-    if (cli_out_open(&out, cmd, path)) return EXIT_BAD;
-    out.stdout_name = "standard output"; /* as cli_main says it */
     int rc = 0;
-    if (format == CLI_JSON) cli_plan_json(out.f, cp);
-    else if (format == CLI_TEXT) cli_plan_text(out.f, cp);
+    if (format == CLI_JSON) cli_plan_json(o->f, cp);
+    else if (format == CLI_TEXT) cli_plan_text(o->f, cp);
     else if (format == CLI_MINIMALLOC || (format == CLI_CSV && cp->prob))
-        rc = cli_plan_minimalloc(out.f, cp);
-    else if (format == CLI_CSV) cli_plan_csv(out.f, cp);
-    else rc = cli_plan_memviz(out.f, cp);
-    if (rc && !ferror(out.f)) {
-        cli_eprintf("memtris %s: out of memory writing %u buffers\n", cmd, cp->g->nbufs);
-        cli_out_abandon(&out);
+        rc = cli_plan_minimalloc(o->f, cp);
+    else if (format == CLI_CSV) cli_plan_csv(o->f, cp);
+    else rc = cli_plan_memviz(o->f, cp);
+    if (rc && !ferror(o->f)) {
+        cli_eprintf("memtris %s: out of memory writing %u buffers\n", o->cmd, cp->g->nbufs);
         return EXIT_BAD;
     }
-    return cli_out_close(&out, ferror(out.f) ? (errno ? errno : EIO) : 0);
+    return EXIT_OK;
 }
 
-int cli_plan_svg(const char *cmd, const char *path, const cli_plan *cp)
+/* Writes the SVG picture to o, as plan_emit does the plan. */
+static int svg_emit(cli_out *o, int format, const cli_plan *cp)
 {
-    cli_out out;
-    if (cli_out_open(&out, cmd, path)) return EXIT_BAD;
+    (void)format;
     char err[256];
     svg_plan sp = {.g = cp->g,
                    .r = cp->r,
                    .pl = cp->pl,
                    .policy = cp->policy ? cp->policy : "the CSV's time order"};
-    if (svg_write_plan(out.f, &sp, err, sizeof err)) {
-        cli_eprintf("memtris %s: %s\n", cmd, err);
-        cli_out_abandon(&out);
+    if (svg_write_plan(o->f, &sp, err, sizeof err)) {
+        cli_eprintf("memtris %s: %s\n", o->cmd, err);
         return EXIT_BAD;
     }
-    return cli_out_close(&out, 0);
+    return EXIT_OK;
+}
+
+/* One output of cli_plan_write. */
+typedef struct plan_output {
+    const char *path;
+    int (*emit)(cli_out *o, int format, const cli_plan *cp);
+    cli_out out;
+} plan_output;
+
+/* Closes o (a file: renamed over its target), an error already on the
+ * stream a write error. */
+static int out_close(cli_out *o)
+{
+    return cli_out_close(o, ferror(o->f) ? (errno ? errno : EIO) : 0);
+}
+
+int cli_plan_write(const char *cmd, const char *path, int format, const char *svg,
+                   const cli_plan *cp)
+{
+    /* What the format cannot hold is refused before any output. */
+    if (path) {
+        int st = format == CLI_MINIMALLOC ? cli_plan_minimalloc_check(cmd, cp)
+                 : format == CLI_MEMVIZ   ? cli_plan_memviz_check(cmd, cp)
+                                          : EXIT_OK;
+        if (st) return st;
+    }
+    plan_output w[2];
+    int n = 0, files = 0, status = EXIT_OK;
+    /* The files first, standard output last. */
+    for (int to_stdout = 0; to_stdout < 2; to_stdout++) {
+        if (path && (strcmp(path, "-") == 0) == to_stdout)
+            w[n++] = (plan_output){.path = path, .emit = plan_emit};
+        if (svg && (strcmp(svg, "-") == 0) == to_stdout)
+            w[n++] = (plan_output){.path = svg, .emit = svg_emit};
+        if (!to_stdout) files = n;
+    }
+    /* Every file written whole before any is renamed over its target. */
+    int open = 0;
+    while (!status && open < files) {
+        plan_output *o = &w[open];
+        if (cli_out_open(&o->out, cmd, o->path)) {
+            status = EXIT_BAD;
+            break;
+        }
+        open++;
+        status = o->emit(&o->out, format, cp);
+    }
+    /* Each file flushed (a device's write error shows now) before any is renamed. */
+    for (int i = 0; i < open && !status; i++)
+        if (fflush(w[i].out.f) || ferror(w[i].out.f)) {
+            status = cli_out_close(&w[i].out, errno ? errno : EIO); /* removed */
+            w[i].path = NULL;
+        }
+    /* Then standard output, and the files renamed over their targets only
+     * when it was written too (else none is). */
+    for (int i = files; !status && i < n; i++) {
+        cli_out *o = &w[i].out;
+        if (cli_out_open(o, cmd, "-")) status = EXIT_BAD;
+        o->stdout_name = "standard output"; /* as cli_main says it */
+        if (!status) status = w[i].emit(o, format, cp);
+        if (!status) status = out_close(o);
+    }
+    for (int i = 0; i < open; i++)
+        if (!w[i].path) continue;
+        else if (status) cli_out_abandon(&w[i].out);
+        else status = out_close(&w[i].out);
+    return status;
 }

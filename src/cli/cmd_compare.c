@@ -69,7 +69,7 @@ static int parse_list(char *list, const policy **out)
             cli_usage_error("compare", "at most %d policies", MAX_POLICIES);
             return -1;
         }
-        const policy *p = cli_policy(tok);
+        const policy *p = cli_policy("compare", tok);
         if (!p) return -1;
         out[n++] = p;
     }
@@ -265,6 +265,7 @@ int cmd_compare(int argc, char **argv)
         return cli_usage_error("compare", "--pareto runs its own policies: it takes no %s",
                                not_with);
     if (svg && !pareto) return cli_usage_error("compare", "--svg draws --pareto's points only");
+    if (pareto && (status = cli_out_check("compare", "--svg", svg))) return status;
     if (pareto) {
         graph *g = cli_load(file, 0);
         if (!g) return EXIT_BAD;

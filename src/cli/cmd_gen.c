@@ -189,6 +189,7 @@ int cmd_gen(int argc, char **argv)
                                GEN_MAX_STREAMS, streams_arg);
     int format = fname ? cli_format("gen", fname, (1u << CLI_JSON) | (1u << CLI_CSV)) : CLI_JSON;
     if (format < 0) return EXIT_USAGE;
+    if ((status = cli_out_check("gen", "-o", path))) return status;
 
     cli_out out;
     if (cli_out_open(&out, "gen", path)) return EXIT_BAD;

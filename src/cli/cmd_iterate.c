@@ -239,12 +239,12 @@ int cmd_iterate(int argc, char **argv)
     if (!(file = cli_file("iterate", argc, argv))) return EXIT_USAGE;
     int format = cli_format("iterate", fname, (1u << CLI_TEXT) | (1u << CLI_JSON));
     if (format < 0) return EXIT_USAGE;
-    if (out && !*out)
-        return cli_usage_error("iterate", "-o needs a file name ('-' for standard output)");
+    if (out && !*out) return cli_out_check("iterate", "-o", out);
     const replay_backend *be = NULL;
     if (bname && !(be = cli_backend("iterate", bname))) return EXIT_USAGE;
-    const policy *p = cli_policy(pname);
+    const policy *p = cli_policy("iterate", pname);
     if (!p) return EXIT_USAGE;
+    if ((status = cli_out_check("iterate", "-o", out))) return status;
 
     cli_job j;
     pool_sim s = {0};

@@ -136,9 +136,12 @@ int cli_pareto(const graph *g, const solve_ctx *c, int format, const char *svg)
 {
     pareto_result pr = {.g = g};
     if (pareto_run(&pr, c)) return EXIT_BAD;
-    if (svg && !strcmp(svg, "-")) { /* the SVG instead of the points */
-    } else if (format == CLI_JSON) pareto_json(&pr);
+    /* The SVG first: one that cannot be written leaves standard output empty. */
+    int status = svg ? write_svg(svg, g, pr.pt) : EXIT_OK;
+    if (status || (svg && !strcmp(svg, "-")))
+        return status; /* "-": the SVG instead of the points */
+    if (format == CLI_JSON) pareto_json(&pr);
     else if (format == CLI_CSV) pareto_csv(&pr);
     else pareto_text(&pr);
-    return svg ? write_svg(svg, g, pr.pt) : EXIT_OK;
+    return EXIT_OK;
 }

@@ -119,12 +119,15 @@ int cmd_place(int argc, char **argv)
     if (!(file = cli_file("place", argc, argv))) return EXIT_USAGE;
     int format = cli_format("place", fname, (1u << CLI_CSV) | (1u << CLI_JSON) | (1u << CLI_TEXT));
     if (format < 0) return EXIT_USAGE;
-    if (svg && !*svg)
-        return cli_usage_error("place", "--svg needs a file name ('-' for standard output)");
+    if (!*path) return cli_out_check("place", "-o", path);
+    if (svg && !*svg) return cli_out_check("place", "--svg", svg);
     int64_t align = DEFAULT_PLACE_ALIGN;
     if (align_arg && cli_align("place", align_arg, &align)) return EXIT_USAGE;
     const placer *pc = cli_placer("place", lname);
     if (!pc) return EXIT_USAGE;
+    if ((status = cli_out_check("place", "-o", path)) ||
+        (status = cli_out_check("place", "--svg", svg)))
+        return status;
 
     cli_job j;
     memset(&j, 0, sizeof j);
@@ -137,8 +140,9 @@ int cmd_place(int argc, char **argv)
     status = cli_job_run(&j, policy_find(DEFAULT_POLICY), &ctx);
     if (!status) status = cli_job_place(&j, "place", pc, align, &ctx);
     if (!status) status = cli_job_plan(&j, &cp); /* BufId i is row i */
-    if (!status && svg) status = cli_plan_svg("place", svg, &cp);
-    if (!status && (!svg || strcmp(svg, "-"))) status = cli_plan_write("place", path, format, &cp);
+    /* --svg -: the picture instead of the plan */
+    if (!status)
+        status = cli_plan_write("place", svg && !strcmp(svg, "-") ? NULL : path, format, svg, &cp);
     cli_job_free(&j);
     return status;
 }

@@ -146,7 +146,7 @@ int cmd_plan(int argc, char **argv)
                *align_arg = NULL, *svg = NULL, *path = "-", *file;
     int c, status;
     solve_ctx ctx = {0}; /* --time-limit, --max-states, --alpha, --queue-order */
-    int by_arena = 0, svg_only = 0;
+    int by_arena = 0;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'p': pname = optarg; break;
@@ -179,22 +179,24 @@ int cmd_plan(int argc, char **argv)
     int format =
         cli_format("plan", fname, CLI_FORMATS_ALL | (1u << CLI_MINIMALLOC) | (1u << CLI_MEMVIZ));
     if (format < 0) return EXIT_USAGE;
-    if (!*path) return cli_usage_error("plan", "-o needs a file name ('-' for standard output)");
+    if (!*path) return cli_out_check("plan", "-o", path);
     int to_stdout = !strcmp(path, "-");
     if (format == CLI_MEMVIZ && to_stdout && (!svg || strcmp(svg, "-")) && isatty(STDOUT_FILENO))
         return cli_usage_error("plan", "--format memory-viz is binary (a pickle): not written to a "
                                        "terminal; give -o FILE, or pipe standard output");
-    if (svg && !*svg)
-        return cli_usage_error("plan", "--svg needs a file name ('-' for standard output)");
+    if (svg && !*svg) return cli_out_check("plan", "--svg", svg);
     int64_t align = PLACE_ALIGN_DEFAULT;
     if (align_arg && cli_align("plan", align_arg, &align)) return EXIT_USAGE;
-    const policy *p = cli_policy(pname);
+    const policy *p = cli_policy("plan", pname);
     if (!p) return EXIT_USAGE;
     const placer *pc = cli_placer("plan", lname);
     if (!pc) return EXIT_USAGE;
     if (by_arena && p->kind != POLICY_PORTFOLIO)
         return cli_usage_error(
             "plan", "--rank-by arena ranks best's members; policy %s is one order", p->name);
+    if ((status = cli_out_check("plan", "-o", path)) ||
+        (status = cli_out_check("plan", "--svg", svg)))
+        return status;
 
     cli_job j;
     cli_plan cp = {0};
@@ -203,11 +205,10 @@ int cmd_plan(int argc, char **argv)
     if (!status) status = cli_job_place(&j, "plan", pc, align, &ctx);
     if (!status && by_arena) status = rank_by_arena(j.g, pc, align, &ctx, &j.r, &j.pl, &cp);
     if (!status) status = cli_job_plan(&j, &cp);
-    if (!status && svg) {
-        status = cli_plan_svg("plan", svg, &cp);
-        if (!strcmp(svg, "-") && to_stdout) svg_only = 1;
-    }
-    if (!status && !svg_only) status = cli_plan_write("plan", path, format, &cp);
+    /* --svg - and no -o: the picture instead of the plan */
+    if (!status)
+        status = cli_plan_write("plan", svg && !strcmp(svg, "-") && to_stdout ? NULL : path, format,
+                                svg, &cp);
     cli_job_free(&j);
     return status; /* cli_main checks that standard output was written */
 }

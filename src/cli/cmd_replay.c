@@ -281,8 +281,7 @@ int cmd_replay(int argc, char **argv)
     if (!(file = cli_file("replay", argc, argv))) return EXIT_USAGE;
     int format = cli_format("replay", fname, CLI_FORMATS_ALL);
     if (format < 0) return EXIT_USAGE;
-    if (out && !*out)
-        return cli_usage_error("replay", "-o needs a file name ('-' for standard output)");
+    if (out && !*out) return cli_out_check("replay", "-o", out);
     const replay_backend *be = NULL;
     if (bname && !(be = cli_backend("replay", bname))) return EXIT_USAGE;
     int mode = cli_mode("replay", mname);
@@ -299,11 +298,12 @@ int cmd_replay(int argc, char **argv)
     }
     if (lname && mode != REPLAY_ARENA)
         return cli_usage_error("replay", "--placer applies to --mode arena");
-    const policy *p = cli_policy(pname);
+    const policy *p = cli_policy("replay", pname);
     if (!p) return EXIT_USAGE;
     const placer *pc = NULL;
     if (mode == REPLAY_ARENA && !(pc = cli_placer("replay", lname ? lname : DEFAULT_PLAN_PLACER)))
         return EXIT_USAGE;
+    if ((status = cli_out_check("replay", "-o", out))) return status;
 
     cli_job j;
     replay_result res = {0};

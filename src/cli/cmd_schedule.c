@@ -168,7 +168,7 @@ int cmd_schedule(int argc, char **argv)
     if (!(file = cli_file("schedule", argc, argv))) return EXIT_USAGE;
     int format = cli_format("schedule", fname, CLI_FORMATS_ALL);
     if (format < 0) return EXIT_USAGE;
-    const policy *p = cli_policy(pname);
+    const policy *p = cli_policy("schedule", pname);
     if (!p) return EXIT_USAGE;
 
     cli_job j;

@@ -69,7 +69,7 @@ typedef struct view_opts {
     const char *file; /* NULL: the demo */
     const policy *pol;
     const char *cname; /* --compare, or NULL */
-    const char *plname;
+    const placer *plc; /* --placer */
     int ascii, mono, mouse;
     const replay_backend *be; /* what R runs */
     int be_auto, mode;
@@ -85,7 +85,7 @@ typedef struct view_opts {
 static int view_open(view_opts *o)
 {
     const policy *pol = o->pol;
-    const policy *cmp = cli_policy(o->cname ? o->cname : DEFAULT_COMPARE_POLICY);
+    const policy *cmp = cli_policy("view", o->cname ? o->cname : DEFAULT_COMPARE_POLICY);
     if (!cmp) return EXIT_USAGE;
     if (cmp == pol) {
         for (size_t i = 0; policy_at(i); i++)
@@ -96,13 +96,7 @@ static int view_open(view_opts *o)
         if (o->cname)
             return cli_usage_error("view", "--compare needs a policy other than %s", pol->name);
     }
-    const placer *plc = placer_find(o->plname);
-    if (!plc) {
-        cli_eprintf("memtris: unknown placer '%s'; known placers:", o->plname);
-        for (size_t i = 0; placer_at(i); i++) cli_eprintf(" %s", placer_at(i)->name);
-        cli_eprintf("\n");
-        return EXIT_USAGE;
-    }
+    const placer *plc = o->plc;
     char why[128];
     if (ui_check_terminal(why, sizeof why)) {
         cli_eprintf("memtris: cannot open the terminal UI: %s.\n"
@@ -179,9 +173,10 @@ int cmd_view(int argc, char **argv)
         {0, 0, 0, 0},
     };
     static const cli_opts opts = {"view", "p:c:l:b:m:", longopts, NULL, print_help};
-    view_opts o = {.plname = DEFAULT_TUI_PLACER, .mouse = 1};
+    view_opts o = {.mouse = 1};
     cli_pool_defaults(&o.pp);
-    const char *pname = DEFAULT_POLICY, *bname = NULL, *mname = DEFAULT_REPLAY_MODE;
+    const char *pname = DEFAULT_POLICY, *bname = NULL, *mname = DEFAULT_REPLAY_MODE,
+               *plname = DEFAULT_TUI_PLACER;
     int pgiven = 0, c, status;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
@@ -190,7 +185,7 @@ int cmd_view(int argc, char **argv)
             pgiven = 1;
             break;
         case 'c': o.cname = optarg; break;
-        case 'l': o.plname = optarg; break;
+        case 'l': plname = optarg; break;
         case 'b': bname = optarg; break;
         case 'm': mname = optarg; break;
         case 'R': o.rname = optarg; break;
@@ -226,6 +221,12 @@ int cmd_view(int argc, char **argv)
     if (!(o.be->modes & (1u << o.mode)))
         return cli_usage_error("view", "the %s backend has no %s mode", o.be->name,
                                replay_mode_name(o.mode));
+    /* Every name given checked before any file is read (a usage error first). */
+    if (o.rname && !*o.rname)
+        return cli_usage_error("view", "--replay needs a file name (a saved replay)");
+    if ((pgiven && !cli_policy("view", pname)) || (o.cname && !cli_policy("view", o.cname)) ||
+        !(o.plc = cli_placer("view", plname)))
+        return EXIT_USAGE;
     if (o.be->caps & REPLAY_CAP_NOT_BUILT) {
         cli_eprintf("memtris: --backend %s: memtris was built without %s support\n", o.be->name,
                     o.be->label);
@@ -261,7 +262,7 @@ int cmd_view(int argc, char **argv)
         }
     }
     status = EXIT_USAGE;
-    if ((o.pol = cli_policy(pname))) status = view_open(&o);
+    if ((o.pol = cli_policy("view", pname))) status = view_open(&o);
 out:
     replay_result_free(&saved);
     return status;
