@@ -75,7 +75,8 @@ with tempfile.TemporaryDirectory() as tmp:
         json.dump({"Nodes": [{"Id": 0, "Op": "ALLOC", "Size": 4, "BufId": 1}, {"Id": 1, "Op": "relu", "Inputs": [1]},
                              {"Id": 2, "Op": "FREE", "BufId": 1}], "Edges": [[0, 1], [1, 2]]}, f)
     outputs("assign_streams.py", [g, "--streams", "2"], tmp, "assign_streams.py")
-    cli("assign_streams.py", [g, "--streams", "99999999999999999999"], 2, ["--streams"], "assign_streams --streams huge")
+    cli("assign_streams.py", [g, "--streams", "99999999999999999999"], 2, ["--streams"],
+        "assign_streams --streams huge")
     cli("assign_streams.py", [tmp, "--streams", "2"], 1, [tmp, "Is a directory"], "assign_streams.py on a folder")
     deep = os.path.join(tmp, "deep.json")
     with open(deep, "w") as f:
@@ -177,7 +178,8 @@ if onnx is not None:
         g = onnx2memtris.export(model([h.make_node("Cast", ["X"], ["Y"], name="c", to=T.UINT8)],
                                       [vi("X", [MAX], T.UINT8)], [vi("Y", None, T.UINT8)]))
         v = subprocess.run([exe, "validate", "-"], input=json.dumps(g), capture_output=True, text=True)
-        check(v.returncode == 0 and [n["Size"] for n in g["Nodes"] if n["Op"] == "ALLOC"] == [MAX, MAX], f"a tensor of 2^53-1 bytes is written: {v.stderr}")
+        sizes = [n["Size"] for n in g["Nodes"] if n["Op"] == "ALLOC"]
+        check(v.returncode == 0 and sizes == [MAX, MAX], f"tensors of 2^53-1 bytes are written: {sizes} {v.stderr}")
         refused(tmp, model([relu("Q", "Y", "r\x1b]2;pwned\x07")], [vi("X", [2])], [vi("Y", None)]),
                 ["node r\\x1b]2;pwned\\x07 (Relu)"], "a node name with escapes is printed escaped")
 

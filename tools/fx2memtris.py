@@ -53,7 +53,6 @@ Both round to 4 significant digits.
   the side branch of a fork takes the next side stream, a join goes back to
   the oldest line), as tools/assign_streams.py does to any graph.
 """
-import argparse
 import importlib
 import math
 import operator

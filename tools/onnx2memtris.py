@@ -54,9 +54,9 @@ fx2memtris.py does: Conv 2*N*Cout*Hout*Wout*(Cin/group)*kh*kw (ConvTranspose
 the elements it reads and writes, aliases, Input and Output 0; at
 graphkit.FLOPS_PER_SECOND (50 GFLOP/s), 4 significant digits.
 """
-import argparse
 import math
 import os
+import stat
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -346,8 +346,8 @@ def check_model(model):
                                   "input or initializer")
             cycle = find_cycle(g, maker, i)
             if cycle:
-                raise ExportError(f"{where} reads tensor '{t}': the graph has a cycle (each feeds the next): " + " -> ".join(
-                    f"{Exporter.name_of(g.node[j], j)} ({g.node[j].op_type})" for j in cycle))
+                ring = " -> ".join(f"{Exporter.name_of(g.node[j], j)} ({g.node[j].op_type})" for j in cycle)
+                raise ExportError(f"{where} reads tensor '{t}': the graph has a cycle (each feeds the next): {ring}")
             m = maker[t]
             raise ExportError(f"{where} reads tensor '{t}' before node {Exporter.name_of(g.node[m], m)} "
                               f"({g.node[m].op_type}) makes it; ONNX wants the nodes in topological order")
@@ -404,7 +404,8 @@ def load(path):
     """The onnx.ModelProto in path (its external data, weights only, is not
     read); ExportError for an empty file or one that does not parse."""
     try:
-        if os.path.getsize(path) == 0:
+        st = os.stat(path)
+        if stat.S_ISREG(st.st_mode) and st.st_size == 0:
             raise ExportError("the file is empty (0 bytes), not an ONNX model")
         return onnx.load(path, load_external_data=False)
     except ExportError:
