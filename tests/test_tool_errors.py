@@ -171,6 +171,10 @@ if onnx is not None:
         s54 = h.make_tensor("s", T.INT64, [2], [2**52, 2])
         refused(tmp, model([ex], [vi("X", [1], T.UINT8)], [vi("E", None, T.UINT8)], [s54]),
                 ["node ex (Expand)", "'E'", str(2**53), "2^53-1"], "an op's output of 2^53 bytes")
+        mm = model([h.make_node("MatMul", ["A", "A"], ["C"], name="mm")], [vi("A", [2**20, 2**20], T.FLOAT16)],
+                   [vi("C", None, T.FLOAT16)])
+        refused(tmp, mm, ["node mm (MatMul)", "4.612e+10 ms", "1e+09"], "a flops Latency over 1e9 ms",
+                ["--latency", "flops"])
         for e in (30, 31, 52):   # onnx 1.12's Concat wraps at 2^31: -2^31, 0, 0
             refused(tmp, model([h.make_node("Concat", ["X", "X"], ["C"], name="cat", axis=0)],
                                [vi("X", [2**e], T.UINT8)], [vi("C", None, T.UINT8)]),

@@ -461,7 +461,11 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
         ms = {n: 1e3 * flops(ex, n) / FLOPS_PER_SECOND for n in ex.compute_of}
     if latency != "none":
         for n, c in ex.compute_of.items():
-            graph["Nodes"][c]["Latency"] = graphkit.round_sig(ms.get(n, 0.0))
+            lat = graphkit.round_sig(ms.get(n, 0.0))
+            if lat > graphkit.MAX_LATENCY_MS:
+                raise ExportError(f"op {n.name}: --latency {latency} gives {lat:g} ms, more than memtris's "
+                                  f"largest Latency, {graphkit.MAX_LATENCY_MS:g} ms")
+            graph["Nodes"][c]["Latency"] = lat
     try:
         graphkit.set_streams(graph, streams)
     except ValueError as e:

@@ -28,6 +28,8 @@ MAX_STREAMS = 64
 FLOPS_PER_SECOND = 50e9
 # The largest Size memtris reads: 2^53-1 bytes, a JSON number exact in a double.
 MAX_SIZE = 2**53 - 1
+# The largest Latency memtris reads, in ms.
+MAX_LATENCY_MS = 1e9
 
 
 def printable(text):

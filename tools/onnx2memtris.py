@@ -43,7 +43,8 @@ subgraph (If, Loop, Scan: any GRAPH or GRAPHS attribute), a produced tensor of
 a string, undefined or non-tensor (sequence, map, optional) type, a produced
 tensor without an inferred shape, with a negative dimension, or over 2^53-1
 bytes (memtris's largest Size), and a Concat whose inferred length is not the
-sum of its inputs' (ONNX 1.12 adds them in 32 bits: two of 2^31 make 0). Usage errors exit 2: an option value out of
+sum of its inputs' (ONNX 1.12 adds them in 32 bits: two of 2^31 make 0);
+with --latency flops, an estimate over 1e9 ms (memtris's largest Latency). Usage errors exit 2: an option value out of
 range (--batch and --dim values from 1 to 2^53-1), -o '', a missing model
 file. An -o that cannot be written (a missing folder, a folder, a full disk)
 is one line and exit 1, leaving no file.
@@ -127,6 +128,7 @@ class Exporter:
         self.producer = {}       # tensor name -> memtris node whose result it is
         self.buf_name, self.touch, self.params = {}, {}, set()
         self.compute_of = {}     # memtris compute node -> (onnx node or None)
+        self.index_of = {}       # memtris compute node -> its onnx node's index
 
     def node(self, **kw):
         kw["Id"] = len(self.nodes)
@@ -226,7 +228,7 @@ class Exporter:
             if ins[0] in self.buf:
                 self.buf[outs[0]] = self.buf[ins[0]]
         c = self.node(Op=n.op_type, Name=self.name_of(n, i), Inputs=in_bufs + [b for b, _ in made])
-        self.compute_of[c] = n
+        self.compute_of[c], self.index_of[c] = n, i
         for d in deps:
             self.edge(d, c)
         for _, a in made:
@@ -389,7 +391,11 @@ def export(model, batch=None, dims=None, params=False, latency="none"):
     graph = ex.run()
     if latency == "flops":
         for c, n in ex.compute_of.items():
-            graph["Nodes"][c]["Latency"] = graphkit.round_sig(1e3 * flops(ex, n) / graphkit.FLOPS_PER_SECOND)
+            ms = graphkit.round_sig(1e3 * flops(ex, n) / graphkit.FLOPS_PER_SECOND)
+            if ms > graphkit.MAX_LATENCY_MS:
+                raise ExportError(f"{ex.where(n, ex.index_of[c])}: --latency flops estimates {ms:g} ms, "
+                                  f"more than memtris's largest Latency, {graphkit.MAX_LATENCY_MS:g} ms")
+            graph["Nodes"][c]["Latency"] = ms
     return graph
 
 
