@@ -192,12 +192,21 @@ def open_output(path):
             signal.signal(sig, prev)
 
 
+def _name_text(value):
+    """json's fallback: a protobuf string field that is not UTF-8 (python's
+    protobuf gives bytes for it, in a corrupt .onnx) as text, bad bytes as
+    U+FFFD; anything else is not JSON."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def write_compact(graph, path, name=None):
     """The exporters' output: graph as one line of compact JSON, to the file
     path (whole or absent: open_output) or to standard output for "-". With
     name, an OSError is write_output's one line and the result 1 (else 0);
     without, it is raised."""
-    text = json.dumps(graph, separators=(",", ":")) + "\n"
+    text = json.dumps(graph, separators=(",", ":"), default=_name_text) + "\n"
     if name is not None:
         return write_output(name, path, lambda f: f.write(text))
     with open_output(path) as f:

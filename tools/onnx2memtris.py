@@ -44,7 +44,8 @@ a string, undefined or non-tensor (sequence, map, optional) type, a produced
 tensor without an inferred shape, with a negative dimension, or over 2^53-1
 bytes (memtris's largest Size), and a Concat whose inferred length is not the
 sum of its inputs' (ONNX 1.12 adds them in 32 bits: two of 2^31 make 0);
-with --latency flops, an estimate over 1e9 ms (memtris's largest Latency). Usage errors exit 2: an option value out of
+with --latency flops, an estimate over 1e9 ms (memtris's largest Latency);
+a model that crashes ONNX's shape inference (run in a child process). Usage errors exit 2: an option value out of
 range (--batch and --dim values from 1 to 2^53-1), -o '', a missing model
 file. An -o that cannot be written (a missing folder, a folder, a full disk)
 is one line and exit 1, leaving no file.
@@ -55,10 +56,13 @@ fx2memtris.py does: Conv 2*N*Cout*Hout*Wout*(Cin/group)*kh*kw (ConvTranspose
 the elements it reads and writes, aliases, Input and Output 0; at
 graphkit.FLOPS_PER_SECOND (50 GFLOP/s), 4 significant digits.
 """
+import contextlib
 import math
 import os
+import signal
 import stat
 import sys
+import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import graphkit  # noqa: E402
@@ -107,12 +111,60 @@ def settle_dims(model, batch, dims):
                 d.dim_value = batch
 
 
-def infer(model):
+def _infer_here(model):
     try:
         return onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
     except Exception as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise ExportError(f"ONNX shape inference failed: {first}")
+
+
+def infer(model):
+    """The model with inferred shapes. ONNX's shape inference is C++ that a
+    corrupt model can crash (onnx 1.12: a Constant whose raw_data is shorter
+    than its shape, under data propagation, is a SIGSEGV), so it runs in a
+    child process; a crash there is an ExportError, not the end of this one."""
+    if not hasattr(os, "fork"):
+        return _infer_here(model)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the child: the answer (b"M" + the model, or b"E" + the message) down the pipe
+        code = 1
+        try:
+            os.close(r)
+            with contextlib.suppress(Exception):   # no core file for a crash
+                import resource
+                resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            try:
+                payload = b"M" + _infer_here(model).SerializeToString()
+            except ExportError as e:
+                payload = b"E" + str(e).encode()
+            except Exception as e:
+                payload = b"E" + f"ONNX shape inference failed: {type(e).__name__}: {e}".encode()
+            with os.fdopen(w, "wb") as f:
+                f.write(payload)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        payload = f.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        raise ExportError(f"ONNX shape inference crashed ({name}): the model is corrupt, or beyond onnx "
+                          f"{onnx.__version__}")
+    if payload[:1] == b"E":
+        raise ExportError(payload[1:].decode("utf-8", "replace"))
+    if payload[:1] != b"M" or os.WEXITSTATUS(status) != 0:
+        raise ExportError(f"ONNX shape inference ended with status {os.WEXITSTATUS(status)} and no answer")
+    inferred = onnx.ModelProto()
+    inferred.ParseFromString(payload[1:])
+    return inferred
 
 
 class Exporter:
@@ -413,7 +465,10 @@ def load(path):
         st = os.stat(path)
         if stat.S_ISREG(st.st_mode) and st.st_size == 0:
             raise ExportError("the file is empty (0 bytes), not an ONNX model")
-        return onnx.load(path, load_external_data=False)
+        with warnings.catch_warnings():
+            # protobuf's "Unexpected end-group tag: Not all data was converted"
+            warnings.simplefilter("error", RuntimeWarning)
+            return onnx.load(path, load_external_data=False)
     except ExportError:
         raise
     except OSError as e:
