@@ -58,9 +58,13 @@ def in_process(name, main, args):
 
 
 def outputs(tool, args, tmp, what, cwd=None):
-    """-o into a missing folder, a folder (left as it was), /dev/full, ''."""
+    """-o into a missing folder, a file, a folder (left as it was), /dev/full, ''."""
+    plain = os.path.join(tmp, "plain")
+    with open(plain, "w") as f:
+        f.write("plain\n")
     before = sorted(os.listdir(tmp))
     for o, rc, words in ((os.path.join(tmp, "none", "g.json"), 1, ["-o", "none/g.json", "No such file"]),
+                         (os.path.join(plain, "g.json"), 1, ["-o", "plain/g.json", "Not a directory"]),
                          (tmp, 1, ["-o", "Is a directory"]), ("/dev/full", 1, ["/dev/full", "No space left"]),
                          ("", 2, ["-o", "empty"])):
         cli(tool, [*args, "-o", o], rc, words, f"{what} -o {o!r}", cwd=cwd)

@@ -521,6 +521,8 @@ def main(argv=None):
         ap.error(f"--input-shape must be comma-separated integers, got '{a.input_shape}'")
     input_bytes_check(ap, shape)
     graphkit.check_output_option(ap, a.output)
+    if graphkit.output_problem("fx2memtris", a.output):
+        return 1
     try:
         sys.path.insert(0, ".")
         graph = export(load_model(a.model), shape, DTYPES[a.dtype], a.params, a.latency, a.repeats,

@@ -64,6 +64,21 @@ def check_output_option(ap, path):
         ap.error("-o wants a file name, or - for standard output, not an empty string")
 
 
+def output_problem(name, path):
+    """Before long work: the one line write_output would print at the end for
+    an -o into a folder or into a folder that does not exist (status 1), or
+    None."""
+    if path == "-":
+        return None
+    parent = os.path.dirname(path) or "."
+    why = ("Is a directory" if os.path.isdir(path) else
+           None if os.path.isdir(parent) else
+           "Not a directory" if os.path.exists(parent) else "No such file or directory")
+    if why:
+        say(name, f"-o {path}: {why}")
+    return why
+
+
 def _silence_stdout():
     """After a failed write to standard output: send what is left to
     /dev/null, so that Python's flush at exit adds no second message."""

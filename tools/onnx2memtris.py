@@ -504,6 +504,8 @@ def main(argv=None):
         ap.error(f"{a.model}: a folder, not an ONNX model file")
     if not os.path.exists(a.model):
         ap.error(f"{a.model}: no such file")
+    if graphkit.output_problem("onnx2memtris", a.output):
+        return 1
     try:
         graph = export(load(a.model), a.batch, dims, a.params, a.latency)
     except ExportError as e:
