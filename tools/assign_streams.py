@@ -11,8 +11,8 @@ Everything else of the graph is kept: the nodes in their order with their
 fields, the edges, any other top-level field. With N > 1 every compute node
 gets a "Stream"; with N 1 only data-movement ops do (stream 1), and the other
 "Stream" fields are removed. The output has one node a line, eight edges a
-line. Exit status: 0, 1 for a graph it cannot read, 2 for a usage error."""
-import argparse
+line. Exit status: 0, 1 for a graph it cannot read or an -o it cannot write,
+2 for a usage error (-o '' too); each error is one line."""
 import json
 import os
 import sys
@@ -35,7 +35,8 @@ def dump(graph, f):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="assign_streams.py", description=__doc__.split("\n\n")[0])
+    ap = graphkit.ArgumentParser(prog="assign_streams.py", name="assign_streams.py",
+                                 description=__doc__.split("\n\n")[0])
     ap.add_argument("graph", help="a memtris JSON graph, or - for standard input")
     ap.add_argument("--streams", type=int, required=True,
                     help=f"streams 0..N-1, N from 1 to {graphkit.MAX_STREAMS}")
@@ -43,6 +44,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if not 1 <= a.streams <= graphkit.MAX_STREAMS:
         ap.error(f"--streams wants an integer from 1 to {graphkit.MAX_STREAMS}, not {a.streams}")
+    graphkit.check_output_option(ap, a.output)
     name = "standard input" if a.graph == "-" else a.graph
     try:
         if a.graph == "-":
@@ -54,13 +56,17 @@ def main(argv=None):
                 not all(isinstance(n, dict) and "Id" in n and "Op" in n for n in graph["Nodes"]):
             raise ValueError('not a memtris graph: it needs "Nodes", each with an "Id" and an "Op"')
         graphkit.set_streams(graph, a.streams)
-    except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
-        print(f"assign_streams.py: {name}: {e}", file=sys.stderr)
+    except RecursionError:
+        graphkit.say("assign_streams.py", f"{name}: nested too deeply to be a memtris graph")
         return 1
-    with graphkit.open_output(a.output) as f:
-        dump(graph, f)
-    return 0
+    except OSError as e:
+        graphkit.say("assign_streams.py", f"{name}: {e.strerror or e}")
+        return 1
+    except (ValueError, KeyError, TypeError, IndexError) as e:
+        graphkit.say("assign_streams.py", f"{name}: {e}")
+        return 1
+    return graphkit.write_output("assign_streams.py", a.output, lambda f: dump(graph, f))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(graphkit.run_tool("assign_streams.py", main))

@@ -53,7 +53,6 @@ Both round to 4 significant digits.
   the side branch of a fork takes the next side stream, a join goes back to
   the oldest line), as tools/assign_streams.py does to any graph.
 """
-import argparse
 import importlib
 import math
 import operator
@@ -87,6 +86,8 @@ ALIAS_MODULES = (torch.nn.Flatten, torch.nn.Unflatten, torch.nn.Identity, torch.
 COPY_UNLESS_CONTIGUOUS = {"reshape", "reshape_as", "contiguous", torch.reshape}
 INPLACE_FUNCTIONS = {operator.iadd, operator.isub, operator.imul, operator.itruediv}
 FLOPS_PER_SECOND = graphkit.FLOPS_PER_SECOND
+# --threads: torch.set_num_threads takes an int; more than this is a mistake.
+MAX_THREADS = 1024
 LATENCY_MODES = ("none", "measure", "flops")
 MATMUL_FUNCTIONS = {torch.matmul, operator.matmul, torch.mm, torch.bmm, torch.nn.functional.linear}
 MATMUL_METHODS = {"matmul", "mm", "bmm"}
@@ -98,19 +99,31 @@ class ExportError(Exception):
     pass
 
 
+def first_line(e):
+    lines = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {lines[0]}" if lines else type(e).__name__
+
+
 def load_model(spec):
     if ":" in spec:
         mod_name, attr = spec.split(":", 1)
         try:
             obj = getattr(importlib.import_module(mod_name), attr)
-        except (ImportError, AttributeError) as e:
-            raise ExportError(f"cannot load {spec}: {e}")
+        except Exception as e:   # the module's own code may raise anything
+            raise ExportError(f"cannot load {spec}: {first_line(e)}")
     else:
-        import torchvision
+        try:
+            import torchvision
+        except Exception as e:
+            raise ExportError(f"cannot import torchvision for '{spec}' ({first_line(e)}); install "
+                              "python3-torchvision, or name a module.path:ClassOrFactory")
         obj = getattr(torchvision.models, spec, None)
         if obj is None or not callable(obj):
             raise ExportError(f"'{spec}' is not a torchvision model name (e.g. resnet50) nor module:Factory")
-    model = obj() if callable(obj) else obj
+    try:
+        model = obj() if callable(obj) else obj
+    except Exception as e:
+        raise ExportError(f"making {spec} failed: {first_line(e)}")
     if not isinstance(model, torch.nn.Module):
         raise ExportError(f"{spec} did not give a torch.nn.Module (got {type(model).__name__})")
     return model.eval()
@@ -160,6 +173,9 @@ class Exporter:
             numel *= int(d)
         elem = (torch.empty((), dtype=self.dtype) if meta.dtype.is_floating_point
                 else torch.empty((), dtype=meta.dtype)).element_size()
+        if numel * elem > graphkit.MAX_SIZE:
+            raise ExportError(f"op {name}: its tensor of shape {list(meta.shape)} is {numel * elem} bytes, more "
+                              f"than memtris's largest Size, 2^53-1 ({graphkit.MAX_SIZE})")
         b = len(self.buf_size) + 1
         self.buf_size[b] = numel * elem
         self.buf_name[b] = name
@@ -426,7 +442,10 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
     inputs = [n for n in gm.graph.nodes if n.op == "placeholder"]
     if len(inputs) != 1:
         raise ExportError(f"{type(model).__name__} takes {len(inputs)} inputs; fx2memtris feeds exactly one")
-    example = torch.randn(*shape)
+    try:
+        example = torch.randn(*shape)
+    except Exception as e:   # RuntimeError when it cannot be allocated
+        raise ExportError(f"cannot make an input of shape {list(shape)} to trace with: {first_line(e)}")
     try:
         with torch.no_grad():
             ShapeProp(gm).propagate(example)
@@ -442,7 +461,11 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
         ms = {n: 1e3 * flops(ex, n) / FLOPS_PER_SECOND for n in ex.compute_of}
     if latency != "none":
         for n, c in ex.compute_of.items():
-            graph["Nodes"][c]["Latency"] = graphkit.round_sig(ms.get(n, 0.0))
+            lat = graphkit.round_sig(ms.get(n, 0.0))
+            if lat > graphkit.MAX_LATENCY_MS:
+                raise ExportError(f"op {n.name}: --latency {latency} gives {lat:g} ms, more than memtris's "
+                                  f"largest Latency, {graphkit.MAX_LATENCY_MS:g} ms")
+            graph["Nodes"][c]["Latency"] = lat
     try:
         graphkit.set_streams(graph, streams)
     except ValueError as e:
@@ -450,8 +473,27 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
     return graph
 
 
+def input_bytes_check(ap, shape):
+    """--batch and --input-shape: every dimension from 1 to 2^53-1, and the
+    float32 input that shape propagation makes small enough to be made: at
+    most 2^53-1 bytes and at most this machine's memory."""
+    if any(not 1 <= d <= graphkit.MAX_SIZE for d in shape):
+        ap.error(f"--batch and every dimension of --input-shape must be from 1 to 2^53-1, got {shape}")
+    need = 4 * math.prod(shape)
+    if need > graphkit.MAX_SIZE:
+        ap.error(f"--batch {shape[0]} --input-shape {','.join(map(str, shape[1:]))}: the input alone is "
+                 f"{need} bytes, more than memtris's largest Size, 2^53-1")
+    try:
+        mem = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        mem = None
+    if mem and mem > 0 and need > mem:
+        ap.error(f"--batch {shape[0]} --input-shape {','.join(map(str, shape[1:]))}: tracing runs the model on a "
+                 f"float32 input of {need} bytes, more than this machine's memory ({mem} bytes)")
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="fx2memtris.py", description=__doc__.split("\n\n")[0])
+    ap = graphkit.ArgumentParser(prog="fx2memtris.py", name="fx2memtris", description=__doc__.split("\n\n")[0])
     ap.add_argument("model", help="torchvision model name, or module.path:ClassOrFactory")
     ap.add_argument("--input-shape", default="3,224,224", help="input shape without the batch (default 3,224,224)")
     ap.add_argument("--batch", type=int, default=1, help="batch size (default 1)")
@@ -461,32 +503,35 @@ def main(argv=None):
                     help="none (default), measure (median CPU time of each op, ms) or flops "
                          f"(estimated from shapes at {FLOPS_PER_SECOND / 1e9:g} GFLOP/s)")
     ap.add_argument("--repeats", type=int, default=5, help="--latency measure: timed runs (default 5)")
-    ap.add_argument("--threads", type=int, default=1, help="--latency measure: torch threads (default 1)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help=f"--latency measure: torch threads, 1 to {MAX_THREADS} (default 1)")
     ap.add_argument("--streams", type=int, default=1,
                     help=f"spread compute nodes over streams 0..N-1 by the fork rule, N from 1 to "
                          f"{graphkit.MAX_STREAMS} (default 1: Stream only on data movement)")
     ap.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     a = ap.parse_args(argv)
-    if a.repeats < 1 or a.threads < 1:
-        ap.error(f"--repeats and --threads must be at least 1, got {a.repeats} and {a.threads}")
+    if a.repeats < 1 or not 1 <= a.threads <= MAX_THREADS:
+        ap.error(f"--repeats must be at least 1 and --threads from 1 to {MAX_THREADS}, got {a.repeats} and "
+                 f"{a.threads}")
     if not 1 <= a.streams <= graphkit.MAX_STREAMS:
         ap.error(f"--streams wants an integer from 1 to {graphkit.MAX_STREAMS}, not {a.streams}")
     try:
         shape = [a.batch] + [int(x) for x in a.input_shape.split(",") if x.strip()]
     except ValueError:
         ap.error(f"--input-shape must be comma-separated integers, got '{a.input_shape}'")
-    if a.batch < 1 or any(d < 1 for d in shape):
-        ap.error("--batch and every dimension of --input-shape must be at least 1")
+    input_bytes_check(ap, shape)
+    graphkit.check_output_option(ap, a.output)
+    if graphkit.output_problem("fx2memtris", a.output):
+        return 1
     try:
         sys.path.insert(0, ".")
         graph = export(load_model(a.model), shape, DTYPES[a.dtype], a.params, a.latency, a.repeats,
                        a.threads, a.streams)
     except ExportError as e:
-        print(f"fx2memtris: {e}", file=sys.stderr)
+        graphkit.say("fx2memtris", str(e))
         return 1
-    graphkit.write_compact(graph, a.output)
-    return 0
+    return graphkit.write_compact(graph, a.output, "fx2memtris")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(graphkit.run_tool("fx2memtris", main))

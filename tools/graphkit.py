@@ -4,7 +4,10 @@ output, ready when the op's inputs are; the op; a FREE after the last reader.
 And the fork rule that spreads any memtris graph's compute nodes over streams
 (assign_streams, set_streams), for fx2memtris.py and assign_streams.py; and
 round_sig, FLOPS_PER_SECOND and write_compact for both exporters; open_output,
-the output file whole or absent, for every tool that writes one."""
+the output file whole or absent, for every tool that writes one; and what
+makes every tool's error one line and never a traceback (ArgumentParser, say,
+write_output, run_tool)."""
+import argparse
 import contextlib
 import heapq
 import json
@@ -23,6 +26,108 @@ MAX_STREAMS = 64
 # --latency flops (fx2memtris.py, onnx2memtris.py): the throughput that turns
 # operations into milliseconds; only the ratios between ops mean something.
 FLOPS_PER_SECOND = 50e9
+# The largest Size memtris reads: 2^53-1 bytes, a JSON number exact in a double.
+MAX_SIZE = 2**53 - 1
+# The largest Latency memtris reads, in ms.
+MAX_LATENCY_MS = 1e9
+
+
+def printable(text):
+    """text with control characters, DEL, C1 controls and undecodable bytes
+    (argv's surrogate escapes) written as \\xNN: one line, nothing a terminal
+    would act on."""
+    return "".join(c if " " <= c < "\x7f" or "\xa0" <= c < "\ud800" or "\ue000" <= c <= "\U0010ffff"
+                   else f"\\x{ord(c) & 0xFF:02x}" for c in str(text))
+
+
+def say(name, message):
+    """One line on standard error: "NAME: MESSAGE", made printable."""
+    print(f"{name}: {printable(message)}", file=sys.stderr)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line, "NAME: MESSAGE (see --help)",
+    exit 2 (argparse prints its usage first and says "PROG: error:")."""
+
+    def __init__(self, *args, name, **kw):
+        super().__init__(*args, **kw)
+        self.name = name
+
+    def error(self, message):
+        say(self.name, f"{message} (see --help)")
+        sys.exit(2)
+
+
+def check_output_option(ap, path):
+    """-o '' is a usage error (as memtris's -o)."""
+    if path == "":
+        ap.error("-o wants a file name, or - for standard output, not an empty string")
+
+
+def output_problem(name, path):
+    """Before long work: the one line write_output would print at the end for
+    an -o into a folder or into a folder that does not exist (status 1), or
+    None."""
+    if path == "-":
+        return None
+    parent = os.path.dirname(path) or "."
+    why = ("Is a directory" if os.path.isdir(path) else
+           None if os.path.isdir(parent) else
+           "Not a directory" if os.path.exists(parent) else "No such file or directory")
+    if why:
+        say(name, f"-o {path}: {why}")
+    return why
+
+
+def _silence_stdout():
+    """After a failed write to standard output: send what is left to
+    /dev/null, so that Python's flush at exit adds no second message."""
+    with contextlib.suppress(OSError, ValueError):
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+
+
+def write_output(name, path, write):
+    """Calls write(f) with f open_output(path) gives; an OSError (a missing
+    folder, a folder, a full disk, a closed pipe) is one line naming -o and
+    the file, and status 1; else 0."""
+    try:
+        with open_output(path) as f:
+            write(f)
+    except OSError as e:
+        where = "standard output" if path == "-" else f"-o {path}"
+        say(name, f"{where}: {e.strerror or e}")
+        if path == "-":
+            _silence_stdout()
+        return 1
+    return 0
+
+
+def run_tool(name, main):
+    """main()'s exit status, with a last-resort net: Ctrl-C is "NAME:
+    interrupted" (130), running out of memory "NAME: out of memory" (1), any
+    other exception "NAME: internal error: TYPE: MESSAGE" (1), each one line;
+    never a traceback."""
+    try:
+        rc = main()
+    except KeyboardInterrupt:
+        say(name, "interrupted")
+        rc = 130
+    except MemoryError:
+        say(name, "out of memory")
+        rc = 1
+    except Exception as e:  # the net: every known error has its own message
+        lines = str(e).strip().splitlines()
+        say(name, f"internal error: {type(e).__name__}: {lines[0] if lines else ''}".rstrip(": "))
+        rc = 1
+    try:
+        sys.stdout.flush()
+    except OSError as e:
+        say(name, f"standard output: {e.strerror or e}")
+        _silence_stdout()
+        rc = rc or 1
+    return rc
 
 
 class _Signalled(BaseException):
@@ -48,6 +153,7 @@ def open_output(path):
     the process as it would have)."""
     if path == "-":
         yield sys.stdout
+        sys.stdout.flush()
         return
     try:
         old = os.stat(path)
@@ -101,12 +207,26 @@ def open_output(path):
             signal.signal(sig, prev)
 
 
-def write_compact(graph, path):
+def _name_text(value):
+    """json's fallback: a protobuf string field that is not UTF-8 (python's
+    protobuf gives bytes for it, in a corrupt .onnx) as text, bad bytes as
+    U+FFFD; anything else is not JSON."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def write_compact(graph, path, name=None):
     """The exporters' output: graph as one line of compact JSON, to the file
-    path (whole or absent: open_output) or to standard output for "-"."""
-    text = json.dumps(graph, separators=(",", ":")) + "\n"
+    path (whole or absent: open_output) or to standard output for "-". With
+    name, an OSError is write_output's one line and the result 1 (else 0);
+    without, it is raised."""
+    text = json.dumps(graph, separators=(",", ":"), default=_name_text) + "\n"
+    if name is not None:
+        return write_output(name, path, lambda f: f.write(text))
     with open_output(path) as f:
         f.write(text)
+    return 0
 
 
 def round_sig(x, digits=4):

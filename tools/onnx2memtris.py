@@ -33,10 +33,22 @@ The graph, per ONNX node, in the order of the file (topological by ONNX's rule):
 - initializers and Constant nodes (weights) are left out unless --params is
   given; then each is an ALLOC at the start, read by the ops that use it,
   freed after Output.
-Refused (exit 1, the message names the node and its op, or the tensor):
-nodes with a subgraph (If, Loop, Scan: any GRAPH or GRAPHS attribute), a
-produced tensor of a string, undefined or non-tensor (sequence, map,
-optional) type, and a produced tensor without an inferred shape.
+Refused (exit 1, one line naming the file and the node and its op, or the
+tensor): an empty file (0 bytes), one that is not an ONNX model or is cut
+short (it does not parse, or lacks its ir_version, graph or opset_import);
+a graph that is not a straight line in order: a node reading its own output
+or a longer cycle, a node reading a tensor before the node that makes it, a
+tensor made twice, a node input or graph output nothing makes; nodes with a
+subgraph (If, Loop, Scan: any GRAPH or GRAPHS attribute), a produced tensor of
+a string, undefined or non-tensor (sequence, map, optional) type, a produced
+tensor without an inferred shape, with a negative dimension, or over 2^53-1
+bytes (memtris's largest Size), and a Concat whose inferred length is not the
+sum of its inputs' (ONNX 1.12 adds them in 32 bits: two of 2^31 make 0);
+with --latency flops, an estimate over 1e9 ms (memtris's largest Latency);
+a model that crashes ONNX's shape inference (run in a child process). Usage errors exit 2: an option value out of
+range (--batch and --dim values from 1 to 2^53-1), -o '', a missing model
+file. An -o that cannot be written (a missing folder, a folder, a full disk)
+is one line and exit 1, leaving no file.
 
 --latency flops estimates each compute node's time from shapes, as
 fx2memtris.py does: Conv 2*N*Cout*Hout*Wout*(Cin/group)*kh*kw (ConvTranspose
@@ -44,10 +56,13 @@ fx2memtris.py does: Conv 2*N*Cout*Hout*Wout*(Cin/group)*kh*kw (ConvTranspose
 the elements it reads and writes, aliases, Input and Output 0; at
 graphkit.FLOPS_PER_SECOND (50 GFLOP/s), 4 significant digits.
 """
-import argparse
+import contextlib
 import math
 import os
+import signal
+import stat
 import sys
+import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import graphkit  # noqa: E402
@@ -96,12 +111,60 @@ def settle_dims(model, batch, dims):
                 d.dim_value = batch
 
 
-def infer(model):
+def _infer_here(model):
     try:
         return onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
     except Exception as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise ExportError(f"ONNX shape inference failed: {first}")
+
+
+def infer(model):
+    """The model with inferred shapes. ONNX's shape inference is C++ that a
+    corrupt model can crash (onnx 1.12: a Constant whose raw_data is shorter
+    than its shape, under data propagation, is a SIGSEGV), so it runs in a
+    child process; a crash there is an ExportError, not the end of this one."""
+    if not hasattr(os, "fork"):
+        return _infer_here(model)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the child: the answer (b"M" + the model, or b"E" + the message) down the pipe
+        code = 1
+        try:
+            os.close(r)
+            with contextlib.suppress(Exception):   # no core file for a crash
+                import resource
+                resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            try:
+                payload = b"M" + _infer_here(model).SerializeToString()
+            except ExportError as e:
+                payload = b"E" + str(e).encode()
+            except Exception as e:
+                payload = b"E" + f"ONNX shape inference failed: {type(e).__name__}: {e}".encode()
+            with os.fdopen(w, "wb") as f:
+                f.write(payload)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        payload = f.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        raise ExportError(f"ONNX shape inference crashed ({name}): the model is corrupt, or beyond onnx "
+                          f"{onnx.__version__}")
+    if payload[:1] == b"E":
+        raise ExportError(payload[1:].decode("utf-8", "replace"))
+    if payload[:1] != b"M" or os.WEXITSTATUS(status) != 0:
+        raise ExportError(f"ONNX shape inference ended with status {os.WEXITSTATUS(status)} and no answer")
+    inferred = onnx.ModelProto()
+    inferred.ParseFromString(payload[1:])
+    return inferred
 
 
 class Exporter:
@@ -117,6 +180,7 @@ class Exporter:
         self.producer = {}       # tensor name -> memtris node whose result it is
         self.buf_name, self.touch, self.params = {}, {}, set()
         self.compute_of = {}     # memtris compute node -> (onnx node or None)
+        self.index_of = {}       # memtris compute node -> its onnx node's index
 
     def node(self, **kw):
         kw["Id"] = len(self.nodes)
@@ -146,8 +210,14 @@ class Exporter:
                         else "unknown (shape inference could not compute it)")
                 raise ExportError(f"{where}: tensor '{tensor}' dimension {k} is {name}, still symbolic "
                                   "(settle it with --batch N or --dim NAME=VALUE)")
+            if d.dim_value < 0:
+                raise ExportError(f"{where}: tensor '{tensor}' dimension {k} is {d.dim_value}, negative")
             n *= d.dim_value
-        return n * ELEM_SIZE[tt.elem_type]
+        size = n * ELEM_SIZE[tt.elem_type]
+        if size > graphkit.MAX_SIZE:
+            raise ExportError(f"{where}: tensor '{tensor}' of shape {[d.dim_value for d in tt.shape.dim]} is "
+                              f"{size} bytes, more than memtris's largest Size, 2^53-1 ({graphkit.MAX_SIZE})")
+        return size
 
     def new_buffer(self, tensor, size, deps):
         b = len(self.buf_name) + 1
@@ -161,11 +231,6 @@ class Exporter:
 
     def run(self):
         init = {t.name: t for t in self.g.initializer}
-        for n in self.g.node:
-            for a in n.attribute:
-                if a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS):
-                    raise ExportError(f"node {self.name_of(n)} ({n.op_type}) has a subgraph (attribute "
-                                      f"'{a.name}'); onnx2memtris exports straight-line graphs only")
         if self.with_params:
             for t in self.g.initializer:
                 self.params.add(self.new_buffer(t.name, self.size_of(t.name, f"initializer '{t.name}'"), [])[0])
@@ -202,6 +267,8 @@ class Exporter:
         deps += [self.touch[b][0] for b in in_bufs if b in self.params]   # a weight's ALLOC
         outs = list(n.output)
         alias = n.op_type in ALIAS_OPS and ins and outs and outs[0]
+        if n.op_type == "Concat":
+            self.check_concat(n, i)
         made = []
         for k, t in enumerate(outs):
             if not t or alias and k == 0:
@@ -213,7 +280,7 @@ class Exporter:
             if ins[0] in self.buf:
                 self.buf[outs[0]] = self.buf[ins[0]]
         c = self.node(Op=n.op_type, Name=self.name_of(n, i), Inputs=in_bufs + [b for b, _ in made])
-        self.compute_of[c] = n
+        self.compute_of[c], self.index_of[c] = n, i
         for d in deps:
             self.edge(d, c)
         for _, a in made:
@@ -223,6 +290,26 @@ class Exporter:
         for t in outs:
             if t:
                 self.producer[t] = c
+
+    def check_concat(self, n, i):
+        """ONNX 1.12's shape inference adds Concat's lengths in 32 bits: two
+        inputs of 2^31 make an output of length 0. The sum is checked here."""
+        dims = []
+        for t in [t for t in n.input if t] + [n.output[0]]:
+            tp = self.types.get(t)
+            if tp is None or not tp.HasField("tensor_type") or not tp.tensor_type.HasField("shape"):
+                return
+            dims.append([d.dim_value if d.HasField("dim_value") else None for d in tp.tensor_type.shape.dim])
+        axis = next((a.i for a in n.attribute if a.name == "axis"), 0)
+        rank = len(dims[-1])
+        if not -rank <= axis < rank or any(len(d) != rank for d in dims):
+            return
+        axis %= rank
+        parts = [d[axis] for d in dims[:-1]]
+        if None not in parts and dims[-1][axis] is not None and sum(parts) != dims[-1][axis]:
+            raise ExportError(f"{self.where(n, i)}: ONNX shape inference made dimension {axis} of tensor "
+                              f"'{n.output[0]}' {dims[-1][axis]}, but its inputs add up to {sum(parts)} "
+                              "(onnx 1.12 adds them in 32 bits); not exported wrong")
 
     def output(self):
         outs = [vi.name for vi in self.g.output]
@@ -273,10 +360,81 @@ def flops(ex, n):
     return sum(numel(t) for t in ins) + out
 
 
+def check_model(model):
+    """Refuses a model that is empty or cut short, or whose graph is not a
+    straight line of nodes in order (see the docstring), naming the node."""
+    if model.ir_version == 0 and not model.HasField("graph"):
+        raise ExportError("not an ONNX model (no ir_version, no graph): an empty or truncated file?")
+    for what, missing in (("ir_version", model.ir_version == 0), ("graph", not model.HasField("graph")),
+                          ("opset_import", not model.opset_import)):
+        if missing:
+            raise ExportError(f"the model has no {what}: a truncated file, or not an ONNX model")
+    g = model.graph
+    if not g.output:
+        raise ExportError("the graph has no outputs: a truncated file, or not an ONNX model")
+    for i, n in enumerate(g.node):
+        for a in n.attribute:
+            if a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS):
+                raise ExportError(f"node {Exporter.name_of(n, i)} ({n.op_type}) has a subgraph (attribute "
+                                  f"'{a.name}'); onnx2memtris exports straight-line graphs only")
+    known = {vi.name for vi in g.input} | {t.name for t in g.initializer}
+    known |= {t.values.name for t in g.sparse_initializer}
+    maker = {}   # tensor -> index of the node that makes it
+    for i, n in enumerate(g.node):
+        for t in n.output:
+            if not t:
+                continue
+            if t in maker or t in known:
+                first = (f"node {Exporter.name_of(g.node[maker[t]], maker[t])}" if t in maker
+                         else "a graph input or initializer")
+                raise ExportError(f"node {Exporter.name_of(n, i)} ({n.op_type}) makes tensor '{t}', "
+                                  f"which {first} makes too; an ONNX tensor is made once")
+            maker[t] = i
+    for i, n in enumerate(g.node):
+        for t in n.input:
+            if not t or t in known or t in maker and maker[t] < i:
+                continue
+            where = f"node {Exporter.name_of(n, i)} ({n.op_type})"
+            if t not in maker:
+                raise ExportError(f"{where} reads tensor '{t}', which no node makes and which is no graph "
+                                  "input or initializer")
+            cycle = find_cycle(g, maker, i)
+            if cycle:
+                ring = " -> ".join(f"{Exporter.name_of(g.node[j], j)} ({g.node[j].op_type})" for j in cycle)
+                raise ExportError(f"{where} reads tensor '{t}': the graph has a cycle (each feeds the next): {ring}")
+            m = maker[t]
+            raise ExportError(f"{where} reads tensor '{t}' before node {Exporter.name_of(g.node[m], m)} "
+                              f"({g.node[m].op_type}) makes it; ONNX wants the nodes in topological order")
+    for vi in g.output:
+        if vi.name not in maker and vi.name not in known:
+            raise ExportError(f"graph output '{vi.name}' is made by no node and is no graph input")
+
+
+def find_cycle(g, maker, start):
+    """A cycle of node indices through node start, each feeding the next, from
+    start back to start ([start, start] for a node reading its own output);
+    None when start is on no cycle. Iterative: a long chain is no recursion."""
+    preds = lambda j: [maker[t] for t in g.node[j].input if t in maker]
+    parent, stack = {start: None}, [start]
+    while stack:
+        j = stack.pop()
+        for p in preds(j):
+            if p == start:
+                path = [j]
+                while parent[path[-1]] is not None:
+                    path.append(parent[path[-1]])
+                return [start] + path
+            if p not in parent:
+                parent[p] = j
+                stack.append(p)
+    return None
+
+
 def export(model, batch=None, dims=None, params=False, latency="none"):
     """The memtris graph (a dict) of an onnx.ModelProto."""
     if latency not in LATENCY_MODES:
         raise ExportError(f"latency must be one of {', '.join(LATENCY_MODES)}, not '{latency}'")
+    check_model(model)
     m = onnx.ModelProto()
     m.CopyFrom(model)
     settle_dims(m, batch, dims or {})
@@ -285,19 +443,43 @@ def export(model, batch=None, dims=None, params=False, latency="none"):
     graph = ex.run()
     if latency == "flops":
         for c, n in ex.compute_of.items():
-            graph["Nodes"][c]["Latency"] = graphkit.round_sig(1e3 * flops(ex, n) / graphkit.FLOPS_PER_SECOND)
+            ms = graphkit.round_sig(1e3 * flops(ex, n) / graphkit.FLOPS_PER_SECOND)
+            if ms > graphkit.MAX_LATENCY_MS:
+                raise ExportError(f"{ex.where(n, ex.index_of[c])}: --latency flops estimates {ms:g} ms, "
+                                  f"more than memtris's largest Latency, {graphkit.MAX_LATENCY_MS:g} ms")
+            graph["Nodes"][c]["Latency"] = ms
     return graph
 
 
 def parse_dim(text):
     name, eq, value = text.partition("=")
-    if not eq or not name or not value.strip().isdigit() or int(value) < 1:
+    if not eq or not name or not value.strip().isdigit() or not 1 <= int(value) <= graphkit.MAX_SIZE:
         raise ValueError(text)
     return name, int(value)
 
 
+def load(path):
+    """The onnx.ModelProto in path (its external data, weights only, is not
+    read); ExportError for an empty file or one that does not parse."""
+    try:
+        st = os.stat(path)
+        if stat.S_ISREG(st.st_mode) and st.st_size == 0:
+            raise ExportError("the file is empty (0 bytes), not an ONNX model")
+        with warnings.catch_warnings():
+            # protobuf's "Unexpected end-group tag: Not all data was converted"
+            warnings.simplefilter("error", RuntimeWarning)
+            return onnx.load(path, load_external_data=False)
+    except ExportError:
+        raise
+    except OSError as e:
+        raise ExportError(f"cannot read it: {e.strerror or e}")
+    except Exception as e:
+        first = str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
+        raise ExportError(f"cannot read an ONNX model (truncated, or not ONNX): {first}")
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="onnx2memtris.py", description=__doc__.split("\n\n")[0])
+    ap = graphkit.ArgumentParser(prog="onnx2memtris.py", name="onnx2memtris", description=__doc__.split("\n\n")[0])
     ap.add_argument("model", help="an ONNX model file (.onnx)")
     ap.add_argument("--batch", type=int, help="the first dimension of graph inputs where it is symbolic")
     ap.add_argument("--dim", action="append", default=[], metavar="NAME=VALUE",
@@ -308,29 +490,29 @@ def main(argv=None):
                          f"{graphkit.FLOPS_PER_SECOND / 1e9:g} GFLOP/s)")
     ap.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     a = ap.parse_args(argv)
-    if a.batch is not None and a.batch < 1:
-        ap.error(f"--batch must be at least 1, got {a.batch}")
+    if a.batch is not None and not 1 <= a.batch <= graphkit.MAX_SIZE:
+        ap.error(f"--batch wants an integer from 1 to 2^53-1 ({graphkit.MAX_SIZE}), got {a.batch}")
     dims = {}
     for d in a.dim:
         try:
             name, value = parse_dim(d)
         except ValueError:
-            ap.error(f"--dim wants NAME=VALUE with VALUE a positive integer, got '{d}'")
+            ap.error(f"--dim wants NAME=VALUE with VALUE an integer from 1 to 2^53-1, got '{d}'")
         dims[name] = value
-    if not os.path.isfile(a.model):
+    graphkit.check_output_option(ap, a.output)
+    if os.path.isdir(a.model):
+        ap.error(f"{a.model}: a folder, not an ONNX model file")
+    if not os.path.exists(a.model):
         ap.error(f"{a.model}: no such file")
-    try:
-        try:
-            model = onnx.load(a.model)
-        except Exception as e:
-            raise ExportError(f"cannot read an ONNX model: {str(e).strip()[:200] or type(e).__name__}")
-        graph = export(model, a.batch, dims, a.params, a.latency)
-    except ExportError as e:
-        print(f"onnx2memtris: {a.model}: {e}", file=sys.stderr)
+    if graphkit.output_problem("onnx2memtris", a.output):
         return 1
-    graphkit.write_compact(graph, a.output)
-    return 0
+    try:
+        graph = export(load(a.model), a.batch, dims, a.params, a.latency)
+    except ExportError as e:
+        graphkit.say("onnx2memtris", f"{a.model}: {e}")
+        return 1
+    return graphkit.write_compact(graph, a.output, "onnx2memtris")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(graphkit.run_tool("onnx2memtris", main))
