@@ -97,6 +97,9 @@ group_tty() {
     on_tty "place" "$M" place "$TMP/p.csv" --placer exact --time-limit 1
     expect_grep "$TMP/tty" "${cr}reading $TMP/p.csv..." "place: the reading"
     expect_grep "$TMP/tty" "${cr}placing with exact (--time-limit 1 s)..." "place: the placer and its limit"
+    on_tty "gen" "$M" gen random -n 20000 -o "$TMP/g.json"
+    expect_grep "$TMP/tty" "${cr}gen: making 20000 nodes of random..." "gen: the making"
+    expect_grep "$TMP/tty" "${cr}gen: 1 MiB written" "gen: the bytes written"
     on_tty "plan" "$M" plan "$DEMO" --placer best
     expect_grep "$TMP/tty" "${cr}placing with best..." "plan: the placer"
     # a message is never on the progress line: it starts on a line of its own
@@ -107,12 +110,14 @@ group_tty() {
     expect_grep "$TMP/tty" "${clear}$TMP/cycle.json: error: the graph has a cycle" "a message after a progress line starts cleared"
     # with stderr a file or a pipe there is none of it
     for cmd in "iterate $DEMO --iterations 5" "compare $BERT --placers first-fit" \
-        "compare $DEMO --pareto" "plan $DEMO" "place $TMP/p.csv --placer exact"; do
+        "compare $DEMO --pareto" "plan $DEMO" "place $TMP/p.csv --placer exact" \
+        "gen random -n 20000 -o $TMP/g2.json"; do
         # shellcheck disable=SC2086
         run "$M" $cmd
         expect_rc 0 "$cmd (stderr a file)"
         if grep -q "$cr" "$ERR" "$OUT"; then bad "$cmd: a progress line in a file"; else ok; fi
         expect_empty "$ERR" "$cmd (stderr a file is empty)"
+        # shellcheck disable=SC2086
         "$M" $cmd 2>&1 >/dev/null | cat >"$TMP/pipe"
         expect_empty "$TMP/pipe" "$cmd (stderr a pipe is empty)"
     done
@@ -124,7 +129,7 @@ group_tty() {
 # SIGINT (status 130), print no more than the notice of a stopped search,
 # and leave FILE_KEPT ("old content") and its folder without a temporary file.
 interrupted() {
-    local desc=$1 kept=$2 pid i
+    local desc=$1 kept=$2 pid
     shift 2
     echo "old content" >"$kept"
     set -m
@@ -132,7 +137,7 @@ interrupted() {
     pid=$!
     set +m
     sleep 1
-    for i in $(seq 1 100); do
+    for _ in $(seq 1 100); do
         kill -INT "$pid" 2>/dev/null || break
         sleep 0.2
     done
