@@ -17,5 +17,6 @@
 #define DEFAULT_SCALE_MIN      0.25        /* their factors: uniform in [MIN, MAX) */
 #define DEFAULT_SCALE_MAX      1.0
 #define DEFAULT_SEED           1
+#define DEFAULT_MAX_SECONDS    300 /* iterate: the longest run it starts without being told */
 
 #endif

@@ -69,6 +69,28 @@ static void test_the_next_search_runs_anew(void **state)
     assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/* In a command of many searches (compare), once a SIGINT has stopped one,
+ * the next SIGINT ends the process even in a later search. */
+static void test_sticky_second_sigint_ends_the_process(void **state)
+{
+    (void)state;
+    pid_t pid = fork();
+    if (pid == 0) {
+        cli_search_sticky();
+        solve_ctx s = cli_search_begin(NULL);
+        raise(SIGINT); /* stops this search */
+        int first = solve_cancelled(&s);
+        cli_search_end();
+        s = cli_search_begin(NULL);
+        raise(SIGINT); /* a later search: the end */
+        _exit(first ? 3 : 4);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    assert_true(WIFSIGNALED(st));
+    assert_int_equal(WTERMSIG(st), SIGINT);
+}
+
 /* The context given keeps its limits and gets the CLI's watcher. */
 static void test_begin_keeps_the_limits(void **state)
 {
@@ -89,6 +111,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_second_sigint_ends_the_process),
         cmocka_unit_test(test_sigint_outside_a_search_ends_the_process),
         cmocka_unit_test(test_the_next_search_runs_anew),
+        cmocka_unit_test(test_sticky_second_sigint_ends_the_process),
         cmocka_unit_test(test_begin_keeps_the_limits),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);

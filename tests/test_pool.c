@@ -250,6 +250,51 @@ static void test_need_and_simulation(void **state)
     diag_free(&d);
 }
 
+/* pool_simulate_ticked: its tick after every iteration, i of n, in order;
+ * a nonzero return stops it there with the simulation freed. */
+typedef struct ticks {
+    uint32_t seen, stop_at;
+} ticks;
+
+static int count_tick(void *ctx, uint32_t done, uint32_t total)
+{
+    ticks *t = ctx;
+    assert_int_equal(done, t->seen + 1);
+    assert_int_equal(total, 50);
+    t->seen = done;
+    return done == t->stop_at;
+}
+
+static void test_ticks(void **state)
+{
+    (void)state;
+    diag d;
+    diag_init(&d, "demo.json");
+    graph *g = load_file(MEMTRIS_SOURCE_DIR "/samples/demo.json", &d, NULL, NULL);
+    assert_non_null(g);
+    run r;
+    char err[256];
+    assert_int_equal(policy_run(g, policy_find("priority"), NULL, &r, err, sizeof err), 0);
+    pool_params pp = {50, 0.25, 1.0, 3};
+    pool_sim s;
+    ticks t = {0, 0};
+    assert_int_equal(pool_simulate_ticked(g, &r, &pp, &s, err, sizeof err, count_tick, &t), 0);
+    assert_int_equal(t.seen, 50);
+    pool_sim ref;
+    assert_int_equal(pool_simulate(g, &r, &pp, &ref, err, sizeof err), 0);
+    for (uint32_t i = 0; i < 50; i++) assert_int_equal(s.need[i], ref.need[i]);
+    pool_sim_free(&ref);
+    pool_sim_free(&s);
+    t = (ticks){0, 7};
+    assert_int_equal(pool_simulate_ticked(g, &r, &pp, &s, err, sizeof err, count_tick, &t), -1);
+    assert_int_equal(t.seen, 7);
+    assert_string_equal(err, "stopped after iteration 7 of 50");
+    assert_null(s.need);
+    policy_run_free(&r);
+    graph_free(g);
+    diag_free(&d);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -261,6 +306,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sizeclass_iterations),
         cmocka_unit_test(test_factors),
         cmocka_unit_test(test_need_and_simulation),
+        cmocka_unit_test(test_ticks),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -307,6 +307,31 @@ static void wide_graph(tv_spec *s, int64_t cut)
         for (int64_t k = 0; k < NBUF; k++) tv_edge(s, 30000 + i, 20000 + k);
 }
 
+/* A chain (each node's edge to the next, as 'memtris place' makes of a CSV)
+ * has one order: a FREE after its ALLOC depends on it however far apart,
+ * and one before it does not; no search is made (one_order). Buffer 70's
+ * FREE comes before its ALLOC. */
+static void chain_frees_by_position(void **state)
+{
+    (void)state;
+    tv_spec s = {0};
+    int64_t prev = -1;
+    tv_add(&s, (tv_node)F(50070, 70));
+    for (int64_t k = 0; k < NBUF; k++) tv_add(&s, (tv_node)A(10000 + k, k, 64));
+    tv_add(&s, (tv_node)A(40070, 70, 64));
+    for (int64_t i = 0; i < WIDE; i++) tv_add(&s, (tv_node)C(30000 + i));
+    for (int64_t k = 0; k < NBUF; k++) tv_add(&s, (tv_node)F(20000 + k, k));
+    for (uint32_t i = 0; i < s.n; i++) {
+        if (prev >= 0) tv_edge(&s, prev, s.v[i].id);
+        prev = s.v[i].id;
+    }
+    diag d;
+    assert_int_equal(tv_check(&s, validate_graph, &d), VALIDATE_BAD);
+    expect_counts(&d, 1, 0);
+    TU_ASSERT_LINE(&d, "FREE node 50070 of buffer 70 does not depend on ALLOC node 40070");
+    diag_free(&d);
+}
+
 static void wide_frees_settled_by_the_bitset_pass(void **state)
 {
     (void)state;
@@ -421,6 +446,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(free_before_its_alloc),
         cmocka_unit_test(free_beside_its_alloc_under_a_common_parent),
         cmocka_unit_test(free_by_a_long_path),
+        cmocka_unit_test(chain_frees_by_position),
         cmocka_unit_test(wide_frees_settled_by_the_bitset_pass),
         cmocka_unit_test(wide_free_not_depending_found_by_the_bitset_pass),
         cmocka_unit_test(free_of_a_buffer_no_alloc_creates),

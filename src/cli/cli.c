@@ -9,11 +9,20 @@
 #include "sched/graph/load.h"
 #include "util/utf8.h"
 
+/* The loader's progress: "loading NAME: 42%", then the checks. */
+static void load_progress(void *ctx, size_t done, size_t total)
+{
+    if (done < total) cli_progress("loading %s: %zu%%", (const char *)ctx, done * 100 / total);
+    else cli_progress("loading %s: checking the graph...", (const char *)ctx);
+}
+
 graph *cli_load(const char *path, int quiet_warnings)
 {
     diag d;
     diag_init(&d, strcmp(path, "-") == 0 ? "<stdin>" : path);
-    graph *g = load_file(path, &d, NULL, NULL);
+    load_opts lo = {load_progress, (void *)(uintptr_t)d.source, 0};
+    graph *g = load_file(path, &d, cli_progress_on() ? &lo : NULL, NULL);
+    cli_progress_clear();
     for (size_t i = 0; i < d.nlines; i++)
         if (d.severity[i] == DIAG_ERROR || !quiet_warnings) cli_eprintf("%s\n", d.lines[i]);
     diag_free(&d);
@@ -128,6 +137,7 @@ __attribute__((format(printf, 4, 0))) static char *vformat(char *buf, size_t cap
 __attribute__((format(printf, 1, 0))) static void eprintv(const char *fmt, va_list ap)
 {
     char buf[1024], *own;
+    cli_progress_clear(); /* a message starts on its own line */
     const char *s = vformat(buf, sizeof buf, &own, fmt, ap);
     if (s) utf8_fputs_printable(s, stderr, 1);
     free(own);

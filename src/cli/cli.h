@@ -125,6 +125,18 @@ int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, 
  * there goes through it, so that no name, field or option value in it
  * reaches the terminal raw. */
 void cli_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The progress line of long work (cli_progress.c), on stderr only when it
+ * is a terminal: cli_progress draws "compare: policy 3 of 9 (best)" in
+ * place of the last line (made printable, at most 78 columns), redrawn at
+ * most ten times a second unless its words (digits aside) change;
+ * cli_progress_clear removes it (cli_eprintf does first, as must any
+ * command before it writes to standard output); cli_progress_sigclear is
+ * the async-signal-safe clear for a handler ending the process. on: whether
+ * stderr is a terminal. */
+int cli_progress_on(void);
+void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_progress_clear(void);
+void cli_progress_sigclear(void);
 /* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr (as
  * cli_eprintf does); returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -319,6 +331,10 @@ int cli_limit(const char *cmd, int opt, const char *arg, solve_ctx *l);
  * the process; end says on stderr, once, when a SIGINT did. */
 solve_ctx cli_search_begin(const solve_ctx *c);
 void cli_search_end(void);
+/* From now on, once a SIGINT has stopped a search, the next SIGINT ends the
+ * process even in a later search: for a command of many searches (compare),
+ * which a second Ctrl-C then ends. */
+void cli_search_sticky(void);
 /* Parses --capacity SIZE (bytes, or with a unit: 1MiB) into l->capacity.
  * 0, or -1 after a usage error for CMD. */
 int cli_capacity(const char *cmd, const char *arg, solve_ctx *l);

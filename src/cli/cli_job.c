@@ -16,8 +16,10 @@ int cli_job_load(cli_job *j, const char *path)
 int cli_job_run(cli_job *j, const policy *p, const solve_ctx *c)
 {
     char err[256];
+    cli_progress("scheduling with policy %s...", p->name);
     solve_ctx s = cli_search_begin(c);
     int rc = policy_run(j->g, p, &s, &j->r, err, sizeof err);
+    cli_progress_clear();
     cli_search_end();
     if (rc) {
         cli_eprintf("%s: error: %s\n", j->g->source, err);
@@ -37,7 +39,11 @@ int cli_job_time(cli_job *j)
 
 int cli_job_place(cli_job *j, const char *cmd, const placer *pc, int64_t align, const solve_ctx *c)
 {
+    if (c && c->seconds > 0)
+        cli_progress("placing with %s (--time-limit %g s)...", pc->name, c->seconds);
+    else cli_progress("placing with %s...", pc->name);
     int st = cli_place(cmd, j->g, &j->r, NULL, pc, align, c, &j->pl);
+    cli_progress_clear();
     if (st) return st;
     const placement *pl = &j->pl;
     if (pl->fits == PLACE_FITS_NO) {

@@ -3,7 +3,9 @@
  * as Esc does in the TUI: the command goes on with the best answer found and
  * says it was interrupted. A second SIGINT during that search, or one outside
  * a search, ends the process as SIGINT does, an output file being written
- * removed (its old content untouched). Exports cli_search_*. */
+ * removed (its old content untouched). In a command of many searches
+ * (compare, cli_search_sticky) only the first SIGINT stops a search: the
+ * next one, in a later search or not, ends the process. Exports cli_search_*. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -11,14 +13,16 @@
 #include "sched/graph/solve_watch.h"
 
 static solve_watch watch;
-static volatile sig_atomic_t searching;
+static volatile sig_atomic_t searching, sticky, stopped;
 
 static void on_sigint(int sig)
 {
-    if (searching && !atomic_load(&watch.cancel)) {
+    if (searching && !atomic_load(&watch.cancel) && !(sticky && stopped)) {
         atomic_store(&watch.cancel, 1);
+        stopped = 1;
         return;
     }
+    cli_progress_sigclear();   /* no progress line left on the terminal */
     atomic_out_unlink_temps(); /* an output being written is left as it was */
     signal(sig, SIG_DFL);
     raise(sig);
@@ -45,8 +49,11 @@ void cli_search_end(void)
     searching = 0;
     /* the next search (plan's placing after its schedule) runs anew */
     if (atomic_exchange(&watch.cancel, 0) && !told) {
+        cli_progress_clear();
         fprintf(stderr, "memtris: interrupted: the search stopped; what follows is the best "
                         "it had found\n");
         told = 1;
     }
 }
+
+void cli_search_sticky(void) { sticky = 1; }

@@ -34,6 +34,7 @@ static const char help[] =
     "                       to standard output, instead of the points)\n"
     "  -h, --help           show this help and exit\n"
     "\n"
+    "On a terminal, stderr shows the policy or the placing it is on, of how many.\n"
     "JSON: {\"graph\", \"lower_bound\", \"optimum\", \"results\": [{\"policy\", \"peak\",\n"
     "       \"steps\", \"vs_fifo\", \"vs_optimum\", \"proven_optimal\", \"peak_step\",\n"
     "       \"diverges_at\", \"makespan\"}, ...]}; best's result adds \"found_by\".\n"
@@ -122,6 +123,8 @@ static int place_all(compare_result *c, const solve_ctx *ctx)
     for (int i = 0; i < c->n; i++)
         for (int j = 0; j < c->npl; j++) {
             placement pl;
+            cli_progress("compare: placing %d of %d (placer %s, policy %s's schedule)",
+                         i * c->npl + j + 1, c->n * c->npl, c->plc[j]->name, c->pol[i]->name);
             int st = cli_place("compare", c->job.g, &c->runs[i], c->pol[i], c->plc[j], c->align,
                                ctx, &pl);
             if (st) return st;
@@ -143,6 +146,7 @@ static int compare_run(compare_result *c, const solve_ctx *ctx)
     char err[256];
     for (; c->nruns < c->n; c->nruns++) {
         int i = c->nruns;
+        cli_progress("compare: policy %d of %d (%s)", i + 1, c->n, c->pol[i]->name);
         solve_ctx s = cli_search_begin(ctx);
         int rc = policy_run(g, c->pol[i], &s, &c->runs[i], err, sizeof err);
         cli_search_end();
@@ -156,6 +160,7 @@ static int compare_run(compare_result *c, const solve_ctx *ctx)
         c->has_own = 1;
         c->base = &c->own;
     }
+    cli_progress("compare: timing and proving the %d schedules", c->n);
     for (int i = 0; i < c->n; i++) {
         timeline t;
         if (cli_timeline(g, &c->runs[i], &t)) return EXIT_BAD;
@@ -275,7 +280,9 @@ int cmd_compare(int argc, char **argv)
     }
     if ((status = parse_lists(list, plist, align_arg, &res))) return status;
     if (cli_job_load(&res.job, file)) return EXIT_BAD;
+    cli_search_sticky(); /* a second Ctrl-C ends it, in whichever search */
     status = compare_run(&res, &ctx);
+    cli_progress_clear();
     if (!status) {
         if (format == CLI_JSON) compare_json(&res);
         else if (format == CLI_CSV) compare_csv(&res);

@@ -80,12 +80,16 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 
 typedef struct sink {
     FILE *f;
-    int err; /* errno of the first failed write */
+    int err;      /* errno of the first failed write */
+    size_t bytes; /* written so far: the progress line, each MiB */
 } sink;
 
 static int write_sink(void *ctx, const char *data, size_t len)
 {
     sink *s = ctx;
+    if ((s->bytes + len) >> 20 != s->bytes >> 20)
+        cli_progress("gen: %zu MiB written", (s->bytes + len) >> 20);
+    s->bytes += len;
     if (fwrite(data, 1, len, s->f) == len) return 0;
     s->err = errno ? errno : EIO;
     return -1;
@@ -197,9 +201,11 @@ int cmd_gen(int argc, char **argv)
     if (packing)
         return write_packing(&out, (uint32_t)nodes, (int64_t)capacity, seed, format == CLI_CSV);
     char err[256] = "";
-    sink s = {out.f, 0};
+    sink s = {out.f, 0, 0};
+    cli_progress("gen: making %" PRIu64 " nodes of %s...", nodes, k->name);
     gen_graph *g = gen_build(k, (uint32_t)nodes, seed, err, sizeof err);
     int failed = !g || gen_emit_streams(g, (uint32_t)streams, write_sink, &s, err, sizeof err);
+    cli_progress_clear();
     gen_free(g);
     if (failed && !s.err) {
         cli_eprintf("memtris gen: %s\n", err);

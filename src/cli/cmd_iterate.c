@@ -3,10 +3,13 @@
  * compares the static, size-class and elastic pools over them; with
  * --backend, each pool's allocations are made for real and measured. */
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "defaults.h"
 #include "gpu/replay_iter.h"
+#include "util/clock.h"
 #include "util/units.h"
 
 static void print_help(void)
@@ -14,7 +17,7 @@ static void print_help(void)
     printf("Usage: memtris iterate FILE [--policy NAME] [--iterations N] [--scale MIN:MAX]\n"
            "                            [--seed S] [--backend host|cuda] [--all]\n"
            "                            [--format text|json] [-o OUT] [--alpha A]\n"
-           "                            [--queue-order Q]\n"
+           "                            [--queue-order Q] [--max-seconds S]\n"
            "Run the schedule (the policy's order, made once on the graph as loaded) for N\n"
            "iterations, each with every buffer scaled by a factor f drawn from a seeded\n"
            "PRNG (a batch or sequence length that varies): a buffer of S bytes takes\n"
@@ -37,12 +40,16 @@ static void print_help(void)
            "                      those with an event)\n"
            "  -f, --format FMT    text (default) or json\n"
            "  -o, --output OUT    write there instead of standard output\n"
+           "      --max-seconds S refuse (status 2) when the first iterations say the\n"
+           "                      simulation would take more than S seconds (default\n"
+           "                      %d; 0: no limit)\n"
            "  -h, --help          show this help and exit\n"
            "  -V, --version       show the version and exit\n"
            "\n"
            "The PRNG is splitmix64 seeded with S: factor i = MIN + (MAX - MIN) * u_i,\n"
-           "u_i its i-th output's top 53 bits / 2^53. See memtris(1) for the JSON.\n",
-           DEFAULT_POLICY);
+           "u_i its i-th output's top 53 bits / 2^53. See memtris(1) for the JSON.\n"
+           "On a terminal, stderr shows the iteration and the time left.\n",
+           DEFAULT_POLICY, DEFAULT_MAX_SECONDS);
 }
 
 /* "grow x1.5^2", "shrink", "+12 blocks", or "" for kind k at iteration i. */
@@ -202,6 +209,84 @@ static void print_json(FILE *f, const graph *g, const policy *p, const pool_sim 
     jw_end(&w);
 }
 
+/* The simulation watched: its progress line and the estimate of its time. */
+typedef struct iter_watch {
+    double start;    /* clock_seconds when it began */
+    double max;      /* --max-seconds; 0: no limit */
+    double each;     /* > 0: MEMTRIS_TEST_ITERATION_SECONDS, the time of one iteration */
+    double estimate; /* refused: the whole simulation's estimated seconds */
+    uint32_t on;     /* refused: the iterations the estimate was made from */
+    int checked, refused;
+} iter_watch;
+
+/* The estimate is made once the first iterations took this long. */
+#define ESTIMATE_AFTER 0.05
+
+static int on_tick(void *ctx, uint32_t done, uint32_t total)
+{
+    iter_watch *w = ctx;
+    if (done >= total) return 0;
+    double t = w->each > 0 ? w->each * done : clock_seconds() - w->start;
+    double left = t / done * (total - done);
+    if (!w->checked && (t >= ESTIMATE_AFTER || w->each > 0)) {
+        w->checked = 1;
+        if (w->max > 0 && t + left > w->max) {
+            w->refused = 1;
+            w->estimate = t + left;
+            w->on = done;
+            return 1;
+        }
+    }
+    char d[32];
+    cli_progress("iterate: iteration %u of %u (%u%%), about %s left", done, total,
+                 (unsigned)((uint64_t)done * 100 / total), units_ms(d, sizeof d, left * 1e3));
+    return 0;
+}
+
+/* --max-seconds S: a number of seconds, 0 or more (0: no limit). 0, or -1
+ * after a usage error. */
+static int parse_max_seconds(const char *arg, double *out)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (!*arg || *end || !(v >= 0) || !isfinite(v)) {
+        cli_usage_error("iterate",
+                        "--max-seconds wants a number of seconds, 0 or more (0: no limit), not "
+                        "'%s'",
+                        arg);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* The simulation, refused past --max-seconds: EXIT_OK, or EXIT_USAGE or
+ * EXIT_BAD after a message. */
+static int simulate(cli_job *j, const pool_params *pp, double max_seconds, pool_sim *s)
+{
+    char err[512], a[32], b[32];
+    iter_watch w = {.start = clock_seconds(), .max = max_seconds};
+    const char *each = getenv("MEMTRIS_TEST_ITERATION_SECONDS"); /* tests: time that passes */
+    if (each) w.each = strtod(each, NULL);
+    int rc = pool_simulate_ticked(j->g, &j->r, pp, s, err, sizeof err, on_tick, &w);
+    cli_progress_clear();
+    if (w.refused)
+        return cli_usage_error(
+            "iterate",
+            "%u iterations would take about %s (%s each, timed over the first %u), more than "
+            "--max-seconds %g: give fewer --iterations, a larger --max-seconds, or "
+            "--max-seconds 0 for no limit",
+            pp->iterations, units_ms(a, sizeof a, w.estimate * 1e3),
+            units_ms(b, sizeof b, w.estimate / pp->iterations * 1e3), w.on, w.max);
+    if (rc) {
+        cli_eprintf("%s: error: %s\n", j->g->source, err);
+        return EXIT_BAD;
+    }
+    return EXIT_OK;
+}
+
+enum { OPT_MAX_SECONDS = 1200 };
+
 int cmd_iterate(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -212,11 +297,13 @@ int cmd_iterate(int argc, char **argv)
         {"output", required_argument, 0, 'o'},
         CLI_POOL_OPTIONS,
         CLI_PARAM_OPTIONS,
+        {"max-seconds", required_argument, 0, OPT_MAX_SECONDS},
         {0, 0, 0, 0},
     };
     static const cli_opts opts = {"iterate", "p:b:af:o:", longopts, NULL, print_help};
     const char *pname = DEFAULT_POLICY, *bname = NULL, *fname = DEFAULT_FORMAT, *out = NULL, *file;
     int c, status, all = 0;
+    double max_seconds = DEFAULT_MAX_SECONDS;
     pool_params pp;
     solve_ctx ctx = {0}; /* --alpha, --queue-order */
     cli_pool_defaults(&pp);
@@ -227,6 +314,9 @@ int cmd_iterate(int argc, char **argv)
         case 'a': all = 1; break;
         case 'f': fname = optarg; break;
         case 'o': out = optarg; break;
+        case OPT_MAX_SECONDS:
+            if (parse_max_seconds(optarg, &max_seconds)) return EXIT_USAGE;
+            break;
         case CLI_OPT_ALPHA:
         case CLI_OPT_QUEUE_ORDER:
             if (cli_param("iterate", c, optarg, &ctx)) return EXIT_USAGE;
@@ -253,10 +343,7 @@ int cmd_iterate(int argc, char **argv)
     int unavailable = 0;
     status = cli_job_load(&j, file);
     if (!status) status = cli_job_run(&j, p, &ctx);
-    if (!status && pool_simulate(j.g, &j.r, &pp, &s, err, sizeof err)) {
-        cli_eprintf("%s: error: %s\n", j.g->source, err);
-        status = EXIT_BAD;
-    }
+    if (!status) status = simulate(&j, &pp, max_seconds, &s);
     if (!status && be && replay_iterate(j.g, &j.r, be, &s, &info, &unavailable, err, sizeof err)) {
         if (unavailable) cli_eprintf("memtris iterate: %s\n", err); /* not about FILE */
         else cli_eprintf("memtris iterate: %s: %s\n", j.g->source, err);

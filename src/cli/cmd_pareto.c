@@ -46,6 +46,7 @@ static int pareto_run(pareto_result *pr, const solve_ctx *c)
         solve_ctx pp = c ? *c : (solve_ctx){0};
         pp.alpha = k < 4 ? solve_alpha(c) : (k - 4) / 10.0;
         pp.has_alpha = 1;
+        cli_progress("compare --pareto: point %d of %d (%s)", k + 1, NPOINTS, p->name);
         run r;
         timeline t;
         char err[256];
@@ -135,7 +136,9 @@ static void pareto_text(const pareto_result *pr)
 int cli_pareto(const graph *g, const solve_ctx *c, int format, const char *svg)
 {
     pareto_result pr = {.g = g};
-    if (pareto_run(&pr, c)) return EXIT_BAD;
+    int rc = pareto_run(&pr, c);
+    cli_progress_clear();
+    if (rc) return EXIT_BAD;
     /* The SVG first: one that cannot be written leaves standard output empty. */
     int status = svg ? write_svg(svg, g, pr.pt) : EXIT_OK;
     if (status || (svg && !strcmp(svg, "-")))

@@ -271,6 +271,12 @@ void pool_sim_free(pool_sim *s)
 int pool_simulate(const graph *g, const run *r, const pool_params *pp, pool_sim *s, char *err,
                   size_t errcap)
 {
+    return pool_simulate_ticked(g, r, pp, s, err, errcap, NULL, NULL);
+}
+
+int pool_simulate_ticked(const graph *g, const run *r, const pool_params *pp, pool_sim *s,
+                         char *err, size_t errcap, pool_tick_fn tick, void *ctx)
+{
     memset(s, 0, sizeof *s);
     double t0 = clock_seconds();
     s->pp = *pp;
@@ -312,6 +318,10 @@ int pool_simulate(const graph *g, const run *r, const pool_params *pp, pool_sim 
         }
         p->grow = p->allocs = (uint32_t)fresh;
         p->cap = sc.held;
+        if (tick && tick(ctx, i + 1, s->n)) {
+            snprintf(err, errcap, "stopped after iteration %u of %u", i + 1, s->n);
+            goto out;
+        }
     }
     pool_static(s->need, s->n, s->expected_max, s->pt[POOL_STATIC]);
     pool_elastic(s->need, s->n, s->expected_max, s->pt[POOL_ELASTIC]);

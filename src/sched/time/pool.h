@@ -157,6 +157,12 @@ typedef struct pool_sim {
  * pools over them, for run r of g. 0, or -1 with err set. */
 int pool_simulate(const graph *g, const run *r, const pool_params *pp, pool_sim *s, char *err,
                   size_t errcap);
+/* pool_simulate calling tick(ctx, i, n) after iteration i (from 1) of n:
+ * a nonzero return stops it there (-1, err "stopped after iteration i of
+ * n"), as a caller's progress line or its estimate of the time wants. */
+typedef int (*pool_tick_fn)(void *ctx, uint32_t done, uint32_t total);
+int pool_simulate_ticked(const graph *g, const run *r, const pool_params *pp, pool_sim *s,
+                         char *err, size_t errcap, pool_tick_fn tick, void *ctx);
 /* Recomputes s->tot from the points (after a backend filled measured). */
 void pool_totals(pool_sim *s);
 void pool_sim_free(pool_sim *s);
