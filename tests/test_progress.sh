@@ -108,19 +108,25 @@ group_tty() {
     script -qec "$(printf '%q ' "$M" iterate "$TMP/cycle.json")" /dev/null >"$TMP/tty" 2>&1 </dev/null
     expect_grep "$TMP/tty" "${cr}loading $TMP/cycle.json" "a graph refused: the loading shown"
     expect_grep "$TMP/tty" "${clear}$TMP/cycle.json: error: the graph has a cycle" "a message after a progress line starts cleared"
-    # with stderr a file or a pipe there is none of it
-    for cmd in "iterate $DEMO --iterations 5" "compare $BERT --placers first-fit" \
-        "compare $DEMO --pareto" "plan $DEMO" "place $TMP/p.csv --placer exact" \
-        "gen random -n 20000 -o $TMP/g2.json"; do
-        # shellcheck disable=SC2086
-        run "$M" $cmd
-        expect_rc 0 "$cmd (stderr a file)"
-        if grep -q "$cr" "$ERR" "$OUT"; then bad "$cmd: a progress line in a file"; else ok; fi
-        expect_empty "$ERR" "$cmd (stderr a file is empty)"
-        # shellcheck disable=SC2086
-        "$M" $cmd 2>&1 >/dev/null | cat >"$TMP/pipe"
-        expect_empty "$TMP/pipe" "$cmd (stderr a pipe is empty)"
-    done
+    # with stderr a file or a pipe there is none of it (paths may hold spaces)
+    quiet iterate "$DEMO" --iterations 5
+    quiet compare "$BERT" --placers first-fit
+    quiet compare "$DEMO" --pareto
+    quiet plan "$DEMO"
+    quiet place "$TMP/p.csv" --placer exact
+    quiet gen random -n 20000 -o "$TMP/g2.json"
+}
+
+# quiet ARGS...: memtris ARGS with stderr a file, then a pipe: status 0 and
+# no progress line, nothing on stderr.
+quiet() {
+    local cmd="$*"
+    run "$M" "$@"
+    expect_rc 0 "$cmd (stderr a file)"
+    if grep -q "$cr" "$ERR" "$OUT"; then bad "$cmd: a progress line in a file"; else ok; fi
+    expect_empty "$ERR" "$cmd (stderr a file is empty)"
+    "$M" "$@" 2>&1 >/dev/null | cat >"$TMP/pipe"
+    expect_empty "$TMP/pipe" "$cmd (stderr a pipe is empty)"
 }
 
 # interrupted DESC FILE_KEPT CMD...: starts CMD (job control on, so that it
