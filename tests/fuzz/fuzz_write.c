@@ -224,11 +224,11 @@ static void run_input(const uint8_t *data, size_t size)
         }
         for (int f = 0; f < CLI_NFORMATS; f++) {
             if (!as_plan && f != CLI_CSV && f != CLI_JSON && f != CLI_TEXT) continue;
-            st = cli_plan_write(as_plan ? "plan" : "place", path, f, &cp);
+            st = cli_plan_write(as_plan ? "plan" : "place", path, f, NULL, &cp);
             if (f == CLI_MEMVIZ && st == 0) check_memviz(&cp);
             check_written(st, f == CLI_MINIMALLOC || (!as_plan && f == CLI_CSV), &cp);
         }
-        check_written(cli_plan_svg("plan", path, &cp), 0, &cp);
+        check_written(cli_plan_write("plan", NULL, CLI_TEXT, path, &cp), 0, &cp);
     }
     cli_job_free(&j);
 }
