@@ -56,14 +56,6 @@ static void print_help(void)
     cli_policy_help();
 }
 
-static void show_progress(void *ctx, size_t done, size_t total)
-{
-    char name[256]; /* the line's \r is the one control byte it writes */
-    utf8_printable(ctx, name, sizeof name);
-    if (total) fprintf(stderr, "\rloading %s: %3zu%%", name, done * 100 / total);
-    if (done >= total) fprintf(stderr, "\rloading %s: done, checking the graph...\n", name);
-}
-
 /* The options, once parsed. */
 typedef struct view_opts {
     const char *file; /* NULL: the demo */
@@ -112,13 +104,15 @@ static int view_open(view_opts *o)
 
     const char *file = o->file;
     const char *title = file ? (strcmp(file, "-") ? file : "<stdin>") : "demo (built in)";
-    diag d;
-    diag_init(&d, title);
-    load_opts lo = {show_progress, (void *)(uintptr_t)title, 0};
-    graph *g = file ? load_file(file, &d, isatty(STDERR_FILENO) ? &lo : NULL, NULL)
-                    : load_buffer(memtris_demo_json, memtris_demo_json_len, title, &d, NULL, NULL);
-    for (size_t i = 0; i < d.nlines; i++) cli_eprintf("%s\n", d.lines[i]);
-    diag_free(&d);
+    graph *g;
+    if (file) g = cli_load(file, 0); /* its progress on a terminal, its messages */
+    else {
+        diag d;
+        diag_init(&d, title);
+        g = load_buffer(memtris_demo_json, memtris_demo_json_len, title, &d, NULL, NULL);
+        for (size_t i = 0; i < d.nlines; i++) cli_eprintf("%s\n", d.lines[i]);
+        diag_free(&d);
+    }
     if (!g) return EXIT_BAD;
 
     app a;
