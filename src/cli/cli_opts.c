@@ -111,34 +111,11 @@ void cli_out_abandon(cli_out *o)
     if (o->path) atomic_out_abandon(&o->file);
 }
 
-/* Why path cannot be opened for writing, as atomic_out_open would find
- * (0: it can, as far as a look without writing tells). */
-static int out_errno(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) return EISDIR;
-        if (S_ISREG(st.st_mode) && faccessat(AT_FDCWD, path, W_OK, AT_EACCESS)) return errno;
-        return 0; /* a device or a FIFO: opened as it is */
-    }
-    if (errno != ENOENT) return errno;
-    /* a new file: its folder must be there and writable */
-    char dir[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    if (!slash) strcpy(dir, ".");
-    else if ((size_t)(slash - path) >= sizeof dir) return ENAMETOOLONG;
-    else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    if (stat(dir, &st)) return errno;
-    if (!S_ISDIR(st.st_mode)) return ENOTDIR;
-    if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS)) return errno;
-    return 0;
-}
-
 int cli_out_check(const char *cmd, const char *opt, const char *path)
 {
     if (!path || !strcmp(path, "-")) return EXIT_OK;
     if (!*path) return cli_usage_error(cmd, "%s needs a file name ('-' for standard output)", opt);
-    int e = out_errno(path);
+    int e = atomic_out_refusal(path);
     if (!e) return EXIT_OK;
     cli_eprintf("memtris %s: cannot open '%s' for writing: %s\n", cmd, path, strerror(e));
     return EXIT_BAD;

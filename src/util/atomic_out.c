@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,17 +180,43 @@ int atomic_out_open(atomic_out *o, const char *path)
     return rc;
 }
 
+/* The folder that holds path, in dir: 0, or ENAMETOOLONG. */
+static int folder_of(const char *path, char *dir, size_t cap)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, cap, ".");
+    else if ((size_t)(slash - path) >= cap) return ENAMETOOLONG;
+    else snprintf(dir, cap, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    return 0;
+}
+
 /* Best effort: the rename itself on disk. */
 static void sync_folder(const char *target)
 {
     char dir[PATH_MAX];
-    const char *slash = strrchr(target, '/');
-    if (!slash) strcpy(dir, ".");
-    else snprintf(dir, sizeof dir, "%.*s", slash == target ? 1 : (int)(slash - target), target);
+    if (folder_of(target, dir, sizeof dir)) return;
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return;
     (void)fsync(fd);
     close(fd);
+}
+
+int atomic_out_refusal(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return EISDIR;
+        if (S_ISREG(st.st_mode) && eaccess(path, W_OK)) return errno;
+        return 0; /* a device or a FIFO: opened as it is */
+    }
+    if (errno != ENOENT) return errno;
+    /* a new file: its folder must be there and writable */
+    char dir[PATH_MAX];
+    if (folder_of(path, dir, sizeof dir)) return ENAMETOOLONG;
+    if (stat(dir, &st)) return errno;
+    if (!S_ISDIR(st.st_mode)) return ENOTDIR;
+    if (eaccess(dir, W_OK | X_OK)) return errno;
+    return 0;
 }
 
 int atomic_out_commit(atomic_out *o)

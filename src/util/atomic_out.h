@@ -36,6 +36,10 @@ typedef struct atomic_out {
  * ignored stays ignored; a program's own handler that ends the process calls
  * atomic_out_unlink_temps first). */
 int atomic_out_open(atomic_out *o, const char *path);
+/* Why atomic_out_open(path) would fail, as far as a look that writes
+ * nothing tells (an errno: EISDIR, EACCES, ENOENT for a missing folder,
+ * ENOTDIR, ...), or 0; for checking an output before any work. */
+int atomic_out_refusal(const char *path);
 /* Flushes, syncs and closes, then renames the temporary file over the
  * target: 0, or -1 with errno set, the temporary file removed and the old
  * target untouched (written in place: a regular file is removed). */
