@@ -63,7 +63,7 @@ group_exit() {
     usage_error "view with an unknown policy" "$M" view --policy nope "$SEED"
     usage_error "schedule with an unknown policy" "$M" schedule --policy nope "$SEED"
     expect_grep "$ERR" "'nope'" "unknown policy is named"
-    expect_grep "$ERR" "fifo priority" "known policies are listed"
+    expect_grep "$ERR" "unknown policy 'nope' (known: fifo, priority" "known policies are listed"
     usage_error "compare with an unknown policy" "$M" compare --policies fifo,nope "$SEED"
     expect_grep "$ERR" "'nope'" "compare: unknown policy is named"
     usage_error "schedule with an unknown format" "$M" schedule --format xml "$SEED"

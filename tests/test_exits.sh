@@ -77,7 +77,23 @@ status() {
 # usage CMD ARGS...: a usage error, with the command's hint.
 usage() {
     status 2 "$*" "$@"
-    expect_grep "$ERR" "Try 'memtris" "$* (the hint)"
+    local cmd=$1
+    case $cmd in -*) cmd=view ;; esac # "memtris --no-such-option" is the UI's
+    hint "$cmd" "$*"
+}
+
+# hint CMD DESC: $ERR is one usage error of CMD: its first line names the
+# command ("memtris CMD: unknown policy 'foo' (known: ...)"), its last is
+# the hint, and nothing else is said.
+hint() {
+    local first last lines
+    first=$(head -n 1 "$ERR")
+    last=$(tail -n 1 "$ERR")
+    lines=$(wc -l <"$ERR")
+    if [[ $first == "memtris $1: "?* ]]; then ok; else bad "$2: '$first' does not name 'memtris $1'"; fi
+    if [ "$last" = "Try 'memtris $1 --help' for more information." ]; then ok
+    else bad "$2: the last line '$last' is not the hint"; fi
+    if [ "$lines" -eq 2 ]; then ok; else bad "$2: $lines lines, expected the message and the hint"; fi
 }
 
 # operands CMD VALUE_OPTION ARGS...: the errors every command with a FILE
@@ -237,6 +253,49 @@ group_main() {
         rc=$?
         expect_rc 1 "--help > /dev/full"
     fi
+}
+
+# Every command that memtris --help lists, each usage error that it can
+# have of those every command shares (an unknown option, a missing value, a
+# missing or an extra operand, an unknown format, policy or placer): the
+# command named first, the hint last.
+group_hints() {
+    local cmds cmd in n=0 h
+    # "view:[FILE] schedule:FILE ...": each command and its operand
+    cmds=$("$M" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) \([^ ]*\) .*/\1:\2/p')
+    for cmd in $cmds; do
+        local operand=${cmd#*:}
+        cmd=${cmd%%:*}
+        n=$((n + 1))
+        in=$G
+        [ "$cmd" = place ] && in=$CSV
+        [ "$cmd" = gen ] && in=chain
+        h=$("$M" "$cmd" --help)
+        usage "$cmd" "$in" --no-such-option
+        usage "$cmd" "$in" -Z
+        usage "$cmd" "$in" "$in"
+        [[ $operand == "["* ]] || usage "$cmd" # an optional operand: view's demo
+        if [[ $h == *"--format "* ]]; then usage "$cmd" "$in" --format nope; fi
+        if [[ $h == *"--policy "* ]]; then
+            usage "$cmd" "$in" --policy nope
+            expect_grep "$ERR" "memtris $cmd: unknown policy 'nope' (known: fifo, priority," "$cmd: the policies"
+        fi
+        if [[ $h == *"--policies "* ]]; then
+            usage "$cmd" "$in" --policies fifo,nope
+            expect_grep "$ERR" "memtris $cmd: unknown policy 'nope' (known: fifo, priority," "$cmd: the policies"
+        fi
+        if [[ $h == *"--placers "* ]]; then usage "$cmd" "$in" --placers nope; fi
+        if [[ $h == *"--placer "* ]]; then
+            [ "$cmd" = replay ] && set -- --mode arena -b host || set --
+            usage "$cmd" "$in" --placer nope "$@"
+            expect_grep "$ERR" "memtris $cmd: unknown placer 'nope' (known: first-fit," "$cmd: the placers"
+        fi
+        if [[ $h == *"--backend "* ]]; then usage "$cmd" "$in" --backend nope; fi
+    done
+    if [ "$n" -ge 9 ]; then ok; else rc=0 bad "memtris --help lists $n commands: $cmds"; fi
+    status 2 "an unknown command" nosuchcommand
+    if [ "$(tail -n 1 "$ERR")" = "Try 'memtris --help' for more information." ]; then ok
+    else bad "an unknown command: no hint"; fi
 }
 
 # ------------------------------------------------------------------ driver

@@ -20,7 +20,7 @@ GROUP=${4:-all}
 
 # The placers the binary knows, from the error for an unknown one.
 placers() {
-    "$M" place --placer no-such-placer "$TMP/readme.csv" 2>&1 >/dev/null | sed -n 's/.*known placers: //p' | tr -d ','
+    "$M" place --placer no-such-placer "$TMP/readme.csv" 2>&1 >/dev/null | sed -n 's/.*unknown placer .* (known: \(.*\))$/\1/p' | tr -d ','
 }
 
 # MiniMalloc's README: its example input and the solution it prints for a

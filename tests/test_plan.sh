@@ -34,7 +34,7 @@ EOF
 
 # The placers the binary knows, from the error for an unknown one.
 placers() {
-    "$M" plan --placer no-such-placer "$BRANCHES" 2>&1 >/dev/null | sed -n 's/.*known placers: //p' | tr -d ','
+    "$M" plan --placer no-such-placer "$BRANCHES" 2>&1 >/dev/null | sed -n 's/.*unknown placer .* (known: \(.*\))$/\1/p' | tr -d ','
 }
 
 # usage_error DESC CMD...: status 2, a message on stderr, nothing on stdout.
@@ -382,7 +382,7 @@ for r in d["results"]:
     expect_grep "$OUT" '"arenas": {"first-fit": 500}' "compare --align 1"
     usage_error "compare with an unknown placer" "$M" compare "$DEMO" --placers first-fit,nope
     expect_grep "$ERR" "'nope'" "compare: the unknown placer is named"
-    expect_grep "$ERR" "known placers: first-fit" "compare: the placers are listed"
+    expect_grep "$ERR" "(known: first-fit" "compare: the placers are listed"
     usage_error "compare with a placer twice" "$M" compare "$DEMO" --placers first-fit,first-fit
     usage_error "compare with an empty --placers" "$M" compare "$DEMO" --placers ,
 }

@@ -43,9 +43,11 @@ const policy *cli_policy(const char *cmd, const char *name)
 {
     const policy *p = policy_find(name);
     if (p) return p;
-    cli_eprintf("memtris %s: unknown policy '%s'; known policies:", cmd, name);
-    for (size_t i = 0; policy_at(i); i++) cli_eprintf(" %s", policy_at(i)->name);
-    cli_eprintf("\nTry 'memtris %s --help'.\n", cmd);
+    char known[256] = "";
+    for (size_t i = 0; policy_at(i); i++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+                 policy_at(i)->name);
+    cli_usage_error(cmd, "unknown policy '%s' (known: %s)", name, known);
     return NULL;
 }
 
@@ -58,9 +60,11 @@ const placer *cli_placer(const char *cmd, const char *name)
 {
     const placer *p = placer_find(name);
     if (p) return p;
-    cli_eprintf("memtris %s: unknown placer '%s'; known placers: ", cmd, name);
-    cli_placer_list(stderr);
-    cli_eprintf("\nTry 'memtris %s --help'.\n", cmd);
+    char known[512] = "";
+    for (size_t i = 0; placer_at(i); i++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+                 placer_at(i)->name);
+    cli_usage_error(cmd, "unknown placer '%s' (known: %s)", name, known);
     return NULL;
 }
 
@@ -157,7 +161,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     cli_eprintf("memtris %s: ", cmd);
     eprintv(fmt, ap);
-    cli_eprintf("\nTry 'memtris %s --help'.\n", cmd);
+    cli_eprintf("\nTry 'memtris %s --help' for more information.\n", cmd);
     va_end(ap);
     return EXIT_USAGE;
 }

@@ -137,7 +137,7 @@ int cli_progress_on(void);
 void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_progress_clear(void);
 void cli_progress_sigclear(void);
-/* Prints "memtris CMD: msg\nTry 'memtris CMD --help'." to stderr (as
+/* Prints "memtris CMD: msg\nTry 'memtris CMD --help' for more information." to stderr (as
  * cli_eprintf does); returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* ------------------------------------------ plans shown (cli_plan.c) */

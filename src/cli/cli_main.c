@@ -103,7 +103,9 @@ static int dispatch(int argc, char **argv)
     /* "memtris FILE" and "memtris --ascii" open the UI too. */
     struct stat st;
     if (cmd[0] == '-' || stat(cmd, &st) == 0) return cmd_view(argc, argv);
-    cli_eprintf("memtris: '%s' is neither a command nor a file\nTry 'memtris --help'.\n", cmd);
+    cli_eprintf("memtris: '%s' is neither a command nor a file\n"
+                "Try 'memtris --help' for more information.\n",
+                cmd);
     return EXIT_USAGE;
 }
 

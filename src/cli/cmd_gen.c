@@ -95,10 +95,15 @@ static int write_sink(void *ctx, const char *data, size_t len)
     return -1;
 }
 
-static void kind_list(FILE *f)
+/* The kinds, "chain, branch, ..., packing", into out of cap bytes. */
+static const char *kind_list(char *out, size_t cap)
 {
-    for (size_t i = 0; gen_kind_at(i); i++) fprintf(f, "%s, ", gen_kind_at(i)->name);
-    fprintf(f, "%s", GEN_PACKING_NAME);
+    size_t n = 0;
+    out[0] = 0;
+    for (size_t i = 0; gen_kind_at(i) && n < cap; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%s, ", gen_kind_at(i)->name);
+    if (n < cap) snprintf(out + n, cap - n, "%s", GEN_PACKING_NAME);
+    return out;
 }
 
 /* gen packing: writes the problem as a graph or CSV to o. */
@@ -134,6 +139,7 @@ int cmd_gen(int argc, char **argv)
         {0, 0, 0, 0},
     };
     static const cli_opts opts = {"gen", "n:s:o:c:f:", longopts, NULL, print_help};
+    char kinds[256];
     const char *nodes_arg = NULL, *seed_arg = NULL, *path = "-", *cap_arg = NULL, *fname = NULL,
                *streams_arg = NULL;
     int c, status;
@@ -149,22 +155,16 @@ int cmd_gen(int argc, char **argv)
     }
     if (c == CLI_OPT_STOP) return status;
     if (optind != argc - 1) {
-        if (optind == argc) {
-            cli_eprintf("memtris gen: missing KIND (one of: ");
-            kind_list(stderr);
-            cli_eprintf(")\nTry 'memtris gen --help'.\n");
-            return EXIT_USAGE;
-        }
+        if (optind == argc)
+            return cli_usage_error("gen", "missing KIND (one of: %s)",
+                                   kind_list(kinds, sizeof kinds));
         return cli_usage_error("gen", "expected one KIND, got %d arguments", argc - optind);
     }
     const gen_kind *k = gen_kind_find(argv[optind]);
     int packing = !k && !strcmp(argv[optind], GEN_PACKING_NAME);
-    if (!k && !packing) {
-        cli_eprintf("memtris gen: unknown kind '%s'; kinds: ", argv[optind]);
-        kind_list(stderr);
-        cli_eprintf("\nTry 'memtris gen --help'.\n");
-        return EXIT_USAGE;
-    }
+    if (!k && !packing)
+        return cli_usage_error("gen", "unknown kind '%s' (known: %s)", argv[optind],
+                               kind_list(kinds, sizeof kinds));
     if (!packing && (cap_arg || fname))
         return cli_usage_error("gen", "--%s is for kind '%s' only", cap_arg ? "capacity" : "format",
                                GEN_PACKING_NAME);
