@@ -91,8 +91,8 @@ group_tty() {
     # the table starts on a line of its own: the progress line was cleared first
     expect_grep "$TMP/tty" "${clear}$BERT: 712 nodes" "compare: the line cleared before the table"
     on_tty "compare --pareto" "$M" compare "$DEMO" --pareto
-    expect_grep "$TMP/tty" "${cr}compare --pareto: point 1 of 15 (fifo)" "compare --pareto: the points"
-    expect_grep "$TMP/tty" "${cr}compare --pareto: point 5 of 15 (weighted)" "compare --pareto: a new stage at once"
+    expect_grep "$TMP/tty" "${cr}compare --pareto: point 1 of 19 (fifo)" "compare --pareto: the points"
+    expect_grep "$TMP/tty" "${cr}compare --pareto: point 8 of 19 (weighted)" "compare --pareto: a new stage at once"
     printf 'id,lower,upper,size\nb1,0,2,8\nb2,1,3,8\n' >"$TMP/p.csv"
     on_tty "place" "$M" place "$TMP/p.csv" --placer exact --time-limit 1
     expect_grep "$TMP/tty" "${cr}reading $TMP/p.csv..." "place: the reading"

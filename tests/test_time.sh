@@ -5,7 +5,7 @@
 # errors, compare's makespans, and compare --pareto (its marks against a
 # brute-force dominance check, its JSON, CSV and SVG, its usage errors).
 # Usage: test_time.sh MEMTRIS SOURCE_DIR [GROUP]   (GROUP: schedule, options,
-# pareto; all of them when omitted). Prints "N passed, M failed" last.
+# pareto, pareto_front; all of them when omitted). Prints "N passed, M failed" last.
 set -u
 
 if [ $# -lt 2 ]; then
@@ -150,19 +150,32 @@ assert d["order"][:9] == [0, 2, 3, 8, 9, 14, 15, 20, 21], d["order"]
     expect_grep "$ERR" "Nodes[0] (Id 0): \"Latency\" must be a non-negative number of ms up to 1e9, found a negative number" "Latency -2 named"
 }
 
+# The policies the scheduler has, in its table's order, from the usage
+# error for an unknown one.
+policies() {
+    "$M" schedule --policy no-such-policy "$PRE" 2>&1 >/dev/null |
+        sed -n 's/.*unknown policy .* (known: \(.*\))$/\1/p' | tr -d ','
+}
+
 group_pareto() {
+    POLICIES=$(policies)
+    export POLICIES
     run "$M" compare --pareto -f json "$PRE"
     expect_rc 0 "compare --pareto json"
     # The marks against brute force: a point is on the front when no other
     # has both values at most its own with one strictly smaller.
     py "pareto json and its marks" '
-import json, sys
+import json, os, sys
 d = json.load(open(sys.argv[1]))
 assert list(d) == ["graph", "critical_path", "makespan_bound", "points"], list(d)
 pts = d["points"]
 names = [(p["policy"], p["alpha"]) for p in pts]
-assert names == [("fifo", None), ("priority", None), ("multiqueue", None), ("best", None)] + \
-    [("weighted", a / 10) for a in range(11)], names
+# every policy of the table but exact, weighted at each alpha
+want = []
+for n in os.environ["POLICIES"].split():
+    if n == "weighted": want += [("weighted", a / 10) for a in range(11)]
+    elif n != "exact": want.append((n, None))
+assert len(want) >= 19 and names == want, (names, want)
 for p in pts:
     assert list(p) == ["policy", "alpha", "peak", "makespan", "pareto"], p
     dom = any(q["peak"] <= p["peak"] and q["makespan"] <= p["makespan"] and
@@ -187,7 +200,7 @@ for seed in (1, 2, 3):
     json.dump(g, open(path, "w"))' "$TMP"
     for seed in 1 2 3; do
         "$M" compare --pareto -f json "$TMP/r$seed.json" >"$TMP/p$seed.json"
-        for pol in "fifo" "priority" "multiqueue" "best" "weighted --alpha 0.3"; do
+        for pol in fifo priority dfs postorder lpmf bfs multiqueue best "weighted --alpha 0.3"; do
             "$M" schedule -f json -p $pol "$TMP/r$seed.json" >"$TMP/s$seed-${pol%% *}.json"
         done
     done
@@ -222,7 +235,7 @@ import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 ns = "{http://www.w3.org/2000/svg}"
 titles = [c.find(ns + "title").text for c in root.iter(ns + "circle") if c.find(ns + "title") is not None]
-assert len(titles) == 15, titles
+assert len(titles) == 19, titles
 assert "fifo: 37.0 MiB, 14.0 ms (on the front)" in titles, titles
 assert root.find(ns + "polyline") is not None
 ' "$TMP/p.svg"; then ok; else bad "pareto svg"; fi
@@ -237,6 +250,70 @@ assert root.find(ns + "polyline") is not None
     run "$M" compare --pareto --svg "$TMP/no/such/dir.svg" "$PRE"
     expect_rc 1 "--svg into a missing folder"
     expect_grep "$ERR" "cannot open" "--svg into a missing folder: the message"
+}
+
+# compare --pareto's front over every policy: on generated graphs where a
+# policy it once left out dominates a point that was marked (dfs and
+# postorder beat priority's makespan at its peak on a branch graph on two
+# streams; bfs beats fifo's peak at its makespan on a random one), and on
+# one stream, where every order's makespan is the same sum taken in another
+# order (the marks follow the values written, not their last bits).
+group_pareto_front() {
+    "$M" gen branch --nodes 60 --seed 3 --streams 2 -o "$TMP/b.json"
+    "$M" gen random --nodes 40 --seed 3 --streams 2 -o "$TMP/r2.json"
+    "$M" gen random --nodes 40 --seed 3 -o "$TMP/r1.json"
+    for g in b r2 r1; do
+        "$M" compare --pareto -f json "$TMP/$g.json" >"$TMP/p-$g.json"
+        for pol in fifo priority dfs postorder lpmf bfs; do
+            "$M" schedule -f json -p $pol "$TMP/$g.json" >"$TMP/s-$g-$pol.json"
+        done
+    done
+    OUT=$TMP/p-b.json
+    py "pareto front over every policy" '
+import json, os, sys
+d = os.path.dirname(sys.argv[1])
+def points(g):
+    return {(p["policy"], p["alpha"]): p for p in json.load(open(d + "/p-%s.json" % g))["points"]}
+def dominates(q, p):
+    return q["peak"] <= p["peak"] and q["makespan"] <= p["makespan"] and \
+        (q["peak"] < p["peak"] or q["makespan"] < p["makespan"])
+for g in ("b", "r2", "r1"):
+    pts = points(g)
+    for p in pts.values():
+        assert p["pareto"] == (not any(dominates(q, p) for q in pts.values())), (g, p)
+    for pol in ("fifo", "priority", "dfs", "postorder", "lpmf", "bfs"):
+        s = json.load(open(d + "/s-%s-%s.json" % (g, pol)))
+        assert (s["peak"], s["makespan"]) == (pts[pol, None]["peak"], pts[pol, None]["makespan"]), (g, pol)
+b, r2 = points("b"), points("r2")
+# exact values (bytes, ms) of the points that decide
+assert (b["priority", None]["peak"], b["priority", None]["makespan"]) == (7602176, 0.549621), b["priority", None]
+assert (b["dfs", None]["peak"], b["dfs", None]["makespan"]) == (7602176, 0.513832), b["dfs", None]
+assert not b["priority", None]["pareto"] and not b["best", None]["pareto"] and b["dfs", None]["pareto"]
+assert (r2["fifo", None]["peak"], r2["fifo", None]["makespan"]) == (2360299, 0.0426), r2["fifo", None]
+assert (r2["bfs", None]["peak"], r2["bfs", None]["makespan"]) == (2346051, 0.0426), r2["bfs", None]
+assert not r2["fifo", None]["pareto"] and r2["bfs", None]["pareto"]
+'
+    OUT=$TMP/out
+    # The text tells the points apart: peaks that "2.2 MiB" would merge are
+    # written in bytes, makespans with the digits that part them.
+    run "$M" compare --pareto "$TMP/r2.json"
+    expect_grep "$OUT" "fifo            -     2360299 B     0.0426 ms  " "pareto text: fifo in bytes, off the front"
+    expect_grep "$OUT" "bfs             -     2346051 B     0.0426 ms  *" "pareto text: bfs in bytes, on it"
+    run "$M" compare --pareto "$TMP/b.json"
+    expect_grep "$OUT" "dfs             -       7.2 MiB      0.514 ms  *" "pareto text: dfs on the front"
+    # --exact: exact's search is a point too, after best; its peak the least.
+    run "$M" compare --pareto --exact --time-limit 5 -f json "$PRE"
+    expect_rc 0 "--pareto --exact"
+    py "--pareto --exact: exact is a point" '
+import json, sys
+pts = json.load(open(sys.argv[1]))["points"]
+names = [p["policy"] for p in pts]
+assert names.index("exact") == names.index("best") + 1, names
+ex = pts[names.index("exact")]
+assert ex["peak"] == min(p["peak"] for p in pts), ex
+'
+    usage_error compare "--exact without --pareto" "--exact adds exact to --pareto's points" "$PRE" --exact
+    usage_error compare "--pareto --exact with --alpha" "it takes no --alpha" "$PRE" --pareto --exact --alpha 0.5
 }
 
 # ------------------------------------------------------------------ driver

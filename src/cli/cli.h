@@ -368,11 +368,13 @@ void cli_time_json(jw *w, const timeline *t);
  * is 0"), and a newline. */
 void cli_time_text(FILE *f, const graph *g, const timeline *t);
 
-/* compare --pareto on g: the points in FORMAT (CLI_TEXT, CLI_JSON, CLI_CSV)
- * on standard output, and the SVG to svg (NULL: none; "-": standard output,
+/* compare --pareto on g: every policy but exact (exact too with with_exact,
+ * under c's limits), weighted at alpha 0, 0.1, ..., 1, the front marked over
+ * all the points; the points in FORMAT (CLI_TEXT, CLI_JSON, CLI_CSV) on
+ * standard output, and the SVG to svg (NULL: none; "-": standard output,
  * instead of the points), written first: when it fails, standard output
  * stays empty. EXIT_OK or EXIT_BAD after a message. */
-int cli_pareto(const graph *g, const solve_ctx *c, int format, const char *svg);
+int cli_pareto(const graph *g, const solve_ctx *c, int with_exact, int format, const char *svg);
 
 /* ------------------------------------------ pools (cli_pool.c) */
 

@@ -15,13 +15,15 @@ static const char help[] =
     "                            [--align N] [--format text|json|csv]\n"
     "                            [--time-limit S] [--max-states N] [--alpha A]\n"
     "                            [--queue-order Q]\n"
-    "       memtris compare FILE --pareto [--svg OUT.svg] [--format text|json|csv]\n"
+    "       memtris compare FILE --pareto [--exact [--time-limit S] [--max-states N]]\n"
+    "                            [--svg OUT.svg] [--format text|json|csv]\n"
     "Run several policies over the graph and compare their peak live memory with\n"
     "fifo's and with the least peak of any order when it is known, and their\n"
     "makespans; with --placers, also the arena each placer needs for each policy's\n"
-    "schedule. With --pareto, the memory/time trade-off: fifo, priority,\n"
-    "multiqueue, best and weighted at alpha 0, 0.1, ..., 1, each a (peak, makespan)\n"
-    "point, those no other point beats on both marked as the Pareto front.\n"
+    "schedule. With --pareto, the memory/time trade-off: every policy below but\n"
+    "exact (with --exact, exact too), weighted at alpha 0, 0.1, ..., 1, each a\n"
+    "(peak, makespan) point, those no other point beats on both marked as the\n"
+    "Pareto front.\n"
     "\n"
     "  -P, --policies LIST  comma-separated policies (below), or 'all' (default: all\n"
     "                       but exact, fifo first; 'all' adds exact's search)\n"
@@ -30,6 +32,8 @@ static const char help[] =
     "  -a, --align N        the placers' alignment, a power of two (default 64)\n"
     "  -f, --format FMT     text (default), json or csv\n" CLI_LIMIT_HELP CLI_PARAM_HELP
     "      --pareto         the memory/time points and their Pareto front instead\n"
+    "      --exact          with --pareto: exact's search is a point too (under\n"
+    "                       --time-limit, --max-states and --max-memory)\n"
     "      --svg OUT.svg    with --pareto: also draw the plane as an SVG picture ('-':\n"
     "                       to standard output, instead of the points)\n"
     "  -h, --help           show this help and exit\n"
@@ -213,7 +217,7 @@ static int parse_lists(const char *list, const char *plist, const char *align_ar
     return EXIT_OK;
 }
 
-enum { OPT_PARETO = 1200, OPT_SVG };
+enum { OPT_PARETO = 1200, OPT_SVG, OPT_EXACT };
 
 int cmd_compare(int argc, char **argv)
 {
@@ -224,6 +228,7 @@ int cmd_compare(int argc, char **argv)
         {"format", required_argument, 0, 'f'},
         {"pareto", no_argument, 0, OPT_PARETO},
         {"svg", required_argument, 0, OPT_SVG},
+        {"exact", no_argument, 0, OPT_EXACT},
         CLI_LIMIT_OPTIONS,
         CLI_PARAM_OPTIONS,
         {0, 0, 0, 0},
@@ -233,7 +238,7 @@ int cmd_compare(int argc, char **argv)
     int c, status;
     char *list = NULL, *plist = NULL;
     const char *fname = DEFAULT_FORMAT, *align_arg = NULL, *svg = NULL, *file;
-    int pareto = 0;
+    int pareto = 0, exact = 0;
     compare_result res = {.align = PLACE_ALIGN_DEFAULT};
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
@@ -243,6 +248,7 @@ int cmd_compare(int argc, char **argv)
         case 'f': fname = optarg; break;
         case OPT_PARETO: pareto = 1; break;
         case OPT_SVG: svg = optarg; break;
+        case OPT_EXACT: exact = 1; break;
         case CLI_OPT_TIME_LIMIT:
         case CLI_OPT_MAX_STATES:
         case CLI_OPT_MAX_MEMORY:
@@ -258,11 +264,13 @@ int cmd_compare(int argc, char **argv)
     if (!(file = cli_file("compare", argc, argv))) return EXIT_USAGE;
     int format = cli_format("compare", fname, CLI_FORMATS_ALL);
     if (format < 0) return EXIT_USAGE;
-    /* --pareto sweeps alpha itself and runs no search and no placer. */
+    /* --pareto sweeps alpha itself and runs no placer, and no search but
+     * with --exact. */
     const char *not_with = list              ? "--policies"
                            : plist           ? "--placers"
                            : align_arg       ? "--align"
                            : ctx.has_alpha   ? "--alpha"
+                           : exact           ? NULL
                            : ctx.seconds > 0 ? "--time-limit"
                            : ctx.max_states  ? "--max-states"
                                              : NULL;
@@ -270,11 +278,14 @@ int cmd_compare(int argc, char **argv)
         return cli_usage_error("compare", "--pareto runs its own policies: it takes no %s",
                                not_with);
     if (svg && !pareto) return cli_usage_error("compare", "--svg draws --pareto's points only");
+    if (exact && !pareto)
+        return cli_usage_error("compare", "--exact adds exact to --pareto's points (without "
+                                          "--pareto: --policies all)");
     if (pareto && (status = cli_out_check("compare", "--svg", svg))) return status;
     if (pareto) {
         graph *g = cli_load(file, 0);
         if (!g) return EXIT_BAD;
-        status = cli_pareto(g, &ctx, format, svg);
+        status = cli_pareto(g, &ctx, exact, format, svg);
         graph_free(g);
         return status;
     }
