@@ -227,17 +227,43 @@ for seed in (1, 2, 3):
     run "$M" compare --pareto -f csv "$PRE"
     expect_grep "$OUT" "policy,alpha,peak,makespan_ms,pareto" "pareto csv header"
     expect_grep "$OUT" "weighted,0.5,16777216,20,true" "pareto csv row"
-    # --svg: well-formed, a circle a point, the front filled.
+    # --svg: well-formed, a mark a point in its policy's colour and shape,
+    # the front filled and joined, points at one place as rings of growing
+    # radius, and a legend line a point naming it, no two lines meeting.
     run "$M" compare --pareto --svg "$TMP/p.svg" "$PRE"
     expect_rc 0 "compare --pareto --svg"
     if python3 -c '
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 ns = "{http://www.w3.org/2000/svg}"
-titles = [c.find(ns + "title").text for c in root.iter(ns + "circle") if c.find(ns + "title") is not None]
+marks = [e for e in root.iter() if e.find(ns + "title") is not None]
+titles = [e.find(ns + "title").text for e in marks]
 assert len(titles) == 19, titles
 assert "fifo: 37.0 MiB, 14.0 ms (on the front)" in titles, titles
-assert root.find(ns + "polyline") is not None
+assert "bfs: 37.0 MiB, 14.0 ms (on the front)" in titles, titles
+style = {}  # policy -> (colour, shape)
+for e, t in zip(marks, titles):
+    name = t.split(":")[0].split(" ")[0]
+    st = (e.get("stroke"), e.tag)
+    assert style.setdefault(name, st) == st, (name, st, style[name])
+    assert e.get("fill") == (e.get("stroke") if t.endswith("(on the front)") else "none"), (t, e.attrib)
+assert len(style) == 9 and len(set(style.values())) == 9, style
+assert len({c for c, _ in style.values()}) == 9, style
+# fifo and bfs at one place (37 MiB, 14 ms): two rings, bfs outside
+r = {t.split(":")[0]: e for e, t in zip(marks, titles)}
+def size(e):
+    return float(e.get("r") or e.get("width") or 0) if e.tag != ns + "polygon" else \
+        max(float(v.split(",")[0]) for v in e.get("points").split()) - min(float(v.split(",")[0]) for v in e.get("points").split())
+assert size(r["bfs"]) > size(r["fifo"]), (r["bfs"].attrib, r["fifo"].attrib)
+front = [e for e in root.iter(ns + "polyline") if e.get("class") == "front"]
+assert len(front) == 1, front
+legend = [e for e in root.iter(ns + "text") if e.get("class") == "legend"]
+words = ["".join(e.itertext()) for e in legend]
+assert len(words) == 19 and words[0] == "fifo: 37.0 MiB, 14.0 ms" and words[7] == "weighted 0.0: 37.0 MiB, 14.0 ms", words
+ys = [float(e.get("y")) for e in legend]
+assert all(b - a >= 14 for a, b in zip(ys, ys[1:])), ys
+assert max(ys) < float(root.get("height")), (ys, root.get("height"))
+assert all(float(e.get("x")) > 96 + 720 for e in legend)
 ' "$TMP/p.svg"; then ok; else bad "pareto svg"; fi
     run "$M" compare --pareto --svg - "$PRE"
     expect_rc 0 "--svg -"
