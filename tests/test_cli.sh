@@ -220,9 +220,9 @@ group_schedule() {
 group_compare() {
     run "$M" compare --format json --policies fifo,priority "$SEED"
     expect_rc 0 "compare --format json"
-    expect_out_line "{\"graph\": \"$SEED\", \"lower_bound\": 1024, \"optimum\": 1024, \"results\": [{\"policy\": \"fifo\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 1, \"diverges_at\": null, \"makespan\": 0}, {\"policy\": \"priority\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 1, \"diverges_at\": null, \"makespan\": 0}]}" "compare json on the seed example"
+    expect_out_line "{\"graph\": \"$SEED\", \"lower_bound\": 1024, \"optimum\": 1024, \"results\": [{\"policy\": \"fifo\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 1, \"diverges_at\": null, \"makespan\": null}, {\"policy\": \"priority\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 1, \"diverges_at\": null, \"makespan\": null}]}" "compare json on the seed example"
     run "$M" compare -f json --policies fifo,priority "$DATA/branches.json"
-    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"lower_bound\": 500, \"optimum\": 500, \"results\": [{\"policy\": \"fifo\", \"peak\": 1200, \"steps\": 11, \"vs_fifo\": 1.000000, \"vs_optimum\": 2.400000, \"proven_optimal\": false, \"peak_step\": 4, \"diverges_at\": null, \"makespan\": 0}, {\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 8, \"diverges_at\": 2, \"makespan\": 0}]}" "compare json on branches"
+    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"lower_bound\": 500, \"optimum\": 500, \"results\": [{\"policy\": \"fifo\", \"peak\": 1200, \"steps\": 11, \"vs_fifo\": 1.000000, \"vs_optimum\": 2.400000, \"proven_optimal\": false, \"peak_step\": 4, \"diverges_at\": null, \"makespan\": null}, {\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 8, \"diverges_at\": 2, \"makespan\": null}]}" "compare json on branches"
     # The default list: every policy but exact, in the table's order; all adds exact.
     run "$M" compare -f csv "$DATA/branches.json"
     if [ "$(cut -d, -f1 "$OUT" | tr '\n' ' ')" = "policy fifo priority dfs postorder lpmf bfs best weighted multiqueue " ]; then ok
@@ -240,7 +240,7 @@ for r in d["results"]:
     keys = ["policy", "peak", "steps", "vs_fifo", "vs_optimum", "proven_optimal"]
     keys += ["found_by"] if r["policy"] == "best" else []
     assert list(r) == keys + ["peak_step", "diverges_at", "makespan"], r
-    assert r["makespan"] == 0, r  # the graph has no Latency
+    assert r["makespan"] is None, r  # the graph has no Latency
     assert r["proven_optimal"] == (r["peak"] == d["optimum"]), r
     assert r["vs_optimum"] == r["peak"] / d["optimum"], r
     assert isinstance(r["peak_step"], int) and 0 <= r["peak_step"] <= r["steps"], r
@@ -251,14 +251,14 @@ EOF
         then ok; else bad "compare json parses with the documented keys"; fi
     fi
     run "$M" compare --policies priority -f json "$DATA/branches.json"
-    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"lower_bound\": 500, \"optimum\": 500, \"results\": [{\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 8, \"diverges_at\": 2, \"makespan\": 0}]}" "compare --policies priority json"
+    expect_out_line "{\"graph\": \"$DATA/branches.json\", \"lower_bound\": 500, \"optimum\": 500, \"results\": [{\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 8, \"diverges_at\": 2, \"makespan\": null}]}" "compare --policies priority json"
     # CSV: the same figures, one row a policy; the peak step and the first
     # divergence are compare's text's and the schedule's.
     run "$M" compare -f csv --policies fifo,priority --placers first-fit,best "$DATA/branches.json"
     expect_rc 0 "compare --format csv"
     if [ "$(cat "$OUT")" = "policy,peak,peak_step,vs_fifo,diverges_at,vs_optimum,proven_optimal,makespan_ms,arena_first-fit,arena_best
-fifo,1200,4,1.000000,,2.400000,false,0,1280,1280
-priority,500,8,0.416667,2,1.000000,true,0,512,512" ]; then ok
+fifo,1200,4,1.000000,,2.400000,false,,1280,1280
+priority,500,8,0.416667,2,1.000000,true,,512,512" ]; then ok
     else bad "compare csv: header, fifo (no divergence from itself), priority's peak step and divergence"; fi
     run "$M" compare "$DATA/branches.json"
     expect_grep "$OUT" "differs from step 2" "compare text: the same divergence as csv"

@@ -5,7 +5,7 @@
 # errors, compare's makespans, and compare --pareto (its marks against a
 # brute-force dominance check, its JSON, CSV and SVG, its usage errors).
 # Usage: test_time.sh MEMTRIS SOURCE_DIR [GROUP]   (GROUP: schedule, options,
-# pareto, pareto_front; all of them when omitted). Prints "N passed, M failed" last.
+# pareto, pareto_front, no_latency; all of them when omitted). Prints "N passed, M failed" last.
 set -u
 
 if [ $# -lt 2 ]; then
@@ -340,6 +340,30 @@ assert ex["peak"] == min(p["peak"] for p in pts), ex
 '
     usage_error compare "--exact without --pareto" "--exact adds exact to --pareto's points" "$PRE" --exact
     usage_error compare "--pareto --exact with --alpha" "it takes no --alpha" "$PRE" --pareto --exact --alpha 0.5
+}
+
+# compare on a graph without Latency: no makespan column and no "0 ms",
+# "no latencies" said once; JSON's makespan null, CSV's empty. With
+# latencies the column is there.
+group_no_latency() {
+    run "$M" compare "$SRC/samples/demo.json"
+    expect_rc 0 "compare without latencies"
+    if head -n 2 "$OUT" | tail -n 1 | grep -q makespan; then bad "no latencies: a makespan column"; else ok; fi
+    if grep -q " 0 ms" "$OUT"; then bad "no latencies: '0 ms' written"; else ok; fi
+    if [ "$(grep -c "no latencies" "$OUT")" = 1 ]; then ok; else bad "no latencies: not said once"; fi
+    expect_grep "$OUT" "no latencies: no node has a Latency, so there is no makespan" "no latencies: the words"
+    run "$M" compare -f json "$SRC/samples/demo.json"
+    py "no latencies: JSON makespan null" '
+import json, sys
+rs = json.load(open(sys.argv[1]))["results"]
+assert rs and all("makespan" in r and r["makespan"] is None for r in rs), rs
+'
+    run "$M" compare -f csv --policies fifo "$SRC/samples/demo.json"
+    expect_grep "$OUT" "fifo,11010048,30,1.000000,,,false," "no latencies: CSV makespan empty"
+    if grep -q "false,$" "$OUT"; then ok; else bad "no latencies: CSV's last cell not empty"; fi
+    run "$M" compare "$PRE"
+    if head -n 2 "$OUT" | tail -n 1 | grep -q makespan; then ok; else bad "latencies: no makespan column"; fi
+    if grep -q "no latencies" "$OUT"; then bad "latencies: 'no latencies' said"; else ok; fi
 }
 
 # ------------------------------------------------------------------ driver

@@ -49,8 +49,9 @@ void compare_json(const compare_result *c)
         jw_key(&w, "diverges_at");
         if (x->diverges_at) jw_uint(&w, x->diverges_at);
         else jw_null(&w);
-        jw_key(&w, "makespan");
-        cli_jw_ms(&w, x->makespan);
+        jw_key(&w, "makespan"); /* null: no node has a Latency */
+        if (c->job.g->latency) cli_jw_ms(&w, x->makespan);
+        else jw_null(&w);
         if (c->npl) {
             jw_key(&w, "arenas");
             jw_object(&w);
@@ -87,7 +88,7 @@ void compare_csv(const compare_result *c)
         if (x->has_vs_optimum) printf("%.6f", x->vs_optimum);
         else if (c->optimum >= 0) printf("null"); /* an optimum of 0 under a peak above it */
         printf(",%s,", r->optimal ? "true" : "false");
-        cli_csv_ms(stdout, x->makespan);
+        if (c->job.g->latency) cli_csv_ms(stdout, x->makespan);
         for (int j = 0; j < c->npl; j++) printf(",%" PRId64, arena_of(c, i, j));
         printf("\n");
     }
@@ -122,8 +123,9 @@ static void text_row(const compare_result *c, int i)
         printf("  %*s", col_width(c->plc[j]), units_bytes(b, sizeof b, arena_of(c, i, j), 0));
     /* against the optimum when a run reached the bound, else "-" */
     optimal_phrase(vo, sizeof vo, x->peak, c->lower_bound, c->optimum >= 0, OPTIMAL_CELL);
-    printf("  %10" PRIu32 "  %8s  %-22s  %-10s  %10s  %s\n", x->peak_step, r, saving, vo,
-           units_ms(ms, sizeof ms, row->makespan), div);
+    printf("  %10" PRIu32 "  %8s  %-22s  %-10s", x->peak_step, r, saving, vo);
+    if (c->job.g->latency) printf("  %10s", units_ms(ms, sizeof ms, row->makespan));
+    printf("  %s\n", div);
 }
 
 /* The notes under the table: the optimum, who found what, the arenas. */
@@ -179,8 +181,10 @@ void compare_text(const compare_result *c)
            g->nedges, g->nbufs);
     printf("%-10s  %12s", "policy", "peak");
     for (int j = 0; j < c->npl; j++) printf("  %*s", col_width(c->plc[j]), c->plc[j]->name);
-    printf("  %10s  %8s  %-22s  %-10s  %10s  %s\n", "peak step", "vs fifo", "saving vs fifo",
-           "vs optimum", "makespan", "order vs fifo");
+    printf("  %10s  %8s  %-22s  %-10s", "peak step", "vs fifo", "saving vs fifo", "vs optimum");
+    if (g->latency) printf("  %10s", "makespan");
+    printf("  %s\n", "order vs fifo");
     for (int i = 0; i < c->n; i++) text_row(c, i);
+    if (!g->latency) printf("no latencies: no node has a Latency, so there is no makespan\n");
     text_notes(c);
 }
