@@ -298,6 +298,32 @@ group_words() {
     expect_grep "$OUT" "not proven optimal: 8.2% above the lower bound 24.2 MiB" "schedule: exact stopped short"
 }
 
+# Help, man page and README name the policies and pools by what they do,
+# never by the design notes they came from ("seed 001", "the seed's order"),
+# words a user cannot follow.
+group_policy_words() {
+    local c f
+    run "$M" --help
+    cat "$OUT" >"$TMP/all-help"
+    for c in $(awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }' "$OUT"); do
+        "$M" "$c" --help >>"$TMP/all-help" 2>&1
+    done
+    for f in "$TMP/all-help" "$SRC/man/memtris.1" "$SRC/README.md"; do
+        if grep -inE "seed 00[0-9]|seed's|seed \(?[0-9]+\.[0-9]|seed,? section" "$f" >"$TMP/seedwords"; then
+            bad "$(basename "$f") speaks of the seed: $(head -3 "$TMP/seedwords")"
+        else ok; fi
+    done
+    OUT=$TMP/all-help
+    expect_grep "$OUT" "fifo       first in, first out:" "--help: fifo by what it does"
+    expect_grep "$OUT" "priority   memory-aware priority order:" "--help: priority by what it does"
+    expect_grep "$OUT" "weighted   memory weighed against latency:" "--help: weighted by what it does"
+    expect_grep "$OUT" "multiqueue a first-in, first-out queue per kind of work:" "--help: multiqueue by what it does"
+    OUT=$TMP/out
+    expect_grep "$SRC/man/memtris.1" "The memory\\-aware priority order:" "man: priority by what it does"
+    expect_grep "$SRC/man/memtris.1" "First in, first out:" "man: fifo by what it does"
+    expect_grep "$SRC/README.md" "memory-aware priority order" "README: priority by what it does"
+}
+
 group_validate() {
     run "$M" validate "$SEED"
     expect_rc 0 "validate the seed example"

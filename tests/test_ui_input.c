@@ -343,7 +343,7 @@ static void test_help_legend(void **state)
     s = render(a, 132, 40, 1, 1, &len);
     assert_non_null(strstr(s, "exact       the proven minimum peak: a best-first search"));
     assert_non_null(strstr(s, "            over the sets of nodes run, within"));
-    assert_non_null(strstr(s, "multiqueue  the seed's multi-queue loop: ready queues"));
+    assert_non_null(strstr(s, "multiqueue  a first-in, first-out queue per kind of"));
     free(s);
     app_key(a, K_TAB);
     assert_int_equal(a->help, 1);

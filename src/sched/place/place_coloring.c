@@ -56,5 +56,5 @@ const placer placer_coloring = {
     .name = "coloring",
     .in_best = 1,
     .place = coloring_place,
-    .desc = "offline: the seed's interval coloring: the smallest color free over the lifetime, "
+    .desc = "offline: interval coloring: the smallest color free over the lifetime, "
             "offset = color x the largest buffer"};

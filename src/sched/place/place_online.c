@@ -152,5 +152,5 @@ const placer placer_pool = {
     .keeps_memory = 1,
     .in_best = 1,
     .place = pool_place,
-    .desc = "online: the seed's size-class pool: sizes rounded up to 2^n, a free list per class, "
+    .desc = "online: a size-class pool: sizes rounded up to 2^n, a free list per class, "
             "freed blocks kept for their class and never returned"};

@@ -25,7 +25,8 @@ static void fifo_why(POLICY_WHY_ARGS)
 
 const policy policy_fifo = {
     .name = "fifo",
-    .desc = "Kahn's algorithm with a FIFO queue: ready nodes run in the order they became ready",
+    .desc = "first in, first out: Kahn's algorithm, ready nodes run in the order they became "
+            "ready",
     .key = fifo_key,
     .kind = POLICY_HEURISTIC,
     .nkeys = 1,

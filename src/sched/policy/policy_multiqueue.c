@@ -84,8 +84,8 @@ static void multiqueue_why(POLICY_WHY_ARGS)
 
 const policy policy_multiqueue = {
     .name = "multiqueue",
-    .desc = "the seed's multi-queue loop: ready queues compute, transfer and other, served in "
-            "--queue-order each round, FIFO within a queue",
+    .desc = "a first-in, first-out queue per kind of work: ready queues compute, transfer and "
+            "other, served in --queue-order each round",
     .plan = multiqueue_plan,
     .kind = POLICY_TIMED,
     RANK_KEYS,

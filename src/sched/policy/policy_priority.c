@@ -35,7 +35,8 @@ static void priority_why(POLICY_WHY_ARGS)
 
 const policy policy_priority = {
     .name = "priority",
-    .desc = "the seed's memory-aware order: min-heap of (change, type, id), FREE < compute < ALLOC",
+    .desc = "memory-aware priority order: the ready node whose change to live memory is least "
+            "runs first, a min-heap of (change, type, id), FREE < compute < ALLOC",
     .key = priority_key,
     .kind = POLICY_HEURISTIC,
     .nkeys = 3,

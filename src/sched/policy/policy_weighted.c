@@ -91,7 +91,7 @@ static void weighted_show(const graph *g, const run *r, uint32_t i, const int64_
 
 const policy policy_weighted = {
     .name = "weighted",
-    .desc = "the seed's multi-objective score, alpha x memory + (1 - alpha) x latency, each "
+    .desc = "memory weighed against latency: alpha x memory + (1 - alpha) x latency, each "
             "scaled to [0, 1]; the highest runs first (--alpha, default 0.7; 1 is priority)",
     .key = weighted_key,
     .prepare = weighted_prepare,
