@@ -361,6 +361,23 @@ assert rs and all("makespan" in r and r["makespan"] is None for r in rs), rs
     run "$M" compare -f csv --policies fifo "$SRC/samples/demo.json"
     expect_grep "$OUT" "fifo,11010048,30,1.000000,,,false," "no latencies: CSV makespan empty"
     if grep -q "false,$" "$OUT"; then ok; else bad "no latencies: CSV's last cell not empty"; fi
+    # --pareto too: the peaks alone, the front the least peak
+    run "$M" compare --pareto "$SRC/samples/demo.json"
+    expect_rc 0 "--pareto without latencies"
+    if grep -q "ms" "$OUT"; then bad "--pareto without latencies: a time written"; else ok; fi
+    if [ "$(grep -c "no latencies" "$OUT")" = 1 ]; then ok; else bad "--pareto: no latencies not said once"; fi
+    expect_grep "$OUT" "priority        -       7.0 MiB  *" "--pareto without latencies: the least peak marked"
+    run "$M" compare --pareto -f json "$SRC/samples/demo.json"
+    py "--pareto without latencies: JSON nulls" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["critical_path"] is None and d["makespan_bound"] is None, d
+least = min(p["peak"] for p in d["points"])
+for p in d["points"]:
+    assert p["makespan"] is None and p["pareto"] == (p["peak"] == least), p
+'
+    run "$M" compare --pareto -f csv "$SRC/samples/demo.json"
+    expect_grep "$OUT" "fifo,,11010048,,false" "--pareto without latencies: CSV makespan empty"
     run "$M" compare "$PRE"
     if head -n 2 "$OUT" | tail -n 1 | grep -q makespan; then ok; else bad "latencies: no makespan column"; fi
     if grep -q "no latencies" "$OUT"; then bad "latencies: 'no latencies' said"; else ok; fi

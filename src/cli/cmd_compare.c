@@ -58,7 +58,8 @@ static const char help[] =
     "null.\n"
     "--pareto JSON: {\"graph\", \"critical_path\", \"makespan_bound\", \"points\":\n"
     "       [{\"policy\", \"alpha\" (weighted's, else null), \"peak\", \"makespan\",\n"
-    "       \"pareto\"}, ...]}; CSV: policy,alpha,peak,makespan_ms,pareto.\n";
+    "       \"pareto\"}, ...]}; CSV: policy,alpha,peak,makespan_ms,pareto; without\n"
+    "latencies the times are null (CSV: empty) and the front is the least peak.\n";
 
 static void print_help(void)
 {

@@ -106,10 +106,14 @@ static void pareto_json(const pareto_result *pr)
     jw_file(&w, stdout);
     jw_object(&w);
     jw_kstring(&w, "graph", pr->g->source);
+    /* without latencies there is no time: null, as compare's makespan */
+    int timed = pr->g->latency != NULL;
     jw_key(&w, "critical_path");
-    cli_jw_ms(&w, pr->critical);
+    if (timed) cli_jw_ms(&w, pr->critical);
+    else jw_null(&w);
     jw_key(&w, "makespan_bound");
-    cli_jw_ms(&w, pr->bound);
+    if (timed) cli_jw_ms(&w, pr->bound);
+    else jw_null(&w);
     jw_key(&w, "points");
     jw_array(&w);
     for (uint32_t k = 0; k < pr->n; k++) {
@@ -121,7 +125,8 @@ static void pareto_json(const pareto_result *pr)
         else jw_null(&w);
         jw_kint(&w, "peak", p->peak);
         jw_key(&w, "makespan");
-        cli_jw_ms(&w, p->makespan);
+        if (timed) cli_jw_ms(&w, p->makespan);
+        else jw_null(&w);
         jw_kbool(&w, "pareto", p->pareto);
         jw_object_end(&w);
     }
@@ -138,7 +143,7 @@ static void pareto_csv(const pareto_result *pr)
         printf("%s,", p->name);
         if (p->alpha >= 0) printf("%.1f", p->alpha);
         printf(",%" PRId64 ",", p->peak);
-        cli_csv_ms(stdout, p->makespan);
+        if (pr->g->latency) cli_csv_ms(stdout, p->makespan);
         printf(",%s\n", p->pareto ? "true" : "false");
     }
 }
@@ -175,20 +180,27 @@ static void pareto_text(const pareto_result *pr)
 {
     char a[32], b[32], src[1024];
     cell peak[MAX_POINTS], span[MAX_POINTS];
+    int timed = pr->g->latency != NULL;
     text_cells(pr, peak, span);
-    printf("%s: %u nodes; no order finishes before %s (critical path %s)\n",
-           utf8_printable(pr->g->source, src, sizeof src), pr->g->n,
-           units_ms(a, sizeof a, pr->bound), units_ms(b, sizeof b, pr->critical));
-    printf("%-10s  %5s  %12s  %12s  %s\n", "policy", "alpha", "peak", "makespan", "front");
+    printf("%s: %u nodes", utf8_printable(pr->g->source, src, sizeof src), pr->g->n);
+    if (timed)
+        printf("; no order finishes before %s (critical path %s)", units_ms(a, sizeof a, pr->bound),
+               units_ms(b, sizeof b, pr->critical));
+    printf("\n%-10s  %5s  %12s  %s%s\n", "policy", "alpha", "peak", timed ? "    makespan  " : "",
+           "front");
     for (uint32_t k = 0; k < pr->n; k++) {
         const svg_pareto_point *p = &pr->pt[k];
         char al[8] = "-";
         if (p->alpha >= 0) snprintf(al, sizeof al, "%.1f", p->alpha);
-        printf("%-10s  %5s  %12s  %12s  %s\n", p->name, al, peak[k], span[k], p->pareto ? "*" : "");
+        printf("%-10s  %5s  %12s  ", p->name, al, peak[k]);
+        if (timed) printf("%12s  ", span[k]);
+        printf("%s\n", p->pareto ? "*" : "");
     }
     printf("*: on the Pareto front (no other point has a lower peak and a makespan as "
            "short, or a shorter makespan and a peak as low)\n");
-    if (!pr->g->latency) printf("no node has a Latency: every makespan is 0\n");
+    if (!timed)
+        printf("no latencies: no node has a Latency, so there is no makespan and the front "
+               "is the least peak\n");
 }
 
 int cli_pareto(const graph *g, const solve_ctx *c, int with_exact, int format, const char *svg)
