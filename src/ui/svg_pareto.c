@@ -102,8 +102,13 @@ static int words_part(const svg_pareto *p, const words_fmt *w, int of_peak)
             char a[32], b[32];
             const svg_pareto_point *x = &p->pt[i], *y = &p->pt[j];
             if (of_peak ? x->peak == y->peak : x->makespan == y->makespan) continue;
-            if (of_peak) peak_words(a, sizeof a, x->peak, w), peak_words(b, sizeof b, y->peak, w);
-            else ms_words(a, sizeof a, x->makespan, w), ms_words(b, sizeof b, y->makespan, w);
+            if (of_peak) {
+                peak_words(a, sizeof a, x->peak, w);
+                peak_words(b, sizeof b, y->peak, w);
+            } else {
+                ms_words(a, sizeof a, x->makespan, w);
+                ms_words(b, sizeof b, y->makespan, w);
+            }
             if (!strcmp(a, b)) return 0;
         }
     return 1;
