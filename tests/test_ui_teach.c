@@ -1,0 +1,153 @@
+/* test_ui_teach.c: the teaching flow's pace and reasons: plays with a stop (u, d, a breakpoint)
+ * reach it within APP_PLAY_FIT_MS however far it is, counted in ticks and their milliseconds
+ * (no wall clock), while + and - still set free play's pace; and why each order took its node
+ * where two orders part (app_compare_why). */
+#define _GNU_SOURCE
+#include "uiutil.h"
+#include "ui/app_compare.h"
+#include "ui/app_play.h"
+
+#define FAR 100000u
+
+/* A bare graph of n steps and a run whose live bytes after step k are k:
+ * enough for a play's pace and its memory breakpoints. */
+typedef struct line {
+    graph g;
+    stepper st[2];
+    app_compare c;
+} line;
+
+static void line_init(line *l, uint32_t n)
+{
+    memset(l, 0, sizeof *l);
+    l->g.n = n;
+    l->st[0].r.n = n;
+    l->st[0].r.memory = malloc(n * sizeof *l->st[0].r.memory);
+    assert_non_null(l->st[0].r.memory);
+    for (uint32_t s = 0; s < n; s++) l->st[0].r.memory[s] = (int64_t)s + 1;
+}
+
+/* Ticks the play from where it stands until it stops; the milliseconds
+ * the front end waits before each tick add up in *ms. Returns the ticks. */
+static uint32_t run_play(line *l, app_play *p, uint64_t *ms)
+{
+    uint32_t ticks = 0, to;
+    char said[256];
+    *ms = 0;
+    while (p->playing && ticks <= FAR) {
+        *ms += (uint64_t)app_play_ms(p);
+        if (!app_play_next(p, &l->g, l->st, &l->c, &to, said, sizeof said)) break;
+        l->st[0].k = to;
+        ticks++;
+    }
+    assert_false(p->playing);
+    return ticks;
+}
+
+/* u's play (a goal) and a breakpoint ahead of r: 10, 1000 and 100000 steps
+ * away, each reached exactly, within 2 s of ticks, from the slowest pace
+ * and the fastest the user can set. */
+static void test_pace_fits_distance(void **state)
+{
+    (void)state;
+    line l;
+    line_init(&l, FAR + 50);
+    static const uint32_t dist[] = {10, 1000, FAR};
+    for (int speed = 0; speed < APP_SPEEDS; speed += APP_SPEEDS - 1)
+        for (int i = 0; i < 3; i++)
+            for (int brk = 0; brk < 2; brk++) {
+                app_play p;
+                app_play_init(&p);
+                p.speed = speed;
+                uint32_t k0 = 7, stop = k0 + dist[i];
+                l.st[0].k = k0;
+                if (brk) { /* r, stopped by live memory reaching `stop` bytes */
+                    char msg[256], text[32];
+                    snprintf(text, sizeof text, ">%uB", stop);
+                    assert_int_equal(app_break_add(&p, &l.g, text, msg, sizeof msg), 0);
+                    app_play_start(&p, &l.g, &l.st[0].r, k0, GRAPH_NONE, NULL);
+                } else app_play_start(&p, &l.g, &l.st[0].r, k0, stop, "the peak");
+                uint64_t ms;
+                uint32_t ticks = run_play(&l, &p, &ms);
+                assert_int_equal(l.st[0].k, stop);
+                assert_true(ms <= APP_PLAY_FIT_MS);
+                assert_true(ticks <= APP_PLAY_FIT_MS / 20 || ticks <= dist[i]);
+                assert_true(ticks >= 1);
+            }
+    free(l.st[0].r.memory);
+}
+
+/* + and - set free play's pace: r with no breakpoint ahead goes at the
+ * user's speed, one step a tick at 1 step a second, to the end. */
+static void test_pace_free_play(void **state)
+{
+    (void)state;
+    line l;
+    line_init(&l, 30);
+    app_play p;
+    app_play_init(&p);
+    p.speed = 0;
+    app_play_start(&p, &l.g, &l.st[0].r, 0, GRAPH_NONE, NULL);
+    assert_int_equal(app_play_sps(&p), 1);
+    assert_int_equal(app_play_ms(&p), 1000);
+    uint64_t ms;
+    assert_int_equal(run_play(&l, &p, &ms), 30);
+    assert_int_equal(ms, 30000);
+    /* a breakpoint behind the play does not hurry it */
+    char msg[256];
+    assert_int_equal(app_break_add(&p, &l.g, ">3B", msg, sizeof msg), 0);
+    app_play_start(&p, &l.g, &l.st[0].r, 5, GRAPH_NONE, NULL);
+    assert_int_equal(app_play_sps(&p), 1);
+    app_play_stop(&p);
+    free(l.st[0].r.memory);
+}
+
+/* Milliseconds the app waits, tick after tick, until its play stops. */
+static uint64_t app_play_out_ms(app *a)
+{
+    uint64_t ms = 0;
+    int ticks = 0;
+    while (a->play.playing && ticks++ < 100000) {
+        ms += (uint64_t)app_tick_ms(a);
+        app_tick(a);
+    }
+    assert_false(a->play.playing);
+    return ms;
+}
+
+/* In the app at its slowest pace: u and d reach their stops within 2 s of
+ * ticks; r keeps the pace that - set. */
+static void test_pace_in_app(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 1);
+    app *a = &f.a;
+    while (app_steps_per_sec(a) > 1) app_key(a, '-');
+    app_key(a, 'u');
+    assert_true(app_play_out_ms(a) <= APP_PLAY_FIT_MS);
+    assert_int_equal(a->st[0].k, a->st[0].r.peak_step);
+    app_jump(a, 0);
+    app_key(a, 'd');
+    assert_true(app_play_out_ms(a) <= APP_PLAY_FIT_MS);
+    assert_int_equal(a->st[0].k, a->cmp.parts[0] + 1);
+    app_key(a, 'r');
+    assert_int_equal(app_tick_ms(a), 1000);
+    app_key(a, '+');
+    assert_int_equal(app_tick_ms(a), 500);
+    app_key(a, 'r');
+    close_app(&f);
+}
+
+int main(int argc, char **argv)
+{
+    uiu_args(argc, argv);
+    // clang-format off
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pace_fits_distance),
+        cmocka_unit_test(test_pace_free_play),
+        cmocka_unit_test(test_pace_in_app),
+    };
+    // clang-format on
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
