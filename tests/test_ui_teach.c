@@ -6,6 +6,7 @@
 #include "uiutil.h"
 #include "ui/app_compare.h"
 #include "ui/app_play.h"
+#include "ui/part_why.h"
 
 #define FAR 100000u
 
@@ -139,6 +140,107 @@ static void test_pace_in_app(void **state)
     close_app(&f);
 }
 
+/* Two policies' runs on a sample, and where their orders part. */
+typedef struct pair {
+    graph *g;
+    run r[2];
+    part_side side[2];
+    uint32_t *parts, nparts;
+} pair;
+
+static void pair_open(pair *p, const char *sample, const char *mine, const char *other)
+{
+    char err[256];
+    p->g = tu_load_sample(sample, NULL);
+    const char *name[2] = {mine, other};
+    for (int i = 0; i < 2; i++) {
+        p->side[i].pol = policy_find(name[i]);
+        assert_non_null(p->side[i].pol);
+        assert_int_equal(policy_run(p->g, p->side[i].pol, tu_quick(), &p->r[i], err, sizeof err),
+                         0);
+        p->side[i].r = &p->r[i];
+    }
+    p->parts = malloc(p->g->n * sizeof *p->parts);
+    assert_non_null(p->parts);
+    p->nparts = policy_partings(&p->r[0], &p->r[1], p->parts);
+}
+
+static void pair_close(pair *p)
+{
+    for (int i = 0; i < 2; i++) policy_run_free(&p->r[i]);
+    free(p->parts);
+    graph_free(p->g);
+}
+
+/* Side i's reason at parting j. */
+static const char *took(pair *p, int i, uint32_t j, char *out, size_t cap)
+{
+    assert_true(j < p->nparts);
+    return part_why_took(p->g, p->side[i], p->side[!i], p->parts[j], out, cap);
+}
+
+/* A greedy policy's reason is its key: the field that decided, with the
+ * other node's value, after the fields that tied. */
+static void test_why_greedy_keys(void **state)
+{
+    (void)state;
+    char out[512];
+    pair p;
+    pair_open(&p, "demo.json", "priority", "fifo");
+    assert_string_equal(took(&p, 0, 0, out, sizeof out),
+                        "priority took node 41: change -1.0 MiB beats node 4's +1.0 MiB");
+    assert_string_equal(took(&p, 1, 0, out, sizeof out),
+                        "fifo took node 4: queued 5th beats node 41's 8th");
+    part_why(p.g, p.side[0], p.side[1], p.parts[0], out, sizeof out);
+    assert_string_equal(out, "priority took node 41: change -1.0 MiB beats node 4's +1.0 MiB; "
+                             "fifo took node 4: queued 5th beats node 41's 8th");
+    pair_close(&p);
+    /* ties on change and type: the id decides */
+    pair_open(&p, "demo.json", "priority", "dfs");
+    uint32_t j = 0;
+    while (j < p.nparts && p.g->id[p.r[0].order[p.parts[j]]] != 42) j++;
+    assert_string_equal(took(&p, 0, j, out, sizeof out),
+                        "priority took node 42: change -2.0 MiB and type FREE tie with node 49; "
+                        "id 42 beats 49");
+    pair_close(&p);
+    pair_open(&p, "demo.json", "bfs", "fifo");
+    assert_string_equal(took(&p, 0, 0, out, sizeof out),
+                        "bfs took node 41: earliest predecessor step 2 beats node 4's step 4");
+    pair_close(&p);
+    pair_open(&p, "demo.json", "weighted", "fifo");
+    assert_string_equal(took(&p, 0, 0, out, sizeof out),
+                        "weighted took node 41: score 0.490 beats node 4's 0.210");
+    pair_close(&p);
+}
+
+/* A whole order's reason is the order it leads to; of the other node's
+ * best continuation it says only what the runs prove. */
+static void test_why_whole_orders(void **state)
+{
+    (void)state;
+    char out[512];
+    pair p;
+    pair_open(&p, "greedy-not-optimal.json", "exact", "priority");
+    assert_string_equal(took(&p, 0, 0, out, sizeof out),
+                        "exact took node 2: it leads to a 10.0 MiB order (proven least); node 0's "
+                        "best continuation: not computed (priority's peaks at 11.0 MiB)");
+    assert_string_equal(took(&p, 1, 0, out, sizeof out),
+                        "priority took node 0: change +1.0 MiB beats node 2's +10.0 MiB");
+    pair_close(&p);
+    /* best follows priority; where fifo's continuation is proven least, and
+     * where only a bound above best's peak is */
+    pair_open(&p, "xla-counterexample.json", "best", "fifo");
+    assert_true(p.nparts >= 3);
+    assert_string_equal(took(&p, 0, 1, out, sizeof out),
+                        "best took node 14: next in priority's order, which peaks at 5.0 MiB; "
+                        "node 4's best continuation peaks at 6.0 MiB or more (not computed "
+                        "exactly; fifo's peaks at 8.0 MiB)");
+    assert_string_equal(took(&p, 0, 2, out, sizeof out),
+                        "best took node 17: next in priority's order, which peaks at 5.0 MiB; "
+                        "node 12's best continuation peaks at 6.0 MiB (proven: fifo's does)");
+    pair_close(&p);
+}
+
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
@@ -147,6 +249,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_pace_fits_distance),
         cmocka_unit_test(test_pace_free_play),
         cmocka_unit_test(test_pace_in_app),
+        cmocka_unit_test(test_why_greedy_keys),
+        cmocka_unit_test(test_why_whole_orders),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
