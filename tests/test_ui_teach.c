@@ -241,6 +241,29 @@ static void test_why_whole_orders(void **state)
     pair_close(&p);
 }
 
+/* The compare panels explain the parting the cursor is at or passed last
+ * (the first before any), naming its step when it is not the first. */
+static void test_why_in_app(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 1);
+    app *a = &f.a;
+    char out[512], want[64];
+    assert_true(a->cmp.nparts >= 2);
+    assert_non_null(strstr(app_part_why(a, 0, out, sizeof out), "priority took node 41: change"));
+    assert_int_equal(strncmp(app_part_why(a, 1, out, sizeof out), "fifo took node 4: ", 18), 0);
+    app_key(a, 'd');
+    while (a->play.playing) app_tick(a);
+    app_key(a, 'd');
+    while (a->play.playing) app_tick(a);
+    uint32_t k = a->cmp.parts[1] + 1;
+    assert_int_equal(a->st[0].k, k);
+    snprintf(want, sizeof want, "step %u: priority took node ", k);
+    assert_int_equal(strncmp(app_part_why(a, 0, out, sizeof out), want, strlen(want)), 0);
+    close_app(&f);
+}
+
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
@@ -251,6 +274,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_pace_in_app),
         cmocka_unit_test(test_why_greedy_keys),
         cmocka_unit_test(test_why_whole_orders),
+        cmocka_unit_test(test_why_in_app),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
