@@ -11,6 +11,7 @@
 #define SCORE_ONE 4503599627370496.0 /* weighted keeps its scores at 2^-52 */
 
 /* Appends to the text in out (cut at cap, as snprintf cuts). */
+static void add(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void add(char *out, size_t cap, const char *fmt, ...)
 {
     size_t len = strlen(out);
