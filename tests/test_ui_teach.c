@@ -148,10 +148,10 @@ typedef struct pair {
     uint32_t *parts, nparts;
 } pair;
 
-static void pair_open(pair *p, const char *sample, const char *mine, const char *other)
+static void pair_open_graph(pair *p, graph *g, const char *mine, const char *other)
 {
     char err[256];
-    p->g = tu_load_sample(sample, NULL);
+    p->g = g;
     const char *name[2] = {mine, other};
     for (int i = 0; i < 2; i++) {
         p->side[i].pol = policy_find(name[i]);
@@ -163,6 +163,11 @@ static void pair_open(pair *p, const char *sample, const char *mine, const char 
     p->parts = malloc(p->g->n * sizeof *p->parts);
     assert_non_null(p->parts);
     p->nparts = policy_partings(&p->r[0], &p->r[1], p->parts);
+}
+
+static void pair_open(pair *p, const char *sample, const char *mine, const char *other)
+{
+    pair_open_graph(p, tu_load_sample(sample, NULL), mine, other);
 }
 
 static void pair_close(pair *p)
@@ -214,7 +219,8 @@ static void test_why_greedy_keys(void **state)
 }
 
 /* A whole order's reason is the order it leads to; of the other node's
- * best continuation it says only what the runs prove. */
+ * best continuation it says what a bounded search proves (a window of at
+ * most 2048 nodes) or else what the runs prove, never more. */
 static void test_why_whole_orders(void **state)
 {
     (void)state;
@@ -223,21 +229,28 @@ static void test_why_whole_orders(void **state)
     pair_open(&p, "greedy-not-optimal.json", "exact", "priority");
     assert_string_equal(took(&p, 0, 0, out, sizeof out),
                         "exact took node 2: it leads to a 10.0 MiB order (proven least); node 0's "
-                        "best continuation: not computed (priority's peaks at 11.0 MiB)");
+                        "best continuation peaks at 11.0 MiB (searched)");
     assert_string_equal(took(&p, 1, 0, out, sizeof out),
                         "priority took node 0: change +1.0 MiB beats node 2's +10.0 MiB");
     pair_close(&p);
-    /* best follows priority; where fifo's continuation is proven least, and
-     * where only a bound above best's peak is */
+    /* best follows priority; where the search proves the continuation, and
+     * where fifo's own is proven least (no search needed) */
     pair_open(&p, "xla-counterexample.json", "best", "fifo");
     assert_true(p.nparts >= 3);
     assert_string_equal(took(&p, 0, 1, out, sizeof out),
                         "best took node 14: next in priority's order, which peaks at 5.0 MiB; "
-                        "node 4's best continuation peaks at 6.0 MiB or more (not computed "
-                        "exactly; fifo's peaks at 8.0 MiB)");
+                        "node 4's best continuation peaks at 6.0 MiB (searched)");
     assert_string_equal(took(&p, 0, 2, out, sizeof out),
                         "best took node 17: next in priority's order, which peaks at 5.0 MiB; "
                         "node 12's best continuation peaks at 6.0 MiB (proven: fifo's does)");
+    pair_close(&p);
+    /* 2500 nodes: the window after step 3 is past the search's; the runs'
+     * figures only */
+    pair_open_graph(&p, tu_gen_load("randwire", 2500, 1), "best", "fifo");
+    assert_true(p.nparts >= 1 && p.g->n - p.parts[0] > 2048);
+    took(&p, 0, 0, out, sizeof out);
+    assert_non_null(strstr(out, "'s best continuation: not computed (fifo's peaks at "));
+    assert_null(strstr(out, "searched"));
     pair_close(&p);
 }
 

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "util/units.h"
 
@@ -83,16 +84,83 @@ static void took_key(const graph *g, part_side a, uint32_t x, uint32_t y, char *
     else add(out, cap, "%s %s beats node %" PRId64 "'s %s", nm, vx, g->id[y], vy);
 }
 
-/* What the two runs prove about y's best continuation: the least peak of
- * an order that makes a's first s steps, then pops y (as b did, after the
- * same set of nodes). At least a's peak before s, the live bytes once y has
- * run (the same in every such order) and the graph's bound; at most that of
- * a's steps followed by b's from step s on, an order of that kind. */
+/* The other node's continuation is searched (policy_best_after) in
+ * windows of at most this many nodes, within these states: a few
+ * milliseconds, the same answer on every machine (the time limit is only a
+ * guard). */
+#define AFTER_MAX_NODES  2048
+#define AFTER_MAX_STATES 20000
+static const solve_ctx after_limits = {
+    .seconds = 0.5, .max_states = AFTER_MAX_STATES, .max_memory = 64 << 20};
+
+/* The last searches' answers: the TUI draws the same parting on every
+ * frame. Keyed by everything they depend on (the graph, both policies,
+ * their orders and peaks, the step); one thread draws. */
+typedef struct after_memo {
+    const graph *g;
+    const policy *pa, *pb;
+    const uint32_t *oa, *ob;
+    int64_t peak_a, peak_b, best;
+    uint32_t n, s;
+    int proven, ran;
+} after_memo;
+static after_memo memo[2];
+static unsigned memo_next;
+
+static int memo_is(const after_memo *m, const graph *g, part_side a, part_side b, uint32_t s)
+{
+    return m->ran && m->g == g && m->n == g->n && m->pa == a.pol && m->pb == b.pol &&
+           m->oa == a.r->order && m->ob == b.r->order && m->peak_a == a.r->peak &&
+           m->peak_b == b.r->peak && m->s == s;
+}
+
+/* A search of the best order that makes a's first s steps, then y: 1 with
+ * *best (and *proven) when it ran, 0 when the window is too large or memory
+ * ran out. */
+static int search_after(const graph *g, part_side a, part_side b, uint32_t s, int64_t *best,
+                        int *proven)
+{
+    uint32_t n = g->n;
+    for (int i = 0; i < 2; i++)
+        if (memo_is(&memo[i], g, a, b, s)) {
+            *best = memo[i].best;
+            *proven = memo[i].proven;
+            return 1;
+        }
+    if (n - s > AFTER_MAX_NODES) return 0;
+    uint32_t *order = malloc((size_t)n * sizeof *order);
+    if (!order) return 0;
+    memcpy(order, a.r->order, (size_t)s * sizeof *order); /* the same set as b's first s */
+    memcpy(order + s, b.r->order + s, (size_t)(n - s) * sizeof *order);
+    int rc = policy_best_after(g, order, s, &after_limits, best, proven);
+    free(order);
+    if (rc) return 0;
+    memo[memo_next++ % 2] = (after_memo){.g = g,
+                                         .pa = a.pol,
+                                         .pb = b.pol,
+                                         .oa = a.r->order,
+                                         .ob = b.r->order,
+                                         .peak_a = a.r->peak,
+                                         .peak_b = b.r->peak,
+                                         .best = *best,
+                                         .n = n,
+                                         .s = s,
+                                         .proven = *proven,
+                                         .ran = 1};
+    return 1;
+}
+
+/* What is known of y's best continuation: the least peak of an order that
+ * makes a's first s steps, then pops y (as b did, after the same set of
+ * nodes). At least a's peak before s, the live bytes once y has run (the
+ * same in every such order) and the graph's bound; at most that of a's
+ * steps followed by b's from step s on, an order of that kind; exactly what
+ * a bounded search of the rest finds, when it proves it. */
 static void continuation(const graph *g, part_side a, part_side b, uint32_t s, uint32_t y,
                          char *out, size_t cap)
 {
     int64_t lo = a.r->lower_bound > b.r->lower_bound ? a.r->lower_bound : b.r->lower_bound;
-    int64_t pre = 0, up = 0;
+    int64_t pre = 0, up = 0, best = 0;
     for (uint32_t t = 0; t < s; t++)
         if (a.r->memory[t] > pre) pre = a.r->memory[t];
     for (uint32_t t = s; t < b.r->n; t++)
@@ -100,20 +168,31 @@ static void continuation(const graph *g, part_side a, part_side b, uint32_t s, u
     if (pre > up) up = pre;
     if (pre > lo) lo = pre;
     if (b.r->memory[s] > lo) lo = b.r->memory[s];
-    char ups[32], los[32];
+    char ups[32], los[32], who[64];
+    snprintf(who, sizeof who, "%s's", b.pol->name);
+    int proven = 0, searched = lo < up && search_after(g, a, b, s, &best, &proven);
+    if (searched && proven) {
+        add(out, cap, "; node %" PRId64 "'s best continuation peaks at %s (searched)", g->id[y],
+            units_bytes(ups, sizeof ups, best, 0));
+        return;
+    }
+    if (searched && best < up) {
+        up = best;
+        snprintf(who, sizeof who, "the best a search found");
+    }
     units_bytes(ups, sizeof ups, up, 0);
     units_bytes(los, sizeof los, lo, 0);
     if (lo >= up)
-        add(out, cap, "; node %" PRId64 "'s best continuation peaks at %s (proven: %s's does)",
-            g->id[y], ups, b.pol->name);
+        add(out, cap, "; node %" PRId64 "'s best continuation peaks at %s (proven: %s does)",
+            g->id[y], ups, who);
     else if (lo > a.r->peak)
         add(out, cap,
             "; node %" PRId64 "'s best continuation peaks at %s or more (not computed exactly; "
-            "%s's peaks at %s)",
-            g->id[y], los, b.pol->name, ups);
+            "%s peaks at %s)",
+            g->id[y], los, who, ups);
     else
-        add(out, cap, "; node %" PRId64 "'s best continuation: not computed (%s's peaks at %s)",
-            g->id[y], b.pol->name, ups);
+        add(out, cap, "; node %" PRId64 "'s best continuation: not computed (%s peaks at %s)",
+            g->id[y], who, ups);
 }
 
 /* A whole-order policy: the order it leads to, and y's best continuation. */
