@@ -271,6 +271,8 @@ priority,500,8,0.416667,2,1.000000,true,,512,512" ]; then ok
     expect_rc 0 "compare text"
     expect_grep "$OUT" "differs from step 2" "compare text: where the orders differ"
     expect_grep "$OUT" "step 2: fifo pops node 1, priority pops node 4" "compare text: first differing pops"
+    expect_grep "$OUT" "  priority took node 4: change +300 B beats node 1's +400 B; fifo took node 1: queued 2nd beats node 4's 3rd" \
+        "compare text: why each took its node there, as the TUI says it"
     expect_grep "$OUT" "58.3%" "compare text: saving"
 }
 

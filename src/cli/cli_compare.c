@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "ui/part_why.h"
 #include "util/optimal.h"
 #include "util/units.h"
 
@@ -170,6 +171,10 @@ static void text_notes(const compare_result *c)
         printf("step %" PRIu32 ": %s pops node %" PRId64 ", %s pops node %" PRId64 "\n", d,
                policy_baseline()->name, g->id[c->base->order[d - 1]], c->pol[i]->name,
                g->id[c->runs[i].order[d - 1]]);
+        /* why, as the TUI's compare panel says it */
+        part_side me = {c->pol[i], &c->runs[i]}, base = {policy_baseline(), c->base};
+        char why[1024];
+        printf("  %s\n", part_why(g, me, base, d - 1, why, sizeof why));
     }
 }
 

@@ -533,6 +533,11 @@ const char *app_part_words(const app *a, uint32_t s, char *out, size_t cap)
     return app_compare_words(a->g, &a->st[0], &a->st[1], s, out, cap);
 }
 
+const char *app_part_why(const app *a, int i, char *out, size_t cap)
+{
+    return app_compare_why(&a->cmp, a->g, a->st, a->st[0].k, i, out, cap);
+}
+
 uint32_t app_steps_per_sec(const app *a) { return app_play_sps(&a->play); }
 
 void app_find_go(app *a, int dir)

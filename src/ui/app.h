@@ -125,6 +125,9 @@ arena_mode app_arena_base(const app *a);
  * other side and the stepped side pop at step s (0-based) in compare mode.
  * Returns out. */
 const char *app_part_words(const app *a, uint32_t s, char *out, size_t cap);
+/* Why side i (0: the stepped, 1: the other) took its node where the orders
+ * part, at the parting the cursor is at or passed last (app_compare_why). */
+const char *app_part_why(const app *a, int i, char *out, size_t cap);
 /* The export's file name offered: "demo-priority-step117.svg". */
 void app_export_name(const app *a, char *out, size_t cap);
 /* Writes the stepped policy's curve and arena, as plan --svg draws them,

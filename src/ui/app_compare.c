@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "part_why.h"
 
 void app_compare_free(app_compare *c)
 {
@@ -48,6 +49,21 @@ const char *app_compare_part_text(const app_compare *c, const graph *g, const st
             return out;
         }
     return NULL;
+}
+
+const char *app_compare_why(const app_compare *c, const graph *g, const stepper st[2], uint32_t k,
+                            int i, char *out, size_t cap)
+{
+    out[0] = 0;
+    if (!c->nparts) return out;
+    uint32_t j = 0;
+    while (j + 1 < c->nparts && c->parts[j + 1] + 1 <= k) j++;
+    char took[512];
+    part_side a = {st[i].pol, &st[i].r}, b = {st[!i].pol, &st[!i].r};
+    part_why_took(g, a, b, c->parts[j], took, sizeof took);
+    if (j) snprintf(out, cap, "step %u: %s", c->parts[j] + 1, took);
+    else snprintf(out, cap, "%s", took);
+    return out;
 }
 
 int64_t app_compare_bound(int64_t bound, const stepper *st, int sides, int *optimal)

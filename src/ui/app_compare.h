@@ -29,6 +29,12 @@ const char *app_compare_words(const graph *g, const stepper *m, const stepper *o
  * parting of st[0] (stepped) and st[1] (other), else NULL. */
 const char *app_compare_part_text(const app_compare *c, const graph *g, const stepper st[2],
                                   uint32_t k, char *out, size_t cap);
+/* Why side i (0: st[0], the stepped; 1: st[1]) took its node at the
+ * parting the cursor (step k, 1-based) is at or has passed last (the first
+ * parting before any), as part_why_took says it, after "step N: " where
+ * that is not the first; "" when the orders never part. Returns out. */
+const char *app_compare_why(const app_compare *c, const graph *g, const stepper st[2], uint32_t k,
+                            int i, char *out, size_t cap);
 /* The best proven bound on g's least peak: bound (the graph's) or any the
  * runs of st[0 .. sides-1] proved; *optimal: a run peaks there. */
 int64_t app_compare_bound(int64_t bound, const stepper *st, int sides, int *optimal);

@@ -197,7 +197,7 @@ static app_reaction act_play(app *a, int key)
     if (a->play.playing) app_play_stop(&a->play);
     else {
         if (a->st[0].k >= a->g->n) app_jump(a, 0);
-        app_play_start(&a->play, GRAPH_NONE, NULL);
+        app_play_start(&a->play, a->g, &a->st[0].r, a->st[0].k, GRAPH_NONE, NULL);
     }
     return APP_REDRAW;
 }
@@ -215,14 +215,14 @@ static app_reaction act_play_peak(app *a, int key)
     if (a->st[0].k >= at) app_jump(a, 0); /* from the start again */
     char goal[64];
     snprintf(goal, sizeof goal, "the peak of %s", a->pol->name);
-    app_play_start(&a->play, at, goal);
+    app_play_start(&a->play, a->g, &a->st[0].r, a->st[0].k, at, goal);
     return APP_REDRAW;
 }
 
 static app_reaction act_play_part(app *a, int key)
 {
     (void)key;
-    app_play_part(&a->play, &a->cmp, a->st[0].k, a->msg, sizeof a->msg);
+    app_play_part(&a->play, &a->cmp, a->g, &a->st[0].r, a->st[0].k, a->msg, sizeof a->msg);
     return APP_REDRAW;
 }
 

@@ -11,12 +11,24 @@ static const uint32_t speeds[APP_SPEEDS] = {1, 2, 5, 10, 25, 50, 100, 250, 1000,
 
 void app_play_init(app_play *p) { *p = (app_play){.speed = 3, .to = GRAPH_NONE}; }
 
-uint32_t app_play_sps(const app_play *p) { return speeds[p->speed]; }
-
-int app_play_ms(const app_play *p)
+uint32_t app_play_sps(const app_play *p)
 {
     uint32_t sps = speeds[p->speed];
-    return sps >= 50 ? 20 : (int)(1000 / sps);
+    return p->playing && p->fit > sps ? p->fit : sps;
+}
+
+/* From 50 steps a second on, a tick every 20 ms makes ceil(sps / 50) steps. */
+#define TICK_MS 20
+int app_play_ms(const app_play *p)
+{
+    uint32_t sps = app_play_sps(p);
+    return sps >= 1000 / TICK_MS ? TICK_MS : (int)(1000 / sps);
+}
+
+static uint32_t per_tick(const app_play *p)
+{
+    uint32_t sps = app_play_sps(p), hz = 1000 / TICK_MS;
+    return sps >= hz ? (sps + hz - 1) / hz : 1;
 }
 
 void app_play_say_speed(const app_play *p, char *msg, size_t cap)
@@ -47,17 +59,38 @@ static int break_holds(const app_play *p, const graph *g, const run *r, int i, u
     return 1;
 }
 
-void app_play_start(app_play *p, uint32_t to, const char *goal)
+/* The first step after k, up to `to` (n for GRAPH_NONE), where a breakpoint
+ * holds; GRAPH_NONE when none does. */
+static uint32_t next_break(const app_play *p, const graph *g, const run *r, uint32_t k, uint32_t to)
+{
+    char scratch[256];
+    uint32_t end = to < g->n ? to : g->n;
+    for (uint32_t j = k + 1; p->nbrk && j <= end; j++)
+        for (int i = 0; i < p->nbrk; i++)
+            if (break_holds(p, g, r, i, j, scratch, sizeof scratch)) return j;
+    return GRAPH_NONE;
+}
+
+void app_play_start(app_play *p, const graph *g, const run *r, uint32_t k, uint32_t to,
+                    const char *goal)
 {
     p->playing = 1;
     p->to = to;
     snprintf(p->goal, sizeof p->goal, "%s", goal ? goal : "");
     p->wait = 0;
+    uint32_t stop = next_break(p, g, r, k, to);
+    if (stop == GRAPH_NONE) stop = to;
+    p->fit = 0; /* free play (r) with no breakpoint ahead: the user's pace */
+    if (stop != GRAPH_NONE && stop > k) {
+        uint64_t ms = APP_PLAY_FIT_MS, need = ((uint64_t)(stop - k) * 1000 + ms - 1) / ms;
+        p->fit = need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
+    }
 }
 
 void app_play_stop(app_play *p)
 {
     p->playing = 0;
+    p->fit = 0;
     p->to = GRAPH_NONE;
     p->goal[0] = 0;
 }
@@ -66,8 +99,7 @@ int app_play_next(app_play *p, const graph *g, const stepper st[2], const app_co
                   uint32_t *to_out, char *said, size_t cap)
 {
     const run *r = &st[0].r;
-    uint32_t n = g->n, k = st[0].k, sps = speeds[p->speed];
-    uint32_t per = sps >= 50 ? sps / 50 : 1, to = k + per > n ? n : k + per;
+    uint32_t n = g->n, k = st[0].k, per = per_tick(p), to = per > n - k ? n : k + per;
     said[0] = 0;
     if (k >= n) {
         app_play_stop(p);
@@ -90,7 +122,8 @@ int app_play_next(app_play *p, const graph *g, const stepper st[2], const app_co
     return 1;
 }
 
-void app_play_part(app_play *p, const app_compare *c, uint32_t k, char *msg, size_t cap)
+void app_play_part(app_play *p, const app_compare *c, const graph *g, const run *r, uint32_t k,
+                   char *msg, size_t cap)
 {
     if (!c->shown) {
         snprintf(msg, cap, "d plays to where two orders part: compare two first (c)");
@@ -107,7 +140,7 @@ void app_play_part(app_play *p, const app_compare *c, uint32_t k, char *msg, siz
                      k, c->nparts, c->nparts == 1 ? "" : "s", c->parts[c->nparts - 1] + 1);
         return;
     }
-    app_play_start(p, c->parts[i] + 1, NULL); /* the stop says which parting */
+    app_play_start(p, g, r, k, c->parts[i] + 1, NULL); /* the stop says which parting */
 }
 
 int app_break_add(app_play *p, const graph *g, const char *text, char *msg, size_t cap)

@@ -78,12 +78,13 @@ void view_better(canvas *cv, const app *a, rect r)
     if (y < ymax) canvas_fit(cv, x, y++, w, ST_NORMAL, line);
     /* The rows left, less the last (where the orders part): most to the
      * worse side's list. */
-    int rows = ymax - y - 1, half = rows - rows / 3;
+    uint32_t d = a->cmp.diverge;
+    int tail = d < g->n ? 2 : 1; /* the parting's line, and why the better side took its node */
+    int rows = ymax - y - tail, half = rows - rows / 3;
     int stop =
         held_lines(cv, x, y, w, half, worse == o ? ST_CURVE2 : ST_CURVE, g, worse, better, k, buf);
-    y = held_lines(cv, x, stop, w, ymax - 1 - stop, better == o ? ST_CURVE2 : ST_CURVE, g, better,
-                   worse, k, buf);
-    uint32_t d = a->cmp.diverge;
+    y = held_lines(cv, x, stop, w, ymax - tail - stop, better == o ? ST_CURVE2 : ST_CURVE, g,
+                   better, worse, k, buf);
     if (y < ymax) {
         if (d >= g->n) snprintf(line, sizeof line, "the two orders are the same");
         else
@@ -91,5 +92,7 @@ void view_better(canvas *cv, const app *a, rect r)
                      app_part_words(a, d, words, sizeof words));
         canvas_fit(cv, x, y++, w, ST_WHY, line);
     }
+    if (y < ymax && d < g->n)
+        canvas_fit(cv, x, y++, w, ST_WHY, app_part_why(a, better == m ? 0 : 1, line, sizeof line));
     free(buf);
 }

@@ -2,8 +2,10 @@
  * bytes now (exact's, when its search proved nothing, as not proven, with
  * its bound and gap), the saving, where the two orders first diverge, and
  * the other side's last pop. Exports view_summary. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include "util/optimal.h"
 #include "util/units.h"
 #include "util/utf8.h"
@@ -35,6 +37,41 @@ static void side_line(canvas *cv, int x, int y, int w, int style, const stepper 
             line, sizeof line, "%s, %s", name,
             optimal_phrase(words, sizeof words, s->r.peak, s->r.lower_bound, 0, OPTIMAL_VALUE));
     canvas_fit(cv, x, y, w, style, line);
+}
+
+/* Whether the word at s is a unit of size (it stays with its number). */
+static int unit_word(const char *s)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    for (int i = 0; i < 5; i++) {
+        size_t n = strlen(unit[i]);
+        if (!strncmp(s, unit[i], n) && !isalpha((unsigned char)s[n])) return 1;
+    }
+    return 0;
+}
+
+/* Draws s over at most rows rows from (x, y), broken at spaces (never
+ * before a unit), the last row cut as canvas_fit cuts; returns the next y. */
+static int wrap(canvas *cv, int x, int y, int w, int rows, const char *s)
+{
+    char part[320];
+    while (rows > 1 && utf8_count(s) > w) {
+        const char *p = s, *brk = NULL;
+        for (int k = 0; *p && k <= w; k++) {
+            if (*p == ' ' && k > 0 && !unit_word(p + 1)) brk = p;
+            uint32_t cp;
+            int n = utf8_decode(p, NULL, &cp);
+            p += n > 0 ? n : 1;
+        }
+        if (!brk || (size_t)(brk - s) >= sizeof part) break;
+        memcpy(part, s, (size_t)(brk - s));
+        part[brk - s] = 0;
+        canvas_text(cv, x, y++, w, ST_WHY, part);
+        s = brk + 1;
+        rows--;
+    }
+    canvas_fit(cv, x, y++, w, ST_WHY, s);
+    return y;
 }
 
 void view_summary(canvas *cv, const app *a, rect r)
@@ -73,6 +110,12 @@ void view_summary(canvas *cv, const app *a, rect r)
             snprintf(line, sizeof line, "orders diverge first at step %u: %s", d + 1,
                      app_part_words(a, d, words, sizeof words));
         canvas_fit(cv, x, y++, w, ST_NORMAL, line);
+    }
+    /* why each took its node there: the stepped side's, then the other's,
+     * wrapped while rows are free (one is kept for the other's last pop) */
+    for (int i = 0; i < 2 && a->cmp.diverge < g->n && y < ymax; i++) {
+        int left = ymax - y - 1, rows = i ? left : (left + 1) / 2;
+        y = wrap(cv, x, y, w, rows < 1 ? 1 : rows, app_part_why(a, i, line, sizeof line));
     }
     if (y < ymax) canvas_fit(cv, x, y++, w, ST_WHY, a->why[1]);
 }

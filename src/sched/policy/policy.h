@@ -139,5 +139,11 @@ uint32_t policy_diverge(const run *a, const run *b);
  * s (they met again: a block both finished, in different orders). The first
  * is policy_diverge's. Writes them to out (room for n) and returns how many. */
 uint32_t policy_partings(const run *a, const run *b, uint32_t *out);
+/* The least peak of an order of g that makes the first s + 1 steps of order
+ * (a whole topological order) first: exact's search of the window after
+ * them, within c's limits (policy_after.c). *peak: the least found (at most
+ * order's own); *proven: no such order peaks lower. 0, or -1 out of memory. */
+int policy_best_after(const graph *g, const uint32_t *order, uint32_t s, const solve_ctx *c,
+                      int64_t *peak, int *proven);
 
 #endif
