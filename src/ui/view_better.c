@@ -75,21 +75,21 @@ void view_better(canvas *cv, const app *a, rect r)
     snprintf(line, sizeof line, "at step %u, %s's peak: %s %s, %s %s", k, worse->pol->name,
              worse->pol->name, units_bytes(b1, sizeof b1, wm, 0), better->pol->name,
              units_bytes(b2, sizeof b2, bm, 0));
-    if (y < ymax) canvas_fit(cv, x, y++, w, ST_NORMAL, line);
-    /* The rows left, less the last (where the orders part): most to the
-     * worse side's list. */
-    int rows = ymax - y - 1, half = rows - rows / 3;
+    /* The worse peak's sentence first, then where the orders part (both
+     * wrapped while rows are free), and the rows between to the buffers:
+     * most to the worse side's list. */
+    if (y < ymax) y += layout_wrap(cv, x, y, w, ymax - y > 5 ? 3 : 1, ST_NORMAL, line);
+    uint32_t d = a->cmp.diverge;
+    if (d >= g->n) snprintf(line, sizeof line, "the two orders are the same");
+    else
+        snprintf(line, sizeof line, "the orders part at step %u: %s", d + 1,
+                 app_part_words(a, d, words, sizeof words));
+    int part = ymax - y > 5 ? layout_wrap(NULL, 0, 0, w, 3, ST_WHY, line) : 1;
+    int rows = ymax - y - part, half = rows - rows / 3;
     int stop =
         held_lines(cv, x, y, w, half, worse == o ? ST_CURVE2 : ST_CURVE, g, worse, better, k, buf);
-    y = held_lines(cv, x, stop, w, ymax - 1 - stop, better == o ? ST_CURVE2 : ST_CURVE, g, better,
-                   worse, k, buf);
-    uint32_t d = a->cmp.diverge;
-    if (y < ymax) {
-        if (d >= g->n) snprintf(line, sizeof line, "the two orders are the same");
-        else
-            snprintf(line, sizeof line, "the orders part at step %u: %s", d + 1,
-                     app_part_words(a, d, words, sizeof words));
-        canvas_fit(cv, x, y++, w, ST_WHY, line);
-    }
+    y = held_lines(cv, x, stop, w, ymax - part - stop, better == o ? ST_CURVE2 : ST_CURVE, g,
+                   better, worse, k, buf);
+    if (y < ymax) layout_wrap(cv, x, y, w, ymax - y, ST_WHY, line);
     free(buf);
 }
