@@ -8,7 +8,7 @@
 enum { LAYOUT_MIN_W = 60, LAYOUT_MIN_H = 16 };
 /* What compare mode's summary is given before the ready queues grow: the
  * columns that keep its lines whole, the rows that hold them wrapped. */
-enum { LAYOUT_SUMMARY_W = 64, LAYOUT_SUMMARY_H = 11 };
+enum { LAYOUT_SUMMARY_W = 64, LAYOUT_SUMMARY_H = 12 };
 
 typedef enum panel_id {
     P_STATUS,

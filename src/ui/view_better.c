@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "util/optimal.h"
 #include "util/units.h"
 #include "view.h"
 
@@ -40,8 +41,10 @@ static int held_lines(canvas *cv, int x, int y, int w, int rows, int style, cons
     char line[160], b1[32];
     snprintf(line, sizeof line, "%s holds %u buffer%s %s does not, %s%s", has->pol->name, n,
              n == 1 ? "" : "s", not ->pol->name, units_bytes(b1, sizeof b1, sum, 0), n ? ":" : "");
-    if (rows-- <= 0) return y;
-    canvas_fit(cv, x, y++, w, style, line);
+    if (rows <= 0) return y;
+    int head = layout_wrap(cv, x, y, w, rows > (int)n + 2 ? 2 : 1, style, line);
+    y += head;
+    rows -= head;
     for (uint32_t i = 0; i < n && rows > 0; i++, rows--) {
         if (rows == 1 && i + 1 < n) {
             snprintf(line, sizeof line, "  and %u more", n - i);
@@ -72,8 +75,20 @@ void view_better(canvas *cv, const app *a, rect r)
     uint32_t *buf = malloc(((size_t)g->nbufs + 1) * sizeof *buf);
     if (!buf) return;
     int64_t wm = k ? worse->r.memory[k - 1] : 0, bm = k ? better->r.memory[k - 1] : 0;
-    snprintf(line, sizeof line, "at step %u, %s's peak: %s %s, %s %s", k, worse->pol->name,
-             worse->pol->name, units_bytes(b1, sizeof b1, wm, 0), better->pol->name,
+    /* Both peaks, each against the optimum, and the saving: the punchline
+     * stays on screen while the buffers explain it. */
+    char p1[32], p2[32], g1[128], g2[128], pct[32];
+    units_bytes(p1, sizeof p1, worse->r.peak, 0);
+    units_bytes(p2, sizeof p2, better->r.peak, 0);
+    snprintf(line, sizeof line, "%s peak %s%s, %s peak %s%s: saving %s (%s)", worse->pol->name, p1,
+             view_peak_gap(a, worse, g1, sizeof g1), better->pol->name, p2,
+             view_peak_gap(a, better, g2, sizeof g2),
+             units_bytes(b1, sizeof b1, worse->r.peak - better->r.peak, 0),
+             optimal_pct(pct, sizeof pct, worse->r.peak - better->r.peak, worse->r.peak));
+    int peaks = ymax - y > 7 ? 3 : 1;
+    if (y < ymax) y += layout_wrap(cv, x, y, w, peaks, ST_NORMAL, line);
+    snprintf(line, sizeof line, "at step %u (%s's peak: %s) %s holds %s", k, worse->pol->name,
+             units_bytes(b1, sizeof b1, wm, 0), better->pol->name,
              units_bytes(b2, sizeof b2, bm, 0));
     /* The worse peak's sentence first, then where the orders part (both
      * wrapped while rows are free), and the rows between to the buffers:

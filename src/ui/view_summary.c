@@ -12,6 +12,19 @@
 /* Whether side s is exact's search stopped short of a proof: never its optimum. */
 static int unproven(const stepper *s) { return s->pol->kind == POLICY_EXACT && !s->r.optimal; }
 
+const char *view_peak_gap(const app *a, const stepper *s, char *out, size_t cap)
+{
+    int opt;
+    int64_t lb = app_bound(a, &opt);
+    char words[96];
+    out[0] = 0;
+    if (opt && lb > 0 && s->r.peak == lb) snprintf(out, cap, " (optimal)");
+    else if (opt && lb > 0)
+        snprintf(out, cap, " (%s)",
+                 optimal_phrase(words, sizeof words, s->r.peak, lb, 1, OPTIMAL_TINY));
+    return out;
+}
+
 /* One sentence from *y on, wrapped at words into the rows left less one for
  * each of the after sentences still to come; moves *y past it. */
 static void put(canvas *cv, int x, int *y, int w, int ymax, int after, int style, const char *s)
@@ -26,15 +39,16 @@ static void put(canvas *cv, int x, int *y, int w, int ymax, int after, int style
  * 30.1%; at step 12 now 3.0 MiB", less its tail, then its bound and gap,
  * where the width is short: whole words or none. Wrapped where rows are free. */
 static void side_line(canvas *cv, int x, int *y, int w, int ymax, int after, int style,
-                      const stepper *s)
+                      const app *a, const stepper *s)
 {
-    char line[320], p1[32], p2[32], words[128];
+    char line[320], p1[32], p2[32], words[128], gap[128];
     units_bytes(p2, sizeof p2, step_memory(s), 0);
     if (!unproven(s)) {
-        snprintf(line, sizeof line, "%-9s peak %10s at step %-7u now %s", s->pol->name,
-                 units_bytes(p1, sizeof p1, s->r.peak, 0), s->r.peak_step, p2);
+        view_peak_gap(a, s, gap, sizeof gap);
+        snprintf(line, sizeof line, "%-9s peak %10s%s at step %-7u now %s", s->pol->name,
+                 units_bytes(p1, sizeof p1, s->r.peak, 0), gap, s->r.peak_step, p2);
         if (utf8_count(line) > w) /* without the columns, to wrap less */
-            snprintf(line, sizeof line, "%s peak %s at step %u, now %s", s->pol->name, p1,
+            snprintf(line, sizeof line, "%s peak %s%s at step %u, now %s", s->pol->name, p1, gap,
                      s->r.peak_step, p2);
         put(cv, x, y, w, ymax, after, style, line);
         return;
@@ -62,7 +76,8 @@ void view_summary(canvas *cv, const app *a, rect r)
     char line[320], p1[32], pct[32], words[256];
     const stepper *side[2] = {o, m};
     int sty[2] = {ST_CURVE2, ST_CURVE};
-    for (int i = 0; i < 2 && y < ymax; i++) side_line(cv, x, &y, w, ymax, 4 - i, sty[i], side[i]);
+    for (int i = 0; i < 2 && y < ymax; i++)
+        side_line(cv, x, &y, w, ymax, 4 - i, sty[i], a, side[i]);
     if (y < ymax) {
         /* shares of o's peak, as compare's saving and vs optimum are */
         int64_t save = o->r.peak - m->r.peak;
