@@ -40,6 +40,8 @@ void layout_compute(int w, int h, int compare, layout *l)
         lw = w - rw;
         int sh = bh - ch, need = LAYOUT_SUMMARY_H < bh - 6 ? LAYOUT_SUMMARY_H : bh - 6;
         if (sh < need) ch = bh - need;
+        else if (sh > need && sh > bh * 2 / 5) /* what it cannot use: to the curve */
+            ch = bh - (need > bh * 2 / 5 ? need : bh * 2 / 5);
     }
     int rx = lw, rw = w - lw;
     if (compare) {

@@ -98,7 +98,7 @@ static void fields(char f[NFIELD][256], char *shorttag, const app *a, int utf8, 
     if (a->cmp.shown) {
         char mem[96], peak[96], at[32];
         side_fields(mem, peak, at, sizeof mem, a, &a->st[1], worst);
-        snprintf(f[F_OTHER], 256, " |%s%s%s", mem, peak, at);
+        snprintf(f[F_OTHER], 256, "  |%s%s%s", mem + 1, peak, at);
     }
     /* The replay's reading at this step, next to the predicted bytes. */
     const replay_result *rp = app_overlay(a);
