@@ -353,6 +353,38 @@ static void test_punchline_every_size(void **state)
     if (failures) fail_msg("%d screens without a number of the punchline", failures);
 }
 
+/* The status bar's head (label, file name, policy: all before "step") keeps
+ * still while stepping, at every width, alone and in compare mode; the peak
+ * stays whenever the file name shows (it outranks it). */
+static void test_status_keeps_still(void **state)
+{
+    (void)state;
+    for (int compare = 0; compare <= 1; compare++) {
+        fixture f;
+        open_app(&f, "resnet50.json", compare);
+        for (int w = LAYOUT_MIN_W; w <= 200; w += 3) {
+            char head[256] = "";
+            for (uint32_t k = 0; k <= f.g->n; k += 1 + f.g->n / 40) {
+                app_jump(&f.a, k);
+                char *txt = screen_text(&f.a, w, 24);
+                char *nl = strchr(txt, '\n'), *st = strstr(txt, "  step ");
+                assert_non_null(nl);
+                assert_true(st && st < nl);
+                *st = 0;
+                if (k == 0) snprintf(head, sizeof head, "%s", txt);
+                else if (strcmp(head, txt))
+                    fail_msg("%dx24 compare=%d step %u: '%s' after '%s'", w, compare, k, txt, head);
+                *st = ' ';
+                *nl = 0;
+                if (strstr(txt, "resnet50.json") && k && !strstr(txt, "peak so far"))
+                    fail_msg("%dx24: the file name without the peak: %s", w, txt);
+                free(txt);
+            }
+        }
+        close_app(&f);
+    }
+}
+
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
@@ -365,6 +397,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_canvas_fit),
         cmocka_unit_test(test_cut_fuzz_finds),
         cmocka_unit_test(test_punchline_every_size),
+        cmocka_unit_test(test_status_keeps_still),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);

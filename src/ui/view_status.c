@@ -50,7 +50,7 @@ static const char *bytes(char *out, size_t cap, int64_t v, int64_t max, int sign
     if (max < 0) max = -max;
     char b[32];
     for (int64_t u = 1; u > 0 && u <= max && u <= INT64_MAX / 1024; u *= 1024) {
-        int64_t c = 1024 * u - 1 < max ? 1024 * u - 1 : max;
+        int64_t c = 1023 * u < max ? 1023 * u : max; /* "1023.0 KiB", not rounded up */
         units_bytes(b, sizeof b, sign ? -c : c, sign);
         if (strlen(b) > strlen(out)) snprintf(out, cap, "%s", b);
     }
