@@ -435,5 +435,30 @@ esac
 keys q
 check "q exits the session of the hostile name" "EXIT=0"
 
+# The load's warnings reach the TUI: a notice on start, each on the ? page.
+printf '%s\n' '{"Nodes": [{"Id": 0, "Op": "ALLOC", "BufId": 1, "Size": 1024}, {"Id": 1, "Op": "Relu"},' \
+    '{"Id": 2, "Op": "ALLOC", "BufId": 2, "Size": 2048}], "Edges": [[0, 1], [1, 2]]}' >"$work/unfreed.json"
+start unfreed "$bin" "$work/unfreed.json"
+check "the load's warnings are noticed on start" "2 load warnings (? lists them)"
+keys '?'
+check "... listed on the ? page" "loaded with 2 warnings:"
+check "... each of them" "buffer 2 (ALLOC node 2, 2048 bytes) is never freed"
+keys Escape q
+check "q exits the session of the warnings" "EXIT=0"
+
+# The punchline at 80x24 in compare mode: both peaks with their gaps and the
+# saving, at the start, at the peaks (P P) and with the why list (w).
+start small "$bin" view --compare fifo "$src/samples/demo.json"
+T resize-window -t small -x 80 -y 24
+for k in none P w; do
+    [ "$k" = none ] || keys "$k"
+    [ "$k" = P ] && keys P
+    check "80x24 ($k): fifo's peak and gap" "fifo peak 10.5 MiB (+50.0% vs optimum)"
+    check "80x24 ($k): priority's peak" "priority peak 7.0 MiB (optimal)"
+    check "80x24 ($k): the saving" "3.5 MiB (33.3%)"
+done
+keys q
+check "q exits the 80x24 session" "EXIT=0"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,8 +1,12 @@
 /* test_ui_fit.c: the TUI without a terminal: the screen at every size: layout from 1x1 to 300x100,
  * panels inside the canvas, the too-small notice, and no word or number ever cut (canvas_fit, every
- * panel and mode, the fuzzer's finds). */
+ * panel and mode, the fuzzer's finds), and compare's punchline (both peaks, the saving, the gaps)
+ * whole on screen at every size from 80x24. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include "uiutil.h"
+#include "util/optimal.h"
+#include "util/units.h"
 
 /* Panels never overlap and stay on screen, at every size and in both modes. */
 static void test_layout_all_sizes(void **state)
@@ -254,6 +258,133 @@ static void test_cut_fuzz_finds(void **state)
     close_app(&f);
 }
 
+/* Whether num stands whole in text: not inside a longer number or word. */
+static int whole_in(const char *text, const char *num)
+{
+    size_t n = strlen(num);
+    for (const char *p = strstr(text, num); p; p = strstr(p + 1, num)) {
+        char b = p > text ? p[-1] : ' ', e = p[n];
+        if (isdigit((unsigned char)b) || b == '.' || b == '+' || b == '-') continue;
+        if (isalnum((unsigned char)e) || (e == '.' && isdigit((unsigned char)p[n + 1]))) continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* The screen's characters at w x h, no styles. Not inlined, as render: gcc
+ * 12 takes open_memstream's result for a dangling pointer. */
+static __attribute__((noinline)) char *screen_text(app *a, int w, int h)
+{
+    canvas cv;
+    assert_int_equal(canvas_init(&cv, w, h, 1), 0);
+    app_resize(a, w, h);
+    view_render(&cv, a, NULL);
+    char *buf = NULL;
+    size_t len;
+    FILE *f = open_memstream(&buf, &len);
+    canvas_dump(&cv, f, 0);
+    fclose(f);
+    canvas_free(&cv);
+    return buf;
+}
+
+/* What `memtris compare` prints for the two orders, formatted as it does
+ * (cli_compare.c): each peak (units_bytes), the saving against fifo
+ * (optimal_pct and units_bytes) and each peak against the optimum (the
+ * vs-optimum cell, optimal_phrase OPTIMAL_CELL, with compare's bound over
+ * the runs: cli_prove); "-" cells say nothing and are not looked for. */
+static int compare_numbers(const app *a, char out[][48])
+{
+    const run *base = &a->st[1].r, *x = &a->st[0].r;
+    int64_t lb = policy_lower_bound(a->g), save = base->peak - x->peak;
+    for (int i = 0; i < 2; i++)
+        if (a->st[i].r.lower_bound > lb) lb = a->st[i].r.lower_bound;
+    int proven = base->peak == lb || x->peak == lb, n = 0;
+    units_bytes(out[n++], 48, base->peak, 0);
+    units_bytes(out[n++], 48, x->peak, 0);
+    if (save > 0) {
+        optimal_pct(out[n++], 48, save, base->peak);
+        units_bytes(out[n++], 48, save, 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        optimal_phrase(out[n], 48, a->st[i].r.peak, lb, proven, OPTIMAL_CELL);
+        if (strcmp(out[n], "-")) n++;
+    }
+    return n;
+}
+
+/* The punchline whole at every size from 80x24 up: in compare mode at the
+ * start, at each order's peak (P P) and with the why list (w), both peaks,
+ * the saving and each gap to the optimum, as `memtris compare` prints
+ * them, stand whole on the screen: every width to 300 at heights 24, 25,
+ * 30, 40 and 60, every height to 100 at widths 80, 81, 100, 120 and 200. */
+static void test_punchline_every_size(void **state)
+{
+    (void)state;
+    static const char *const samples[] = {"demo.json", "resnet50.json", "bert_base.json",
+                                          "greedy-not-optimal.json"};
+    static const int hs[] = {24, 25, 30, 40, 60}, ws[] = {80, 81, 100, 120, 200};
+    int failures = 0;
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+        fixture f;
+        open_app(&f, samples[i], 1);
+        app *a = &f.a;
+        char num[8][48];
+        int n = compare_numbers(a, num);
+        for (int mode = 0; mode < 3; mode++) {
+            if (mode == 1) {
+                app_key(a, 'P');
+                app_key(a, 'P');
+            }
+            if (mode == 2) app_key(a, 'w');
+            for (int s = 0; s < 221 * 5 + 77 * 5; s++) {
+                int w = s < 221 * 5 ? 80 + s / 5 : ws[(s - 221 * 5) / 77];
+                int h = s < 221 * 5 ? hs[s % 5] : 24 + (s - 221 * 5) % 77;
+                char *txt = screen_text(a, w, h);
+                for (int k = 0; k < n; k++)
+                    if (!whole_in(txt, num[k]) && failures++ < 5)
+                        print_message("%s mode %d %dx%d: \"%s\" not whole on screen:\n%s\n",
+                                      samples[i], mode, w, h, num[k], txt);
+                free(txt);
+            }
+        }
+        close_app(&f);
+    }
+    if (failures) fail_msg("%d screens without a number of the punchline", failures);
+}
+
+/* The status bar's head (label, file name, policy: all before "step") keeps
+ * still while stepping, at every width, alone and in compare mode; the peak
+ * stays whenever the file name shows (it outranks it). */
+static void test_status_keeps_still(void **state)
+{
+    (void)state;
+    for (int compare = 0; compare <= 1; compare++) {
+        fixture f;
+        open_app(&f, "resnet50.json", compare);
+        for (int w = LAYOUT_MIN_W; w <= 200; w += 3) {
+            char head[256] = "";
+            for (uint32_t k = 0; k <= f.g->n; k += 1 + f.g->n / 40) {
+                app_jump(&f.a, k);
+                char *txt = screen_text(&f.a, w, 24);
+                char *nl = strchr(txt, '\n'), *st = strstr(txt, "  step ");
+                assert_non_null(nl);
+                assert_true(st && st < nl);
+                *st = 0;
+                if (k == 0) snprintf(head, sizeof head, "%s", txt);
+                else if (strcmp(head, txt))
+                    fail_msg("%dx24 compare=%d step %u: '%s' after '%s'", w, compare, k, txt, head);
+                *st = ' ';
+                *nl = 0;
+                if (strstr(txt, "resnet50.json") && k && !strstr(txt, "peak so far"))
+                    fail_msg("%dx24: the file name without the peak: %s", w, txt);
+                free(txt);
+            }
+        }
+        close_app(&f);
+    }
+}
+
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
@@ -265,6 +396,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_no_cut_words),
         cmocka_unit_test(test_canvas_fit),
         cmocka_unit_test(test_cut_fuzz_finds),
+        cmocka_unit_test(test_punchline_every_size),
+        cmocka_unit_test(test_status_keeps_still),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);

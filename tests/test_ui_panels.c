@@ -314,7 +314,7 @@ static void test_why_better(void **state)
     size_t len;
     char *screen = render(a, 132, 40, 1, 0, &len);
     if (!strstr(screen, want)) fail_msg("no '%s' in:\n%s", want, screen);
-    snprintf(want, sizeof want, "at step %u, fifo's peak: fifo ", k);
+    snprintf(want, sizeof want, "at step %u (fifo's peak: ", k);
     assert_non_null(strstr(screen, want));
     assert_non_null(strstr(screen, " Why priority is lower "));
     assert_non_null(strstr(screen, "the orders part at step 5"));

@@ -18,14 +18,14 @@ static void test_replay_overlay(void **state)
     app_jump(a, 3); /* step 3: sample 2, excess 256 + 256 KiB */
     assert_true(has(a, 132, 40, "mem 3.0 MiB  measured 3.5 MiB (+512.0 KiB)"));
     assert_true(has(a, 132, 40, "measured (host) peak"));
-    assert_true(has(a, 160, 40, "| host: Linux 6.1 x86_64"));
+    assert_true(has(a, 180, 40, "| host: Linux 6.1 x86_64"));
     /* Narrower: the backend without the device, then the reading without its
      * difference (at 60 columns, the smallest laid out, the reading still
      * fits: the policy goes after it); never a piece cut in the middle. */
     int short_tag = 0, short_reading = 0;
-    for (int w = 60; w <= 160; w++) {
-        short_tag |=
-            status_has(a, w, 40, "(+512.0 KiB)  | host") && !status_has(a, w, 40, "| host: ");
+    for (int w = 60; w <= 180; w++) {
+        short_tag |= status_has(a, w, 40, "(+512.0 KiB)") && status_has(a, w, 40, "  | host") &&
+                     !status_has(a, w, 40, "| host: ");
         short_reading |=
             status_has(a, w, 40, "measured 3.5 MiB") && !status_has(a, w, 40, "measured 3.5 MiB (");
         if (status_has(a, w, 40, "measured") && !status_has(a, w, 40, "measured 3.5 MiB"))

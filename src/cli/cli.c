@@ -16,15 +16,21 @@ static void load_progress(void *ctx, size_t done, size_t total)
     else cli_progress("loading %s: checking the graph...", (const char *)ctx);
 }
 
+graph *cli_load_diag(const char *path, int quiet_warnings, diag *d)
+{
+    diag_init(d, strcmp(path, "-") == 0 ? "<stdin>" : path);
+    load_opts lo = {load_progress, (void *)(uintptr_t)d->source, 0};
+    graph *g = load_file(path, d, cli_progress_on() ? &lo : NULL, NULL);
+    cli_progress_clear();
+    for (size_t i = 0; i < d->nlines; i++)
+        if (d->severity[i] == DIAG_ERROR || !quiet_warnings) cli_eprintf("%s\n", d->lines[i]);
+    return g;
+}
+
 graph *cli_load(const char *path, int quiet_warnings)
 {
     diag d;
-    diag_init(&d, strcmp(path, "-") == 0 ? "<stdin>" : path);
-    load_opts lo = {load_progress, (void *)(uintptr_t)d.source, 0};
-    graph *g = load_file(path, &d, cli_progress_on() ? &lo : NULL, NULL);
-    cli_progress_clear();
-    for (size_t i = 0; i < d.nlines; i++)
-        if (d.severity[i] == DIAG_ERROR || !quiet_warnings) cli_eprintf("%s\n", d.lines[i]);
+    graph *g = cli_load_diag(path, quiet_warnings, &d);
     diag_free(&d);
     return g;
 }

@@ -9,6 +9,7 @@
 #include "util/atomic_out.h"
 #include "util/jw.h"
 #include "util/utf8.h"
+#include "sched/graph/diag.h"
 #include "sched/graph/graph.h"
 #include "sched/place/place.h"
 #include "sched/policy/policy.h"
@@ -94,6 +95,9 @@ int cli_out_check(const char *cmd, const char *opt, const char *path);
 
 /* Loads path ("-" = stdin), printing warnings and errors to stderr; NULL on error. */
 graph *cli_load(const char *path, int quiet_warnings);
+/* cli_load, its messages kept in d (the caller's to diag_free): the TUI
+ * shows the load's warnings too. */
+graph *cli_load_diag(const char *path, int quiet_warnings, diag *d);
 /* Prints "memtris VERSION" to stdout; returns EXIT_OK. */
 int cli_version(void);
 /* Looks a policy up, or prints a usage error for CMD naming the known ones. */

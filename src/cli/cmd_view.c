@@ -74,6 +74,9 @@ typedef struct view_opts {
 /* Everything after the options: checks the policies and the placer, loads
  * the graph, sets the app up with the replay settings and the saved replay
  * (checked against the schedule), and runs the UI. */
+static int view_run(const view_opts *o, graph *g, const char *title, const policy *pol,
+                    const policy *cmp, const placer *plc, int utf8, int mono, const diag *d);
+
 static int view_open(view_opts *o)
 {
     const policy *pol = o->pol;
@@ -105,16 +108,26 @@ static int view_open(view_opts *o)
     const char *file = o->file;
     const char *title = file ? (strcmp(file, "-") ? file : "<stdin>") : "demo (built in)";
     graph *g;
-    if (file) g = cli_load(file, 0); /* its progress on a terminal, its messages */
+    diag d; /* the load's messages, its warnings shown in the TUI too */
+    if (file) g = cli_load_diag(file, 0, &d); /* its progress on a terminal, its messages */
     else {
-        diag d;
         diag_init(&d, title);
         g = load_buffer(memtris_demo_json, memtris_demo_json_len, title, &d, NULL, NULL);
         for (size_t i = 0; i < d.nlines; i++) cli_eprintf("%s\n", d.lines[i]);
-        diag_free(&d);
     }
-    if (!g) return EXIT_BAD;
+    if (!g) {
+        diag_free(&d);
+        return EXIT_BAD;
+    }
+    int status = view_run(o, g, title, pol, cmp, plc, utf8, mono, &d);
+    diag_free(&d);
+    return status;
+}
 
+/* The TUI on the loaded graph g, the load's warnings (d) on its ? page. */
+static int view_run(const view_opts *o, graph *g, const char *title, const policy *pol,
+                    const policy *cmp, const placer *plc, int utf8, int mono, const diag *d)
+{
     app a;
     if (app_init(&a, g, title, pol, cmp, o->cname != NULL, plc, &o->ctx)) {
         cli_eprintf("%s: error: %s\n", title, a.err);
@@ -129,6 +142,7 @@ static int view_open(view_opts *o)
     a.rp.be_auto = o->be_auto;
     a.rp.mode = o->mode;
     a.poolp = o->pp;
+    app_set_warnings(&a, d->lines, d->nlines);
     if (o->saved) {
         char err[512];
         if (replay_check_run(o->saved, g, &a.st[0].r, err, sizeof err)) {

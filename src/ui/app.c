@@ -317,6 +317,16 @@ void app_set_replay(app *a, replay_result *res)
     memset(res, 0, sizeof *res);
 }
 
+void app_set_warnings(app *a, char *const *lines, size_t n)
+{
+    a->warn = lines;
+    a->nwarn = n;
+    if (!n) return;
+    const char *w = strstr(lines[0], "warning: "), *first = w ? w + 9 : lines[0];
+    if (n == 1) snprintf(a->msg, sizeof a->msg, "load warning: %.150s (? lists it)", first);
+    else snprintf(a->msg, sizeof a->msg, "%zu load warnings (? lists them): %.140s", n, first);
+}
+
 const replay_result *app_overlay(const app *a)
 {
     const replay_result *r = &a->replay;

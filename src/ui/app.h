@@ -69,8 +69,10 @@ typedef struct app {
     app_play play;     /* auto-play and breakpoints (app_play.c) */
     app_prompt prompt; /* the prompt up and the find (app_prompt.c) */
     char msg[200];     /* one-shot message shown in the why line */
-    int msg_moment;    /* msg belongs to a moment: the play's next step replaces it */
-    char why[2][256];  /* why the last pop happened, per stepper */
+    char *const *warn; /* the load's warnings (the caller's, app_set_warnings): the ? page */
+    size_t nwarn;
+    int msg_moment;   /* msg belongs to a moment: the play's next step replaces it */
+    char why[2][256]; /* why the last pop happened, per stepper */
     int quit;
     int mono, utf8, mouse;
     layout lay; /* layout of the last frame, for clicks */
@@ -138,6 +140,9 @@ int app_export_svg(app *a, const char *path);
 /* Moves res into the app as the curve's overlay (replacing any); res is
  * left empty. */
 void app_set_replay(app *a, replay_result *res);
+/* The load's n warnings (the caller keeps them while the app runs): the
+ * first as the opening message, all on the ? page. */
+void app_set_warnings(app *a, char *const *lines, size_t n);
 /* The overlay the curve shows: the replay, when it was made for the
  * stepped policy; NULL otherwise. */
 const replay_result *app_overlay(const app *a);

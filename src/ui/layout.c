@@ -1,8 +1,10 @@
 /* layout.c: status bar on top, key hints and the "why" line at the bottom;
  * ready queue(s) on the left, memory curve over Tetris stack (or compare
- * summary) on the right. Exports layout_compute. */
+ * summary) on the right; and sentences wrapped at words into the rows a
+ * panel has. Exports layout_compute and layout_wrap. */
 #include "layout.h"
 #include <string.h>
+#include "util/utf8.h"
 
 static void use(layout *l, panel_id p, int x, int y, int w, int h)
 {
@@ -27,9 +29,21 @@ void layout_compute(int w, int h, int compare, layout *l)
     int lw = w * 11 / 20;
     if (lw < 30) lw = 30;
     if (lw > 72) lw = 72;
-    int rx = lw, rw = w - lw;
     int ch = bh * 11 / 20; /* curve: a bit over half the height */
     if (ch < 6) ch = 6;
+    if (compare) {
+        /* By worth: the summary's sentences (both peaks, the saving, where
+         * the orders part) get their columns and rows before the ready
+         * queues grow, the curve keeping 6 rows at least. */
+        int rw = w - 72 > LAYOUT_SUMMARY_W ? w - 72 : LAYOUT_SUMMARY_W;
+        if (rw > w - 30) rw = w - 30;
+        lw = w - rw;
+        int sh = bh - ch, need = LAYOUT_SUMMARY_H < bh - 6 ? LAYOUT_SUMMARY_H : bh - 6;
+        if (sh < need) ch = bh - need;
+        else if (sh > need && sh > bh * 2 / 5) /* what it cannot use: to the curve */
+            ch = bh - (need > bh * 2 / 5 ? need : bh * 2 / 5);
+    }
+    int rx = lw, rw = w - lw;
     if (compare) {
         int a = bh / 2;
         use(l, P_READY, 0, top, lw, a);
@@ -41,4 +55,48 @@ void layout_compute(int w, int h, int compare, layout *l)
         use(l, P_CURVE, rx, top, rw, ch);
         use(l, P_TETRIS, rx, top + ch, rw, bh - ch);
     }
+}
+
+/* Whether a unit of bytes starts at p: a number and its unit stay on one
+ * row, as canvas_fit keeps them. */
+static int unit_at(const char *p)
+{
+    if (*p == 'B') p++;
+    else if (*p && strchr("KMGTPE", *p) && p[1] == 'i' && p[2] == 'B') p += 3;
+    else return 0;
+    return !*p || strchr(" ),;:", *p);
+}
+
+int layout_wrap(canvas *cv, int x, int y, int w, int rows, int style, const char *s)
+{
+    int used = 0;
+    if (w <= 0) return 0;
+    while (*s == ' ') s++;
+    while (*s && used < rows) {
+        if (used == rows - 1 || utf8_count(s) <= w) {
+            if (cv) canvas_fit(cv, x, y + used, w, style, s);
+            return used + 1;
+        }
+        /* the last space within w columns where no unit follows */
+        const char *p = s, *brk = NULL;
+        for (int k = 0; k <= w && *p; k++) {
+            if (*p == ' ' && p > s && !unit_at(p + 1)) brk = p;
+            uint32_t cp;
+            int n = utf8_decode(p, NULL, &cp);
+            p += n ? n : 1;
+        }
+        if (!brk) { /* one word longer than the row: shortened, marked */
+            if (cv) canvas_fit(cv, x, y + used, w, style, s);
+            return used + 1;
+        }
+        char row[512];
+        size_t len = (size_t)(brk - s) < sizeof row - 1 ? (size_t)(brk - s) : sizeof row - 1;
+        memcpy(row, s, len);
+        row[len] = 0;
+        if (cv) canvas_text(cv, x, y + used, w, style, row);
+        used++;
+        s = brk;
+        while (*s == ' ') s++;
+    }
+    return used;
 }

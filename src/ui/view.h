@@ -33,6 +33,9 @@ void view_y_axis(canvas *cv, rect plot, int64_t ymax);
 void view_arena(canvas *cv, const app *a, rect r); /* the live blocks at their addresses */
 void view_timeline(canvas *cv, const app *a, rect r, view_cache *vc); /* the whole run */
 void view_summary(canvas *cv, const app *a, rect r);
+/* " (+50.0% vs optimum)", " (optimal)": side s's peak against the proven optimum of
+ * the orders shown, worded as compare's vs-optimum cell; "" without a proof. */
+const char *view_peak_gap(const app *a, const stepper *s, char *out, size_t cap);
 void view_live(canvas *cv, const app *a, rect r);
 void view_better(canvas *cv, const app *a, rect r); /* compare: why one order is lower (w) */
 /* Sorts buffers largest first (then by BufId), as the live lists show them. */

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "util/optimal.h"
 #include "util/units.h"
 #include "view.h"
 
@@ -40,8 +41,10 @@ static int held_lines(canvas *cv, int x, int y, int w, int rows, int style, cons
     char line[160], b1[32];
     snprintf(line, sizeof line, "%s holds %u buffer%s %s does not, %s%s", has->pol->name, n,
              n == 1 ? "" : "s", not ->pol->name, units_bytes(b1, sizeof b1, sum, 0), n ? ":" : "");
-    if (rows-- <= 0) return y;
-    canvas_fit(cv, x, y++, w, style, line);
+    if (rows <= 0) return y;
+    int head = layout_wrap(cv, x, y, w, rows > (int)n + 2 ? 2 : 1, style, line);
+    y += head;
+    rows -= head;
     for (uint32_t i = 0; i < n && rows > 0; i++, rows--) {
         if (rows == 1 && i + 1 < n) {
             snprintf(line, sizeof line, "  and %u more", n - i);
@@ -72,27 +75,44 @@ void view_better(canvas *cv, const app *a, rect r)
     uint32_t *buf = malloc(((size_t)g->nbufs + 1) * sizeof *buf);
     if (!buf) return;
     int64_t wm = k ? worse->r.memory[k - 1] : 0, bm = k ? better->r.memory[k - 1] : 0;
-    snprintf(line, sizeof line, "at step %u, %s's peak: %s %s, %s %s", k, worse->pol->name,
-             worse->pol->name, units_bytes(b1, sizeof b1, wm, 0), better->pol->name,
+    /* Both peaks, each against the optimum, and the saving: the punchline
+     * stays on screen while the buffers explain it. */
+    char p1[32], p2[32], g1[128], g2[128], pct[32];
+    units_bytes(p1, sizeof p1, worse->r.peak, 0);
+    units_bytes(p2, sizeof p2, better->r.peak, 0);
+    snprintf(line, sizeof line, "%s peak %s%s, %s peak %s%s: saving %s (%s)", worse->pol->name, p1,
+             view_peak_gap(a, worse, g1, sizeof g1), better->pol->name, p2,
+             view_peak_gap(a, better, g2, sizeof g2),
+             units_bytes(b1, sizeof b1, worse->r.peak - better->r.peak, 0),
+             optimal_pct(pct, sizeof pct, worse->r.peak - better->r.peak, worse->r.peak));
+    int peaks = ymax - y > 7 ? 3 : 1;
+    if (y < ymax) y += layout_wrap(cv, x, y, w, peaks, ST_NORMAL, line);
+    snprintf(line, sizeof line, "at step %u (%s's peak: %s) %s holds %s", k, worse->pol->name,
+             units_bytes(b1, sizeof b1, wm, 0), better->pol->name,
              units_bytes(b2, sizeof b2, bm, 0));
-    if (y < ymax) canvas_fit(cv, x, y++, w, ST_NORMAL, line);
-    /* The rows left, less the last (where the orders part): most to the
-     * worse side's list. */
+    /* The worse peak's sentence first, then where the orders part and why
+     * the better side took its node (both wrapped while rows are free), and
+     * the rows between to the buffers: most to the worse side's list. */
+    if (y < ymax) y += layout_wrap(cv, x, y, w, ymax - y > 5 ? 3 : 1, ST_NORMAL, line);
     uint32_t d = a->cmp.diverge;
-    int tail = d < g->n ? 2 : 1; /* the parting's line, and why the better side took its node */
-    int rows = ymax - y - tail, half = rows - rows / 3;
+    char why[320];
+    why[0] = 0;
+    if (d >= g->n) snprintf(line, sizeof line, "the two orders are the same");
+    else {
+        snprintf(line, sizeof line, "the orders part at step %u: %s", d + 1,
+                 app_part_words(a, d, words, sizeof words));
+        app_part_why(a, better == m ? 0 : 1, why, sizeof why);
+    }
+    int part = ymax - y > 5 ? layout_wrap(NULL, 0, 0, w, 3, ST_WHY, line) : 1;
+    int because = !why[0] ? 0 : ymax - y > 7 ? layout_wrap(NULL, 0, 0, w, 3, ST_WHY, why) : 1;
+    int rows = ymax - y - part - because, half = rows - rows / 3;
     int stop =
         held_lines(cv, x, y, w, half, worse == o ? ST_CURVE2 : ST_CURVE, g, worse, better, k, buf);
-    y = held_lines(cv, x, stop, w, ymax - tail - stop, better == o ? ST_CURVE2 : ST_CURVE, g,
-                   better, worse, k, buf);
-    if (y < ymax) {
-        if (d >= g->n) snprintf(line, sizeof line, "the two orders are the same");
-        else
-            snprintf(line, sizeof line, "the orders part at step %u: %s", d + 1,
-                     app_part_words(a, d, words, sizeof words));
-        canvas_fit(cv, x, y++, w, ST_WHY, line);
-    }
-    if (y < ymax && d < g->n)
-        canvas_fit(cv, x, y++, w, ST_WHY, app_part_why(a, better == m ? 0 : 1, line, sizeof line));
+    y = held_lines(cv, x, stop, w, ymax - part - because - stop, better == o ? ST_CURVE2 : ST_CURVE,
+                   g, better, worse, k, buf);
+    if (y < ymax)
+        y +=
+            layout_wrap(cv, x, y, w, ymax - y - because > 1 ? ymax - y - because : 1, ST_WHY, line);
+    if (y < ymax && why[0]) layout_wrap(cv, x, y, w, ymax - y, ST_WHY, why);
     free(buf);
 }

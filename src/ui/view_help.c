@@ -1,6 +1,6 @@
-/* view_help.c: the help overlay (F1, ?, h) in three pages: the keys (the key table's help words),
- * the legend (every glyph and colour, the file, the breakpoints) and the policies. Tab turns the
- * page, Shift-Tab back, any other key closes it. Exports view_help. */
+/* view_help.c: the help overlay (F1, ?, h) in three pages: the keys (the load's warnings, then
+ * the key table's help words), the legend (every glyph and colour, the file, the breakpoints) and
+ * the policies. Tab turns the page, Shift-Tab back, any other key closes it. Exports view_help. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,11 +16,37 @@ static int key_lines(void)
     return n;
 }
 
-/* The keys page: a line per row of the key table with help words, its key
- * column, then the words. */
-static void keys_page(canvas *cv, rect r, int rows)
+/* The load's warnings atop the keys page: a heading, then each warning
+ * (less its file name) over up to 2 rows, at most 4 of them, then how many
+ * more; from row y while rows remain. Returns the rows taken (drawing
+ * nothing when cv is NULL). */
+static int warn_lines(canvas *cv, const app *a, int x, int y, int w, int rows)
+{
+    if (!a->nwarn) return 0;
+    char line[160];
+    int used = 0;
+    snprintf(line, sizeof line, "loaded with %zu warning%s:", a->nwarn, a->nwarn == 1 ? "" : "s");
+    if (used < rows && cv) canvas_fit(cv, x, y, w, ST_WARN, line);
+    used++;
+    for (size_t i = 0; i < a->nwarn && i < 4 && used < rows; i++) {
+        const char *t = strstr(a->warn[i], "warning: ");
+        t = t ? t + 9 : a->warn[i];
+        used += layout_wrap(cv, x + 2, y + used, w - 2, rows - used < 2 ? 1 : 2, ST_WARN, t);
+    }
+    if (a->nwarn > 4 && used < rows) {
+        snprintf(line, sizeof line, "and %zu more (memtris validate lists them)", a->nwarn - 4);
+        if (cv) canvas_fit(cv, x + 2, y + used, w - 2, ST_WARN, line);
+        used++;
+    }
+    return used;
+}
+
+/* The keys page: the load's warnings, if any; then a line per row of the
+ * key table with help words, its key column, then the words. */
+static void keys_page(canvas *cv, const app *a, rect r, int rows)
 {
     int y = r.y + 1;
+    y += warn_lines(cv, a, r.x + 2, y, r.w - 4, rows);
     for (size_t i = 0; i < app_nkeys && y < r.y + 1 + rows; i++) {
         const app_key_row *k = &app_keys[i];
         if (!k->help.keys) continue;
@@ -140,7 +166,7 @@ void view_help(canvas *cv, const app *a)
     static const char *const hint[] = {"", "Tab: the legend; any other key closes this help",
                                        "Tab: the policies; any other key closes this help",
                                        "Tab: the keys; any other key closes this help"};
-    int keys = key_lines();
+    int keys = key_lines() + warn_lines(NULL, a, 0, 0, 56, 99);
     int leg = (int)(sizeof legend / sizeof legend[0]) + 2;
     int pol = policies_page(NULL, a, 0, 0, 56, 0, 0);
     int n = keys > leg ? keys : leg;
@@ -157,6 +183,6 @@ void view_help(canvas *cv, const app *a)
     else if (page == 3)
         policies_page(cv, a, r.x + 2, r.y + 1, w - 4, rows,
                       policies_page(NULL, a, 0, 0, w - 4, 0, 0) > rows);
-    else keys_page(cv, r, rows);
+    else keys_page(cv, a, r, rows);
     if (h > 3) canvas_fit(cv, r.x + 2, r.y + h - 2, w - 4, ST_DIM, hint[page]);
 }

@@ -33,19 +33,27 @@ enum { C_RANK, C_ID, C_TYPE, C_CHANGE, C_NAME, C_KEY, NCOL };
  * widths first (the columns keep still while the queue changes), given back
  * when the panel is narrow; show says which columns stay. -1 when not even
  * the rank fits. */
-static int fit_columns(int cw[NCOL], int show[NCOL], int w)
+static int fit_columns(int cw[NCOL], int show[NCOL], int w, int keyhead)
 {
     static const int roomy[NCOL] = {3, 6, 7, 10, 0, 0};
     int need = 0, fit[NCOL];
     for (int c = 0; c < NCOL; c++) show[c] = 1;
     for (int c = 0; c < NCOL; c++) {
-        fit[c] = cw[c]; /* what its cells need */
+        fit[c] = cw[c];                                     /* what its cells need */
+        if (c == C_KEY && cw[c] < keyhead) cw[c] = keyhead; /* the header whole, where it fits */
         if (cw[c] < roomy[c]) cw[c] = roomy[c];
         need += cw[c] + (c ? 1 : 0);
     }
     for (int c = 0; c < NCOL && need > w; c++) {
         int give = cw[c] - fit[c] < need - w ? cw[c] - fit[c] : need - w;
         cw[c] -= give;
+        need -= give;
+    }
+    /* The key's header alone wider than its cells gives way first ("key"):
+     * no name is shortened while the key column keeps room it does not use. */
+    if (need > w && cw[C_KEY] > fit[C_KEY]) {
+        int give = cw[C_KEY] - fit[C_KEY] < need - w ? cw[C_KEY] - fit[C_KEY] : need - w;
+        cw[C_KEY] -= give;
         need -= give;
     }
     /* Then the name down to 10, the type, the name down to 4 (marked), the
@@ -101,6 +109,7 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
     if (!txt) return;
     int cw[NCOL];
     for (int c = 0; c < NCOL; c++) cw[c] = utf8_count(c == C_KEY ? keyhead : head[c]);
+    cw[C_KEY] = 3; /* "key", the header's shortest; widened below to the cells and header */
     for (uint32_t i = 0; i < got; i++) {
         const heap_item *it = &items[i];
         uint32_t u = it->node;
@@ -117,7 +126,7 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
         }
     }
     int show[NCOL];
-    if (fit_columns(cw, show, w)) { /* not even the rank fits */
+    if (fit_columns(cw, show, w, utf8_count(keyhead))) { /* not even the rank fits */
         free(txt);
         return;
     }
@@ -128,6 +137,7 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
         if (!show[c]) continue;
         const char *t = c == C_KEY ? keyhead : head[c];
         if (c == C_NAME && cw[c] < utf8_count(t)) t = "name"; /* 4 columns at least */
+        if (c == C_KEY && cw[c] < utf8_count(t)) t = "key";   /* 3 columns at least */
         int pad = c == C_TYPE || c == C_NAME || c == C_KEY ? 0 : cw[c] - utf8_count(t);
         canvas_text(cv, x + pad, r.y + 1, cw[c], ST_HEADER, t);
         x += cw[c] + 1;

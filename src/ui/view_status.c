@@ -1,6 +1,7 @@
 /* view_status.c: the status bar: file name, policies, step, last pop, live and
- * measured bytes, peak, makespan, auto-play, the replay's backend and device; pieces go
- * whole when the line is too narrow. Exports view_status. */
+ * measured bytes, peak (in compare mode both orders', each named by its policy), makespan,
+ * auto-play, the replay's backend and device; pieces go whole when the line is too narrow,
+ * lowest worth first. Exports view_status. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,7 @@ enum {
     F_DIFF,
     F_PEAK,
     F_AT,
+    F_OTHER,
     F_SPAN,
     F_PLAY,
     F_TAG,
@@ -27,100 +29,138 @@ enum {
 };
 
 /* Which field goes first when the line is too narrow, then the next...
- * (the replay's device has gone before, leaving its backend): the label,
- * the last pop, the file's name, the peak's step, the peak, auto-play, the
- * makespan, the replay's backend (the curve's legend names it), the reading's difference,
- * the reading, the policy, the live bytes; the step last. Each goes whole,
- * never in part. */
-static const int drop_order[] = {F_LABEL, F_POPPED, F_NAME,     F_AT,     F_PEAK, F_PLAY, F_SPAN,
-                                 F_TAG,   F_DIFF,   F_MEASURED, F_POLICY, F_MEM,  F_STEP};
+ * (the replay's device has gone before, leaving its backend): the last pop,
+ * the label, the file's name, the other order's numbers (compare mode; the
+ * summary panel shows them too), the makespan, the peak's step, the
+ * replay's backend (the curve's legend names it), the reading's difference,
+ * the reading, auto-play, the peak, the policy, the live bytes; the step
+ * last. Each goes whole, never in part, and a field goes only after every
+ * field of less worth has gone: the peak outranks the file name. */
+static const int drop_order[] = {F_POPPED, F_LABEL,    F_NAME, F_OTHER, F_SPAN,   F_AT,  F_TAG,
+                                 F_DIFF,   F_MEASURED, F_PLAY, F_PEAK,  F_POLICY, F_MEM, F_STEP};
 
-/* The status bar: the graph's file name (without its folders, as htop shows
- * a command: where the repository sits must not push the numbers off the
- * line), the policies, the step, the last pop, the live bytes, the replay's
- * reading there, the peak so far and its step, the makespan of the whole
- * order (when the graph has latencies), auto-play, the replay's backend and
- * device. */
-void view_status(canvas *cv, const app *a, rect r)
+/* Bytes as the status bar shows them; worst: as wide as any value from 0
+ * to max can be ("1023.9 KiB" once max passes 1000 KiB), so that which
+ * fields fit does not change as the numbers do and the title keeps still
+ * while stepping. */
+static const char *bytes(char *out, size_t cap, int64_t v, int64_t max, int sign, int worst)
+{
+    units_bytes(out, cap, v, sign);
+    if (!worst) return out;
+    if (max < 0) max = -max;
+    char b[32];
+    for (int64_t u = 1; u > 0 && u <= max && u <= INT64_MAX / 1024; u *= 1024) {
+        int64_t c = 1023 * u < max ? 1023 * u : max; /* "1023.0 KiB", not rounded up */
+        units_bytes(b, sizeof b, sign ? -c : c, sign);
+        if (strlen(b) > strlen(out)) snprintf(out, cap, "%s", b);
+    }
+    return out;
+}
+
+/* Stepper s's live bytes, peak so far and its step, named by its policy in
+ * compare mode ("priority mem 3.1 MiB", "fifo mem 6.9 MiB, peak so far 6.9
+ * MiB @24"): whose each number is. */
+static void side_fields(char *mem, char *peak, char *at, size_t cap, const app *a, const stepper *s,
+                        int worst)
+{
+    char b1[32], b2[32];
+    uint32_t pat, n = a->g->n;
+    int64_t pk = step_peak(s, &pat);
+    const char *who = a->cmp.shown ? s->pol->name : "", *sp = a->cmp.shown ? " " : "";
+    snprintf(mem, cap, "  %s%smem %s", who, sp,
+             bytes(b1, sizeof b1, step_memory(s), s->r.peak, 0, worst));
+    snprintf(peak, cap, "%speak so far %s", a->cmp.shown ? ", " : "  ",
+             bytes(b2, sizeof b2, pk, s->r.peak, 0, worst));
+    at[0] = 0;
+    if (pat || worst) snprintf(at, cap, " @%u", worst ? n : pat);
+}
+
+/* Every field's text (the widest it can be, when worst); the replay's
+ * backend alone into shorttag, for when the device does not fit. */
+static void fields(char f[NFIELD][256], char *shorttag, const app *a, int utf8, int worst)
 {
     const stepper *s = &a->st[0];
     const graph *g = a->g;
-    char f[NFIELD][256], b1[32], b2[32], lb[GRAPH_LABEL_MAX];
+    char b1[32], b2[32], lb[GRAPH_LABEL_MAX];
     for (int i = 0; i < NFIELD; i++) f[i][0] = 0;
-    uint32_t pat;
-    int64_t peak = step_peak(s, &pat);
     uint32_t u = step_last(s);
     const char *slash = strrchr(a->title, '/'), *name = slash && slash[1] ? slash + 1 : a->title;
-    snprintf(f[F_LABEL], sizeof f[F_LABEL], " memtris");
-    snprintf(f[F_NAME], sizeof f[F_NAME], " %s", name);
-    snprintf(f[F_POLICY], sizeof f[F_POLICY], "  %s%s%s", a->pol->name, a->cmp.shown ? " vs " : "",
-             a->cmp.shown ? a->cmp.pol->name : "");
-    snprintf(f[F_STEP], sizeof f[F_STEP], "  step %u/%u", s->k, g->n);
+    snprintf(f[F_LABEL], 256, " memtris");
+    snprintf(f[F_NAME], 256, " %s", name);
+    if (!a->cmp.shown) /* compare mode names each number's policy instead */
+        snprintf(f[F_POLICY], 256, "  %s", a->pol->name);
+    snprintf(f[F_STEP], 256, "  step %u/%u", worst ? g->n : s->k, g->n);
     if (u != GRAPH_NONE)
-        snprintf(f[F_POPPED], sizeof f[F_POPPED], "  popped node %" PRId64 " (%s)", g->id[u],
+        snprintf(f[F_POPPED], 256, "  popped node %" PRId64 " (%s)", g->id[u],
                  graph_label(g, u, lb, sizeof lb));
-    else snprintf(f[F_POPPED], sizeof f[F_POPPED], "  popped -");
-    snprintf(f[F_MEM], sizeof f[F_MEM], "  mem %s", units_bytes(b1, sizeof b1, step_memory(s), 0));
+    else snprintf(f[F_POPPED], 256, "  popped -");
+    side_fields(f[F_MEM], f[F_PEAK], f[F_AT], 256, a, s, worst);
+    if (a->cmp.shown) {
+        char mem[96], peak[96], at[32];
+        side_fields(mem, peak, at, sizeof mem, a, &a->st[1], worst);
+        snprintf(f[F_OTHER], 256, "  |%s%s%s", mem + 1, peak, at);
+    }
     /* The replay's reading at this step, next to the predicted bytes. */
     const replay_result *rp = app_overlay(a);
     if (rp && s->k > 0 && s->k <= rp->n) {
         const replay_sample *x = &rp->s[s->k - 1];
-        snprintf(f[F_MEASURED], sizeof f[F_MEASURED], "  measured %s",
-                 units_bytes(b1, sizeof b1, x->measured, 0));
-        snprintf(f[F_DIFF], sizeof f[F_DIFF], " (%s)",
-                 units_bytes(b2, sizeof b2, x->measured - x->predicted, 1));
+        int64_t top = rp->measured_peak > s->r.peak ? rp->measured_peak : s->r.peak;
+        snprintf(f[F_MEASURED], 256, "  measured %s",
+                 bytes(b1, sizeof b1, x->measured, top, 0, worst));
+        snprintf(f[F_DIFF], 256, " (%s)",
+                 bytes(b2, sizeof b2, x->measured - x->predicted, top, 1, worst));
     } else if (rp && s->k > 0) {
-        snprintf(f[F_MEASURED], sizeof f[F_MEASURED], "  measured n/a");
+        snprintf(f[F_MEASURED], 256, "  measured n/a");
     }
-    snprintf(f[F_PEAK], sizeof f[F_PEAK], "  peak so far %s", units_bytes(b1, sizeof b1, peak, 0));
-    if (pat) snprintf(f[F_AT], sizeof f[F_AT], " @%u", pat);
     if (g->latency && a->tl.n)
-        snprintf(f[F_SPAN], sizeof f[F_SPAN], "  makespan %s",
-                 units_ms(b1, sizeof b1, a->tl.makespan));
+        snprintf(f[F_SPAN], 256, "  makespan %s", units_ms(b1, sizeof b1, a->tl.makespan));
     if (a->play.playing)
-        snprintf(f[F_PLAY], sizeof f[F_PLAY], "  %s %u/s", cv->utf8 ? "\u25b6" : ">",
-                 app_steps_per_sec(a));
+        snprintf(f[F_PLAY], 256, "  %s %u/s", utf8 ? "\u25b6" : ">", app_steps_per_sec(a));
     /* The replay's backend and device ("n/a" when the backend did not say);
      * the backend alone when the device does not fit. */
-    char shorttag[64] = "";
+    shorttag[0] = 0;
     if (a->rp.running && a->rp.job_be) {
-        snprintf(f[F_TAG], sizeof f[F_TAG], "  | %s: replaying", a->rp.job_be->name);
-        snprintf(shorttag, sizeof shorttag, "  | %s", a->rp.job_be->name);
+        snprintf(f[F_TAG], 256, "  | %s: replaying", a->rp.job_be->name);
+        snprintf(shorttag, 64, "  | %s", a->rp.job_be->name);
     } else if (a->have_replay) {
         const replay_result *h = &a->replay;
         size_t bl = strlen(h->backend);
-        if (!h->info.device[0]) snprintf(f[F_TAG], sizeof f[F_TAG], "  | %s: n/a", h->backend);
+        if (!h->info.device[0]) snprintf(f[F_TAG], 256, "  | %s: n/a", h->backend);
         else if (!strncmp(h->info.device, h->backend, bl) && h->info.device[bl] == ':')
-            snprintf(f[F_TAG], sizeof f[F_TAG], "  | %.200s",
-                     h->info.device); /* "host: Linux ..." */
-        else snprintf(f[F_TAG], sizeof f[F_TAG], "  | %s: %.180s", h->backend, h->info.device);
-        snprintf(shorttag, sizeof shorttag, "  | %s", h->backend);
+            snprintf(f[F_TAG], 256, "  | %.200s", h->info.device); /* "host: Linux ..." */
+        else snprintf(f[F_TAG], 256, "  | %s: %.180s", h->backend, h->info.device);
+        snprintf(shorttag, 64, "  | %s", h->backend);
     }
+}
+
+/* The status bar: the graph's file name (without its folders, as htop shows
+ * a command: where the repository sits must not push the numbers off the
+ * line), the policies, the step, the last pop, the live bytes, the replay's
+ * reading there, the peak so far and its step (in compare mode each named
+ * by its policy, the other order's too), the makespan of the whole order
+ * (when the graph has latencies), auto-play, the replay's backend and
+ * device. Which fields fit is decided on their widest (the numbers' widest),
+ * so that none comes and goes as the cursor moves but the last pop. */
+void view_status(canvas *cv, const app *a, rect r)
+{
+    char f[NFIELD][256], wide[NFIELD][256], shorttag[64], wshort[64];
+    fields(f, shorttag, a, cv->utf8, 0);
+    fields(wide, wshort, a, cv->utf8, 1);
     int cols[NFIELD], w = 0;
-    for (int i = 0; i < NFIELD; i++) w += cols[i] = utf8_count(f[i]);
+    for (int i = 0; i < NFIELD; i++) {
+        int n = utf8_count(f[i]), m = utf8_count(wide[i]);
+        w += cols[i] = n > m ? n : m;
+    }
     if (w > r.w && shorttag[0]) {
         w -= cols[F_TAG];
         snprintf(f[F_TAG], sizeof f[F_TAG], "%s", shorttag);
         w += cols[F_TAG] = utf8_count(f[F_TAG]);
     }
+    /* Lowest worth first, whole fields, none back once a worthier one went. */
     for (size_t i = 0; i < sizeof drop_order / sizeof drop_order[0] && w > r.w; i++) {
         int d = drop_order[i];
-        if (d == F_MEASURED && cols[F_DIFF])
-            continue; /* never the difference without the reading */
         w -= cols[d];
         cols[d] = 0;
-        if (d == F_PEAK && cols[F_AT]) { /* nor the step without the peak */
-            w -= cols[F_AT];
-            cols[F_AT] = 0;
-        }
-    }
-    /* A wide field gone may leave room for a narrower one dropped before it. */
-    for (size_t i = sizeof drop_order / sizeof drop_order[0]; i-- > 0;) { /* worthiest first */
-        int d = drop_order[i], need = utf8_count(f[d]);
-        if (cols[d] || !need || w + need > r.w) continue;
-        if ((d == F_AT && !cols[F_PEAK]) || (d == F_DIFF && !cols[F_MEASURED])) continue;
-        cols[d] = need;
-        w += need;
     }
     canvas_fill(cv, r, ' ', ST_STATUS);
     int x = r.x, end = r.x + r.w;

@@ -2,10 +2,8 @@
  * bytes now (exact's, when its search proved nothing, as not proven, with
  * its bound and gap), the saving, where the two orders first diverge, and
  * the other side's last pop. Exports view_summary. */
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 #include "util/optimal.h"
 #include "util/units.h"
 #include "util/utf8.h"
@@ -14,64 +12,58 @@
 /* Whether side s is exact's search stopped short of a proof: never its optimum. */
 static int unproven(const stepper *s) { return s->pol->kind == POLICY_EXACT && !s->r.optimal; }
 
+const char *view_peak_gap(const app *a, const stepper *s, char *out, size_t cap)
+{
+    int opt;
+    int64_t lb = app_bound(a, &opt);
+    char words[96];
+    out[0] = 0;
+    if (opt && lb > 0 && s->r.peak == lb) snprintf(out, cap, " (optimal)");
+    else if (opt && lb > 0)
+        snprintf(out, cap, " (%s)",
+                 optimal_phrase(words, sizeof words, s->r.peak, lb, 1, OPTIMAL_TINY));
+    return out;
+}
+
+/* One sentence from *y on, wrapped at words into the rows left less one for
+ * each of the after sentences still to come; moves *y past it. */
+static void put(canvas *cv, int x, int *y, int w, int ymax, int after, int style, const char *s)
+{
+    int rows = ymax - *y - after;
+    if (rows < 1) rows = 1;
+    if (*y < ymax) *y += layout_wrap(cv, x, *y, w, rows, style, s);
+}
+
 /* Side s's line: "fifo      peak   10.5 MiB at step 12      now 3.0 MiB", or
  * for an unproven exact "exact, not proven: 96.3 MiB, bound 74.0 MiB, gap
  * 30.1%; at step 12 now 3.0 MiB", less its tail, then its bound and gap,
- * where the width is short: whole words or none. */
-static void side_line(canvas *cv, int x, int y, int w, int style, const stepper *s)
+ * where the width is short: whole words or none. Wrapped where rows are free. */
+static void side_line(canvas *cv, int x, int *y, int w, int ymax, int after, int style,
+                      const app *a, const stepper *s)
 {
-    char line[320], p1[32], p2[32], words[128];
+    char line[320], p1[32], p2[32], words[128], gap[128];
     units_bytes(p2, sizeof p2, step_memory(s), 0);
     if (!unproven(s)) {
-        snprintf(line, sizeof line, "%-9s peak %10s at step %-7u now %s", s->pol->name,
-                 units_bytes(p1, sizeof p1, s->r.peak, 0), s->r.peak_step, p2);
-        canvas_fit(cv, x, y, w, style, line);
+        view_peak_gap(a, s, gap, sizeof gap);
+        snprintf(line, sizeof line, "%-9s peak %10s%s at step %-7u now %s", s->pol->name,
+                 units_bytes(p1, sizeof p1, s->r.peak, 0), gap, s->r.peak_step, p2);
+        if (utf8_count(line) > w) /* without the columns, to wrap less */
+            snprintf(line, sizeof line, "%s peak %s%s at step %u, now %s", s->pol->name, p1, gap,
+                     s->r.peak_step, p2);
+        put(cv, x, y, w, ymax, after, style, line);
         return;
     }
     const char *name = s->pol->name;
     optimal_phrase(words, sizeof words, s->r.peak, s->r.lower_bound, 0, OPTIMAL_SEARCH);
+    int rows = ymax - *y - after, room = w * (rows > 1 ? rows : 1);
     snprintf(line, sizeof line, "%s, %s; at step %u now %s", name, words, s->r.peak_step, p2);
-    if (utf8_count(line) > w) snprintf(line, sizeof line, "%s, %s", name, words);
-    if (utf8_count(line) > w)
+    if (layout_wrap(NULL, 0, 0, w, 99, style, line) * w > room)
+        snprintf(line, sizeof line, "%s, %s", name, words);
+    if (layout_wrap(NULL, 0, 0, w, 99, style, line) * w > room)
         snprintf(
             line, sizeof line, "%s, %s", name,
             optimal_phrase(words, sizeof words, s->r.peak, s->r.lower_bound, 0, OPTIMAL_VALUE));
-    canvas_fit(cv, x, y, w, style, line);
-}
-
-/* Whether the word at s is a unit of size (it stays with its number). */
-static int unit_word(const char *s)
-{
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    for (int i = 0; i < 5; i++) {
-        size_t n = strlen(unit[i]);
-        if (!strncmp(s, unit[i], n) && !isalpha((unsigned char)s[n])) return 1;
-    }
-    return 0;
-}
-
-/* Draws s over at most rows rows from (x, y), broken at spaces (never
- * before a unit), the last row cut as canvas_fit cuts; returns the next y. */
-static int wrap(canvas *cv, int x, int y, int w, int rows, const char *s)
-{
-    char part[320];
-    while (rows > 1 && utf8_count(s) > w) {
-        const char *p = s, *brk = NULL;
-        for (int k = 0; *p && k <= w; k++) {
-            if (*p == ' ' && k > 0 && !unit_word(p + 1)) brk = p;
-            uint32_t cp;
-            int n = utf8_decode(p, NULL, &cp);
-            p += n > 0 ? n : 1;
-        }
-        if (!brk || (size_t)(brk - s) >= sizeof part) break;
-        memcpy(part, s, (size_t)(brk - s));
-        part[brk - s] = 0;
-        canvas_text(cv, x, y++, w, ST_WHY, part);
-        s = brk + 1;
-        rows--;
-    }
-    canvas_fit(cv, x, y++, w, ST_WHY, s);
-    return y;
+    put(cv, x, y, w, ymax, after, style, line);
 }
 
 void view_summary(canvas *cv, const app *a, rect r)
@@ -84,7 +76,8 @@ void view_summary(canvas *cv, const app *a, rect r)
     char line[320], p1[32], pct[32], words[256];
     const stepper *side[2] = {o, m};
     int sty[2] = {ST_CURVE2, ST_CURVE};
-    for (int i = 0; i < 2 && y < ymax; i++, y++) side_line(cv, x, y, w, sty[i], side[i]);
+    for (int i = 0; i < 2 && y < ymax; i++)
+        side_line(cv, x, &y, w, ymax, 4 - i, sty[i], a, side[i]);
     if (y < ymax) {
         /* shares of o's peak, as compare's saving and vs optimum are */
         int64_t save = o->r.peak - m->r.peak;
@@ -98,10 +91,12 @@ void view_summary(canvas *cv, const app *a, rect r)
                 snprintf(line, sizeof line, "%s needs %s (%s) more than %s%s", m->pol->name,
                          units_bytes(p1, sizeof p1, -save, 0),
                          optimal_pct(pct, sizeof pct, -save, o->r.peak), o->pol->name, tail[k]);
-                if (utf8_count(line) <= w) break;
+                if (layout_wrap(NULL, 0, 0, w, 99, 0, line) <=
+                    (ymax - y - 2 > 1 ? ymax - y - 2 : 1))
+                    break;
             }
         else snprintf(line, sizeof line, "same peak: no saving");
-        canvas_fit(cv, x, y++, w, save > 0 ? ST_GOOD : save < 0 ? ST_WARN : ST_NORMAL, line);
+        put(cv, x, &y, w, ymax, 2, save > 0 ? ST_GOOD : save < 0 ? ST_WARN : ST_NORMAL, line);
     }
     if (y < ymax) {
         uint32_t d = a->cmp.diverge;
@@ -109,13 +104,11 @@ void view_summary(canvas *cv, const app *a, rect r)
         else
             snprintf(line, sizeof line, "orders diverge first at step %u: %s", d + 1,
                      app_part_words(a, d, words, sizeof words));
-        canvas_fit(cv, x, y++, w, ST_NORMAL, line);
+        put(cv, x, &y, w, ymax, 1, ST_NORMAL, line);
     }
     /* why each took its node there: the stepped side's, then the other's,
-     * wrapped while rows are free (one is kept for the other's last pop) */
-    for (int i = 0; i < 2 && a->cmp.diverge < g->n && y < ymax; i++) {
-        int left = ymax - y - 1, rows = i ? left : (left + 1) / 2;
-        y = wrap(cv, x, y, w, rows < 1 ? 1 : rows, app_part_why(a, i, line, sizeof line));
-    }
-    if (y < ymax) canvas_fit(cv, x, y++, w, ST_WHY, a->why[1]);
+     * wrapped while rows are free (one kept for each sentence after) */
+    for (int i = 0; i < 2 && a->cmp.diverge < g->n; i++)
+        put(cv, x, &y, w, ymax, 2 - i, ST_WHY, app_part_why(a, i, line, sizeof line));
+    put(cv, x, &y, w, ymax, 0, ST_WHY, a->why[1]);
 }
