@@ -88,7 +88,8 @@ static void set_window(app *a, int64_t lo, uint32_t span)
     a->zoom_span = span;
 }
 
-/* The cursor stays in the zoom's window: the window follows it. */
+/* After the cursor moved, the window follows it (a pan alone leaves the
+ * cursor where it is, off the window if need be). */
 static void follow_cursor(app *a)
 {
     if (!a->zoom_span) return;
@@ -102,20 +103,21 @@ void app_zoom(app *a, int key)
 {
     uint32_t lo, span, k = a->st[0].k;
     app_curve_window(a, &lo, &span);
-    if (key == 'z') set_window(a, (int64_t)k - span / 4, span / 2);
-    else if (key == 'Z') set_window(a, (int64_t)k - span, span * 2 > span ? span * 2 : span);
+    /* z and Z keep the cursor where it is on screen, or (when a pan left it
+     * outside) the window's middle; < and > move the window only */
+    uint32_t c = k >= lo && k < lo + span ? k : lo + span / 2;
+    if (key == 'z') set_window(a, (int64_t)c - span / 4, span / 2);
+    else if (key == 'Z') set_window(a, (int64_t)c - span, span * 2 > span ? span * 2 : span);
     else if (key == '<') set_window(a, (int64_t)lo - span / 2, span);
     else if (key == '>') set_window(a, (int64_t)lo + span / 2, span);
     else set_window(a, 0, UINT32_MAX);
     app_curve_window(a, &lo, &span);
     if (a->zoom_span)
-        snprintf(a->msg, sizeof a->msg, "the curve shows steps %u to %u of %u (0: all)", lo,
-                 lo + span - 1, a->g->n);
+        snprintf(a->msg, sizeof a->msg, "the curve shows steps %u to %u of %u (0: all)%s", lo,
+                 lo + span - 1, a->g->n,
+                 k < lo || k >= lo + span ? "; the cursor is off it (a move brings it back)" : "");
     else snprintf(a->msg, sizeof a->msg, "the curve shows every step");
     a->msg_moment = 1;
-    /* panning may leave the cursor behind: bring it along */
-    if (k < lo) app_jump(a, lo);
-    else if (k >= lo + span) app_jump(a, lo + span - 1);
 }
 
 /* After the cursor moved: the why lines, the selection, the curve's window. */
