@@ -1,7 +1,8 @@
 /* test_ui_curve.c: the memory curve's panel: a pan moves the window and not the cursor, the x
  * axis's cursor label stands at the plot's cursor column (at End too), and in compare mode the
  * two orders part without colour (a dotted curve, a second ASCII glyph) with both names in the
- * legend at every width. */
+ * legend at every width; e in compare mode writes both curves to one SVG, labels apart, asking
+ * before it overwrites. */
 /* geom.h first: its parameter "timeline" would shadow uiutil.h's includes' timeline */
 #include "ui/geom.h"
 #include "uiutil.h"
@@ -187,6 +188,92 @@ static void test_two_orders_without_colour(void **state)
     close_app(&f);
 }
 
+/* The label boxes of an SVG (data-box), pairwise apart. */
+static void labels_apart(const char *svg, uint32_t k)
+{
+    double b[16][4];
+    int n = 0;
+    for (const char *p = strstr(svg, "data-box=\""); p; p = strstr(p + 1, "data-box=\"")) {
+        assert_true(n < 16);
+        assert_int_equal(sscanf(p + 10, "%lf %lf %lf %lf", &b[n][0], &b[n][1], &b[n][2], &b[n][3]),
+                         4);
+        for (int j = 0; j < n; j++)
+            if (!(b[n][2] <= b[j][0] || b[n][0] >= b[j][2] || b[n][3] <= b[j][1] ||
+                  b[n][1] >= b[j][3]))
+                fail_msg("step %u: label %d over label %d", k, n, j);
+        n++;
+    }
+    assert_true(n >= 2); /* a peak's and the cursor's at least */
+}
+
+/* e in compare mode: one SVG with both curves, both names in the title and
+ * legend, the why lines; its labels never overlap, at any cursor step
+ * (the cursor's beside the peaks' included); an existing file is only
+ * overwritten after y (n, Enter, any other key keep it). */
+static void test_export_compare(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 1);
+    app *a = &f.a;
+    app_resize(a, 120, 35);
+    char dir[] = "/tmp/memtris-curve-XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/slide.svg", dir);
+    uint32_t n = f.g->n;
+    for (uint32_t k = 0; k <= n; k++) {
+        app_jump(a, k);
+        unlink(path);
+        assert_int_equal(app_export_svg(a, path), 0);
+        size_t len;
+        char *svg = slurp(path, &len);
+        assert_non_null(svg);
+        assert_non_null(strstr(svg, "policy priority vs fifo"));
+        assert_non_null(strstr(svg, "class=\"curve\""));
+        assert_non_null(strstr(svg, "class=\"curve2\""));
+        assert_non_null(strstr(svg, ">priority</text>"));
+        assert_non_null(strstr(svg, ">fifo</text>"));
+        assert_non_null(strstr(svg, "class=\"note\""));
+        labels_apart(svg, k);
+        free(svg);
+    }
+    /* The offered name says both; the file exists: asked, n keeps it. */
+    char offered[256];
+    app_export_name(a, offered, sizeof offered);
+    assert_non_null(strstr(offered, "-priority-vs-fifo-step"));
+    FILE *o = fopen(path, "w");
+    assert_non_null(o);
+    fputs("keep me\n", o);
+    fclose(o);
+    app_key(a, 'e');
+    while (a->prompt.buf[0]) app_key(a, K_BACKSPACE);
+    type(a, path);
+    app_key(a, K_ENTER);
+    assert_int_equal(a->prompt.kind, 'o');
+    size_t len;
+    char *s = render(a, 120, 35, 1, 1, &len);
+    assert_non_null(strstr(s, "Overwrite it? y/n (n)"));
+    free(s);
+    app_key(a, K_ENTER); /* the default: no */
+    assert_int_equal(a->prompt.kind, 0);
+    char *kept = slurp(path, &len);
+    assert_string_equal(kept, "keep me\n");
+    free(kept);
+    assert_non_null(strstr(a->msg, "not written"));
+    app_key(a, 'e');
+    while (a->prompt.buf[0]) app_key(a, K_BACKSPACE);
+    type(a, path);
+    app_key(a, K_ENTER);
+    app_key(a, 'y');
+    char *svg = slurp(path, &len);
+    assert_non_null(strstr(svg, "<svg"));
+    free(svg);
+    assert_non_null(strstr(a->msg, "wrote"));
+    unlink(path);
+    rmdir(dir);
+    close_app(&f);
+}
+
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
@@ -194,6 +281,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cursor_tick_lines_up),
         cmocka_unit_test(test_pan_moves_the_view),
         cmocka_unit_test(test_two_orders_without_colour),
+        cmocka_unit_test(test_export_compare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

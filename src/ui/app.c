@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "util/optimal.h"
 #include "util/units.h"
 #include "app_internal.h"
@@ -114,8 +115,7 @@ void app_zoom(app *a, int key)
     app_curve_window(a, &lo, &span);
     if (a->zoom_span)
         snprintf(a->msg, sizeof a->msg, "the curve shows steps %u to %u of %u (0: all)%s", lo,
-                 lo + span - 1, a->g->n,
-                 k < lo || k >= lo + span ? "; the cursor is off it (a move brings it back)" : "");
+                 lo + span - 1, a->g->n, k < lo || k >= lo + span ? "; the cursor is off it" : "");
     else snprintf(a->msg, sizeof a->msg, "the curve shows every step");
     a->msg_moment = 1;
 }
@@ -553,7 +553,18 @@ void app_prompt_do(app *a, int key)
     case APP_PROMPT_BREAK:
         app_break_add(&a->play, a->g, a->prompt.buf, a->msg, sizeof a->msg);
         break;
-    case APP_PROMPT_EXPORT: app_export_svg(a, a->prompt.buf); break;
+    case APP_PROMPT_EXPORT:
+        if (access(a->prompt.buf, F_OK) == 0) {
+            char path[sizeof a->prompt.buf];
+            snprintf(path, sizeof path, "%s", a->prompt.buf);
+            app_prompt_open(&a->prompt, 'o', path);
+            snprintf(a->msg, sizeof a->msg,
+                     "%.120s exists: y overwrites it, any other key keeps it", path);
+        } else {
+            app_export_svg(a, a->prompt.buf);
+        }
+        break;
+    case APP_PROMPT_OVERWRITE: app_export_svg(a, a->prompt.buf); break;
     case APP_PROMPT_EDIT: break;
     }
 }
