@@ -335,8 +335,14 @@ static int put_label(FILE *f, labels *L, double x, double y, int end, const char
                      const char *text, double lo, double hi)
 {
     double w = 7.0 * (double)utf8_count(text), x0 = end ? x - w : x, x1 = x0 + w;
-    if (x0 < 2) x0 = 2, x1 = x0 + w;
-    if (x1 > W - 2) x1 = W - 2, x0 = x1 - w;
+    if (x0 < 2) {
+        x0 = 2;
+        x1 = x0 + w;
+    }
+    if (x1 > W - 2) {
+        x1 = W - 2;
+        x0 = x1 - w;
+    }
     for (int i = 0; i < 16 && L->n < 8; i++) {
         double yy = y + (i + 1) / 2 * 16 * (i % 2 ? 1 : -1), y0 = yy - 11, y1 = yy + 3;
         if (y0 < lo || y1 > hi) continue;
@@ -352,7 +358,10 @@ static int put_label(FILE *f, labels *L, double x, double y, int end, const char
         svg_escape(f, text);
         fprintf(f, "</text>\n");
         double *bx = L->box[L->n++];
-        bx[0] = x0, bx[1] = y0, bx[2] = x1, bx[3] = y1;
+        bx[0] = x0;
+        bx[1] = y0;
+        bx[2] = x1;
+        bx[3] = y1;
         return 1;
     }
     return 0;
@@ -423,8 +432,10 @@ static void write_curve(FILE *f, const svg_plan *p, plan_draw *d)
                 x, CT - 14, x + 22, CT - 14, x + 27, CT - 10);
         svg_escape(f, p->policy2);
         fprintf(f, "</text></g>\n");
-        L.box[L.n][0] = ML + 180, L.box[L.n][1] = CT - 24, L.box[L.n][2] = W - MR;
-        L.box[L.n++][3] = CT - 4; /* the title and legend's row */
+        L.box[L.n][0] = ML + 180; /* the title and legend's row */
+        L.box[L.n][1] = CT - 24;
+        L.box[L.n][2] = W - MR;
+        L.box[L.n++][3] = CT - 4;
         curve_path(f, r2, d, &ac, 1);
     }
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n", ML, CT + CH,

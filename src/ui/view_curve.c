@@ -154,29 +154,29 @@ static uint32_t mark_of(int id, int utf8)
 }
 
 /* The policies' legends, both or none: with their peaks in the top border
- * when they fit there, else their names only, else their names in the
- * bottom border. Returns the bottom border's first free column, or -1 when
- * it is untouched. */
+ * when they fit there, else their names only (top, else bottom). Returns the bottom border's first
+ * free column, or -1 when it is untouched. */
 static int policy_legends(canvas *cv, rect r, int *lx, const stepper *s, const stepper *o)
 {
     const stepper *side[2] = {o, s};
     int ids[2] = {2, 1}, sty[2] = {ST_CURVE2, ST_CURVE}, maxx = r.x + r.w - 2, unp[2];
     for (int i = 0; i < 2; i++)
         unp[i] = side[i] && side[i]->pol->kind == POLICY_EXACT && !side[i]->r.optimal;
-    for (int pass = 0; pass < 3; pass++) {
-        int x = pass < 2 ? *lx : r.x + 2, y = pass < 2 ? r.y : r.y + r.h - 1, w = 0;
+    for (int pass = 0; pass < 3; pass++) { /* full top, names top, names bottom */
+        int top = pass < 2, full = pass == 0;
+        int x = top ? *lx : r.x + 2, y = top ? r.y : r.y + r.h - 1, w = 0;
         char buf[96];
         for (int i = 0; i < 2; i++)
             if (side[i])
-                w += legend_text(buf, sizeof buf, side[i]->pol->name, pass ? -1 : side[i]->r.peak,
+                w += legend_text(buf, sizeof buf, side[i]->pol->name, full ? side[i]->r.peak : -1,
                                  unp[i]);
         if (x + w - 1 > maxx) continue;
         for (int i = 0; i < 2; i++)
             if (side[i])
                 legend(cv, &x, y, maxx, sty[i], mark_of(ids[i], cv->utf8), side[i]->pol->name,
-                       pass ? -1 : side[i]->r.peak, unp[i]);
-        if (pass < 2) *lx = x;
-        return pass < 2 ? -1 : x;
+                       full ? side[i]->r.peak : -1, unp[i]);
+        if (top) *lx = x;
+        return top ? -1 : x;
     }
     return -1;
 }
