@@ -144,7 +144,7 @@ check "w says why priority is lower" "fifo holds 4 buffers priority does not, 7.
 keys w
 wait_gone "Why priority"
 check "compare mode shows priority's ready queue" "Ready priority"
-check "compare mode shows both peaks" "fifo peak 10.5 MiB"
+check "compare mode shows both peaks" "peak   10.5 MiB"
 check "compare mode shows the saving" "saving    3.5 MiB (33.3%) with priority"
 check "compare mode shows the divergence" "orders diverge first at step 5"
 keys c
@@ -314,6 +314,18 @@ start mono env NO_COLOR=1 "$bin" --ascii "$src/samples/demo.json"
 check "ASCII borders with --ascii" "+- Ready priority (1) -"
 keys q
 check "q exits the ASCII session" "EXIT=0"
+
+# Two orders without colour (issue 26): TERM=vt100 and --no-color, compare
+# mode: the legend names both policies, each after its own mark (fifo's
+# dotted braille, priority's solid), in braille and in ASCII.
+start vt100 env TERM=vt100 "$bin" --no-color --compare fifo "$src/samples/demo.json"
+check "TERM=vt100 --no-color names both curves' policies" "⢕ fifo  ⣿ priority"
+keys q
+check "q exits the vt100 session" "EXIT=0"
+start vt100a env TERM=vt100 "$bin" --no-color --ascii --compare fifo "$src/samples/demo.json"
+check "... and in ASCII, with '+' and '#'" "+ fifo  # priority"
+keys q
+check "q exits the vt100 ASCII session" "EXIT=0"
 
 # No terminal: refuse and point to the text commands.
 out=$("$bin" "$src/samples/demo.json" </dev/null 2>&1 >/dev/null)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "util/optimal.h"
 #include "util/units.h"
 #include "app_internal.h"
@@ -88,7 +89,8 @@ static void set_window(app *a, int64_t lo, uint32_t span)
     a->zoom_span = span;
 }
 
-/* The cursor stays in the zoom's window: the window follows it. */
+/* After the cursor moved, the window follows it (a pan alone leaves the
+ * cursor where it is, off the window if need be). */
 static void follow_cursor(app *a)
 {
     if (!a->zoom_span) return;
@@ -102,20 +104,20 @@ void app_zoom(app *a, int key)
 {
     uint32_t lo, span, k = a->st[0].k;
     app_curve_window(a, &lo, &span);
-    if (key == 'z') set_window(a, (int64_t)k - span / 4, span / 2);
-    else if (key == 'Z') set_window(a, (int64_t)k - span, span * 2 > span ? span * 2 : span);
+    /* z and Z keep the cursor where it is on screen, or (when a pan left it
+     * outside) the window's middle; < and > move the window only */
+    uint32_t c = k >= lo && k < lo + span ? k : lo + span / 2;
+    if (key == 'z') set_window(a, (int64_t)c - span / 4, span / 2);
+    else if (key == 'Z') set_window(a, (int64_t)c - span, span * 2 > span ? span * 2 : span);
     else if (key == '<') set_window(a, (int64_t)lo - span / 2, span);
     else if (key == '>') set_window(a, (int64_t)lo + span / 2, span);
     else set_window(a, 0, UINT32_MAX);
     app_curve_window(a, &lo, &span);
     if (a->zoom_span)
-        snprintf(a->msg, sizeof a->msg, "the curve shows steps %u to %u of %u (0: all)", lo,
-                 lo + span - 1, a->g->n);
+        snprintf(a->msg, sizeof a->msg, "the curve shows steps %u to %u of %u (0: all)%s", lo,
+                 lo + span - 1, a->g->n, k < lo || k >= lo + span ? "; the cursor is off it" : "");
     else snprintf(a->msg, sizeof a->msg, "the curve shows every step");
     a->msg_moment = 1;
-    /* panning may leave the cursor behind: bring it along */
-    if (k < lo) app_jump(a, lo);
-    else if (k >= lo + span) app_jump(a, lo + span - 1);
 }
 
 /* After the cursor moved: the why lines, the selection, the curve's window. */
@@ -566,7 +568,18 @@ void app_prompt_do(app *a, int key)
     case APP_PROMPT_BREAK:
         app_break_add(&a->play, a->g, a->prompt.buf, a->msg, sizeof a->msg);
         break;
-    case APP_PROMPT_EXPORT: app_export_svg(a, a->prompt.buf); break;
+    case APP_PROMPT_EXPORT:
+        if (access(a->prompt.buf, F_OK) == 0) {
+            char path[sizeof a->prompt.buf];
+            snprintf(path, sizeof path, "%s", a->prompt.buf);
+            app_prompt_open(&a->prompt, 'o', path);
+            snprintf(a->msg, sizeof a->msg,
+                     "%.120s exists: y overwrites it, any other key keeps it", path);
+        } else {
+            app_export_svg(a, a->prompt.buf);
+        }
+        break;
+    case APP_PROMPT_OVERWRITE: app_export_svg(a, a->prompt.buf); break;
     case APP_PROMPT_EDIT: break;
     }
 }

@@ -7,7 +7,8 @@
 
 /* app.c */
 /* z (or + on the curve): half the steps, around the cursor; Z (or -):
- * twice; < and >: half a window back or on; 0: every step. */
+ * twice; < and >: half a window back or on, the cursor left where it is;
+ * 0: every step. */
 void app_zoom(app *a, int key);
 /* The stack shows live buffers only: a selection there ends with its
  * buffer (the timeline shows every buffer, and keeps it). */

@@ -61,6 +61,12 @@ app_prompt_ask app_prompt_key(app_prompt *p, int key, uint32_t nsteps, uint32_t 
                               size_t cap)
 {
     size_t len = strlen(p->buf);
+    if (p->kind == 'o') {
+        p->kind = 0;
+        if (key == 'y' || key == 'Y') return APP_PROMPT_OVERWRITE;
+        snprintf(msg, cap, "not written: %.120s is there already", p->buf);
+        return APP_PROMPT_EDIT;
+    }
     if (key == K_ESC) {
         p->kind = 0;
     } else if (key == K_ENTER || key == '\n' || key == '\r') {

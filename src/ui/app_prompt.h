@@ -9,7 +9,8 @@
 #include "sched/policy/policy.h"
 
 typedef struct app_prompt {
-    int kind;      /* 0 (none), 'g' (go to step), '/' (find node), 'b' (breakpoint), 'e' (export) */
+    int kind;      /* 0 (none), 'g' (go to step), '/' (find node), 'b' (breakpoint), 'e' (export),
+                    * 'o' (export's file exists: overwrite it? buf holds its name) */
     char buf[256]; /* the text typed */
     int finding;   /* after a find: n and N go to the next and previous match */
     char find[64]; /* the query they look for */
@@ -17,17 +18,19 @@ typedef struct app_prompt {
 
 /* What a key in a prompt asks of the app. */
 typedef enum {
-    APP_PROMPT_EDIT,   /* nothing: the text changed, or the prompt closed */
-    APP_PROMPT_GO,     /* go to step *step */
-    APP_PROMPT_FIND,   /* go to the first match of p->find after the cursor */
-    APP_PROMPT_BREAK,  /* set a breakpoint from p->buf */
-    APP_PROMPT_EXPORT, /* export to the file p->buf */
+    APP_PROMPT_EDIT,      /* nothing: the text changed, or the prompt closed */
+    APP_PROMPT_GO,        /* go to step *step */
+    APP_PROMPT_FIND,      /* go to the first match of p->find after the cursor */
+    APP_PROMPT_BREAK,     /* set a breakpoint from p->buf */
+    APP_PROMPT_EXPORT,    /* export to the file p->buf (asking first when it exists) */
+    APP_PROMPT_OVERWRITE, /* 'o' answered y: export to p->buf, over the file there */
 } app_prompt_ask;
 
 /* Opens prompt kind ('g', '/', 'b', 'e') with text offered (NULL: none). */
 void app_prompt_open(app_prompt *p, int kind, const char *offered);
-/* A key while a prompt is up: typing, Backspace, Esc (cancel), Enter (what
- * it asks; a step that is not one of 0 .. nsteps is refused in msg). */
+/* A key while a prompt is up: in 'o', y or Y overwrites and any other key
+ * (Enter too: no is the default) leaves the file as it is; else typing, Backspace, Esc (cancel),
+ * Enter (what it asks; a step that is not one of 0 .. nsteps is refused in msg). */
 app_prompt_ask app_prompt_key(app_prompt *p, int key, uint32_t nsteps, uint32_t *step, char *msg,
                               size_t cap);
 /* The match of p->find in r after (dir > 0) or before step k: its step, or

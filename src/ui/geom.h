@@ -53,6 +53,16 @@ static inline int geom_col_of_step(uint32_t k, int dx, geom_window w)
     return c > (uint64_t)dx ? dx : (int)c;
 }
 
+/* The plot's column (a cell, not a dot) of the cursor at step k: -1 when
+ * the window does not hold k (a pan moves the window, not the cursor). The
+ * x axis's cursor label stands at this column too. */
+static inline int geom_cursor_x(const geom_curve *g, uint32_t k, geom_window w)
+{
+    if (k < w.lo || k - w.lo >= w.span) return -1;
+    int c = geom_col_of_step(k, g->dx, w);
+    return g->plot.x + (c >= g->dx ? g->dx - 1 : c) / g->sub;
+}
+
 /* The drawing area inside the arena panel r, right of the address labels
  * (the timeline keeps its last row for the step axis). */
 static inline rect geom_arena_area(rect r, int timeline)

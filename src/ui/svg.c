@@ -305,6 +305,10 @@ static void write_head(FILE *f, const svg_plan *p, const plan_draw *d, int h)
     svg_escape(f, base_name(g->source));
     fprintf(f, ": policy ");
     svg_escape(f, p->policy);
+    if (p->r2) {
+        fprintf(f, " vs ");
+        svg_escape(f, p->policy2);
+    }
     fprintf(f, ", placer ");
     svg_escape(f, pl->placer);
     if (p->has_cursor) fprintf(f, ", at step %u of %u", p->cursor, n);
@@ -317,68 +321,154 @@ static void write_head(FILE *f, const svg_plan *p, const plan_draw *d, int h)
             units_bytes(a3, sizeof a3, pl->align, 0));
 }
 
+/* The labels placed so far, none over another. */
+typedef struct labels {
+    double box[8][4]; /* x0, y0, x1, y1 */
+    int n;
+} labels;
+
+/* Writes text at (x, y) (anchored at its end when end) in colour col, at the
+ * first of y, y + 16, y - 16, y + 32, y - 32 ... (kept in [lo, hi]) where its
+ * box meets no label placed before; none: it is left out (returns 0). Its box
+ * (12-pixel text, 7 pixels a character at most) is in data-box. */
+static int put_label(FILE *f, labels *L, double x, double y, int end, const char *col,
+                     const char *text, double lo, double hi)
+{
+    double w = 7.0 * (double)utf8_count(text), x0 = end ? x - w : x, x1 = x0 + w;
+    if (x0 < 2) {
+        x0 = 2;
+        x1 = x0 + w;
+    }
+    if (x1 > W - 2) {
+        x1 = W - 2;
+        x0 = x1 - w;
+    }
+    for (int i = 0; i < 16 && L->n < 8; i++) {
+        double yy = y + (i + 1) / 2 * 16 * (i % 2 ? 1 : -1), y0 = yy - 11, y1 = yy + 3;
+        if (y0 < lo || y1 > hi) continue;
+        int free_ = 1;
+        for (int j = 0; j < L->n && free_; j++)
+            free_ = x1 <= L->box[j][0] || x0 >= L->box[j][2] || y1 <= L->box[j][1] ||
+                    y0 >= L->box[j][3];
+        if (!free_) continue;
+        fprintf(f,
+                "<text class=\"label\" data-box=\"%.1f %.1f %.1f %.1f\" x=\"%.1f\" y=\"%.1f\" "
+                "font-size=\"12\" fill=\"%s\"" HALO ">",
+                x0, y0, x1, y1, x0, yy, col);
+        svg_escape(f, text);
+        fprintf(f, "</text>\n");
+        double *bx = L->box[L->n++];
+        bx[0] = x0;
+        bx[1] = y0;
+        bx[2] = x1;
+        bx[3] = y1;
+        return 1;
+    }
+    return 0;
+}
+
+/* One run's curve, folded per pixel column: filled (the first) or dashed. */
+static void curve_path(FILE *f, const run *r, plan_draw *d, const axis *ac, int dashed)
+{
+    uint32_t ncol = columns(r->memory, d->n, d->col, d->col_end);
+    if (!ncol) return;
+    fprintf(f, "<path class=\"%s\" d=\"M%d,%d", dashed ? "curve2" : "curve", ML, CT + CH);
+    for (uint32_t c = 0; c < ncol; c++)
+        fprintf(f, "V%.1fH%.1f", CT + CH - (double)d->col[c] / ac->max * CH,
+                xs(d->col_end[c], d->n));
+    if (dashed)
+        fprintf(f, "\" fill=\"none\" stroke=\"#e15759\" stroke-width=\"1.6\" "
+                   "stroke-dasharray=\"5,3\"/>\n");
+    else
+        fprintf(f,
+                "V%dZ\" fill=\"#4e79a7\" fill-opacity=\"0.25\" stroke=\"#2f5f8f\" "
+                "stroke-width=\"1.2\" stroke-linejoin=\"round\"/>\n",
+                CT + CH);
+}
+
+/* A run's peak: a dot and its label (named by policy in compare mode). */
+static void peak_mark(FILE *f, labels *L, const run *r, uint32_t n, const axis *ac,
+                      const char *name, const char *col)
+{
+    if (!r->peak_step) return;
+    char a1[32], t[128];
+    uint32_t ps = r->peak_step - 1;
+    double px = (xs(ps, n) + xs(ps + 1, n)) / 2, py = CT + CH - (double)r->peak / ac->max * CH;
+    int right = px > ML + PW * 0.7;
+    fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", px, py, col);
+    snprintf(t, sizeof t, "%s%speak %s at step %u", name ? name : "", name ? " " : "",
+             units_bytes(a1, sizeof a1, r->peak, 0), r->peak_step);
+    put_label(f, L, right ? px - 8 : px + 8, py - 4, right, col, t, CT - 6, CT + CH);
+}
+
 /* The memory curve: live bytes after each step, folded per pixel column,
- * its peak, and the TUI's cursor. */
+ * its peak, the TUI's cursor; in compare mode the other policy's dashed,
+ * a legend naming both. */
 static void write_curve(FILE *f, const svg_plan *p, plan_draw *d)
 {
-    const run *r = d->r;
+    const run *r = d->r, *r2 = p->r2;
     uint32_t n = d->n;
-    char a1[32];
-    axis ac = byte_axis(d->lb, 1.15);
+    char a1[32], t[160];
+    labels L = {.n = 0};
+    axis ac = byte_axis(r2 && r2->peak > d->lb ? r2->peak : d->lb, 1.15);
     fprintf(f,
             "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\" fill=\"#333333\">live "
-            "memory "
-            "after each step</text>\n",
+            "memory after each step</text>\n",
             ML, CT - 10);
     draw_byte_axis(f, &ac, CT, CH, "live bytes");
-    uint32_t ncol = columns(r->memory, n, d->col, d->col_end);
-    if (ncol) {
-        fprintf(f, "<path d=\"M%d,%d", ML, CT + CH);
-        for (uint32_t c = 0; c < ncol; c++)
-            fprintf(f, "V%.1fH%.1f", CT + CH - (double)d->col[c] / ac.max * CH,
-                    xs(d->col_end[c], n));
-        fprintf(
-            f,
-            "V%dZ\" fill=\"#4e79a7\" fill-opacity=\"0.25\" stroke=\"#2f5f8f\" stroke-width=\"1.2\" "
-            "stroke-linejoin=\"round\"/>\n",
-            CT + CH);
+    curve_path(f, r, d, &ac, 0);
+    if (r2) { /* the legend, right-aligned over the panel: "— priority  - - fifo" */
+        int x = W - MR - 7 * (int)(strlen(p->policy) + strlen(p->policy2)) - 90;
+        fprintf(f,
+                "<g class=\"legend\" font-size=\"12\" fill=\"#333333\"><line x1=\"%d\" y1=\"%d\" "
+                "x2=\"%d\" y2=\"%d\" stroke=\"#2f5f8f\" stroke-width=\"3\"/><text x=\"%d\" "
+                "y=\"%d\">",
+                x, CT - 14, x + 22, CT - 14, x + 27, CT - 10);
+        svg_escape(f, p->policy);
+        x += 27 + 7 * (int)strlen(p->policy) + 12;
+        fprintf(f,
+                "</text><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#e15759\" "
+                "stroke-width=\"1.6\" stroke-dasharray=\"5,3\"/><text x=\"%d\" y=\"%d\">",
+                x, CT - 14, x + 22, CT - 14, x + 27, CT - 10);
+        svg_escape(f, p->policy2);
+        fprintf(f, "</text></g>\n");
+        L.box[L.n][0] = ML + 180; /* the title and legend's row */
+        L.box[L.n][1] = CT - 24;
+        L.box[L.n][2] = W - MR;
+        L.box[L.n++][3] = CT - 4;
+        curve_path(f, r2, d, &ac, 1);
     }
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n", ML, CT + CH,
             W - MR, CT + CH);
     if (r->peak_step) {
         uint32_t ps = r->peak_step - 1;
-        double px = (xs(ps, n) + xs(ps + 1, n)) / 2, py = CT + CH - (double)d->lb / ac.max * CH;
-        int right = px > ML + PW * 0.7;
+        double px = (xs(ps, n) + xs(ps + 1, n)) / 2;
         fprintf(f,
                 "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b2182b\" "
-                "stroke-width=\"0.8\" "
-                "stroke-dasharray=\"3,3\"/>\n",
+                "stroke-width=\"0.8\" stroke-dasharray=\"3,3\"/>\n",
                 px, CT, px, AB);
-        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#b2182b\"/>\n", px, py);
-        fprintf(
-            f,
-            "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#b2182b\" text-anchor=\"%s\"" HALO
-            ">peak %s at "
-            "step %u</text>\n",
-            right ? px - 8 : px + 8, py - 4, right ? "end" : "start",
-            units_bytes(a1, sizeof a1, d->lb, 0), r->peak_step);
     }
-
+    peak_mark(f, &L, r, n, &ac, r2 ? p->policy : NULL, "#b2182b");
+    if (r2) peak_mark(f, &L, r2, n, &ac, p->policy2, "#e15759");
     if (p->has_cursor && p->cursor <= n) {
         /* The TUI's cursor: step k's state ends at x(k); its live bytes. */
         uint32_t k = p->cursor;
         double x = xs(k, n);
         int64_t live = k ? r->memory[k - 1] : 0;
-        int right = x > ML + PW * 0.7;
         fprintf(f,
                 "<line class=\"cursor\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
                 "stroke=\"#1a9850\" stroke-width=\"1.4\"/>\n",
                 x, CT, x, AB);
-        fprintf(f,
-                "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" fill=\"#1a9850\" "
-                "text-anchor=\"%s\"" HALO ">step %u: %s live</text>\n",
-                right ? x - 6 : x + 6, CT + 12, right ? "end" : "start", k,
-                units_bytes(a1, sizeof a1, live > 0 ? live : 0, 0));
+        snprintf(t, sizeof t, "step %u: %s live", k,
+                 units_bytes(a1, sizeof a1, live > 0 ? live : 0, 0));
+        if (r2 && r2->n == n) { /* both sides' live bytes, named */
+            char a2[32];
+            int64_t l2 = k ? r2->memory[k - 1] : 0;
+            snprintf(t, sizeof t, "step %u: %s %s, %s %s live", k, p->policy, a1, p->policy2,
+                     units_bytes(a2, sizeof a2, l2 > 0 ? l2 : 0, 0));
+        }
+        put_label(f, &L, x > ML + PW * 0.7 ? x - 6 : x + 6, CT + 12, x > ML + PW * 0.7, "#1a9850",
+                  t, CT - 6, CT + CH);
     }
 }
 
@@ -546,7 +636,8 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
     pick_drawn(&d, p->max_rects ? p->max_rects : SVG_MAX_RECTS);
     d.lb = d.r->peak;
     d.arena = d.pl->arena;
-    write_head(f, p, &d, AB + 76 + (d.ndraw < d.nvis ? 32 : 0));
+    int foot = AB + 76 + (d.ndraw < d.nvis ? 32 : 0);
+    write_head(f, p, &d, foot + (p->nnotes ? 8 + 16 * (int)p->nnotes : 0));
     write_curve(f, p, &d);
 
     /* The lifetime x address chart. */
@@ -566,6 +657,12 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
     write_hwm(f, &d, &aa);
     write_step_axis(f, n);
     write_legend(f, &d);
+    for (uint32_t i = 0; i < p->nnotes; i++) { /* the TUI's why list */
+        fprintf(f, "<text class=\"note\" x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#333333\">", ML,
+                foot + 4 + 16 * (int)i);
+        svg_escape(f, p->notes[i]);
+        fprintf(f, "</text>\n");
+    }
     fprintf(f, "</svg>\n");
     plan_draw_free(&d);
     return 0;

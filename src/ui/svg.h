@@ -18,18 +18,25 @@ typedef struct svg_plan {
     const graph *g;
     const run *r; /* the schedule the plan was made for */
     const placement *pl;
-    const char *policy; /* the policy's name, for the title */
-    uint32_t max_rects; /* 0: SVG_MAX_RECTS */
-    int has_cursor;     /* mark step cursor (the TUI's export): a line through both charts */
-    uint32_t cursor;    /* 0..n: the state after that many pops */
+    const char *policy;       /* the policy's name, for the title */
+    uint32_t max_rects;       /* 0: SVG_MAX_RECTS */
+    int has_cursor;           /* mark step cursor (the TUI's export): a line through both charts */
+    uint32_t cursor;          /* 0..n: the state after that many pops */
+    const run *r2;            /* compare mode (NULL: none): the other policy's schedule, dashed */
+    const char *policy2;      /* its name */
+    const char *const *notes; /* lines under the picture (the TUI's why list), or NULL */
+    uint32_t nnotes;
 } svg_plan;
 
 /* Writes the picture: a title (graph, policy, placer, arena, lower bound),
  * the memory curve with its peak marked, and one rectangle per buffer from
  * its alloc step to its free step at [offset, offset + size), the arena's
  * high-water mark as a line; with has_cursor, a line at the cursor's step
- * labelled with its live bytes, and the title says the step. Returns 0, or -1 with a message in err
- * (out of memory); write errors are left to the caller (ferror, fclose). */
+ * labelled with its live bytes, and the title says the step; with r2, the
+ * other policy's curve dashed beside the first, both named in a legend and
+ * in the title, each peak labelled; labels never overlap (one that finds
+ * no free place is left out); notes, one text line each under it. Returns 0, or -1 with a message
+ * in err (out of memory); write errors are left to the caller (ferror, fclose). */
 int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap);
 
 /* Writes s as XML text or attribute value: & < > " ' as entities, control

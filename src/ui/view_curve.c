@@ -36,10 +36,12 @@ static inline int64_t series_at(const series *sr, uint32_t t)
 
 /* Plots one curve of a run of n steps at cursor k into bits[] (braille dot
  * bits or 1 = ASCII mark) and styles[] per cell; later curves are drawn over
- * earlier ones. */
+ * earlier ones. id 2 (compare's other policy) is dotted in braille: every
+ * other dot, so that the two curves part without colour. */
 static void plot(const geom_curve *gm, const series *v, geom_window win, uint32_t k, int64_t ymax,
                  uint8_t *bits, uint8_t *sty, uint8_t *own, int id, int st_past, int st_future)
 {
+    int sparse = id == 2 && gm->sub == 2;
     static const uint8_t dotbit[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
     int pw = gm->plot.w, ph = gm->plot.h;
     int cells_per_row = gm->dy / ph;
@@ -71,6 +73,7 @@ static void plot(const geom_curve *gm, const series *v, geom_window win, uint32_
         int cx = c / gm->sub, sc = c % gm->sub;
         int style = a <= k ? st_past : st_future;
         for (int d = d0; d <= d1; d++) {
+            if (sparse && ((c + d) & 1)) continue;
             int cy = ph - 1 - d / cells_per_row, sr = cells_per_row - 1 - d % cells_per_row;
             int i = cy * pw + cx;
             if (own[i] != id) {
@@ -116,42 +119,78 @@ static void plot_run(const geom_curve *gm, geom_window win, const stepper *s, in
     plot(gm, &sr, win, s->k, ymax, bits, sty, own, id, st_past, st_future);
 }
 
-/* unproven: the peak of exact's search stopped short, never called the optimum's */
-static void legend(canvas *cv, int *x, int y, int maxx, int style, const char *name, int64_t peak,
-                   int unproven, int utf8)
+/* A legend's words: " NAME peak X " (unproven: exact's search stopped
+ * short, never called the optimum's), or " NAME " for peak < 0; returns the
+ * columns it takes with its space and mark. */
+static int legend_text(char *buf, size_t cap, const char *name, int64_t peak, int unproven)
 {
-    char buf[96], pk[32];
+    char pk[32];
     if (peak >= 0)
-        snprintf(buf, sizeof buf, " %s peak %s%s ", name, units_bytes(pk, sizeof pk, peak, 0),
+        snprintf(buf, cap, " %s peak %s%s ", name, units_bytes(pk, sizeof pk, peak, 0),
                  unproven ? ", not proven" : "");
-    else snprintf(buf, sizeof buf, " %s ", name); /* peak < 0: the name only */
-    if (*x + 1 + utf8_count(buf) > maxx) return;  /* whole (its last space aside), or none */
+    else snprintf(buf, cap, " %s ", name);
+    return 2 + utf8_count(buf);
+}
+
+/* One legend at *x on row y: a space, the curve's mark, the words; whole
+ * (its last space aside) or none. */
+static void legend(canvas *cv, int *x, int y, int maxx, int style, uint32_t mark, const char *name,
+                   int64_t peak, int unproven)
+{
+    char buf[96];
+    if (*x + legend_text(buf, sizeof buf, name, peak, unproven) - 1 > maxx) return;
     canvas_put(cv, (*x)++, y, ' ', ST_BORDER);
-    canvas_put(cv, (*x)++, y, utf8 ? 0x2501 : '=', style);
+    canvas_put(cv, (*x)++, y, mark, style);
     *x += canvas_text(cv, *x, y, maxx - *x, style, buf);
 }
 
-/* The columns legend() takes. */
-static int legend_w(const char *name, int64_t peak)
+/* The marks the legends show: the stepped policy's solid curve, compare's
+ * other one dotted (a second glyph in ASCII), the replay's. */
+static uint32_t mark_of(int id, int utf8)
 {
-    char pk[32];
-    return peak >= 0 ? (int)(strlen(name) + strlen(units_bytes(pk, sizeof pk, peak, 0))) + 10
-                     : (int)strlen(name) + 4;
+    if (id == 1) return utf8 ? 0x28ff : '#';
+    if (id == 2) return utf8 ? 0x2895 : '+';
+    return utf8 ? 0x2501 : '*';
 }
 
-/* The legend: the policies' curves in the top border, then the replay's
+/* The policies' legends, both or none: with their peaks in the top border
+ * when they fit there, else their names only (top, else bottom). Returns the bottom border's first
+ * free column, or -1 when it is untouched. */
+static int policy_legends(canvas *cv, rect r, int *lx, const stepper *s, const stepper *o)
+{
+    const stepper *side[2] = {o, s};
+    int ids[2] = {2, 1}, sty[2] = {ST_CURVE2, ST_CURVE}, maxx = r.x + r.w - 2, unp[2];
+    for (int i = 0; i < 2; i++)
+        unp[i] = side[i] && side[i]->pol->kind == POLICY_EXACT && !side[i]->r.optimal;
+    for (int pass = 0; pass < 3; pass++) { /* full top, names top, names bottom */
+        int top = pass < 2, full = pass == 0;
+        int x = top ? *lx : r.x + 2, y = top ? r.y : r.y + r.h - 1, w = 0;
+        char buf[96];
+        for (int i = 0; i < 2; i++)
+            if (side[i])
+                w += legend_text(buf, sizeof buf, side[i]->pol->name, full ? side[i]->r.peak : -1,
+                                 unp[i]);
+        if (x + w - 1 > maxx) continue;
+        for (int i = 0; i < 2; i++)
+            if (side[i])
+                legend(cv, &x, y, maxx, sty[i], mark_of(ids[i], cv->utf8), side[i]->pol->name,
+                       full ? side[i]->r.peak : -1, unp[i]);
+        if (top) *lx = x;
+        return top ? -1 : x;
+    }
+    return -1;
+}
+
+/* The legend: the policies' curves (policy_legends), then the replay's
  * ("measured (host) peak X") or why it is hidden ("replay: fifo only"):
  * in the top border when it fits there in full, else in the bottom one
- * (shortened to "measured" when even that is too narrow). */
-static void legends(canvas *cv, rect r, int x0, const app *a, const stepper *s, const stepper *o,
-                    const replay_result *rp)
+ * (shortened to "measured" when even that is too narrow). Returns whether
+ * the bottom border holds a legend. */
+static int legends(canvas *cv, rect r, int x0, const app *a, const stepper *s, const stepper *o,
+                   const replay_result *rp)
 {
     int lx = x0, maxx = r.x + r.w - 2;
-    if (o)
-        legend(cv, &lx, r.y, maxx, ST_CURVE2, o->pol->name, o->r.peak,
-               o->pol->kind == POLICY_EXACT && !o->r.optimal, cv->utf8);
-    legend(cv, &lx, r.y, maxx, ST_CURVE, s->pol->name, s->r.peak,
-           s->pol->kind == POLICY_EXACT && !s->r.optimal, cv->utf8);
+    int bx = policy_legends(cv, r, &lx, s, o);
     char name[64];
     int64_t peak = -1;
     if (rp) {
@@ -162,25 +201,28 @@ static void legends(canvas *cv, rect r, int x0, const app *a, const stepper *s, 
     } else if (a->have_replay) {
         snprintf(name, sizeof name, "replay: %s only", a->replay.policy);
     } else {
-        return;
+        return bx >= 0;
     }
-    int w = peak >= 0 ? legend_w(name, peak) : (int)strlen(name) + 2, y = r.y;
-    if (lx + w > maxx) { /* the bottom border */
+    char buf[96];
+    int w = peak >= 0 ? legend_text(buf, sizeof buf, name, peak, 0) : (int)strlen(name) + 2,
+        y = r.y;
+    if (bx >= 0 || lx + w > maxx) { /* the bottom border */
         y = r.y + r.h - 1;
-        lx = r.x + 10;
-        if (lx + w > maxx) lx = r.x + 1;
+        lx = bx >= 0 ? bx : r.x + 10;
+        if (bx < 0 && lx + w > maxx) lx = r.x + 1;
         if (rp && lx + w > maxx) {
             snprintf(name, sizeof name, "measured");
             peak = -1;
         }
     }
     if (rp) {
-        legend(cv, &lx, y, maxx, ST_MEASURED, name, peak, 0, cv->utf8);
+        legend(cv, &lx, y, maxx, ST_MEASURED, mark_of(3, cv->utf8), name, peak, 0);
     } else if (lx + (int)strlen(name) + 2 <= maxx) {
         canvas_put(cv, lx++, y, ' ', ST_BORDER);
         lx += canvas_text(cv, lx, y, maxx - lx, ST_MEASURED, name);
         if (lx < maxx) canvas_put(cv, lx, y, ' ', ST_BORDER);
     }
+    return 1;
 }
 
 void view_y_axis(canvas *cv, rect plot, int64_t ymax)
@@ -200,39 +242,56 @@ void view_y_axis(canvas *cv, rect plot, int64_t ymax)
     }
 }
 
-/* X axis: the cursor's step, the peak mark (beside the cursor's, or
- * hidden), then the window's first and last steps where they do not
- * touch those: every label whole or none. curx: the cursor's column. */
+/* A step's label on the x axis, its mark standing at column px: "MARKtext"
+ * from px when it fits before right, else "textMARK" ending at px; a step
+ * outside the window (off < 0: left of it, > 0: right) points at the edge
+ * it lies beyond. Sets *len; returns the label's first column, or -1 when it
+ * fits neither way. */
+static int step_label(char *out, size_t cap, const char *mark, const char *left_mark,
+                      const char *right_mark, const char *text, int off, int px,
+                      const geom_curve *gm, int *len)
+{
+    int right = gm->plot.x + gm->plot.w;
+    if (off) {
+        snprintf(out, cap, "%s%s", off < 0 ? left_mark : text, off < 0 ? text : right_mark);
+        *len = utf8_count(out);
+        int x = off < 0 ? gm->plot.x : right - *len;
+        return x >= gm->plot.x && x + *len <= right ? x : -1;
+    }
+    snprintf(out, cap, "%s%s", mark, text);
+    *len = utf8_count(out);
+    if (px + *len <= right) return px;
+    snprintf(out, cap, "%s%s", text, mark);
+    return px - *len + 1 >= gm->plot.x ? px - *len + 1 : -1;
+}
+
+/* X axis: the cursor's step (at the cursor's column, or pointing off the
+ * edge when a pan left it outside), the peak mark (beside the cursor's, or
+ * hidden), then the window's first and last steps where they do not touch
+ * those: every label whole or none. curx: the cursor's column (-1: not in
+ * the window). */
 static void x_axis(canvas *cv, const geom_curve *gm_, geom_window win, const stepper *s, int curx)
 {
     geom_curve gm = *gm_;
-    char lab[32];
+    char lab[48], txt[32];
     uint32_t last = win.lo + win.span - 1;
-    int right = gm.plot.x + gm.plot.w;
-    snprintf(lab, sizeof lab, "%s%u", cv->utf8 ? "\u2502" : "|", s->k);
-    int clen = (int)strlen(lab) - (cv->utf8 ? 2 : 0);
-    int cx0 = curx + clen <= right ? curx : right - clen;
-    canvas_text(cv, cx0, gm.axis_y, clen, ST_CURSOR, lab);
+    int right = gm.plot.x + gm.plot.w, u = cv->utf8;
+    const char *lm = u ? "\u25c0" : "<", *rm = u ? "\u25b6" : ">";
+    snprintf(txt, sizeof txt, "%u", s->k);
+    int clen, coff = s->k < win.lo ? -1 : s->k > last ? 1 : 0;
+    int cx0 = step_label(lab, sizeof lab, u ? "\u2502" : "|", lm, rm, txt, coff, curx, &gm, &clen);
+    if (cx0 >= 0) canvas_text(cv, cx0, gm.axis_y, clen, ST_CURSOR, lab);
+    else clen = 0;
     int px0 = -1, plen = 0;
     if (s->r.peak_step) { /* pointing out at the edge when the window does not hold it */
         uint32_t pk = s->r.peak_step;
-        int px;
+        int off = pk < win.lo ? -1 : pk > last ? 1 : 0;
+        int px = off ? 0 : gm.plot.x + geom_col_of_step(pk, gm.dx, win) / gm.sub;
         char pl[48];
-        if (pk < win.lo) {
-            snprintf(pl, sizeof pl, "%speak %u", cv->utf8 ? "\u25c0" : "<", pk);
-            px = gm.plot.x;
-        } else if (pk > last) {
-            snprintf(pl, sizeof pl, "peak %u%s", pk, cv->utf8 ? "\u25b6" : ">");
-            px = right;
-        } else {
-            snprintf(pl, sizeof pl, "%speak %u", cv->utf8 ? "\u25b2" : "^", pk);
-            px = gm.plot.x + geom_col_of_step(pk, gm.dx, win) / gm.sub;
-        }
-        plen = (int)strlen(pl) - (cv->utf8 ? 2 : 0);
-        int x = px + plen <= right ? px : right - plen;
-        int off = pk < win.lo || pk > last;
-        if (!(x + plen < cx0 || x > cx0 + clen)) { /* on the cursor's: hidden, unless it points
-                                                    * off the edge: then beside it */
+        snprintf(txt, sizeof txt, "peak %u", pk);
+        int x = step_label(pl, sizeof pl, u ? "\u25b2" : "^", lm, rm, txt, off, px, &gm, &plen);
+        if (x >= 0 && cx0 >= 0 && !(x + plen < cx0 || x > cx0 + clen)) {
+            /* on the cursor's: hidden, unless it points off the edge: then beside it */
             if (!off) x = -1;
             else if (cx0 + clen + 1 + plen <= right) x = cx0 + clen + 1;
             else if (cx0 - 1 - plen >= gm.plot.x) x = cx0 - 1 - plen;
@@ -245,7 +304,7 @@ static void x_axis(canvas *cv, const geom_curve *gm_, geom_window win, const ste
     for (int i = 0; i < 2; i++) {
         snprintf(lab, sizeof lab, "%u", ends[i]);
         int len = (int)strlen(lab), x = i ? right - len : gm.plot.x;
-        int free_ = x + len < cx0 || x > cx0 + clen; /* a column apart from the others */
+        int free_ = cx0 < 0 || x + len < cx0 || x > cx0 + clen; /* a column apart from the others */
         if (px0 >= 0) free_ = free_ && (x + len < px0 || x > px0 + plen);
         if (free_) canvas_text(cv, x, gm.axis_y, len, ST_AXIS, lab);
     }
@@ -279,7 +338,7 @@ void view_curve(canvas *cv, const app *a, rect r)
     if (ymax <= 0) ymax = 1;
 
     /* Legend (and peaks) in the top border. */
-    legends(cv, r, r.x + 2 + utf8_count(title), a, s, o, rp);
+    int bottom = legends(cv, r, r.x + 2 + utf8_count(title), a, s, o, rp);
 
     view_y_axis(cv, gm.plot, ymax);
 
@@ -308,7 +367,7 @@ void view_curve(canvas *cv, const app *a, rect r)
         series m = {NULL, rp->s, rp->n};
         plot(&gm, &m, win, s->k, ymax, bits, sty, own, 3, ST_MEASURED, ST_MEASURED);
     }
-    int curx = gm.plot.x + geom_col_of_step(s->k, gm.dx, win) / gm.sub;
+    int curx = geom_cursor_x(&gm, s->k, win);
     for (int cy = 0; cy < gm.plot.h; cy++)
         for (int cx = 0; cx < gm.plot.w; cx++) {
             size_t i = (size_t)cy * (size_t)gm.plot.w + (size_t)cx;
@@ -344,7 +403,7 @@ void view_curve(canvas *cv, const app *a, rect r)
             if (gap >= len) at = cx;
         }
         if (at >= 0) canvas_text(cv, gm.plot.x + at, refy, len, ST_PEAK, rl);
-        else if (!rp && !a->have_replay && r.w - 4 - len >= 12)
+        else if (!bottom && r.w - 4 - len >= 12)
             canvas_text(cv, r.x + r.w - 2 - len, r.y + r.h - 1, len, ST_PEAK, rl);
     }
     free(bits);

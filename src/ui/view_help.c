@@ -67,7 +67,7 @@ typedef struct legend_line {
 static const legend_line legend[] = {
     {"\u28ff", "#", ST_CURVE, "curve: the stepped policy, steps done", NULL},
     {"\u28ff", ":", ST_FUTURE, "curve: its steps still to come", NULL},
-    {"\u28ff", "+", ST_CURVE2, "curve: the other policy (compare mode)", NULL},
+    {"\u2895", "+", ST_CURVE2, "curve: compare's other policy, dotted", NULL},
     {"\u28ff", "*", ST_MEASURED, "curve: measured by the replay (R)", NULL},
     {"\u2502", "|", ST_CURSOR, "the cursor: the state after k pops", NULL},
     {"\u25b2", "^", ST_PEAK, "the peak; \u25c0 \u25b6 when zoomed away from it",

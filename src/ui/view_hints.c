@@ -87,6 +87,11 @@ static void prompt_line(canvas *cv, const app *a, rect r)
         snprintf(q[1], sizeof q[1], " SVG file: ");
         enter = "Enter: write";
         break;
+    case 'o':
+        snprintf(q[0], sizeof q[0], " The file exists. Overwrite it? y/n (n): ");
+        snprintf(q[1], sizeof q[1], " Overwrite? y/n: ");
+        enter = "y: overwrite";
+        break;
     default:
         snprintf(q[0], sizeof q[0], " Find node (id, name or op): ");
         snprintf(q[1], sizeof q[1], " Find: ");
