@@ -144,7 +144,7 @@ check "w says why priority is lower" "fifo holds 4 buffers priority does not, 7.
 keys w
 wait_gone "Why priority"
 check "compare mode shows priority's ready queue" "Ready priority"
-check "compare mode shows both peaks" "peak   10.5 MiB"
+check "compare mode shows both peaks" "fifo peak 10.5 MiB"
 check "compare mode shows the saving" "saving    3.5 MiB (33.3%) with priority"
 check "compare mode shows the divergence" "orders diverge first at step 5"
 keys c
@@ -319,11 +319,13 @@ check "q exits the ASCII session" "EXIT=0"
 # mode: the legend names both policies, each after its own mark (fifo's
 # dotted braille, priority's solid), in braille and in ASCII.
 start vt100 env TERM=vt100 "$bin" --no-color --compare fifo "$src/samples/demo.json"
-check "TERM=vt100 --no-color names both curves' policies" "⢕ fifo  ⣿ priority"
+check "TERM=vt100 --no-color names fifo after its dotted mark" "⢕ fifo"
+check "... and priority after its solid mark" "⣿ priority"
 keys q
 check "q exits the vt100 session" "EXIT=0"
 start vt100a env TERM=vt100 "$bin" --no-color --ascii --compare fifo "$src/samples/demo.json"
-check "... and in ASCII, with '+' and '#'" "+ fifo  # priority"
+check "... and in ASCII, fifo after '+'" "+ fifo"
+check "... and priority after '#'" "# priority"
 keys q
 check "q exits the vt100 ASCII session" "EXIT=0"
 

@@ -34,22 +34,33 @@ static void put(canvas *cv, int x, int *y, int w, int ymax, int after, int style
     if (*y < ymax) *y += layout_wrap(cv, x, *y, w, rows, style, s);
 }
 
-/* Side s's line: "fifo      peak   10.5 MiB at step 12      now 3.0 MiB", or
- * for an unproven exact "exact, not proven: 96.3 MiB, bound 74.0 MiB, gap
- * 30.1%; at step 12 now 3.0 MiB", less its tail, then its bound and gap,
- * where the width is short: whole words or none. Wrapped where rows are free. */
+/* Side s's line in columns, its gap padded to gw columns: "fifo      peak
+ * 10.5 MiB (+50.0% vs optimum) at step 12      now 3.0 MiB". */
+static void col_line(const app *a, const stepper *s, int gw, char *line, size_t cap)
+{
+    char p1[32], p2[32], gap[128];
+    view_peak_gap(a, s, gap, sizeof gap);
+    snprintf(line, cap, "%-9s peak %10s%-*s at step %-7u now %s", s->pol->name,
+             units_bytes(p1, sizeof p1, s->r.peak, 0), gw, gap, s->r.peak_step,
+             units_bytes(p2, sizeof p2, step_memory(s), 0));
+}
+
+/* Side s's line: in columns (gw >= 0, both sides' fit), else "fifo peak 10.5
+ * MiB at step 12, now 3.0 MiB", or for an unproven exact "exact, not proven:
+ * 96.3 MiB, bound 74.0 MiB, gap 30.1%; at step 12 now 3.0 MiB", less its
+ * tail, then its bound and gap, where the width is short: whole words or
+ * none. Wrapped where rows are free. */
 static void side_line(canvas *cv, int x, int *y, int w, int ymax, int after, int style,
-                      const app *a, const stepper *s)
+                      const app *a, const stepper *s, int gw)
 {
     char line[320], p1[32], p2[32], words[128], gap[128];
     units_bytes(p2, sizeof p2, step_memory(s), 0);
     if (!unproven(s)) {
         view_peak_gap(a, s, gap, sizeof gap);
-        snprintf(line, sizeof line, "%-9s peak %10s%s at step %-7u now %s", s->pol->name,
-                 units_bytes(p1, sizeof p1, s->r.peak, 0), gap, s->r.peak_step, p2);
-        if (utf8_count(line) > w) /* without the columns, to wrap less */
-            snprintf(line, sizeof line, "%s peak %s%s at step %u, now %s", s->pol->name, p1, gap,
-                     s->r.peak_step, p2);
+        if (gw >= 0) col_line(a, s, gw, line, sizeof line);
+        else
+            snprintf(line, sizeof line, "%s peak %s%s at step %u, now %s", s->pol->name,
+                     units_bytes(p1, sizeof p1, s->r.peak, 0), gap, s->r.peak_step, p2);
         put(cv, x, y, w, ymax, after, style, line);
         return;
     }
@@ -76,8 +87,20 @@ void view_summary(canvas *cv, const app *a, rect r)
     char line[320], p1[32], pct[32], words[256];
     const stepper *side[2] = {o, m};
     int sty[2] = {ST_CURVE2, ST_CURVE};
+    /* both sides in columns, or neither: the two lines read alike */
+    int gw = 0;
+    for (int i = 0; i < 2; i++) {
+        char gap[128];
+        int n = (int)utf8_count(view_peak_gap(a, side[i], gap, sizeof gap));
+        gw = n > gw ? n : gw;
+    }
+    for (int i = 0; i < 2; i++) {
+        col_line(a, side[i], gw, line, sizeof line);
+        if (unproven(side[i]) || (int)utf8_count(line) > w) gw = -1;
+        if (gw < 0) break;
+    }
     for (int i = 0; i < 2 && y < ymax; i++)
-        side_line(cv, x, &y, w, ymax, 4 - i, sty[i], a, side[i]);
+        side_line(cv, x, &y, w, ymax, 4 - i, sty[i], a, side[i], gw);
     if (y < ymax) {
         /* shares of o's peak, as compare's saving and vs optimum are */
         int64_t save = o->r.peak - m->r.peak;
