@@ -93,6 +93,24 @@ static void test_good_file(void **state)
     lesson_free(&ls);
 }
 
+/* A byte order mark, tabs and CRLF line ends are a text editor's, not errors. */
+static void test_editors_text(void **state)
+{
+    (void)state;
+    lesson ls;
+    char msgs[1024];
+    assert_int_equal(
+        parse_into("\xEF\xBB\xBFgraph\tg.json\r\nstop\r\nsay\ta\tb\r\nkeys\tP\tFOO\r\n", &ls, msgs,
+                   sizeof msgs),
+        -1);
+    assert_string_equal(msgs, "t.lesson:4:8: error: unknown key 'FOO': a character, or Space, Tab, "
+                              "Shift-Tab, Esc, Enter, Home, End, Left, Right, Up, Down, PgUp, "
+                              "PgDn, Backspace, F1, each apart ('P P')\n");
+    assert_string_equal(ls.graph, "g.json");
+    assert_string_equal(ls.stops[0].say, "a b");
+    lesson_free(&ls);
+}
+
 static void test_bad_lines(void **state)
 {
     (void)state;
@@ -243,6 +261,7 @@ int main(int argc, char **argv)
     // clang-format off
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_file),
+        cmocka_unit_test(test_editors_text),
         cmocka_unit_test(test_bad_lines),
         cmocka_unit_test(test_errors_all_told),
         cmocka_unit_test(test_long_narration),

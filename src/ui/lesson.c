@@ -241,6 +241,8 @@ static void parse_line(parse *ps, char *line)
         }
         p += n;
     }
+    for (char *p = line; *p; p++)
+        if (*p == '\t') *p = ' '; /* a tab is a space (and one column, as in every message) */
     char *p = line, *end = line + strlen(line);
     while (p < end && (*p == ' ' || *p == '\t')) p++;
     while (end > p && (end[-1] == ' ' || end[-1] == '\t')) *--end = 0;
@@ -302,6 +304,7 @@ int lesson_parse(const char *text, size_t len, lesson *ls, diag *d)
     parse ps = {.ls = ls, .d = d, .pol = policy_find("priority"), .plc = placer_find("first-fit")};
     char buf[2048];
     const char *p = text, *end = text + len;
+    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3; /* a byte order mark */
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
