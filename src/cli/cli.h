@@ -413,6 +413,13 @@ int cmd_compare(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_lesson(int argc, char **argv);
+struct lesson;
+/* memtris lesson's input: the built-in lesson called arg, or the lesson file
+ * arg, parsed into ls (lesson_free it either way), with its graph loaded and
+ * checked against it: the graph, or NULL after the errors (FILE:LINE:COLUMN)
+ * on stderr. source gets the name the messages give the lesson. */
+graph *cli_lesson_open(const char *arg, struct lesson *ls, char *source, size_t cap);
 int cmd_plan(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_place(int argc, char **argv);

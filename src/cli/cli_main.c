@@ -45,6 +45,10 @@ static const cli_command commands[] = {
      "elastic pools (--backend: for real)",
      cmd_iterate},
     {"validate", "FILE", "check a graph and summarize it", cmd_validate},
+    {"lesson", "[FILE]",
+     "a guided tour of the terminal UI: a built-in lesson\n"
+     "(by NAME, see --list) or a lesson FILE a teacher writes",
+     cmd_lesson},
     {"gen", "KIND",
      "write a synthetic graph (chain, branch, alloc-heavy, huge,\n"
      "random, randwire) of --nodes N with --seed S, or a placement\n"

@@ -15,6 +15,7 @@
 #include "defaults.h"
 #include "find.h"
 #include "hit.h"
+#include "lesson.h"
 
 /* Explains stepper s's last pop by comparing it with the runner-up at that
  * moment (undo, look at the two best keys, redo). */
@@ -292,7 +293,9 @@ void app_free(app *a)
 
 void app_resize(app *a, int w, int h)
 {
-    layout_compute(w, h, a->cmp.shown, &a->lay);
+    a->lesson_rows = lesson_rows(a->lesson, a->lesson_at, w, h); /* 0 outside a lesson */
+    layout_compute(w, h - a->lesson_rows, a->cmp.shown, &a->lay);
+    lesson_room(&a->lay, a->lesson_rows, h);
     if (!a->lay.used[a->focus]) a->focus = P_READY;
 }
 

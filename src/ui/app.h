@@ -87,6 +87,11 @@ typedef struct app {
      * the stepped policy's run, made with poolp (iterate's options). */
     pool_params poolp;
     pool_sim *pool;
+    /* memtris lesson (app_lesson.c): the lesson shown (NULL outside one), its stop on the
+     * screen and the rows the stop's narration takes above the why line. */
+    const struct lesson *lesson;
+    size_t lesson_at;
+    int lesson_rows;
 } app;
 
 /* Sets up steppers and placement (with placer pl, NULL for first-fit); every

@@ -1,6 +1,6 @@
 /* app_internal.h: what the app's own files share beyond app.h: app.c's operations that the key
- * table's actions call (app_keys.c) and the pool view's upkeep (app_pool.c) that app.c calls.
- * Included by app.c, app_keys.c and app_pool.c. */
+ * table's actions call (app_keys.c) the pool view's upkeep (app_pool.c) that app.c calls, and a
+ * lesson's Space, n and p (app_lesson.c). Included by app.c, app_keys.c and app_pool.c. */
 #ifndef MEMTRIS_APP_INTERNAL_H
 #define MEMTRIS_APP_INTERNAL_H
 #include "app.h"
@@ -27,6 +27,11 @@ void app_compare_optimum(app *a);
 void app_find_go(app *a, int dir);
 /* A key while a prompt is up: edits it, or carries out what Enter asks. */
 void app_prompt_do(app *a, int key);
+
+/* app_lesson.c */
+/* Space, n: a lesson's next stop (dir 1); p: the stop before (-1); says so
+ * at either end. */
+app_reaction app_lesson_step(app *a, int dir);
 
 /* app_pool.c */
 /* After the stepped policy changed: the pool view follows it. */

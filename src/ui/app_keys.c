@@ -382,6 +382,9 @@ static app_reaction act_find_done(app *a, int key)
     return APP_REDRAW;
 }
 
+/* Space, n: a lesson's next stop; p: the stop before. */
+static app_reaction act_lesson(app *a, int key) { return app_lesson_step(a, key == 'p' ? -1 : 1); }
+
 static app_reaction dispatch(app *a, unsigned mode, int key);
 
 /* Any other key ends the find and does what it does on the panels. */
@@ -393,7 +396,13 @@ static app_reaction act_find_end(app *a, int key)
 
 /* ------------------------------------------------------------ the table */
 
-enum { M = APP_MODE_MAIN, F = APP_MODE_FIND, H = APP_MODE_HELP, PR = APP_MODE_PROMPT };
+enum {
+    M = APP_MODE_MAIN,
+    F = APP_MODE_FIND,
+    H = APP_MODE_HELP,
+    PR = APP_MODE_PROMPT,
+    L = APP_MODE_LESSON
+};
 
 /* In the help page's order; the key bars go by their rank. */
 #define NO_HELP    \
@@ -407,9 +416,11 @@ enum { M = APP_MODE_MAIN, F = APP_MODE_FIND, H = APP_MODE_HELP, PR = APP_MODE_PR
 // clang-format off
 const app_key_row app_keys[] = {
     {{' ', 'n', K_RIGHT}, M, act_forward,
-     {"Space  n  Right", "step forward (one heap pop)"}, {"Spc", NULL, "Step", 3}},
+     {"Space  n  Right", "step forward; in a lesson: next stop"}, {"Spc", NULL, "Step", 3}},
     {{'p', K_LEFT, K_BACKSPACE, 127, 8}, M, act_back,
-     {"p  Left  Backspace", "step back (undo the last pop)"}, {"\u2190", "<-", "Back", 4}},
+     {"p  Left  Backspace", "step back; in a lesson: stop before"}, {"\u2190", "<-", "Back", 4}},
+    {{' ', 'n'}, L, act_lesson, NO_HELP, {"Spc", NULL, "NextStop", 3}},
+    {{'p'}, L, act_lesson, NO_HELP, {"p", NULL, "PrevStop", 4}},
     {{K_HOME}, M, act_home, {"Home End  g", "first / last step, go to step"}, NO_BAR},
     {{K_END}, M, act_end, NO_HELP, NO_BAR},
     {{'g'}, M, act_prompt_open, NO_HELP, {"g", NULL, "Goto", 11}},
@@ -471,6 +482,7 @@ unsigned app_key_mode(const app *a)
     return a->prompt.kind      ? APP_MODE_PROMPT
            : a->help           ? APP_MODE_HELP
            : a->prompt.finding ? APP_MODE_FIND
+           : a->lesson         ? APP_MODE_LESSON
                                : APP_MODE_MAIN;
 }
 
@@ -489,6 +501,7 @@ static const app_key_row *lookup(unsigned mode, int key)
 static app_reaction dispatch(app *a, unsigned mode, int key)
 {
     const app_key_row *r = lookup(mode, key);
+    if (!r && mode == APP_MODE_LESSON) r = lookup(APP_MODE_MAIN, key); /* every other key */
     return r ? r->act(a, key) : 0;
 }
 

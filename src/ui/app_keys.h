@@ -8,10 +8,11 @@
 
 /* The modes a row applies in (a bit set); the app is in one at a time. */
 enum {
-    APP_MODE_MAIN = 1,  /* the panels */
-    APP_MODE_FIND = 2,  /* after a find: n and N go on with it; any other key ends it */
-    APP_MODE_HELP = 4,  /* the help overlay */
-    APP_MODE_PROMPT = 8 /* a prompt is up: it takes every key */
+    APP_MODE_MAIN = 1,   /* the panels */
+    APP_MODE_FIND = 2,   /* after a find: n and N go on with it; any other key ends it */
+    APP_MODE_HELP = 4,   /* the help overlay */
+    APP_MODE_PROMPT = 8, /* a prompt is up: it takes every key */
+    APP_MODE_LESSON = 16 /* the panels in a lesson: its rows first, then the main mode's */
 };
 #define APP_KEY_ANY  (-1) /* in keys: any key no row before binds in that mode */
 #define APP_KEYS_MAX 6
@@ -39,7 +40,7 @@ typedef struct app_key_row {
 extern const app_key_row app_keys[];
 extern const size_t app_nkeys;
 
-/* The mode a is in: APP_MODE_PROMPT, _HELP, _FIND or _MAIN. */
+/* The mode a is in: APP_MODE_PROMPT, _HELP, _FIND, _LESSON or _MAIN. */
 unsigned app_key_mode(const app *a);
 /* A key's name as the help and the man page write it: "Space", "Left",
  * "Shift-Tab", "F1", "+" (for '=' too: the same key unshifted), "q". */

@@ -2,6 +2,7 @@
  * curve, arena, timeline or live list, compare summary, why line, hints, help), or the
  * too-small notice. Exports view_render and view_cache_free. */
 #include "view.h"
+#include "lesson.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ void view_render(canvas *cv, const app *a, view_cache *vc)
     }
     view_why(cv, a, l->r[P_WHY]);
     view_hints(cv, a, l->r[P_HINTS]);
+    if (a->lesson) view_lesson(cv, a, lesson_rect(l, a->lesson_rows));
     if (a->help) view_help(cv, a);
 }
 

@@ -40,10 +40,11 @@ void view_live(canvas *cv, const app *a, rect r);
 void view_better(canvas *cv, const app *a, rect r); /* compare: why one order is lower (w) */
 /* Sorts buffers largest first (then by BufId), as the live lists show them. */
 void view_by_size(const graph *g, uint32_t *bufs, uint32_t n);
-/* the buffers live at the cursor (l) */           /* compare mode's peaks and divergence */
-void view_why(canvas *cv, const app *a, rect r);   /* the last pop's reason, or a message */
-void view_hints(canvas *cv, const app *a, rect r); /* the keys, a prompt or a replay's progress */
-void view_help(canvas *cv, const app *a);          /* the overlay: the keys, or the legend */
+/* the buffers live at the cursor (l) */            /* compare mode's peaks and divergence */
+void view_why(canvas *cv, const app *a, rect r);    /* the last pop's reason, or a message */
+void view_hints(canvas *cv, const app *a, rect r);  /* the keys, a prompt or a replay's progress */
+void view_help(canvas *cv, const app *a);           /* the overlay: the keys, or the legend */
+void view_lesson(canvas *cv, const app *a, rect r); /* a lesson's narration (memtris lesson) */
 
 /* The frame the arena and the timeline share: title, axis, arena and
  * high-water mark, around drawing area `area`. */

@@ -8,13 +8,14 @@
 #include "app_keys.h"
 #include "view.h"
 
-/* The row of the key table that the bar of mode shows at place rank, or NULL. */
+/* The row of the key table that the bar of mode shows at place rank, or NULL;
+ * a lesson's bar is the main one with the lesson's rows in their places. */
 static const app_key_row *bar_row(unsigned mode, int rank)
 {
     for (size_t i = 0; i < app_nkeys; i++)
         if ((app_keys[i].modes & mode) && app_keys[i].bar.key && app_keys[i].bar.rank == rank)
             return &app_keys[i];
-    return NULL;
+    return mode == APP_MODE_LESSON ? bar_row(APP_MODE_MAIN, rank) : NULL;
 }
 
 /* " Replay host raw [######......] 45%  27/61 steps  Esc: cancel": each
@@ -195,7 +196,9 @@ void view_hints(canvas *cv, const app *a, rect r)
      * that do not fit go whole from the end. */
     int x = r.x;
     const app_key_row *row;
-    for (int rank = 1; x < r.x + r.w && (row = bar_row(APP_MODE_MAIN, rank)) != NULL; rank++) {
+    for (int rank = 1; x < r.x + r.w &&
+                       (row = bar_row(a->lesson ? APP_MODE_LESSON : APP_MODE_MAIN, rank)) != NULL;
+         rank++) {
         const char *k = !cv->utf8 && row->bar.ascii ? row->bar.ascii : row->bar.key;
         if (x + utf8_count(k) + utf8_count(row->bar.word) > r.x + r.w) break; /* whole keys only */
         x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT_KEY, k);

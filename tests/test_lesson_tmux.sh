@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# test_lesson_tmux.sh: memtris lesson end to end: the real binary under tmux at 80x24, run from a
+# folder outside the checkout (the built-in lessons and their graphs are compiled in), Space, n
+# and p through a built-in lesson with other keys in between, the narration whole on screen; a
+# teacher's lesson file next to its graph; a bad one refused with FILE:LINE:COLUMN and status 1.
+# Usage: test_lesson_tmux.sh MEMTRIS SRCDIR
+set -u
+bin=$1
+src=$2
+pass=0 fail=0
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "SKIP: tmux is not installed (the README's test command installs it)"
+    exit 77
+fi
+sock="memtris-lesson-$$"
+work=$(mktemp -d "${TMPDIR:-/tmp}/memtris-lesson.XXXXXX")
+unset TMUX
+T() { SHELL=/bin/bash tmux -L "$sock" -f /dev/null "$@"; }
+cleanup() { T kill-server 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $1"; echo "--- screen ---"; screen; echo "--------------"; }
+screen() { T capture-pane -p -t "$session" 2>/dev/null; }
+wait_for() {
+    for _ in $(seq 100); do
+        screen | grep -qF -- "$1" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+check() { if wait_for "$2"; then ok "$1"; else bad "$1 (expected '$2')"; fi; }
+keys() { T send-keys -t "$session" "$@"; }
+# start SESSION CMD...: CMD at 80x24 in $work (not the checkout), UTF-8.
+start() {
+    session=$1
+    shift
+    local cmd
+    cmd=$(printf '%q ' env -u COLUMNS -u LINES LC_ALL=C.UTF-8 "$@")
+    T new-session -d -s "$session" -x 80 -y 24 -c "$work" "cd $(printf '%q' "$work"); $cmd; echo EXIT=\$?; exec bash --norc --noprofile -i"
+}
+
+start tour "$bin" lesson fifo-vs-priority
+check "the lesson opens at its first stop" "Lesson 1/5 Two orders of one graph"
+check "its keys are on the narration's rule" "Space/n next  p back"
+check "the narration's last line is whole at 80x24" " the Compare panel their peaks."
+check "compare mode: both ready queues" "Ready fifo (1)"
+keys Space
+check "Space: the next stop" "Lesson 2/5 Where the orders part"
+check "its step" "step 5/61"
+check "its narration, wrapped at words" " step; d plays to the next parting."
+keys Right Right
+check "Right still steps in a lesson" "step 7/61"
+keys n
+check "n: the next stop, set up afresh" "Lesson 3/5 fifo's peak"
+check "at fifo's peak" "step 30/61"
+keys p
+check "p: the stop before" "Lesson 2/5"
+check "p sets its step again" "step 5/61"
+keys n n n n
+check "the last stop" "Lesson 5/5"
+keys n
+check "n at the last stop says so" "the last stop (5 of 5)"
+keys '?'
+check "? says what Space and p do in a lesson" "step forward; in a lesson: next stop"
+keys Escape q
+check "q quits with status 0" "EXIT=0"
+
+# A teacher's lesson next to its graph, run from another folder.
+mkdir -p "$work/class" "$work/elsewhere"
+cp "$src/samples/demo.json" "$work/class/"
+cat >"$work/class/peaks.lesson" <<'EOF'
+title Two peaks
+graph demo.json
+compare fifo
+
+stop Where fifo peaks
+keys P P
+say fifo starts every branch before it finishes any: here every branch's output is live.
+
+stop
+step 12
+keys l
+say The live list at step 12.
+EOF
+start own sh -c "cd elsewhere && exec \"\$0\" lesson ../class/peaks.lesson" "$bin"
+check "a teacher's lesson: its first stop" "Lesson 1/2 Where fifo peaks"
+check "its keys ran" "step 30/61"
+keys n
+check "a stop without a title shows the lesson's" "Lesson 2/2 Two peaks"
+check "step N" "step 12/61"
+keys q
+check "q quits" "EXIT=0"
+
+# A bad lesson: refused before the UI, FILE:LINE:COLUMN, status 1.
+printf 'graph demo.json\nstop\nsay hi\nkeys P PP\nstep 99\n' >"$work/class/bad.lesson"
+out=$(cd "$work" && "$bin" lesson class/bad.lesson 2>&1 >/dev/null)
+rc=$?
+if [ $rc -eq 1 ]; then ok "a bad lesson exits with status 1"; else bad "a bad lesson: status $rc"; fi
+case $out in
+*"class/bad.lesson:4:8: error: unknown key 'PP'"*) ok "its error names line and column" ;;
+*) bad "a bad lesson's message: $out" ;;
+esac
+printf 'graph demo.json\nstop\nsay hi\nstep 99\n' >"$work/class/far.lesson"
+out=$("$bin" lesson --check "$work/class/far.lesson" 2>&1)
+rc=$?
+case "$rc $out" in
+"1 "*"far.lesson:4:6: error: step 99 is past the graph's last step (61)"*) ok "a step past the graph: line and column" ;;
+*) bad "a step past the graph: status $rc, $out" ;;
+esac
+out=$(cd "$work/elsewhere" && "$bin" lesson --check holes 2>&1)
+case $out in
+"holes (built in): 4 stops on ../demo.json (61 nodes): ok") ok "--check a built-in from any folder" ;;
+*) bad "--check holes: $out" ;;
+esac
+out=$("$bin" lesson --list)
+case $out in
+*"fifo-vs-priority"*"greedy-loses"*"holes"*) ok "--list lists the built-in lessons" ;;
+*) bad "--list: $out" ;;
+esac
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
