@@ -55,10 +55,10 @@ static inline int geom_col_of_step(uint32_t k, int dx, geom_window w)
 
 /* The drawing area inside the arena panel r, right of the address labels
  * (the timeline keeps its last row for the step axis). */
-static inline rect geom_arena_area(rect r, int timeline)
+static inline rect geom_arena_area(rect r, int with_steps)
 {
     return (rect){r.x + 1 + GEOM_ARENA_LAB + 1, r.y + 2, r.w - 3 - GEOM_ARENA_LAB - 1,
-                  r.h - 3 - (timeline ? 1 : 0)};
+                  r.h - 3 - (with_steps ? 1 : 0)};
 }
 
 /* Row (0 = bottom) holding address addr, on ph rows spanning [0, arena):

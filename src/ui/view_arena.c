@@ -84,13 +84,13 @@ static int arena_label(canvas *cv, const app *a, rect area, const arena_rows *ar
     snprintf(lab[1], sizeof lab[1], "b%" PRId64 " %s", g->buf_id[b], b1);
     snprintf(lab[2], sizeof lab[2], " b%" PRId64 " ", g->buf_id[b]);
     snprintf(lab[3], sizeof lab[3], "b%" PRId64, g->buf_id[b]);
-    for (int k = 0; k < 4; k++)
-        if ((int)strlen(lab[k]) <= w - (k == 0 && w > (int)strlen(lab[k])) * 1) {
-            int x = area.x + ar->lab_x[i] + (k == 0 && w > (int)strlen(lab[k]));
-            canvas_text(cv, x, area.y + ar->ph - 1 - ar->lab_y[i], (int)strlen(lab[k]),
-                        b == a->sel ? ST_NEXT : style_buf((int)b), lab[k]);
-            return 1;
-        }
+    for (int k = 0; k < 4; k++) { /* a bare name keeps a cell after it: "b5b7" reads as one */
+        int len = (int)strlen(lab[k]), pad = k == 0 && w > len;
+        if (len + (k & 1) > w) continue;
+        canvas_text(cv, area.x + ar->lab_x[i] + pad, area.y + ar->ph - 1 - ar->lab_y[i], len,
+                    b == a->sel ? ST_NEXT : style_buf((int)b), lab[k]);
+        return 1;
+    }
     return 0;
 }
 
