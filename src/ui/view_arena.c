@@ -96,26 +96,33 @@ static int arena_label(canvas *cv, const app *a, rect area, const arena_rows *ar
 
 /* The bottom border's figures, each whole or not at all, by worth: the live
  * buffers not named on the panel ("+11 more": every live one is named or
- * counted), the live bytes, the holes, how many buffers are live. */
+ * counted), the holes, the live bytes, how many buffers are live. */
 static void arena_totals(canvas *cv, rect r, const arena_rows *ar, uint32_t named)
 {
     char f[4][48], b1[32], line[200];
     uint32_t more = ar->nlive - named;
-    snprintf(f[0], sizeof f[0], "%u buffer%s, ", ar->nlive, ar->nlive == 1 ? "" : "s");
+    snprintf(f[0], sizeof f[0], "live %u buffer%s,", ar->nlive, ar->nlive == 1 ? "" : "s");
     snprintf(f[1], sizeof f[1], "%s", units_bytes(b1, sizeof b1, ar->live, 0));
-    snprintf(f[2], sizeof f[2], ", holes %s", units_bytes(b1, sizeof b1, ar->holes, 0));
-    snprintf(f[3], sizeof f[3], ", +%u more", more);
-    static const int worth[4] = {3, 1, 2, 0};
-    int on[4] = {0}, room = r.w - 4 - (int)strlen("  live ");
+    snprintf(f[2], sizeof f[2], "holes %s", units_bytes(b1, sizeof b1, ar->holes, 0));
+    snprintf(f[3], sizeof f[3], "+%u more", more);
+    static const int worth[4] = {3, 2, 1, 0};
+    int on[4] = {0}, room = r.w - 4 - 2, n = 0;
     for (int i = 0; i < 4; i++) {
-        int k = worth[i], w = (int)strlen(f[k]);
-        if ((k == 3 && !more) || w > room) continue;
+        int k = worth[i], w = (int)strlen(f[k]) + (k == 1 ? 5 : 0) + (n ? 2 : 0);
+        if ((k == 3 && !more) || (k == 0 && !on[1]) || w > room) continue;
         on[k] = 1;
         room -= w;
+        n++;
     }
-    if (!on[1]) return; /* the live bytes before anything else is said */
-    snprintf(line, sizeof line, " live %s%s%s%s ", on[0] ? f[0] : "", f[1], on[2] ? f[2] : "",
-             on[3] ? f[3] : "");
+    line[0] = 0;
+    for (int k = 0; k < 4; k++) {
+        if (!on[k]) continue;
+        size_t at = strlen(line);
+        snprintf(line + at, sizeof line - at, "%s%s%s", at && k != 1 ? ", " : " ",
+                 k == 1 && !on[0] ? "live " : "", f[k]);
+    }
+    if (!line[0]) return;
+    strncat(line, " ", sizeof line - strlen(line) - 1);
     canvas_text(cv, r.x + 2, r.y + r.h - 1, r.w - 4, ST_TITLE, line);
 }
 
