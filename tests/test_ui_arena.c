@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include "uiutil.h"
 #include "cli/cli.h"
+#include "ui/arena_rows.h"
 #include "ui/geom.h"
 #include "ui/svg.h"
 #include "util/optimal.h"
@@ -217,6 +218,68 @@ static void figure_agrees(void **state)
     }
 }
 
+/* The least address geom_addr_row puts in row j or above (arena if none). */
+static int64_t first_in_row(int64_t arena, int ph, int j)
+{
+    int64_t lo = 0, hi = arena;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (geom_addr_row(mid, arena, ph) >= j) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Every row whose addresses hold a hole below the high-water mark shows one,
+ * even where its buffers outnumber its columns; the parts tile the row. */
+static void every_hole_row(void **state)
+{
+    (void)state;
+    static const char *const samples[] = {"resnet50.json", "bert_base.json"};
+    for (int k = 0; k < 2; k++) {
+        fixture f;
+        open_app(&f, samples[k], 0);
+        app *a = &f.a;
+        const graph *g = f.g;
+        const placement *pl = &a->pl;
+        for (uint32_t step = 1; step <= a->st[0].r.n; step += a->st[0].r.n / 7 + 1) {
+            app_jump(a, step);
+            for (int pw = 4; pw <= 64; pw *= 4)
+                for (int ph = 1; ph <= 40; ph += 13) {
+                    arena_rows ar;
+                    assert_int_equal(arena_rows_build(&ar, g, pl, &a->st[0], ph, pw), 0);
+                    for (int j = 0; j < ph; j++) {
+                        /* the row's addresses, as geom_addr_row maps them */
+                        int64_t lo = first_in_row(pl->arena, ph, j),
+                                hi = first_in_row(pl->arena, ph, j + 1), cover = 0;
+                        hi = hi < ar.hwm ? hi : ar.hwm;
+                        for (uint32_t i = 0; i < ar.nlive; i++) {
+                            uint32_t b = ar.live_buf[i];
+                            int64_t o = pl->offset[b],
+                                    e = o + place_span(g->buf_size[b], pl->align);
+                            o = o > lo ? o : lo;
+                            e = e < hi ? e : hi;
+                            if (e > o) cover += e - o;
+                        }
+                        int hole = 0, x = 0;
+                        for (uint32_t i = ar.row0[j]; i < ar.row0[j + 1]; i++) {
+                            assert_int_equal(ar.seg[i].x, x);
+                            x += ar.seg[i].w;
+                            hole |= ar.seg[i].kind == ARENA_SEG_HOLE;
+                        }
+                        assert_int_equal(x, pw);
+                        if (hi > lo && cover < hi - lo && !hole)
+                            fail_msg("%s step %u %dx%d row %d: %lld of %lld bytes live, no hole",
+                                     samples[k], step, pw, ph, j, (long long)cover,
+                                     (long long)(hi - lo));
+                    }
+                    arena_rows_free(&ar);
+                }
+        }
+        close_app(&f);
+    }
+}
+
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
@@ -225,6 +288,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(subrow_hole),
         cmocka_unit_test(more_counts),
         cmocka_unit_test(figure_agrees),
+        cmocka_unit_test(every_hole_row),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);

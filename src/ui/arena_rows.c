@@ -3,6 +3,7 @@
  * arena_rows_at. */
 #define _GNU_SOURCE
 #include "arena_rows.h"
+#include "geom.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,10 +24,10 @@ static int by_offset(const void *x, const void *y, void *ctx)
 }
 
 /* Which parts keep a column when there are more than columns: holes
- * first (they are what the panel is for), then buffers, the larger first. */
-static int by_worth(const void *x, const void *y, void *ctx)
+ * first (they are what the panel is for), then buffers, the larger first;
+ * negative when a comes first. */
+static int worth_cmp(const part *a, const part *b)
 {
-    const part *p = ctx, *a = &p[*(const uint32_t *)x], *b = &p[*(const uint32_t *)y];
     int ra = a->kind == ARENA_SEG_HOLE  ? 0
              : a->kind == ARENA_SEG_BUF ? 1
                                         : 2,
@@ -35,6 +36,30 @@ static int by_worth(const void *x, const void *y, void *ctx)
                                         : 2;
     if (ra != rb) return ra - rb;
     return (a->bytes < b->bytes) - (a->bytes > b->bytes);
+}
+
+/* Puts the k parts of most worth in idx[0 .. k) (in no order): a quickselect,
+ * linear on the rows of thousands of buffers a large graph has. */
+static void select_top(const part *p, uint32_t *idx, uint32_t n, uint32_t k)
+{
+    uint32_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const part *pv = &p[idx[lo + (hi - lo) / 2]];
+        uint32_t i = lo, j = hi;
+        while (i <= j) {
+            while (worth_cmp(&p[idx[i]], pv) < 0) i++;
+            while (worth_cmp(&p[idx[j]], pv) > 0) j--;
+            if (i <= j) {
+                uint32_t t = idx[i];
+                idx[i++] = idx[j];
+                idx[j] = t;
+                if (j-- == 0) break;
+            }
+        }
+        if (k - 1 <= j && j < hi) hi = j;
+        else if (k - 1 >= i) lo = i;
+        else break;
+    }
 }
 
 /* Row j's addresses [*lo, *hi): those whose row geom_addr_row gives is j;
@@ -65,7 +90,7 @@ static void share_columns(part *p, uint32_t np, int pw, uint32_t *idx)
     for (uint32_t i = 0; i < np; i++) idx[i] = i;
     uint32_t keep = np;
     if (np > (uint32_t)pw) {
-        qsort_r(idx, np, sizeof *idx, by_worth, p);
+        select_top(p, idx, np, (uint32_t)pw);
         keep = (uint32_t)pw;
     }
     int64_t total = 0;
@@ -145,6 +170,37 @@ static void row_layout(arena_rows *ar, const graph *g, const placement *pl, int 
     }
 }
 
+/* The live buffers by address: counted into their first rows, then each
+ * row's few sorted (one sort of them all took most of a frame with
+ * thousands live). 0, or -1 out of memory. */
+static int sort_by_address(arena_rows *ar, const placement *pl)
+{
+    uint32_t n = ar->nlive, *cnt = calloc((size_t)ar->ph + 1, sizeof *cnt),
+             *out = malloc(((size_t)n + 1) * sizeof *out);
+    if (!cnt || !out) {
+        free(cnt);
+        free(out);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        cnt[geom_addr_row(pl->offset[ar->live_buf[i]], pl->arena, ar->ph) + 1]++;
+    for (int j = 0; j < ar->ph; j++) cnt[j + 1] += cnt[j];
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = ar->live_buf[i];
+        out[cnt[geom_addr_row(pl->offset[b], pl->arena, ar->ph)]++] = b;
+    }
+    /* cnt[j] is now where row j + 1 starts */
+    for (int j = 0; j < ar->ph; j++) {
+        uint32_t lo = j ? cnt[j - 1] : 0;
+        if (cnt[j] - lo > 1)
+            qsort_r(out + lo, cnt[j] - lo, sizeof *out, by_offset, (void *)pl->offset);
+    }
+    memcpy(ar->live_buf, out, (size_t)n * sizeof *out);
+    free(cnt);
+    free(out);
+    return 0;
+}
+
 int arena_rows_build(arena_rows *ar, const graph *g, const placement *pl, const stepper *s, int ph,
                      int pw)
 {
@@ -152,17 +208,18 @@ int arena_rows_build(arena_rows *ar, const graph *g, const placement *pl, const 
     ar->ph = ph;
     ar->pw = pw;
     ar->hwm = s->k ? pl->hwm[s->k - 1] : 0;
-    size_t nb = (size_t)g->nbufs + 1;
-    ar->live_buf = malloc(nb * sizeof *ar->live_buf);
+    ar->live_buf = malloc(((size_t)g->nbufs + 1) * sizeof *ar->live_buf);
+    if (!ar->live_buf) return -1;
+    for (uint32_t b = 0; b < g->nbufs; b++)
+        if (step_buf_live(s, b)) ar->live_buf[ar->nlive++] = b;
+    size_t nb = (size_t)ar->nlive + 1;
     ar->lab_y = malloc(nb * 3 * sizeof *ar->lab_y);
     ar->row0 = calloc((size_t)ph + 1, sizeof *ar->row0);
-    /* segments: a row's parts are at most its buffers and a gap beside each, and
-     * at most pw; every buffer but one in a row ends inside it */
-    size_t cap = (size_t)ph * (size_t)(pw < 3 ? 3 : pw);
-    ar->seg = malloc(cap * sizeof *ar->seg);
+    /* segments: a row's parts have a column each, at most pw of them */
+    ar->seg = malloc((size_t)ph * (size_t)pw * sizeof *ar->seg);
     part *p = malloc((2 * nb + 4) * sizeof *p);
     uint32_t *idx = malloc((2 * nb + 4) * sizeof *idx);
-    if (!ar->live_buf || !ar->lab_y || !ar->row0 || !ar->seg || !p || !idx) {
+    if (!ar->lab_y || !ar->row0 || !ar->seg || !p || !idx || sort_by_address(ar, pl)) {
         free(p);
         free(idx);
         arena_rows_free(ar);
@@ -170,9 +227,6 @@ int arena_rows_build(arena_rows *ar, const graph *g, const placement *pl, const 
     }
     ar->lab_x = ar->lab_y + nb;
     ar->lab_w = ar->lab_x + nb;
-    for (uint32_t b = 0; b < g->nbufs; b++)
-        if (step_buf_live(s, b)) ar->live_buf[ar->nlive++] = b;
-    qsort_r(ar->live_buf, ar->nlive, sizeof *ar->live_buf, by_offset, pl->offset);
     int64_t held = 0;
     for (uint32_t i = 0; i < ar->nlive; i++) {
         uint32_t b = ar->live_buf[i];

@@ -78,12 +78,14 @@ static int arena_label(canvas *cv, const app *a, rect area, const arena_rows *ar
     const graph *g = a->g;
     uint32_t b = ar->live_buf[i];
     int w = ar->lab_w[i];
-    char lab[4][64], b1[32];
+    char lab[4][96], id[24], b1[32];
+    int idl = snprintf(id, sizeof id, "b%" PRId64, g->buf_id[b]);
+    if (idl + 1 > w) return 0; /* not even the bare name: no formatting */
     units_bytes(b1, sizeof b1, g->buf_size[b], 0);
-    snprintf(lab[0], sizeof lab[0], " b%" PRId64 " %s ", g->buf_id[b], b1);
-    snprintf(lab[1], sizeof lab[1], "b%" PRId64 " %s", g->buf_id[b], b1);
-    snprintf(lab[2], sizeof lab[2], " b%" PRId64 " ", g->buf_id[b]);
-    snprintf(lab[3], sizeof lab[3], "b%" PRId64, g->buf_id[b]);
+    snprintf(lab[0], sizeof lab[0], " %s %s ", id, b1);
+    snprintf(lab[1], sizeof lab[1], "%s %s", id, b1);
+    snprintf(lab[2], sizeof lab[2], " %s ", id);
+    snprintf(lab[3], sizeof lab[3], "%s", id);
     for (int k = 0; k < 4; k++) { /* a bare name keeps a cell after it: "b5b7" reads as one */
         int len = (int)strlen(lab[k]), pad = k == 0 && w > len;
         if (len + (k & 1) > w) continue;
@@ -164,7 +166,7 @@ void view_arena(canvas *cv, const app *a, rect r)
         }
     uint32_t named = 0;
     for (uint32_t i = 0; i < ar.nlive; i++)
-        if (ar.lab_w[i] > 0) named += (uint32_t)arena_label(cv, a, area, &ar, i);
+        if (ar.lab_w[i] >= 3) named += (uint32_t)arena_label(cv, a, area, &ar, i);
     if (jh >= 0) { /* its value on the axis */
         int y = area.y + ph - 1 - jh;
         units_bytes(b1, sizeof b1, hwm, 0);
