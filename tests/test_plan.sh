@@ -63,7 +63,8 @@ plan = json.load(open(sys.argv[1]))
 sched = json.load(open(sys.argv[2]))
 g = json.load(open(sys.argv[3]))
 align = int(sys.argv[4])
-keys = ["policy", "placer", "arena", "lower_bound", "live_peak", "proven_optimal", "fragmentation"]
+keys = ["policy", "placer", "arena", "lower_bound", "live_peak", "proven_optimal", "fragmentation",
+        "fragmentation_bytes"]
 if "search" in plan:
     assert plan["placer"] == "exact", "only the exact placer searches"
     keys.append("search")
@@ -89,7 +90,9 @@ assert lb == live or (plan["placer"] == "exact" and lb > live), (lb, live)
 assert lb >= plan["live_peak"], (lb, plan["live_peak"])
 assert arena >= lb, (arena, lb)
 assert plan["proven_optimal"] == (arena == lb), (plan["proven_optimal"], arena, lb)
-want = (arena - lb) / arena if arena else 0.0
+# the fragmentation: the arena less the live peak, in bytes and as a share of the arena
+assert plan["fragmentation_bytes"] == arena - plan["live_peak"], plan["fragmentation_bytes"]
+want = (arena - plan["live_peak"]) / arena if arena else 0.0
 assert abs(plan["fragmentation"] - want) < 1e-6, (plan["fragmentation"], want)
 assert [b["buf"] for b in bufs] == sorted(allocs), "buffers in BufId order"
 for b in bufs:
@@ -128,10 +131,10 @@ group_json() {
     run "$M" plan "$BRANCHES" --placer first-fit --format json
     expect_rc 0 "plan --format json"
     expect_empty "$ERR" "plan --format json (stderr)"
-    local want='{"policy": "priority", "placer": "first-fit", "arena": 512, "lower_bound": 512, "live_peak": 500, "proven_optimal": true, "fragmentation": 0.000000, "buffers": [{"buf": 1, "offset": 0, "size": 400, "alloc_step": 5, "free_step": 7}, {"buf": 2, "offset": 0, "size": 300, "alloc_step": 2, "free_step": 4}, {"buf": 3, "offset": 0, "size": 500, "alloc_step": 8, "free_step": 10}]}'
+    local want='{"policy": "priority", "placer": "first-fit", "arena": 512, "lower_bound": 512, "live_peak": 500, "proven_optimal": true, "fragmentation": 0.023438, "fragmentation_bytes": 12, "buffers": [{"buf": 1, "offset": 0, "size": 400, "alloc_step": 5, "free_step": 7}, {"buf": 2, "offset": 0, "size": 300, "alloc_step": 2, "free_step": 4}, {"buf": 3, "offset": 0, "size": 500, "alloc_step": 8, "free_step": 10}]}'
     if [ "$(cat "$OUT")" = "$want" ] && [ "$(wc -l <"$OUT")" -eq 1 ]; then ok; else bad "plan json on branches is exactly: $want"; fi
     run "$M" plan "$BRANCHES" -p fifo -l first-fit -a 1 -f json
-    want='{"policy": "fifo", "placer": "first-fit", "arena": 1200, "lower_bound": 1200, "live_peak": 1200, "proven_optimal": true, "fragmentation": 0.000000, "buffers": [{"buf": 1, "offset": 0, "size": 400, "alloc_step": 2, "free_step": 8}, {"buf": 2, "offset": 400, "size": 300, "alloc_step": 3, "free_step": 9}, {"buf": 3, "offset": 700, "size": 500, "alloc_step": 4, "free_step": 10}]}'
+    want='{"policy": "fifo", "placer": "first-fit", "arena": 1200, "lower_bound": 1200, "live_peak": 1200, "proven_optimal": true, "fragmentation": 0.000000, "fragmentation_bytes": 0, "buffers": [{"buf": 1, "offset": 0, "size": 400, "alloc_step": 2, "free_step": 8}, {"buf": 2, "offset": 400, "size": 300, "alloc_step": 3, "free_step": 9}, {"buf": 3, "offset": 700, "size": 500, "alloc_step": 4, "free_step": 10}]}'
     if [ "$(cat "$OUT")" = "$want" ]; then ok; else bad "plan -p fifo -a 1 json on branches is exactly: $want"; fi
     # Every placer, both policies, on several graphs: the shape and the figures.
     local p g pol
@@ -237,10 +240,16 @@ assert rows[0]["name"] == "input.out", rows[0]
     expect_grep "$OUT" "policy priority, placer first-fit, align 64 B" "text: the summary line"
     expect_grep "$OUT" "arena          9.5 MiB (9961472 bytes)" "text: arena in human units and bytes"
     expect_grep "$OUT" "lower bound    7.0 MiB (7340032 bytes)" "text: the lower bound"
-    expect_grep "$OUT" "optimality     not proven optimal: 35.7% above the lower bound 7.0 MiB" \
-        "text: the excess as a share of the bound, as every phrase measures it"
-    expect_grep "$OUT" "excess         2.5 MiB above the lower bound" "text: the excess in bytes"
-    if grep -qF fragmentation "$OUT"; then bad "text: a second figure for the same excess"; else ok; fi
+    expect_grep "$OUT" "fragmentation  2.5 MiB (2621440 bytes), 26.3% of the arena: the arena less" \
+        "text: the one excess figure, the fragmentation, in bytes and as a share of the arena"
+    expect_grep "$OUT" "optimality     not proven optimal" "text: whether it is proven optimal"
+    # the bound is the peak: the gap to it is the same excess, not a second figure
+    if grep -qE "above the|excess" "$OUT"; then bad "text: a second figure for the same excess"; else ok; fi
+    run "$M" plan "$DEMO" --placer first-fit --align 1048576
+    expect_grep "$OUT" "fragmentation  3.0 MiB (3145728 bytes), 30.0% of the arena" \
+        "text: the fragmentation counts the alignment's padding"
+    expect_grep "$OUT" "optimality     not proven optimal: 25.0% above the lower bound 8.0 MiB" \
+        "text: a bound above the peak: the gap to it, another quantity"
     expect_grep "$OUT" "stem.conv.out" "text: buffer names"
     expect_grep "$OUT" "2.0 MiB" "text: sizes in human units"
     if [[ " $(placers) " == *" pool "* ]]; then
@@ -265,6 +274,12 @@ text = " ".join("".join(t.itertext()) for t in root.iter(ns + "text"))
 assert plan["placer"] in text and plan["policy"] in text, text[:300]
 assert "arena" in text and "lower bound" in text and "peak" in text, text[:300]
 assert any(u in text for u in (" B", "KiB", "MiB", "GiB")), "axis labels in human units"
+# the one excess figure, as the JSON gives it: its share of the arena, rounded as optimal_pct does
+frag, arena = plan["fragmentation_bytes"], plan["arena"]
+t = (2000 * frag + arena) // (2 * arena) if arena else 0
+pct = "<0.1%" if frag and not t else "%d.%d%%" % (t // 10, t % 10)
+if frag:
+    assert "fragmentation " in text and "(%s of the arena)" % pct in text, (pct, text[:300])
 rects = [r for r in root.iter(ns + "rect") if r.get("class") == "buf"]
 nbytes = sum(1 for b in plan["buffers"] if b["size"] > 0)
 merged = [p for p in root.iter(ns + "path") if p.get("class") == "merged"]
@@ -345,6 +360,8 @@ group_compare() {
     else bad "compare --placers: a first-fit column after peak"; fi
     expect_grep "$OUT" "priority         7.0 MiB     9.5 MiB" "compare --placers: priority's first-fit arena"
     expect_grep "$OUT" "the arena a placer needs" "compare --placers: the columns are explained"
+    expect_grep "$OUT" "least arena with first-fit: priority's schedule (9.5 MiB; fragmentation 2.5 MiB, 26.3% of the arena)" \
+        "compare --placers: the fragmentation as plan gives it"
     run "$M" compare "$DEMO"
     if grep -q "first-fit" "$OUT"; then bad "compare without --placers has no arena column"; else ok; fi
 
@@ -368,15 +385,18 @@ for p in placers: # the first of the least arenas, per placer
 for r in d["results"]:
     keys = ["policy", "peak", "steps", "vs_fifo", "vs_optimum", "proven_optimal"]
     keys += ["found_by"] if r["policy"] == "best" else []
-    assert list(r) == keys + ["peak_step", "diverges_at", "makespan", "arenas"], list(r)
+    assert list(r) == keys + ["peak_step", "diverges_at", "makespan", "arenas",
+                              "fragmentation_bytes"], list(r)
     assert list(r["arenas"]) == placers, (list(r["arenas"]), placers)
+    assert list(r["fragmentation_bytes"]) == placers, list(r["fragmentation_bytes"])
     for p in placers:
         plan = json.load(open(os.path.join(tmp, "plan-%s-%s.json" % (r["policy"], p))))
         assert r["arenas"][p] == plan["arena"], (r["policy"], p, r["arenas"][p], plan["arena"])
         assert r["arenas"][p] >= r["peak"]
+        assert r["fragmentation_bytes"][p] == plan["fragmentation_bytes"], (r["policy"], p)
 ' "$TMP/cmp.json" "$TMP" "$all"
     run "$M" compare "$BRANCHES" --policies priority --placers first-fit -f json
-    expect_grep "$OUT" '{"policy": "priority", "peak": 500, "steps": 11, "vs_fifo": 0.416667, "vs_optimum": 1.000000, "proven_optimal": true, "peak_step": 8, "diverges_at": 2, "makespan": null, "arenas": {"first-fit": 512}}' \
+    expect_grep "$OUT" '{"policy": "priority", "peak": 500, "steps": 11, "vs_fifo": 0.416667, "vs_optimum": 1.000000, "proven_optimal": true, "peak_step": 8, "diverges_at": 2, "makespan": null, "arenas": {"first-fit": 512}, "fragmentation_bytes": {"first-fit": 12}}' \
         "compare --placers json: the arenas after the existing keys"
     run "$M" compare "$BRANCHES" --policies priority --placers first-fit --align 1 -f json
     expect_grep "$OUT" '"arenas": {"first-fit": 500}' "compare --align 1"
@@ -424,8 +444,9 @@ assert d["search"] == {"stopped": "limit", "states": 1, "probes": 1}, d["search"
 assert d["arena"] == 752 and d["lower_bound"] == 728 and not d["proven_optimal"], d
 ' "$OUT"
     run "$M" place "$miss" --placer exact --max-states 1 -f text
-    expect_grep "$OUT" "  optimality     not proven optimal: 3.3% above the lower bound 728 B" \
-        "text: the gap and the bound"
+    expect_grep "$OUT" "  lower bound    728 B (728 bytes): the peak of live bytes" "text: the bound"
+    expect_grep "$OUT" "  fragmentation  24 B (24 bytes), 3.2% of the arena" "text: the excess over it"
+    expect_grep "$OUT" "  optimality     not proven optimal" "text: no claim"
     expect_grep "$OUT" "  search         limit after 1 node over 1 capacity" "text: stopped at the limit"
     run "$M" place "$miss" --placer exact --time-limit 0.001 -f json
     expect_rc 0 "place --time-limit"

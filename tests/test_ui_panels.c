@@ -30,8 +30,9 @@ static void test_params_in_background(void **state)
 
 /* / finds by name or op (any case), n and N step through the matches in
  * schedule order, wrapping, and any other key ends the find. */
-/* The arena header: "X% above the bound B", (arena - bound) / bound, as plan
- * says it; the peak only where it is not the bound (one excess, one figure);
+/* The arena header: one excess figure, the fragmentation (arena - peak of
+ * live bytes, in bytes and as a share of the arena), as plan says it; no
+ * gap to the bound where the bound is the peak (the same excess again);
  * each of its figures whole or absent at every width. */
 static void test_arena_over_the_peak(void **state)
 {
@@ -43,14 +44,16 @@ static void test_arena_over_the_peak(void **state)
     assert_true(arena > peak);
     size_t len;
     char *screen = render(a, 200, 40, 1, 0, &len);
-    char gap[64], want[80];
-    snprintf(want, sizeof want, ", %s   high-water",
-             optimal_phrase(gap, sizeof gap, arena, a->pl.bound, a->pl.proven, OPTIMAL_SHORT));
+    char frag[64], want[96];
+    snprintf(want, sizeof want, ", fragmentation %s   high-water",
+             optimal_frag(frag, sizeof frag, arena, peak, OPTIMAL_TERSE));
     if (!strstr(screen, want)) fail_msg("the arena header does not say '%s'", want);
     assert_false(a->pl.proven);
     assert_int_equal(a->pl.bound, peak);
-    assert_string_equal(gap, "35.7% above the bound 7.0 MiB");
+    assert_string_equal(frag, "2.5 MiB (26.3%)");
     assert_null(strstr(screen, "above the peak"));
+    assert_null(strstr(screen, "above the bound"));
+    assert_null(strstr(screen, "vs bound"));
     free(screen);
     app_jump(a, a->st[0].r.peak_step);
     for (int w = 40; w <= 200; w++) {
@@ -65,15 +68,14 @@ static void test_arena_over_the_peak(void **state)
         const char *o = strstr(screen, "arena ");
         if (o && (sscanf(o, "arena %lf %7[A-Za-z]", &v, unit) != 2 || strcmp(unit, "MiB")))
             fail_msg("at %d columns the arena is cut: %.30s", w, o);
-        /* whole: with the bound, without it where that does not fit, or tiny */
-        o = strstr(screen, ", 35.7% ");
-        const char *t = strstr(screen, ", +35.7% vs bound");
-        if (o && strncmp(o, ", 35.7% above the bound 7.0 MiB", 31) &&
-            (strncmp(o, ", 35.7% above the bound", 23) ||
-             (o[23] == ' ' && o[24] >= '0' && o[24] <= '9')))
-            fail_msg("at %d columns the gap is cut: %.30s", w, o);
-        if (!o && !t && (strstr(screen, ", 35") || strstr(screen, ", +3")))
-            fail_msg("at %d columns the gap is cut", w);
+        /* whole: with its share, without it where that does not fit, or short */
+        o = strstr(screen, ", fragmentation ");
+        const char *t = strstr(screen, ", frag. ");
+        if (o && strncmp(o, ", fragmentation 2.5 MiB (26.3%)", 31) &&
+            (strncmp(o, ", fragmentation 2.5 MiB", 23) || !strncmp(o + 23, " (", 2)))
+            fail_msg("at %d columns the fragmentation is cut: %.30s", w, o);
+        if (t && strncmp(t, ", frag. 2.5 MiB", 15)) fail_msg("at %d columns: %.30s", w, t);
+        if (w >= 70 && !o && !t) fail_msg("at %d columns no fragmentation", w);
         free(screen);
     }
     close_app(&f);

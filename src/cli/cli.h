@@ -169,8 +169,9 @@ uint32_t *cli_bufid_order(const graph *g);
 /* The summary and the table of every buffer. */
 void cli_plan_text(FILE *f, const cli_plan *cp);
 /* {"policy" (plan), "placer", "align" (place), "arena", "lower_bound",
- * "fragmentation", "buffers": [...]}: plan's buffers {"buf", "offset", "size",
- * "alloc_step", "free_step"}, place's {"id", "offset", "size", "lower", "upper"}. */
+ * "live_peak", "proven_optimal", "fragmentation" (a share of the arena),
+ * "fragmentation_bytes" (arena - live_peak), "buffers": [...]}: plan's buffers {"buf", "offset",
+ * "size", "alloc_step", "free_step"}, place's {"id", "offset", "size", "lower", "upper"}. */
 void cli_plan_json(FILE *f, const cli_plan *cp);
 /* plan's CSV: buf,offset,size,alloc_step,free_step,name. */
 void cli_plan_csv(FILE *f, const cli_plan *cp);

@@ -58,6 +58,11 @@ void compare_json(const compare_result *c)
             jw_object(&w);
             for (int j = 0; j < c->npl; j++) jw_kint(&w, c->plc[j]->name, arena_of(c, i, j));
             jw_object_end(&w);
+            jw_key(&w, "fragmentation_bytes"); /* arena - peak, as plan gives it */
+            jw_object(&w);
+            for (int j = 0; j < c->npl; j++)
+                jw_kint(&w, c->plc[j]->name, optimal_frag_bytes(arena_of(c, i, j), r->peak));
+            jw_object_end(&w);
         }
         jw_object_end(&w);
     }
@@ -133,7 +138,7 @@ static void text_row(const compare_result *c, int i)
 static void text_notes(const compare_result *c)
 {
     const graph *g = c->job.g;
-    char a[32], b[32], words[128];
+    char a[32], b[32], pct[32], words[128];
     if (c->optimum >= 0)
         printf("optimum %s: no order peaks lower (proven)\n",
                units_bytes(a, sizeof a, c->optimum, 0));
@@ -158,8 +163,11 @@ static void text_notes(const compare_result *c)
                units_bytes(a, sizeof a, c->align, 0));
     for (int j = 0; j < c->npl; j++) {
         int w = c->least_arena[j], lp = c->least_peak;
-        printf("least arena with %s: %s's schedule (%s)", c->plc[j]->name, c->pol[w]->name,
-               units_bytes(a, sizeof a, arena_of(c, w, j), 0));
+        int64_t fr = optimal_frag_bytes(arena_of(c, w, j), c->runs[w].peak);
+        printf("least arena with %s: %s's schedule (%s; fragmentation %s, %s of the arena)",
+               c->plc[j]->name, c->pol[w]->name, units_bytes(a, sizeof a, arena_of(c, w, j), 0),
+               units_bytes(b, sizeof b, fr, 0),
+               fr ? optimal_pct(pct, sizeof pct, fr, arena_of(c, w, j)) : "0.0%");
         if (arena_of(c, lp, j) > arena_of(c, w, j))
             printf("; %s, the least live peak, places in %s", c->pol[lp]->name,
                    units_bytes(b, sizeof b, arena_of(c, lp, j), 0));

@@ -101,7 +101,8 @@ void cli_plan_json(FILE *f, const cli_plan *cp)
         jw_kbool(&w, "fits", pl->fits == PLACE_FITS_YES);
     }
     jw_key(&w, "fragmentation");
-    jw_f(&w, place_fragmentation(pl, pl->bound), 6);
+    jw_f(&w, place_fragmentation(pl, cp->r->peak), 6);
+    jw_kint(&w, "fragmentation_bytes", optimal_frag_bytes(pl->arena, cp->r->peak));
     if (pl->search.ran) {
         jw_key(&w, "search");
         jw_object(&w);
@@ -210,9 +211,16 @@ static void text_head(FILE *f, const cli_plan *cp)
                 "  lower bound    %s (%" PRId64 " bytes): the peak of live bytes, at step %" PRIu32
                 "\n",
                 units_bytes(a, sizeof a, lb, 0), lb, cp->r->peak_step);
+    /* The one excess figure; the gap to the bound only where the bound is not
+     * the peak (where it is, that gap is the fragmentation again). */
     char gap[96];
-    fprintf(f, "  optimality     %s\n",
-            optimal_phrase(gap, sizeof gap, pl->arena, lb, pl->proven, OPTIMAL_LONG));
+    int64_t peak = cp->r->peak;
+    fprintf(f, "  fragmentation  %s: the arena less the live peak\n",
+            optimal_frag(gap, sizeof gap, pl->arena, peak, OPTIMAL_LONG));
+    if (pl->arena > lb && lb == peak) fprintf(f, "  optimality     not proven optimal\n");
+    else
+        fprintf(f, "  optimality     %s\n",
+                optimal_phrase(gap, sizeof gap, pl->arena, lb, pl->proven, OPTIMAL_LONG));
     if (pl->fits == PLACE_FITS_YES)
         fprintf(f, "  capacity       %s (%" PRId64 " bytes): the plan fits\n",
                 units_bytes(a, sizeof a, pl->capacity, 0), pl->capacity);
@@ -221,8 +229,6 @@ static void text_head(FILE *f, const cli_plan *cp)
                 cli_place_stop_word(pl->search.stopped), pl->search.states,
                 pl->search.states == 1 ? "" : "s", pl->search.probes,
                 pl->search.probes == 1 ? "y" : "ies");
-    fprintf(f, "  excess         %s above the lower bound\n",
-            units_bytes(a, sizeof a, pl->arena - lb, 0));
     /* The pool takes memory from the system and keeps it: say how much, even when it is the arena.
      */
     if (cp->pc->keeps_memory || pl->reserved != pl->arena)

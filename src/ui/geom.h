@@ -65,18 +65,19 @@ static inline int geom_cursor_x(const geom_curve *g, uint32_t k, geom_window w)
 
 /* The drawing area inside the arena panel r, right of the address labels
  * (the timeline keeps its last row for the step axis). */
-static inline rect geom_arena_area(rect r, int timeline)
+static inline rect geom_arena_area(rect r, int with_steps)
 {
     return (rect){r.x + 1 + GEOM_ARENA_LAB + 1, r.y + 2, r.w - 3 - GEOM_ARENA_LAB - 1,
-                  r.h - 3 - (timeline ? 1 : 0)};
+                  r.h - 3 - (with_steps ? 1 : 0)};
 }
 
-/* Row (0 = bottom) holding address addr, on ph rows spanning [0, arena). */
+/* Row (0 = bottom) holding address addr, on ph rows spanning [0, arena):
+ * floor(addr ph / arena), exactly (arena_rows.c's rows are the same). */
 static inline int geom_addr_row(int64_t addr, int64_t arena, int ph)
 {
-    double f = (double)addr / (double)arena * ph;
-    int j = (int)f;
-    return j < 0 ? 0 : j >= ph ? ph - 1 : j;
+    if (addr <= 0 || arena <= 0) return 0;
+    __int128 j = (__int128)addr * ph / arena;
+    return j >= ph ? ph - 1 : (int)j;
 }
 
 /* Rows j0..j1 (0 = bottom) that buffer b of placement pl covers. */

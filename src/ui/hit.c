@@ -2,6 +2,7 @@
  * the memory curve, the buffer under one on the arena panel. Exports
  * hit_test. */
 #include "hit.h"
+#include "arena_rows.h"
 #include "geom.h"
 
 /* The step under (x, y) on the memory curve; 0 if not on its plot. */
@@ -20,8 +21,8 @@ static int curve_step(const hit_frame *f, int x, int y, uint32_t *k)
     return 1;
 }
 
-/* The buffer under (x, y) on the arena panel (the stack: live ones; the
- * timeline: any); 0 if none. */
+/* The buffer under (x, y) on the arena panel (the stack: the live one drawn
+ * there; the timeline: any); 0 if none. */
 static int arena_buffer(const hit_frame *f, int x, int y, uint32_t *out)
 {
     const layout *l = f->lay;
@@ -34,17 +35,19 @@ static int arena_buffer(const hit_frame *f, int x, int y, uint32_t *out)
         return 0;
     int ph = area.h, j = area.y + ph - 1 - y, col = x - area.x;
     uint32_t best = GRAPH_NONE;
-    for (uint32_t b = 0; b < g->nbufs; b++) {
-        int j0, j1;
+    if (!f->timeline) { /* the stack: the part drawn in that cell (arena_rows.h) */
+        arena_rows ar;
+        if (area.w < 4 || arena_rows_build(&ar, g, f->pl, s, ph, area.w)) return 0;
+        const arena_seg *sg = arena_rows_at(&ar, j, col);
+        if (sg && sg->kind == ARENA_SEG_BUF) best = sg->buf;
+        arena_rows_free(&ar);
+    }
+    for (uint32_t b = 0; f->timeline && b < g->nbufs; b++) {
+        int j0, j1, x0, x1;
         geom_buf_rows(g, f->pl, b, ph, &j0, &j1);
         if (j < j0 || j > j1) continue;
-        if (f->timeline) {
-            int x0, x1;
-            geom_buf_cols(g, &s->r, b, area.w, &x0, &x1);
-            if (col < x0 || col > x1) continue;
-        } else if (!step_buf_live(s, b)) {
-            continue;
-        }
+        geom_buf_cols(g, &s->r, b, area.w, &x0, &x1);
+        if (col < x0 || col > x1) continue;
         if (geom_buf_over(g, b, best)) best = b;
     }
     if (best == GRAPH_NONE) return 0;

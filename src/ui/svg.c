@@ -288,7 +288,7 @@ static void write_head(FILE *f, const svg_plan *p, const plan_draw *d, int h)
     const graph *g = d->g;
     const placement *pl = d->pl;
     uint32_t n = d->n;
-    char a1[32], a2[32], a3[32], pct[32];
+    char a1[32], a2[32], a3[32], pct[64];
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d "
@@ -313,11 +313,10 @@ static void write_head(FILE *f, const svg_plan *p, const plan_draw *d, int h)
     svg_escape(f, pl->placer);
     if (p->has_cursor) fprintf(f, ", at step %u of %u", p->cursor, n);
     fprintf(f,
-            "</text>\n<text x=\"%d\" y=\"50\" font-size=\"13\" fill=\"#444444\">arena %s, %s above "
-            "the lower bound %s (the peak of live bytes); %u steps, %u buffers, align %s</text>\n",
-            ML, units_bytes(a1, sizeof a1, d->arena, 0),
-            optimal_pct(pct, sizeof pct, d->arena - d->lb, d->lb),
-            units_bytes(a2, sizeof a2, d->lb, 0), n, g->nbufs,
+            "</text>\n<text x=\"%d\" y=\"50\" font-size=\"13\" fill=\"#444444\">arena %s, "
+            "peak of live bytes %s, fragmentation %s; %u steps, %u buffers, align %s</text>\n",
+            ML, units_bytes(a1, sizeof a1, d->arena, 0), units_bytes(a2, sizeof a2, d->lb, 0),
+            optimal_frag(pct, sizeof pct, d->arena, d->lb, OPTIMAL_SHORT), n, g->nbufs,
             units_bytes(a3, sizeof a3, pl->align, 0));
 }
 

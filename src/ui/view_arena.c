@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "defaults.h"
+#include "arena_rows.h"
 #include "geom.h"
 #include "util/optimal.h"
 #include "util/units.h"
@@ -34,47 +35,108 @@ void view_arena_frame(canvas *cv, const app *a, rect r, rect area, int64_t hwm)
         canvas_put(cv, axis_x, y, cv->utf8 ? 0x2502 : '|', ST_AXIS);
     units_bytes(b1, sizeof b1, 0, 0);
     canvas_text(cv, axis_x - (int)strlen(b1), area.y + area.h - 1, GEOM_ARENA_LAB, ST_AXIS, b1);
-    /* Its figures, each whole or not at all, in order of worth: the arena,
-     * how it stands against the bound, against the peak, the high-water. */
-    char f[4][80], alt[2][80], gap[64], pct[32];
+    /* Its figures, each whole or not at all, in order of worth: the arena, its
+     * fragmentation (arena - peak of live bytes: the one excess figure), the
+     * gap to the bound where that is another quantity (a bound above the
+     * peak) or the plan is proven optimal, the high-water mark. */
+    char f[4][3][96], gap[64], frag[64];
     int64_t peak = a->st[0].r.peak;
-    snprintf(f[0], sizeof f[0], "arena %s", units_bytes(b1, sizeof b1, pl->arena, 0));
-    snprintf(f[1], sizeof f[1], ", %s",
-             optimal_phrase(gap, sizeof gap, pl->arena, pl->bound, pl->proven, OPTIMAL_SHORT));
-    /* where that does not fit, shorter: "35.7% above the bound", "+35.7% vs bound" */
+    memset(f, 0, sizeof f);
+    snprintf(f[0][0], sizeof f[0][0], "arena %s", units_bytes(b1, sizeof b1, pl->arena, 0));
+    static const int fs[3] = {OPTIMAL_TERSE, OPTIMAL_TINY, -1},
+                     gs[3] = {OPTIMAL_SHORT, OPTIMAL_TERSE, OPTIMAL_TINY};
     for (int k = 0; k < 2; k++)
-        snprintf(alt[k], sizeof alt[k], ", %s",
-                 optimal_phrase(gap, sizeof gap, pl->arena, pl->bound, pl->proven,
-                                k ? OPTIMAL_TINY : OPTIMAL_TERSE));
-    f[2][0] = 0; /* the peak only where it is not the bound: one excess, one figure */
-    if (peak > 0 && peak != pl->bound)
-        snprintf(f[2], sizeof f[2], ", %s above the peak",
-                 optimal_pct(pct, sizeof pct, pl->arena - peak, peak));
-    snprintf(f[3], sizeof f[3], "   high-water so far %s", units_bytes(b2, sizeof b2, hwm, 0));
-    int x = r.x + 1, end = r.x + r.w - 1, shown[4] = {0};
-    for (int i = 0; i < 4; i++) {
-        for (int k = 0; i == 1 && k < 2 && x + (int)strlen(f[1]) > end; k++)
-            memcpy(f[1], alt[k], sizeof f[1]);
-        int w = (int)strlen(f[i]);
-        if (!w || ((i == 1 || i == 2) && !shown[0])) continue; /* these only after the arena */
-        if (x + w > end) continue;
-        shown[i] = 1;
-        x += canvas_text(cv, x, r.y + 1, w,
-                         i == 3                 ? ST_HWM
-                         : i == 1 && pl->proven ? ST_PEAK
-                                                : ST_AXIS,
-                         f[i]);
+        snprintf(f[1][k], sizeof f[1][k], ", fragmentation %s",
+                 optimal_frag(frag, sizeof frag, pl->arena, peak, fs[k]));
+    snprintf(f[1][2], sizeof f[1][2], ", frag. %s",
+             optimal_frag(frag, sizeof frag, pl->arena, peak, OPTIMAL_TINY));
+    if (pl->arena <= pl->bound || pl->bound != peak)
+        for (int k = 0; k < 3; k++)
+            snprintf(f[2][k], sizeof f[2][k], ", %s",
+                     optimal_phrase(gap, sizeof gap, pl->arena, pl->bound, pl->proven, gs[k]));
+    snprintf(f[3][0], sizeof f[3][0], "   high-water so far %s",
+             units_bytes(b2, sizeof b2, hwm, 0));
+    int x = r.x + 1, end = r.x + r.w - 1, room = end - x, pick[4] = {-1, -1, -1, -1};
+    for (int i = 0; i < 4; i++) /* the longest form of each that fits, by worth */
+        for (int k = 0; k < 3 && pick[i] < 0 && (i == 0 || pick[0] == 0); k++)
+            if (f[i][k][0] && (int)strlen(f[i][k]) <= room) {
+                pick[i] = k;
+                room -= (int)strlen(f[i][k]);
+            }
+    for (int i = 0; i < 4; i++)
+        if (pick[i] >= 0)
+            x += canvas_text(cv, x, r.y + 1, end - x,
+                             i == 3                 ? ST_HWM
+                             : i == 2 && pl->proven ? ST_PEAK
+                                                    : ST_AXIS,
+                             f[i][pick[i]]);
+}
+
+/* A buffer's name on its widest part: with its size, or alone, or none. */
+static int arena_label(canvas *cv, const app *a, rect area, const arena_rows *ar, uint32_t i)
+{
+    const graph *g = a->g;
+    uint32_t b = ar->live_buf[i];
+    int w = ar->lab_w[i];
+    char lab[4][96], id[24], b1[32];
+    int idl = snprintf(id, sizeof id, "b%" PRId64, g->buf_id[b]);
+    if (idl + 1 > w) return 0; /* not even the bare name: no formatting */
+    units_bytes(b1, sizeof b1, g->buf_size[b], 0);
+    snprintf(lab[0], sizeof lab[0], " %s %s ", id, b1);
+    snprintf(lab[1], sizeof lab[1], "%s %s", id, b1);
+    snprintf(lab[2], sizeof lab[2], " %s ", id);
+    snprintf(lab[3], sizeof lab[3], "%s", id);
+    for (int k = 0; k < 4; k++) { /* a bare name keeps a cell after it: "b5b7" reads as one */
+        int len = (int)strlen(lab[k]), pad = k == 0 && w > len;
+        if (len + (k & 1) > w) continue;
+        canvas_text(cv, area.x + ar->lab_x[i] + pad, area.y + ar->ph - 1 - ar->lab_y[i], len,
+                    b == a->sel ? ST_NEXT : style_buf((int)b), lab[k]);
+        return 1;
     }
+    return 0;
+}
+
+/* The bottom border's figures, each whole or not at all, by worth: the live
+ * buffers not named on the panel ("+11 more": every live one is named or
+ * counted), the holes, the live bytes, how many buffers are live. */
+static void arena_totals(canvas *cv, rect r, const arena_rows *ar, uint32_t named)
+{
+    char f[4][48], b1[32], line[200];
+    uint32_t more = ar->nlive - named;
+    snprintf(f[0], sizeof f[0], "live %u buffer%s,", ar->nlive, ar->nlive == 1 ? "" : "s");
+    snprintf(f[1], sizeof f[1], "%s", units_bytes(b1, sizeof b1, ar->live, 0));
+    snprintf(f[2], sizeof f[2], "holes %s", units_bytes(b1, sizeof b1, ar->holes, 0));
+    snprintf(f[3], sizeof f[3], "+%u more", more);
+    static const int worth[4] = {3, 2, 1, 0};
+    int on[4] = {0}, room = r.w - 4 - 2, n = 0;
+    for (int i = 0; i < 4; i++) {
+        int k = worth[i], w = (int)strlen(f[k]) + (k == 1 ? 5 : 0) + (n ? 2 : 0);
+        if ((k == 3 && !more) || (k == 0 && !on[1]) || w > room) continue;
+        on[k] = 1;
+        room -= w;
+        n++;
+    }
+    line[0] = 0;
+    for (int k = 0; k < 4; k++) {
+        if (!on[k]) continue;
+        size_t at = strlen(line);
+        snprintf(line + at, sizeof line - at, "%s%s%s", at && k != 1 ? ", " : " ",
+                 k == 1 && !on[0] ? "live " : "", f[k]);
+    }
+    if (!line[0]) return;
+    strncat(line, " ", sizeof line - strlen(line) - 1);
+    canvas_text(cv, r.x + 2, r.y + r.h - 1, r.w - 4, ST_TITLE, line);
 }
 
 /* The live buffers as blocks at their addresses, holes where freed blocks
- * were, the high-water mark as a line, totals in the bottom border. */
+ * were, the high-water mark as a line, totals in the bottom border. A row
+ * that holds more than one thing is split across among them in proportion
+ * to their bytes (arena_rows.h), so a hole smaller than a row still shows. */
 void view_arena(canvas *cv, const app *a, rect r)
 {
-    const graph *g = a->g;
     const stepper *s = &a->st[0];
     const placement *pl = &a->pl;
-    char title[96], b1[32], b2[32];
+    char b1[32];
     rect area = geom_arena_area(r, 0);
     int64_t arena = pl->arena, hwm = s->k ? pl->hwm[s->k - 1] : 0;
     view_arena_frame(cv, a, r, area, hwm);
@@ -85,75 +147,32 @@ void view_arena(canvas *cv, const app *a, rect r)
                    "no buffer is ever allocated");
         return;
     }
-
-    /* Each row shows the smallest live block covering it (so small blocks
-     * stay visible), and each block is labelled on its middle row (edge rows
-     * can be shared with a neighbour). One pass over the buffers, no sort. */
-    uint32_t *rowbuf = malloc((size_t)ph * 2 * sizeof *rowbuf);
-    uint8_t *used = calloc((size_t)ph, 1);
-    if (!rowbuf || !used) {
-        free(rowbuf);
-        free(used);
-        return;
-    }
-    uint32_t *rowlab = rowbuf + ph;
-    for (int j = 0; j < 2 * ph; j++) rowbuf[j] = GRAPH_NONE;
-    int64_t live_bytes = 0;
-    uint32_t nlive = 0;
-    for (uint32_t b = 0; b < g->nbufs; b++) {
-        if (!step_buf_live(s, b)) continue;
-        nlive++;
-        live_bytes += g->buf_size[b];
-        int j0, j1;
-        geom_buf_rows(g, pl, b, ph, &j0, &j1);
-        for (int j = j0; j <= j1; j++)
-            if (geom_buf_over(g, b, rowbuf[j])) rowbuf[j] = b;
-        int jm = (j0 + j1 + 1) / 2;
-        if (geom_buf_over(g, b, rowlab[jm])) rowlab[jm] = b;
-    }
-    for (int j = 0; j < ph; j++) {
-        uint32_t b = rowbuf[j];
-        if (b == GRAPH_NONE) continue;
-        int st = b == a->sel ? ST_NEXT : style_buf((int)b);
-        canvas_fill(cv, (rect){area.x, area.y + ph - 1 - j, area.w, 1},
-                    b == a->sel ? ' ' : style_buf_glyph((int)b, a->mono, cv->utf8), st);
-        used[j] = 1;
-    }
-    for (int j = 0; j < ph; j++) {
-        uint32_t b = rowlab[j];
-        if (b == GRAPH_NONE) continue;
-        char lab[64];
-        snprintf(lab, sizeof lab, " b%" PRId64 " %s ", g->buf_id[b],
-                 units_bytes(b1, sizeof b1, g->buf_size[b], 0));
-        if ((int)strlen(lab) > area.w - 2) /* the buffer's name alone, or nothing */
-            snprintf(lab, sizeof lab, " b%" PRId64 " ", g->buf_id[b]);
-        if ((int)strlen(lab) <= area.w - 2)
-            canvas_text(cv, area.x + 1, area.y + ph - 1 - j, area.w - 2,
-                        b == a->sel ? ST_NEXT : style_buf((int)b), lab);
-    }
-
-    /* Holes below the high-water mark, then the mark itself. */
+    arena_rows ar;
+    if (arena_rows_build(&ar, a->g, pl, s, ph, area.w)) return;
     int jh = hwm > 0 ? geom_addr_row(hwm - 1, arena, ph) : -1;
-    for (int j = 0; j <= jh && j < ph; j++)
-        if (!used[j])
-            canvas_fill(cv, (rect){area.x, area.y + ph - 1 - j, area.w, 1}, cv->utf8 ? 0x00B7 : '.',
-                        ST_HOLE);
-    if (jh >= 0) { /* value on the axis, a line across holes */
+    for (int j = 0; j < ph; j++)
+        for (uint32_t i = ar.row0[j]; i < ar.row0[j + 1]; i++) {
+            const arena_seg *sg = &ar.seg[i];
+            rect c = {area.x + sg->x, area.y + ph - 1 - j, sg->w, 1};
+            if (sg->kind == ARENA_SEG_BUF)
+                canvas_fill(cv, c,
+                            sg->buf == a->sel ? ' '
+                                              : style_buf_glyph((int)sg->buf, a->mono, cv->utf8),
+                            sg->buf == a->sel ? ST_NEXT : style_buf((int)sg->buf));
+            else if (sg->kind == ARENA_SEG_HOLE)
+                canvas_fill(cv, c, cv->utf8 ? 0x00B7 : '.', ST_HOLE);
+            else if (j == jh) /* the high-water mark, a line across the room above it */
+                canvas_fill(cv, c, cv->utf8 ? 0x2504 : '-', ST_HWM);
+        }
+    uint32_t named = 0;
+    for (uint32_t i = 0; i < ar.nlive; i++)
+        if (ar.lab_w[i] >= 3) named += (uint32_t)arena_label(cv, a, area, &ar, i);
+    if (jh >= 0) { /* its value on the axis */
         int y = area.y + ph - 1 - jh;
         units_bytes(b1, sizeof b1, hwm, 0);
-        int len = (int)strlen(b1);
-        canvas_text(cv, axis_x - len, y, GEOM_ARENA_LAB, ST_HWM, b1);
+        canvas_text(cv, axis_x - (int)strlen(b1), y, GEOM_ARENA_LAB, ST_HWM, b1);
         canvas_put(cv, axis_x, y, cv->utf8 ? 0x2524 : '+', ST_HWM);
-        if (!used[jh])
-            canvas_fill(cv, (rect){area.x, y, area.w, 1}, cv->utf8 ? 0x2504 : '-', ST_HWM);
     }
-    /* Totals in the bottom border. */
-    snprintf(title, sizeof title, " live %u buffer%s, %s ", nlive, nlive == 1 ? "" : "s",
-             units_bytes(b2, sizeof b2, live_bytes, 0));
-    if ((int)strlen(title) > r.w - 4)
-        snprintf(title, sizeof title, " live %s ", units_bytes(b2, sizeof b2, live_bytes, 0));
-    if ((int)strlen(title) <= r.w - 4)
-        canvas_text(cv, r.x + 2, r.y + r.h - 1, r.w - 4, ST_TITLE, title);
-    free(rowbuf);
-    free(used);
+    arena_totals(cv, r, &ar, named);
+    arena_rows_free(&ar);
 }

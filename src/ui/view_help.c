@@ -74,7 +74,7 @@ static const legend_line legend[] = {
      "the peak; < > when zoomed away from it"},
     {"\u2504", "-", ST_PEAK, "optimum, or bound: no order peaks lower", NULL},
     {" b7 ", " b7 ", ST_BUF0, "a live buffer at its address", NULL},
-    {"\u00b7", ".", ST_HOLE, "a hole: free below the high-water mark", NULL},
+    {"\u00b7", ".", ST_HOLE, "a hole: free below the high-water mark, even in part of a row", NULL},
     {"\u00b7", ".", ST_HOLE, "curve (H): arena held, no buffer live", NULL},
     {"\u2504", "-", ST_HWM, "the arena's high-water mark so far", NULL},
     {" b7 ", " b7 ", ST_NEXT, "the selected buffer; the next pop", NULL},

@@ -1,5 +1,6 @@
 /* optimal.c: the optimality phrases and the one percentage of optimal.h.
- * Exports optimal_tenths, optimal_gap_tenths, optimal_pct, optimal_phrase. */
+ * Exports optimal_tenths, optimal_gap_tenths, optimal_pct, optimal_phrase,
+ * optimal_frag_bytes, optimal_frag. */
 #include "optimal.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -74,5 +75,25 @@ const char *optimal_phrase(char *out, size_t cap, int64_t value, int64_t bound, 
     else if (style == OPTIMAL_SHORT) snprintf(out, cap, "%s above the bound %s", p, b);
     else if (style == OPTIMAL_TERSE) snprintf(out, cap, "%s above the bound", p);
     else snprintf(out, cap, "not proven: %s, bound %s, gap %s", v, b, p);
+    return out;
+}
+
+int64_t optimal_frag_bytes(int64_t arena, int64_t live_peak)
+{
+    return arena > live_peak && live_peak >= 0 ? arena - live_peak : 0;
+}
+
+const char *optimal_frag(char *out, size_t cap, int64_t arena, int64_t live_peak, int style)
+{
+    char v[32], p[32];
+    int64_t f = optimal_frag_bytes(arena, live_peak);
+    if (!cap) return out;
+    units_bytes(v, sizeof v, f, 0);
+    optimal_pct(p, sizeof p, f, arena);
+    if (style == OPTIMAL_CELL) snprintf(out, cap, "%s", f ? p : "0.0%");
+    else if (!f || style == OPTIMAL_TINY) snprintf(out, cap, "%s", v);
+    else if (style == OPTIMAL_TERSE) snprintf(out, cap, "%s (%s)", v, p);
+    else if (style == OPTIMAL_SHORT) snprintf(out, cap, "%s (%s of the arena)", v, p);
+    else snprintf(out, cap, "%s (%" PRId64 " bytes), %s of the arena", v, f, p);
     return out;
 }

@@ -50,4 +50,19 @@ enum {
 };
 const char *optimal_phrase(char *out, size_t cap, int64_t value, int64_t bound, int proven,
                            int style);
+
+/* A plan's one excess figure, its fragmentation, as XLA's heap simulator
+ * counts it (fragmentation_size): the arena less the peak of live bytes,
+ * arena - live_peak (0 when the arena is no larger), in bytes and as a
+ * share of the arena ("13.0% of the arena"). Alignment padding counts:
+ * the peak is of the buffers' sizes. */
+int64_t optimal_frag_bytes(int64_t arena, int64_t live_peak);
+/* How it reads, by style:
+ * OPTIMAL_LONG   2.8 MiB (2883584 bytes), 13.0% of the arena
+ * OPTIMAL_SHORT  2.8 MiB (13.0% of the arena)
+ * OPTIMAL_TERSE  2.8 MiB (13.0%)
+ * OPTIMAL_TINY   2.8 MiB
+ * OPTIMAL_CELL   13.0%
+ * (0 B alone, and "0.0%" as a cell, where there is none). Returns out. */
+const char *optimal_frag(char *out, size_t cap, int64_t arena, int64_t live_peak, int style);
 #endif

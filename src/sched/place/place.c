@@ -181,9 +181,11 @@ int place_run_checked(const graph *g, const run *r, const placer *p, int64_t ali
     return PLACE_INVALID;
 }
 
-double place_fragmentation(const placement *pl, int64_t lower_bound)
+double place_fragmentation(const placement *pl, int64_t live_peak)
 {
-    return pl->arena > 0 ? (double)(pl->arena - lower_bound) / (double)pl->arena : 0.0;
+    return pl->arena > 0 && pl->arena > live_peak
+               ? (double)(pl->arena - live_peak) / (double)pl->arena
+               : 0.0;
 }
 
 /* ------------------------------------------------------------ verifier */

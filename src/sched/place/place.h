@@ -109,10 +109,10 @@ int place_run_checked(const graph *g, const run *r, const placer *p, int64_t ali
 
 /* Bytes a buffer occupies: its size rounded up to the alignment. */
 int64_t place_span(int64_t size, int64_t align);
-/* (arena - lower_bound) / arena, 0 for an empty arena: plan's JSON
- * "fragmentation", a share of the arena; every phrase measures the same
- * excess against the bound instead (util/optimal.h). */
-double place_fragmentation(const placement *pl, int64_t lower_bound);
+/* (arena - live_peak) / arena, 0 for an empty arena or none above the peak:
+ * the fragmentation (util/optimal.h's optimal_frag) as plan's JSON
+ * "fragmentation", a share of the arena. */
+double place_fragmentation(const placement *pl, int64_t live_peak);
 
 /* The lower bound of any plan with this alignment: the largest sum of the
  * spans of the buffers live at one step (with align 1, the schedule's peak). */
