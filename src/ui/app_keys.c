@@ -477,31 +477,12 @@ const size_t app_nkeys = sizeof app_keys / sizeof app_keys[0];
 
 /* ------------------------------------------------------------ dispatch */
 
-unsigned app_key_mode(const app *a)
-{
-    return a->prompt.kind      ? APP_MODE_PROMPT
-           : a->help           ? APP_MODE_HELP
-           : a->prompt.finding ? APP_MODE_FIND
-           : a->lesson         ? APP_MODE_LESSON
-                               : APP_MODE_MAIN;
-}
-
-/* The first row of mode that binds key (or any key), or NULL. */
-static const app_key_row *lookup(unsigned mode, int key)
-{
-    for (size_t i = 0; i < app_nkeys; i++) {
-        const app_key_row *r = &app_keys[i];
-        if (!(r->modes & mode) || !r->act) continue;
-        for (int j = 0; j < APP_KEYS_MAX && r->keys[j]; j++)
-            if (r->keys[j] == key || r->keys[j] == APP_KEY_ANY) return r;
-    }
-    return NULL;
-}
+unsigned app_key_mode(const app *a) { return app_key_mode_of(a, 1); }
 
 static app_reaction dispatch(app *a, unsigned mode, int key)
 {
-    const app_key_row *r = lookup(mode, key);
-    if (!r && mode == APP_MODE_LESSON) r = lookup(APP_MODE_MAIN, key); /* every other key */
+    const app_key_row *r = app_key_row_of(mode, key);
+    if (!r && mode == APP_MODE_LESSON) r = app_key_row_of(APP_MODE_MAIN, key); /* every other key */
     return r ? r->act(a, key) : 0;
 }
 

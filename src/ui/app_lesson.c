@@ -8,36 +8,13 @@
 #include "app_internal.h"
 #include "app_keys.h"
 
-/* The mode the app is in, as app_key_mode tells it, a lesson's own keys
- * aside: a stop's keys are those of 'memtris view' (Space steps there). */
-static unsigned plain_mode(const app *a)
-{
-    return a->prompt.kind      ? APP_MODE_PROMPT
-           : a->help           ? APP_MODE_HELP
-           : a->prompt.finding ? APP_MODE_FIND
-                               : APP_MODE_MAIN;
-}
-
-/* The first row of the key table for key in mode (the table's data: the
- * key table's file calls this one, not the other way round). */
-static const app_key_row *row_for(unsigned mode, int key)
-{
-    for (size_t i = 0; i < app_nkeys; i++) {
-        const app_key_row *r = &app_keys[i];
-        if (!(r->modes & mode) || !r->act) continue;
-        for (int j = 0; j < APP_KEYS_MAX && r->keys[j]; j++)
-            if (r->keys[j] == key || r->keys[j] == APP_KEY_ANY) return r;
-    }
-    return NULL;
-}
-
 /* Presses key as 'memtris view' would take it, then waits for the job it
  * started (exact's search, a placement): the stop shows its result. */
 static app_reaction press(app *a, int key)
 {
     a->msg[0] = 0;
     a->msg_moment = 0;
-    const app_key_row *r = row_for(plain_mode(a), key);
+    const app_key_row *r = app_key_row_of(app_key_mode_of(a, 0), key);
     app_reaction got = r ? r->act(a, key) : 0;
     while (a->place.job) got |= app_tick(a);
     return got;
