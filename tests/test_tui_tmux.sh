@@ -145,7 +145,7 @@ keys w
 wait_gone "Why priority"
 check "compare mode shows priority's ready queue" "Ready priority"
 check "compare mode shows both peaks" "fifo peak 10.5 MiB"
-check "compare mode shows the saving" "saving    3.5 MiB (33.3%) with priority"
+check "compare mode shows the saving" "saving 3.5 MiB (33.3%) with priority"
 check "compare mode shows the divergence" "orders diverge first at step 5"
 keys c
 T resize-window -t main -x 100 -y 30

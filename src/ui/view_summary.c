@@ -105,7 +105,7 @@ void view_summary(canvas *cv, const app *a, rect r)
         /* shares of o's peak, as compare's saving and vs optimum are */
         int64_t save = o->r.peak - m->r.peak;
         if (save > 0)
-            snprintf(line, sizeof line, "saving    %s (%s) with %s",
+            snprintf(line, sizeof line, "saving %s%s (%s) with %s", gw >= 0 ? "   " : "",
                      units_bytes(p1, sizeof p1, save, 0),
                      optimal_pct(pct, sizeof pct, save, o->r.peak), m->pol->name);
         else if (save < 0) /* against exact stopped short: its order, not the optimum */
