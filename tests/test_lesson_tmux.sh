@@ -8,28 +8,8 @@ set -u
 bin=$1
 src=$2
 pass=0 fail=0
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "SKIP: tmux is not installed (the README's test command installs it)"
-    exit 77
-fi
-sock="memtris-lesson-$$"
-work=$(mktemp -d "${TMPDIR:-/tmp}/memtris-lesson.XXXXXX")
-unset TMUX
-T() { SHELL=/bin/bash tmux -L "$sock" -f /dev/null "$@"; }
-cleanup() { T kill-server 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-
-ok() { pass=$((pass + 1)); echo "ok: $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $1"; echo "--- screen ---"; screen; echo "--------------"; }
-screen() { T capture-pane -p -t "$session" 2>/dev/null; }
-wait_for() {
-    for _ in $(seq 100); do
-        screen | grep -qF -- "$1" && return 0
-        sleep 0.1
-    done
-    return 1
-}
-check() { if wait_for "$2"; then ok "$1"; else bad "$1 (expected '$2')"; fi; }
+. "$(dirname "$0")/tmuxlib.sh"
+tmux_setup lesson
 keys() { T send-keys -t "$session" "$@"; }
 # start SESSION CMD...: CMD at 80x24 in $work (not the checkout), UTF-8.
 start() {
