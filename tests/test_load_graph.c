@@ -320,6 +320,82 @@ static void optional_name_latency_stream_kept(void **state)
     diag_free(&d);
 }
 
+/* A training graph's tags: Category on ALLOCs (its FREE reads it through the buffer), Phase on
+ * compute nodes, and the top-level Measured peak. */
+#define TAGGED                                                                              \
+    "{\"Measured\": {\"peak\": 4096, \"how\": \"torch.profiler, CPU\"}, \"Nodes\": ["       \
+    "{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 64, \"BufId\": 1, \"Category\": \"weight\"}," \
+    "{\"Id\": 1, \"Op\": \"Conv\", \"Phase\": \"forward\"},"                                \
+    "{\"Id\": 2, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 2},"                            \
+    "{\"Id\": 3, \"Op\": \"ConvGrad\", \"Phase\": \"backward\"},"                           \
+    "{\"Id\": 4, \"Op\": \"FREE\", \"BufId\": 1}],"                                         \
+    " \"Edges\": [[0, 1], [1, 2], [2, 3], [3, 4]]}"
+
+static void category_phase_measured_kept(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g = tu_load_ok(TAGGED, &d);
+    assert_int_equal(graph_category(g, 0), GRAPH_CAT_WEIGHT);
+    assert_int_equal(graph_category(g, 4), GRAPH_CAT_WEIGHT); /* the FREE, by its buffer */
+    assert_int_equal(graph_buf_category(g, 0), GRAPH_CAT_WEIGHT);
+    assert_int_equal(graph_category(g, 2), GRAPH_CAT_NONE);
+    assert_int_equal(graph_category(g, 1), GRAPH_CAT_NONE);
+    assert_int_equal(graph_phase(g, 1), GRAPH_PHASE_FORWARD);
+    assert_int_equal(graph_phase(g, 3), GRAPH_PHASE_BACKWARD);
+    assert_int_equal(graph_phase(g, 0), GRAPH_PHASE_NONE);
+    assert_string_equal(graph_category_word(graph_category(g, 0)), "weight");
+    assert_string_equal(graph_phase_word(GRAPH_PHASE_OPTIMIZER), "optimizer");
+    assert_true(g->measured_peak == 4096);
+    assert_string_equal(g->measured_how, "torch.profiler, CPU");
+    for (int c = 1; c < GRAPH_NCAT; c++)
+        assert_int_equal(graph_category_parse(graph_category_word(c)), c);
+    graph_free(g);
+
+    /* Without them, no column and no measured peak. */
+    g = tu_load_ok("{\"Nodes\": [" N0 "], \"Edges\": []}", &d);
+    assert_null(g->tag);
+    assert_true(g->measured_peak == -1);
+    assert_null(g->measured_how);
+    graph_free(g);
+    diag_free(&d);
+}
+
+static void bad_category_phase_measured(void **state)
+{
+    (void)state;
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 4, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1,"
+                    " \"Category\": \"activations\"}], \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 4)", "unknown Category \"activations\"",
+                    "input, weight, gradient, optimizer, activation, workspace or output");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 4, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1,"
+                    " \"Category\": 3}], \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 4)", "\"Category\" must be a string", "a number");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 7, \"Op\": \"Relu\", \"Category\": \"weight\"}],"
+                    " \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 7)", "\"Category\" belongs on an ALLOC",
+                    "not on a compute node");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 7, \"Op\": \"Relu\", \"Phase\": \"train\"}],"
+                    " \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 7)", "unknown Phase \"train\"",
+                    "forward, backward or optimizer");
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 4, \"Op\": \"ALLOC\", \"Size\": 8, \"BufId\": 1,"
+                    " \"Phase\": \"forward\"}], \"Edges\": []}",
+                    "error:", "Nodes[0] (Id 4)", "\"Phase\" belongs on a compute node",
+                    "not on an ALLOC");
+    TU_EXPECT_ERROR("{\"Measured\": 5, \"Nodes\": [" N0 "], \"Edges\": []}",
+                    "error:", "\"Measured\" must be an object", "a number");
+    TU_EXPECT_ERROR("{\"Measured\": {\"how\": \"x\"}, \"Nodes\": [" N0 "], \"Edges\": []}",
+                    "error:", "\"Measured\" has no \"peak\"");
+    TU_EXPECT_ERROR("{\"Measured\": {\"peak\": -1}, \"Nodes\": [" N0 "], \"Edges\": []}",
+                    "error:", "\"Measured\": \"peak\" must be an integer", "negative");
+    TU_EXPECT_ERROR("{\"Measured\": {\"peak\": 1, \"how\": 2}, \"Nodes\": [" N0 "], \"Edges\": []}",
+                    "error:", "\"how\" must be a string");
+    TU_EXPECT_ERROR("{\"Measured\": {\"peak\": 1}, \"Measured\": {\"peak\": 2}, \"Nodes\": [" N0
+                    "], \"Edges\": []}",
+                    "error:", "\"Measured\" appears twice");
+}
+
 static void empty_graph_loads(void **state)
 {
     (void)state;
@@ -527,6 +603,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(unknown_fields_ignored),
         cmocka_unit_test(ids_non_contiguous_and_unsorted),
         cmocka_unit_test(optional_name_latency_stream_kept),
+        cmocka_unit_test(category_phase_measured_kept),
+        cmocka_unit_test(bad_category_phase_measured),
         cmocka_unit_test(empty_graph_loads),
         cmocka_unit_test(many_leaks_keep_few_lines),
         cmocka_unit_test(many_errors_keep_few_lines),

@@ -24,6 +24,8 @@ void graph_free(graph *g)
     free(g->inputs);
     free(g->latency);
     free(g->time);
+    free(g->tag);
+    free(g->measured_how);
     free(g->stream);
     free(g->buf_id);
     free(g->buf_size);
@@ -97,4 +99,48 @@ double graph_latency(const graph *g, uint32_t i)
 {
     if (g->kind[i] != NODE_COMPUTE || !g->latency || isnan(g->latency[i])) return 0;
     return g->latency[i];
+}
+
+static const char *const cat_words[GRAPH_NCAT] = {
+    "", "input", "weight", "gradient", "optimizer", "activation", "workspace", "output"};
+static const char *const phase_words[GRAPH_NPHASE] = {"", "forward", "backward", "optimizer"};
+
+int graph_category(const graph *g, uint32_t i)
+{
+    if (!g->tag || g->kind[i] == NODE_COMPUTE) return GRAPH_CAT_NONE;
+    return g->kind[i] == NODE_ALLOC ? g->tag[i] : g->tag[g->buf_alloc[g->buf[i]]];
+}
+
+int graph_buf_category(const graph *g, uint32_t b)
+{
+    return g->tag ? g->tag[g->buf_alloc[b]] : GRAPH_CAT_NONE;
+}
+
+int graph_phase(const graph *g, uint32_t i)
+{
+    return g->tag && g->kind[i] == NODE_COMPUTE ? g->tag[i] : GRAPH_PHASE_NONE;
+}
+
+const char *graph_category_word(int cat)
+{
+    return cat > 0 && cat < GRAPH_NCAT ? cat_words[cat] : "";
+}
+
+const char *graph_phase_word(int phase)
+{
+    return phase > 0 && phase < GRAPH_NPHASE ? phase_words[phase] : "";
+}
+
+int graph_category_parse(const char *word)
+{
+    for (int c = 1; c < GRAPH_NCAT; c++)
+        if (!strcmp(word, cat_words[c])) return c;
+    return -1;
+}
+
+int graph_phase_parse(const char *word)
+{
+    for (int p = 1; p < GRAPH_NPHASE; p++)
+        if (!strcmp(word, phase_words[p])) return p;
+    return -1;
 }

@@ -38,6 +38,9 @@ typedef struct graph {
     int64_t *inputs;           /* buffer ids as written (unknown ones were warned about) */
     double *latency;           /* [n] or NULL when no node has one; NAN = absent */
     int64_t *stream;           /* [n] or NULL when no node has one; -1 = absent */
+    uint8_t *tag;  /* [n] or NULL when no node has one: an ALLOC's Category (GRAPH_CAT_*),
+                    * a compute node's Phase (GRAPH_PHASE_*); 0 = none. Read them with
+                    * graph_category and graph_phase */
     int64_t *time; /* [n] or NULL: when each node happens in the problem it was made from (a
                     * placement CSV's lower and upper); exact placement's orders measure
                     * lifetimes with it, in steps without it */
@@ -52,9 +55,33 @@ typedef struct graph {
     char *strpool; /* names, NUL-separated; offset 0 is "" */
     size_t strpool_len;
 
+    int64_t measured_peak; /* the top-level "Measured" peak in bytes, or -1 when absent */
+    char *measured_how;    /* its "how", or NULL */
+
     imap ids;    /* Id -> node index */
     imap bufids; /* BufId -> buffer index */
 } graph;
+
+/* What an ALLOC's buffer holds (its "Category"), in the order the categories are listed. */
+enum {
+    GRAPH_CAT_NONE = 0,
+    GRAPH_CAT_INPUT,
+    GRAPH_CAT_WEIGHT,
+    GRAPH_CAT_GRADIENT,
+    GRAPH_CAT_OPTIMIZER,
+    GRAPH_CAT_ACTIVATION,
+    GRAPH_CAT_WORKSPACE,
+    GRAPH_CAT_OUTPUT,
+    GRAPH_NCAT
+};
+/* Which part of a training step a compute node belongs to (its "Phase"). */
+enum {
+    GRAPH_PHASE_NONE = 0,
+    GRAPH_PHASE_FORWARD,
+    GRAPH_PHASE_BACKWARD,
+    GRAPH_PHASE_OPTIMIZER,
+    GRAPH_NPHASE
+};
 
 void graph_free(graph *g);
 uint32_t graph_find(const graph *g, int64_t id);        /* node index or GRAPH_NONE */
@@ -80,5 +107,19 @@ int graph_stream(const graph *g, uint32_t i);
 /* Node i's latency in ms: its Latency (compute nodes; 0 without one), 0 for
  * an ALLOC or FREE. */
 double graph_latency(const graph *g, uint32_t i);
+
+/* Node i's Category: an ALLOC's or a FREE's (its buffer's ALLOC's), GRAPH_CAT_NONE for a
+ * compute node or without one. */
+int graph_category(const graph *g, uint32_t i);
+/* Buffer b's Category (its ALLOC's). */
+int graph_buf_category(const graph *g, uint32_t b);
+/* Node i's Phase: a compute node's, GRAPH_PHASE_NONE otherwise or without one. */
+int graph_phase(const graph *g, uint32_t i);
+/* The word a Category or a Phase is written as ("weight", "backward"); "" for NONE. */
+const char *graph_category_word(int cat);
+const char *graph_phase_word(int phase);
+/* The GRAPH_CAT_* (GRAPH_PHASE_*) that word names, or -1 for none (NONE is not named). */
+int graph_category_parse(const char *word);
+int graph_phase_parse(const char *word);
 
 #endif

@@ -27,6 +27,7 @@ void graph_build_free(graph_builder *b)
     free(b->src);
     free(b->latency);
     free(b->stream);
+    free(b->tag);
     free(b->in_off);
     free(b->inputs);
     free(b->ep);
@@ -201,6 +202,7 @@ static int node_reserve(graph_builder *b)
     RE(src);
     if (b->latency) RE(latency);
     if (b->stream) RE(stream);
+    if (b->tag) RE(tag);
 #undef RE
     void *q = realloc(b->in_off, (nc + 1) * sizeof *b->in_off);
     if (!q) {
@@ -229,7 +231,7 @@ static int lazy_column(graph_builder *b, void **col, size_t elem, int is_double)
     return 0;
 }
 
-/* Latency and Stream, in columns that exist once some node has them. */
+/* Latency, Stream and the tag, in columns that exist once some node has them. */
 static int set_optional(graph_builder *b, uint32_t i, const graph_node_spec *s)
 {
     if (s->has_latency) {
@@ -240,6 +242,13 @@ static int set_optional(graph_builder *b, uint32_t i, const graph_node_spec *s)
         if (lazy_column(b, (void **)&b->stream, sizeof *b->stream, 0)) return -1;
         b->stream[i] = s->stream;
     } else if (b->stream) b->stream[i] = -1;
+    if (s->tag && !b->tag) {
+        if (!(b->tag = calloc(b->cap, 1))) {
+            b->oom = 1;
+            return -1;
+        }
+    }
+    if (b->tag) b->tag[i] = (uint8_t)s->tag;
     return 0;
 }
 
@@ -327,12 +336,14 @@ graph *graph_build_take(graph_builder *b, const char *source)
     TAKE(inputs, inputs, b->nin);
     if (b->latency) TAKE(latency, latency, n);
     if (b->stream) TAKE(stream, stream, n);
+    if (b->tag) TAKE(tag, tag, n);
     TAKE(buf_id, bid, b->nb);
     TAKE(buf_size, bsize, b->nb);
     TAKE(buf_alloc, balloc, b->nb);
     TAKE(buf_free, bfree, b->nb);
 #undef TAKE
     g->n = n;
+    g->measured_peak = -1;
     g->nbufs = b->nb;
     g->ops = b->ops;
     b->ops = NULL;

@@ -29,7 +29,9 @@ typedef struct reader {
     double parse_s; /* time in cJSON (parse and delete), sampled */
     size_t nvalues;
     int timing; /* this value is timed */
-    int seen_nodes, seen_edges;
+    int seen_nodes, seen_edges, seen_measured;
+    int64_t measured_peak; /* "Measured": -1 absent */
+    char *measured_how;
 } reader;
 
 static void where(reader *r, const char *p, unsigned long *line, unsigned long *col)
@@ -131,7 +133,7 @@ static int get_uint53(const cJSON *v, int64_t *out)
 /* A node's members that memtris reads, found in one pass over the object;
  * the first of a repeated key wins. */
 typedef struct node_members {
-    const cJSON *id, *op, *size, *buf, *name, *in, *lat, *str;
+    const cJSON *id, *op, *size, *buf, *name, *in, *lat, *str, *cat, *phase;
 } node_members;
 
 static void find_members(const cJSON *v, node_members *m)
@@ -149,6 +151,8 @@ static void find_members(const cJSON *v, node_members *m)
         case 'B': slot = !strcmp(k, "BufId") ? &m->buf : NULL; break;
         case 'N': slot = !strcmp(k, "Name") ? &m->name : NULL; break;
         case 'L': slot = !strcmp(k, "Latency") ? &m->lat : NULL; break;
+        case 'C': slot = !strcmp(k, "Category") ? &m->cat : NULL; break;
+        case 'P': slot = !strcmp(k, "Phase") ? &m->phase : NULL; break;
         }
         if (slot && !*slot) *slot = c;
     }
@@ -275,6 +279,45 @@ static int decode_optional(reader *r, const node_members *m, const char *at, siz
     return bad;
 }
 
+/* The optional "Category" (ALLOC) and "Phase" (compute): 0, or -1 after reporting what
+ * is wrong. */
+static int decode_tag(reader *r, const node_members *m, const char *at, size_t index,
+                      graph_node_spec *s)
+{
+    int bad = 0;
+    char word[64];
+    const cJSON *f[2] = {m->cat, m->phase};
+    static const char *const key[2] = {"Category", "Phase"};
+    static const char *const list[2] = {
+        "input, weight, gradient, optimizer, activation, workspace or output",
+        "forward, backward or optimizer"};
+    static const char *const owner[2] = {"an ALLOC", "a compute node"};
+    for (int k = 0; k < 2; k++) {
+        if (!f[k]) continue;
+        int owns = k == 0 ? s->kind == NODE_ALLOC : s->kind == NODE_COMPUTE;
+        if (!owns) {
+            ERR_AT(r, at, DC_FIELD, LAB ": \"%s\" belongs on %s, not on %s", LABV, key[k], owner[k],
+                   s->kind == NODE_FREE    ? "a FREE"
+                   : s->kind == NODE_ALLOC ? "an ALLOC"
+                                           : "a compute node");
+            bad = -1;
+            continue;
+        }
+        int v = !cJSON_IsString(f[k]) ? -2
+                : k == 0              ? graph_category_parse(f[k]->valuestring)
+                                      : graph_phase_parse(f[k]->valuestring);
+        if (v == -2)
+            ERR_AT(r, at, DC_FIELD, LAB ": \"%s\" must be a string (%s), found %s", LABV, key[k],
+                   list[k], type_word(f[k]));
+        else if (v < 0)
+            ERR_AT(r, at, DC_FIELD, LAB ": unknown %s \"%s\"; it must be %s", LABV, key[k],
+                   utf8_printable(f[k]->valuestring, word, sizeof word), list[k]);
+        if (v < 0) bad = -1;
+        else s->tag = v;
+    }
+    return bad;
+}
+
 /* Adds a decoded node to the builder: its Inputs, and its buffer. */
 static void store_node(reader *r, const graph_node_spec *s, const cJSON *inputs, const char *at,
                        size_t index)
@@ -318,6 +361,7 @@ static void add_node(reader *r, const cJSON *v, const char *at, size_t index)
     if (decode_id_op(r, &m, at, index, &s)) return;
     int bad = decode_buffer(r, &m, at, index, &s);
     bad |= decode_optional(r, &m, at, index, &s);
+    bad |= decode_tag(r, &m, at, index, &s);
     if (!bad) store_node(r, &s, m.in, at, index);
 }
 
@@ -390,6 +434,41 @@ static const char *walk_array(reader *r, const char *p, const char *key,
     }
 }
 
+/* The top-level "Measured": {"peak": bytes, "how": "..."}, the peak a real run measured. */
+static void read_measured(reader *r, const cJSON *v, const char *at)
+{
+    char why[96];
+    const cJSON *peak = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "peak") : NULL;
+    const cJSON *how = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "how") : NULL;
+    if (r->seen_measured++) {
+        ERR_AT(r, at, DC_FIELD, "\"Measured\" appears twice");
+        return;
+    }
+    if (!cJSON_IsObject(v)) {
+        ERR_AT(r, at, DC_FIELD,
+               "\"Measured\" must be an object {\"peak\": bytes, \"how\": \"...\"}, found %s",
+               type_word(v));
+        return;
+    }
+    if (!peak) {
+        ERR_AT(r, at, DC_FIELD, "\"Measured\" has no \"peak\"");
+        return;
+    }
+    if (get_uint53(peak, &r->measured_peak)) {
+        describe_bad_int(peak, why, sizeof why);
+        ERR_AT(r, at, DC_FIELD,
+               "\"Measured\": \"peak\" must be an integer number of bytes from 0 to 2^53-1; %s",
+               why);
+        r->measured_peak = -1;
+        return;
+    }
+    if (how && !cJSON_IsString(how)) {
+        ERR_AT(r, at, DC_FIELD, "\"Measured\": \"how\" must be a string, found %s", type_word(how));
+        return;
+    }
+    if (how && !(r->measured_how = strdup(how->valuestring))) r->b.oom = 1;
+}
+
 /* Reads the top-level object; 0 on success. */
 static int read_document(reader *r)
 {
@@ -423,9 +502,10 @@ static int read_document(reader *r)
             const char *after;
             cJSON *k = parse_value(r, p, &after);
             if (!k) return -1;
-            int which = strcmp(k->valuestring, "Nodes") == 0   ? 1
-                        : strcmp(k->valuestring, "Edges") == 0 ? 2
-                                                               : 0;
+            int which = strcmp(k->valuestring, "Nodes") == 0      ? 1
+                        : strcmp(k->valuestring, "Edges") == 0    ? 2
+                        : strcmp(k->valuestring, "Measured") == 0 ? 3
+                                                                  : 0;
             cJSON_Delete(k);
             const char *keyat = p;
             p = skip_ws(after, end);
@@ -451,6 +531,7 @@ static int read_document(reader *r)
             } else {
                 cJSON *v = parse_value(r, p, &after); /* unknown field: ignored */
                 if (!v) return -1;
+                if (which == 3) read_measured(r, v, p);
                 cJSON_Delete(v);
                 p = after;
             }
@@ -491,6 +572,9 @@ static graph *build_graph(reader *r, const char *source)
 {
     graph *g = graph_build_take(&r->b, source);
     if (!g) return NULL;
+    g->measured_peak = r->measured_peak;
+    g->measured_how = r->measured_how;
+    r->measured_how = NULL;
     validate_buffers(g, r->d);
     if (r->d->nerrors) return g;
     graph_build_free_changes(g);
@@ -512,6 +596,7 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     r.opts = opts;
     r.text = text;
     r.len = len;
+    r.measured_peak = -1;
     textpos_init(&r.tp, text, len);
     graph_build_init(&r.b, d,
                      opts && opts->max_nodes && opts->max_nodes < LOAD_MAX_NODES ? opts->max_nodes
@@ -540,6 +625,7 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     else if (r.b.oom)
         ERR(&r, DC_LIMIT, "out of memory after %u nodes (the input is %zu bytes)", r.b.n, len);
     graph_build_free(&r.b);
+    free(r.measured_how);
     diag_finish(d);
     if (d->nerrors) {
         graph_free(g);
