@@ -209,7 +209,8 @@ static int parse_lists(const char *list, const char *plist, const char *align_ar
         if (c->n < 0) return EXIT_USAGE;
     } else {
         for (size_t i = 0; policy_at(i) && c->n < MAX_POLICIES; i++)
-            if (policy_at(i)->kind != POLICY_EXACT) c->pol[c->n++] = policy_at(i);
+            if (policy_at(i)->kind != POLICY_EXACT && policy_at(i)->kind != POLICY_BASELINE)
+                c->pol[c->n++] = policy_at(i);
     }
     if (align_arg && cli_align("compare", align_arg, &c->align)) return EXIT_USAGE;
     if (plist) {

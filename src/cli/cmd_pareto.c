@@ -42,7 +42,7 @@ static void pareto_points(pareto_result *pr, int with_exact)
 {
     for (size_t i = 0; policy_at(i); i++) {
         const policy *p = policy_at(i);
-        if (p->kind == POLICY_EXACT && !with_exact) continue;
+        if ((p->kind == POLICY_EXACT && !with_exact) || p->kind == POLICY_BASELINE) continue;
         int sweep = !strcmp(p->name, "weighted");
         for (int a = 0; a < (sweep ? NALPHA : 1) && pr->n < MAX_POINTS; a++) {
             pr->pol[pr->n] = p;

@@ -25,7 +25,8 @@ enum {
     POLICY_HEURISTIC, /* a rule, O(n log n); a member of "best" */
     POLICY_PORTFOLIO, /* "best": the smallest peak of the heuristics */
     POLICY_EXACT,     /* "exact": a search for the proven minimum peak */
-    POLICY_TIMED      /* a rule that weighs time too (weighted, multiqueue): not in "best" */
+    POLICY_TIMED,     /* a rule that weighs time too (weighted, multiqueue): not in "best" */
+    POLICY_BASELINE   /* the graph's own order (given): not in "best", refused on some graphs */
 };
 
 extern const char *const policy_queue_names[QUEUE_COUNT]; /* "compute", "transfer", "other" */
