@@ -351,6 +351,7 @@ static void category_phase_measured_kept(void **state)
     for (int c = 1; c < GRAPH_NCAT; c++)
         assert_int_equal(graph_category_parse(graph_category_word(c)), c);
     graph_free(g);
+    diag_free(&d);
 
     /* Without them, no column and no measured peak. */
     g = tu_load_ok("{\"Nodes\": [" N0 "], \"Edges\": []}", &d);
