@@ -274,6 +274,7 @@ typedef struct compare_result {
     const run *base; /* fifo's run: one of runs, or own */
     run own;         /* fifo's run when fifo is not listed (has_own) */
     int has_own;
+    int all; /* --policies all: a given that refuses the graph is left out */
     int npl; /* placers */
     const placer *plc[CLI_MAX_PLACERS];
     int64_t align;
