@@ -235,6 +235,21 @@ group_compare() {
     expect_rc 0 "compare given first"
     expect_grep "$OUT" "saving vs given" "compare: given first is the baseline column"
     expect_grep "$OUT" "22.6% (3.4 KiB)" "compare: best saves over given"
+    expect_grep "$OUT" "best at the peak: weight 3.9 KiB, gradient 3.9 KiB, optimizer 3.9 KiB, output 8 B" "compare: the peak by category"
+    # The peak by category: schedule, compare and plan, text and JSON; none without Categories.
+    T="$DATA/train-small.json"
+    run "$M" schedule -p given "$T"
+    expect_grep "$OUT" "at the peak: weight 3.9 KiB, gradient 3.9 KiB, optimizer 3.9 KiB, activation 2.0 KiB, input 1000 B, workspace 500 B, output 8 B" "schedule: the peak by category"
+    run "$M" schedule -p given -f json "$T"
+    expect_grep "$OUT" '"peak": 15508, "peak_by_category": {"weight": 4000, "gradient": 4000, "optimizer": 4000, "activation": 2000, "input": 1000, "workspace": 500, "output": 8}' "schedule json: peak_by_category"
+    run "$M" compare -P given,best -f json "$T"
+    expect_grep "$OUT" '"policy": "best", "peak": 12008, "peak_by_category": {"weight": 4000, "gradient": 4000, "optimizer": 4000, "output": 8}' "compare json: peak_by_category"
+    run "$M" plan -p given "$T"
+    expect_grep "$OUT" "  at the peak:   weight 3.9 KiB" "plan: the peak by category"
+    run "$M" plan -p given -f json "$T"
+    expect_grep "$OUT" '"live_peak": 15508, "peak_by_category": {"weight": 4000,' "plan json: peak_by_category"
+    run "$M" schedule -f json "$DATA/branches.json"
+    if grep -q "peak_by_category" "$OUT"; then bad "no peak_by_category without Categories"; else ok; fi
     printf '%s' '{"Nodes": [{"Id": 5, "Op": "ALLOC", "Size": 8, "BufId": 1},
       {"Id": 2, "Op": "FREE", "BufId": 1}], "Edges": [[5, 2]]}' >"$TMP/backwards.json"
     run "$M" compare -f csv --policies all "$TMP/backwards.json"

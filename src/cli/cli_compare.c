@@ -52,6 +52,7 @@ void compare_json(const compare_result *c)
         jw_object(&w);
         jw_kstring(&w, "policy", c->pol[i]->name);
         jw_kint(&w, "peak", r->peak);
+        cli_bycat_json(&w, c->job.g, r);
         jw_kuint(&w, "steps", r->n);
         jw_key(&w, "vs_fifo");
         if (x->has_vs_fifo) jw_f(&w, x->vs_fifo, 6);
@@ -174,6 +175,11 @@ static void text_notes(const compare_result *c)
     for (int i = 0; i < c->n; i++)
         if (c->runs[i].found_by)
             printf("%s: the order of %s\n", c->pol[i]->name, c->runs[i].found_by->name);
+    for (int i = 0; i < c->n; i++) {
+        char lead[64];
+        snprintf(lead, sizeof lead, "%s at the peak:", c->pol[i]->name);
+        cli_bycat_text(stdout, lead, g, &c->runs[i]);
+    }
     if (c->npl)
         printf("the %s: the arena a placer needs for that policy's schedule (align %s)\n",
                c->npl == 1 ? "column after peak" : "columns after peak",

@@ -45,6 +45,8 @@ static const char help[] =
     "JSON: {\"graph\", \"lower_bound\", \"optimum\", \"results\": [{\"policy\", \"peak\",\n"
     "       \"steps\", \"vs_fifo\", \"vs_optimum\", \"proven_optimal\", \"peak_step\",\n"
     "       \"diverges_at\", \"makespan\"}, ...]}; best's result adds \"found_by\".\n"
+    "With Categories in the graph, each result adds \"peak_by_category\" (the peak's\n"
+    "live bytes by Category) and the text a line \"POLICY at the peak: ...\".\n"
     "vs_fifo is peak / fifo's peak (null when fifo's peak is 0 and this one's is not);\n"
     "lower_bound: no order peaks below it; optimum: the least peak when a policy\n"
     "reached the bound (proven), else null, and then vs_optimum is null too;\n"
