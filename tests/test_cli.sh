@@ -223,13 +223,40 @@ group_compare() {
     expect_out_line "{\"graph\": \"$SEED\", \"lower_bound\": 1024, \"optimum\": 1024, \"results\": [{\"policy\": \"fifo\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 1, \"diverges_at\": null, \"makespan\": null}, {\"policy\": \"priority\", \"peak\": 1024, \"steps\": 3, \"vs_fifo\": 1.000000, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 1, \"diverges_at\": null, \"makespan\": null}]}" "compare json on the seed example"
     run "$M" compare -f json --policies fifo,priority "$DATA/branches.json"
     expect_out_line "{\"graph\": \"$DATA/branches.json\", \"lower_bound\": 500, \"optimum\": 500, \"results\": [{\"policy\": \"fifo\", \"peak\": 1200, \"steps\": 11, \"vs_fifo\": 1.000000, \"vs_optimum\": 2.400000, \"proven_optimal\": false, \"peak_step\": 4, \"diverges_at\": null, \"makespan\": null}, {\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 8, \"diverges_at\": 2, \"makespan\": null}]}" "compare json on branches"
-    # The default list: every policy but exact, in the table's order; all adds exact.
+    # The default list: every policy but exact and given, in the table's order; all adds them.
     run "$M" compare -f csv "$DATA/branches.json"
     if [ "$(cut -d, -f1 "$OUT" | tr '\n' ' ')" = "policy fifo priority dfs postorder lpmf bfs best weighted multiqueue " ]; then ok
     else bad "compare: every policy but exact by default"; fi
     run "$M" compare -f csv --policies all "$DATA/branches.json"
-    if [ "$(cut -d, -f1 "$OUT" | tr '\n' ' ')" = "policy fifo priority dfs postorder lpmf bfs best exact weighted multiqueue " ]; then ok
-    else bad "compare --policies all adds exact"; fi
+    if [ "$(cut -d, -f1 "$OUT" | tr '\n' ' ')" = "policy fifo priority dfs postorder lpmf bfs best exact weighted multiqueue given " ]; then ok
+    else bad "compare --policies all adds exact and given"; fi
+    # given listed first is the text's baseline; refused (Ids no order), all leaves it out.
+    run "$M" compare --policies given,priority,best "$DATA/train-small.json"
+    expect_rc 0 "compare given first"
+    expect_grep "$OUT" "saving vs given" "compare: given first is the baseline column"
+    expect_grep "$OUT" "22.6% (3.4 KiB)" "compare: best saves over given"
+    expect_grep "$OUT" "best at the peak: weight 3.9 KiB, gradient 3.9 KiB, optimizer 3.9 KiB, output 8 B" "compare: the peak by category"
+    # The peak by category: schedule, compare and plan, text and JSON; none without Categories.
+    T="$DATA/train-small.json"
+    run "$M" schedule -p given "$T"
+    expect_grep "$OUT" "at the peak: weight 3.9 KiB, gradient 3.9 KiB, optimizer 3.9 KiB, activation 2.0 KiB, input 1000 B, workspace 500 B, output 8 B" "schedule: the peak by category"
+    run "$M" schedule -p given -f json "$T"
+    expect_grep "$OUT" '"peak": 15508, "peak_by_category": {"weight": 4000, "gradient": 4000, "optimizer": 4000, "activation": 2000, "input": 1000, "workspace": 500, "output": 8}' "schedule json: peak_by_category"
+    run "$M" compare -P given,best -f json "$T"
+    expect_grep "$OUT" '"policy": "best", "peak": 12008, "peak_by_category": {"weight": 4000, "gradient": 4000, "optimizer": 4000, "output": 8}' "compare json: peak_by_category"
+    run "$M" plan -p given "$T"
+    expect_grep "$OUT" "  at the peak:   weight 3.9 KiB" "plan: the peak by category"
+    run "$M" plan -p given -f json "$T"
+    expect_grep "$OUT" '"live_peak": 15508, "peak_by_category": {"weight": 4000,' "plan json: peak_by_category"
+    run "$M" schedule -f json "$DATA/branches.json"
+    if grep -q "peak_by_category" "$OUT"; then bad "no peak_by_category without Categories"; else ok; fi
+    printf '%s' '{"Nodes": [{"Id": 5, "Op": "ALLOC", "Size": 8, "BufId": 1},
+      {"Id": 2, "Op": "FREE", "BufId": 1}], "Edges": [[5, 2]]}' >"$TMP/backwards.json"
+    run "$M" compare -f csv --policies all "$TMP/backwards.json"
+    expect_rc 0 "compare all on Ids that are no order"
+    expect_grep "$ERR" "note: given left out: policy given: the graph's order (ascending Id) is not a topological order: the edge [5, 2]" "compare all: given left out"
+    run "$M" schedule -p given "$TMP/backwards.json"
+    expect_grep "$ERR" "not a topological order" "schedule -p given refuses Ids that are no order"
     run "$M" compare -f json "$DATA/branches.json"
     if command -v python3 >/dev/null 2>&1; then
         if python3 - "$OUT" <<'EOF'

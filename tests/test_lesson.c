@@ -133,7 +133,7 @@ static void test_bad_lines(void **state)
     BAD("step\n", "t.lesson:4:5: error: 'step' needs a step number after it");
     BAD("keys\n", "t.lesson:4:5: error: 'keys' needs the KEYS after it");
     BAD("policy speedy\n", "t.lesson:4:8: error: unknown policy 'speedy' (one of: fifo, priority, "
-                           "dfs, postorder, lpmf, bfs, best, exact, weighted, multiqueue)");
+                           "dfs, postorder, lpmf, bfs, best, exact, weighted, multiqueue, given)");
     BAD("graph h.json\n", "t.lesson:4:1: error: 'graph' belongs before the first 'stop'");
     BAD("compare priority\n", "t.lesson:2:1: error: this stop compares priority with itself: "
                               "'compare' needs another policy (or 'none')");

@@ -384,18 +384,19 @@ static void run_diverge_first_differing_step(void **state)
 static void policy_table(void **state)
 {
     (void)state;
-    static const char *const names[] = {"fifo", "priority", "dfs",   "postorder", "lpmf",
-                                        "bfs",  "best",     "exact", "weighted",  "multiqueue"};
-    assert_int_equal(policy_count(), 10);
-    for (size_t i = 0; i < 10; i++) {
+    static const char *const names[] = {"fifo", "priority", "dfs",      "postorder",  "lpmf", "bfs",
+                                        "best", "exact",    "weighted", "multiqueue", "given"};
+    assert_int_equal(policy_count(), 11);
+    for (size_t i = 0; i < 11; i++) {
         assert_string_equal(policy_at(i)->name, names[i]);
         assert_ptr_equal(policy_find(names[i]), policy_at(i));
-        assert_int_equal(policy_at(i)->kind, i < 6   ? POLICY_HEURISTIC
-                                             : i < 7 ? POLICY_PORTFOLIO
-                                             : i < 8 ? POLICY_EXACT
-                                                     : POLICY_TIMED);
+        assert_int_equal(policy_at(i)->kind, i < 6    ? POLICY_HEURISTIC
+                                             : i < 7  ? POLICY_PORTFOLIO
+                                             : i < 8  ? POLICY_EXACT
+                                             : i < 10 ? POLICY_TIMED
+                                                      : POLICY_BASELINE);
     }
-    assert_null(policy_at(10));
+    assert_null(policy_at(11));
     assert_ptr_equal(policy_find("fifo"), policy_at(0));
     assert_ptr_equal(policy_find("priority"), policy_at(1));
     assert_null(policy_find("lifo"));

@@ -472,6 +472,7 @@ static void far_jumps_on_a_large_graph(void **state)
     diag_free(&d);
     for (size_t pi = 0; pi < policy_count(); pi++) {
         stepper s;
+        if (policy_at(pi)->kind == POLICY_BASELINE) continue; /* the Ids are no order here */
         init_stepper(&s, g, policy_at(pi)->name);
         uint32_t n = g->n;
         uint64_t *dg = malloc(((size_t)n + 1) * sizeof *dg);

@@ -434,9 +434,10 @@ static void test_keys_modes(void **state)
     app_key(a, 'c');
     assert_false(a->cmp.shown);
     /* Switch policy: every policy of the table in turn, the step kept. */
-    static const char *const cycle[] = {"dfs",   "postorder", "lpmf",       "bfs",  "best",
-                                        "exact", "weighted",  "multiqueue", "fifo", "priority"};
-    for (int i = 0; i < 10; i++) {
+    static const char *const cycle[] = {"dfs",   "postorder", "lpmf",     "bfs",
+                                        "best",  "exact",     "weighted", "multiqueue",
+                                        "given", "fifo",      "priority"};
+    for (int i = 0; i < 11; i++) {
         app_key(a, 's');
         /* exact's search runs in the background: the key line says so */
         assert_int_equal(a->place.job != NULL, !strcmp(cycle[i], "exact"));

@@ -274,6 +274,7 @@ typedef struct compare_result {
     const run *base; /* fifo's run: one of runs, or own */
     run own;         /* fifo's run when fifo is not listed (has_own) */
     int has_own;
+    int all; /* --policies all: a given that refuses the graph is left out */
     int npl; /* placers */
     const placer *plc[CLI_MAX_PLACERS];
     int64_t align;
@@ -346,6 +347,11 @@ int cli_capacity(const char *cmd, const char *arg, solve_ctx *l);
 /* Prints "Policies:" and each policy's name and description (from the
  * table) to stdout: the end of the --help of the commands that take one. */
 void cli_policy_help(void);
+/* The live bytes at r's peak by Category (cli_bycat.c), only when g has Categories: text, one
+ * line after lead ("at the peak:"), biggest first, "other" for untagged buffers; JSON, the key
+ * "peak_by_category": {"CATEGORY": bytes, ...} in the same order. */
+void cli_bycat_text(FILE *f, const char *lead, const graph *g, const run *r);
+void cli_bycat_json(jw *w, const graph *g, const run *r);
 /* Proves each of the n runs of g against the best bound known (policy's
  * lower bound, and any a run found); returns that bound. */
 int64_t cli_prove(const graph *g, run *runs, int n);

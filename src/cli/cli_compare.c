@@ -17,6 +17,21 @@ void compare_free(compare_result *c)
     cli_job_free(&c->job);
 }
 
+/* The text's baseline: given's run when it is listed first ("what memtris saves over what the
+ * framework does"), else fifo's. */
+static int ref_of(const compare_result *c)
+{
+    return c->n > 0 && c->pol[0]->kind == POLICY_BASELINE ? 0 : -1;
+}
+static const run *ref_run(const compare_result *c)
+{
+    return ref_of(c) == 0 ? &c->runs[0] : c->base;
+}
+static const char *ref_name(const compare_result *c)
+{
+    return ref_of(c) == 0 ? c->pol[0]->name : policy_baseline()->name;
+}
+
 static int64_t arena_of(const compare_result *c, int i, int j) { return c->arena[i * c->npl + j]; }
 
 void compare_json(const compare_result *c)
@@ -37,6 +52,7 @@ void compare_json(const compare_result *c)
         jw_object(&w);
         jw_kstring(&w, "policy", c->pol[i]->name);
         jw_kint(&w, "peak", r->peak);
+        cli_bycat_json(&w, c->job.g, r);
         jw_kuint(&w, "steps", r->n);
         jw_key(&w, "vs_fifo");
         if (x->has_vs_fifo) jw_f(&w, x->vs_fifo, 6);
@@ -110,18 +126,20 @@ static int col_width(const placer *p)
 /* The table's row of run i. */
 static void text_row(const compare_result *c, int i)
 {
-    const run *x = &c->runs[i], *base = c->base;
+    const run *x = &c->runs[i], *base = ref_run(c);
     const compare_row *row = &c->row[i];
     char a[32], b[32], r[32], vo[32], pct[32], saving[64], div[64], ms[24];
     int64_t save = base->peak - x->peak;
-    if (row->is_base) snprintf(saving, sizeof saving, "(baseline)");
+    int is_base = x == base;
+    uint32_t dv = is_base ? 0 : policy_diverge(base, x);
+    if (is_base) snprintf(saving, sizeof saving, "(baseline)");
     else if (base->peak > 0)
         snprintf(saving, sizeof saving, "%s (%s)", optimal_pct(pct, sizeof pct, save, base->peak),
                  units_bytes(b, sizeof b, save, 0));
     else snprintf(saving, sizeof saving, "-");
-    if (row->is_base) snprintf(div, sizeof div, "-");
-    else if (!row->diverges_at) snprintf(div, sizeof div, "same order");
-    else snprintf(div, sizeof div, "differs from step %" PRIu32, row->diverges_at);
+    if (is_base) snprintf(div, sizeof div, "-");
+    else if (dv == c->job.g->n) snprintf(div, sizeof div, "same order");
+    else snprintf(div, sizeof div, "differs from step %" PRIu32, dv + 1);
     if (base->peak > 0) snprintf(r, sizeof r, "%.3f", (double)x->peak / (double)base->peak);
     else snprintf(r, sizeof r, "-");
     printf("%-10s  %12s", c->pol[i]->name, units_bytes(a, sizeof a, x->peak, 0));
@@ -157,6 +175,11 @@ static void text_notes(const compare_result *c)
     for (int i = 0; i < c->n; i++)
         if (c->runs[i].found_by)
             printf("%s: the order of %s\n", c->pol[i]->name, c->runs[i].found_by->name);
+    for (int i = 0; i < c->n; i++) {
+        char lead[64];
+        snprintf(lead, sizeof lead, "%s at the peak:", c->pol[i]->name);
+        cli_bycat_text(stdout, lead, g, &c->runs[i]);
+    }
     if (c->npl)
         printf("the %s: the arena a placer needs for that policy's schedule (align %s)\n",
                c->npl == 1 ? "column after peak" : "columns after peak",
@@ -173,14 +196,16 @@ static void text_notes(const compare_result *c)
                    units_bytes(b, sizeof b, arena_of(c, lp, j), 0));
         printf("\n");
     }
+    const run *ref = ref_run(c);
+    const policy *refp = ref_of(c) == 0 ? c->pol[0] : policy_baseline();
     for (int i = 0; i < c->n; i++) {
-        uint32_t d = c->row[i].diverges_at;
-        if (!d || c->pol[i] == policy_baseline()) continue;
+        uint32_t d = policy_diverge(ref, &c->runs[i]) + 1;
+        if (&c->runs[i] == ref || d > g->n || c->pol[i] == refp) continue;
         printf("step %" PRIu32 ": %s pops node %" PRId64 ", %s pops node %" PRId64 "\n", d,
-               policy_baseline()->name, g->id[c->base->order[d - 1]], c->pol[i]->name,
+               refp->name, g->id[ref->order[d - 1]], c->pol[i]->name,
                g->id[c->runs[i].order[d - 1]]);
         /* why, as the TUI's compare panel says it */
-        part_side me = {c->pol[i], &c->runs[i]}, base = {policy_baseline(), c->base};
+        part_side me = {c->pol[i], &c->runs[i]}, base = {refp, ref};
         char why[1024];
         printf("  %s\n", part_why(g, me, base, d - 1, why, sizeof why));
     }
@@ -194,9 +219,13 @@ void compare_text(const compare_result *c)
            g->nedges, g->nbufs);
     printf("%-10s  %12s", "policy", "peak");
     for (int j = 0; j < c->npl; j++) printf("  %*s", col_width(c->plc[j]), c->plc[j]->name);
-    printf("  %10s  %8s  %-22s  %-10s", "peak step", "vs fifo", "saving vs fifo", "vs optimum");
+    char vs[32], sv[40], ov[40];
+    snprintf(vs, sizeof vs, "vs %s", ref_name(c));
+    snprintf(sv, sizeof sv, "saving vs %s", ref_name(c));
+    snprintf(ov, sizeof ov, "order vs %s", ref_name(c));
+    printf("  %10s  %8s  %-22s  %-10s", "peak step", vs, sv, "vs optimum");
     if (g->latency) printf("  %10s", "makespan");
-    printf("  %s\n", "order vs fifo");
+    printf("  %s\n", ov);
     for (int i = 0; i < c->n; i++) text_row(c, i);
     if (!g->latency) printf("no latencies: no node has a Latency, so there is no makespan\n");
     text_notes(c);

@@ -95,6 +95,7 @@ void cli_plan_json(FILE *f, const cli_plan *cp)
     jw_kint(&w, "arena", pl->arena);
     jw_kint(&w, "lower_bound", pl->bound);
     jw_kint(&w, "live_peak", cp->r->peak);
+    if (!cp->prob) cli_bycat_json(&w, cp->g, cp->r);
     jw_kbool(&w, "proven_optimal", pl->proven);
     if (pl->capacity) {
         jw_kint(&w, "capacity", pl->capacity);
@@ -217,6 +218,7 @@ static void text_head(FILE *f, const cli_plan *cp)
     int64_t peak = cp->r->peak;
     fprintf(f, "  fragmentation  %s: the arena less the live peak\n",
             optimal_frag(gap, sizeof gap, pl->arena, peak, OPTIMAL_LONG));
+    if (!cp->prob) cli_bycat_text(f, "  at the peak:  ", g, cp->r);
     if (pl->arena > lb && lb == peak) fprintf(f, "  optimality     not proven optimal\n");
     else
         fprintf(f, "  optimality     %s\n",

@@ -21,12 +21,15 @@ static const char help[] =
     "fifo's and with the least peak of any order when it is known, and their\n"
     "makespans; with --placers, also the arena each placer needs for each policy's\n"
     "schedule. With --pareto, the memory/time trade-off: every policy below but\n"
-    "exact (with --exact, exact too), weighted at alpha 0, 0.1, ..., 1, each a\n"
+    "exact and given (with --exact, exact too), weighted at alpha 0, 0.1, ..., 1, each a\n"
     "(peak, makespan) point, those no other point beats on both marked as the\n"
     "Pareto front.\n"
     "\n"
     "  -P, --policies LIST  comma-separated policies (below), or 'all' (default: all\n"
-    "                       but exact, fifo first; 'all' adds exact's search)\n"
+    "                       but exact and given, fifo first; 'all' adds exact's search\n"
+    "                       and given, left out with a note where it refuses the graph);\n"
+    "                       given listed first is the text's baseline column instead of\n"
+    "                       fifo: what each policy saves over the framework's order\n"
     "  -L, --placers LIST   comma-separated placers, or 'all' (default: none); see\n"
     "                       'memtris plan --help' for the list\n"
     "  -a, --align N        the placers' alignment, a power of two (default 64)\n"
@@ -42,6 +45,8 @@ static const char help[] =
     "JSON: {\"graph\", \"lower_bound\", \"optimum\", \"results\": [{\"policy\", \"peak\",\n"
     "       \"steps\", \"vs_fifo\", \"vs_optimum\", \"proven_optimal\", \"peak_step\",\n"
     "       \"diverges_at\", \"makespan\"}, ...]}; best's result adds \"found_by\".\n"
+    "With Categories in the graph, each result adds \"peak_by_category\" (the peak's\n"
+    "live bytes by Category) and the text a line \"POLICY at the peak: ...\".\n"
     "vs_fifo is peak / fifo's peak (null when fifo's peak is 0 and this one's is not);\n"
     "lower_bound: no order peaks below it; optimum: the least peak when a policy\n"
     "reached the bound (proven), else null, and then vs_optimum is null too;\n"
@@ -158,6 +163,14 @@ static int compare_run(compare_result *c, const solve_ctx *ctx)
         solve_ctx s = cli_search_begin(ctx);
         int rc = policy_run(g, c->pol[i], &s, &c->runs[i], err, sizeof err);
         cli_search_end();
+        if (rc && c->all && c->pol[i]->kind == POLICY_BASELINE) {
+            /* --policies all: given, refused on this graph, is left out with a note */
+            cli_eprintf("%s: note: %s left out: %s\n", g->source, c->pol[i]->name, err);
+            memmove(&c->pol[i], &c->pol[i + 1], (size_t)(c->n - i - 1) * sizeof c->pol[0]);
+            c->n--;
+            c->nruns--;
+            continue;
+        }
         if (rc) goto fail;
         if (!c->base && c->pol[i] == policy_baseline()) c->base = &c->runs[i];
     }
@@ -201,6 +214,7 @@ static int parse_lists(const char *list, const char *plist, const char *align_ar
                        compare_result *c)
 {
     if (list && !strcmp(list, "all")) {
+        c->all = 1;
         for (size_t i = 0; policy_at(i) && c->n < MAX_POLICIES; i++) c->pol[c->n++] = policy_at(i);
     } else if (list) {
         char *copy = strdup(list);

@@ -56,6 +56,8 @@ static void print_help(void)
            "  -V, --version       show the version and exit\n"
            "\n"
            "JSON: {\"policy\", \"placer\", \"arena\", \"lower_bound\", \"live_peak\",\n"
+           "       \"peak_by_category\" (with Categories in the graph; the text's\n"
+           "       \"at the peak:\" line),\n"
            "       \"proven_optimal\", \"fragmentation\", \"fragmentation_bytes\", \"search\"\n"
            "       (exact placer: {\"stopped\", \"states\", \"probes\"}), \"buffers\":\n"
            "       [{\"buf\", \"offset\", \"size\", \"alloc_step\", \"free_step\"}, ...]};\n"

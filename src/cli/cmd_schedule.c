@@ -20,6 +20,8 @@ static const char help[] =
     "  -f, --format FMT    text (default), json or csv\n" CLI_LIMIT_HELP CLI_PARAM_HELP
     "  -h, --help          show this help and exit\n"
     "\n"
+    "With Categories in the graph, the text's \"at the peak:\" line and JSON's\n"
+    "\"peak_by_category\" (after \"peak\") give the peak's live bytes by Category.\n"
     "JSON: {\"policy\", \"nodes\", \"peak\", \"lower_bound\", \"proven_optimal\",\n"
     "       \"makespan\", \"critical_path\", \"makespan_bound\", \"stream_busy\": [ms],\n"
     "       \"order\": [ids], \"memory\": [bytes after each step], \"start\": [ms],\n"
@@ -59,6 +61,7 @@ static void print_text(const cli_job *j)
                units_bytes(a, sizeof a, r->peak, 0), r->peak, r->peak_step,
                g->id[r->order[r->peak_step - 1]]);
     else printf("peak 0 B: live memory never rises above zero\n");
+    cli_bycat_text(stdout, "at the peak:", g, r);
     char gap[128], sw[160];
     /* the run knows the cheap bound and its own search's: "optimal (proven)" or
      * "not proven optimal: 12.1% above the lower bound 16.5 MiB" */
@@ -79,6 +82,7 @@ static void print_json(const cli_job *j)
     jw_kstring(&w, "policy", j->pol->name);
     jw_kuint(&w, "nodes", g->n);
     jw_kint(&w, "peak", r->peak);
+    cli_bycat_json(&w, g, r);
     jw_kint(&w, "lower_bound", r->lower_bound);
     jw_kbool(&w, "proven_optimal", r->optimal);
     if (r->found_by) jw_kstring(&w, "found_by", r->found_by->name);

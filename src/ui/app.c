@@ -444,7 +444,12 @@ void app_next_policy(app *a)
     }
     if (make_side(a, next, &st, &pl)) {
         snprintf(a->msg, sizeof a->msg, "cannot switch to %s: %.150s", next->name, a->err);
-        return;
+        if (next->kind != POLICY_BASELINE) return;
+        /* given refuses a graph whose Ids are no order: s goes on to the next policy */
+        const policy *skip = next, *after = policy_at(i + 2) ? policy_at(i + 2) : policy_at(0);
+        if (after == a->pol || after->kind == POLICY_EXACT || make_side(a, after, &st, &pl)) return;
+        next = after;
+        snprintf(a->msg, sizeof a->msg, "%s skipped: its order is not topological", skip->name);
     }
     take_main(a, &st, &pl, next);
 }

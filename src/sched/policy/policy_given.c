@@ -52,12 +52,9 @@ static void given_why(POLICY_WHY_ARGS)
     policy_why_rank("the graph's own order (ascending Id)", g, r, u, v, nready, out, cap);
 }
 
-/* Not yet in POLICY_LIST: the tests that run every policy on graphs whose Ids are not an order
- * come first. */
 const policy policy_given = {
     .name = "given",
-    .desc = "the graph's own order, ascending Id: the framework's execution order as the "
-            "exporters write it (refused when it is not a topological order)",
+    .desc = "the graph's own order (ascending Id): the framework's, as exported",
     .plan = given_plan,
     .kind = POLICY_BASELINE,
     RANK_KEYS,

@@ -18,10 +18,9 @@
 #define POLICY_LIST(X) \
     X(fifo)            \
     X(priority)        \
-    X(dfs) X(postorder) X(lpmf) X(bfs) X(best) X(exact) X(weighted) X(multiqueue)
+    X(dfs) X(postorder) X(lpmf) X(bfs) X(best) X(exact) X(weighted) X(multiqueue) X(given)
 #define POLICY_DECLARE(name) extern const policy policy_##name;
 POLICY_LIST(POLICY_DECLARE)
-extern const policy policy_given;
 
 /* Whole-order policies: their key is the place in their order (policy.c),
  * and their why says where the node stands in it (policy_why_rank does the
