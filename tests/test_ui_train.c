@@ -1,0 +1,129 @@
+/* test_ui_train.c: a training graph in the TUI (tests/data/ui-train.json: Categories, Phases
+ * and a Measured peak): the status bar says the cursor's phase, the curve marks where the
+ * backward pass starts and draws the measured peak as a labelled row, every word whole at every
+ * size from 80x24. */
+#include "ui/geom.h"
+#include "uiutil.h"
+
+static void open_train(fixture *f)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/ui-train.json", MEMTRIS_SOURCE_DIR);
+    f->g = tu_load_path(path, NULL);
+    assert_int_equal(
+        app_init(&f->a, f->g, path, policy_find("priority"), policy_find("fifo"), 0, NULL, NULL),
+        0);
+}
+
+/* The first column of ASCII text on row y from x0 (at most x1), with every cell in style st
+ * (st < 0: any); -1 when it is not there. */
+static int find_on_row(const canvas *cv, int y, int x0, int x1, const char *text, int st)
+{
+    int len = (int)strlen(text);
+    for (int x = x0; x + len <= x1 + 1 && x + len <= cv->w; x++) {
+        int i = 0;
+        while (i < len && cv->c[y * cv->w + x + i].ch == (unsigned char)text[i] &&
+               (st < 0 || cv->c[y * cv->w + x + i].style == st))
+            i++;
+        if (i == len) return x;
+    }
+    return -1;
+}
+
+/* Whether text in style st is somewhere inside rect r. */
+static int has_text(const canvas *cv, rect r, const char *text, int st)
+{
+    for (int y = r.y; y < r.y + r.h; y++)
+        if (find_on_row(cv, y, r.x, r.x + r.w - 1, text, st) >= 0) return 1;
+    return 0;
+}
+
+/* The first step that pops a backward node. */
+static uint32_t first_backward(const app *a)
+{
+    for (uint32_t t = 0; t < a->st[0].r.n; t++)
+        if (graph_phase(a->g, a->st[0].r.order[t]) == GRAPH_PHASE_BACKWARD) return t + 1;
+    return 0;
+}
+
+/* The status bar names the phase: forward at the start, backward from the first backward step,
+ * optimizer at the end; at 80 columns too. */
+static void test_phase_in_status(void **state)
+{
+    (void)state;
+    fixture f;
+    open_train(&f);
+    app *a = &f.a;
+    uint32_t b = first_backward(a);
+    assert_true(b > 1);
+    struct {
+        uint32_t k;
+        const char *word;
+    } at[] = {{0, "  forward  "},
+              {b - 1, "  forward  "},
+              {b, "  backward  "},
+              {a->g->n, "  optimizer  "}};
+    for (int w = 80; w <= 200; w += 40)
+        for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+            app_jump(a, at[i].k);
+            canvas cv;
+            assert_int_equal(canvas_init(&cv, w, 24, 1), 0);
+            app_resize(a, w, 24);
+            view_render(&cv, a, NULL);
+            if (find_on_row(&cv, a->lay.r[P_STATUS].y, 0, w - 1, at[i].word, -1) < 0)
+                fail_msg("%d wide, step %u: no '%s' in the status bar", w, at[i].k, at[i].word);
+            canvas_free(&cv);
+        }
+    close_app(&f);
+}
+
+/* The curve: the measured peak's row labelled "measured" (with its number where there is
+ * room), the boundary's dotted column at the first backward step; no word cut at any size. */
+static void test_measured_and_boundary(void **state)
+{
+    (void)state;
+    fixture f;
+    open_train(&f);
+    app *a = &f.a;
+    uint32_t b = first_backward(a);
+    for (int utf8 = 0; utf8 < 2; utf8++)
+        for (int w = 80; w <= 200; w += 8)
+            for (int h = 24; h <= 60; h += 11) {
+                app_jump(a, 0);
+                canvas cv;
+                assert_int_equal(canvas_init(&cv, w, h, utf8), 0);
+                a->utf8 = utf8;
+                app_resize(a, w, h);
+                view_render(&cv, a, NULL);
+                rect r = a->lay.r[P_CURVE];
+                if (!has_text(&cv, r, " measured", ST_MEASURED))
+                    fail_msg("%dx%d %s: no measured label", w, h, utf8 ? "utf8" : "ascii");
+                if (w >= 120 && !has_text(&cv, r, " measured 10.5 MiB ", ST_MEASURED) &&
+                    !has_text(&cv, r, " measured peak 10.5 MiB", ST_MEASURED))
+                    fail_msg("%dx%d %s: no measured peak's number", w, h, utf8 ? "utf8" : "ascii");
+                geom_curve gm;
+                geom_window win;
+                assert_true(geom_curve_of(r, utf8, &gm));
+                app_curve_window(a, &win.lo, &win.span);
+                int bx = geom_cursor_x(&gm, b, win), marks = 0;
+                for (int y = gm.plot.y; y < gm.plot.y + gm.plot.h; y++)
+                    marks += cv.c[y * cv.w + bx].ch == (utf8 ? 0x250au : '!');
+                if (!marks) fail_msg("%dx%d: no boundary mark at column %d", w, h, bx);
+                canvas_free(&cv);
+                for (uint32_t k = 0; k <= a->g->n; k += 5) {
+                    app_jump(a, k);
+                    expect_no_cuts(a, w, h, utf8, "ui-train");
+                }
+            }
+    close_app(&f);
+}
+
+int main(int argc, char **argv)
+{
+    uiu_args(argc, argv);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_phase_in_status),
+        cmocka_unit_test(test_measured_and_boundary),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
