@@ -1,7 +1,7 @@
 /* test_ui_train.c: a training graph in the TUI (tests/data/ui-train.json: Categories, Phases
  * and a Measured peak): the status bar says the cursor's phase, the curve marks where the
- * backward pass starts and draws the measured peak as a labelled row, every word whole at every
- * size from 80x24. */
+ * backward pass starts and draws the measured peak as a labelled row, C stacks the curve by
+ * Category with a legend, every word whole at every size from 80x24. */
 #include "ui/geom.h"
 #include "uiutil.h"
 
@@ -118,12 +118,66 @@ static void test_measured_and_boundary(void **state)
     close_app(&f);
 }
 
+/* C stacks the curve by Category: the plot holds the bands' letters (the biggest, activations,
+ * above the weights at the peak), the legend names the biggest at the peak in a border, no word
+ * cut at any size; C again is the curve; a graph without Categories says why not. */
+static void test_stacked_by_category(void **state)
+{
+    (void)state;
+    fixture f;
+    open_train(&f);
+    app *a = &f.a;
+    app_key(a, 'C');
+    assert_true(a->stacked);
+    for (int utf8 = 0; utf8 < 2; utf8++)
+        for (int w = 80; w <= 200; w += 8)
+            for (int h = 24; h <= 60; h += 12) {
+                app_jump(a, a->st[0].r.peak_step);
+                canvas cv;
+                assert_int_equal(canvas_init(&cv, w, h, utf8), 0);
+                a->utf8 = utf8;
+                app_resize(a, w, h);
+                view_render(&cv, a, NULL);
+                rect r = a->lay.r[P_CURVE];
+                geom_curve gm;
+                assert_true(geom_curve_of(r, utf8, &gm));
+                int wy = -1, ay = -1; /* the lowest row of W, the highest of A */
+                for (int y = gm.plot.y; y < gm.plot.y + gm.plot.h; y++)
+                    for (int x = gm.plot.x; x < gm.plot.x + gm.plot.w; x++) {
+                        uint32_t ch = cv.c[y * cv.w + x].ch;
+                        if (ch == 'W') wy = y;
+                        if (ch == 'A' && ay < 0) ay = y;
+                    }
+                if (wy < 0 || ay < 0 || ay >= wy)
+                    fail_msg("%dx%d: no activations over the weights (A row %d, W row %d)", w, h,
+                             ay, wy);
+                rect bottom = {r.x, r.y + r.h - 1, r.w, 1};
+                if (!has_text(&cv, bottom, " activation ", ST_AXIS))
+                    fail_msg("%dx%d: the legend does not name the activations", w, h);
+                canvas_free(&cv);
+                for (uint32_t k = 0; k <= a->g->n; k += 7) {
+                    app_jump(a, k);
+                    expect_no_cuts(a, w, h, utf8, "ui-train stacked");
+                }
+            }
+    app_key(a, 'C');
+    assert_false(a->stacked);
+    close_app(&f);
+
+    open_app(&f, "demo.json", 0);
+    app_key(&f.a, 'C');
+    assert_false(f.a.stacked);
+    assert_non_null(strstr(f.a.msg, "have none"));
+    close_app(&f);
+}
+
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_phase_in_status),
         cmocka_unit_test(test_measured_and_boundary),
+        cmocka_unit_test(test_stacked_by_category),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -418,7 +418,8 @@ void view_curve(canvas *cv, const app *a, rect r)
     geom_window win;
     app_curve_window(a, &win.lo, &win.span);
     char title[96];
-    const char *holes = a->holes && a->pl.hwm ? ", holes shaded" : "";
+    int stacked = a->stacked && a->g->tag;
+    const char *holes = stacked ? " by category" : a->holes && a->pl.hwm ? ", holes shaded" : "";
     if (win.span < a->g->n + 1) /* zoomed: which steps */
         snprintf(title, sizeof title, " Memory, steps %u-%u%s ", win.lo, win.lo + win.span - 1,
                  holes);
@@ -436,7 +437,7 @@ void view_curve(canvas *cv, const app *a, rect r)
     int64_t ymax = s->r.peak;
     if (o && o->r.peak > ymax) ymax = o->r.peak;
     if (rp && rp->measured_peak > ymax) ymax = rp->measured_peak;
-    if (*holes && a->pl.arena > ymax) ymax = a->pl.arena;
+    if (*holes && !stacked && a->pl.arena > ymax) ymax = a->pl.arena;
     int64_t mp = a->g->measured_peak;
     if (mp > ymax) ymax = mp;
     if (ymax <= 0) ymax = 1;
@@ -463,10 +464,11 @@ void view_curve(canvas *cv, const app *a, rect r)
     uint8_t *bits = calloc(ncell, 3);
     if (!bits) return;
     uint8_t *sty = bits + ncell, *own = bits + 2 * ncell;
-    uint8_t *hole = *holes ? calloc(ncell, 1) : NULL;
+    uint8_t *hole = *holes && !stacked ? calloc(ncell, 1) : NULL;
     if (hole) shade_holes(&gm, win, s, &a->pl, ymax, hole);
     if (o) plot_run(&gm, win, o, ymax, bits, sty, own, 2, ST_CURVE2, ST_FUTURE2);
-    plot_run(&gm, win, s, ymax, bits, sty, own, 1, ST_CURVE, ST_FUTURE);
+    if (stacked) view_stack_fill(cv, a, &gm, win.lo, win.span, ymax);
+    else plot_run(&gm, win, s, ymax, bits, sty, own, 1, ST_CURVE, ST_FUTURE);
     if (rp) { /* on top: the steps the replay reached */
         series m = {NULL, rp->s, rp->n};
         plot(&gm, &m, win, s->k, ymax, bits, sty, own, 3, ST_MEASURED, ST_MEASURED);
@@ -493,17 +495,18 @@ void view_curve(canvas *cv, const app *a, rect r)
             }
         }
     free(hole);
-    int bx = r.x + r.w - 2; /* the bottom border's right end still free */
-    if (refy >= 0) {        /* the label: in the row's rightmost gap it fits whole, else
-                             * right-aligned in the bottom border (unless a replay's
-                             * legend may be there) */
+    int bx = r.x + r.w - 2;  /* the bottom border's right end still free */
+    if (stacked) bottom = 1; /* the bottom border is the categories' legend's */
+    if (refy >= 0) {         /* the label: in the row's rightmost gap it fits whole, else
+                              * right-aligned in the bottom border (unless a replay's
+                              * legend may be there) */
         char rl[48], b[32];
         snprintf(rl, sizeof rl, " %s %s ", opt ? "optimum" : "bound",
                  units_bytes(b, sizeof b, lb, 0));
         int len = (int)strlen(rl), row = refy - gm.plot.y, at = -1, gap = 0;
         for (int cx = gm.plot.w - 1; cx >= 0 && at < 0; cx--) {
-            int empty =
-                !bits[(size_t)row * (size_t)gm.plot.w + (size_t)cx] && gm.plot.x + cx != curx;
+            int empty = !bits[(size_t)row * (size_t)gm.plot.w + (size_t)cx] &&
+                        gm.plot.x + cx != curx && label_free(cv, gm.plot.x + cx, refy);
             gap = empty ? gap + 1 : 0;
             if (gap >= len) at = cx;
         }
@@ -519,6 +522,7 @@ void view_curve(canvas *cv, const app *a, rect r)
         measured_legend(cv, r, mp);
     }
     boundary_mark(cv, &gm, win, backward_step(a->g, s));
+    if (stacked) view_stack_legend(cv, a, r);
 
     x_axis(cv, &gm, win, s, curx);
     (void)n;
