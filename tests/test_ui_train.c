@@ -1,7 +1,8 @@
 /* test_ui_train.c: a training graph in the TUI (tests/data/ui-train.json: Categories, Phases
  * and a Measured peak): the status bar says the cursor's phase, the curve marks where the
  * backward pass starts and draws the measured peak as a labelled row, C stacks the curve by
- * Category with a legend, every word whole at every size from 80x24. */
+ * Category with a legend, l groups the live buffers by Category, every word whole at every size
+ * from 80x24. */
 #include "ui/geom.h"
 #include "uiutil.h"
 
@@ -171,6 +172,58 @@ static void test_stacked_by_category(void **state)
     close_app(&f);
 }
 
+/* l groups the live buffers by Category, biggest first, each under a header with its bytes;
+ * every buffer row under a header is of its category; no word cut at any size. */
+static void test_live_by_category(void **state)
+{
+    (void)state;
+    fixture f;
+    open_train(&f);
+    app *a = &f.a;
+    app_jump(a, a->st[0].r.peak_step);
+    app_key(a, 'l');
+    assert_int_equal(a->arena, ARENA_LIVE);
+    int sizes[][2] = {{80, 24}, {120, 35}, {200, 60}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        int w = sizes[i][0], h = sizes[i][1];
+        canvas cv;
+        assert_int_equal(canvas_init(&cv, w, h, 1), 0);
+        app_resize(a, w, h);
+        view_render(&cv, a, NULL);
+        rect r = a->lay.r[P_TETRIS];
+        int y0 = -1;
+        for (int y = r.y; y < r.y + r.h && y0 < 0; y++)
+            if (find_on_row(&cv, y, r.x, r.x + r.w - 1, "activation: 3 buffers, 6.0 MiB",
+                            ST_HEADER) >= 0)
+                y0 = y;
+        if (y0 < 0) fail_msg("%dx%d: no activation header", w, h);
+        /* the rows under it, up to the next header: activations */
+        for (int y = y0 + 1; y < r.y + r.h - 1; y++) {
+            int x = r.x;
+            if (cv.c[y * cv.w + x + 2].ch != 'b') break; /* the next header, or the end */
+            char id[8] = {0};
+            for (int j = 0; j < 7 && cv.c[y * cv.w + x + 3 + j].ch != ' '; j++)
+                id[j] = (char)cv.c[y * cv.w + x + 3 + j].ch;
+            uint32_t b = graph_find_buf(a->g, atoll(id));
+            assert_true(b != GRAPH_NONE);
+            assert_int_equal(graph_buf_category(a->g, b), GRAPH_CAT_ACTIVATION);
+        }
+        canvas_free(&cv);
+        if (w >= 120) {
+            char *s = render(a, w, h, 1, 1, &(size_t){0});
+            assert_non_null(strstr(s, "weight: 2 buffers, 2.0 MiB"));
+            free(s);
+        }
+        for (uint32_t k = 0; k <= a->g->n; k += 3) {
+            app_jump(a, k);
+            expect_no_cuts(a, w, h, 1, "ui-train live");
+            expect_no_cuts(a, w, h, 0, "ui-train live");
+        }
+        app_jump(a, a->st[0].r.peak_step);
+    }
+    close_app(&f);
+}
+
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
@@ -178,6 +231,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_phase_in_status),
         cmocka_unit_test(test_measured_and_boundary),
         cmocka_unit_test(test_stacked_by_category),
+        cmocka_unit_test(test_live_by_category),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
