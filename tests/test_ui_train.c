@@ -224,14 +224,45 @@ static void test_live_by_category(void **state)
     close_app(&f);
 }
 
+/* given (the graph's own order, not yet in the policy table here: taken by its name) beside
+ * priority in compare mode: both peaks named in the curve's legend and the summary, no word cut
+ * at any size from 80x24. */
+extern const policy policy_given;
+static void test_compare_beside_given(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/ui-train.json", MEMTRIS_SOURCE_DIR);
+    graph *g = tu_load_path(path, NULL);
+    app a;
+    assert_int_equal(app_init(&a, g, path, policy_find("priority"), &policy_given, 1, NULL, NULL),
+                     0);
+    assert_true(a.cmp.shown);
+    assert_true(a.st[1].r.peak > 0);
+    size_t len;
+    char *s = render(&a, 120, 35, 1, 1, &len);
+    char pk[32], want[64];
+    snprintf(want, sizeof want, "given peak %s", units_bytes(pk, sizeof pk, a.st[1].r.peak, 0));
+    if (!strstr(s, want)) fail_msg("no '%s' at 120x35:\n%s", want, s);
+    free(s);
+    for (int w = 80; w <= 200; w += 20)
+        for (int h = 24; h <= 48; h += 12)
+            for (uint32_t k = 0; k <= g->n; k += 5) {
+                app_jump(&a, k);
+                expect_no_cuts(&a, w, h, 1, "priority beside given");
+                expect_no_cuts(&a, w, h, 0, "priority beside given");
+            }
+    app_free(&a);
+    graph_free(g);
+}
+
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_phase_in_status),
-        cmocka_unit_test(test_measured_and_boundary),
-        cmocka_unit_test(test_stacked_by_category),
-        cmocka_unit_test(test_live_by_category),
+        cmocka_unit_test(test_phase_in_status),      cmocka_unit_test(test_measured_and_boundary),
+        cmocka_unit_test(test_stacked_by_category),  cmocka_unit_test(test_live_by_category),
+        cmocka_unit_test(test_compare_beside_given),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
