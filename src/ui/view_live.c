@@ -39,7 +39,8 @@ static uint32_t live_rows(const graph *g, const uint32_t *live, uint32_t n, int6
         for (uint32_t i = 0; i < n; i++) out[k++] = live[i];
         return k;
     }
-    for (int c = 0; c < GRAPH_NCAT; c++) cat_bytes[c] = 0, cat_n[c] = 0;
+    memset(cat_bytes, 0, GRAPH_NCAT * sizeof *cat_bytes);
+    memset(cat_n, 0, GRAPH_NCAT * sizeof *cat_n);
     for (uint32_t i = 0; i < n; i++) {
         int c = graph_buf_category(g, live[i]);
         cat_bytes[c] += g->buf_size[live[i]];
@@ -178,7 +179,10 @@ void view_live(canvas *cv, const app *a, rect r)
         int64_t rest = 0;
         uint32_t more = 0;
         for (uint32_t i = shown; i < nrow; i++)
-            if (row[i] >= 0) rest += g->buf_size[row[i]], more++;
+            if (row[i] >= 0) {
+                rest += g->buf_size[row[i]];
+                more++;
+            }
         snprintf(line, sizeof line, "and %u more, %s", more, units_bytes(b1, sizeof b1, rest, 0));
         canvas_fit(cv, x0, r.y + 3 + (int)shown, w, ST_DIM, line);
     }
