@@ -259,10 +259,14 @@ static void test_compare_beside_given(void **state)
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
+    // clang-format off
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_phase_in_status),      cmocka_unit_test(test_measured_and_boundary),
-        cmocka_unit_test(test_stacked_by_category),  cmocka_unit_test(test_live_by_category),
+        cmocka_unit_test(test_phase_in_status),
+        cmocka_unit_test(test_measured_and_boundary),
+        cmocka_unit_test(test_stacked_by_category),
+        cmocka_unit_test(test_live_by_category),
         cmocka_unit_test(test_compare_beside_given),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
