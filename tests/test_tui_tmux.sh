@@ -451,5 +451,24 @@ done
 keys q
 check "q exits the 80x24 session" "EXIT=0"
 
+# A training graph (tests/data/ui-train.json: Categories, Phases, a Measured peak), at 120x35
+# and 80x24: the phase in the status bar, the measured peak's row, C stacks the curve by
+# Category with its legend, C again is the curve.
+start train "$bin" view "$src/tests/data/ui-train.json"
+check "training graph: the phase at the start" "step 0/26  forward"
+check "... the measured peak's row" "measured 10.5 MiB"
+keys P n
+check "... the phase a step past the peak (fc2.grad)" "step 17/26  backward"
+keys C
+check "C: the curve stacked by category" "Memory by category"
+check "... its legend" " A activation "
+T resize-window -t train -x 80 -y 24
+check "C at 80x24: still stacked, the legend" " A activation "
+check "... the phase at 80x24" "step 17/26  backward"
+keys C
+if wait_gone "Memory by category"; then ok "C again: the curve"; else bad "C again: the curve"; fi
+keys q
+check "q exits the training graph's session" "EXIT=0"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

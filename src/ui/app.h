@@ -60,6 +60,7 @@ typedef struct app {
     arena_mode arena;            /* what the arena's panel shows */
     arena_mode arena_back;       /* ARENA_LIVE: what l goes back to (blocks or timeline) */
     int live_side; /* ARENA_LIVE: the buffers of 1 the stepped policy, 2 the other (compare) */
+    int stacked;   /* C: the memory curve stacked by Category (a graph with Categories) */
     int holes;     /* the curve shades the plan's holes: its high-water mark above the live bytes */
     timeline tl;   /* st[0]'s run timed on the graph's streams (tl.n 0: not known) */
     uint32_t sel;  /* the selected buffer, or GRAPH_NONE */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "app_internal.h"
+#include "sched/policy/bycat.h"
 #include "util/units.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -344,6 +345,20 @@ static app_reaction act_lanes(app *a, int key)
     return APP_REDRAW;
 }
 
+/* C: the memory curve stacked by Category, or the plain curve again. */
+static app_reaction act_stack(app *a, int key)
+{
+    (void)key;
+    if (!bycat_any(a->g)) {
+        snprintf(a->msg, sizeof a->msg,
+                 "C stacks the curve by Category: this graph's ALLOCs have none");
+        return APP_REDRAW;
+    }
+    a->stacked = a->curve != CURVE_MEMORY || !a->stacked;
+    a->curve = CURVE_MEMORY;
+    return APP_REDRAW;
+}
+
 static app_reaction act_pool(app *a, int key)
 {
     (void)key;
@@ -449,7 +464,8 @@ const app_key_row app_keys[] = {
     {{'c'}, M, act_compare, NO_HELP, {"c", NULL, "Compare", 8}},
     {{'a'}, M, act_placer, NO_HELP, {"a", NULL, "Placer", 18}},
     {{'t'}, M, act_timeline, NO_HELP, {"t", NULL, "Timeline", 19}},
-    {{'l'}, M, act_live, {"l", "buffers live at the step (each side)"}, {"l", NULL, "Live", 6}},
+    {{'l'}, M, act_live, {"l  C", "live list (each side); stacked curve"}, {"l", NULL, "Live", 6}},
+    {{'C'}, M, act_stack, NO_HELP, NO_BAR},
     {{'o'}, M, act_optimum,
      {"o  w", "compare with exact; why one is lower"}, {"o", NULL, "Optimum", 9}},
     {{'w'}, M, act_why, NO_HELP, {"w", NULL, "Why", 10}},

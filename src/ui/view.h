@@ -27,7 +27,15 @@ void view_status(canvas *cv, const app *a, rect r); /* the status bar */
 void view_ready(canvas *cv, const app *a, int panel, rect r);
 void view_curve(canvas *cv, const app *a, rect r);
 void view_lanes(canvas *cv, const app *a, rect r); /* the streams over time (T) */
-void view_pool(canvas *cv, const app *a, rect r);  /* I: the pools over iterations */
+/* C: the stepped policy's curve stacked by Category (view_stack.c): the plot's cells filled
+ * for the steps lo .. lo + span - 1, then the categories' legend in r's borders; a category's
+ * letter. */
+struct geom_curve;
+void view_stack_fill(canvas *cv, const app *a, const struct geom_curve *gm, uint32_t lo,
+                     uint32_t span, int64_t ymax);
+void view_stack_legend(canvas *cv, const app *a, rect r);
+char view_stack_mark(int cat);
+void view_pool(canvas *cv, const app *a, rect r); /* I: the pools over iterations */
 /* The curve's y axis left of plot: a line, and 0, ymax / 2 and ymax in bytes. */
 void view_y_axis(canvas *cv, rect plot, int64_t ymax);
 void view_arena(canvas *cv, const app *a, rect r); /* the live blocks at their addresses */

@@ -310,13 +310,116 @@ static void x_axis(canvas *cv, const geom_curve *gm_, geom_window win, const ste
     }
 }
 
+/* Whether plot cell (x, y) is free for a label: empty, or a dashed row's dash (the labels of the
+ * rows go over their own dashes, never over a curve, the cursor, a hole or another label). */
+static int label_free(const canvas *cv, int x, int y)
+{
+    const cell *c = &cv->c[(size_t)y * (size_t)cv->w + (size_t)x];
+    if (c->style == ST_PEAK || c->style == ST_MEASURED)
+        return c->ch == 0x2504 || c->ch == '-' || c->ch == 0x2550 || c->ch == '=';
+    return c->ch == ' ' && c->style != ST_DIM && c->style != ST_CURSOR;
+}
+
+/* Puts text in row y's rightmost gap of the plot that holds it whole; returns its first
+ * column, or -1 (nothing drawn). */
+static int gap_label(canvas *cv, const geom_curve *gm, int y, int style, const char *text)
+{
+    int len = utf8_count(text), gap = 0;
+    for (int x = gm->plot.x + gm->plot.w - 1; x >= gm->plot.x; x--) {
+        gap = label_free(cv, x, y) ? gap + 1 : 0;
+        if (gap >= len) {
+            canvas_text(cv, x, y, len, style, text);
+            return x;
+        }
+    }
+    return -1;
+}
+
+/* The graph's Measured peak (a framework's own, from its exporter): a dashed row of its own
+ * glyph, labelled "measured 12.3 MiB" in the row's rightmost gap, else in the bottom border
+ * left of *bx (the bottom border's first column taken from the right; updated), else
+ * "measured" alone there: whole or none. */
+static void measured_row(canvas *cv, const geom_curve *gm, rect r, int64_t mp, int64_t ymax,
+                         int bottom, int *bx)
+{
+    int d = dot_row(mp, ymax, gm->dy), per = gm->dy / gm->plot.h;
+    int y = gm->plot.y + gm->plot.h - 1 - d / per;
+    for (int x = gm->plot.x + 1; x < gm->plot.x + gm->plot.w; x += 2)
+        if (label_free(cv, x, y)) canvas_put(cv, x, y, cv->utf8 ? 0x2550 : '=', ST_MEASURED);
+    char lab[48], b[32];
+    snprintf(lab, sizeof lab, " measured %s ", units_bytes(b, sizeof b, mp, 0));
+    for (int pass = 0; pass < 2; pass++) { /* with its number, else the word alone */
+        if (pass) snprintf(lab, sizeof lab, " measured ");
+        if (gap_label(cv, gm, y, ST_MEASURED, lab) >= 0) return;
+        int len = (int)strlen(lab), x = *bx - len;
+        if (!bottom && x >= r.x + 12) {
+            canvas_text(cv, x, r.y + r.h - 1, len, ST_MEASURED, lab);
+            *bx = x;
+            return;
+        }
+    }
+}
+
+/* The measured peak's legend in the top border, after what is there (one border cell apart):
+ * " = measured peak 10.5 MiB", else " = measured", else none. */
+static void measured_legend(canvas *cv, rect r, int64_t mp)
+{
+    int maxx = r.x + r.w - 2, x = maxx;
+    for (; x > r.x; x--) {
+        const cell *c = &cv->c[(size_t)r.y * (size_t)cv->w + (size_t)x];
+        if (!((c->ch == 0x2500 || c->ch == '-') && (c->style == ST_BORDER || c->style == ST_FOCUS)))
+            break;
+    }
+    x += 2;
+    char buf[96];
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t pk = pass ? -1 : mp;
+        if (x + legend_text(buf, sizeof buf, "measured", pk, 0) - 1 <= maxx) {
+            legend(cv, &x, r.y, maxx, ST_MEASURED, cv->utf8 ? 0x2550 : '=', "measured", pk, 0);
+            return;
+        }
+    }
+}
+
+/* The first step of the order that pops a backward node (0: none), for the forward/backward
+ * boundary's mark. */
+static uint32_t backward_step(const graph *g, const stepper *s)
+{
+    if (!g->tag) return 0;
+    for (uint32_t t = 0; t < s->r.n; t++)
+        if (graph_phase(g, s->r.order[t]) == GRAPH_PHASE_BACKWARD) return t + 1;
+    return 0;
+}
+
+/* The forward/backward boundary: a dotted column at the first backward step (where the curve
+ * leaves it room), "backward" right of it in the plot's highest row that holds it whole. */
+static void boundary_mark(canvas *cv, const geom_curve *gm, geom_window win, uint32_t step)
+{
+    int bx = step ? geom_cursor_x(gm, step, win) : -1;
+    if (bx < 0) return;
+    for (int y = gm->plot.y; y < gm->plot.y + gm->plot.h; y++)
+        if (label_free(cv, bx, y)) canvas_put(cv, bx, y, cv->utf8 ? 0x250a : '!', ST_DIM);
+    const char *lab = cv->utf8 ? "\u25b8backward" : ">backward";
+    int len = utf8_count(lab);
+    if (bx + len >= gm->plot.x + gm->plot.w) return;
+    for (int y = gm->plot.y; y < gm->plot.y + gm->plot.h; y++) {
+        int x = bx + 1;
+        while (x <= bx + len && label_free(cv, x, y)) x++;
+        if (x > bx + len) {
+            canvas_text(cv, bx + 1, y, len, ST_DIM, lab);
+            return;
+        }
+    }
+}
+
 void view_curve(canvas *cv, const app *a, rect r)
 {
     int focused = a->focus == P_CURVE;
     geom_window win;
     app_curve_window(a, &win.lo, &win.span);
     char title[96];
-    const char *holes = a->holes && a->pl.hwm ? ", holes shaded" : "";
+    int stacked = a->stacked && a->g->tag;
+    const char *holes = stacked ? " by category" : a->holes && a->pl.hwm ? ", holes shaded" : "";
     if (win.span < a->g->n + 1) /* zoomed: which steps */
         snprintf(title, sizeof title, " Memory, steps %u-%u%s ", win.lo, win.lo + win.span - 1,
                  holes);
@@ -334,7 +437,9 @@ void view_curve(canvas *cv, const app *a, rect r)
     int64_t ymax = s->r.peak;
     if (o && o->r.peak > ymax) ymax = o->r.peak;
     if (rp && rp->measured_peak > ymax) ymax = rp->measured_peak;
-    if (*holes && a->pl.arena > ymax) ymax = a->pl.arena;
+    if (*holes && !stacked && a->pl.arena > ymax) ymax = a->pl.arena;
+    int64_t mp = a->g->measured_peak;
+    if (mp > ymax) ymax = mp;
     if (ymax <= 0) ymax = 1;
 
     /* Legend (and peaks) in the top border. */
@@ -359,10 +464,11 @@ void view_curve(canvas *cv, const app *a, rect r)
     uint8_t *bits = calloc(ncell, 3);
     if (!bits) return;
     uint8_t *sty = bits + ncell, *own = bits + 2 * ncell;
-    uint8_t *hole = *holes ? calloc(ncell, 1) : NULL;
+    uint8_t *hole = *holes && !stacked ? calloc(ncell, 1) : NULL;
     if (hole) shade_holes(&gm, win, s, &a->pl, ymax, hole);
     if (o) plot_run(&gm, win, o, ymax, bits, sty, own, 2, ST_CURVE2, ST_FUTURE2);
-    plot_run(&gm, win, s, ymax, bits, sty, own, 1, ST_CURVE, ST_FUTURE);
+    if (stacked) view_stack_fill(cv, a, &gm, win.lo, win.span, ymax);
+    else plot_run(&gm, win, s, ymax, bits, sty, own, 1, ST_CURVE, ST_FUTURE);
     if (rp) { /* on top: the steps the replay reached */
         series m = {NULL, rp->s, rp->n};
         plot(&gm, &m, win, s->k, ymax, bits, sty, own, 3, ST_MEASURED, ST_MEASURED);
@@ -389,24 +495,34 @@ void view_curve(canvas *cv, const app *a, rect r)
             }
         }
     free(hole);
-    if (refy >= 0) { /* the label: in the row's rightmost gap it fits whole, else
-                      * right-aligned in the bottom border (unless a replay's
-                      * legend may be there) */
+    int bx = r.x + r.w - 2;  /* the bottom border's right end still free */
+    if (stacked) bottom = 1; /* the bottom border is the categories' legend's */
+    if (refy >= 0) {         /* the label: in the row's rightmost gap it fits whole, else
+                              * right-aligned in the bottom border (unless a replay's
+                              * legend may be there) */
         char rl[48], b[32];
         snprintf(rl, sizeof rl, " %s %s ", opt ? "optimum" : "bound",
                  units_bytes(b, sizeof b, lb, 0));
         int len = (int)strlen(rl), row = refy - gm.plot.y, at = -1, gap = 0;
         for (int cx = gm.plot.w - 1; cx >= 0 && at < 0; cx--) {
-            int empty =
-                !bits[(size_t)row * (size_t)gm.plot.w + (size_t)cx] && gm.plot.x + cx != curx;
+            int empty = !bits[(size_t)row * (size_t)gm.plot.w + (size_t)cx] &&
+                        gm.plot.x + cx != curx && label_free(cv, gm.plot.x + cx, refy);
             gap = empty ? gap + 1 : 0;
             if (gap >= len) at = cx;
         }
         if (at >= 0) canvas_text(cv, gm.plot.x + at, refy, len, ST_PEAK, rl);
-        else if (!bottom && r.w - 4 - len >= 12)
-            canvas_text(cv, r.x + r.w - 2 - len, r.y + r.h - 1, len, ST_PEAK, rl);
+        else if (!bottom && r.w - 4 - len >= 12) {
+            bx = r.x + r.w - 2 - len;
+            canvas_text(cv, bx, r.y + r.h - 1, len, ST_PEAK, rl);
+        }
     }
     free(bits);
+    if (mp > 0) {
+        measured_row(cv, &gm, r, mp, ymax, bottom, &bx);
+        measured_legend(cv, r, mp);
+    }
+    boundary_mark(cv, &gm, win, backward_step(a->g, s));
+    if (stacked) view_stack_legend(cv, a, r);
 
     x_axis(cv, &gm, win, s, curx);
     (void)n;

@@ -86,12 +86,22 @@ static const legend_line legend[] = {
     {"rank", "rank", ST_DIM, "dfs ... exact: the place in their order", NULL},
 };
 
+/* A training graph's (only where the graph has them): its Measured peak, its Phases. */
+static const legend_line train_legend[] = {
+    {"\u2550", "=", ST_MEASURED, "the graph's Measured peak (its framework's)", NULL},
+    {"\u250a", "!", ST_DIM, "where the backward pass starts (Phase)", NULL},
+};
+
 /* The legend page: the samples, then the file and the breakpoints. */
 static void legend_page(canvas *cv, const app *a, rect r, int rows)
 {
     int x = r.x + 2, w = r.w - 4, y = r.y + 1, n = (int)(sizeof legend / sizeof legend[0]);
-    for (int i = 0; i < n && y < r.y + 1 + rows; i++, y++) {
-        const legend_line *l = &legend[i];
+    for (int i = 0; i < n + 2 && y < r.y + 1 + rows; i++, y++) {
+        if (i >= n && !(i == n ? a->g->measured_peak >= 0 : a->g->tag != NULL)) {
+            y--;
+            continue;
+        }
+        const legend_line *l = i < n ? &legend[i] : &train_legend[i - n];
         const char *s = cv->utf8 ? l->utf8 : l->ascii;
         canvas_text(cv, x, y, 9, l->style, s);
         if (l->style == ST_ALLOC) { /* the three kinds, each in its colour */
@@ -167,7 +177,8 @@ void view_help(canvas *cv, const app *a)
                                        "Tab: the policies; any other key closes this help",
                                        "Tab: the keys; any other key closes this help"};
     int keys = key_lines() + warn_lines(NULL, a, 0, 0, 56, 99);
-    int leg = (int)(sizeof legend / sizeof legend[0]) + 2;
+    int leg = (int)(sizeof legend / sizeof legend[0]) + 2 + (a->g->measured_peak >= 0) +
+              (a->g->tag != NULL);
     int pol = policies_page(NULL, a, 0, 0, 56, 0, 0);
     int n = keys > leg ? keys : leg;
     if (pol > n) n = pol;

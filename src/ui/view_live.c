@@ -1,11 +1,13 @@
 /* view_live.c: "what is live here" (l): the buffers live at the cursor (compare: either side's),
- * largest first: size, the ALLOC that made them and when, age, what frees them; in the arena's
- * place or the summary's. Exports view_live, view_by_size. */
+ * largest first (grouped by Category under a header with its bytes, biggest first, when the
+ * graph has Categories): size, the ALLOC that made them and when, age, what frees them; in the
+ * arena's place or the summary's. Exports view_live, view_by_size. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sched/policy/bycat.h"
 #include "util/units.h"
 #include "util/utf8.h"
 #include "view.h"
@@ -24,6 +26,63 @@ void view_by_size(const graph *g, uint32_t *bufs, uint32_t n)
 }
 
 enum { L_BUF, L_SIZE, L_LIVE, L_ALLOC, L_FREE, NLCOL };
+
+/* The list's rows from live[0..n) (largest first): the buffers, or, when g has Categories, a
+ * header row per category (biggest first; -1 - cat) and its buffers under it. Returns how many
+ * rows it wrote to out (room for n + GRAPH_NCAT); cat_bytes, cat_n: each category's bytes and
+ * buffers. */
+static uint32_t live_rows(const graph *g, const uint32_t *live, uint32_t n, int64_t *out,
+                          int64_t cat_bytes[GRAPH_NCAT], uint32_t cat_n[GRAPH_NCAT])
+{
+    uint32_t k = 0;
+    if (!bycat_any(g)) {
+        for (uint32_t i = 0; i < n; i++) out[k++] = live[i];
+        return k;
+    }
+    memset(cat_bytes, 0, GRAPH_NCAT * sizeof *cat_bytes);
+    memset(cat_n, 0, GRAPH_NCAT * sizeof *cat_n);
+    for (uint32_t i = 0; i < n; i++) {
+        int c = graph_buf_category(g, live[i]);
+        cat_bytes[c] += g->buf_size[live[i]];
+        cat_n[c]++;
+    }
+    int order[GRAPH_NCAT], nc = 0;
+    int64_t key[GRAPH_NCAT]; /* a category of 0-byte buffers still has its header */
+    for (int c = 0; c < GRAPH_NCAT; c++) key[c] = cat_n[c] ? cat_bytes[c] + 1 : 0;
+    nc = bycat_order(key, order);
+    for (int j = 0; j < nc; j++) {
+        out[k++] = -1 - order[j];
+        for (uint32_t i = 0; i < n; i++)
+            if (graph_buf_category(g, live[i]) == order[j]) out[k++] = live[i];
+    }
+    return k;
+}
+
+/* A category's header row: "activation: 3 buffers, 6.0 MiB", else the word alone. */
+static void cat_header(canvas *cv, int x, int y, int w, int cat, int64_t bytes, uint32_t n)
+{
+    char line[96], b[32];
+    snprintf(line, sizeof line, "%s: %u buffer%s, %s", bycat_word(cat), n, n == 1 ? "" : "s",
+             units_bytes(b, sizeof b, bytes, 0));
+    if (utf8_count(line) > w) snprintf(line, sizeof line, "%s", bycat_word(cat));
+    if (utf8_count(line) <= w) canvas_text(cv, x, y, w, ST_HEADER, line);
+}
+
+/* Buffer b's cells in the list at s's step. */
+static void buf_cells(char txt[NLCOL][96], const graph *g, const stepper *s, uint32_t b)
+{
+    uint32_t al = g->buf_alloc[b], fr = g->buf_free[b];
+    uint32_t at = s->r.pos[al] + 1;
+    snprintf(txt[L_BUF], 96, "b%" PRId64, g->buf_id[b]);
+    units_bytes(txt[L_SIZE], 96, g->buf_size[b], 0);
+    snprintf(txt[L_LIVE], 96, "%u step%s", s->k - at, s->k - at == 1 ? "" : "s");
+    if (g->name[al])
+        snprintf(txt[L_ALLOC], 96, "node %" PRId64 " at step %u (%.40s)", g->id[al], at,
+                 g->strpool + g->name[al]);
+    else snprintf(txt[L_ALLOC], 96, "node %" PRId64 " at step %u", g->id[al], at);
+    if (fr == GRAPH_NONE) snprintf(txt[L_FREE], 96, "never");
+    else snprintf(txt[L_FREE], 96, "node %" PRId64 " at step %u", g->id[fr], s->r.pos[fr] + 1);
+}
 
 void view_live(canvas *cv, const app *a, rect r)
 {
@@ -44,11 +103,14 @@ void view_live(canvas *cv, const app *a, rect r)
             total += g->buf_size[b];
         }
     view_by_size(g, live, n);
+    int64_t *row = malloc(((size_t)n + GRAPH_NCAT) * sizeof *row), cat_bytes[GRAPH_NCAT];
+    uint32_t cat_n[GRAPH_NCAT], nrow = row ? live_rows(g, live, n, row, cat_bytes, cat_n) : 0;
     char line[160];
     snprintf(line, sizeof line, "%u buffer%s, %s: the live memory", n, n == 1 ? "" : "s",
              units_bytes(b1, sizeof b1, total, 0));
     canvas_fit(cv, x0, r.y + 1, w, ST_AXIS, line);
-    if (!n || rows < 1) {
+    if (!n || rows < 1 || !row) {
+        free(row);
         free(live);
         return;
     }
@@ -56,29 +118,20 @@ void view_live(canvas *cv, const app *a, rect r)
      * panel is narrow. */
     static const char *const head[NLCOL] = {"buffer", "size", "live for", "allocated by",
                                             "freed by"};
-    uint32_t shown = n < (uint32_t)rows ? n : (uint32_t)rows;
-    if (shown < n && shown > 0) shown--; /* the last row says how many more */
+    uint32_t shown = nrow < (uint32_t)rows ? nrow : (uint32_t)rows;
+    if (shown < nrow && shown > 0) shown--;       /* the last row says how many more */
+    if (shown > 0 && row[shown - 1] < 0) shown--; /* no header without a buffer under it */
     char(*txt)[NLCOL][96] = calloc(shown + 1, sizeof *txt);
     if (!txt) {
+        free(row);
         free(live);
         return;
     }
     int cw[NLCOL];
     for (int c = 0; c < NLCOL; c++) cw[c] = utf8_count(head[c]);
     for (uint32_t i = 0; i < shown; i++) {
-        uint32_t b = live[i], al = g->buf_alloc[b], fr = g->buf_free[b];
-        uint32_t at = s->r.pos[al] + 1;
-        snprintf(txt[i][L_BUF], 96, "b%" PRId64, g->buf_id[b]);
-        units_bytes(txt[i][L_SIZE], 96, g->buf_size[b], 0);
-        snprintf(txt[i][L_LIVE], 96, "%u step%s", s->k - at, s->k - at == 1 ? "" : "s");
-        if (g->name[al])
-            snprintf(txt[i][L_ALLOC], 96, "node %" PRId64 " at step %u (%.40s)", g->id[al], at,
-                     g->strpool + g->name[al]);
-        else snprintf(txt[i][L_ALLOC], 96, "node %" PRId64 " at step %u", g->id[al], at);
-        if (fr == GRAPH_NONE) snprintf(txt[i][L_FREE], 96, "never");
-        else
-            snprintf(txt[i][L_FREE], 96, "node %" PRId64 " at step %u", g->id[fr],
-                     s->r.pos[fr] + 1);
+        if (row[i] < 0) continue; /* a category's header */
+        buf_cells(txt[i], g, s, (uint32_t)row[i]);
         for (int c = 0; c < NLCOL; c++)
             if (utf8_count(txt[i][c]) > cw[c]) cw[c] = utf8_count(txt[i][c]);
     }
@@ -88,6 +141,7 @@ void view_live(canvas *cv, const app *a, rect r)
         int was = cw[L_ALLOC];
         cw[L_ALLOC] = utf8_count(head[L_ALLOC]);
         for (uint32_t i = 0; i < shown; i++) {
+            if (row[i] < 0) continue;
             char *paren = strstr(txt[i][L_ALLOC], " (");
             if (paren) *paren = 0;
             if (utf8_count(txt[i][L_ALLOC]) > cw[L_ALLOC])
@@ -106,8 +160,13 @@ void view_live(canvas *cv, const app *a, rect r)
         x += cw[c] + 2;
     }
     for (uint32_t i = 0; i < shown; i++) {
-        uint32_t b = live[i];
         int y = r.y + 3 + (int)i;
+        if (row[i] < 0) {
+            int c = (int)(-1 - row[i]);
+            cat_header(cv, x0, y, w, c, cat_bytes[c], cat_n[c]);
+            continue;
+        }
+        uint32_t b = (uint32_t)row[i];
         x = x0;
         for (int c = 0; c < show; c++) {
             int pad = c == L_SIZE ? cw[c] - utf8_count(txt[i][c]) : 0;
@@ -116,13 +175,18 @@ void view_live(canvas *cv, const app *a, rect r)
             x += cw[c] + 2;
         }
     }
-    if (shown < n) {
+    if (shown < nrow) {
         int64_t rest = 0;
-        for (uint32_t i = shown; i < n; i++) rest += g->buf_size[live[i]];
-        snprintf(line, sizeof line, "and %u more, %s", n - shown,
-                 units_bytes(b1, sizeof b1, rest, 0));
+        uint32_t more = 0;
+        for (uint32_t i = shown; i < nrow; i++)
+            if (row[i] >= 0) {
+                rest += g->buf_size[row[i]];
+                more++;
+            }
+        snprintf(line, sizeof line, "and %u more, %s", more, units_bytes(b1, sizeof b1, rest, 0));
         canvas_fit(cv, x0, r.y + 3 + (int)shown, w, ST_DIM, line);
     }
     free(txt);
+    free(row);
     free(live);
 }

@@ -15,6 +15,7 @@ enum {
     F_NAME,
     F_POLICY,
     F_STEP,
+    F_PHASE,
     F_POPPED,
     F_MEM,
     F_MEASURED,
@@ -36,8 +37,9 @@ enum {
  * the reading, auto-play, the peak, the policy, the live bytes; the step
  * last. Each goes whole, never in part, and a field goes only after every
  * field of less worth has gone: the peak outranks the file name. */
-static const int drop_order[] = {F_POPPED, F_LABEL,    F_NAME, F_OTHER, F_SPAN,   F_AT,  F_TAG,
-                                 F_DIFF,   F_MEASURED, F_PLAY, F_PEAK,  F_POLICY, F_MEM, F_STEP};
+static const int drop_order[] = {F_POPPED, F_LABEL, F_NAME,   F_OTHER,    F_SPAN,
+                                 F_AT,     F_TAG,   F_DIFF,   F_MEASURED, F_PLAY,
+                                 F_PHASE,  F_PEAK,  F_POLICY, F_MEM,      F_STEP};
 
 /* Bytes as the status bar shows them; worst: as wide as any value from 0
  * to max can be ("1023.9 KiB" once max passes 1000 KiB), so that which
@@ -75,6 +77,23 @@ static void side_fields(char *mem, char *peak, char *at, size_t cap, const app *
     if (pat || worst) snprintf(at, cap, " @%u", worst ? n : pat);
 }
 
+/* The Phase the cursor is in at step k of s: the last compute node with a Phase popped at or
+ * before it, else (at the start) the first one after it; GRAPH_PHASE_NONE when the graph has
+ * none. */
+static int cursor_phase(const graph *g, const stepper *s)
+{
+    if (!g->tag) return GRAPH_PHASE_NONE;
+    for (uint32_t t = s->k; t > 0; t--) {
+        int ph = graph_phase(g, s->r.order[t - 1]);
+        if (ph) return ph;
+    }
+    for (uint32_t t = s->k; t < s->r.n; t++) {
+        int ph = graph_phase(g, s->r.order[t]);
+        if (ph) return ph;
+    }
+    return GRAPH_PHASE_NONE;
+}
+
 /* Every field's text (the widest it can be, when worst); the replay's
  * backend alone into shorttag, for when the device does not fit. */
 static void fields(char f[NFIELD][256], char *shorttag, const app *a, int utf8, int worst)
@@ -90,6 +109,9 @@ static void fields(char f[NFIELD][256], char *shorttag, const app *a, int utf8, 
     if (!a->cmp.shown) /* compare mode names each number's policy instead */
         snprintf(f[F_POLICY], 256, "  %s", a->pol->name);
     snprintf(f[F_STEP], 256, "  step %u/%u", worst ? g->n : s->k, g->n);
+    int ph = cursor_phase(g, s);
+    if (ph) /* as wide as the widest word, so that the fields keep still */
+        snprintf(f[F_PHASE], 256, "  %s", worst ? "optimizer" : graph_phase_word(ph));
     if (u != GRAPH_NONE)
         snprintf(f[F_POPPED], 256, "  popped node %" PRId64 " (%s)", g->id[u],
                  graph_label(g, u, lb, sizeof lb));
@@ -135,7 +157,8 @@ static void fields(char f[NFIELD][256], char *shorttag, const app *a, int utf8, 
 
 /* The status bar: the graph's file name (without its folders, as htop shows
  * a command: where the repository sits must not push the numbers off the
- * line), the policies, the step, the last pop, the live bytes, the replay's
+ * line), the policies, the step, the phase it is in (forward, backward, optimizer: a training
+ * graph's), the last pop, the live bytes, the replay's
  * reading there, the peak so far and its step (in compare mode each named
  * by its policy, the other order's too), the makespan of the whole order
  * (when the graph has latencies), auto-play, the replay's backend and
