@@ -57,6 +57,45 @@ def by_name(g, name):
     return next(n for n in g["Nodes"] if n.get("Name") == name)
 
 
+def in_order(g):
+    """Ids a topological order with each FREE right after the last node it
+    depends on (FREEs after one node together)."""
+    nodes = sorted(g["Nodes"], key=lambda n: n["Id"])
+    pos = {n["Id"]: i for i, n in enumerate(nodes)}
+    preds = {}
+    for u, v in g["Edges"]:
+        if pos[u] >= pos[v]:
+            return False
+        preds.setdefault(v, []).append(pos[u])
+    return all(all(nodes[k]["Op"] == "FREE" for k in range(max(preds[n["Id"]]) + 1, pos[n["Id"]]))
+               for n in nodes if n["Op"] == "FREE")
+
+
+def given_peak(g):
+    """The peak of running g in ascending Id (policy given)."""
+    size = {n["BufId"]: n["Size"] for n in g["Nodes"] if n["Op"] == "ALLOC"}
+    live = top = 0
+    for n in sorted(g["Nodes"], key=lambda n: n["Id"]):
+        live += size[n["BufId"]] if n["Op"] == "ALLOC" else -size[n["BufId"]] if n["Op"] == "FREE" else 0
+        top = max(top, live)
+    return top
+
+
+def canon(g):
+    """g's nodes and edges, each node named by what it is rather than by Id
+    (an ALLOC or a FREE by its BufId, a compute node by its rank among the
+    compute nodes in Id order), without Category and Phase."""
+    nodes = sorted(g["Nodes"], key=lambda n: n["Id"])
+    key, k = {}, 0
+    for n in nodes:
+        if n["Op"] in ("ALLOC", "FREE"):
+            key[n["Id"]] = (n["Op"], n["BufId"])
+        else:
+            key[n["Id"]], k = ("compute", k), k + 1
+    ns = {key[n["Id"]]: {f: v for f, v in n.items() if f not in ("Id", "Category", "Phase")} for n in nodes}
+    return ns, sorted((key[u], key[v]) for u, v in g["Edges"])
+
+
 def refused(m, words, **kw):
     try:
         onnx2memtris.export(m, **kw)
@@ -151,6 +190,39 @@ check(all((by_name(g, "output")["Id"], by_name(g, f"free {t}")["Id"]) in E for t
 valid(g, "the two-input graph")
 check(peak(g) == 36, f"A, B, S live, then S and Q (and A, B until freed): {peak(g)}")
 
+# Category, Phase and Ids in execution order: X -> Conv -> Relu -> Sigmoid ->
+# Conv2 (2 -> 1 channel) -> Y. --inplace (the default): Relu and Sigmoid
+# write over Conv's output, which dies at each; --no-inplace: a buffer each.
+W2 = h.make_tensor("W2", T.FLOAT, [1, 2, 1, 1], [0.0] * 2)
+ch = model([h.make_node("Conv", ["X", "W", "B"], ["C"], name="conv", pads=[1, 1, 1, 1]),
+            h.make_node("Relu", ["C"], ["R"], name="relu"), h.make_node("Sigmoid", ["R"], ["S"], name="sig"),
+            h.make_node("Conv", ["S", "W2"], ["Y"], name="conv2")],
+           [vi("X", T.FLOAT, [1, 1, 4, 4])], [vi("Y", T.FLOAT, [1, 1, 4, 4])], [W, B, W2])
+gn = onnx2memtris.export(ch, params=True, inplace=False)
+cats = {n["Name"]: n.get("Category") for n in gn["Nodes"] if n["Op"] == "ALLOC"}
+check(cats == {"W.out": "weight", "B.out": "weight", "W2.out": "weight", "X.out": "input", "C.out": "activation",
+               "R.out": "activation", "S.out": "activation", "Y.out": "output"}, f"Category on every ALLOC: {cats}")
+check(all((n.get("Phase") == "forward") == (n["Op"] not in ("ALLOC", "FREE")) for n in gn["Nodes"]),
+      "Phase forward on every compute node (Input and Output too), none on ALLOC and FREE")
+check(in_order(gn), "--no-inplace: Ids in execution order, each FREE right after its buffer's last use")
+valid(gn, "the tagged chain")
+check(given_peak(gn) == 256 + 88 and peak(gn, "exact") == 256 + 80,
+      f"--no-inplace: C and R (then R and S) live together with 88 B of weights (exact allocates W2 after "
+      f"them: 80 B): given {given_peak(gn)}, exact {peak(gn, 'exact')}")
+gi = onnx2memtris.export(ch, params=True)
+check(sorted(allocs(gi)) == ["B.out", "C.out", "W.out", "W2.out", "X.out", "Y.out"],
+      f"--inplace: Relu and Sigmoid write over Conv's buffer: {sorted(allocs(gi))}")
+cbuf = by_name(gi, "C.out")["BufId"]
+check(by_name(gi, "relu")["Inputs"] == [cbuf] and by_name(gi, "sig")["Inputs"] == [cbuf] and
+      cbuf in by_name(gi, "conv2")["Inputs"], "relu and sig read and write C's buffer, conv2 reads it")
+check(in_order(gi), "--inplace: Ids in execution order, C's FREE right after conv2")
+valid(gi, "the in-place chain")
+check(given_peak(gi) == 192 + 88 and peak(gi, "exact") == 192 + 88,
+      f"--inplace: X and C, then C and Y: 192 B + 88 B of weights: {given_peak(gi)}")
+gm = onnx2memtris.export(al, inplace=True)
+check(allocs(gm) == allocs(onnx2memtris.export(al, inplace=False)) and in_order(gm),
+      "Reshape aliases either way; graph inputs and outputs are never overwritten")
+
 # Refused: a subgraph, an op whose output shape cannot be inferred.
 then = h.make_graph([h.make_node("Identity", ["X"], ["t"])], "then", [], [vi("t", T.FLOAT, [1])])
 iff = model([h.make_node("If", ["c"], ["Y"], name="branch", then_branch=then, else_branch=then)],
@@ -175,6 +247,13 @@ with tempfile.TemporaryDirectory() as tmp:
         r = subprocess.run(["/usr/bin/python3", TOOL, *args], capture_output=True, text=True)
         check(r.returncode == rc and words in r.stderr, f"{args}: status {r.returncode}, {r.stderr.strip()[-200:]}")
     check(json.loads(r.stdout)["Nodes"][0]["Size"] == 24, "the CLI writes the graph to standard output")
+    chain = os.path.join(tmp, "chain.onnx")
+    onnx.save(ch, chain)
+    n_alloc = {}
+    for flag in ("--inplace", "--no-inplace"):
+        r = subprocess.run(["/usr/bin/python3", TOOL, chain, flag], capture_output=True, text=True)
+        n_alloc[flag] = sum(n["Op"] == "ALLOC" for n in json.loads(r.stdout)["Nodes"]) if r.returncode == 0 else r
+    check(n_alloc == {"--inplace": 3, "--no-inplace": 5}, f"the CLI's --inplace and --no-inplace: {n_alloc}")
 
     # torch.onnx.export of two torchvision models against fx2memtris. The
     # priority peaks must be equal; fifo's within FIFO_TOLERANCE (see below).
@@ -192,7 +271,9 @@ with tempfile.TemporaryDirectory() as tmp:
         x = torch.randn(1, 3, 224, 224)
         torch.onnx.export(net, x, path, opset_version=13, do_constant_folding=True,
                           input_names=["input"], output_names=["output"])
-        og = onnx2memtris.export(onnx.load(path))
+        # --no-inplace: the rules both exporters share (fx's graph is torch
+        # eager mode's, where only the model's own in-place ops reuse).
+        og = onnx2memtris.export(onnx.load(path), inplace=False)
         fg = fx2memtris.export(net, [1, 3, 224, 224], torch.float32, False)
         valid(og, f"{name} from ONNX")
         o, f = peak(og, "fifo"), peak(fg, "fifo")
@@ -212,9 +293,40 @@ with tempfile.TemporaryDirectory() as tmp:
         check(abs(o - f) <= FIFO_TOLERANCE * f, f"{name}: fifo peaks within 5%: onnx {o}, fx {f}")
         check(peak(og) == peak(fg), f"{name}: priority peaks equal: onnx {peak(og)}, fx {peak(fg)}")
         if name == "resnet18":    # samples/README.md's commands make samples/resnet18_onnx.json
-            sample = json.dumps(onnx2memtris.export(onnx.load(path), latency="flops"), separators=(",", ":"))
+            # The sample predates Category, Phase, execution-order Ids and
+            # --inplace (samples/README.md): the same nodes and edges as
+            # --no-inplace makes now, its Ids aside.
+            sample = onnx2memtris.export(onnx.load(path), latency="flops", inplace=False)
             with open(os.path.join(src, "samples", "resnet18_onnx.json")) as committed:
-                check(committed.read() == sample + "\n", "samples/resnet18_onnx.json is what the exporter makes now")
+                check(canon(json.load(committed)) == canon(sample),
+                      "samples/resnet18_onnx.json is what the exporter makes now with --no-inplace, Ids aside")
+        gi = onnx2memtris.export(onnx.load(path))
+        check(in_order(gi) and given_peak(gi) <= given_peak(og) and peak(gi, "exact") <= peak(og, "exact"),
+              f"{name}: --inplace in execution order, peaks no higher: given {given_peak(gi)}, "
+              f"exact {peak(gi, 'exact')} (--no-inplace {given_peak(og)}, {peak(og, 'exact')})")
         ops = {n["Op"] for n in og["Nodes"]}
         check("BatchNormalization" not in ops and ("Flatten" in ops or "Reshape" in ops), f"{name}: BN folded: {ops}")
+    # fx2memtris --inplace (off by default): the same post-pass. resnet18's
+    # ReLUs are in place already; its adds over a conv or bn output are not.
+    fxg = {}
+    for flag in ("--inplace", "--no-inplace"):
+        out = os.path.join(tmp, f"fx{flag}.json")
+        r = subprocess.run(["/usr/bin/python3", os.path.join(src, "tools", "fx2memtris.py"), "resnet18", flag, "-o",
+                            out], capture_output=True, text=True)
+        fxg[flag] = json.load(open(out)) if r.returncode == 0 else {"Nodes": [], "Edges": [], "error": r.stderr}
+    na = {f: len(allocs(g)) for f, g in fxg.items()}
+    check(na == {"--inplace": 44, "--no-inplace": 52}, f"fx2memtris resnet18 --inplace: 8 fewer buffers: {na}")
+    valid(fxg["--inplace"], "fx2memtris resnet18 --inplace")
+    check(peak(fxg["--inplace"]) == peak(fxg["--no-inplace"]) == 6422528,
+          "fx2memtris resnet18: priority's peak 6422528 B either way")
+
+    # The issue's numbers: squeezenet1_0 peaks at 9124608 B in memtris's
+    # optimum with a buffer per output, at 5971968 B with ONNX Runtime's reuse.
+    path = os.path.join(tmp, "squeezenet1_0.onnx")
+    torch.onnx.export(torchvision.models.squeezenet1_0().eval(), torch.randn(1, 3, 224, 224), path,
+                      opset_version=13, do_constant_folding=True, input_names=["input"], output_names=["output"])
+    got = {inp: (given_peak(g), peak(g, "exact")) for inp in (False, True)
+           for g in [onnx2memtris.export(onnx.load(path), inplace=inp)]}
+    print(f"squeezenet1_0: given and exact peaks, --no-inplace {got[False]}, --inplace {got[True]}")
+    check(got == {False: (9124608, 9124608), True: (5971968, 5971968)}, f"squeezenet1_0's peaks: {got}")
 finish()

@@ -53,6 +53,7 @@ Both round to 4 significant digits.
   the side branch of a fork takes the next side stream, a join goes back to
   the oldest line), as tools/assign_streams.py does to any graph.
 """
+import argparse
 import importlib
 import math
 import operator
@@ -499,6 +500,10 @@ def main(argv=None):
     ap.add_argument("--batch", type=int, default=1, help="batch size (default 1)")
     ap.add_argument("--dtype", default="float32", choices=sorted(DTYPES), help="element type of floating tensors")
     ap.add_argument("--params", action="store_true", help="add parameters and buffers, live for the whole run")
+    ap.add_argument("--inplace", action=argparse.BooleanOptionalAction, default=False,
+                    help="an elementwise op or a reshape writes its output over a same-size input that dies "
+                         "there, as ONNX Runtime does (graphkit.inplace); default off: torch eager mode, where "
+                         "only the model's own in-place ops reuse")
     ap.add_argument("--latency", default="none", choices=LATENCY_MODES,
                     help="none (default), measure (median CPU time of each op, ms) or flops "
                          f"(estimated from shapes at {FLOPS_PER_SECOND / 1e9:g} GFLOP/s)")
@@ -530,6 +535,8 @@ def main(argv=None):
     except ExportError as e:
         graphkit.say("fx2memtris", str(e))
         return 1
+    if a.inplace:
+        graphkit.inplace(graph)
     return graphkit.write_compact(graph, a.output, "fx2memtris")
 
 

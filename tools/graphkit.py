@@ -6,7 +6,10 @@ And the fork rule that spreads any memtris graph's compute nodes over streams
 round_sig, FLOPS_PER_SECOND and write_compact for both exporters; open_output,
 the output file whole or absent, for every tool that writes one; and what
 makes every tool's error one line and never a traceback (ArgumentParser, say,
-write_output, run_tool)."""
+write_output, run_tool). And the exporters' post-passes: free_after_last_use
+(Ids in execution order, each FREE right after its buffer's last use) and
+inplace (--inplace: an elementwise op or a reshape writes its output over a
+same-size input that dies there, as ONNX Runtime does)."""
 import argparse
 import contextlib
 import heapq
@@ -390,3 +393,160 @@ def set_streams(graph, streams):
         else:
             n["Stream"] = s
     return graph
+
+
+# --inplace (both exporters): the ops that may write their one output over an
+# input (compared as op_key gives them). Elementwise: every output element is
+# computed from the same element of each input (broadcast inputs are never the
+# same size as the output, so never overwritten).
+INPLACE_ELEMENTWISE_OPS = frozenset({
+    "relu", "relu6", "leakyrelu", "leaky_relu", "prelu", "elu", "selu", "celu", "gelu", "silu", "mish",
+    "sigmoid", "hardsigmoid", "hardswish", "hardtanh", "tanh", "softplus", "softsign", "clip", "clamp",
+    "threshold", "thresholdedrelu", "abs", "neg", "exp", "log", "sqrt", "rsqrt", "reciprocal", "erf", "sin",
+    "cos", "floor", "ceil", "round", "sign", "not", "logical_not", "add", "sub", "mul", "div", "truediv",
+    "pow", "minimum", "maximum", "where", "and", "or", "xor", "logical_and", "logical_or", "logical_xor"})
+# Reshapes: the same elements in the same order under a new shape (where an
+# exporter gives one its own buffer).
+INPLACE_RESHAPE_OPS = frozenset({"reshape", "view", "_unsafe_view", "flatten", "unflatten", "squeeze",
+                                 "unsqueeze"})
+INPLACE_OPS = INPLACE_ELEMENTWISE_OPS | INPLACE_RESHAPE_OPS
+# Buffers --inplace never overwrites (nor makes an alias of), by their ALLOC's
+# Category: what the caller hands in or gets back, and what lives on.
+INPLACE_KEPT_CATEGORIES = frozenset({"input", "weight", "output", "optimizer"})
+
+
+def op_key(op):
+    """An Op as INPLACE_OPS lists it: lower case, without a leading "aten::"
+    or a trailing ".overload" (ONNX "Relu", torch "ReLU", "relu" and
+    "relu.default" are all "relu")."""
+    op = str(op)
+    if op.startswith("aten::"):
+        op = op[len("aten::"):]
+    return op.split(".", 1)[0].lower()
+
+
+def renumber(graph, order):
+    """Rewrites graph with its nodes in `order` (a list of its node dicts),
+    Ids 0, 1, ... in that order, the edges renamed (and those to a node not in
+    order dropped)."""
+    new = {n["Id"]: i for i, n in enumerate(order)}
+    edges = []
+    for u, v in graph.get("Edges", []):
+        if u in new and v in new:
+            edges.append([new[u], new[v]])
+    for n in order:
+        n["Id"] = new[n["Id"]]
+    graph["Nodes"], graph["Edges"] = order, edges
+    return graph
+
+
+def free_after_last_use(graph):
+    """Puts each FREE right after the last node it depends on (its buffer's
+    last use), FREEs after one node in BufId order, the rest of the nodes in
+    Id order, and renumbers the Ids 0, 1, ...: with the compute nodes and
+    ALLOCs in execution order, Ids are then the framework's order with every
+    buffer freed as soon as it is dead (memtris's policy `given`)."""
+    nodes = sorted(graph["Nodes"], key=lambda n: n["Id"])
+    preds = {}
+    for u, v in graph.get("Edges", []):
+        preds.setdefault(v, []).append(u)
+    pos = {n["Id"]: i for i, n in enumerate(nodes) if n["Op"] != "FREE"}
+    alloc = {n["BufId"]: n["Id"] for n in nodes if n["Op"] == "ALLOC"}
+    after = {}
+    for n in nodes:
+        if n["Op"] == "FREE":
+            anchor = max((u for u in preds.get(n["Id"], []) if u in pos), key=pos.get,
+                         default=alloc.get(n["BufId"]))
+            after.setdefault(anchor, []).append(n)
+    order = list(after.pop(None, []))
+    for n in nodes:
+        if n["Op"] != "FREE":
+            order.append(n)
+            order += sorted(after.get(n["Id"], []), key=lambda f: f["BufId"])
+    return renumber(graph, order)
+
+
+def _inplace_state(graph):
+    nodes = sorted(graph["Nodes"], key=lambda n: n["Id"])
+    alloc, free, touchers, preds = {}, {}, {}, {}
+    for u, v in graph.get("Edges", []):
+        preds.setdefault(v, set()).add(u)
+    for n in nodes:
+        if n["Op"] == "ALLOC":
+            alloc[n["BufId"]] = n
+        elif n["Op"] == "FREE":
+            free[n["BufId"]] = n
+        else:
+            for b in dict.fromkeys(n.get("Inputs", [])):
+                touchers.setdefault(b, []).append(n["Id"])
+    kept = {n_b for n_b, a in alloc.items() if a.get("Category") in INPLACE_KEPT_CATEGORIES}
+    for b, a in alloc.items():
+        f = free.get(b)
+        if f is None or preds.get(f["Id"], set()) - set(touchers.get(b, [])) - {a["Id"]}:
+            kept.add(b)      # never freed, or freed after something it does not touch: lives on
+    for n in nodes:
+        if n["Op"] in ("Input", "Output"):
+            kept.update(n.get("Inputs", []))
+    return nodes, alloc, free, touchers, kept
+
+
+def inplace(graph):
+    """The --inplace post-pass, on a memtris graph whose Ids are in execution
+    order (at least its compute nodes'; tools/README.md states the rule): a
+    compute node whose op_key is in INPLACE_OPS, that makes exactly one buffer
+    O (O's first toucher), writes O over an input buffer B of the same Size
+    when B dies at that node (the node is B's last toucher in Id order) and
+    neither B nor O is kept (INPLACE_KEPT_CATEGORIES, a buffer an Input or
+    Output node touches, a buffer never freed or freed after a node that does
+    not touch it). O becomes B: O's ALLOC and B's FREE go, O's touchers read
+    B, O's FREE frees B (so B's FREE moves to O's last use), and B's other
+    touchers get an edge to the node (it overwrites what they read). B keeps
+    its ALLOC, Category and BufId. Chains merge (relu over add over conv).
+    Ids are renumbered 0, 1, ... in order. Returns how many outputs became
+    aliases."""
+    nodes, alloc, free, touchers, kept = _inplace_state(graph)
+    by_id = {n["Id"]: n for n in nodes}
+    made_by = {}
+    for b, ts in touchers.items():
+        if b in alloc:
+            made_by.setdefault(ts[0], []).append(b)
+    dropped, moved, extra = set(), {}, []     # ALLOCs gone; FREE gone -> the FREE that replaces it
+    for c in nodes:
+        if c["Op"] in ("ALLOC", "FREE") or op_key(c["Op"]) not in INPLACE_OPS:
+            continue
+        outs = made_by.get(c["Id"], [])
+        if len(outs) != 1 or outs[0] in kept or outs[0] not in free:
+            continue
+        o = outs[0]
+        b = next((b for b in dict.fromkeys(c.get("Inputs", [])) if b != o and b in alloc and b not in kept
+                  and b in free and alloc[b]["Size"] == alloc[o]["Size"] and touchers[b][-1] == c["Id"]), None)
+        if b is None:
+            continue
+        extra += [[alloc[b]["Id"], c["Id"]]] + [[t, c["Id"]] for t in touchers[b][:-1]]
+        for t in touchers[o]:
+            by_id[t]["Inputs"] = list(dict.fromkeys(b if x == o else x for x in by_id[t]["Inputs"]))
+        touchers[b] += touchers[o][1:]
+        fo, fb = free.pop(o), free[b]
+        fo["BufId"], fo["Name"] = b, fb.get("Name", fo.get("Name"))
+        moved[fb["Id"]] = fo["Id"]
+        dropped.add(alloc.pop(o)["Id"])
+        free[b] = fo
+    if not dropped:
+        return 0
+
+    def find(x):
+        while x in moved:
+            x = moved[x]
+        return x
+
+    edges, seen = [], set()
+    for u, v in graph.get("Edges", []) + extra:
+        if u in dropped or v in dropped:   # O's ALLOC: its readiness is the op's, its reader the op
+            continue
+        u, v = find(u), find(v)
+        if u != v and (u, v) not in seen:
+            seen.add((u, v))
+            edges.append([u, v])
+    graph["Edges"] = edges
+    renumber(graph, [n for n in nodes if n["Id"] not in dropped and n["Id"] not in moved])
+    return len(dropped)

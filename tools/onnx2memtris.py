@@ -3,7 +3,7 @@
 ONNX shape inference.
 
 Usage: onnx2memtris.py MODEL.onnx [--batch N] [--dim NAME=VALUE]... [--params]
-                       [--latency none|flops] [-o FILE]
+                       [--latency none|flops] [--[no-]inplace] [-o FILE]
 Run it with Debian's /usr/bin/python3 (python3-onnx, 1.12 when written).
 
 Shapes: the graph inputs' symbolic dimensions are settled first (--batch N
@@ -32,7 +32,18 @@ The graph, per ONNX node, in the order of the file (topological by ONNX's rule):
   "Output" node and freed after it;
 - initializers and Constant nodes (weights) are left out unless --params is
   given; then each is an ALLOC at the start, read by the ops that use it,
-  freed after Output.
+  freed after Output;
+- each ALLOC has a Category (weight: initializers and Constants; input: graph
+  inputs; output: what Output reads, unless a weight or an input; activation:
+  the rest), each compute node Phase forward;
+- Ids are the execution order (ONNX's node order): ALLOCs just before the op
+  that makes their buffer, each FREE right after its buffer's last use
+  (graphkit.free_after_last_use), so memtris's policy given is that order;
+- --inplace (the default; --no-inplace turns it off): ONNX Runtime's reuse,
+  graphkit.inplace: an elementwise op or a reshape that makes one buffer
+  writes it over a same-size input buffer that dies at that op (its last
+  use, not a graph input, weight or graph output); tools/README.md has the
+  rule and the ops.
 Refused (exit 1, one line naming the file and the node and its op, or the
 tensor): an empty file (0 bytes), one that is not an ONNX model or is cut
 short (it does not parse, or lacks its ir_version, graph or opset_import);
@@ -56,6 +67,7 @@ fx2memtris.py does: Conv 2*N*Cout*Hout*Wout*(Cin/group)*kh*kw (ConvTranspose
 the elements it reads and writes, aliases, Input and Output 0; at
 graphkit.FLOPS_PER_SECOND (50 GFLOP/s), 4 significant digits.
 """
+import argparse
 import contextlib
 import math
 import os
@@ -181,6 +193,7 @@ class Exporter:
         self.buf_name, self.touch, self.params = {}, {}, set()
         self.compute_of = {}     # memtris compute node -> (onnx node or None)
         self.index_of = {}       # memtris compute node -> its onnx node's index
+        self.alloc_of = {}       # buffer -> its ALLOC
 
     def node(self, **kw):
         kw["Id"] = len(self.nodes)
@@ -219,10 +232,11 @@ class Exporter:
                               f"{size} bytes, more than memtris's largest Size, 2^53-1 ({graphkit.MAX_SIZE})")
         return size
 
-    def new_buffer(self, tensor, size, deps):
+    def new_buffer(self, tensor, size, deps, category="activation"):
         b = len(self.buf_name) + 1
         self.buf_name[b] = tensor
-        a = self.node(Op="ALLOC", Size=size, BufId=b, Name=f"{tensor}.out")
+        a = self.node(Op="ALLOC", Size=size, BufId=b, Name=f"{tensor}.out", Category=category)
+        self.alloc_of[b] = a
         for d in deps:
             self.edge(d, a)
         self.touch[b] = [a]
@@ -233,16 +247,18 @@ class Exporter:
         init = {t.name: t for t in self.g.initializer}
         if self.with_params:
             for t in self.g.initializer:
-                self.params.add(self.new_buffer(t.name, self.size_of(t.name, f"initializer '{t.name}'"), [])[0])
+                size = self.size_of(t.name, f"initializer '{t.name}'")
+                self.params.add(self.new_buffer(t.name, size, [], "weight")[0])
             for i, n in enumerate(self.g.node):
                 if n.op_type == "Constant":
                     for o in n.output:
-                        self.params.add(self.new_buffer(o, self.size_of(o, self.where(n, i)), [])[0])
+                        self.params.add(self.new_buffer(o, self.size_of(o, self.where(n, i)), [], "weight")[0])
         for vi in self.g.input:
             if vi.name in init:
                 continue
-            b, a = self.new_buffer(vi.name, self.size_of(vi.name, f"graph input '{vi.name}'", vi.type), [])
-            c = self.node(Op="Input", Name=vi.name, Inputs=[b])
+            size = self.size_of(vi.name, f"graph input '{vi.name}'", vi.type)
+            b, a = self.new_buffer(vi.name, size, [], "input")
+            c = self.node(Op="Input", Name=vi.name, Inputs=[b], Phase="forward")
             self.compute_of[c] = None
             self.edge(a, c)
             self.touch[b].append(c)
@@ -279,7 +295,7 @@ class Exporter:
             self.size_of(outs[0], self.where(n, i))    # its shape must be known too
             if ins[0] in self.buf:
                 self.buf[outs[0]] = self.buf[ins[0]]
-        c = self.node(Op=n.op_type, Name=self.name_of(n, i), Inputs=in_bufs + [b for b, _ in made])
+        c = self.node(Op=n.op_type, Name=self.name_of(n, i), Inputs=in_bufs + [b for b, _ in made], Phase="forward")
         self.compute_of[c], self.index_of[c] = n, i
         for d in deps:
             self.edge(d, c)
@@ -314,8 +330,11 @@ class Exporter:
     def output(self):
         outs = [vi.name for vi in self.g.output]
         bufs = list(dict.fromkeys(self.buf[t] for t in outs if t in self.buf))
-        c = self.node(Op="Output", Name="output", Inputs=bufs)
+        c = self.node(Op="Output", Name="output", Inputs=bufs, Phase="forward")
         self.compute_of[c] = None
+        for b in bufs:
+            if self.nodes[self.alloc_of[b]]["Category"] == "activation":
+                self.nodes[self.alloc_of[b]]["Category"] = "output"
         for t in outs:
             if t in self.producer:
                 self.edge(self.producer[t], c)
@@ -430,8 +449,10 @@ def find_cycle(g, maker, start):
     return None
 
 
-def export(model, batch=None, dims=None, params=False, latency="none"):
-    """The memtris graph (a dict) of an onnx.ModelProto."""
+def export(model, batch=None, dims=None, params=False, latency="none", inplace=True):
+    """The memtris graph (a dict) of an onnx.ModelProto: Ids in execution
+    order, each FREE right after its buffer's last use; with inplace,
+    graphkit.inplace's reuse (ONNX Runtime's)."""
     if latency not in LATENCY_MODES:
         raise ExportError(f"latency must be one of {', '.join(LATENCY_MODES)}, not '{latency}'")
     check_model(model)
@@ -448,6 +469,9 @@ def export(model, batch=None, dims=None, params=False, latency="none"):
                 raise ExportError(f"{ex.where(n, ex.index_of[c])}: --latency flops estimates {ms:g} ms, "
                                   f"more than memtris's largest Latency, {graphkit.MAX_LATENCY_MS:g} ms")
             graph["Nodes"][c]["Latency"] = ms
+    graphkit.free_after_last_use(graph)
+    if inplace:
+        graphkit.inplace(graph)
     return graph
 
 
@@ -488,6 +512,9 @@ def main(argv=None):
     ap.add_argument("--latency", default="none", choices=LATENCY_MODES,
                     help="none (default) or flops (estimated from shapes at "
                          f"{graphkit.FLOPS_PER_SECOND / 1e9:g} GFLOP/s)")
+    ap.add_argument("--inplace", action=argparse.BooleanOptionalAction, default=True,
+                    help="an elementwise op or a reshape writes its output over a same-size input that dies "
+                         "there, as ONNX Runtime does (default); --no-inplace: every output its own buffer")
     ap.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     a = ap.parse_args(argv)
     if a.batch is not None and not 1 <= a.batch <= graphkit.MAX_SIZE:
@@ -507,7 +534,7 @@ def main(argv=None):
     if graphkit.output_problem("onnx2memtris", a.output):
         return 1
     try:
-        graph = export(load(a.model), a.batch, dims, a.params, a.latency)
+        graph = export(load(a.model), a.batch, dims, a.params, a.latency, a.inplace)
     except ExportError as e:
         graphkit.say("onnx2memtris", f"{a.model}: {e}")
         return 1
