@@ -70,6 +70,7 @@ try:
     from torch.fx.passes.shape_prop import ShapeProp, TensorMetadata
 except ImportError as e:   # pragma: no cover - reported to the user
     sys.exit(f"fx2memtris: cannot import torch ({e}); install python3-torch and run with /usr/bin/python3")
+import fxtrain  # noqa: E402
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16,
           "float64": torch.float64}
@@ -438,7 +439,10 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
         gm = torch.fx.symbolic_trace(model)
     except Exception as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise ExportError(f"torch.fx cannot trace {type(model).__name__}: {first}")
+        if latency != "none":
+            raise ExportError(f"torch.fx cannot trace {type(model).__name__} ({first}); make_fx can, "
+                              "but without --latency")
+        return export_make_fx(model, shape, dtype, params, streams)
     inputs = [n for n in gm.graph.nodes if n.op == "placeholder"]
     if len(inputs) != 1:
         raise ExportError(f"{type(model).__name__} takes {len(inputs)} inputs; fx2memtris feeds exactly one")
@@ -470,6 +474,32 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
         graphkit.set_streams(graph, streams)
     except ValueError as e:
         raise ExportError(str(e))
+    return graph
+
+
+def export_make_fx(model, shape, dtype, params, streams):
+    """Forward only through make_fx, where symbolic tracing fails."""
+    try:
+        graph, _, _ = fxtrain.export_forward(model, shape, dtype, params, graphkit)
+        graphkit.set_streams(graph, streams)
+    except (fxtrain.TrainError, ValueError) as e:
+        raise ExportError(str(e))
+    return graph
+
+
+def export_train(model, shape, dtype, optimizer="sgd", loss="sum", measure=False, streams=1):
+    """--train: one training step's joint graph (fxtrain.py), with
+    --measure the real step's peak as "Measured"."""
+    try:
+        graph, _, _ = fxtrain.export_train(model, shape, dtype, graphkit, optimizer, loss)
+        graphkit.set_streams(graph, streams)
+        if measure:
+            peak = fxtrain.measure_peak(model, shape, optimizer, loss, None)
+            graph["Measured"] = {"peak": peak, "how": fxtrain.MEASURE_HOW}
+    except (fxtrain.TrainError, ValueError) as e:
+        raise ExportError(str(e))
+    except RuntimeError as e:
+        raise ExportError(f"running a training step of {type(model).__name__} failed: {first_line(e)}")
     return graph
 
 
@@ -508,8 +538,18 @@ def main(argv=None):
     ap.add_argument("--streams", type=int, default=1,
                     help=f"spread compute nodes over streams 0..N-1 by the fork rule, N from 1 to "
                          f"{graphkit.MAX_STREAMS} (default 1: Stream only on data movement)")
+    ap.add_argument("--train", action="store_true",
+                    help="one training step: forward, loss, backward, optimizer update (make_fx)")
+    ap.add_argument("--optimizer", default="sgd", choices=fxtrain.OPTIMIZERS, help="--train: the update (default sgd)")
+    ap.add_argument("--loss", default="sum", choices=fxtrain.LOSSES, help="--train: the loss (default sum)")
+    ap.add_argument("--measure", action="store_true",
+                    help="--train: run the real step on the CPU under torch.profiler, write its peak as Measured")
     ap.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     a = ap.parse_args(argv)
+    if a.measure and not a.train:
+        ap.error("--measure measures a training step; add --train")
+    if a.train and a.latency != "none":
+        ap.error("--train writes no Latency yet; leave out --latency")
     if a.repeats < 1 or not 1 <= a.threads <= MAX_THREADS:
         ap.error(f"--repeats must be at least 1 and --threads from 1 to {MAX_THREADS}, got {a.repeats} and "
                  f"{a.threads}")
@@ -525,8 +565,12 @@ def main(argv=None):
         return 1
     try:
         sys.path.insert(0, ".")
-        graph = export(load_model(a.model), shape, DTYPES[a.dtype], a.params, a.latency, a.repeats,
-                       a.threads, a.streams)
+        if a.train:
+            graph = export_train(load_model(a.model), shape, DTYPES[a.dtype], a.optimizer, a.loss, a.measure,
+                                 a.streams)
+        else:
+            graph = export(load_model(a.model), shape, DTYPES[a.dtype], a.params, a.latency, a.repeats,
+                           a.threads, a.streams)
     except ExportError as e:
         graphkit.say("fx2memtris", str(e))
         return 1
