@@ -146,6 +146,13 @@ check(categories(fp).get("weight") == 4 * (16 + 4), f"Split --params: the conv's
 check_order(fp, "Split forward --params")
 
 tool = os.path.join(src, "tools", "fx2memtris.py")
+r = subprocess.run([sys.executable, tool, "torch.nn:Identity", "--make-fx", "--input-shape", "4", "--params"],
+                   capture_output=True, text=True)
+ok = r.returncode == 0
+m = json.loads(r.stdout) if ok else {}
+check(ok and [n["Op"] for n in m["Nodes"]] == ["ALLOC", "Input", "Output", "FREE"] and
+      m["Nodes"][0].get("Category") == "input" and m["Nodes"][1].get("Phase") == "forward",
+      f"--make-fx on Identity: the input ALLOC (an input, though also the result), Input, Output, FREE: {r.stdout[:300]} {r.stderr}")
 r = subprocess.run([sys.executable, tool, "resnet18", "--measure"], capture_output=True, text=True)
 check(r.returncode == 2 and "--train" in r.stderr, f"--measure without --train is refused: {r.stderr}")
 finish()

@@ -5,6 +5,10 @@ torch.fx symbolic tracing and shape propagation.
 Usage: fx2memtris.py MODEL [--input-shape C,H,W] [--batch N] [--dtype float32]
                      [--params] [--latency none|measure|flops] [--repeats N]
                      [--threads N] [--streams N] [-o FILE]
+       fx2memtris.py MODEL --train [--loss sum|cross-entropy]
+                     [--optimizer sgd|momentum|adam] [--measure] [...]
+--train exports one training step through make_fx, and symbolic tracing
+falls back to make_fx where it fails: tools/fxtrain.py says how.
 MODEL is a torchvision model name (resnet50, mobilenet_v2, ...) or
 module.path:ClassOrFactory (called with no arguments). Run it with Debian's
 /usr/bin/python3 (python3-torch, python3-torchvision).
@@ -432,9 +436,11 @@ def flops(ex, node):
     return sum(numel(a) for a in args) + out
 
 
-def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, streams=1):
+def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, streams=1, use_make_fx=False):
     if latency not in LATENCY_MODES:
         raise ExportError(f"latency must be one of {', '.join(LATENCY_MODES)}, not '{latency}'")
+    if use_make_fx:
+        return export_make_fx(model, shape, dtype, params, streams)
     try:
         gm = torch.fx.symbolic_trace(model)
     except Exception as e:
@@ -544,8 +550,13 @@ def main(argv=None):
     ap.add_argument("--loss", default="sum", choices=fxtrain.LOSSES, help="--train: the loss (default sum)")
     ap.add_argument("--measure", action="store_true",
                     help="--train: run the real step on the CPU under torch.profiler, write its peak as Measured")
+    ap.add_argument("--make-fx", action="store_true",
+                    help="forward through make_fx (aten ops, Category, Phase, Ids in execution order), "
+                         "as when symbolic tracing fails")
     ap.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     a = ap.parse_args(argv)
+    if a.make_fx and a.latency != "none":
+        ap.error("--make-fx writes no Latency yet; leave out --latency")
     if a.measure and not a.train:
         ap.error("--measure measures a training step; add --train")
     if a.train and a.latency != "none":
@@ -570,7 +581,7 @@ def main(argv=None):
                                  a.streams)
         else:
             graph = export(load_model(a.model), shape, DTYPES[a.dtype], a.params, a.latency, a.repeats,
-                           a.threads, a.streams)
+                           a.threads, a.streams, a.make_fx)
     except ExportError as e:
         graphkit.say("fx2memtris", str(e))
         return 1
