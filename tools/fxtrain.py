@@ -58,10 +58,11 @@ def state_names(optimizer):
     return {"sgd": [], "momentum": ["momentum"], "adam": ["exp_avg", "exp_avg_sq"]}[optimizer]
 
 
-def make_step(model, optimizer, loss, n_params, n_buffers, with_label):
+def make_step(model, optimizer, loss, n_params, n_buffers, keep_grads):
     """The training step as a function of flat tensors: params, buffers,
     optimizer state (per parameter, state_names order), x[, y]. Returns
-    (loss, *grads)."""
+    (loss, *grads) with keep_grads (to trace: the grads name the gradient
+    nodes), else (loss,), each gradient freed after its update (to run)."""
     pnames = [n for n, _ in model.named_parameters()]
     bnames = [n for n, _ in model.named_buffers()]
     k = len(state_names(optimizer))
@@ -77,24 +78,29 @@ def make_step(model, optimizer, loss, n_params, n_buffers, with_label):
         else:
             y = flat[-1]
             value = torch.nn.functional.cross_entropy(functional_call(model, args, (x,)), y)
-        grads = torch.autograd.grad(value, ps)
+        grads = list(torch.autograd.grad(value, ps))
+        traced = tuple(grads) if keep_grads else ()
         with torch.no_grad():
-            for i, (p, g) in enumerate(zip(ps, grads)):
+            for i, p in enumerate(ps):
+                g, grads[i] = grads[i], None       # each gradient dies with its update
                 if optimizer == "sgd":
                     p.add_(g, alpha=-LR)
+                    del g
                 elif optimizer == "momentum":
                     buf = st[i]
                     buf.mul_(MOMENTUM).add_(g)
+                    del g
                     p.add_(buf, alpha=-LR)
                 else:
                     m1, m2 = st[2 * i], st[2 * i + 1]
                     b1, b2 = BETAS
                     m1.mul_(b1).add_(g, alpha=1 - b1)
                     m2.mul_(b2).addcmul_(g, g, value=1 - b2)
+                    del g              # after its last use, as the graph frees it
                     denom = (m2.sqrt() / (1 - b2) ** 0.5).add_(EPS)
                     p.addcdiv_(m1, denom, value=-LR / (1 - b1))
                     del denom          # not alive into the next parameter's update
-        return (value,) + tuple(grads)
+        return (value,) + traced
     return step
 
 
@@ -120,7 +126,7 @@ def trace_train(model, shape, optimizer, loss, classes):
     model.train()
     flat, roles, names = step_inputs(model, optimizer, loss, shape, classes)
     n_params, n_buffers = len(list(model.parameters())), len(list(model.buffers()))
-    step = make_step(model, optimizer, loss, n_params, n_buffers, loss == "cross-entropy")
+    step = make_step(model, optimizer, loss, n_params, n_buffers, True)
     try:
         gm = make_fx(step, tracing_mode="fake")(*flat)
     except Exception as e:
@@ -232,6 +238,8 @@ class AtenExporter:
         if role == "input":
             c = self.node(Op="Input", Name=name, Inputs=[b], Phase="forward")
             self.edge(a, c)
+            for p in self.persistent:        # weights and state exist before the step starts
+                self.edge(self.alloc_of[p], c)
             self.write(c, b)
             self.producer[n] = c
         else:
@@ -316,7 +324,6 @@ class AtenExporter:
             for b in self.bufs_of(i):
                 if self.category[b] in ("workspace", "activation"):
                     self.set_category(b, "gradient")
-                    self.persistent.add(b)     # alive to the step's end, as param.grad
         keep = [i for k, i in enumerate(ins) if output_filter(k)]
         bufs = list(dict.fromkeys(b for i in keep for b in self.bufs_of(i)))
         for b in bufs:
@@ -328,6 +335,9 @@ class AtenExporter:
                 self.edge(self.producer[i], c)
         for b in bufs:
             self.edge(self.writer[b], c)
+        for b in self.persistent:            # and last until every update is done
+            for t in dict.fromkeys(self.touch[b]):
+                self.edge(t, c)
         self.read(c, bufs)
         for b in sorted(self.touch):
             f = self.node(Op="FREE", BufId=b, Name=f"free {self.buf_name[b]}")
@@ -454,7 +464,7 @@ def measure_peak(model, shape, optimizer, loss, classes, threads=1):
         model.train()
     flat, roles, names = step_inputs(model, optimizer, loss, shape, classes)
     n_params, n_buffers = len(list(model.parameters())), len(list(model.buffers()))
-    step = make_step(model, optimizer, loss, n_params, n_buffers, loss == "cross-entropy")
+    step = make_step(model, optimizer, loss, n_params, n_buffers, False)
     before = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
