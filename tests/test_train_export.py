@@ -119,6 +119,9 @@ for opt in fxtrain.OPTIMIZERS:
     grads = [n for n in g["Nodes"] if n.get("Category") == "gradient"]
     check(all(n["Id"] < next(c["Id"] for c in compute if c.get("Phase") == "optimizer") for n in grads),
           f"{what}: every gradient is made before the update")
+    keep = cats["weight"] + cats.get("optimizer", 0)
+    pr = json.loads(memtris(g, "schedule", "-p", "priority", "--format", "json").stdout)["peak"]
+    check(pr >= keep, f"{what}: weights and state live all step in any order: priority {pr} >= {keep}")
     measured = g.get("Measured", {}).get("peak", -1)
     peak, how = given_peak(g)
     check(measured > 0 and abs(peak - measured) <= 0.10 * measured,

@@ -25,8 +25,9 @@ The memtris graph, per aten op in the recorded (execution) order:
   element, no node of its own;
 - every buffer's FREE comes just after the last node that touches it, through
   any alias, so that ascending Id is PyTorch's order (memtris's policy given);
-  weights, buffers and optimizer state are allocated first and freed after the
-  final Output node, which reads the loss (or, forward only, the results).
+  weights, buffers and optimizer state are allocated before the Input node and
+  freed after the final Output node, which reads the loss (or, forward only,
+  the results) and waits for every update: live all step in any order.
 Category on every ALLOC: input (x, y), weight (parameters and module buffers),
 optimizer (momentum and Adam state), gradient (a parameter's gradient, kept
 until the update has used it), activation (made in the forward), output (the
