@@ -132,6 +132,16 @@ g = fx2memtris.export_train(model, [16, 64], torch.float32, "sgd", "sum")
 check("Measured" not in g, "no Measured without --measure")
 check(categories(g).get("output") == 4, "--loss sum: the loss is the output")
 
+gf = fx2memtris.export_train(model, [16, 64], torch.float32, "sgd", "sum", flops=True)
+comp = [n for n in gf["Nodes"] if n["Op"] not in ("ALLOC", "FREE")]
+check(all("Latency" in n for n in comp), "--train --latency flops: a Latency on every compute node")
+addmm = next(n for n in comp if n["Op"] == "addmm")
+check(addmm["Latency"] == graphkit.round_sig(1e3 * 2 * 16 * 256 * 64 / graphkit.FLOPS_PER_SECOND),
+      f"the first Linear's addmm: 2*16*256*64 flops at 50 GFLOP/s, got {addmm['Latency']}")
+check(all(n["Latency"] == 0 for n in comp if n["Op"] in ("t", "view", "Input", "Output")),
+      "aliases, Input and Output: Latency 0")
+check_order(gf, "mlp --train --latency flops")
+
 # Forward export falls back to make_fx where symbolic tracing fails.
 try:
     torch.fx.symbolic_trace(Split())

@@ -440,15 +440,15 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
     if latency not in LATENCY_MODES:
         raise ExportError(f"latency must be one of {', '.join(LATENCY_MODES)}, not '{latency}'")
     if use_make_fx:
-        return export_make_fx(model, shape, dtype, params, streams)
+        return export_make_fx(model, shape, dtype, params, streams, latency == "flops")
     try:
         gm = torch.fx.symbolic_trace(model)
     except Exception as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        if latency != "none":
+        if latency == "measure":
             raise ExportError(f"torch.fx cannot trace {type(model).__name__} ({first}); make_fx can, "
-                              "but without --latency")
-        return export_make_fx(model, shape, dtype, params, streams)
+                              "but without --latency measure")
+        return export_make_fx(model, shape, dtype, params, streams, latency == "flops")
     inputs = [n for n in gm.graph.nodes if n.op == "placeholder"]
     if len(inputs) != 1:
         raise ExportError(f"{type(model).__name__} takes {len(inputs)} inputs; fx2memtris feeds exactly one")
@@ -483,21 +483,21 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
     return graph
 
 
-def export_make_fx(model, shape, dtype, params, streams):
+def export_make_fx(model, shape, dtype, params, streams, flops=False):
     """Forward only through make_fx, where symbolic tracing fails."""
     try:
-        graph, _, _ = fxtrain.export_forward(model, shape, dtype, params, graphkit)
+        graph, _, _ = fxtrain.export_forward(model, shape, dtype, params, graphkit, flops)
         graphkit.set_streams(graph, streams)
     except (fxtrain.TrainError, ValueError) as e:
         raise ExportError(str(e))
     return graph
 
 
-def export_train(model, shape, dtype, optimizer="sgd", loss="sum", measure=False, streams=1):
+def export_train(model, shape, dtype, optimizer="sgd", loss="sum", measure=False, streams=1, flops=False):
     """--train: one training step's joint graph (fxtrain.py), with
     --measure the real step's peak as "Measured"."""
     try:
-        graph, _, _ = fxtrain.export_train(model, shape, dtype, graphkit, optimizer, loss)
+        graph, _, _ = fxtrain.export_train(model, shape, dtype, graphkit, optimizer, loss, flops=flops)
         graphkit.set_streams(graph, streams)
         if measure:
             peak = fxtrain.measure_peak(model, shape, optimizer, loss, None)
@@ -555,12 +555,12 @@ def main(argv=None):
                          "as when symbolic tracing fails")
     ap.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     a = ap.parse_args(argv)
-    if a.make_fx and a.latency != "none":
-        ap.error("--make-fx writes no Latency yet; leave out --latency")
+    if a.make_fx and a.latency == "measure":
+        ap.error("--make-fx estimates Latency (--latency flops) but does not measure it yet")
     if a.measure and not a.train:
         ap.error("--measure measures a training step; add --train")
-    if a.train and a.latency != "none":
-        ap.error("--train writes no Latency yet; leave out --latency")
+    if a.train and a.latency == "measure":
+        ap.error("--train estimates Latency (--latency flops) but does not measure it yet")
     if a.repeats < 1 or not 1 <= a.threads <= MAX_THREADS:
         ap.error(f"--repeats must be at least 1 and --threads from 1 to {MAX_THREADS}, got {a.repeats} and "
                  f"{a.threads}")
@@ -578,7 +578,7 @@ def main(argv=None):
         sys.path.insert(0, ".")
         if a.train:
             graph = export_train(load_model(a.model), shape, DTYPES[a.dtype], a.optimizer, a.loss, a.measure,
-                                 a.streams)
+                                 a.streams, a.latency == "flops")
         else:
             graph = export(load_model(a.model), shape, DTYPES[a.dtype], a.params, a.latency, a.repeats,
                            a.threads, a.streams, a.make_fx)

@@ -34,7 +34,7 @@ until the update has used it), activation (made in the forward), output (the
 loss; forward only: the results), workspace (anything else made in the backward
 or the update: gradients of activations, the update's temporaries). Phase on
 every compute node: forward up to the loss, backward up to the last parameter
-gradient, optimizer after.
+gradient, optimizer after. --latency flops: aten_flops (measure: not yet).
 """
 import operator
 import time
@@ -392,7 +392,7 @@ def phases(gm, n_params):
     return lambda n: "forward" if pos[n] <= loss_at else "backward" if pos[n] <= grad_at else "optimizer"
 
 
-def export_train(model, shape, dtype, kit, optimizer="sgd", loss="sum", classes=None):
+def export_train(model, shape, dtype, kit, optimizer="sgd", loss="sum", classes=None, flops=False):
     if optimizer not in OPTIMIZERS:
         raise TrainError(f"--optimizer must be one of {', '.join(OPTIMIZERS)}, not '{optimizer}'")
     if loss not in LOSSES:
@@ -403,6 +403,8 @@ def export_train(model, shape, dtype, kit, optimizer="sgd", loss="sum", classes=
     values = fake_values(gm, flat)
     ex = AtenExporter(gm, values, dtype, kit)
     graph = ex.run(roles, names, phases(gm, n_params), lambda k: k == 0, lambda k: 1 <= k <= n_params)
+    if flops:
+        set_flops_latency(graph, ex, kit)
     return execution_order(graph), ex, gm
 
 
@@ -412,7 +414,7 @@ def output_classes(model, shape):
     return int(y.shape[-1])
 
 
-def export_forward(model, shape, dtype, params, kit):
+def export_forward(model, shape, dtype, params, kit, flops=False):
     """Forward only through make_fx (symbolic_trace's fallback)."""
     model.eval()
     ps = [p.detach() for p in model.parameters()] + [b.detach() for b in model.buffers()]
@@ -431,6 +433,8 @@ def export_forward(model, shape, dtype, params, kit):
     roles = ["weight"] * len(ps) + ["input"]
     names = [f"param.{n}" for n in pn] + ["input"]
     graph = ex.run(roles, names, lambda n: "forward", lambda k: True)
+    if flops:
+        set_flops_latency(graph, ex, kit)
     if not params:
         drop_weights(graph, ex)
     return execution_order(graph), ex, gm
@@ -451,6 +455,45 @@ def drop_weights(graph, ex):
     for nd in keep:
         nd["Id"] = new[nd["Id"]]
     graph["Edges"] = [[new[u], new[v]] for u, v in graph["Edges"]]
+
+
+# ---------------------------------------------------------------- flops
+def _numel(v):
+    if isinstance(v, torch.Tensor):
+        return v.numel()
+    if isinstance(v, (tuple, list)):
+        return sum(_numel(x) for x in v)
+    return 0
+
+
+def aten_flops(n, values):
+    """--latency flops on an aten op, fx2memtris's formulas: convolution
+    2*out*(Cin/groups*kh*kw), its backward twice that (input and weight
+    gradients), mm/bmm/addmm/baddbmm 2*M*N*K, aliases 0, every other op the
+    elements it reads and writes."""
+    schema = getattr(n.target, "_schema", None)
+    if schema is None or any(r.alias_info is not None for r in schema.returns):
+        return 0
+    name = schema.name.split("::")[-1]
+    args = [values.get(a) if isinstance(a, torch.fx.Node) else None for a in n.args]
+    out = _numel(values.get(n))
+    if name == "convolution" and isinstance(args[1], torch.Tensor):
+        return 2 * out * args[1][0].numel()
+    if name == "convolution_backward" and isinstance(args[0], torch.Tensor) and isinstance(args[2], torch.Tensor):
+        return 4 * args[0].numel() * args[2][0].numel()
+    if name in ("mm", "bmm") and isinstance(args[0], torch.Tensor):
+        return 2 * out * args[0].shape[-1]
+    if name in ("addmm", "baddbmm") and isinstance(args[1], torch.Tensor):
+        return 2 * out * args[1].shape[-1]
+    return sum(_numel(a) for a in args) + out
+
+
+def set_flops_latency(graph, ex, kit):
+    for nd in graph["Nodes"]:
+        if nd["Op"] not in ("ALLOC", "FREE"):
+            nd["Latency"] = 0.0                     # Input and Output
+    for n, c in ex.compute_of.items():
+        graph["Nodes"][c]["Latency"] = kit.round_sig(1e3 * aten_flops(n, ex.values) / kit.FLOPS_PER_SECOND)
 
 
 # ---------------------------------------------------------------- measuring
