@@ -94,6 +94,7 @@ def categories(g):
 
 
 model = mlp()
+threads_before = torch.get_num_threads()
 param_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
 for opt in fxtrain.OPTIMIZERS:
     g = fx2memtris.export_train(model, [32, 64], torch.float32, opt, "cross-entropy", measure=True)
@@ -141,6 +142,11 @@ check(addmm["Latency"] == graphkit.round_sig(1e3 * 2 * 16 * 256 * 64 / graphkit.
 check(all(n["Latency"] == 0 for n in comp if n["Op"] in ("t", "view", "Input", "Output")),
       "aliases, Input and Output: Latency 0")
 check_order(gf, "mlp --train --latency flops")
+gm_ = fx2memtris.export_train(model, [16, 64], torch.float32, "momentum", "sum", timing=(2, 1))
+comp = [n for n in gm_["Nodes"] if n["Op"] not in ("ALLOC", "FREE")]
+check(all(n.get("Latency", -1) >= 0 for n in comp) and any(n["Latency"] > 0 for n in comp if n["Op"] == "addmm"),
+      "--train --latency measure: a measured Latency on every compute node")
+check(torch.get_num_threads() == threads_before, "--latency measure puts torch's thread count back")
 
 # Forward export falls back to make_fx where symbolic tracing fails.
 try:

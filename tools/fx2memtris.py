@@ -493,11 +493,13 @@ def export_make_fx(model, shape, dtype, params, streams, flops=False):
     return graph
 
 
-def export_train(model, shape, dtype, optimizer="sgd", loss="sum", measure=False, streams=1, flops=False):
+def export_train(model, shape, dtype, optimizer="sgd", loss="sum", measure=False, streams=1, flops=False,
+                 timing=None):
     """--train: one training step's joint graph (fxtrain.py), with
     --measure the real step's peak as "Measured"."""
     try:
-        graph, _, _ = fxtrain.export_train(model, shape, dtype, graphkit, optimizer, loss, flops=flops)
+        graph, _, _ = fxtrain.export_train(model, shape, dtype, graphkit, optimizer, loss, flops=flops,
+                                           timing=timing)
         graphkit.set_streams(graph, streams)
         if measure:
             peak = fxtrain.measure_peak(model, shape, optimizer, loss, None)
@@ -559,8 +561,6 @@ def main(argv=None):
         ap.error("--make-fx estimates Latency (--latency flops) but does not measure it yet")
     if a.measure and not a.train:
         ap.error("--measure measures a training step; add --train")
-    if a.train and a.latency == "measure":
-        ap.error("--train estimates Latency (--latency flops) but does not measure it yet")
     if a.repeats < 1 or not 1 <= a.threads <= MAX_THREADS:
         ap.error(f"--repeats must be at least 1 and --threads from 1 to {MAX_THREADS}, got {a.repeats} and "
                  f"{a.threads}")
@@ -578,7 +578,8 @@ def main(argv=None):
         sys.path.insert(0, ".")
         if a.train:
             graph = export_train(load_model(a.model), shape, DTYPES[a.dtype], a.optimizer, a.loss, a.measure,
-                                 a.streams, a.latency == "flops")
+                                 a.streams, a.latency == "flops",
+                                 (a.repeats, a.threads) if a.latency == "measure" else None)
         else:
             graph = export(load_model(a.model), shape, DTYPES[a.dtype], a.params, a.latency, a.repeats,
                            a.threads, a.streams, a.make_fx)

@@ -34,7 +34,8 @@ until the update has used it), activation (made in the forward), output (the
 loss; forward only: the results), workspace (anything else made in the backward
 or the update: gradients of activations, the update's temporaries). Phase on
 every compute node: forward up to the loss, backward up to the last parameter
-gradient, optimizer after. --latency flops: aten_flops (measure: not yet).
+gradient, optimizer after. --latency flops: aten_flops; --latency measure (with
+--train): set_measured_latency, each aten op's median CPU time.
 """
 import operator
 import time
@@ -392,7 +393,8 @@ def phases(gm, n_params):
     return lambda n: "forward" if pos[n] <= loss_at else "backward" if pos[n] <= grad_at else "optimizer"
 
 
-def export_train(model, shape, dtype, kit, optimizer="sgd", loss="sum", classes=None, flops=False):
+def export_train(model, shape, dtype, kit, optimizer="sgd", loss="sum", classes=None, flops=False,
+                 timing=None):
     if optimizer not in OPTIMIZERS:
         raise TrainError(f"--optimizer must be one of {', '.join(OPTIMIZERS)}, not '{optimizer}'")
     if loss not in LOSSES:
@@ -405,6 +407,8 @@ def export_train(model, shape, dtype, kit, optimizer="sgd", loss="sum", classes=
     graph = ex.run(roles, names, phases(gm, n_params), lambda k: k == 0, lambda k: 1 <= k <= n_params)
     if flops:
         set_flops_latency(graph, ex, kit)
+    if timing:
+        set_measured_latency(graph, ex, gm, flat, kit, *timing)
     return execution_order(graph), ex, gm
 
 
@@ -494,6 +498,39 @@ def set_flops_latency(graph, ex, kit):
             nd["Latency"] = 0.0                     # Input and Output
     for n, c in ex.compute_of.items():
         graph["Nodes"][c]["Latency"] = kit.round_sig(1e3 * aten_flops(n, ex.values) / kit.FLOPS_PER_SECOND)
+
+
+def set_measured_latency(graph, ex, gm, flat, kit, repeats=5, threads=1):
+    """--latency measure: runs the aten graph on real tensors (copies, as the
+    update writes them) on the CPU, one warm-up and `repeats` timed runs on
+    `threads` threads; each compute node gets its op's median time in ms,
+    Input and Output 0."""
+    times = {}
+
+    class Timer(torch.fx.Interpreter):
+        record = False
+
+        def run_node(self, n):
+            t0 = time.perf_counter()
+            r = super().run_node(n)
+            if self.record:
+                times.setdefault(n, []).append(time.perf_counter() - t0)
+            return r
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        with torch.no_grad():
+            for k in range(repeats + 1):
+                t = Timer(gm)
+                t.record = k > 0
+                t.run(*[x.detach().clone() for x in flat])
+    finally:
+        torch.set_num_threads(before)
+    for nd in graph["Nodes"]:
+        if nd["Op"] not in ("ALLOC", "FREE"):
+            nd["Latency"] = 0.0
+    for n, c in ex.compute_of.items():
+        graph["Nodes"][c]["Latency"] = kit.round_sig(1e3 * sorted(times[n])[len(times[n]) // 2])
 
 
 # ---------------------------------------------------------------- measuring
