@@ -46,6 +46,18 @@ class Split(nn.Module):
         return torch.cat([self.conv(torch.cat([a, b], 1)), a], 1)
 
 
+class Tiny(nn.Module):
+    """test_exporter.py's: conv, in-place relu, flatten, fc, *2."""
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.relu = nn.ReLU(inplace=True)
+        self.fc = nn.Linear(128, 10)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(self.relu(self.conv(x)), 1)) * 2
+
+
 def memtris(g, *args):
     return subprocess.run([exe, *args, "-"], input=json.dumps(g), capture_output=True, text=True)
 
@@ -163,6 +175,18 @@ check(not any(n.get("Category") == "weight" for n in f["Nodes"]), "Split forward
 fp = fx2memtris.export(Split().eval(), [1, 4, 3, 3], torch.float32, True)
 check(categories(fp).get("weight") == 4 * (16 + 4), f"Split --params: the conv's weights {categories(fp)}")
 check_order(fp, "Split forward --params")
+
+# The symbolic forward export with --execution-order.
+t = fx2memtris.export(Tiny().eval(), [1, 3, 4, 4], torch.float32, True, order=True)
+check_order(t, "Tiny --execution-order --params")
+tc = {n["Name"]: n.get("Category") for n in t["Nodes"] if n["Op"] == "ALLOC"}
+check(tc == {"input.out": "input", "conv.out": "activation", "fc.out": "activation", "mul.out": "output",
+             "param.conv.weight.out": "weight", "param.conv.bias.out": "weight", "param.fc.weight.out": "weight",
+             "param.fc.bias.out": "weight"}, f"Tiny --execution-order categories: {tc}")
+check(all(n.get("Phase") == "forward" for n in t["Nodes"] if n["Op"] not in ("ALLOC", "FREE")),
+      "Tiny --execution-order: Phase forward on every compute node")
+plain = fx2memtris.export(Tiny().eval(), [1, 3, 4, 4], torch.float32, True)
+check(given_peak(t)[0] < given_peak(plain)[0], "FREEs after last use lower the given-order peak")
 
 tool = os.path.join(src, "tools", "fx2memtris.py")
 r = subprocess.run([sys.executable, tool, "torch.nn:Identity", "--make-fx", "--input-shape", "4", "--params"],

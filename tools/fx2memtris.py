@@ -356,6 +356,7 @@ class Exporter:
         inputs = self.fx_inputs(node)
         bufs = [b for i in inputs for b in self.buffers_of(i)]
         c = self.node(Op="Output", Name="output", Inputs=list(dict.fromkeys(bufs)))
+        self.output_bufs = set(bufs)
         self.compute_of[node] = c
         for d in self.deps_of(inputs):
             self.edge(d, c)
@@ -436,7 +437,8 @@ def flops(ex, node):
     return sum(numel(a) for a in args) + out
 
 
-def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, streams=1, use_make_fx=False):
+def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, streams=1, use_make_fx=False,
+           order=False):
     if latency not in LATENCY_MODES:
         raise ExportError(f"latency must be one of {', '.join(LATENCY_MODES)}, not '{latency}'")
     if use_make_fx:
@@ -476,11 +478,27 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
                 raise ExportError(f"op {n.name}: --latency {latency} gives {lat:g} ms, more than memtris's "
                                   f"largest Latency, {graphkit.MAX_LATENCY_MS:g} ms")
             graph["Nodes"][c]["Latency"] = lat
+    if order:
+        tag_forward(graph, ex)
     try:
         graphkit.set_streams(graph, streams)
     except ValueError as e:
         raise ExportError(str(e))
     return graph
+
+
+def tag_forward(graph, ex):
+    """--execution-order: Category (input, weight, activation, output) on the
+    ALLOCs, Phase forward on the compute nodes, Ids in execution order."""
+    weights = set(ex.param_buf.values())
+    for nd in graph["Nodes"]:
+        if nd["Op"] == "ALLOC":
+            b = nd["BufId"]
+            nd["Category"] = ("weight" if b in weights else "input" if ex.buf_name[b] == "input"
+                              else "output" if b in ex.output_bufs else "activation")
+        elif nd["Op"] != "FREE":
+            nd["Phase"] = "forward"
+    return fxtrain.execution_order(graph)
 
 
 def export_make_fx(model, shape, dtype, params, streams, flops=False):
@@ -555,6 +573,9 @@ def main(argv=None):
     ap.add_argument("--make-fx", action="store_true",
                     help="forward through make_fx (aten ops, Category, Phase, Ids in execution order), "
                          "as when symbolic tracing fails")
+    ap.add_argument("--execution-order", action="store_true",
+                    help="Category and Phase, and Ids in execution order with each FREE after its buffer's last "
+                         "use (as --train and --make-fx write them; off by default, as the committed samples were)")
     ap.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     a = ap.parse_args(argv)
     if a.make_fx and a.latency == "measure":
@@ -582,7 +603,7 @@ def main(argv=None):
                                  (a.repeats, a.threads) if a.latency == "measure" else None)
         else:
             graph = export(load_model(a.model), shape, DTYPES[a.dtype], a.params, a.latency, a.repeats,
-                           a.threads, a.streams, a.make_fx)
+                           a.threads, a.streams, a.make_fx, a.execution_order)
     except ExportError as e:
         graphkit.say("fx2memtris", str(e))
         return 1
