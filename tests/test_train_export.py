@@ -7,8 +7,10 @@ each FREE right after the last node that touches its buffer); momentum and
 Adam add their state; the graph validates; the given-order peak (memtris
 schedule -p given, or the same walk in Python while memtris has no policy
 given) is within 10% of the real step's peak measured by torch.profiler
-(--measure). Also the forward fallback to make_fx where symbolic tracing
-fails, and --measure without --train refused. Needs Debian's python3-torch;
+(--measure). Also --latency flops (an addmm by hand) and measure with
+--train, the forward fallback to make_fx where symbolic tracing fails,
+--make-fx, the symbolic export's --execution-order, and --measure without
+--train refused. Needs Debian's python3-torch;
 without it the test says so and skips (exit 77). Usage: test_train_export.py
 MEMTRIS SRCDIR"""
 import json
@@ -156,7 +158,8 @@ check(all(n["Latency"] == 0 for n in comp if n["Op"] in ("t", "view", "Input", "
 check_order(gf, "mlp --train --latency flops")
 gm_ = fx2memtris.export_train(model, [16, 64], torch.float32, "momentum", "sum", timing=(2, 1))
 comp = [n for n in gm_["Nodes"] if n["Op"] not in ("ALLOC", "FREE")]
-check(all(n.get("Latency", -1) >= 0 for n in comp) and any(n["Latency"] > 0 for n in comp if n["Op"] == "addmm"),
+check(all(n.get("Latency", -1) >= 0 for n in comp) and
+      any(n["Latency"] > 0 for n in comp if n["Op"] == "addmm"),
       "--train --latency measure: a measured Latency on every compute node")
 check(torch.get_num_threads() == threads_before, "--latency measure puts torch's thread count back")
 
@@ -195,7 +198,8 @@ ok = r.returncode == 0
 m = json.loads(r.stdout) if ok else {}
 check(ok and [n["Op"] for n in m["Nodes"]] == ["ALLOC", "Input", "Output", "FREE"] and
       m["Nodes"][0].get("Category") == "input" and m["Nodes"][1].get("Phase") == "forward",
-      f"--make-fx on Identity: the input ALLOC (an input, though also the result), Input, Output, FREE: {r.stdout[:300]} {r.stderr}")
+      f"--make-fx on Identity: the input ALLOC (an input, though also the result), Input, Output, FREE: "
+      f"{r.stdout[:300]} {r.stderr}")
 r = subprocess.run([sys.executable, tool, "resnet18", "--measure"], capture_output=True, text=True)
 check(r.returncode == 2 and "--train" in r.stderr, f"--measure without --train is refused: {r.stderr}")
 finish()

@@ -562,9 +562,3 @@ def measure_peak(model, shape, optimizer, loss, classes, threads=1):
         run += d
         top = max(top, run)
     return base + top
-
-
-def timed(f, *a, **kw):
-    t0 = time.perf_counter()
-    r = f(*a, **kw)
-    return r, time.perf_counter() - t0
