@@ -5,6 +5,10 @@ torch.fx symbolic tracing and shape propagation.
 Usage: fx2memtris.py MODEL [--input-shape C,H,W] [--batch N] [--dtype float32]
                      [--params] [--latency none|measure|flops] [--repeats N]
                      [--threads N] [--streams N] [-o FILE]
+       fx2memtris.py MODEL --train [--loss sum|cross-entropy]
+                     [--optimizer sgd|momentum|adam] [--measure] [...]
+--train exports one training step through make_fx, and symbolic tracing
+falls back to make_fx where it fails: tools/fxtrain.py says how.
 MODEL is a torchvision model name (resnet50, mobilenet_v2, ...) or
 module.path:ClassOrFactory (called with no arguments). Run it with Debian's
 /usr/bin/python3 (python3-torch, python3-torchvision).
@@ -71,6 +75,7 @@ try:
     from torch.fx.passes.shape_prop import ShapeProp, TensorMetadata
 except ImportError as e:   # pragma: no cover - reported to the user
     sys.exit(f"fx2memtris: cannot import torch ({e}); install python3-torch and run with /usr/bin/python3")
+import fxtrain  # noqa: E402
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16,
           "float64": torch.float64}
@@ -352,6 +357,7 @@ class Exporter:
         inputs = self.fx_inputs(node)
         bufs = [b for i in inputs for b in self.buffers_of(i)]
         c = self.node(Op="Output", Name="output", Inputs=list(dict.fromkeys(bufs)))
+        self.output_bufs = set(bufs)
         self.compute_of[node] = c
         for d in self.deps_of(inputs):
             self.edge(d, c)
@@ -432,14 +438,20 @@ def flops(ex, node):
     return sum(numel(a) for a in args) + out
 
 
-def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, streams=1):
+def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, streams=1, use_make_fx=False,
+           order=False):
     if latency not in LATENCY_MODES:
         raise ExportError(f"latency must be one of {', '.join(LATENCY_MODES)}, not '{latency}'")
+    if use_make_fx:
+        return export_make_fx(model, shape, dtype, params, streams, latency == "flops")
     try:
         gm = torch.fx.symbolic_trace(model)
     except Exception as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise ExportError(f"torch.fx cannot trace {type(model).__name__}: {first}")
+        if latency == "measure":
+            raise ExportError(f"torch.fx cannot trace {type(model).__name__} ({first}); make_fx can, "
+                              "but without --latency measure")
+        return export_make_fx(model, shape, dtype, params, streams, latency == "flops")
     inputs = [n for n in gm.graph.nodes if n.op == "placeholder"]
     if len(inputs) != 1:
         raise ExportError(f"{type(model).__name__} takes {len(inputs)} inputs; fx2memtris feeds exactly one")
@@ -467,10 +479,54 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
                 raise ExportError(f"op {n.name}: --latency {latency} gives {lat:g} ms, more than memtris's "
                                   f"largest Latency, {graphkit.MAX_LATENCY_MS:g} ms")
             graph["Nodes"][c]["Latency"] = lat
+    if order:
+        tag_forward(graph, ex)
     try:
         graphkit.set_streams(graph, streams)
     except ValueError as e:
         raise ExportError(str(e))
+    return graph
+
+
+def tag_forward(graph, ex):
+    """--execution-order: Category (input, weight, activation, output) on the
+    ALLOCs, Phase forward on the compute nodes, Ids in execution order."""
+    weights = set(ex.param_buf.values())
+    for nd in graph["Nodes"]:
+        if nd["Op"] == "ALLOC":
+            b = nd["BufId"]
+            nd["Category"] = ("weight" if b in weights else "input" if ex.buf_name[b] == "input"
+                              else "output" if b in ex.output_bufs else "activation")
+        elif nd["Op"] != "FREE":
+            nd["Phase"] = "forward"
+    return fxtrain.execution_order(graph)
+
+
+def export_make_fx(model, shape, dtype, params, streams, flops=False):
+    """Forward only through make_fx, where symbolic tracing fails."""
+    try:
+        graph, _, _ = fxtrain.export_forward(model, shape, dtype, params, graphkit, flops)
+        graphkit.set_streams(graph, streams)
+    except (fxtrain.TrainError, ValueError) as e:
+        raise ExportError(str(e))
+    return graph
+
+
+def export_train(model, shape, dtype, optimizer="sgd", loss="sum", measure=False, streams=1, flops=False,
+                 timing=None):
+    """--train: one training step's joint graph (fxtrain.py), with
+    --measure the real step's peak as "Measured"."""
+    try:
+        graph, _, _ = fxtrain.export_train(model, shape, dtype, graphkit, optimizer, loss, flops=flops,
+                                           timing=timing)
+        graphkit.set_streams(graph, streams)
+        if measure:
+            peak = fxtrain.measure_peak(model, shape, optimizer, loss, None)
+            graph["Measured"] = {"peak": peak, "how": fxtrain.MEASURE_HOW}
+    except (fxtrain.TrainError, ValueError) as e:
+        raise ExportError(str(e))
+    except RuntimeError as e:
+        raise ExportError(f"running a training step of {type(model).__name__} failed: {first_line(e)}")
     return graph
 
 
@@ -513,8 +569,24 @@ def main(argv=None):
     ap.add_argument("--streams", type=int, default=1,
                     help=f"spread compute nodes over streams 0..N-1 by the fork rule, N from 1 to "
                          f"{graphkit.MAX_STREAMS} (default 1: Stream only on data movement)")
+    ap.add_argument("--train", action="store_true",
+                    help="one training step: forward, loss, backward, optimizer update (make_fx)")
+    ap.add_argument("--optimizer", default="sgd", choices=fxtrain.OPTIMIZERS, help="--train: the update (default sgd)")
+    ap.add_argument("--loss", default="sum", choices=fxtrain.LOSSES, help="--train: the loss (default sum)")
+    ap.add_argument("--measure", action="store_true",
+                    help="--train: run the real step on the CPU under torch.profiler, write its peak as Measured")
+    ap.add_argument("--make-fx", action="store_true",
+                    help="forward through make_fx (aten ops, Category, Phase, Ids in execution order), "
+                         "as when symbolic tracing fails")
+    ap.add_argument("--execution-order", action="store_true",
+                    help="Category and Phase, and Ids in execution order with each FREE after its buffer's last "
+                         "use (as --train and --make-fx write them; off by default, as the committed samples were)")
     ap.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     a = ap.parse_args(argv)
+    if a.make_fx and a.latency == "measure":
+        ap.error("--make-fx estimates Latency (--latency flops) but does not measure it yet")
+    if a.measure and not a.train:
+        ap.error("--measure measures a training step; add --train")
     if a.repeats < 1 or not 1 <= a.threads <= MAX_THREADS:
         ap.error(f"--repeats must be at least 1 and --threads from 1 to {MAX_THREADS}, got {a.repeats} and "
                  f"{a.threads}")
@@ -530,8 +602,13 @@ def main(argv=None):
         return 1
     try:
         sys.path.insert(0, ".")
-        graph = export(load_model(a.model), shape, DTYPES[a.dtype], a.params, a.latency, a.repeats,
-                       a.threads, a.streams)
+        if a.train:
+            graph = export_train(load_model(a.model), shape, DTYPES[a.dtype], a.optimizer, a.loss, a.measure,
+                                 a.streams, a.latency == "flops",
+                                 (a.repeats, a.threads) if a.latency == "measure" else None)
+        else:
+            graph = export(load_model(a.model), shape, DTYPES[a.dtype], a.params, a.latency, a.repeats,
+                           a.threads, a.streams, a.make_fx, a.execution_order)
     except ExportError as e:
         graphkit.say("fx2memtris", str(e))
         return 1

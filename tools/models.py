@@ -2,7 +2,10 @@
 torch.fx traces every op (nn.TransformerEncoderLayer's fast path does not trace).
 
 bert_base_encoder: the BERT-base encoder, 12 layers, hidden 768, 12 heads, feed
-forward 3072, for a sequence of 128 (input: [batch, 128, 768], the embeddings)."""
+forward 3072, for a sequence of 128 (input: [batch, 128, 768], the embeddings).
+
+transformer_block: one such layer, hidden 256, 4 heads, feed forward 1024, for
+a sequence of 64 (input: [batch, 64, 256])."""
 import math
 
 import torch
@@ -59,3 +62,9 @@ class Encoder(nn.Module):
 
 def bert_base_encoder():
     return Encoder(layers=12, hidden=768, heads=12, ffn=3072, seq=128)
+
+
+def transformer_block():
+    """One encoder layer, hidden 256, 4 heads, feed forward 1024, sequence 64
+    (input: [batch, 64, 256]): fx2memtris.py's small training sample."""
+    return Encoder(layers=1, hidden=256, heads=4, ffn=1024, seq=64)
