@@ -5,10 +5,9 @@ Phase, in forward, backward, optimizer order; the gradients are exactly the
 parameters' bytes; Ids are the execution order (ascending Id is topological,
 each FREE right after the last node that touches its buffer); momentum and
 Adam add their state; the graph validates; the given-order peak (memtris
-schedule -p given, or the same walk in Python while memtris has no policy
-given) is within 10% of the real step's peak measured by torch.profiler
+schedule -p given) is within 10% of the real step's peak measured by torch.profiler
 (--measure). Also --latency flops (an addmm by hand) and measure with
---train, the forward fallback to make_fx where symbolic tracing fails,
+--train and on the make_fx forward, the forward fallback to make_fx where symbolic tracing fails,
 --make-fx, the symbolic export's --execution-order, and --measure without
 --train refused. Needs Debian's python3-torch;
 without it the test says so and skips (exit 77). Usage: test_train_export.py
@@ -65,21 +64,10 @@ def memtris(g, *args):
 
 
 def given_peak(g):
-    """memtris schedule -p given's peak; while memtris has no policy given,
-    the same walk (ascending Id) here."""
+    """memtris schedule -p given's peak: the graph's own (execution) order."""
     r = memtris(g, "schedule", "-p", "given", "--format", "json")
-    if r.returncode == 0:
-        return json.loads(r.stdout)["peak"], "memtris"
-    check("unknown policy" in r.stderr, f"schedule -p given fails only for want of the policy: {r.stderr}")
-    size, live, top = {}, 0, 0
-    for n in sorted(g["Nodes"], key=lambda n: n["Id"]):
-        if n["Op"] == "ALLOC":
-            size[n["BufId"]] = n["Size"]
-            live += n["Size"]
-            top = max(top, live)
-        elif n["Op"] == "FREE":
-            live -= size[n["BufId"]]
-    return top, "python"
+    check(r.returncode == 0, f"memtris schedule -p given runs: {r.stderr.strip()}")
+    return (json.loads(r.stdout)["peak"] if r.returncode == 0 else -1), "memtris"
 
 
 def check_order(g, what):
@@ -178,6 +166,15 @@ check(not any(n.get("Category") == "weight" for n in f["Nodes"]), "Split forward
 fp = fx2memtris.export(Split().eval(), [1, 4, 3, 3], torch.float32, True)
 check(categories(fp).get("weight") == 4 * (16 + 4), f"Split --params: the conv's weights {categories(fp)}")
 check_order(fp, "Split forward --params")
+threads_before = torch.get_num_threads()
+fm = fx2memtris.export(Split().eval(), [1, 4, 3, 3], torch.float32, False, latency="measure", repeats=2)
+fm_comp = [n for n in fm["Nodes"] if n["Op"] not in ("ALLOC", "FREE")]
+check(all(isinstance(n.get("Latency"), float) and n["Latency"] >= 0 for n in fm_comp)
+      and any(n["Latency"] > 0 for n in fm_comp if n["Op"] == "convolution"),
+      "Split forward (make_fx) --latency measure: a measured Latency on every compute node")
+check(torch.get_num_threads() == threads_before, "make_fx --latency measure puts torch's thread count back")
+strip = [{k: v for k, v in n.items() if k != "Latency"} for n in fm["Nodes"]]
+check(strip == f["Nodes"] and fm["Edges"] == f["Edges"], "make_fx --latency measure changes nothing but Latency")
 
 # The symbolic forward export with --execution-order.
 t = fx2memtris.export(Tiny().eval(), [1, 3, 4, 4], torch.float32, True, order=True)

@@ -442,16 +442,13 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
            order=False):
     if latency not in LATENCY_MODES:
         raise ExportError(f"latency must be one of {', '.join(LATENCY_MODES)}, not '{latency}'")
+    timing = (repeats, threads) if latency == "measure" else None
     if use_make_fx:
-        return export_make_fx(model, shape, dtype, params, streams, latency == "flops")
+        return export_make_fx(model, shape, dtype, params, streams, latency == "flops", timing)
     try:
         gm = torch.fx.symbolic_trace(model)
-    except Exception as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        if latency == "measure":
-            raise ExportError(f"torch.fx cannot trace {type(model).__name__} ({first}); make_fx can, "
-                              "but without --latency measure")
-        return export_make_fx(model, shape, dtype, params, streams, latency == "flops")
+    except Exception:
+        return export_make_fx(model, shape, dtype, params, streams, latency == "flops", timing)
     inputs = [n for n in gm.graph.nodes if n.op == "placeholder"]
     if len(inputs) != 1:
         raise ExportError(f"{type(model).__name__} takes {len(inputs)} inputs; fx2memtris feeds exactly one")
@@ -502,10 +499,10 @@ def tag_forward(graph, ex):
     return fxtrain.execution_order(graph)
 
 
-def export_make_fx(model, shape, dtype, params, streams, flops=False):
+def export_make_fx(model, shape, dtype, params, streams, flops=False, timing=None):
     """Forward only through make_fx, where symbolic tracing fails."""
     try:
-        graph, _, _ = fxtrain.export_forward(model, shape, dtype, params, graphkit, flops)
+        graph, _, _ = fxtrain.export_forward(model, shape, dtype, params, graphkit, flops, timing)
         graphkit.set_streams(graph, streams)
     except (fxtrain.TrainError, ValueError) as e:
         raise ExportError(str(e))

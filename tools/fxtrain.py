@@ -418,8 +418,9 @@ def output_classes(model, shape):
     return int(y.shape[-1])
 
 
-def export_forward(model, shape, dtype, params, kit, flops=False):
-    """Forward only through make_fx (symbolic_trace's fallback)."""
+def export_forward(model, shape, dtype, params, kit, flops=False, timing=None):
+    """Forward only through make_fx (symbolic_trace's fallback); timing:
+    (repeats, threads) for --latency measure."""
     model.eval()
     ps = [p.detach() for p in model.parameters()] + [b.detach() for b in model.buffers()]
     pn = [n for n, _ in model.named_parameters()] + [n for n, _ in model.named_buffers()]
@@ -439,6 +440,8 @@ def export_forward(model, shape, dtype, params, kit, flops=False):
     graph = ex.run(roles, names, lambda n: "forward", lambda k: True)
     if flops:
         set_flops_latency(graph, ex, kit)
+    if timing:
+        set_measured_latency(graph, ex, gm, ps + [x], kit, *timing)
     if not params:
         drop_weights(graph, ex)
     return execution_order(graph), ex, gm
