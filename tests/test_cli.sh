@@ -244,6 +244,8 @@ group_compare() {
     expect_grep "$OUT" '"peak": 15508, "peak_by_category": {"weight": 4000, "gradient": 4000, "optimizer": 4000, "activation": 2000, "input": 1000, "workspace": 500, "output": 8}' "schedule json: peak_by_category"
     run "$M" compare -P given,best -f json "$T"
     expect_grep "$OUT" '"policy": "best", "peak": 12008, "peak_by_category": {"weight": 4000, "gradient": 4000, "optimizer": 4000, "output": 8}' "compare json: peak_by_category"
+    expect_grep "$OUT" '"vs_given": 1.000000, "vs_optimum"' "compare json: given's vs_given"
+    expect_grep "$OUT" '"vs_given": 0.774310, "vs_optimum"' "compare json: best's vs_given"
     run "$M" plan -p given "$T"
     expect_grep "$OUT" "  at the peak:   weight 3.9 KiB" "plan: the peak by category"
     run "$M" plan -p given -f json "$T"

@@ -470,5 +470,14 @@ if wait_gone "Memory by category"; then ok "C again: the curve"; else bad "C aga
 keys q
 check "q exits the training graph's session" "EXIT=0"
 
+# Any policy beside the graph's own order: view --compare given, at 80x24.
+start given "$bin" view -p priority --compare given "$src/tests/data/ui-train.json"
+T resize-window -t given -x 80 -y 24
+check "--compare given: given's ready queue" "Ready given (12)"
+check "... given's peak" "given peak 10.5 MiB at step 15"
+check "... priority against given" "priority needs 1.0 MiB (9.5%) more than given"
+keys q
+check "q exits the --compare given session" "EXIT=0"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -34,8 +34,17 @@ static const char *ref_name(const compare_result *c)
 
 static int64_t arena_of(const compare_result *c, int i, int j) { return c->arena[i * c->npl + j]; }
 
+/* given's run when it is among the policies, else NULL. */
+static const run *given_run(const compare_result *c)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->pol[i]->kind == POLICY_BASELINE) return &c->runs[i];
+    return NULL;
+}
+
 void compare_json(const compare_result *c)
 {
+    const run *given = given_run(c);
     jw w;
     jw_file(&w, stdout);
     jw_object(&w);
@@ -57,6 +66,12 @@ void compare_json(const compare_result *c)
         jw_key(&w, "vs_fifo");
         if (x->has_vs_fifo) jw_f(&w, x->vs_fifo, 6);
         else jw_null(&w);
+        if (given) {
+            jw_key(&w, "vs_given");
+            if (given->peak > 0) jw_f(&w, (double)r->peak / (double)given->peak, 6);
+            else if (r->peak == 0) jw_f(&w, 1.0, 6);
+            else jw_null(&w);
+        }
         jw_key(&w, "vs_optimum");
         if (x->has_vs_optimum) jw_f(&w, x->vs_optimum, 6);
         else jw_null(&w);

@@ -48,6 +48,8 @@ static const char help[] =
     "With Categories in the graph, each result adds \"peak_by_category\" (the peak's\n"
     "live bytes by Category) and the text a line \"POLICY at the peak: ...\".\n"
     "vs_fifo is peak / fifo's peak (null when fifo's peak is 0 and this one's is not);\n"
+    "with given among the policies each result adds \"vs_given\", peak / given's peak\n"
+    "(the saving over the graph's own order), null as vs_fifo;\n"
     "lower_bound: no order peaks below it; optimum: the least peak when a policy\n"
     "reached the bound (proven), else null, and then vs_optimum is null too;\n"
     "peak_step the first step at the peak (0 for a peak of 0); diverges_at the first step\n"
