@@ -1,8 +1,7 @@
 #!/usr/bin/python3
 """train_peaks.py: bench for fx2memtris.py --train --measure (issue 27): for
 each model, the export time, the measured peak of the real step (torch.profiler
-on the CPU), the given-order peak (memtris schedule -p given; while memtris
-has no policy given, the same walk over ascending Id in Python, marked *), the
+on the CPU), the given-order peak (memtris schedule -p given), the
 error, and what priority, best and exact (time limit 20 s) save over given.
 Prints a markdown table. Usage (from the repository root):
   /usr/bin/python3 bench/train_peaks.py build/memtris"""
@@ -34,22 +33,23 @@ def memtris(path, *args):
 
 def given(path, g):
     r = memtris(path, "schedule", "-p", "given", "--format", "json")
-    if r.returncode == 0:
-        return json.loads(r.stdout)["peak"], ""
-    size, live, top = {}, 0, 0
-    for n in sorted(g["Nodes"], key=lambda n: n["Id"]):
-        if n["Op"] == "ALLOC":
-            size[n["BufId"]] = n["Size"]
-            live += n["Size"]
-            top = max(top, live)
-        elif n["Op"] == "FREE":
-            live -= size[n["BufId"]]
-    return top, "*"
+    if r.returncode:
+        sys.exit(f"train_peaks.py: memtris schedule -p given failed on {path}: {r.stderr.strip()}")
+    return json.loads(r.stdout)["peak"], ""
 
 
 def peak(path, pol, *extra):
     r = memtris(path, "schedule", "-p", pol, "--format", "json", *extra)
     return json.loads(r.stdout)["peak"] if r.returncode == 0 else None
+
+
+def exact(path):
+    """exact's peak and whether it is proven within the limit."""
+    r = memtris(path, "schedule", "-p", "exact", "--format", "json", "--time-limit", "20")
+    if r.returncode:
+        return None, ""
+    d = json.loads(r.stdout)
+    return d["peak"], " proven" if d["proven_optimal"] else " not proven"
 
 
 def mib(b):
@@ -77,7 +77,7 @@ for name, model, shape, batch, extra in CASES:
     m = g["Measured"]["peak"]
     gp, mark = given(out, g)
     pr, be = peak(out, "priority"), peak(out, "best")
-    ex = peak(out, "exact", "--time-limit", "20")
+    ex, proof = exact(out)
     print(f"| {name} ({batch}, {shape}) | {len(g['Nodes'])} | {secs:.1f} | {mib(m)} | {mib(gp)}{mark} | "
-          f"{100 * (gp / m - 1):+.1f}% | {saving(pr, gp)} | {saving(be, gp)} | {saving(ex, gp)} |", flush=True)
+          f"{100 * (gp / m - 1):+.1f}% | {saving(pr, gp)} | {saving(be, gp)} | {saving(ex, gp)}{proof} |", flush=True)
     os.unlink(out)
