@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""results_table.py: rebuilds the two generated tables of samples/README.md
+"""results_table.py: rebuilds the three generated tables of samples/README.md
 from the samples themselves, through the memtris CLI:
   - every sample: nodes, edges, buffers, bytes allocated in all;
   - the model samples: peak with fifo and with priority (`memtris compare
-    --format json`), the saving, next to the figures seed 001 reports.
+    --format json`), the saving, next to the figures seed 001 reports;
+  - the training and make_fx samples: measured, given, fifo, priority, best
+    and exact peaks, and the bytes by Category at given's peak.
 Usage: results_table.py MEMTRIS [README]   (default samples/README.md)
 The tables go between <!-- NAME:begin --> and <!-- NAME:end --> markers."""
 import json
@@ -55,6 +57,29 @@ def results_table(exe, d):
     return rows
 
 
+TRAIN = ["resnet18_train", "transformer_block_train", "vit_b_16", "shufflenet_v2"]
+
+
+def train_table(exe, d):
+    """The training and make_fx samples: the measured peak (the graph's Measured), every
+    policy's peak and, at given's peak, the live bytes by Category; in MiB."""
+    rows = ["| sample | measured | given | fifo | priority | best | exact | at given's peak, MiB |",
+            "|---|---:|---:|---:|---:|---:|---:|---|"]
+    m = lambda b: f"{b / 1048576:.2f}"
+    for name in TRAIN:
+        path = os.path.join(d, name + ".json")
+        measured = json.load(open(path)).get("Measured", {}).get("peak")
+        out = run(exe, "compare", path, "-P", "given,fifo,priority,best,exact", "--time-limit", "20",
+                  "--format", "json")
+        res = {r["policy"]: r for r in json.loads(out)["results"]}
+        ex = res["exact"]
+        bycat = ", ".join(f"{k} {m(v)}" for k, v in res["given"]["peak_by_category"].items())
+        rows.append(f"| {name}.json | {m(measured) if measured is not None else '-'} | "
+                    + " | ".join(m(res[p]["peak"]) for p in ("given", "fifo", "priority", "best"))
+                    + f" | {m(ex['peak'])}{' proven' if ex['proven_optimal'] else ''} | {bycat} |")
+    return rows
+
+
 def replace(text, name, rows):
     pat = re.compile(rf"(<!-- {name}:begin -->\n).*?(<!-- {name}:end -->)", re.S)
     if not pat.search(text):
@@ -69,6 +94,7 @@ def main():
     text = open(readme).read()
     text = replace(text, "samples", samples_table(exe, d))
     text = replace(text, "results", results_table(exe, d))
+    text = replace(text, "train", train_table(exe, d))
     open(readme, "w").write(text)
 
 
