@@ -330,7 +330,7 @@ static void build_train(gen_graph *g, uint64_t *rng, uint32_t nodes)
 
 /* min_nodes: the fixed 8 and one layer without workspaces. */
 const generator gen_train = {
-    .k = {"train", "one SGD training step: weights, forward, loss, backward, updates",
+    .k = {"train", "one SGD training step: forward, loss, backward, updates",
           TRAIN_FIXED + TRAIN_LAYER},
     .build = build_train,
     .stream = 7,
