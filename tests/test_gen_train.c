@@ -194,6 +194,9 @@ static void given_and_priority(void **state)
         if (rp.peak > rg.peak)
             fail_msg("train %u seed %llu: priority peaks at %lld, given at %lld", cases[i].n,
                      (unsigned long long)cases[i].seed, (long long)rp.peak, (long long)rg.peak);
+        /* From a few thousand nodes the late gradients weigh: updating each weight as soon
+         * as its gradient exists saves over 10%. */
+        if (cases[i].n >= 2000) assert_true(rp.peak * 10 <= rg.peak * 9);
         policy_run_free(&rg);
         policy_run_free(&rp);
         graph_free(g);

@@ -28,6 +28,11 @@
  *     decay, in place on the gradient; the padding) and layerK.sgd (add_: the update, in
  *     place on the weight), after which the gradient is freed; Phase optimizer; then the
  *     Output node (Phase optimizer).
+ * Sizes by depth, as in a CNN's five stages (the layers split in fifths of the count the
+ * budget allows): activations of 64 KiB to 2 MiB in the first fifth, halving from one to
+ * the next; weights of 4 to 256 KiB in the first, doubling. So given's peak is in the
+ * backward (early activations, all weights, late gradients), and an order that updates each
+ * weight as soon as its gradient exists peaks about a third lower.
  * The network input has no gradient. A layer takes 11 nodes (2 for its weight, 3 for its
  * activation, 2 for the gradient of its activation, 3 for its backward and weight
  * gradient, 1 for its update), 2 more per workspace; the input, loss, loss.backward and
@@ -40,6 +45,7 @@
 #define TRAIN_WINDOW  16u /* forks and skips read one of the last 16 activations */
 #define TRAIN_MAX_IN  2u  /* activations a layer reads */
 #define TRAIN_LOSS_SZ 4   /* the loss: one float */
+#define TRAIN_STAGES  5u  /* sizes by depth: see draw_plan */
 
 enum { OP_CONV, OP_FC, OP_BILINEAR };
 static const char *const op_names[][3] = {{"Conv2d", "conv", "Conv2dBackward"},
@@ -115,14 +121,18 @@ static int draw_plan(plan *p, uint64_t *rng, uint32_t budget)
 {
     size_t cap = 1024;
     uint32_t win[TRAIN_WINDOW] = {0}, nwin = 1, used = 0;
+    uint64_t expect = budget / 12u + 1u; /* layers to expect: 12 nodes on average */
     p->l = malloc(cap * sizeof *p->l);
     p->input = 512 * GEN_KiB * (1 + gen_rng_below(rng, 4));
     p->tips[0] = 0;
     p->ntips = 1;
     p->nl = 0;
     for (uint32_t i = 1; p->l; i++) {
-        layer L = {.act = 64 * GEN_KiB * (1 + gen_rng_below(rng, 32)),
-                   .weight = 4 * GEN_KiB * (1 + gen_rng_below(rng, 64))};
+        /* Five stages, as a CNN's: activations halve from one to the next, weights double. */
+        uint32_t stage = (uint32_t)(TRAIN_STAGES * (uint64_t)i / expect);
+        if (stage >= TRAIN_STAGES) stage = TRAIN_STAGES - 1;
+        layer L = {.act = (64 * GEN_KiB * (1 + gen_rng_below(rng, 32))) >> stage,
+                   .weight = (4 * GEN_KiB * (1 + gen_rng_below(rng, 64))) << stage};
         L.fws = ws_size(rng);
         L.bws = ws_size(rng);
         uint32_t cost = TRAIN_LAYER + (L.fws ? 2u : 0u) + (L.bws ? 2u : 0u);
