@@ -206,7 +206,10 @@ static uint32_t distinct_deps(gen_graph *g, const uint32_t *in, uint32_t nin, ui
 __attribute__((format(printf, 4, 0))) static uint32_t
 add_op_v(gen_graph *g, const gen_opdef *d, uint32_t *outs, const char *fmt, va_list ap)
 {
-    if (g->oom) return NONE;
+    if (g->oom || d->nout > 1 + MAX_WS) { /* more buffers than one op may make: a kind's bug */
+        g->oom = 1;
+        return NONE;
+    }
     uint32_t name = pool_vadd(g, fmt, ap);
     uint32_t bufs[1 + MAX_WS], allocs[1 + MAX_WS], nbufs = 0, few[16];
     uint32_t *deps = d->nin <= 16 ? few : malloc(d->nin * sizeof *deps);
