@@ -412,9 +412,10 @@ static void below_minimum_and_limits(void **state)
     }
     assert_null(gen_kind_find("nope"));
     assert_null(gen_kind_find(""));
-    static const char *names[] = {"chain", "branch", "alloc-heavy", "huge", "random", "randwire"};
-    for (size_t i = 0; i < 6; i++) assert_ptr_equal(gen_kind_find(names[i]), gen_kind_at(i));
-    assert_null(gen_kind_at(6));
+    static const char *names[] = {"chain",  "branch",   "alloc-heavy", "huge",
+                                  "random", "randwire", "train"};
+    for (size_t i = 0; i < 7; i++) assert_ptr_equal(gen_kind_find(names[i]), gen_kind_at(i));
+    assert_null(gen_kind_at(7));
 }
 
 int main(int argc, char **argv)

@@ -52,6 +52,8 @@ void golden_hashes(void **state)
         {"random", 18446744073709551615ULL, 0x9d77425e19c450e1ULL},
         {"randwire", 1ULL, 0x9f7aa92687cb2830ULL},
         {"randwire", 18446744073709551615ULL, 0x5940f392ab89e1a6ULL},
+        {"train", 1ULL, 0x62457fec10e3fae7ULL},
+        {"train", 18446744073709551615ULL, 0xf45844494467fb89ULL},
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {

@@ -2,7 +2,7 @@
 # test_gen_cli.sh: end-to-end checks of "memtris gen": usage errors (status 2),
 # -o and its failures (status 1), every kind through validate and compare, and
 # --streams against tools/graphkit.py's fork rule.
-# Usage: test_gen_cli.sh MEMTRIS [GROUP]   (GROUP: usage, output, kinds or streams; all
+# Usage: test_gen_cli.sh MEMTRIS [GROUP]   (GROUP: usage, output, kinds, train or streams; all
 # of them when omitted). Prints "N passed, M failed" last.
 set -u
 
@@ -12,7 +12,7 @@ if [ $# -lt 1 ]; then
 fi
 M=$1
 GROUP=${2:-all}
-KINDS="chain branch alloc-heavy huge random randwire"
+KINDS="chain branch alloc-heavy huge random randwire train"
 . "$(dirname "$0")/clilib.sh" gen
 
 # usage_error DESC WANT_IN_STDERR ARGS...: status 2, the message, no stdout.
@@ -46,6 +46,7 @@ group_usage() {
     usage_error "chain below its minimum" "kind 'chain' needs --nodes 7 or more, not 6" chain --nodes 6
     usage_error "branch below its minimum" "kind 'branch' needs --nodes 13 or more, not 12" branch -n 12
     usage_error "randwire below its minimum" "kind 'randwire' needs --nodes 22 or more, not 21" randwire -n 21
+    usage_error "train below its minimum" "kind 'train' needs --nodes 19 or more, not 18" train -n 18
     usage_error "--seed abc" "--seed wants an integer from 0 to 2^64-1, not 'abc'" chain --seed abc
     usage_error "--seed -1" "not '-1'" chain --seed -1
     usage_error "--seed 2^64" "not '18446744073709551616'" chain --seed 18446744073709551616
@@ -142,6 +143,7 @@ min_of() {
     alloc-heavy) echo 9 ;;
     branch | huge) echo 13 ;;
     randwire) echo 22 ;;
+    train) echo 19 ;;
     esac
 }
 
@@ -178,6 +180,30 @@ group_kinds() {
         run "$M" schedule -p "$p" "$TMP/huge.json"
         expect_grep "$OUT" "peak 4.0 PiB ($peak bytes)" "huge: $p text peak is exact"
     done
+}
+
+# gen train: a training step that policy given runs in its own order (Ids topological), with
+# the bytes at the peak by category; priority peaks no higher.
+group_train() {
+    "$M" gen train -n 2000 | "$M" schedule -p given - >"$OUT" 2>"$ERR"
+    rc=$?
+    expect_rc 0 "gen train | schedule -p given -"
+    expect_empty "$ERR" "gen train | schedule -p given - (stderr)"
+    expect_grep "$OUT" "policy given, 2000 nodes" "schedule -p given runs the step"
+    grep '^at the peak: ' "$OUT" >"$TMP/bycat.txt"
+    expect_grep "$TMP/bycat.txt" "activation" "activations are live at given's peak"
+    expect_grep "$TMP/bycat.txt" "weight" "weights are live at given's peak"
+    expect_grep "$TMP/bycat.txt" "gradient" "gradients are live at given's peak"
+    "$M" gen train -n 2000 --seed 9 -o "$TMP/train.json"
+    local given prio
+    given=$("$M" schedule -p given -f json "$TMP/train.json" | grep -oE '"peak": [0-9]+' | head -1 | grep -oE '[0-9]+')
+    prio=$("$M" schedule -p priority -f json "$TMP/train.json" | grep -oE '"peak": [0-9]+' | head -1 | grep -oE '[0-9]+')
+    # priority updates each weight as soon as its gradient exists: well below given
+    if [ -n "$given" ] && [ -n "$prio" ] && [ "$((prio * 10))" -le "$((given * 9))" ]; then ok
+    else bad "train: priority's peak '$prio' is at least 10% below given's '$given'"; fi
+    run "$M" schedule -p given -f json "$TMP/train.json"
+    expect_grep "$OUT" '"peak_by_category"' "schedule -f json: peak_by_category"
+    expect_grep "$OUT" '"activation": ' "peak_by_category has activations"
 }
 
 # --streams: the range, kinds only; 1 is the default; the fork rule is

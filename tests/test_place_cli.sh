@@ -302,7 +302,7 @@ assert rows and all(int(r["peak"]) == 4096 for r in rows), rows
     expect_rc 2 "gen chain --format csv"
     expect_grep "$ERR" "--format is for kind 'packing' only" "--format: packing's"
     run "$M" gen nope
-    expect_grep "$ERR" "randwire, packing" "the kinds listed, packing last"
+    expect_grep "$ERR" "randwire, train, packing" "the kinds listed, packing last"
 }
 
 # MiniMalloc's challenging set (150-450 buffers): place --placer best

@@ -89,7 +89,7 @@ group_inputs() {
 
 group_gen() {
     local k
-    for k in chain branch alloc-heavy huge random randwire; do
+    for k in chain branch alloc-heavy huge random randwire train; do
         vg 0 gen "$k" -n 300 -o "$TMP/g.json"
         vg 0 schedule "$TMP/g.json" --format csv
     done

@@ -51,7 +51,7 @@ static const cli_command commands[] = {
      cmd_lesson},
     {"gen", "KIND",
      "write a synthetic graph (chain, branch, alloc-heavy, huge,\n"
-     "random, randwire) of --nodes N with --seed S, or a placement\n"
+     "random, randwire, train) of --nodes N with --seed S, or a placement\n"
      "problem of known optimum (packing)",
      cmd_gen},
 };

@@ -43,6 +43,12 @@ static void print_help(void)
            "  -h, --help           show this help and exit\n"
            "  -V, --version        show the version and exit\n"
            "\n"
+           "train is one SGD training step in PyTorch's order (memtris schedule -p given\n"
+           "runs it as written): weights allocated before the Input node and freed after\n"
+           "Output, a forward chain with branches and skips, a loss, the backward in\n"
+           "reverse with the gradients, one update per weight; a Category on every ALLOC\n"
+           "and a Phase on every compute node (memtris(1), GENERATED GRAPHS).\n"
+           "\n"
            "packing cuts a capacity x time rectangle (time 0 to 2N) in two at random, one\n"
            "of its pieces again, and so on until there are N pieces; each piece is a buffer\n"
            "(its height the size, its time span the lifetime), so the live bytes at every\n"
@@ -59,6 +65,7 @@ static void print_help(void)
            "1..N-1 in turn; a node with no compute predecessor is on stream 0.\n"
            "\n"
            "Example: memtris gen random --nodes 100000 --seed 7 -o random.json\n"
+           "         memtris gen train -n 1000000 | memtris schedule -p given -\n"
            "         memtris gen packing -n 300 --seed 2 --format csv -o p300.csv\n",
            GEN_MAX_NODES, GEN_MAX_STREAMS, GEN_PACKING_CAPACITY);
 }

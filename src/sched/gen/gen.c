@@ -70,6 +70,8 @@ static uint32_t add_node(gen_graph *g, int kind, uint32_t ref, const char *op)
         size_t nc = next_cap(g->ncap, (size_t)g->n + 1);
         if (resize(g, &g->kind, nc, sizeof *g->kind) || resize(g, &g->ref, nc, sizeof *g->ref) ||
             resize(g, &g->op, nc, sizeof *g->op) || resize(g, &g->fork, nc, sizeof *g->fork) ||
+            resize(g, &g->phase, nc, sizeof *g->phase) ||
+            resize(g, &g->mark, nc, sizeof *g->mark) ||
             resize(g, &g->in_off, nc + 1, sizeof *g->in_off))
             return NONE;
         g->ncap = nc;
@@ -79,6 +81,8 @@ static uint32_t add_node(gen_graph *g, int kind, uint32_t ref, const char *op)
     g->ref[u] = ref;
     g->op[u] = op;
     g->fork[u] = 0;
+    g->phase[u] = 0;
+    g->mark[u] = 0;
     g->in_off[u + 1] = (uint32_t)g->nin; /* no Inputs until add_input */
     return u;
 }
@@ -120,7 +124,7 @@ static uint32_t add_buffer(gen_graph *g, int64_t size, uint32_t name, int suffix
         size_t nc = next_cap(g->bcap, (size_t)g->nb + 1);
         if (resize(g, &g->size, nc, sizeof *g->size) || resize(g, &g->prod, nc, sizeof *g->prod) ||
             resize(g, &g->dep, nc, sizeof *g->dep) || resize(g, &g->bname, nc, sizeof *g->bname) ||
-            resize(g, &g->suffix, nc, sizeof *g->suffix))
+            resize(g, &g->suffix, nc, sizeof *g->suffix) || resize(g, &g->cat, nc, sizeof *g->cat))
             return NONE;
         g->bcap = nc;
     }
@@ -129,6 +133,7 @@ static uint32_t add_buffer(gen_graph *g, int64_t size, uint32_t name, int suffix
     g->prod[b] = g->dep[b] = NONE;
     g->bname[b] = name;
     g->suffix[b] = (uint8_t)suffix;
+    g->cat[b] = 0;
     return b;
 }
 
@@ -168,7 +173,7 @@ static void add_fork(gen_graph *g, uint32_t c, const uint32_t *in, uint32_t nin)
     uint32_t first = NONE, preds = 0;
     for (uint32_t j = 0; j < nin; j++) {
         uint32_t p = g->dep[in[j]];
-        if (p == NONE) continue;
+        if (p == NONE || g->kind[p] != NODE_COMPUTE) continue; /* a weight's ALLOC: no line */
         preds++;
         uint32_t line = g->fork[p] & ~GEN_CONSUMED;
         if (!(g->fork[p] & GEN_CONSUMED) && (first == NONE || line < first)) first = line;
@@ -176,7 +181,78 @@ static void add_fork(gen_graph *g, uint32_t c, const uint32_t *in, uint32_t nin)
     if (first != NONE) g->fork[c] = first;
     else if (preds) g->fork[c] = ++g->nfork;
     for (uint32_t j = 0; j < nin; j++)
-        if (g->dep[in[j]] != NONE) g->fork[g->dep[in[j]]] |= GEN_CONSUMED;
+        if (g->dep[in[j]] != NONE && g->kind[g->dep[in[j]]] == NODE_COMPUTE)
+            g->fork[g->dep[in[j]]] |= GEN_CONSUMED;
+}
+
+/* The distinct last writers of in[] (a weight's: its ALLOC), in order, into deps (nin
+ * entries); returns how many. */
+static uint32_t distinct_deps(gen_graph *g, const uint32_t *in, uint32_t nin, uint32_t *deps)
+{
+    uint32_t nd = 0;
+    if (++g->stamp == 0) { /* wrapped: no node may keep an old stamp */
+        memset(g->mark, 0, g->n * sizeof *g->mark);
+        g->stamp = 1;
+    }
+    for (uint32_t j = 0; j < nin; j++) {
+        uint32_t p = g->dep[in[j]];
+        if (p == NONE || g->mark[p] == g->stamp) continue;
+        g->mark[p] = g->stamp;
+        deps[nd++] = p;
+    }
+    return nd;
+}
+
+__attribute__((format(printf, 4, 0))) static uint32_t
+add_op_v(gen_graph *g, const gen_opdef *d, uint32_t *outs, const char *fmt, va_list ap)
+{
+    if (g->oom || d->nout > 1 + MAX_WS) { /* more buffers than one op may make: a kind's bug */
+        g->oom = 1;
+        return NONE;
+    }
+    uint32_t name = pool_vadd(g, fmt, ap);
+    uint32_t bufs[1 + MAX_WS], allocs[1 + MAX_WS], nbufs = 0, few[16];
+    uint32_t *deps = d->nin <= 16 ? few : malloc(d->nin * sizeof *deps);
+    if (!deps) {
+        g->oom = 1;
+        return NONE;
+    }
+    uint32_t nd = distinct_deps(g, d->in, d->nin, deps), c = NONE;
+    for (uint32_t k = 0; k < d->nout; k++) {
+        uint32_t b = add_buffer(g, d->out[k], name, d->sfx ? d->sfx[k] : (int)k);
+        uint32_t a = add_node(g, NODE_ALLOC, b, NULL);
+        if (g->oom) goto done;
+        if (d->cat) g->cat[b] = d->cat[k];
+        for (uint32_t j = 0; j < nd; j++) add_edge(g, deps[j], a);
+        bufs[nbufs] = b;
+        allocs[nbufs++] = a;
+    }
+    c = add_node(g, NODE_COMPUTE, name, d->op);
+    if (g->oom) goto done;
+    g->ncomp++;
+    g->phase[c] = d->phase;
+    add_fork(g, c, d->in, d->nin);
+    for (uint32_t j = 0; j < d->nin; j++) add_input(g, d->in[j]);
+    for (uint32_t k = 0; k < nbufs; k++) add_input(g, bufs[k]);
+    for (uint32_t k = 0; k < nbufs; k++) add_edge(g, allocs[k], c);
+    for (uint32_t j = 0; j < nd; j++) add_edge(g, deps[j], c);
+    for (uint32_t j = 0; j < d->nafter; j++) add_edge(g, d->after[j], c);
+    for (uint32_t k = 0; k < nbufs; k++) g->prod[bufs[k]] = g->dep[bufs[k]] = c;
+    for (uint32_t j = 0; j < d->ninplace; j++) g->dep[d->in[j]] = c;
+    if (outs)
+        for (uint32_t k = 0; k < nbufs; k++) outs[k] = bufs[k];
+done:
+    if (deps != few) free(deps);
+    return g->oom ? NONE : c;
+}
+
+uint32_t gen_add_ex(gen_graph *g, const gen_opdef *d, uint32_t *outs, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    uint32_t c = add_op_v(g, d, outs, fmt, ap);
+    va_end(ap);
+    return c;
 }
 
 /*
@@ -189,32 +265,41 @@ uint32_t gen_add_op(gen_graph *g, const char *op, const uint32_t *in, uint32_t n
                     int64_t out_size, const int64_t *ws, uint32_t nws, int flags, const char *fmt,
                     ...)
 {
+    int64_t out[1 + MAX_WS];
+    uint8_t sfx[1 + MAX_WS];
+    uint32_t nout = 0, bufs[1 + MAX_WS];
+    for (uint32_t k = 0; k < 1 + nws && k <= MAX_WS; k++) {
+        if (k == 0 && out_size < 0) continue;
+        out[nout] = k == 0 ? out_size : ws[k - 1];
+        sfx[nout++] = (uint8_t)k;
+    }
+    gen_opdef d = {.op = op,
+                   .in = in,
+                   .nin = nin,
+                   .ninplace = (flags & GEN_OP_INPLACE) ? 1 : 0,
+                   .out = out,
+                   .sfx = sfx,
+                   .nout = nout};
+    va_list ap;
+    va_start(ap, fmt);
+    uint32_t c = add_op_v(g, &d, bufs, fmt, ap);
+    va_end(ap);
+    return c != NONE && out_size >= 0 ? bufs[0] : NONE;
+}
+
+uint32_t gen_add_param(gen_graph *g, int64_t size, uint8_t cat, const char *fmt, ...)
+{
     if (g->oom) return NONE;
     va_list ap;
     va_start(ap, fmt);
     uint32_t name = pool_vadd(g, fmt, ap);
     va_end(ap);
-    uint32_t bufs[1 + MAX_WS], allocs[1 + MAX_WS], nbufs = 0;
-    for (uint32_t k = 0; k < 1 + nws; k++) {
-        if (k == 0 && out_size < 0) continue;
-        uint32_t b = add_buffer(g, k == 0 ? out_size : ws[k - 1], name, (int)k);
-        uint32_t a = add_node(g, NODE_ALLOC, b, NULL);
-        if (g->oom) return NONE;
-        for (uint32_t j = 0; j < nin; j++) add_edge(g, g->dep[in[j]], a);
-        bufs[nbufs] = b;
-        allocs[nbufs++] = a;
-    }
-    uint32_t c = add_node(g, NODE_COMPUTE, name, op);
+    uint32_t b = add_buffer(g, size, name, GEN_SFX_OUT);
+    uint32_t a = add_node(g, NODE_ALLOC, b, NULL);
     if (g->oom) return NONE;
-    g->ncomp++;
-    add_fork(g, c, in, nin);
-    for (uint32_t j = 0; j < nin; j++) add_input(g, in[j]);
-    for (uint32_t k = 0; k < nbufs; k++) add_input(g, bufs[k]);
-    for (uint32_t k = 0; k < nbufs; k++) add_edge(g, allocs[k], c);
-    for (uint32_t j = 0; j < nin; j++) add_edge(g, g->dep[in[j]], c);
-    for (uint32_t k = 0; k < nbufs; k++) g->prod[bufs[k]] = g->dep[bufs[k]] = c;
-    if (flags & GEN_OP_INPLACE) g->dep[in[0]] = c;
-    return out_size >= 0 ? bufs[0] : NONE;
+    g->cat[b] = cat;
+    g->prod[b] = g->dep[b] = a;
+    return b;
 }
 
 /* Log-uniform-ish: a power of two from 2^8 to 2^23, then uniform up to the next. */
@@ -260,6 +345,10 @@ static void finish(gen_graph *g)
     for (uint32_t b = 0; b < nb && !g->oom; b++) {
         add_edge(g, g->prod[b], n + b);
         for (uint32_t i = roff[b]; i < roff[b + 1]; i++) add_edge(g, rd[i], n + b);
+        if (g->cat[b] & GEN_KEEP) { /* after Output, the last node */
+            add_edge(g, n - 1, n + b);
+            last[b] = n - 1;
+        }
     }
 
     /* FREEs after their last reader, buffers in ascending order. */
@@ -292,6 +381,8 @@ void gen_free(gen_graph *g)
     free(g->ref);
     free(g->op);
     free(g->fork);
+    free(g->phase);
+    free(g->mark);
     free(g->in_off);
     free(g->in);
     free(g->size);
@@ -299,12 +390,28 @@ void gen_free(gen_graph *g)
     free(g->dep);
     free(g->bname);
     free(g->suffix);
+    free(g->cat);
     free(g->eu);
     free(g->ev);
     free(g->pool);
     free(g->id);
     free(g->order);
     free(g);
+}
+
+/* The kinds with a body: the input, the body, the padding, the Output node. */
+static void build_body(gen_graph *g, const generator *ke, uint64_t *rng, uint32_t nodes)
+{
+    int64_t in_size = ke->input_size ? ke->input_size : gen_spread_size(rng);
+    uint32_t x = gen_add_op(g, "Input", NULL, 0, in_size, NULL, 0, GEN_OP_NEW, "input");
+    uint32_t left = 0, budget = nodes - 4; /* the input (3) and Output (1) */
+    uint32_t h = g->oom ? NONE : ke->body(g, rng, x, budget, &left);
+    for (uint32_t i = 1; left >= 3 && !g->oom; i++, left -= 3)
+        h = gen_add_op(g, "Linear", &h, 1, 4 * GEN_KiB * (1 + gen_rng_below(rng, 16)), NULL, 0,
+                       GEN_OP_NEW, "tail.fc%u", i);
+    for (uint32_t i = 1; left > 0 && !g->oom; i++, left--)
+        gen_add_op(g, "relu_", &h, 1, -1, NULL, 0, GEN_OP_INPLACE, "tail.relu%u", i);
+    if (!g->oom) gen_add_op(g, "Output", &h, 1, -1, NULL, 0, GEN_OP_NEW, "output");
 }
 
 gen_graph *gen_build(const gen_kind *k, uint32_t nodes, uint64_t seed, char *err, size_t errcap)
@@ -328,16 +435,8 @@ gen_graph *gen_build(const gen_kind *k, uint32_t nodes, uint64_t seed, char *err
     g->lat_seed = seed ^ 0xbb67ae8584caa73bULL; /* apart from every kind's stream */
     /* Each kind draws from its own stream of the seed. */
     uint64_t rng = seed ^ (0x6a09e667f3bcc908ULL * ke->stream);
-    int64_t in_size = ke->input_size ? ke->input_size : gen_spread_size(&rng);
-    uint32_t x = gen_add_op(g, "Input", NULL, 0, in_size, NULL, 0, GEN_OP_NEW, "input");
-    uint32_t left = 0, budget = nodes - 4; /* the input (3) and Output (1) */
-    uint32_t h = g->oom ? NONE : ke->body(g, &rng, x, budget, &left);
-    for (uint32_t i = 1; left >= 3 && !g->oom; i++, left -= 3)
-        h = gen_add_op(g, "Linear", &h, 1, 4 * GEN_KiB * (1 + gen_rng_below(&rng, 16)), NULL, 0,
-                       GEN_OP_NEW, "tail.fc%u", i);
-    for (uint32_t i = 1; left > 0 && !g->oom; i++, left--)
-        gen_add_op(g, "relu_", &h, 1, -1, NULL, 0, GEN_OP_INPLACE, "tail.relu%u", i);
-    if (!g->oom) gen_add_op(g, "Output", &h, 1, -1, NULL, 0, GEN_OP_NEW, "output");
+    if (!g->oom && ke->build) ke->build(g, &rng, nodes);
+    else if (!g->oom) build_body(g, ke, &rng, nodes);
     if (!g->oom) finish(g);
     if (g->oom) {
         snprintf(err, errcap, "out of memory generating %u nodes", nodes);

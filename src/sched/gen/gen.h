@@ -1,5 +1,5 @@
 /* gen.h: synthetic graph generators (chain, branch, alloc-heavy, huge, random,
- * randwire) in the exporter's ALLOC / compute / FREE shape, built in memory
+ * randwire, train) in the exporter's ALLOC / compute / FREE shape, built in memory
  * and written as memtris JSON through a caller's callback; and placement
  * problems with a known optimum (packing, gen_packing.c). Exports gen_*. */
 #ifndef MEMTRIS_GEN_H

@@ -20,12 +20,20 @@ static const char *bufname(char *out, const char *prefix, const gen_graph *g, ui
     memcpy(out, prefix, lp);
     memcpy(out + lp, name, ln);
     char *e = out + lp + ln;
-    if (g->suffix[b]) {
-        memcpy(e, ".ws", 3);
-        e = outbuf_digits(e + 3, g->suffix[b]);
-    } else {
+    uint8_t sfx = g->suffix[b];
+    if (sfx == GEN_SFX_OUT) {
         memcpy(e, ".out", 4);
         e += 4;
+    } else if (sfx <= GEN_MAX_WS) {
+        memcpy(e, ".ws", 3);
+        e = outbuf_digits(e + 3, sfx);
+    } else if (sfx == GEN_SFX_GRAD_W) {
+        memcpy(e, ".grad_weight", 12);
+        e += 12;
+    } else { /* GEN_SFX_GRAD_IN + k: .grad_input, .grad_input2, ... */
+        memcpy(e, ".grad_input", 11);
+        e += 11;
+        if (sfx > GEN_SFX_GRAD_IN) e = outbuf_digits(e, sfx - GEN_SFX_GRAD_IN + 1u);
     }
     *e = 0;
     return out;
@@ -85,9 +93,12 @@ static void node_json(jw *w, const gen_graph *g, uint32_t id, uint32_t u, uint32
         jw_kuint(w, "Size", (uint64_t)g->size[b]);
         jw_kuint(w, "BufId", b + 1);
         jw_kstring(w, "Name", bufname(name, "", g, b));
+        int cat = (int)(g->cat[b] & GEN_CAT_MASK);
+        if (cat) jw_kstring(w, "Category", graph_category_word(cat));
     } else {
         jw_kstring(w, "Op", g->op[u]);
         jw_kstring(w, "Name", g->pool + g->ref[u]);
+        if (g->phase[u]) jw_kstring(w, "Phase", graph_phase_word(g->phase[u]));
         jw_key(w, "Inputs");
         jw_array(w);
         for (uint32_t i = g->in_off[u]; i < g->in_off[u + 1]; i++) jw_uint(w, g->in[i] + 1);
