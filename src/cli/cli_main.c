@@ -19,7 +19,7 @@ typedef struct cli_command {
 
 static const cli_command commands[] = {
     {"view", "[FILE]", "the terminal UI (see 'memtris view --help' for its options)", cmd_view},
-    {"schedule", "FILE", "run one policy and print the order and the memory after each step",
+    {"schedule", "FILE", "run one policy and print the order and the memory after\neach step",
      cmd_schedule},
     {"compare", "FILE",
      "compare the peak memory and makespan of several policies\n"
@@ -51,8 +51,8 @@ static const cli_command commands[] = {
      cmd_lesson},
     {"gen", "KIND",
      "write a synthetic graph (chain, branch, alloc-heavy, huge,\n"
-     "random, randwire, train) of --nodes N with --seed S, or a placement\n"
-     "problem of known optimum (packing)",
+     "random, randwire, train) of --nodes N with --seed S, or a\n"
+     "placement problem of known optimum (packing)",
      cmd_gen},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
