@@ -8,7 +8,8 @@
 
 static void open_train(fixture *f)
 {
-    static const char path[] = MEMTRIS_SOURCE_DIR "/tests/data/ui-train.json"; /* the app keeps it */
+    static const char path[] =
+        MEMTRIS_SOURCE_DIR "/tests/data/ui-train.json"; /* the app keeps it */
     f->g = tu_load_path(path, NULL);
     assert_int_equal(
         app_init(&f->a, f->g, path, policy_find("priority"), policy_find("fifo"), 0, NULL, NULL),
