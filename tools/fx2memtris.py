@@ -148,10 +148,10 @@ def is_contiguous(meta):
     return isinstance(meta, TensorMetadata) and meta.memory_format == torch.contiguous_format
 
 
-class Exporter:
+class Exporter(graphkit.Emitter):
     def __init__(self, gm, dtype, params):
+        super().__init__()
         self.gm, self.dtype, self.with_params = gm, dtype, params
-        self.nodes, self.edges = [], []
         self.buf_size, self.buf_name = {}, {}
         self.touch = {}          # buffer -> nodes that touched it (for its FREE)
         self.writer = {}         # buffer -> last node that wrote it
@@ -162,15 +162,6 @@ class Exporter:
         self.compute_of = {}     # fx node -> the memtris compute node that is its op
 
     # ------------------------------------------------------------ emitting
-    def node(self, **kw):
-        kw["Id"] = len(self.nodes)
-        self.nodes.append(kw)
-        return kw["Id"]
-
-    def edge(self, u, v):
-        if u is not None and u != v:
-            self.edges.append([u, v])
-
     def new_buffer(self, meta, name, deps):
         if not isinstance(meta, TensorMetadata):
             raise ExportError(f"op {name} produces a value without tensor metadata; cannot size it")

@@ -44,6 +44,8 @@ import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 from torch.nn.utils.stateless import functional_call
 
+import graphkit
+
 LOSSES = ("sum", "cross-entropy")
 OPTIMIZERS = ("sgd", "momentum", "adam")
 LR, MOMENTUM, BETAS, EPS = 0.01, 0.9, (0.9, 0.999), 1e-8
@@ -167,24 +169,15 @@ def tensor_bytes(t, dtype):
 
 
 # ---------------------------------------------------------------- the walk
-class AtenExporter:
+class AtenExporter(graphkit.Emitter):
     def __init__(self, gm, values, dtype, kit):
+        super().__init__()
         self.gm, self.values, self.dtype, self.kit = gm, values, dtype, kit
-        self.nodes, self.edges = [], []
         self.touch, self.writer, self.readers = {}, {}, {}
         self.buf_name, self.category, self.alloc_of = {}, {}, {}
         self.value, self.producer = {}, {}
         self.persistent = set()
         self.compute_of = {}
-
-    def node(self, **kw):
-        kw["Id"] = len(self.nodes)
-        self.nodes.append(kw)
-        return kw["Id"]
-
-    def edge(self, u, v):
-        if u is not None and u != v:
-            self.edges.append([u, v])
 
     def new_buffer(self, t, name, deps, category):
         size = tensor_bytes(t, self.dtype)

@@ -237,15 +237,27 @@ def round_sig(x, digits=4):
     return float(f"{x:.{digits}g}")
 
 
-class Graph:
+class Emitter:
+    """Nodes and edges as an exporter writes them: node() gives each the next Id."""
+
     def __init__(self):
         self.nodes, self.edges = [], []
-        self.producer, self.readers, self.size, self.name = {}, {}, {}, {}
 
     def node(self, **kw):
         kw["Id"] = len(self.nodes)
         self.nodes.append(kw)
         return kw["Id"]
+
+    def edge(self, u, v):
+        """An edge u -> v, none where u is None or u is v."""
+        if u is not None and u != v:
+            self.edges.append([u, v])
+
+
+class Graph(Emitter):
+    def __init__(self):
+        super().__init__()
+        self.producer, self.readers, self.size, self.name = {}, {}, {}, {}
 
     def input(self, size, name="input"):
         """The network input: an ALLOC and an Input node that writes it."""

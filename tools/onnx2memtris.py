@@ -179,10 +179,11 @@ def infer(model):
     return inferred
 
 
-class Exporter:
+class Exporter(graphkit.Emitter):
     def __init__(self, model, params):
         self.g, self.with_params = model.graph, params
-        self.nodes, self.edges, self.seen = [], [], set()
+        super().__init__()
+        self.seen = set()
         self.types = {}          # tensor name -> TypeProto
         for vi in list(self.g.input) + list(self.g.value_info) + list(self.g.output):
             self.types[vi.name] = vi.type
@@ -195,15 +196,11 @@ class Exporter:
         self.index_of = {}       # memtris compute node -> its onnx node's index
         self.alloc_of = {}       # buffer -> its ALLOC
 
-    def node(self, **kw):
-        kw["Id"] = len(self.nodes)
-        self.nodes.append(kw)
-        return kw["Id"]
-
     def edge(self, u, v):
-        if u is not None and u != v and (u, v) not in self.seen:
+        """Emitter's edge, each pair once."""
+        if (u, v) not in self.seen:
             self.seen.add((u, v))
-            self.edges.append([u, v])
+            super().edge(u, v)
 
     def size_of(self, tensor, where, tp=None):
         tp = tp if tp is not None else self.types.get(tensor)
