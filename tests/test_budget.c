@@ -228,7 +228,7 @@ static int greedy_checked(const budget_model *bm, int64_t budget, unsigned allow
     budget_outcome o;
     budget_stats st;
     char err[256];
-    assert_int_equal(budget_greedy(bm, budget, allow, NULL, &p, &o), 0);
+    assert_int_equal(budget_greedy(bm, budget, allow, BUDGET_BANDWIDTH, NULL, &p, &o), 0);
     if (o.found) {
         if (budget_check(bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err)) fail_msg("%s", err);
         assert_true(st.peak <= budget);
@@ -280,7 +280,7 @@ static void greedy_against_brute_force(void **state)
             if (f) {
                 budget_plan p = {0};
                 budget_outcome o;
-                budget_greedy(&bm, b, BUDGET_ALLOW_RECOMPUTE, NULL, &p, &o);
+                budget_greedy(&bm, b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL, &p, &o);
                 budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err);
                 optimal += st.extra_ms == (double)opt;
                 budget_plan_free(&p);
@@ -498,14 +498,16 @@ static void greedy_honours_limits(void **state)
     budget_plan p = {0};
     budget_outcome o;
     solve_ctx c = {.seconds = 1, .clock = fake_clock};
-    assert_int_equal(budget_greedy(&bm, 70000000, BUDGET_ALLOW_RECOMPUTE, &c, &p, &o), 0);
+    assert_int_equal(
+        budget_greedy(&bm, 70000000, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, &c, &p, &o), 0);
     assert_false(o.found);
     assert_int_equal(o.stopped, SOLVE_TIME);
     budget_plan_free(&p);
     solve_watch w = {0};
     atomic_store(&w.cancel, 1);
     solve_ctx cc = {.watch = &w};
-    assert_int_equal(budget_greedy(&bm, 70000000, BUDGET_ALLOW_RECOMPUTE, &cc, &p, &o), 0);
+    assert_int_equal(
+        budget_greedy(&bm, 70000000, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, &cc, &p, &o), 0);
     assert_false(o.found);
     assert_int_equal(o.stopped, SOLVE_CANCELLED);
     budget_plan_free(&p);

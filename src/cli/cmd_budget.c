@@ -216,7 +216,8 @@ static int solve(budget_job *j, const solve_ctx *c, int *found)
         j->proven_infeasible = 1;
         budget_outcome o = {.found = j->bound >= j->free_peak}; /* the given order's plan */
         budget_plan p = {0};
-        if (!o.found && budget_greedy(&j->bm, j->bound, j->allow, c, &p, &o)) return EXIT_BAD;
+        if (!o.found && budget_greedy(&j->bm, j->bound, j->allow, j->bandwidth, c, &p, &o))
+            return EXIT_BAD;
         if (o.found) j->least = j->bound;
         budget_plan_free(&p);
         snprintf(j->out.why, sizeof j->out.why,
@@ -224,7 +225,8 @@ static int solve(budget_job *j, const solve_ctx *c, int *found)
                  "end present need more");
         return EXIT_OK;
     }
-    if (budget_greedy(&j->bm, j->budget, j->allow, c, &j->plan, &j->out)) return EXIT_BAD;
+    if (budget_greedy(&j->bm, j->budget, j->allow, j->bandwidth, c, &j->plan, &j->out))
+        return EXIT_BAD;
     *found = j->out.found;
     return EXIT_OK;
 }

@@ -102,12 +102,14 @@ typedef struct budget_outcome {
 
 /* The greedy solver: walks the given order; when the next event would pass the budget it
  * frees the present buffer not needed by the node about to run with the least rerun latency a
- * byte (recompute allowed, the buffer's producer rerunnable), then offloads the largest
- * (offload allowed), and makes a missing buffer again when it is next needed (fetch, or rerun
- * its producer, its producer's missing reads first). O((n + e) log n) plus the reruns. Honours
- * c's time limit, deadline and cancel. 0 with *o said (a plan in p when found), or -1 out of
- * memory. */
-int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, const solve_ctx *c,
-                  budget_plan *p, budget_outcome *o);
+ * byte (recompute allowed, the buffer's producer rerunnable; ties: the largest), then offloads
+ * the largest (offload allowed), and makes a missing buffer again when it is next needed
+ * (fetch, or rerun its producer, its producer's missing reads first). It walks with that rule
+ * and with DTR's (the latency a byte over the places to the next use; ties and offloads: the
+ * next use farthest) and keeps the plan of less extra time (at bandwidth bytes/s).
+ * O((n + e) log n) plus the reruns. Honours c's time limit, deadline and cancel. 0 with *o
+ * said (a plan in p when found), or -1 out of memory. */
+int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
+                  const solve_ctx *c, budget_plan *p, budget_outcome *o);
 
 #endif

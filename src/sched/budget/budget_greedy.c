@@ -33,6 +33,8 @@ typedef struct gs {
     int64_t mem;
     heap h;
     int oom;
+    uint32_t *use_off, *use, *ucur; /* each buffer's readers' places, ascending; the next */
+    int staleness;                  /* the eviction key divides by the places to the next use */
     int hold; /* keep what cannot be made again until its horizon (else its last reader) */
 } gs;
 
@@ -73,22 +75,30 @@ static int leave(const gs *s, uint32_t b)
 }
 
 /* Offers b for eviction: present, not pinned, and able to leave. */
+/* How many places ahead b is next read (m + 1 - place when never again). */
+static int64_t next_use(gs *s, uint32_t b)
+{
+    while (s->ucur[b] < s->use_off[b + 1] && s->use[s->ucur[b]] <= s->place) s->ucur[b]++;
+    uint32_t next = s->ucur[b] < s->use_off[b + 1] ? s->use[s->ucur[b]] : s->bm->m + 1;
+    return (int64_t)next - s->place;
+}
+
+/* Offers b for eviction: present, not pinned, and able to leave. Its key: freed ones first,
+ * by the rerun's latency a byte, then the largest; with staleness, the latency a byte over
+ * the places to its next use (DTR's cost over size and staleness, the next use for the
+ * staleness), then the next use farthest, then the largest. */
 static void offer(gs *s, uint32_t b)
 {
     int how = leave(s, b);
     if (!s->present[b] || s->pin[b] || s->inheap[b] || !how) return;
     const graph *g = s->g;
-    heap_item it = {{0, 0, b}, b};
-    int64_t size = g->buf_size[b];
+    int64_t size = g->buf_size[b], dist = next_use(s, b);
+    heap_item it = {{INT64_MAX, s->staleness ? -dist : -size, s->staleness ? -size : 0}, b};
     if (how == 1) {
-        /* The rerun's latency a byte, as the bits of a non-negative double (their order). */
+        /* As the bits of a non-negative double, which order as the doubles do. */
         double lat = s->host[b] ? 0 : graph_latency(g, s->bm->producer[b]);
-        double per = lat / (double)(size > 0 ? size : 1);
+        double per = lat / ((double)(size > 0 ? size : 1) * (double)(s->staleness ? dist : 1));
         memcpy(&it.k[0], &per, sizeof per);
-        it.k[1] = -size;
-    } else {
-        it.k[0] = INT64_MAX;
-        it.k[1] = -size;
     }
     heap_push(&s->h, it);
     s->inheap[b] = 1;
@@ -290,6 +300,22 @@ static void dead_buckets(gs *s)
         if (s->dead[b] != INT64_MAX) s->dead_at[s->dead_off[s->dead[b] + 1]++] = b;
 }
 
+/* Each buffer's readers' places, ascending (the given order's). */
+static void uses(gs *s)
+{
+    const budget_model *bm = s->bm;
+    uint32_t nb = s->g->nbufs;
+    for (uint32_t e = 0; e < bm->rd_off[s->g->n]; e++) s->use_off[bm->rd[e] + 1]++;
+    for (uint32_t b = 0; b < nb; b++) s->use_off[b + 1] += s->use_off[b];
+    memcpy(s->ucur, s->use_off, (size_t)nb * sizeof *s->ucur);
+    for (uint32_t i = 0; i < bm->m; i++) {
+        uint32_t v = bm->order[i];
+        for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
+            s->use[s->ucur[bm->rd[e]]++] = i;
+    }
+    memcpy(s->ucur, s->use_off, (size_t)nb * sizeof *s->ucur);
+}
+
 /* One walk: hold says whether what cannot be made again is kept to its horizon. */
 static int attempt(gs *s)
 {
@@ -306,10 +332,14 @@ static int attempt(gs *s)
     s->stamp = calloc(nb, sizeof *s->stamp);
     s->stack = malloc(m * sizeof *s->stack);
     s->cursor = malloc(m * sizeof *s->cursor);
-    int ok = s->present && s->host && s->inheap && s->pin && s->dead && s->dead_off && s->dead_at &&
-             s->touched && s->stamp && s->stack && s->cursor &&
-             heap_init(&s->h, g->nbufs + 1, g->nbufs + 1) == 0;
+    s->use_off = calloc(nb + 1, sizeof *s->use_off);
+    s->use = malloc(((size_t)s->bm->rd_off[g->n] + 1) * sizeof *s->use);
+    s->ucur = malloc(nb * sizeof *s->ucur);
+    int ok = s->use_off && s->use && s->ucur && s->present && s->host && s->inheap && s->pin &&
+             s->dead && s->dead_off && s->dead_at && s->touched && s->stamp && s->stack &&
+             s->cursor && heap_init(&s->h, g->nbufs + 1, g->nbufs + 1) == 0;
     if (ok) {
+        uses(s);
         dead_places(s);
         dead_buckets(s);
         s->o->found = walk(s) == 0;
@@ -326,24 +356,60 @@ static int attempt(gs *s)
     free(s->stamp);
     free(s->stack);
     free(s->cursor);
+    free(s->use_off);
+    free(s->use);
+    free(s->ucur);
     return !ok || s->oom ? -1 : 0;
 }
 
-int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, const solve_ctx *c,
-                  budget_plan *p, budget_outcome *o)
+/* The walks of one rule: keeping what cannot be made again as long as a rerun may read it;
+ * failing that, freeing it after its last reader (a rerun that then needs it fails). */
+static int walks(gs *s)
+{
+    for (int hold = 1; hold >= 0; hold--) {
+        s->p->n = 0;
+        s->hold = hold;
+        s->work = 0;
+        if (attempt(s)) return -1;
+        if (s->o->found || s->o->stopped != SOLVE_DONE) break;
+    }
+    return 0;
+}
+
+int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
+                  const solve_ctx *c, budget_plan *p, budget_outcome *o)
 {
     memset(o, 0, sizeof *o);
+    budget_plan other = {0};
+    budget_outcome oo;
     gs s = {.bm = bm, .g = bm->g, .budget = budget, .allow = allow, .c = c, .p = p, .o = o};
     s.start = solve_now(c);
-    /* First keeping what cannot be made again as long as a rerun may read it; failing that,
-     * freeing it after its last reader (a rerun that then needs it fails the walk). */
-    for (int hold = 1; hold >= 0; hold--) {
-        p->n = 0;
-        s.hold = hold;
-        s.work = 0;
-        if (attempt(&s)) return -1;
-        if (o->found || o->stopped != SOLVE_DONE) break;
+    /* Two rules, cost a byte and cost a byte over staleness; the plan of less extra time. */
+    if (walks(&s)) return -1;
+    gs t = s;
+    t.p = &other;
+    t.o = &oo;
+    t.staleness = 1;
+    memset(&oo, 0, sizeof oo);
+    if (o->stopped == SOLVE_DONE && walks(&t)) {
+        budget_plan_free(&other);
+        return -1;
     }
+    if (oo.found) {
+        budget_stats a, b;
+        char err[8];
+        int pick = !o->found;
+        if (!pick && !budget_check(bm, p, bandwidth, &a, err, sizeof err) &&
+            !budget_check(bm, &other, bandwidth, &b, err, sizeof err))
+            pick = b.extra_ms < a.extra_ms;
+        if (pick) {
+            budget_plan q = *p;
+            *p = other;
+            other = q;
+            *o = oo;
+        }
+    }
+    budget_plan_free(&other);
     if (!o->found) p->n = 0;
     return 0;
 }
