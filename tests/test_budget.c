@@ -480,10 +480,37 @@ static void training_samples(void **state)
             assert_true(greedy_checked(&bm, peak * 50 / 100,
                                        BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD, 0));
         }
+        /* Chen's baseline: a whole plan, checked, every rerun a forward node's */
+        budget_plan cp = {0};
+        budget_outcome co;
+        assert_int_equal(budget_chen(&bm, NULL, &cp, &co), 0);
+        assert_true(co.found);
+        if (budget_check(&bm, &cp, BUDGET_BANDWIDTH, &st, err, sizeof err)) fail_msg("%s", err);
+        assert_true(st.reruns > 0);
+        for (size_t e = 0; e < cp.n; e++)
+            if (cp.ev[e].op == BUDGET_RUN && graph_phase(g, cp.ev[e].x) != GRAPH_PHASE_FORWARD) {
+                size_t before = 0;
+                for (size_t q = 0; q < e; q++)
+                    before += cp.ev[q].op == BUDGET_RUN && cp.ev[q].x == cp.ev[e].x;
+                assert_int_equal(before, 0);
+            }
+        budget_plan_free(&cp);
         budget_plan_free(&given);
         budget_model_free(&bm);
         graph_free(g);
     }
+    /* Without Phases: no baseline. */
+    graph *g = load_ok(TRIO);
+    budget_model bm;
+    model_ok(&bm, g);
+    budget_plan cp = {0};
+    budget_outcome co;
+    assert_int_equal(budget_chen(&bm, NULL, &cp, &co), 0);
+    assert_false(co.found);
+    assert_int_equal(cp.n, 0);
+    budget_plan_free(&cp);
+    budget_model_free(&bm);
+    graph_free(g);
 }
 
 static double fake_now;

@@ -38,11 +38,15 @@ static const char help[] =
     "the buffers it produces (it is the first compute node its ALLOC has an edge\n"
     "to); Input ops, optimizer updates, random ops and nodes with \"Rerun\": false\n"
     "never run again; the buffers the graph never frees end present.\n"
-    "JSON: {\"budget\", \"budget_free_peak\", \"solver\", \"feasible\", \"peak\",\n"
+    "Beside the plan, the baseline to beat: Chen's sqrt(n) checkpointing (every\n"
+    "ceil(sqrt(f))-th of the f forward nodes keeps its outputs, the backward\n"
+    "makes the others again), its peak, reruns and extra time (graphs with Phases).\n"
+    "JSON: {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\": {\"peak\",\n"
+    "       \"extra_ms\", \"reruns\"} or null, \"feasible\", \"peak\",\n"
     "       \"extra_ms\", \"reruns\", \"offloaded_bytes\", \"proven_optimal\",\n"
     "       \"lower_bound_ms\", \"events\": [[\"run\", Id] | [\"free\", BufId] |\n"
     "       [\"offload\", BufId] | [\"fetch\", BufId], ...]}; without a plan\n"
-    "       {\"budget\", \"budget_free_peak\", \"solver\", \"feasible\": false,\n"
+    "       {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\", \"feasible\": false,\n"
     "       \"proven_infeasible\", \"least_budget\" (null unless known),\n"
     "       \"least_budget_bound\", \"why\"}.\n"
     "Exit status 1 when no plan is found: \"no plan fits in X\" only when none can\n"
@@ -62,6 +66,8 @@ typedef struct budget_job {
     double bandwidth;
     budget_outcome out;
     int proven_infeasible;
+    int chen; /* Chen's baseline has a plan: chen_st */
+    budget_stats chen_st;
 } budget_job;
 
 /* --budget: bytes, or N% (no space) of the budget-free peak. */
@@ -137,6 +143,11 @@ static void print_text(const budget_job *j)
            units_bytes(b, sizeof b, j->st.offloaded_bytes, 0), j->st.events);
     printf("extra time %s: %s\n", units_ms(t, sizeof t, j->st.extra_ms),
            j->st.extra_ms == 0 ? "optimal (proven)" : "not proven optimal (lower bound 0 ms)");
+    if (j->chen)
+        printf("beside: Chen's sqrt(n) checkpointing peaks at %s with %" PRIu64 " reruns, %s "
+               "extra\n",
+               units_bytes(a, sizeof a, j->chen_st.peak, 0), j->chen_st.reruns,
+               units_ms(t, sizeof t, j->chen_st.extra_ms));
 }
 
 static void json_head(jw *w, const budget_job *j)
@@ -144,6 +155,17 @@ static void json_head(jw *w, const budget_job *j)
     jw_kint(w, "budget", j->budget);
     jw_kint(w, "budget_free_peak", j->free_peak);
     jw_kstring(w, "solver", "greedy");
+    jw_key(w, "chen_sqrt_n");
+    if (!j->chen) {
+        jw_null(w);
+        return;
+    }
+    jw_object(w);
+    jw_kint(w, "peak", j->chen_st.peak);
+    jw_key(w, "extra_ms");
+    cli_jw_ms(w, j->chen_st.extra_ms);
+    jw_kuint(w, "reruns", j->chen_st.reruns);
+    jw_object_end(w);
 }
 
 static void print_json(const budget_job *j, int found)
@@ -200,6 +222,15 @@ static int prepare(budget_job *j)
         return EXIT_BAD;
     }
     j->free_peak = j->st.peak;
+    budget_plan cp = {0};
+    budget_outcome co;
+    if (budget_chen(&j->bm, NULL, &cp, &co)) {
+        budget_plan_free(&cp);
+        cli_eprintf("memtris budget: out of memory\n");
+        return EXIT_BAD;
+    }
+    j->chen = co.found && !budget_check(&j->bm, &cp, j->bandwidth, &j->chen_st, err, sizeof err);
+    budget_plan_free(&cp);
     j->bound = budget_lower_bound(&j->bm);
     if (j->pct > 0) j->budget = (int64_t)floor((double)j->free_peak * j->pct / 100);
     return EXIT_OK;

@@ -112,4 +112,11 @@ typedef struct budget_outcome {
 int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
                   const solve_ctx *c, budget_plan *p, budget_outcome *o);
 
+/* Chen et al.'s sqrt(n) checkpointing, the baseline to beat: of the f compute nodes of Phase
+ * forward, the outputs of every k-th (k = ceil(sqrt(f))) stay; the other forward outputs
+ * that are rerunnable are freed after their last forward reader and made again, from the
+ * checkpoints, when the backward needs them. No budget: its peak is what it comes to. 0 with
+ * *o said (a plan in p when found; none without a forward Phase), or -1 out of memory. */
+int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o);
+
 #endif

@@ -1,7 +1,7 @@
 /* budget_greedy.c: the greedy solver of a memory budget (DTR, Capuchin): the given order,
  * evicting under pressure the present buffer with the least rerun latency a byte (then the
- * largest, offloaded), making a missing buffer again when it is next needed. Exports
- * budget_greedy. */
+ * largest, offloaded), making a missing buffer again when it is next needed; and Chen's sqrt(n)
+ * checkpointing on the same walk, the baseline. Exports budget_greedy and budget_chen. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdarg.h>
@@ -34,6 +34,8 @@ typedef struct gs {
     heap h;
     int oom;
     uint32_t *use_off, *use, *ucur; /* each buffer's readers' places, ascending; the next */
+    const uint8_t *ckpt;            /* Chen's baseline: [n] the forward nodes whose outputs stay */
+    int64_t last_fwd;               /* the place of the last forward node */
     int staleness;                  /* the eviction key divides by the places to the next use */
     int hold; /* keep what cannot be made again until its horizon (else its last reader) */
 } gs;
@@ -236,6 +238,26 @@ static int sweep(gs *s, int64_t i)
     return 0;
 }
 
+/* Chen's baseline, after place i of the forward: drops what a forward node not a checkpoint
+ * made and only the backward reads again (made again there when needed). */
+static int chen_drop(gs *s, uint32_t i)
+{
+    const budget_model *bm = s->bm;
+    uint32_t v = bm->order[i];
+    if (graph_phase(s->g, v) != GRAPH_PHASE_FORWARD) return 0;
+    for (int k = 0; k < 2; k++) {
+        const uint32_t *off = k ? bm->wr_off : bm->rd_off, *buf = k ? bm->wr : bm->rd;
+        for (uint32_t e = off[v]; e < off[v + 1]; e++) {
+            uint32_t b = buf[e], p = bm->producer[b];
+            if (p == GRAPH_NONE || !bm->rerunnable[p] || s->ckpt[p] || bm->keep[b] ||
+                graph_phase(s->g, p) != GRAPH_PHASE_FORWARD || !s->present[b] || s->pin[b])
+                continue;
+            if (next_use(s, b) + i > s->last_fwd && drop(s, b, BUDGET_FREE)) return -1;
+        }
+    }
+    return 0;
+}
+
 static int walk(gs *s)
 {
     const budget_model *bm = s->bm;
@@ -253,7 +275,7 @@ static int walk(gs *s)
             if (need(s, bm->rd[e])) return -1;
         if (run_node(s, v)) return -1;
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) unpin(s, bm->rd[e]);
-        if (sweep(s, i)) return -1;
+        if (sweep(s, i) || (s->ckpt && chen_drop(s, i))) return -1;
     }
     for (uint32_t b = 0; b < g->nbufs; b++)
         if (bm->keep[b] && !s->present[b] && need(s, b)) return -1;
@@ -412,4 +434,39 @@ int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double
     budget_plan_free(&other);
     if (!o->found) p->n = 0;
     return 0;
+}
+
+int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o)
+{
+    const graph *g = bm->g;
+    memset(o, 0, sizeof *o);
+    uint32_t nf = 0;
+    int64_t last = -1;
+    for (uint32_t i = 0; i < bm->m; i++)
+        if (graph_phase(g, bm->order[i]) == GRAPH_PHASE_FORWARD) nf++, last = i;
+    if (!nf) {
+        snprintf(o->why, sizeof o->why, "no compute node has Phase forward");
+        return 0;
+    }
+    uint8_t *ckpt = calloc((size_t)g->n + 1, 1);
+    if (!ckpt) return -1;
+    uint32_t k = 1, f = 0;
+    while ((uint64_t)k * k < nf) k++;
+    for (uint32_t i = 0; i < bm->m; i++)
+        if (graph_phase(g, bm->order[i]) == GRAPH_PHASE_FORWARD && ++f % k == 0)
+            ckpt[bm->order[i]] = 1;
+    gs s = {.bm = bm,
+            .g = g,
+            .budget = INT64_MAX,
+            .allow = BUDGET_ALLOW_RECOMPUTE,
+            .c = c,
+            .p = p,
+            .o = o,
+            .ckpt = ckpt,
+            .last_fwd = last};
+    s.start = solve_now(c);
+    int r = walks(&s);
+    free(ckpt);
+    if (!o->found) p->n = 0;
+    return r;
 }
