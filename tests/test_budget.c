@@ -47,7 +47,10 @@ static void small_json(small *g)
     for (int b = 0; b < g->nb; b++) last[b] = -1;
     for (int v = 0; v < g->m; v++)
         for (int b = 0; b < g->nb; b++) {
-            if (g->out[v] >> b & 1) prod[b] = v, last[b] = v;
+            if (g->out[v] >> b & 1) {
+                prod[b] = v;
+                last[b] = v;
+            }
             if (g->in[v] >> b & 1) last[b] = v;
         }
     char nodes[6000] = "", edges[3000] = "";
@@ -121,87 +124,108 @@ static void small_random(small *g, uint64_t *s)
     small_json(g);
 }
 
+/* The brute force's queue: states by extra time, least first. */
+typedef struct bitem {
+    long k;
+    uint32_t st;
+} bitem;
+
+static void bswap(bitem *h, size_t a, size_t b)
+{
+    bitem t = h[a];
+    h[a] = h[b];
+    h[b] = t;
+}
+
+static void bpush(bitem *h, size_t *n, bitem it)
+{
+    size_t i = (*n)++;
+    h[i] = it;
+    while (i && h[(i - 1) / 2].k > h[i].k) {
+        bswap(h, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+
+static bitem bpop(bitem *h, size_t *n)
+{
+    bitem top = h[0];
+    h[0] = h[--*n];
+    for (size_t i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < *n && h[l].k < h[m].k) m = l;
+        if (r < *n && h[r].k < h[m].k) m = r;
+        if (m == i) break;
+        bswap(h, i, m);
+        i = m;
+    }
+    return top;
+}
+
+/* A move from state (ran, pres) of g: run node mv, or free buffer mv - m. 0 with the new state
+ * and its extra time in *ns, *nd; -1 when the move is not allowed. */
+static int bmove(const small *g, const unsigned *prodmask, int64_t budget, unsigned ran,
+                 unsigned pres, long d, int mv, uint32_t *ns, long *nd)
+{
+    unsigned nran = ran, npres = pres;
+    *nd = d;
+    if (mv < g->m) {
+        int v = mv, again = ran >> v & 1;
+        if (again ? !g->rerun[v] : (ran & prodmask[v]) != prodmask[v]) return -1;
+        if ((pres & g->in[v]) != g->in[v]) return -1;
+        npres |= g->out[v];
+        nran |= 1u << v;
+        int64_t mem = 0;
+        for (int b = 0; b < g->nb; b++)
+            if (npres >> b & 1) mem += g->size[b];
+        if (mem > budget) return -1;
+        if (again) *nd += g->lat[v];
+    } else {
+        int b = mv - g->m;
+        if (!(pres >> b & 1)) return -1;
+        npres &= ~(1u << b);
+    }
+    *ns = nran | npres << g->m;
+    return 0;
+}
+
 /* The least extra time (sum of the reruns' latencies) of any plan within budget, recompute
  * only, or -1: Dijkstra over (ran, present) states, every run and free a move. */
 static long brute(const small *g, int64_t budget)
 {
-    int nst = g->m + g->nb;
-    size_t N = (size_t)1 << nst;
-    long *dist = malloc(N * sizeof *dist);
-    uint32_t *heap = malloc(N * 8 * sizeof *heap);
-    long *hk = malloc(N * 8 * sizeof *hk);
-    assert_true(dist && heap && hk);
+    size_t N = (size_t)1 << (g->m + g->nb), hn = 0;
+    long *dist = malloc(N * sizeof *dist), best = -1;
+    bitem *heap = malloc(N * 8 * sizeof *heap);
+    assert_true(dist && heap);
     for (size_t i = 0; i < N; i++) dist[i] = -1;
-    unsigned prodmask[MAXN]; /* first-run deps: producers of what v reads */
+    unsigned prodmask[MAXN], all = (1u << g->m) - 1; /* first-run deps: producers of v's reads */
     for (int v = 0; v < g->m; v++) {
         prodmask[v] = 0;
         for (int u = 0; u < v; u++)
             if (g->out[u] & g->in[v]) prodmask[v] |= 1u << u;
     }
-    size_t hn = 0;
-    long best = -1;
     dist[0] = 0;
-    heap[hn] = 0, hk[hn++] = 0;
-    unsigned all = (1u << g->m) - 1;
+    bpush(heap, &hn, (bitem){0, 0});
     while (hn) {
-        /* pop the least (a plain scan-free binary heap) */
-        uint32_t st = heap[0];
-        long d = hk[0];
-        hn--;
-        heap[0] = heap[hn], hk[0] = hk[hn];
-        for (size_t i = 0;;) {
-            size_t l = 2 * i + 1, r = l + 1, s = i;
-            if (l < hn && hk[l] < hk[s]) s = l;
-            if (r < hn && hk[r] < hk[s]) s = r;
-            if (s == i) break;
-            uint32_t t = heap[i];
-            long tk = hk[i];
-            heap[i] = heap[s], hk[i] = hk[s], heap[s] = t, hk[s] = tk;
-            i = s;
-        }
-        if (d != dist[st]) continue;
-        unsigned ran = st & all, pres = st >> g->m;
+        bitem it = bpop(heap, &hn);
+        if (it.k != dist[it.st]) continue;
+        unsigned ran = it.st & all, pres = it.st >> g->m;
         if (ran == all && (pres & g->keep) == g->keep) {
-            best = d;
+            best = it.k;
             break;
         }
         for (int mv = 0; mv < g->m + g->nb; mv++) {
-            unsigned nran = ran, npres = pres;
-            long nd = d;
-            if (mv < g->m) {
-                int v = mv, again = ran >> v & 1;
-                if (again ? !g->rerun[v] : (ran & prodmask[v]) != prodmask[v]) continue;
-                if ((pres & g->in[v]) != g->in[v]) continue;
-                npres |= g->out[v];
-                nran |= 1u << v;
-                int64_t mem = 0;
-                for (int b = 0; b < g->nb; b++)
-                    if (npres >> b & 1) mem += g->size[b];
-                if (mem > budget) continue;
-                if (again) nd += g->lat[v];
-            } else {
-                int b = mv - g->m;
-                if (!(pres >> b & 1)) continue;
-                npres &= ~(1u << b);
-            }
-            uint32_t ns = nran | npres << g->m;
+            uint32_t ns;
+            long nd;
+            if (bmove(g, prodmask, budget, ran, pres, it.k, mv, &ns, &nd)) continue;
             if (dist[ns] >= 0 && dist[ns] <= nd) continue;
             dist[ns] = nd;
             assert_true(hn < N * 8);
-            size_t i = hn++;
-            heap[i] = ns, hk[i] = nd;
-            while (i && hk[(i - 1) / 2] > hk[i]) {
-                size_t p = (i - 1) / 2;
-                uint32_t t = heap[i];
-                long tk = hk[i];
-                heap[i] = heap[p], hk[i] = hk[p], heap[p] = t, hk[p] = tk;
-                i = p;
-            }
+            bpush(heap, &hn, (bitem){nd, ns});
         }
     }
     free(dist);
     free(heap);
-    free(hk);
     return best;
 }
 

@@ -240,7 +240,10 @@ static int prepare(budget_job *j)
 static int solve(budget_job *j, const solve_ctx *c, int *found)
 {
     *found = 0;
-    if (j->budget >= j->free_peak) return (*found = 1, EXIT_OK); /* the given order's plan */
+    if (j->budget >= j->free_peak) { /* the given order's plan */
+        *found = 1;
+        return EXIT_OK;
+    }
     budget_plan_free(&j->plan);
     j->least = -1;
     if (j->budget < j->bound) {

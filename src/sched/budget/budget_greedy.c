@@ -208,8 +208,10 @@ static int need(gs *s, uint32_t b)
             uint32_t p = s->stack[sp - 1];
             if (s->cursor[sp - 1] < bm->rd_off[p + 1]) {
                 uint32_t r = bm->rd[s->cursor[sp - 1]];
-                if (s->present[r]) pin(s, r), s->cursor[sp - 1]++;
-                else want = r;
+                if (s->present[r]) {
+                    pin(s, r);
+                    s->cursor[sp - 1]++;
+                } else want = r;
                 continue;
             }
             if (run_node(s, p)) return -1;
@@ -263,7 +265,10 @@ static int walk(gs *s)
     const budget_model *bm = s->bm;
     const graph *g = s->g;
     for (uint32_t b = 0; b < g->nbufs; b++)
-        if (bm->producer[b] == GRAPH_NONE) s->present[b] = 1, offer(s, b);
+        if (bm->producer[b] == GRAPH_NONE) {
+            s->present[b] = 1;
+            offer(s, b);
+        }
     s->mem = bm->initial;
     if (sweep(s, -1)) return -1;
     if (s->mem > s->budget)
@@ -443,7 +448,10 @@ int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budg
     uint32_t nf = 0;
     int64_t last = -1;
     for (uint32_t i = 0; i < bm->m; i++)
-        if (graph_phase(g, bm->order[i]) == GRAPH_PHASE_FORWARD) nf++, last = i;
+        if (graph_phase(g, bm->order[i]) == GRAPH_PHASE_FORWARD) {
+            nf++;
+            last = i;
+        }
     if (!nf) {
         snprintf(o->why, sizeof o->why, "no compute node has Phase forward");
         return 0;

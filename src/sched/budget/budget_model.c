@@ -90,7 +90,10 @@ static int model_order(budget_model *bm, char *err, size_t errcap)
     for (uint32_t s = 0; s < g->n; s++) {
         uint32_t v = r.order[s];
         bm->pos[v] = GRAPH_NONE;
-        if (g->kind[v] == NODE_COMPUTE) bm->pos[v] = bm->m, bm->order[bm->m++] = v;
+        if (g->kind[v] == NODE_COMPUTE) {
+            bm->pos[v] = bm->m;
+            bm->order[bm->m++] = v;
+        }
     }
     policy_run_free(&r);
     for (uint32_t b = 0; b < g->nbufs; b++) {
