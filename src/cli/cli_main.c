@@ -44,6 +44,10 @@ static const cli_command commands[] = {
      "seeded factors and compare the static, size-class and\n"
      "elastic pools (--backend: for real)",
      cmd_iterate},
+    {"budget", "FILE",
+     "fit the graph into a memory budget (--budget SIZE or N%) by\n"
+     "recomputing or offloading buffers: the plan, its extra time",
+     cmd_budget},
     {"validate", "FILE", "check a graph and summarize it", cmd_validate},
     {"lesson", "[FILE]",
      "a guided tour of the terminal UI: a built-in lesson\n"

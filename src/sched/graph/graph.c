@@ -25,6 +25,7 @@ void graph_free(graph *g)
     free(g->latency);
     free(g->time);
     free(g->tag);
+    free(g->rerun);
     free(g->measured_how);
     free(g->stream);
     free(g->buf_id);
@@ -114,6 +115,11 @@ int graph_category(const graph *g, uint32_t i)
 int graph_buf_category(const graph *g, uint32_t b)
 {
     return g->tag ? g->tag[g->buf_alloc[b]] : GRAPH_CAT_NONE;
+}
+
+int graph_rerun(const graph *g, uint32_t i)
+{
+    return g->rerun && g->kind[i] == NODE_COMPUTE ? g->rerun[i] : GRAPH_RERUN_NONE;
 }
 
 int graph_phase(const graph *g, uint32_t i)

@@ -28,6 +28,7 @@ void graph_build_free(graph_builder *b)
     free(b->latency);
     free(b->stream);
     free(b->tag);
+    free(b->rerun);
     free(b->in_off);
     free(b->inputs);
     free(b->ep);
@@ -203,6 +204,7 @@ static int node_reserve(graph_builder *b)
     if (b->latency) RE(latency);
     if (b->stream) RE(stream);
     if (b->tag) RE(tag);
+    if (b->rerun) RE(rerun);
 #undef RE
     void *q = realloc(b->in_off, (nc + 1) * sizeof *b->in_off);
     if (!q) {
@@ -249,6 +251,11 @@ static int set_optional(graph_builder *b, uint32_t i, const graph_node_spec *s)
         }
     }
     if (b->tag) b->tag[i] = (uint8_t)s->tag;
+    if (s->rerun && !b->rerun && !(b->rerun = calloc(b->cap, 1))) {
+        b->oom = 1;
+        return -1;
+    }
+    if (b->rerun) b->rerun[i] = (uint8_t)s->rerun;
     return 0;
 }
 
@@ -337,6 +344,7 @@ graph *graph_build_take(graph_builder *b, const char *source)
     if (b->latency) TAKE(latency, latency, n);
     if (b->stream) TAKE(stream, stream, n);
     if (b->tag) TAKE(tag, tag, n);
+    if (b->rerun) TAKE(rerun, rerun, n);
     TAKE(buf_id, bid, b->nb);
     TAKE(buf_size, bsize, b->nb);
     TAKE(buf_alloc, balloc, b->nb);

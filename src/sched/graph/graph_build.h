@@ -22,7 +22,8 @@ typedef struct graph_builder {
     uint32_t *src;   /* the caller's index of each node (Nodes[] in the file), for messages */
     double *latency; /* allocated when the first Latency appears */
     int64_t *stream;
-    uint8_t *tag; /* Category or Phase: allocated when the first appears */
+    uint8_t *tag;   /* Category or Phase: allocated when the first appears */
+    uint8_t *rerun; /* "Rerun" (GRAPH_RERUN_*): allocated when the first appears */
     uint32_t *in_off;
     int64_t *inputs;
     size_t nin, incap;
@@ -56,6 +57,7 @@ typedef struct graph_node_spec {
     double latency;
     int64_t stream; /* -1: none */
     int tag;        /* GRAPH_CAT_* of an ALLOC, GRAPH_PHASE_* of a compute node; 0: none */
+    int rerun;      /* GRAPH_RERUN_* of a compute node */
     size_t ninputs;
 } graph_node_spec;
 

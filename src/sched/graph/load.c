@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "graph_build.h"
+#include "load_fields.h"
 #include "util/fileio.h"
 #include "util/jscan.h"
 #include "util/json.h"
@@ -133,7 +134,7 @@ static int get_uint53(const cJSON *v, int64_t *out)
 /* A node's members that memtris reads, found in one pass over the object;
  * the first of a repeated key wins. */
 typedef struct node_members {
-    const cJSON *id, *op, *size, *buf, *name, *in, *lat, *str, *cat, *phase;
+    const cJSON *id, *op, *size, *buf, *name, *in, *lat, *str, *cat, *phase, *rerun;
 } node_members;
 
 static void find_members(const cJSON *v, node_members *m)
@@ -153,6 +154,7 @@ static void find_members(const cJSON *v, node_members *m)
         case 'L': slot = !strcmp(k, "Latency") ? &m->lat : NULL; break;
         case 'C': slot = !strcmp(k, "Category") ? &m->cat : NULL; break;
         case 'P': slot = !strcmp(k, "Phase") ? &m->phase : NULL; break;
+        case 'R': slot = !strcmp(k, "Rerun") ? &m->rerun : NULL; break;
         }
         if (slot && !*slot) *slot = c;
     }
@@ -362,6 +364,11 @@ static void add_node(reader *r, const cJSON *v, const char *at, size_t index)
     int bad = decode_buffer(r, &m, at, index, &s);
     bad |= decode_optional(r, &m, at, index, &s);
     bad |= decode_tag(r, &m, at, index, &s);
+    char why[96];
+    if (m.rerun && load_field_rerun(m.rerun, s.kind, &s.rerun, why, sizeof why)) {
+        ERR_AT(r, at, DC_FIELD, LAB ": %s", index, (long long)s.id, why);
+        bad = -1;
+    }
     if (!bad) store_node(r, &s, m.in, at, index);
 }
 

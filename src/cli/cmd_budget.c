@@ -1,0 +1,363 @@
+/* cmd_budget.c: "memtris budget": fit a graph into a memory budget by freeing buffers and
+ * running their producers again, or offloading them to the host, with the least extra time
+ * the solver finds; the plan checked by the independent replay (budget_check), then written as
+ * text or JSON. Exports cmd_budget. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "defaults.h"
+#include "sched/budget/budget.h"
+#include "util/units.h"
+
+static const char help[] =
+    "Usage: memtris budget FILE --budget SIZE [--solver greedy]\n"
+    "                           [--allow recompute,offload] [--bandwidth B]\n"
+    "                           [--time-limit S] [--format text|json]\n"
+    "Fit one training step (any graph) into SIZE bytes of device memory: free\n"
+    "buffers and run their producers again when they are next needed\n"
+    "(recompute), or copy them to the host and back (offload), with the least\n"
+    "extra time the solver finds. Prints the plan, event by event, its peak and\n"
+    "its extra time; every plan is checked by an independent replay first.\n"
+    "\n"
+    "  -b, --budget SIZE   bytes (1048576, 8MiB, 1.5G) or N% of the budget-free\n"
+    "                      peak (the given order's, each buffer freed after its\n"
+    "                      last reader), as 60%\n"
+    "  -s, --solver NAME   greedy (the default and, so far, the only one: DTR's\n"
+    "                      eviction by rerun time a byte; exact and chain are not\n"
+    "                      built yet)\n"
+    "      --allow LIST    recompute (the default), offload, or both: recompute,offload\n"
+    "      --bandwidth B   bytes a second each way between device and host, as a size\n"
+    "                      (16G: 16 GiB/s; default 16000000000)\n"
+    "      --time-limit S  stop after S seconds (default 10) without a plan\n"
+    "  -f, --format FMT    text (default) or json\n"
+    "  -h, --help          show this help and exit\n"
+    "\n"
+    "The model (memtris(1), BUDGETS): a compute node reads its Inputs and writes\n"
+    "the buffers it produces (it is the first compute node its ALLOC has an edge\n"
+    "to); Input ops, optimizer updates, random ops and nodes with \"Rerun\": false\n"
+    "never run again; the buffers the graph never frees end present.\n"
+    "Beside the plan, the baseline to beat: Chen's sqrt(n) checkpointing (every\n"
+    "ceil(sqrt(f))-th of the f forward nodes keeps its outputs, the backward\n"
+    "makes the others again), its peak, reruns and extra time (graphs with Phases).\n"
+    "JSON: {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\": {\"peak\",\n"
+    "       \"extra_ms\", \"reruns\"} or null, \"feasible\", \"peak\",\n"
+    "       \"extra_ms\", \"reruns\", \"offloaded_bytes\", \"proven_optimal\",\n"
+    "       \"lower_bound_ms\", \"events\": [[\"run\", Id] | [\"free\", BufId] |\n"
+    "       [\"offload\", BufId] | [\"fetch\", BufId], ...]}; without a plan\n"
+    "       {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\", \"feasible\": false,\n"
+    "       \"proven_infeasible\", \"least_budget\" (null unless known),\n"
+    "       \"least_budget_bound\", \"why\"}.\n"
+    "Exit status 1 when no plan is found: \"no plan fits in X\" only when none can\n"
+    "(X is below a bound every plan's peak reaches), else \"greedy found no plan\".\n";
+
+static void print_help(void) { fputs(help, stdout); }
+
+typedef struct budget_job {
+    const char *file;
+    graph *g;
+    budget_model bm;
+    budget_plan plan;
+    budget_stats st;
+    int64_t budget, free_peak, bound, least; /* least: -1 unknown */
+    double pct;                              /* > 0: the budget was N% */
+    unsigned allow;
+    double bandwidth;
+    budget_outcome out;
+    int proven_infeasible;
+    int chen; /* Chen's baseline has a plan: chen_st */
+    budget_stats chen_st;
+} budget_job;
+
+/* --budget: bytes, or N% (no space) of the budget-free peak. */
+static int parse_budget(const char *arg, budget_job *j)
+{
+    size_t n = strlen(arg);
+    if (n > 1 && arg[n - 1] == '%' && arg[n - 2] != ' ') {
+        char *end;
+        double v = strtod(arg, &end);
+        if (end == arg + n - 1 && isfinite(v) && v > 0 && v <= 1e6 &&
+            (arg[0] >= '0' && arg[0] <= '9')) {
+            j->pct = v;
+            return 0;
+        }
+    } else {
+        int64_t v = units_parse(arg);
+        if (v >= 1) {
+            j->budget = v;
+            return 0;
+        }
+    }
+    cli_usage_error("budget",
+                    "--budget wants a size of at least 1 byte (as 1048576 or 8MiB) or a "
+                    "percentage of the budget-free peak above 0 (as 60%%), not '%s'",
+                    arg);
+    return -1;
+}
+
+static int parse_allow(const char *arg, unsigned *allow)
+{
+    *allow = 0;
+    for (const char *w = arg;;) {
+        size_t len = strcspn(w, ",");
+        if (len == 9 && !strncmp(w, "recompute", 9)) *allow |= BUDGET_ALLOW_RECOMPUTE;
+        else if (len == 7 && !strncmp(w, "offload", 7)) *allow |= BUDGET_ALLOW_OFFLOAD;
+        else {
+            cli_usage_error("budget",
+                            "--allow wants recompute, offload or recompute,offload, not '%s'", arg);
+            return -1;
+        }
+        if (!w[len]) return 0;
+        w += len + 1;
+    }
+}
+
+static void text_event(const budget_job *j, size_t k)
+{
+    const graph *g = j->g;
+    const budget_event *e = &j->plan.ev[k];
+    char name[40], sz[32];
+    if (e->op == BUDGET_RUN)
+        printf("%8zu  %-8s Id %-10" PRId64 " %s\n", k + 1, "run", g->id[e->x],
+               utf8_printable(graph_name(g, e->x), name, sizeof name));
+    else
+        printf("%8zu  %-8s BufId %-7" PRId64 " %s\n", k + 1, budget_op_word(e->op), g->buf_id[e->x],
+               units_bytes(sz, sizeof sz, g->buf_size[e->x], 0));
+}
+
+static void print_text(const budget_job *j)
+{
+    char src[1024], a[32], b[32], t[32];
+    printf("%s: budget %s", utf8_printable(j->g->source, src, sizeof src),
+           units_bytes(a, sizeof a, j->budget, 0));
+    if (j->pct > 0) printf(" (%g%% of the budget-free peak)", j->pct);
+    printf(", budget-free peak %s, solver greedy, allow %s\n",
+           units_bytes(b, sizeof b, j->free_peak, 0),
+           j->allow == BUDGET_ALLOW_RECOMPUTE ? "recompute"
+           : j->allow == BUDGET_ALLOW_OFFLOAD ? "offload"
+                                              : "recompute,offload");
+    for (size_t k = 0; k < j->plan.n; k++) text_event(j, k);
+    printf("peak %s (%" PRId64 " bytes), %" PRIu64 " reruns, %s offloaded, %" PRIu64 " events\n",
+           units_bytes(a, sizeof a, j->st.peak, 0), j->st.peak, j->st.reruns,
+           units_bytes(b, sizeof b, j->st.offloaded_bytes, 0), j->st.events);
+    printf("extra time %s: %s\n", units_ms(t, sizeof t, j->st.extra_ms),
+           j->st.extra_ms == 0 ? "optimal (proven)" : "not proven optimal (lower bound 0 ms)");
+    if (j->chen)
+        printf("beside: Chen's sqrt(n) checkpointing peaks at %s with %" PRIu64 " reruns, %s "
+               "extra\n",
+               units_bytes(a, sizeof a, j->chen_st.peak, 0), j->chen_st.reruns,
+               units_ms(t, sizeof t, j->chen_st.extra_ms));
+}
+
+static void json_head(jw *w, const budget_job *j)
+{
+    jw_kint(w, "budget", j->budget);
+    jw_kint(w, "budget_free_peak", j->free_peak);
+    jw_kstring(w, "solver", "greedy");
+    jw_key(w, "chen_sqrt_n");
+    if (!j->chen) {
+        jw_null(w);
+        return;
+    }
+    jw_object(w);
+    jw_kint(w, "peak", j->chen_st.peak);
+    jw_key(w, "extra_ms");
+    cli_jw_ms(w, j->chen_st.extra_ms);
+    jw_kuint(w, "reruns", j->chen_st.reruns);
+    jw_object_end(w);
+}
+
+static void print_json(const budget_job *j, int found)
+{
+    const graph *g = j->g;
+    jw w;
+    jw_file(&w, stdout);
+    jw_object(&w);
+    json_head(&w, j);
+    jw_kbool(&w, "feasible", found);
+    if (!found) {
+        jw_kbool(&w, "proven_infeasible", j->proven_infeasible);
+        jw_key(&w, "least_budget");
+        if (j->least >= 0) jw_int(&w, j->least);
+        else jw_null(&w);
+        jw_kint(&w, "least_budget_bound", j->bound);
+        jw_kstring(&w, "why", j->out.why);
+        jw_object_end(&w);
+        jw_end(&w);
+        return;
+    }
+    jw_kint(&w, "peak", j->st.peak);
+    jw_key(&w, "extra_ms");
+    cli_jw_ms(&w, j->st.extra_ms);
+    jw_kuint(&w, "reruns", j->st.reruns);
+    jw_kint(&w, "offloaded_bytes", j->st.offloaded_bytes);
+    jw_kbool(&w, "proven_optimal", j->st.extra_ms == 0);
+    jw_kint(&w, "lower_bound_ms", 0);
+    jw_key(&w, "events");
+    jw_array(&w);
+    for (size_t k = 0; k < j->plan.n; k++) {
+        const budget_event *e = &j->plan.ev[k];
+        jw_array(&w);
+        jw_string(&w, budget_op_word(e->op));
+        jw_int(&w, e->op == BUDGET_RUN ? g->id[e->x] : g->buf_id[e->x]);
+        jw_array_end(&w);
+    }
+    jw_array_end(&w);
+    jw_object_end(&w);
+    jw_end(&w);
+}
+
+/* The budget-free plan and peak, the bound, the budget itself. */
+static int prepare(budget_job *j)
+{
+    char err[512];
+    if (budget_model_init(&j->bm, j->g, err, sizeof err)) {
+        cli_eprintf("%s: error: %s\n", j->g->source, err);
+        return EXIT_BAD;
+    }
+    if (budget_given_plan(&j->bm, &j->plan) ||
+        budget_check(&j->bm, &j->plan, j->bandwidth, &j->st, err, sizeof err)) {
+        cli_eprintf("memtris budget: %s: the given order's plan: %s\n", j->g->source, err);
+        return EXIT_BAD;
+    }
+    j->free_peak = j->st.peak;
+    budget_plan cp = {0};
+    budget_outcome co;
+    if (budget_chen(&j->bm, NULL, &cp, &co)) {
+        budget_plan_free(&cp);
+        cli_eprintf("memtris budget: out of memory\n");
+        return EXIT_BAD;
+    }
+    j->chen = co.found && !budget_check(&j->bm, &cp, j->bandwidth, &j->chen_st, err, sizeof err);
+    budget_plan_free(&cp);
+    j->bound = budget_lower_bound(&j->bm);
+    if (j->pct > 0) j->budget = (int64_t)floor((double)j->free_peak * j->pct / 100);
+    return EXIT_OK;
+}
+
+/* Finds a plan in j->plan (found: 1), or says why not. */
+static int solve(budget_job *j, const solve_ctx *c, int *found)
+{
+    *found = 0;
+    if (j->budget >= j->free_peak) { /* the given order's plan */
+        *found = 1;
+        return EXIT_OK;
+    }
+    budget_plan_free(&j->plan);
+    j->least = -1;
+    if (j->budget < j->bound) {
+        j->proven_infeasible = 1;
+        budget_outcome o = {.found = j->bound >= j->free_peak}; /* the given order's plan */
+        budget_plan p = {0};
+        if (!o.found && budget_greedy(&j->bm, j->bound, j->allow, j->bandwidth, c, &p, &o))
+            return EXIT_BAD;
+        if (o.found) j->least = j->bound;
+        budget_plan_free(&p);
+        snprintf(j->out.why, sizeof j->out.why,
+                 "a node's reads and writes, the buffers present at the start or those that "
+                 "end present need more");
+        return EXIT_OK;
+    }
+    if (budget_greedy(&j->bm, j->budget, j->allow, j->bandwidth, c, &j->plan, &j->out))
+        return EXIT_BAD;
+    *found = j->out.found;
+    return EXIT_OK;
+}
+
+static void say_none(const budget_job *j)
+{
+    char a[32], b[32];
+    units_bytes(a, sizeof a, j->budget, 0);
+    units_bytes(b, sizeof b, j->bound, 0);
+    if (j->proven_infeasible && j->least >= 0)
+        cli_eprintf("memtris budget: %s: no plan fits in %s; the least budget any plan fits in "
+                    "is %s (%" PRId64 " bytes)\n",
+                    j->g->source, a, b, j->least);
+    else if (j->proven_infeasible)
+        cli_eprintf("memtris budget: %s: no plan fits in %s; every plan needs at least %s (%" PRId64
+                    " bytes), and greedy found none there either\n",
+                    j->g->source, a, b, j->bound);
+    else
+        cli_eprintf("memtris budget: %s: greedy found no plan that fits in %s (%s); a plan may "
+                    "still exist: no plan can fit under %s\n",
+                    j->g->source, a, j->out.why, b);
+}
+
+static int run_budget(budget_job *j, const solve_ctx *ctx, int format)
+{
+    int status = prepare(j), found = 0;
+    if (!status) {
+        solve_ctx c = cli_search_begin(ctx);
+        status = solve(j, &c, &found);
+        cli_search_end();
+    }
+    if (status) return status;
+    char err[512];
+    if (found && (budget_check(&j->bm, &j->plan, j->bandwidth, &j->st, err, sizeof err) ||
+                  j->st.peak > j->budget)) {
+        cli_eprintf("memtris budget: internal error: greedy made an invalid plan for %s: %s\n",
+                    j->g->source, j->st.peak > j->budget ? "its peak passes the budget" : err);
+        return EXIT_BAD;
+    }
+    if (!found) say_none(j);
+    if (format == CLI_JSON) print_json(j, found);
+    else if (found) print_text(j);
+    return found ? EXIT_OK : EXIT_BAD;
+}
+
+int cmd_budget(int argc, char **argv)
+{
+    enum { OPT_ALLOW = 1100, OPT_BANDWIDTH };
+    static const struct option longopts[] = {
+        {"budget", required_argument, 0, 'b'},
+        {"solver", required_argument, 0, 's'},
+        {"format", required_argument, 0, 'f'},
+        {"allow", required_argument, 0, OPT_ALLOW},
+        {"bandwidth", required_argument, 0, OPT_BANDWIDTH},
+        {"time-limit", required_argument, 0, CLI_OPT_TIME_LIMIT},
+        {0, 0, 0, 0},
+    };
+    static const cli_opts opts = {"budget", "b:s:f:", longopts, NULL, print_help};
+    budget_job j = {.allow = BUDGET_ALLOW_RECOMPUTE, .bandwidth = BUDGET_BANDWIDTH, .least = -1};
+    solve_ctx ctx = {0};
+    const char *fname = DEFAULT_FORMAT, *barg = NULL;
+    int c, status;
+    while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
+        switch (c) {
+        case 'b': barg = optarg; break;
+        case 's':
+            if (strcmp(optarg, "greedy"))
+                return cli_usage_error("budget", "unknown solver '%s' (greedy)", optarg);
+            break;
+        case 'f': fname = optarg; break;
+        case OPT_ALLOW:
+            if (parse_allow(optarg, &j.allow)) return EXIT_USAGE;
+            break;
+        case OPT_BANDWIDTH: {
+            int64_t v = units_parse(optarg);
+            if (v < 1)
+                return cli_usage_error(
+                    "budget", "--bandwidth wants bytes a second, at least 1 (as 16G), not '%s'",
+                    optarg);
+            j.bandwidth = (double)v;
+            break;
+        }
+        case CLI_OPT_TIME_LIMIT:
+            if (cli_limit("budget", c, optarg, &ctx)) return EXIT_USAGE;
+            break;
+        }
+    }
+    if (c == CLI_OPT_STOP) return status;
+    if (!(j.file = cli_file("budget", argc, argv))) return EXIT_USAGE;
+    if (!barg) return cli_usage_error("budget", "--budget SIZE is required");
+    if (parse_budget(barg, &j)) return EXIT_USAGE;
+    int format = cli_format("budget", fname, (1u << CLI_TEXT) | (1u << CLI_JSON));
+    if (format < 0) return EXIT_USAGE;
+    if (!(j.g = cli_load(j.file, 0))) return EXIT_BAD;
+    status = run_budget(&j, &ctx, format);
+    budget_plan_free(&j.plan);
+    if (j.bm.g) budget_model_free(&j.bm);
+    graph_free(j.g);
+    return status;
+}

@@ -1,0 +1,122 @@
+/* budget.h: memory budgets. A plan is a sequence of events over a graph's compute nodes and
+ * buffers (run, free, offload, fetch) that runs every compute node at least once and keeps the
+ * present buffers' bytes at or under a budget; the model (what a node reads and writes, which
+ * nodes may run again, which buffers must end present), the plan of the graph's own order, an
+ * independent checker that replays any plan, a sound lower bound on every plan's peak, and the
+ * greedy solver. Exports budget_*. */
+#ifndef MEMTRIS_BUDGET_H
+#define MEMTRIS_BUDGET_H
+#include <stddef.h>
+#include <stdint.h>
+#include "sched/graph/graph.h"
+#include "sched/graph/solve.h"
+
+/* Events; x is a compute node's index (RUN) or a buffer's index (the others). */
+enum { BUDGET_RUN, BUDGET_FREE, BUDGET_OFFLOAD, BUDGET_FETCH };
+typedef struct budget_event {
+    uint32_t op;
+    uint32_t x;
+} budget_event;
+
+typedef struct budget_plan {
+    budget_event *ev;
+    size_t n, cap;
+} budget_plan;
+
+/* Appends an event: 0, or -1 out of memory. */
+int budget_plan_push(budget_plan *p, uint32_t op, uint32_t x);
+void budget_plan_free(budget_plan *p);
+/* "run", "free", "offload", "fetch". */
+const char *budget_op_word(uint32_t op);
+
+/* What may be used to fit (--allow). */
+enum { BUDGET_ALLOW_RECOMPUTE = 1, BUDGET_ALLOW_OFFLOAD = 2 };
+#define BUDGET_BANDWIDTH 16e9 /* bytes a second each way, by default */
+
+/* The model of a graph, read off it once:
+ * - the given order: the compute nodes by ascending Id (policy given; a graph whose Ids are
+ *   not a topological order has none);
+ * - a buffer's producer is the first compute node, in the given order, that its ALLOC has an
+ *   edge to; a compute node writes the buffers it produces and reads its other Inputs; a
+ *   buffer with no producer is present from the start;
+ * - a node may run again unless its Op is Input, its Phase optimizer, its Op random (one that
+ *   has rand, dropout, bernoulli or multinomial in it, any case) or it says "Rerun": false;
+ *   "Rerun": true allows it whatever the rest says;
+ * - the buffers the graph never frees (no FREE) must be present at the end. */
+typedef struct budget_model {
+    const graph *g;
+    uint32_t m;            /* compute nodes */
+    uint32_t *order;       /* [m] the compute nodes in the given order */
+    uint32_t *pos;         /* [n] a compute node's place in order; GRAPH_NONE for the others */
+    uint32_t *rd_off, *rd; /* [n+1] the buffers node i reads: rd[rd_off[i]..rd_off[i+1]) */
+    uint32_t *wr_off, *wr; /* the buffers node i writes, same layout */
+    uint32_t *producer;    /* [nbufs] its compute node, or GRAPH_NONE (present from the start) */
+    uint8_t *rerunnable;   /* [n] */
+    uint8_t *keep;         /* [nbufs] never freed by the graph: present at the end */
+    int64_t *lastread;     /* [nbufs] the place of its last reader (else its producer's), or -1 */
+    int64_t initial;       /* bytes present at the start (buffers without a producer) */
+} budget_model;
+
+/* Builds bm for g: 0, or -1 with a message (no given order, out of memory). */
+int budget_model_init(budget_model *bm, const graph *g, char *err, size_t errcap);
+void budget_model_free(budget_model *bm);
+
+/* What a plan comes to, from the checker's replay. */
+typedef struct budget_stats {
+    int64_t peak;            /* the most bytes present, after any event (or at the start) */
+    double extra_ms;         /* makespan minus the budget-free schedule's (sum of latencies) */
+    double makespan_ms;      /* the plan's, in the timeline model of budget_check */
+    uint64_t reruns;         /* runs of a node after its first */
+    int64_t offloaded_bytes; /* bytes copied out */
+    uint64_t events;
+} budget_stats;
+
+/* Replays plan p on bm's graph with nothing from the solver that made it: every event legal
+ * (a run's reads present, a node's first run after the first runs of the compute nodes before
+ * it along the Edges, only rerunnable nodes run again, free and offload of a present buffer,
+ * fetch of one offloaded), every compute node run, the never-freed buffers present at the end;
+ * the peak, the reruns and the time (compute in plan order on one stream; offloads and fetches
+ * one at a time on the transfer stream at bandwidth bytes/s, an offload once the buffer is
+ * made; a run after the fetches it reads; an event that takes bytes (a run that makes a
+ * buffer, a fetch) after every earlier free and offload has taken effect: a free when the runs
+ * that used the buffer have ended, an offload when its copy has too). 0 with st filled, or -1 with
+ * the first wrong event named in err ("event 12 (run Id 7): ..."). */
+int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth, budget_stats *st,
+                 char *err, size_t errcap);
+
+/* The plan of the given order with no budget: each node run once in order, each buffer freed
+ * right after its last reader; its peak is the budget-free peak. 0, or -1 out of memory. */
+int budget_given_plan(const budget_model *bm, budget_plan *p);
+
+/* A sound lower bound on every plan's peak: the largest of the bytes present at the start, of
+ * a compute node's reads and writes together (present when it runs) and of the never-freed
+ * buffers together (present at the end). */
+int64_t budget_lower_bound(const budget_model *bm);
+
+/* What a solver says. */
+typedef struct budget_outcome {
+    int found;          /* p is a whole plan within the budget */
+    solve_stop stopped; /* SOLVE_DONE, or the limit or cancel that stopped it (no plan) */
+    char why[200];      /* not found: why, in words */
+} budget_outcome;
+
+/* The greedy solver: walks the given order; when the next event would pass the budget it
+ * frees the present buffer not needed by the node about to run with the least rerun latency a
+ * byte (recompute allowed, the buffer's producer rerunnable; ties: the largest), then offloads
+ * the largest (offload allowed), and makes a missing buffer again when it is next needed
+ * (fetch, or rerun its producer, its producer's missing reads first). It walks with that rule
+ * and with DTR's (the latency a byte over the places to the next use; ties and offloads: the
+ * next use farthest) and keeps the plan of less extra time (at bandwidth bytes/s).
+ * O((n + e) log n) plus the reruns. Honours c's time limit, deadline and cancel. 0 with *o
+ * said (a plan in p when found), or -1 out of memory. */
+int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
+                  const solve_ctx *c, budget_plan *p, budget_outcome *o);
+
+/* Chen et al.'s sqrt(n) checkpointing, the baseline to beat: of the f compute nodes of Phase
+ * forward, the outputs of every k-th (k = ceil(sqrt(f))) stay; the other forward outputs
+ * that are rerunnable are freed after their last forward reader and made again, from the
+ * checkpoints, when the backward needs them. No budget: its peak is what it comes to. 0 with
+ * *o said (a plan in p when found; none without a forward Phase), or -1 out of memory. */
+int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o);
+
+#endif

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# test_budget.sh: end-to-end checks of "memtris budget": bad budgets and options (usage errors,
+# status 2), plans as text and JSON (the input graph's Ids and BufIds, replayed here by an
+# independent check in Python), infeasible budgets (status 1, "no plan fits in" only when a
+# bound proves it) and the training samples at 60% and 50%.
+# Usage: test_budget.sh MEMTRIS SOURCE_DIR [GROUP]. Needs python3. Prints "N passed, M failed".
+set -u
+
+if [ $# -lt 2 ]; then
+    echo "usage: $0 MEMTRIS SOURCE_DIR [GROUP]" >&2
+    exit 2
+fi
+M=$1
+SRC=$2
+GROUP=${3:-all}
+RESNET=$SRC/samples/resnet18_train.json
+TRANSFORMER=$SRC/samples/transformer_block_train.json
+. "$(dirname "$0")/clilib.sh" budget
+
+# In (an Input) makes x (100 B); A makes y (200 B); B reads y, makes w (300 B); C reads x and
+# w, makes z (100 B, kept). Every plan needs 500 B (B's and C's reads and writes); the given
+# order peaks at 600 B (x, y and w after B). In 500 B, x must leave while B runs: an Input's
+# output cannot be made again, so only offload fits it.
+TRIO=$TMP/trio.json
+cat >"$TRIO" <<'EOF'
+{"Nodes": [
+  {"Id": 0, "Op": "ALLOC", "Size": 100, "BufId": 10},
+  {"Id": 1, "Op": "Input", "Inputs": [10]},
+  {"Id": 2, "Op": "ALLOC", "Size": 200, "BufId": 20},
+  {"Id": 3, "Op": "A", "Latency": 5, "Inputs": [20]},
+  {"Id": 4, "Op": "ALLOC", "Size": 300, "BufId": 30},
+  {"Id": 5, "Op": "B", "Latency": 7, "Inputs": [20, 30]},
+  {"Id": 6, "Op": "FREE", "BufId": 20},
+  {"Id": 7, "Op": "ALLOC", "Size": 100, "BufId": 40},
+  {"Id": 8, "Op": "C", "Latency": 1, "Inputs": [10, 30, 40]},
+  {"Id": 9, "Op": "FREE", "BufId": 10},
+  {"Id": 10, "Op": "FREE", "BufId": 30}
+],
+"Edges": [[0, 1], [2, 3], [4, 5], [3, 5], [5, 6], [7, 8], [1, 8], [5, 8], [8, 9], [8, 10]]}
+EOF
+
+# A replay of a budget JSON against its graph, apart from memtris: every run's Inputs present
+# (its own ALLOC's buffers aside), the peak and the budget, every node run, the extra time.
+CHECK='
+import json, sys
+plan, graph = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+nodes = {n["Id"]: n for n in graph["Nodes"]}
+size = {n["BufId"]: n["Size"] for n in graph["Nodes"] if n["Op"] == "ALLOC"}
+alloc = {n["Id"]: n["BufId"] for n in graph["Nodes"] if n["Op"] == "ALLOC"}
+writes = {}
+for u, v in graph["Edges"]:
+    if u in alloc and nodes[v]["Op"] not in ("ALLOC", "FREE"):
+        b = alloc[u]
+        if b not in writes or v < writes[b]:
+            writes[b] = v
+made = {}
+for b, v in writes.items():
+    made.setdefault(v, set()).add(b)
+present, ran, mem, peak, extra = set(), {}, 0, 0, 0.0
+for op, x in plan["events"]:
+    if op == "run":
+        n = nodes[x]
+        need = set(n.get("Inputs", [])) - made.get(x, set())
+        assert need <= present, (x, need - present)
+        for b in made.get(x, set()) - present:
+            present.add(b)
+            mem += size[b]
+        if x in ran:
+            extra += n.get("Latency", 0)
+        ran[x] = ran.get(x, 0) + 1
+    elif op in ("free", "offload"):
+        assert x in present, (op, x)
+        present.remove(x)
+        mem -= size[x]
+    else:
+        assert x not in present
+        present.add(x)
+        mem += size[x]
+    peak = max(peak, mem)
+computes = [i for i, n in nodes.items() if n["Op"] not in ("ALLOC", "FREE")]
+assert all(i in ran for i in computes)
+assert peak == plan["peak"] <= plan["budget"], (peak, plan["peak"], plan["budget"])
+if plan["offloaded_bytes"] == 0:
+    assert abs(extra - plan["extra_ms"]) < 1e-6, (extra, plan["extra_ms"])
+assert sum(c - 1 for c in ran.values()) == plan["reruns"]
+'
+
+# usage_error DESC CMD...: status 2, a message on stderr, nothing on stdout.
+usage_error() {
+    local desc=$1
+    shift
+    run "$@"
+    expect_rc 2 "$desc"
+    expect_empty "$OUT" "$desc (stdout)"
+    expect_nonempty "$ERR" "$desc (message on stderr)"
+}
+
+group_usage() {
+    for b in 0 -5 9223372036854775808 99999999999999999999 "50 %" nan "" 1.5x 0% -3% abc%; do
+        usage_error "--budget '$b'" "$M" budget "$TRIO" --budget "$b"
+    done
+    usage_error "--budget missing" "$M" budget "$TRIO"
+    usage_error "--solver exact (not built)" "$M" budget "$TRIO" --budget 1K --solver exact
+    usage_error "--solver chain (not built)" "$M" budget "$TRIO" --budget 1K --solver chain
+    usage_error "--allow bad" "$M" budget "$TRIO" --budget 1K --allow swap
+    usage_error "--allow empty" "$M" budget "$TRIO" --budget 1K --allow ""
+    usage_error "--bandwidth 0" "$M" budget "$TRIO" --budget 1K --bandwidth 0
+    usage_error "--format csv" "$M" budget "$TRIO" --budget 1K --format csv
+    usage_error "--time-limit 0" "$M" budget "$TRIO" --budget 1K --time-limit 0
+    run "$M" budget --help
+    expect_rc 0 "budget --help"
+    expect_grep "$OUT" "Usage: memtris budget FILE --budget SIZE" "--help: usage"
+    expect_grep "$OUT" "exact and chain are not" "--help: the solvers not built"
+    run "$M" --help
+    expect_grep "$OUT" "  budget" "memtris --help lists budget"
+}
+
+group_plans() {
+    # At the budget-free peak (600 B): the given order, proven optimal.
+    run "$M" budget "$TRIO" --budget 100% --format json
+    expect_rc 0 "100%"
+    cp "$OUT" "$TMP/full.json"
+    py "100%: the given order" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["budget"] == d["budget_free_peak"] == d["peak"] == 600, d
+assert d["extra_ms"] == 0 and d["proven_optimal"] and d["lower_bound_ms"] == 0, d
+assert d["events"][0] == ["run", 1] and ["free", 20] in d["events"], d["events"]
+assert set(d) >= {"budget", "feasible", "peak", "extra_ms", "reruns", "offloaded_bytes",
+                  "proven_optimal", "lower_bound_ms", "events"}, d
+' "$TMP/full.json"
+    py "100%: replayed" "$CHECK" "$TMP/full.json" "$TRIO"
+    # 500 B: offload x to the host while B runs.
+    run "$M" budget "$TRIO" --budget 500 --allow recompute,offload --bandwidth 1000 --format json
+    expect_rc 0 "500 B with offload"
+    cp "$OUT" "$TMP/off.json"
+    py "500 B: x offloaded and fetched" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert ["offload", 10] in d["events"] and ["fetch", 10] in d["events"], d["events"]
+# 1000 B/s: each copy of x takes 100 ms; B waits for x to be out (100 ms), the fetch for the
+# free of y after B (107 ms), C for the fetch (207 ms): 208 ms against 13.
+assert d["offloaded_bytes"] == 100 and d["extra_ms"] == 195 and not d["proven_optimal"], d
+' "$TMP/off.json"
+    py "500 B: replayed" "$CHECK" "$TMP/off.json" "$TRIO"
+    run "$M" budget "$TRIO" --budget 500 --allow recompute,offload
+    expect_rc 0 "500 B text"
+    expect_grep "$OUT" "offload  BufId 10" "text: the offload event"
+    expect_grep "$OUT" "peak 500 B (500 bytes)" "text: the peak"
+    # Recompute alone cannot fit 500 B (x is an Input's): greedy says it found none, and that
+    # a plan may exist, never "no plan fits" (the bound, 500 B, does not prove it).
+    run "$M" budget "$TRIO" --budget 500
+    expect_rc 1 "500 B recompute only"
+    expect_grep "$ERR" "greedy found no plan that fits in 500 B" "500 B: honest"
+    if grep -q "no plan fits" "$ERR"; then bad "500 B: 'no plan fits' without a proof"; else ok; fi
+}
+
+group_infeasible() {
+    # Below 500 B no plan fits (C needs x, w and z); at 500 B greedy finds one with offload.
+    run "$M" budget "$TRIO" --budget 400 --allow recompute,offload
+    expect_rc 1 "400 B"
+    expect_grep "$ERR" "no plan fits in 400 B; the least budget any plan fits in is 500 B" \
+        "400 B: the least budget"
+    expect_empty "$OUT" "400 B: nothing on stdout"
+    run "$M" budget "$TRIO" --budget 400 --allow recompute,offload --format json
+    expect_rc 1 "400 B JSON"
+    py "400 B: JSON" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["feasible"] is False and d["proven_infeasible"] is True, d
+assert d["least_budget"] == 500 and d["least_budget_bound"] == 500, d
+' "$OUT"
+    # Recompute alone: 500 B is still the bound, but no plan is known there.
+    run "$M" budget "$TRIO" --budget 400 --format json
+    expect_rc 1 "400 B recompute only"
+    expect_grep "$ERR" "every plan needs at least 500 B" "400 B recompute: the bound alone"
+    py "400 B recompute: least_budget unknown" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["least_budget"] is None and d["least_budget_bound"] == 500, d
+' "$OUT"
+}
+
+group_samples() {
+    for f in "$RESNET" "$TRANSFORMER"; do
+        for p in 60% 50%; do
+            for a in recompute recompute,offload; do
+                run "$M" budget "$f" --budget "$p" --allow "$a" --format json
+                if [ "$rc" -eq 0 ]; then
+                    cp "$OUT" "$TMP/s.json"
+                    py "$(basename "$f") $p $a replayed" "$CHECK" "$TMP/s.json" "$f"
+                elif [ "$rc" -eq 1 ]; then
+                    expect_grep "$ERR" "greedy found no plan" "$(basename "$f") $p $a: honest"
+                else bad "$(basename "$f") $p $a: status $rc"; fi
+            done
+        done
+    done
+    run "$M" budget "$RESNET" --budget 60%
+    expect_rc 0 "resnet18 at 60% by recompute"
+    run "$M" budget "$RESNET" --budget 50% --allow recompute,offload
+    expect_rc 0 "resnet18 at 50% with offload"
+}
+
+run_groups
