@@ -93,8 +93,9 @@ static void small_json(small *g)
                 le += (size_t)snprintf(edges + le, sizeof edges - le, "[%d, %d], ", nid[v], fid[b]);
             }
     }
-    nodes[ln - 2] = 0; /* the last ",\n" */
-    if (le) edges[le - 2] = 0;
+    assert_true(ln >= 2 && ln < sizeof nodes && le < sizeof edges); /* nothing cut */
+    if (ln >= 2 && ln < sizeof nodes) nodes[ln - 2] = 0;            /* the last ",\n" */
+    if (le >= 2 && le < sizeof edges) edges[le - 2] = 0;
     snprintf(g->json, sizeof g->json, "{\"Nodes\": [%s], \"Edges\": [%s]}", nodes, edges);
 }
 
