@@ -11,7 +11,7 @@
 #include "gpu/replay.h"
 
 #define NGRAPHS 6
-#define NPOL    10 /* every policy of the table */
+#define NPOL    11 /* every policy of the table */
 
 static graph *graphs[NGRAPHS];
 static run runs[NGRAPHS][NPOL];
