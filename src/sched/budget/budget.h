@@ -41,7 +41,10 @@ enum { BUDGET_ALLOW_RECOMPUTE = 1, BUDGET_ALLOW_OFFLOAD = 2 };
  *   buffer with no producer is present from the start;
  * - a node may run again unless its Op is Input, its Phase optimizer, its Op random (one that
  *   has rand, dropout, bernoulli or multinomial in it, any case) or it says "Rerun": false;
- *   "Rerun": true allows it whatever the rest says;
+ *   "Rerun": true allows it whatever the rest says, except that a node that changes a buffer
+ *   in place ("InPlace") or produces one that another node changes in place never runs
+ *   again (rerunning the writers in order is not modelled: such a buffer is kept or
+ *   offloaded);
  * - the buffers the graph never frees (no FREE) must be present at the end. */
 typedef struct budget_model {
     const graph *g;

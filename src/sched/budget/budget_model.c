@@ -72,6 +72,24 @@ static int rerunnable(const graph *g, uint32_t v)
     return strcmp(op, "Input") != 0 && graph_phase(g, v) != GRAPH_PHASE_OPTIMIZER && !random_op(op);
 }
 
+/* A buffer changed in place ("InPlace") holds what its writers made of it: rerunning its
+ * producer alone would make it wrong, and rerunning a writer would change it twice. Rerunning
+ * its writers in order is not modelled, so neither its producer nor its writers run again
+ * (whatever "Rerun" says): it is kept, or offloaded. */
+static void model_inplace(budget_model *bm)
+{
+    const graph *g = bm->g;
+    if (!g->inplace) return;
+    for (uint32_t v = 0; v < g->n; v++)
+        for (uint32_t k = 0; k < g->in_off[v + 1] - g->in_off[v]; k++) {
+            if (!graph_input_inplace(g, v, k)) continue;
+            uint32_t b = graph_find_buf(g, g->inputs[g->in_off[v] + k]);
+            bm->rerunnable[v] = 0;
+            if (b != GRAPH_NONE && bm->producer[b] != GRAPH_NONE)
+                bm->rerunnable[bm->producer[b]] = 0;
+        }
+}
+
 /* The given order (policy given's run), the compute nodes' places and the producers. */
 static int model_order(budget_model *bm, char *err, size_t errcap)
 {
@@ -158,6 +176,7 @@ int budget_model_init(budget_model *bm, const graph *g, char *err, size_t errcap
     mark = NULL;
     for (uint32_t v = 0; v < g->n; v++)
         bm->rerunnable[v] = g->kind[v] == NODE_COMPUTE && rerunnable(g, v);
+    model_inplace(bm);
     for (uint32_t b = 0; b < g->nbufs; b++) {
         bm->keep[b] = g->buf_free[b] == GRAPH_NONE;
         bm->lastread[b] = bm->producer[b] == GRAPH_NONE ? -1 : (int64_t)bm->pos[bm->producer[b]];
