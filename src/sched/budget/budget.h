@@ -42,9 +42,9 @@ enum { BUDGET_ALLOW_RECOMPUTE = 1, BUDGET_ALLOW_OFFLOAD = 2 };
  * - a node may run again unless its Op is Input, its Phase optimizer, its Op random (one that
  *   has rand, dropout, bernoulli or multinomial in it, any case) or it says "Rerun": false;
  *   "Rerun": true allows it whatever the rest says, except that a node that changes a buffer
- *   in place ("InPlace") or produces one that another node changes in place never runs
- *   again (rerunning the writers in order is not modelled: such a buffer is kept or
- *   offloaded);
+ *   in place ("InPlace") never runs again, and a node runs again only until a buffer it
+ *   writes has been changed in place (rerunning the writers in order is not modelled: from
+ *   then on such a buffer is kept or offloaded);
  * - the buffers the graph never frees (no FREE) must be present at the end. */
 typedef struct budget_model {
     const graph *g;
@@ -58,6 +58,10 @@ typedef struct budget_model {
     uint8_t *keep;         /* [nbufs] never freed by the graph: present at the end */
     int64_t *lastread;     /* [nbufs] the place of its last reader (else its producer's), or -1 */
     int64_t initial;       /* bytes present at the start (buffers without a producer) */
+    int64_t *changed_at;   /* [nbufs] the place of the first node that changes it in place, or
+                            * INT64_MAX */
+    int64_t *frozen_from;  /* [n] the least changed_at of what the node writes: it may run again
+                            * only while the node at that place has not run */
 } budget_model;
 
 /* Builds bm for g: 0, or -1 with a message (no given order, out of memory). */
