@@ -48,6 +48,10 @@ static const cli_command commands[] = {
      "fit the graph into a memory budget (--budget SIZE or N%) by\n"
      "recomputing or offloading buffers: the plan, its extra time",
      cmd_budget},
+    {"whatif", "FILE",
+     "the seed's table made real: peak and time under checkpointing,\nmixed precision, gradient "
+     "accumulation and fusion",
+     cmd_whatif},
     {"validate", "FILE", "check a graph and summarize it", cmd_validate},
     {"lesson", "[FILE]",
      "a guided tour of the terminal UI: a built-in lesson\n"
