@@ -49,8 +49,9 @@ static const cli_command commands[] = {
      "recomputing or offloading buffers: the plan, its extra time",
      cmd_budget},
     {"whatif", "FILE",
-     "the seed's table made real: peak and time under checkpointing,\nmixed precision, gradient "
-     "accumulation and fusion",
+     "a training graph's peak and time under checkpointing,\n"
+     "mixed precision, gradient accumulation and fusion, beside\n"
+     "the savings claimed for them",
      cmd_whatif},
     {"validate", "FILE", "check a graph and summarize it", cmd_validate},
     {"lesson", "[FILE]",

@@ -1,6 +1,7 @@
 /* cmd_whatif.c: "memtris whatif": the seed's table of training-memory techniques made real on
  * one training graph (whatif_run): the peak and time as given, under checkpointing, mixed
- * precision, gradient accumulation and fusion, alone and combined, beside the seed's claims;
+ * precision, gradient accumulation and fusion, alone and combined, beside the claims of the
+ * seed's table (seed 000 section 6);
  * as text or JSON. Exports cmd_whatif. */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,8 +16,8 @@ static const char help[] =
     "Usage: memtris whatif FILE [-k K] [-p POLICY] [--format text|json]\n"
     "For a training graph (ALLOCs with a Category, compute nodes with a Phase),\n"
     "the peak (and, where the graph has Latency, the step's time) as given and\n"
-    "under the techniques of the seed's table, each beside its claim (BERT:\n"
-    "memory saved, training speed-up):\n"
+    "under the techniques of a well-known table for BERT, each beside what it\n"
+    "claims (memory saved, training speed-up):\n"
     "  checkpointing   the budget solver (greedy) at 50% of the budget-free peak\n"
     "                  (as memtris budget --budget 50%): the plan's peak; time\n"
     "                  plus the reruns' latency (claim: 65% less, 15% faster)\n"
@@ -56,7 +57,7 @@ static const char help[] =
 
 static void print_help(void) { fputs(help, stdout); }
 
-/* The seed's table (seed 000 section 6, BERT): memory saved and training speed-up, in %. */
+/* The claims (seed 000 section 6, a table for BERT): memory saved and training speed-up, in %. */
 static const int claims[WHATIF_NROWS][2] = {
     [WHATIF_ROW_CHECKPOINT] = {65, 15},
     [WHATIF_ROW_MIXED] = {50, 40},
@@ -74,6 +75,11 @@ typedef struct whatif_job {
 } whatif_job;
 
 static double change_pct(double v, double base) { return base > 0 ? 100 * (v - base) / base : 0; }
+
+static double saving_pct(int64_t peak, int64_t base)
+{
+    return base > 0 ? 100 * (double)(base - peak) / (double)base : 0;
+}
 
 static const char *label(const whatif_job *j, int i, char *out, size_t cap)
 {
@@ -103,7 +109,7 @@ static void text_row(const whatif_job *j, int i)
     }
     units_bytes(peak, sizeof peak, w->peak, 0);
     if (i != WHATIF_ROW_BASELINE)
-        snprintf(save, sizeof save, "%.1f%%", -change_pct((double)w->peak, (double)b->peak));
+        snprintf(save, sizeof save, "%.1f%%", saving_pct(w->peak, b->peak));
     if (w->has_time) {
         units_ms(t, sizeof t, w->time_ms);
         if (i != WHATIF_ROW_BASELINE)
@@ -120,7 +126,7 @@ static void print_text(const whatif_job *j)
     printf("%s: what-if, policy %s, k %" PRIu32 "\n", utf8_printable(j->g->source, src, sizeof src),
            j->pol->name, j->k);
     printf("%-24s %10s %7s %10s %7s  %s\n", "technique", "peak", "saving", "time", "change",
-           "seed's claim (BERT)");
+           "claimed (BERT)");
     for (int i = 0; i < WHATIF_NROWS; i++) text_row(j, i);
     printf("\n");
     if (c->has_peak)
@@ -143,7 +149,7 @@ static void print_text(const whatif_job *j)
     printf("fusion: elementwise ops (graphkit's --inplace list) folded into the compute node\n"
            "  just before them, their input buffer gone, latencies summed\n");
     if (!r->has_latency) printf("time: the graph has no Latency\n");
-    printf("claims: seed 000 section 6 (BERT: memory saved, training speed-up)\n");
+    printf("claimed: a published table for BERT (memory saved, training speed-up)\n");
 }
 
 static void json_opt_pct(jw *w, const char *k, int has, double v)
@@ -161,7 +167,7 @@ static void json_row(jw *w, const whatif_job *j, int i)
     jw_key(w, "peak");
     if (r->has_peak) jw_int(w, r->peak);
     else jw_null(w);
-    json_opt_pct(w, "saving_pct", r->has_peak, -change_pct((double)r->peak, (double)b->peak));
+    json_opt_pct(w, "saving_pct", r->has_peak, saving_pct(r->peak, b->peak));
     jw_key(w, "time_ms");
     if (r->has_peak && r->has_time) cli_jw_ms(w, r->time_ms);
     else jw_null(w);
