@@ -134,6 +134,28 @@ EOF
     expect_grep "$OUT" "time: the graph has no Latency" "no Latency: said"
 }
 
+# Ids that are not a topological order: given refuses the graph (status 1, its reason); under
+# another policy every row is made, relu folding into conv, which runs before it.
+group_order() {
+    cat >"$TMP/rev.json" <<'EOF'
+{"Nodes": [{"Id": 9, "Op": "ALLOC", "Size": 8, "BufId": 1, "Category": "activation"},
+  {"Id": 3, "Op": "conv", "Inputs": [1], "Phase": "forward"},
+  {"Id": 7, "Op": "ALLOC", "Size": 8, "BufId": 2, "Category": "gradient"},
+  {"Id": 1, "Op": "relu", "Inputs": [1, 2], "Phase": "backward"},
+  {"Id": 0, "Op": "FREE", "BufId": 1}, {"Id": 2, "Op": "FREE", "BufId": 2}],
+ "Edges": [[9, 3], [7, 1], [3, 1], [1, 0], [1, 2]]}
+EOF
+    run "$M" whatif "$TMP/rev.json"
+    expect_rc 1 "Ids out of order, given"
+    expect_grep "$ERR" "is not a topological order: the edge [9, 3]" "given: why"
+    expect_empty "$OUT" "given: nothing on stdout"
+    run "$M" whatif "$TMP/rev.json" -p priority
+    expect_rc 0 "Ids out of order, priority"
+    expect_grep "$OUT" "fusion (1 ops)                  8 B   50.0%" "priority: relu folds into conv"
+    expect_grep "$OUT" "checkpointing 50%        n/a: no plan fits in 8 B: every plan needs 16 B" \
+        "priority: checkpointing on the graph renumbered"
+}
+
 group_samples() {
     local f
     for f in "$RESNET" "$TRANSFORMER"; do

@@ -22,9 +22,9 @@ const char *whatif_row_name(int row)
 static int measure(const graph *g, const whatif_opts *o, whatif_row *row)
 {
     run r;
-    char err[200];
+    char err[480];
     if (policy_run(g, o->pol, o->c, &r, err, sizeof err)) {
-        snprintf(row->why, sizeof row->why, "policy %s: %s", o->pol->name, err);
+        snprintf(row->why, sizeof row->why, "%s", err);
         return -1;
     }
     row->has_peak = 1;
@@ -86,7 +86,7 @@ static int checkpoint(const graph *g, const whatif_opts *o, uint32_t k, double u
     budget_model bm;
     budget_plan p = {0};
     budget_stats st;
-    char err[200];
+    char err[480];
     int found = 0, rc = 0;
     if (budget_model_init(&bm, g, err, sizeof err)) {
         snprintf(row->why, sizeof row->why, "%s", err);
@@ -123,7 +123,7 @@ static int transformed(const graph *g, const whatif_opts *o, unsigned what, int 
                        whatif_row *row)
 {
     graph *t;
-    char err[200];
+    char err[480];
     uint32_t k = (what & WHATIF_ACCUM) ? o->k : 1;
     if (whatif_transform(g, what, o->k, &t, &row->fused, err, sizeof err)) {
         snprintf(row->why, sizeof row->why, "%s", err);
@@ -156,7 +156,9 @@ int whatif_run(const graph *g, const whatif_opts *o, whatif_result *r, char *err
         snprintf(err, errcap, "%s", row[WHATIF_ROW_BASELINE].why);
         return -1;
     }
-    if (checkpoint(g, o, 1, 0, &row[WHATIF_ROW_BASELINE], &row[WHATIF_ROW_CHECKPOINT]) ||
+    /* Checkpointing on g renumbered (transform 0): the budget model needs Ids in a
+     * topological order, which g's may not be. */
+    if (transformed(g, o, 0, 1, &row[WHATIF_ROW_CHECKPOINT]) ||
         transformed(g, o, WHATIF_FUSE, 0, &row[WHATIF_ROW_FUSION]))
         goto oom;
     static const int rows[] = {WHATIF_ROW_MIXED, WHATIF_ROW_ACCUM, WHATIF_ROW_THREE,

@@ -34,7 +34,7 @@ int whatif_elementwise(const char *op);
  * - WHATIF_FUSE: an elementwise node E (whatif_elementwise) that reads a buffer X made by
  *   exactly one compute node P and read by no node but P and E, X of Category none,
  *   activation, workspace or gradient and freed by the graph, P the compute node just before E
- *   in Id order (ALLOCs and FREEs aside) and no path from P to E but through X: X's ALLOC and
+ *   in the new order (ALLOCs and FREEs aside) and no path from P to E but through X: X's ALLOC and
  *   FREE go and P and E become one node (P's Id, Op, Phase and Stream, the Name "P+E", the
  *   Inputs of both, the Latencies summed); chains fold (conv+add+relu).
  * *fused counts the nodes folded (may be NULL). 0, or -1 with a message in err. */
@@ -68,7 +68,7 @@ typedef struct whatif_row {
     double extra_ms; /* checkpointing rows: the reruns' time, in the whole step */
     uint64_t reruns; /* checkpointing rows, in one (micro-batch) step */
     uint32_t fused;  /* nodes folded by fusion */
-    char why[240];   /* !has_peak: why not, in words */
+    char why[512];   /* !has_peak: why not, in words */
 } whatif_row;
 
 typedef struct whatif_opts {
@@ -87,8 +87,9 @@ typedef struct whatif_result {
 /* The rows for g. Time: the makespan of the policy's order (timeline_run); checkpointing adds
  * the plan's extra time; accumulation is k times the micro-batch's makespan less (k - 1)
  * times the optimizer's latencies (the update runs once). Rows that cannot be made say why
- * (no Categories, no plan within the budget). 0, or -1 with a message in err when the
- * baseline itself fails (the policy refuses g) or out of memory. */
+ * (no Categories, no plan within the budget). Checkpointing runs on g renumbered as
+ * whatif_transform does (the budget solver needs Ids in a topological order). 0, or -1 with a
+ * message in err when the baseline itself fails (the policy refuses g) or out of memory. */
 int whatif_run(const graph *g, const whatif_opts *o, whatif_result *r, char *err, size_t errcap);
 
 /* The row's name as the JSON says it: "baseline", "checkpointing", "mixed_precision",

@@ -2,7 +2,6 @@
  * elementwise ops), each a new graph built node by node through graph_build, renumbered in a
  * topological order that keeps the old Id order where it can. Exports whatif_transform and
  * whatif_elementwise. */
-#define _GNU_SOURCE /* qsort_r */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -86,11 +85,25 @@ typedef struct wb {
     uint32_t fused;
 } wb;
 
-static int by_id(const void *a, const void *b, void *ctx)
+/* g's nodes in a topological order, the least Id first among the ready (the Id order itself
+ * when it is one) into order. 0, or -1 out of memory. */
+static int topo_order(const graph *g, uint32_t *order, uint32_t *indeg)
 {
-    const graph *g = ctx;
-    int64_t x = g->id[*(const uint32_t *)a], y = g->id[*(const uint32_t *)b];
-    return (x > y) - (x < y);
+    heap h;
+    if (heap_init(&h, g->n + 1, 0)) return -1;
+    for (uint32_t i = 0; i < g->n; i++) {
+        indeg[i] = g->pred_off[i + 1] - g->pred_off[i];
+        if (!indeg[i]) heap_push(&h, (heap_item){{g->id[i], 0, 0}, i});
+    }
+    for (uint32_t made = 0; h.len;) {
+        uint32_t u = heap_pop(&h).node;
+        order[made++] = u;
+        for (uint32_t x = g->succ_off[u]; x < g->succ_off[u + 1]; x++)
+            if (!--indeg[g->succ[x]])
+                heap_push(&h, (heap_item){{g->id[g->succ[x]], 0, 0}, g->succ[x]});
+    }
+    heap_free(&h);
+    return 0;
 }
 
 static void wb_free(wb *w)
@@ -117,8 +130,8 @@ static int wb_init(wb *w, const graph *g, unsigned what, uint32_t k)
         !w->nwrite || !w->reader || !w->nread || !w->gone || !w->early || !w->seen || !w->stack ||
         !w->newid)
         return -1;
-    for (uint32_t i = 0; i < g->n; i++) w->order[i] = i, w->rep[i] = i, w->next[i] = GRAPH_NONE;
-    qsort_r(w->order, g->n, sizeof *w->order, by_id, (void *)(uintptr_t)g);
+    for (uint32_t i = 0; i < g->n; i++) w->rep[i] = i, w->next[i] = GRAPH_NONE;
+    if (topo_order(g, w->order, w->stack)) return -1;
     w->first = GRAPH_NONE;
     for (uint32_t p = 0, c = 0; p < g->n; p++) {
         uint32_t i = w->order[p];
