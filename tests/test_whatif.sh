@@ -181,6 +181,27 @@ for r in d["rows"]:
     done
 }
 
+# A generated training step with Latency: checkpointing at 50% finds a plan (its peak within
+# the budget, its time the baseline's plus the reruns'), and the other rows keep the time.
+group_gen_train() {
+    run "$M" gen train -n 2000 -o "$TMP/gt.json"
+    expect_rc 0 "gen train"
+    run "$M" whatif "$TMP/gt.json" --format json
+    expect_rc 0 "gen train: whatif"
+    py "gen train: the times" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r["name"]: r for r in d["rows"]}
+b, c = rows["baseline"], rows["checkpointing"]
+assert d["has_latency"] and b["time_ms"] > 0
+assert c["peak"] is not None and c["peak"] <= c["budget"] and c["reruns"] > 0, c
+assert abs(c["time_ms"] - (b["time_ms"] + c["extra_ms"])) < 1e-6 * b["time_ms"], c
+for n in ("mixed_precision", "accumulation", "fusion", "combined"):
+    assert abs(rows[n]["time_ms"] - b["time_ms"]) < 1e-6 * b["time_ms"], rows[n]
+    assert rows[n]["time_change_pct"] == 0, rows[n]
+' "$OUT"
+}
+
 # whatif_build.c's elementwise list is tools/graphkit.py's INPLACE_ELEMENTWISE_OPS.
 group_elementwise_list() {
     py "the elementwise list agrees with graphkit" '

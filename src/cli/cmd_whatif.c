@@ -5,6 +5,7 @@
  * as text or JSON. Exports cmd_whatif. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -74,7 +75,12 @@ typedef struct whatif_job {
     whatif_result r;
 } whatif_job;
 
-static double change_pct(double v, double base) { return base > 0 ? 100 * (v - base) / base : 0; }
+/* v against base in %, 0 within rounding (accumulation's k sums of base / k). */
+static double change_pct(double v, double base)
+{
+    double r = base > 0 ? 100 * (v - base) / base : 0;
+    return fabs(r) < 1e-6 ? 0 : r;
+}
 
 static double saving_pct(int64_t peak, int64_t base)
 {
