@@ -117,8 +117,8 @@ static int checkpoint(const graph *g, const whatif_opts *o, uint32_t k, double u
     return rc;
 }
 
-/* Row `row` of r: g transformed by what (and checkpointed after, with ckpt). 0, or -1 out
- * of memory. */
+/* Fills row: g transformed by what, measured (and checkpointed after, with ckpt); a transform
+ * or policy that fails leaves the row's why. 0, or -1 out of memory. */
 static int transformed(const graph *g, const whatif_opts *o, unsigned what, int ckpt,
                        whatif_row *row)
 {
