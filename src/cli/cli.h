@@ -419,6 +419,7 @@ int cmd_schedule(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_budget(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_lesson(int argc, char **argv);
