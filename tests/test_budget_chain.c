@@ -1,8 +1,9 @@
 /* test_budget_chain.c: the chain solver of memory budgets (budget_chain): uniform chains
  * against Griewank's revolve (with s slots a chain of l steps needs r*l - C(s+r, r-1) forward
- * steps, r the least with l <= C(s+r, r)), heterogeneous chains against a brute force over
- * (ran, present) states, every plan through budget_check, the why of graphs that are not
- * chains, and the solve_ctx limits (time, cancel, the table's memory). */
+ * steps, r the least with l <= C(s+r, r)) and, up to 4 steps, a brute force over (ran,
+ * present) states; heterogeneous chains against the brute force; every plan through budget_check,
+ * the why of graphs that are not chains, and the solve_ctx limits (time, cancel, the table's
+ * memory). */
 #include "testutil.h"
 #include "sched/budget/budget.h"
 #include "sched/graph/solve_watch.h"
@@ -310,6 +311,8 @@ static void uniform_chains_match_revolve(void **state)
                          (unsigned long long)st.reruns, revolve(l, s));
             assert_true(st.extra_ms == (double)st.reruns); /* latency 1 each */
             assert_non_null(strstr(o.why, "slots of 1000 bytes"));
+            if (l <= 4) /* small enough for the brute force: the least over every plan */
+                assert_int_equal(brute(&bm, (s + 2) * A + T), (long)st.reruns);
             cases++;
         }
         /* one byte less than 1 slot: x, a step's input and output and a tape do not fit */
@@ -362,8 +365,11 @@ static void random_chain(chainspec *c, uint64_t *s)
 }
 
 /* chain's extra time never below the brute force's least, a plan whenever chain finds one
- * checked, none where the brute force finds none; equal where the chain is whole (one forward
- * node a segment, the backward reading only its own tape and cut). */
+ * checked, none where the brute force finds none, a plan for at least half the budgets where
+ * one exists. Equality is counted, not asserted: the chain model holds what comes from
+ * outside the chain (the Input's x) throughout and each cut while its stretch runs, so a plan
+ * that frees x after the first forward, say, is out of its reach (the uniform chains above
+ * are where it is exact, and there it equals the brute force). */
 static void chains_against_brute_force(void **state)
 {
     (void)state;

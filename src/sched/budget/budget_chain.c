@@ -28,8 +28,7 @@ typedef struct chain {
     uint8_t *cutafter;   /* [m] an active cut after this forward place */
     uint32_t *seg;       /* [m] a forward or backward place's segment */
     uint8_t *cls;        /* [nbufs] C_* */
-    int64_t *lf;         /* [nbufs] a forward buffer's last forward reader's place */
-    uint8_t *bread;      /* [nbufs] a backward node reads it */
+    int64_t *lf, *lb;    /* [nbufs] a buffer's last forward, last backward reader's place */
     /* per segment: */
     uint32_t *fs, *gs;  /* [l + 1] its first forward place, its group's first backward place */
     uint32_t *cut;      /* [l] the buffer joining it to the next (GRAPH_NONE for the last) */
@@ -132,6 +131,7 @@ static int classify(chain *ch)
         uint32_t pr = bm->producer[b];
         uint32_t s = pr == GRAPH_NONE ? GRAPH_NONE : bm->pos[pr];
         ch->lf[b] = s == GRAPH_NONE ? -1 : (int64_t)s;
+        ch->lb[b] = -1;
         ch->cls[b] = s == GRAPH_NONE || s < ch->f0 ? C_OUT : s < ch->f1 ? C_FWD : C_BWD;
         if (ch->cls[b] == C_FWD && (bm->keep[b] || bm->lastread[b] >= (int64_t)ch->b1))
             ch->cls[b] = C_KEEP;
@@ -141,7 +141,7 @@ static int classify(chain *ch)
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
             uint32_t b = bm->rd[e];
             if (s < ch->f1 && (int64_t)s > ch->lf[b]) ch->lf[b] = s;
-            if (s >= ch->f1) ch->bread[b] = 1;
+            if (s >= ch->f1) ch->lb[b] = s;
         }
     }
     /* crossing[s]: forward buffers made at or before s and read after it, as a difference */
@@ -356,7 +356,7 @@ static void measure(chain *ch)
         if (ch->cls[b] != C_FWD) continue;
         uint32_t k = ch->seg[bm->pos[bm->producer[b]]];
         if (is_cut(ch, b)) ch->cut[k] = b, ch->A[k] = g->buf_size[b];
-        else if (ch->bread[b]) ch->T[k] += g->buf_size[b];
+        else if (ch->lb[b] >= 0) ch->T[k] += g->buf_size[b];
     }
     for (uint32_t k = 0; k < l; k++) {
         int64_t mn = 0, ma = 0;
@@ -372,26 +372,29 @@ static void measure(chain *ch)
                 uint32_t b = at[i];
                 if (ch->cls[b] != C_FWD) continue;
                 mn -= g->buf_size[b];
-                if (!ch->bread[b]) ma -= g->buf_size[b];
+                if (ch->lb[b] < 0) ma -= g->buf_size[b];
             }
         }
     }
     int64_t mem = 0;
-    for (uint32_t k = l; k-- > 0;) {
-        ch->D[k] = mem;
-        int64_t peak = mem;
+    for (uint32_t k = l; k-- > 0;) { /* the tape and cut go after their last readers */
+        int own = ch->cut[k] != GRAPH_NONE && ch->lb[ch->cut[k]] >= (int64_t)ch->gs[k];
+        int64_t rem = ch->T[k] + (own ? ch->A[k] : 0), peak = rem + (ch->D[k] = mem);
         for (uint32_t s = ch->gs[k]; s < group_end(ch, k); s++) {
             uint32_t v = bm->order[s];
             for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
                 mem += g->buf_size[bm->wr[e]];
-            if (mem > peak) peak = mem;
-            for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
-                ch->reads_cut[k] |= (bm->rd[e] == ch->cut[k]) | (k && bm->rd[e] == ch->cut[k - 1])
-                                                                    << 1;
+            if (rem + mem > peak) peak = rem + mem;
+            for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
+                uint32_t b = bm->rd[e];
+                ch->reads_cut[k] |= (uint8_t)((b == ch->cut[k]) | (k && b == ch->cut[k - 1]) << 1);
+                if (ch->cls[b] == C_FWD && ch->lb[b] == s && ch->seg[bm->pos[bm->producer[b]]] == k)
+                    rem -= g->buf_size[b];
+            }
             for (uint32_t i = off[s]; i < off[s + 1]; i++)
                 if (ch->cls[at[i]] == C_BWD) mem -= g->buf_size[at[i]];
         }
-        ch->Bn[k] = ch->T[k] + (ch->reads_cut[k] & 1 ? ch->A[k] : 0) + peak;
+        ch->Bn[k] = peak;
     }
 }
 
@@ -401,27 +404,12 @@ static void bounds(chain *ch)
     uint32_t l = ch->l;
     for (uint32_t s = ch->f1; s-- > ch->f0;) ch->fs[ch->seg[s]] = s;
     ch->fs[l] = ch->f1;
-    for (uint32_t k = 0; k < l; k++) {
-        ch->gs[k] = ch->b1;
-        ch->cut[k] = GRAPH_NONE;
-    }
-    /* gs[k]: the first backward place of a segment <= k (the groups descend) */
-    uint32_t s = ch->f1;
-    for (uint32_t k = l; k-- > 0;) {
+    uint32_t s = ch->f1; /* gs[k]: the first backward place of a segment <= k (they descend) */
+    for (uint32_t k = l; k-- > 0; ch->gs[k] = s, ch->cut[k] = GRAPH_NONE)
         while (s < ch->b1 && ch->seg[s] > k) s++;
-        ch->gs[k] = s;
-    }
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
+static int64_t gcd64(int64_t a, int64_t b) { return b ? gcd64(b, a % b) : a; }
 
 static int64_t up(int64_t x, int64_t q) { return (x + q - 1) / q; }
 
@@ -546,9 +534,10 @@ static void step(chain *ch, uint32_t s, int fwd, int tape)
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) ch->present[bm->wr[e]] = 1;
     for (uint32_t i = off[s]; i < off[s + 1]; i++) {
         uint32_t b = at[i];
-        if (fwd && (ch->cls[b] != C_FWD || (tape && ch->bread[b]))) continue;
-        drop(ch, b);
+        if (!fwd || (ch->cls[b] == C_FWD && !(tape && ch->lb[b] >= 0))) drop(ch, b);
     }
+    for (uint32_t e = bm->rd_off[v]; !fwd && e < bm->rd_off[v + 1]; e++) /* a tape's last */
+        if (ch->cls[bm->rd[e]] == C_FWD && ch->lb[bm->rd[e]] == (int64_t)s) drop(ch, bm->rd[e]);
 }
 
 static void forward(chain *ch, uint32_t k, int tape)
@@ -610,10 +599,10 @@ static void emit(chain *ch)
 
 static void chain_free(chain *ch)
 {
-    void *all[] = {ch->cutafter, ch->seg,       ch->cls, ch->lf,      ch->bread, ch->fs, ch->gs,
-                   ch->cut,      ch->reads_cut, ch->lat, ch->A,       ch->fn,    ch->fa, ch->T,
-                   ch->Bn,       ch->D,         ch->sA,  ch->sfn,     ch->sfa,   ch->sT, ch->sBn,
-                   ch->sD,       ch->opt,       ch->how, ch->present, ch->off,   ch->at};
+    void *all[] = {ch->cutafter, ch->seg,       ch->cls, ch->lf,      ch->lb,  ch->fs, ch->gs,
+                   ch->cut,      ch->reads_cut, ch->lat, ch->A,       ch->fn,  ch->fa, ch->T,
+                   ch->Bn,       ch->D,         ch->sA,  ch->sfn,     ch->sfa, ch->sT, ch->sBn,
+                   ch->sD,       ch->opt,       ch->how, ch->present, ch->off, ch->at};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
 }
 
@@ -624,9 +613,9 @@ static int chain_alloc(chain *ch)
     ch->seg = calloc(m, sizeof *ch->seg);
     ch->cls = calloc(nb, 1);
     ch->lf = calloc(nb, sizeof *ch->lf);
-    ch->bread = calloc(nb, 1);
+    ch->lb = malloc(nb * sizeof *ch->lb);
     ch->present = calloc(nb, 1);
-    return ch->cutafter && ch->seg && ch->cls && ch->lf && ch->bread && ch->present ? 0 : -1;
+    return ch->cutafter && ch->seg && ch->cls && ch->lf && ch->lb && ch->present ? 0 : -1;
 }
 
 static int chain_alloc_segments(chain *ch)
