@@ -453,6 +453,13 @@ static int spare_cut(const chain *ch, uint32_t a)
 
 static int64_t spare(const chain *ch, uint32_t a) { return spare_cut(ch, a) ? ch->sA[a - 1] : 0; }
 
+/* Whether segment k, not the last, has no backward and no tape: once its first run is done
+ * (before any backward: only the last segment's may be due), it need not run again. */
+static int idle(const chain *ch, uint32_t k)
+{
+    return k + 1 < ch->l && ch->gs[k] == group_end(ch, k) && !ch->T[k];
+}
+
 /* One entry: the least forward time that runs the backward of segments a..b, the cut before
  * a held outside m, with m slots. Its moves (how): run a..k-1 without their tapes and k with
  * its tape, drop the cut before k, keep k's cut and tape while k+1..b go, run k's backward,
@@ -460,8 +467,8 @@ static int64_t spare(const chain *ch, uint32_t a) { return spare_cut(ch, a) ? ch
  * the cut before j while j..b go, then a..j-1 (2j; rotor's leaf checkpoint). */
 static void entry(chain *ch, uint32_t a, uint32_t b, int64_t m)
 {
-    double best = HUGE_VAL, fw = 0;
-    int32_t how = -1;
+    double best = a == b && idle(ch, a) ? 0 : HUGE_VAL, fw = 0;
+    int32_t how = best == 0 ? 1 : -1;
     int64_t D = ch->sD[b], need = 0; /* the most the forwards of a..k-1 need */
     for (uint32_t k = a; k <= b; k++) {
         int64_t in = k > a ? ch->sA[k - 1] : 0; /* the cut before k, unless held outside */
@@ -563,6 +570,7 @@ static void replay_dp(chain *ch, uint32_t a, uint32_t b, int64_t m)
 {
     int32_t how = ch->how[at3(ch, a, b, m)];
     uint32_t k = (uint32_t)how / 2; /* the segment with its tape, or the one after the cut kept */
+    if (a == b && idle(ch, a)) return;
     for (uint32_t i = a; i < k; i++) {
         forward(ch, i, 0);
         if (i > a) drop(ch, ch->cut[i - 1]);
