@@ -13,7 +13,7 @@
 #include "util/units.h"
 
 static const char help[] =
-    "Usage: memtris budget FILE --budget SIZE [--solver greedy]\n"
+    "Usage: memtris budget FILE --budget SIZE [--solver greedy|chain]\n"
     "                           [--allow recompute,offload] [--bandwidth B]\n"
     "                           [--time-limit S] [--format text|json]\n"
     "                           [-o PLAN.json]\n"
@@ -27,9 +27,10 @@ static const char help[] =
     "  -b, --budget SIZE   bytes (1048576, 8MiB, 1.5G) or N% of the budget-free\n"
     "                      peak (the given order's, each buffer freed after its\n"
     "                      last reader), as 60%\n"
-    "  -s, --solver NAME   greedy (the default and, so far, the only one: DTR's\n"
-    "                      eviction by rerun time a byte; exact and chain are not\n"
-    "                      built yet)\n"
+    "  -s, --solver NAME   greedy (the default: DTR's eviction by rerun time a\n"
+    "                      byte) or chain (rotor's dynamic programme where the\n"
+    "                      graph is a chain of segments, recompute only; else it\n"
+    "                      says what breaks the chain); exact is not built yet\n"
     "      --allow LIST    recompute (the default), offload, or both: recompute,offload\n"
     "      --bandwidth B   bytes a second each way between device and host, as a size\n"
     "                      (16G: 16 GiB/s; default 16000000000)\n"
@@ -74,7 +75,7 @@ static const char help[] =
     "       \"offloaded_bytes\"}, ...], \"chen_sqrt_n\", \"seed_claim\": {\"budget\",\n"
     "       \"extra_ms\", \"says\"}}.\n"
     "Exit status 1 when no plan is found: \"no plan fits in X\" only when none can\n"
-    "(X is below a bound every plan's peak reaches), else \"greedy found no plan\".\n";
+    "(X is below a bound every plan's peak reaches), else \"SOLVER found no plan\".\n";
 
 static void print_help(void) { fputs(help, stdout); }
 
@@ -91,6 +92,7 @@ typedef struct budget_job {
     budget_outcome out;
     int proven_infeasible;
     int chen; /* Chen's baseline has a plan: chen_st */
+    const char *solver;
     budget_stats chen_st;
     const char *output; /* -o: the plan as a graph */
 } budget_job;
@@ -157,8 +159,8 @@ static void print_text(const budget_job *j)
     printf("%s: budget %s", utf8_printable(j->g->source, src, sizeof src),
            units_bytes(a, sizeof a, j->budget, 0));
     if (j->pct > 0) printf(" (%g%% of the budget-free peak)", j->pct);
-    printf(", budget-free peak %s, solver greedy, allow %s\n",
-           units_bytes(b, sizeof b, j->free_peak, 0),
+    printf(", budget-free peak %s, solver %s, allow %s\n",
+           units_bytes(b, sizeof b, j->free_peak, 0), j->solver,
            j->allow == BUDGET_ALLOW_RECOMPUTE ? "recompute"
            : j->allow == BUDGET_ALLOW_OFFLOAD ? "offload"
                                               : "recompute,offload");
@@ -168,6 +170,7 @@ static void print_text(const budget_job *j)
            units_bytes(b, sizeof b, j->st.offloaded_bytes, 0), j->st.events);
     printf("extra time %s: %s\n", units_ms(t, sizeof t, j->st.extra_ms),
            j->st.extra_ms == 0 ? "optimal (proven)" : "not proven optimal (lower bound 0 ms)");
+    if (!strcmp(j->solver, "chain") && j->out.found) printf("chain: %s\n", j->out.why);
     if (j->chen)
         printf("beside: Chen's sqrt(n) checkpointing peaks at %s with %" PRIu64 " reruns, %s "
                "extra\n",
@@ -179,7 +182,7 @@ static void json_head(jw *w, const budget_job *j)
 {
     jw_kint(w, "budget", j->budget);
     jw_kint(w, "budget_free_peak", j->free_peak);
-    jw_kstring(w, "solver", "greedy");
+    jw_kstring(w, "solver", j->solver);
     jw_key(w, "chen_sqrt_n");
     if (!j->chen) {
         jw_null(w);
@@ -284,7 +287,8 @@ static int solve(budget_job *j, const solve_ctx *c, int *found)
                  "end present need more");
         return EXIT_OK;
     }
-    if (budget_greedy(&j->bm, j->budget, j->allow, j->bandwidth, c, &j->plan, &j->out))
+    if ((strcmp(j->solver, "chain") ? budget_greedy : budget_chain)(
+            &j->bm, j->budget, j->allow, j->bandwidth, c, &j->plan, &j->out))
         return EXIT_BAD;
     *found = j->out.found;
     return EXIT_OK;
@@ -304,9 +308,9 @@ static void say_none(const budget_job *j)
                     " bytes), and greedy found none there either\n",
                     j->g->source, a, b, j->bound);
     else
-        cli_eprintf("memtris budget: %s: greedy found no plan that fits in %s (%s); a plan may "
+        cli_eprintf("memtris budget: %s: %s found no plan that fits in %s (%s); a plan may "
                     "still exist: no plan can fit under %s\n",
-                    j->g->source, a, j->out.why, b);
+                    j->g->source, j->solver, a, j->out.why, b);
 }
 
 static int run_budget(budget_job *j, const solve_ctx *ctx, int format)
@@ -321,8 +325,9 @@ static int run_budget(budget_job *j, const solve_ctx *ctx, int format)
     char err[512];
     if (found && (budget_check(&j->bm, &j->plan, j->bandwidth, &j->st, err, sizeof err) ||
                   j->st.peak > j->budget)) {
-        cli_eprintf("memtris budget: internal error: greedy made an invalid plan for %s: %s\n",
-                    j->g->source, j->st.peak > j->budget ? "its peak passes the budget" : err);
+        cli_eprintf("memtris budget: internal error: %s made an invalid plan for %s: %s\n",
+                    j->solver, j->g->source,
+                    j->st.peak > j->budget ? "its peak passes the budget" : err);
         return EXIT_BAD;
     }
     if (!found) say_none(j);
@@ -378,7 +383,7 @@ static int run_sweep(budget_job *j, const solve_ctx *ctx, int format, uint32_t p
     solve_ctx c = cli_search_begin(ctx);
     sweep_ctx sc = {j, &c};
     cli_budget_sweep s = {.bm = &j->bm,
-                          .solver = "greedy",
+                          .solver = j->solver,
                           .allow = j->allow == BUDGET_ALLOW_RECOMPUTE ? "recompute"
                                    : j->allow == BUDGET_ALLOW_OFFLOAD ? "offload"
                                                                       : "recompute,offload",
@@ -433,7 +438,10 @@ int cmd_budget(int argc, char **argv)
         {0, 0, 0, 0},
     };
     static const cli_opts opts = {"budget", "b:s:f:o:", longopts, NULL, print_help};
-    budget_job j = {.allow = BUDGET_ALLOW_RECOMPUTE, .bandwidth = BUDGET_BANDWIDTH, .least = -1};
+    budget_job j = {.allow = BUDGET_ALLOW_RECOMPUTE,
+                    .bandwidth = BUDGET_BANDWIDTH,
+                    .least = -1,
+                    .solver = "greedy"};
     solve_ctx ctx = {0};
     const char *fname = DEFAULT_FORMAT, *barg = NULL, *parg = NULL, *svg = NULL;
     int c, status, sweep = 0;
@@ -441,8 +449,9 @@ int cmd_budget(int argc, char **argv)
         switch (c) {
         case 'b': barg = optarg; break;
         case 's':
-            if (strcmp(optarg, "greedy"))
-                return cli_usage_error("budget", "unknown solver '%s' (greedy)", optarg);
+            if (strcmp(optarg, "greedy") && strcmp(optarg, "chain"))
+                return cli_usage_error("budget", "unknown solver '%s' (greedy, chain)", optarg);
+            j.solver = optarg;
             break;
         case 'f': fname = optarg; break;
         case OPT_ALLOW:

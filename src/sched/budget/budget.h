@@ -155,4 +155,25 @@ void budget_graph_map_free(budget_graph_map *map);
 int budget_graph_write(const graph *g, int (*write)(void *ctx, const char *data, size_t len),
                        void *ctx, char *err, size_t errcap);
 
+/* The chain solver, rotor's dynamic programme (Herrmann et al. 2019) where the graph is a chain
+ * of segments: compute nodes in the given order as [others] [Phase forward] [Phase backward]
+ * [others], every forward node able to run again; the forward cut after each place where one
+ * buffer alone is made before and read after (a segment's cut buffer), the cuts merged until
+ * every backward node reads only its own segment's buffers, the cut buffer of the segment
+ * before it and buffers from outside the forward, and the backward visits the segments from
+ * the last to the first. Per segment: its forward latency, its forward peak with and without
+ * keeping what its backward reads (the tape), the tape, the cut buffer, the backward's need
+ * and the backward's bytes in flight; the buffers from outside the chain are held through it.
+ * The DP (segments^3 x slots) chooses, for each stretch of segments, to run the first with
+ * its tape or to run some without and keep a cut buffer, with memory in slots: the greatest
+ * common divisor of those sizes when the budget is at most 1000 of them, else budget / 1000
+ * rounded up (sizes rounded up: the answer is optimal only within the chain model at that
+ * grain, never claimed proven). Recompute only. The plan is replayed by budget_check before it
+ * is given. Not a chain: o->found 0 and o->why "not a chain of segments: ..." naming the node
+ * or buffer that breaks it. Found: o->why says the segments and the slot. Honours c's time
+ * limit, deadline, cancel and its memory (the table's bytes over solve_max_memory: refused,
+ * SOLVE_MEMORY). 0 with *o said, or -1 out of memory. */
+int budget_chain(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
+                 const solve_ctx *c, budget_plan *p, budget_outcome *o);
+
 #endif
