@@ -86,7 +86,7 @@ int budget_best(const budget_model *bm, int64_t budget, unsigned allow, double b
         none |= !so.found && sp.proven;
         if (sp.stopped != SOLVE_DONE) pf->stopped = sp.stopped;
         pf->states += sp.states;
-        if (!so.found && !o->why[0]) {
+        if (!so.found) { /* the last one's words: exact's, when it ran */
             memcpy(o->why, so.why, sizeof o->why);
             o->stopped = so.stopped;
         }
@@ -95,8 +95,8 @@ int budget_best(const budget_model *bm, int64_t budget, unsigned allow, double b
     budget_plan_free(&cur);
     o->found = isfinite(best);
     if (o->found) {
-        pf->lower_bound_ms = lb < best ? lb : best;
-        pf->proven = best <= lb;
+        pf->proven = best <= lb + 1e-9 * (1 + lb); /* sums in another order: the last bits */
+        pf->lower_bound_ms = pf->proven || lb > best ? best : lb;
         o->stopped = SOLVE_DONE;
         o->why[0] = 0;
     } else if (none) {

@@ -114,8 +114,10 @@ int budget_exact_conclude(xs *x, uint32_t goal, budget_plan *inc, double bandwid
     }
     o->found = have;
     if (o->found) {
-        pf->lower_bound_ms = lb;
-        pf->proven = x->ub <= lb;
+        /* the same sums in another order may differ in their last bits */
+        if (goal != NONE && !x->offload && !o->why[0]) lb = x->ub;
+        pf->proven = x->ub <= lb + 1e-9 * (1 + lb);
+        pf->lower_bound_ms = pf->proven ? x->ub : lb;
     } else if (x->stopped == SOLVE_DONE && !o->why[0]) {
         pf->proven = 1;
         snprintf(o->why, sizeof o->why,
