@@ -532,9 +532,10 @@ static void training_samples(void **state)
                 if (!f) assert_true(b >= lb); /* greedy never fails where the bound says */
             }
         }
-        /* resnet18 fits in 60% by recompute alone, and in 50% with offload */
+        /* resnet18 fits in 65% by recompute alone (its ReLUs change the batch norms' outputs
+         * in place: those are kept), and in 50% with offload */
         if (k == 0) {
-            assert_true(greedy_checked(&bm, peak * 60 / 100, BUDGET_ALLOW_RECOMPUTE, 0));
+            assert_true(greedy_checked(&bm, peak * 65 / 100, BUDGET_ALLOW_RECOMPUTE, 0));
             assert_true(greedy_checked(&bm, peak * 50 / 100,
                                        BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD, 0));
         }

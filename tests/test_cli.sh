@@ -109,6 +109,17 @@ group_help() {
             expect_empty "$ERR" "memtris $c $opt (stderr)"
         done
     done
+    # Every long option a command's --help lists is one it takes: given before --help, it
+    # is read (with a value where it takes one) and the help follows, not "unknown option".
+    local cmd o
+    for cmd in $(awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }' \
+                  <("$M" --help)); do
+        for o in $("$M" "$cmd" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+'); do
+            run "$M" "$cmd" "$o" 1 --help
+            if [ "$rc" -eq 0 ] || ! grep -q "unknown option" "$ERR"; then ok
+            else bad "memtris $cmd: its --help lists $o, which it calls unknown"; fi
+        done
+    done
     # The man page's COMMANDS lists the commands of memtris --help (the
     # table in src/cli/cli_main.c), no more, no fewer, in the same order:
     # the tags of its top-level .TP entries (not those nested in .RS).

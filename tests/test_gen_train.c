@@ -154,6 +154,29 @@ static void check_lifetimes(const graph *g)
     assert_int_equal(layers, weights);
 }
 
+/* InPlace: each update (sgd) lists its weight, each decay its gradient, a backward the
+ * gradients it adds to; a forward node none; the changed buffer is always the first Input. */
+static void check_inplace(const graph *g)
+{
+    uint32_t sgd = 0;
+    for (uint32_t i = 0; i < g->n; i++) {
+        if (g->kind[i] != NODE_COMPUTE) continue;
+        uint32_t nin = g->in_off[i + 1] - g->in_off[i], k0 = nin;
+        for (uint32_t k = 0; k < nin; k++)
+            if (graph_input_inplace(g, i, k) && k0 == nin) k0 = k;
+        const char *op = graph_op(g, i);
+        int phase = graph_phase(g, i);
+        if (phase == GRAPH_PHASE_FORWARD) assert_int_equal(k0, nin);
+        if (phase != GRAPH_PHASE_OPTIMIZER || strcmp(op, "add_")) continue;
+        assert_int_equal(k0, 0);
+        uint32_t b = graph_find_buf(g, g->inputs[g->in_off[i]]);
+        int cat = graph_buf_category(g, b);
+        sgd += cat == GRAPH_CAT_WEIGHT;
+        assert_true(cat == GRAPH_CAT_WEIGHT || cat == GRAPH_CAT_GRADIENT);
+    }
+    assert_true(sgd > 0);
+}
+
 static void tagged_and_shaped(void **state)
 {
     (void)state;
@@ -162,6 +185,7 @@ static void tagged_and_shaped(void **state)
         graph *g = load_train(sizes[i], 1 + i);
         check_tags(g);
         check_lifetimes(g);
+        check_inplace(g);
         graph_free(g);
     }
 }

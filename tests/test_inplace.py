@@ -104,6 +104,8 @@ check(n == 1 and allocs(h) == ["conv.out", "fc.out", "x.out"], f"relu's ALLOC is
 b = buf["conv"]
 check(by_name(h, "relu")["Inputs"] == [b] and by_name(h, "fc")["Inputs"] == [b, buf["fc"]],
       f"relu writes conv's buffer and fc reads it: {by_name(h, 'relu')}, {by_name(h, 'fc')}")
+check(by_name(h, "relu").get("InPlace") == [b] and "InPlace" not in by_name(h, "fc"),
+      f"relu lists conv's buffer in InPlace, fc nothing: {by_name(h, 'relu')}")
 frees = [x for x in h["Nodes"] if x["Op"] == "FREE" and x["BufId"] == b]
 check(len(frees) == 1 and frees[0]["Name"] == "free conv" and frees[0]["Id"] == by_name(h, "fc")["Id"] + 1,
       f"conv's one FREE moved right after fc, the alias's last use: {frees}")

@@ -134,6 +134,16 @@ for opt in fxtrain.OPTIMIZERS:
 g = fx2memtris.export_train(model, [16, 64], torch.float32, "sgd", "sum")
 check("Measured" not in g, "no Measured without --measure")
 check(categories(g).get("output") == 4, "--loss sum: the loss is the output")
+comp = [n for n in g["Nodes"] if n["Op"] not in ("ALLOC", "FREE")]
+upd = [n for n in comp if n.get("Phase") == "optimizer" and n["Op"].endswith("_")]
+# torch 1.13's native_batch_norm schema does not mark the running stats as written
+weights = {n["BufId"] for n in g["Nodes"] if n.get("Category") == "weight" and "running_" not in n["Name"]}
+check(upd and all(n.get("InPlace") for n in upd), f"each SGD update has an InPlace: {upd[:2]}")
+check(all(set(n["InPlace"]) <= set(n["Inputs"]) for n in comp if "InPlace" in n),
+      "InPlace lists Inputs only")
+changed = {b for n in comp for b in n.get("InPlace", [])}
+check(weights <= changed, "the parameters are changed in place by their updates (and "
+      f"num_batches_tracked by add_): not {sorted(weights - changed)}, also {sorted(changed - weights)}")
 
 gf = fx2memtris.export_train(model, [16, 64], torch.float32, "sgd", "sum", flops=True)
 comp = [n for n in gf["Nodes"] if n["Op"] not in ("ALLOC", "FREE")]

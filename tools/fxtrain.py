@@ -289,7 +289,9 @@ class AtenExporter(graphkit.Emitter):
                 out_bufs.append(b)
         aliased = [b for b in out_bufs if b is not None and b not in [m for m, _ in made]]
         inputs = list(dict.fromkeys(in_bufs + aliased + [b for b, _ in made]))
-        c = self.node(Op=self.op_word(n), Name=n.name, Inputs=inputs, Phase=phase)
+        changed = [b for b in dict.fromkeys(written) if b in inputs and b not in [m for m, _ in made]]
+        extra = {"InPlace": changed} if changed else {}
+        c = self.node(Op=self.op_word(n), Name=n.name, Inputs=inputs, Phase=phase, **extra)
         self.compute_of[n] = c
         for d in deps:
             self.edge(d, c)

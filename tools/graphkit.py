@@ -535,6 +535,7 @@ def inplace(graph):
         if b is None:
             continue
         extra += [[alloc[b]["Id"], c["Id"]]] + [[t, c["Id"]] for t in touchers[b][:-1]]
+        c["InPlace"] = list(dict.fromkeys(c.get("InPlace", []) + [b]))
         for t in touchers[o]:
             by_id[t]["Inputs"] = list(dict.fromkeys(b if x == o else x for x in by_id[t]["Inputs"]))
         touchers[b] += touchers[o][1:]

@@ -36,7 +36,7 @@ typedef struct cli_opts {
 } cli_opts;
 
 /* The most long options a command may have (--help and --version aside). */
-#define CLI_MAX_OPTS 16
+#define CLI_MAX_OPTS 32
 
 /* What cli_opt returns besides an option's character. */
 enum { CLI_OPT_END = -1, CLI_OPT_STOP = -2 };
@@ -419,6 +419,7 @@ int cmd_schedule(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_budget(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_lesson(int argc, char **argv);

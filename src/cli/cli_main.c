@@ -48,6 +48,11 @@ static const cli_command commands[] = {
      "fit the graph into a memory budget (--budget SIZE or N%) by\n"
      "recomputing or offloading buffers: the plan, its extra time",
      cmd_budget},
+    {"whatif", "FILE",
+     "a training graph's peak and time under checkpointing,\n"
+     "mixed precision, gradient accumulation and fusion, beside\n"
+     "the savings claimed for them",
+     cmd_whatif},
     {"validate", "FILE", "check a graph and summarize it", cmd_validate},
     {"lesson", "[FILE]",
      "a guided tour of the terminal UI: a built-in lesson\n"

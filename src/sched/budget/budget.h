@@ -41,7 +41,10 @@ enum { BUDGET_ALLOW_RECOMPUTE = 1, BUDGET_ALLOW_OFFLOAD = 2 };
  *   buffer with no producer is present from the start;
  * - a node may run again unless its Op is Input, its Phase optimizer, its Op random (one that
  *   has rand, dropout, bernoulli or multinomial in it, any case) or it says "Rerun": false;
- *   "Rerun": true allows it whatever the rest says;
+ *   "Rerun": true allows it whatever the rest says, except that a node that changes a buffer
+ *   in place ("InPlace") never runs again, and a node runs again only until a buffer it
+ *   writes has been changed in place (rerunning the writers in order is not modelled: from
+ *   then on such a buffer is kept or offloaded);
  * - the buffers the graph never frees (no FREE) must be present at the end. */
 typedef struct budget_model {
     const graph *g;
@@ -55,6 +58,10 @@ typedef struct budget_model {
     uint8_t *keep;         /* [nbufs] never freed by the graph: present at the end */
     int64_t *lastread;     /* [nbufs] the place of its last reader (else its producer's), or -1 */
     int64_t initial;       /* bytes present at the start (buffers without a producer) */
+    int64_t *changed_at;   /* [nbufs] the place of the first node that changes it in place, or
+                            * INT64_MAX */
+    int64_t *frozen_from;  /* [n] the least changed_at of what the node writes: it may run again
+                            * only while the node at that place has not run */
 } budget_model;
 
 /* Builds bm for g: 0, or -1 with a message (no given order, out of memory). */
@@ -163,5 +170,34 @@ const budget_solver *budget_solver_find(const char *name);
 int budget_best(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
                 const solve_ctx *c, const budget_plan *seed, budget_plan *p, budget_outcome *o,
                 budget_proof *pf);
+
+/* The plan as a memtris graph (budget_graph.c). Node Ids ascend in the plan's event order, so
+ * that policy given replays the plan and peaks where budget_check says. The buffers present
+ * from the start are ALLOCed first; a first run keeps its node's Op, Name, Latency, Stream,
+ * Phase and Rerun; a rerun is a new compute node named "NAME (rerun)"; a buffer made again (by
+ * a rerun or a fetch) is a new ALLOC with a new BufId (past the input's largest), named
+ * "NAME (rerun)" or "NAME (fetched)", its Size and Category kept, read by the later readers; a
+ * free is a FREE of the current incarnation after everything that used it; an offload is a
+ * compute node of Op "Offload" (Stream 1, Latency bytes / bandwidth in ms) that reads the
+ * buffer, then its FREE; a fetch is the new ALLOC, then a compute node of Op "Fetch" after the
+ * offload. Edges go from what makes a buffer to what reads it, from its users to its FREE, and
+ * between first runs as the input's Edges between compute nodes (directly or through one ALLOC
+ * or FREE). map (when not NULL) says what each node is, by the node's index (its Id). */
+enum { BPG_RUN, BPG_RERUN, BPG_OFFLOAD, BPG_FETCH, BPG_ALLOC, BPG_FREE };
+typedef struct budget_graph_map {
+    uint32_t *kind; /* [plan graph's nodes] BPG_* */
+    uint32_t *of;   /* [plan graph's nodes] the input graph's node index (RUN, RERUN) or
+                       buffer index (OFFLOAD, FETCH, ALLOC, FREE) */
+} budget_graph_map;
+/* The plan as a memtris graph: 0 with *out (and map, when not NULL) set, or -1 with err (the
+ * plan fails budget_check, out of memory, Ids or BufIds past 2^53 - 1). */
+int budget_plan_graph(const budget_model *bm, const budget_plan *p, double bandwidth, graph **out,
+                      budget_graph_map *map, char *err, size_t errcap);
+void budget_graph_map_free(budget_graph_map *map);
+/* Writes g (any graph) as memtris JSON (Nodes in index order with their fields, then Edges)
+ * through write (0 to go on, nonzero to stop), which every command loads back. 0, or -1 with
+ * err (a write stopped, out of memory). */
+int budget_graph_write(const graph *g, int (*write)(void *ctx, const char *data, size_t len),
+                       void *ctx, char *err, size_t errcap);
 
 #endif

@@ -14,6 +14,7 @@ typedef struct replay {
     const budget_model *bm;
     const graph *g;
     uint8_t *present, *host;
+    uint8_t *changed;   /* [nbufs] a node that changes it in place ("InPlace") has run */
     uint32_t *runs;     /* [n] how often each node ran */
     size_t *first;      /* [n] the event of its first run */
     double *ready;      /* [nbufs] when its bytes on the device are whole (made or fetched) */
@@ -55,6 +56,12 @@ static int do_run(replay *r, size_t k, const budget_event *e)
     uint32_t v = e->x;
     if (v >= g->n || g->kind[v] != NODE_COMPUTE) return fail(r, k, NULL, "not a compute node");
     if (r->runs[v] && !bm->rerunnable[v]) return fail(r, k, e, "this node cannot be rerun");
+    for (uint32_t i = bm->wr_off[v]; r->runs[v] && i < bm->wr_off[v + 1]; i++)
+        if (r->changed[bm->wr[i]])
+            return fail(r, k, e,
+                        "it runs again after BufId %" PRId64
+                        ", which it writes, was changed in place",
+                        g->buf_id[bm->wr[i]]);
     double start = r->comp;
     for (uint32_t i = bm->rd_off[v]; i < bm->rd_off[v + 1]; i++) {
         uint32_t b = bm->rd[i];
@@ -75,6 +82,11 @@ static int do_run(replay *r, size_t k, const budget_event *e)
     }
     for (uint32_t i = bm->rd_off[v]; i < bm->rd_off[v + 1]; i++)
         if (r->used[bm->rd[i]] < end) r->used[bm->rd[i]] = end;
+    for (uint32_t i = 0; i < g->in_off[v + 1] - g->in_off[v]; i++)
+        if (graph_input_inplace(g, v, i)) {
+            uint32_t b = graph_find_buf(g, g->inputs[g->in_off[v] + i]);
+            if (b != GRAPH_NONE) r->changed[b] = 1;
+        }
     r->comp = end;
     if (r->runs[v]++) r->st->reruns++;
     else r->first[v] = k;
@@ -192,13 +204,15 @@ int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth,
     size_t nb = (size_t)g->nbufs + 1, n = (size_t)g->n + 1;
     r.present = calloc(nb, 1);
     r.host = calloc(nb, 1);
+    r.changed = calloc(nb, 1);
     r.runs = calloc(n, sizeof *r.runs);
     r.first = calloc(n, sizeof *r.first);
     r.ready = calloc(nb, sizeof *r.ready);
     r.used = calloc(nb, sizeof *r.used);
     r.host_ready = calloc(nb, sizeof *r.host_ready);
     int bad = -1;
-    if (!r.present || !r.host || !r.runs || !r.first || !r.ready || !r.used || !r.host_ready)
+    if (!r.present || !r.host || !r.changed || !r.runs || !r.first || !r.ready || !r.used ||
+        !r.host_ready)
         snprintf(err, errcap, "out of memory");
     else if (!(bandwidth > 0)) snprintf(err, errcap, "the bandwidth must be above 0");
     else bad = replay_all(&r, p);
@@ -215,6 +229,7 @@ int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth,
     }
     free(r.present);
     free(r.host);
+    free(r.changed);
     free(r.runs);
     free(r.first);
     free(r.ready);

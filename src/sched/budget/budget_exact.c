@@ -354,6 +354,9 @@ static int may_run(xs *x, uint32_t v, uint32_t i)
         return 1;
     }
     if (!x->recompute || !bm->rerunnable[v]) return 0;
+    for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) /* not once changed in place */
+        for (uint32_t k = x->chg_off[bm->wr[e]]; k < x->chg_off[bm->wr[e] + 1]; k++)
+            if (bit(RAN(x->cur), x->chg[k])) return 0;
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
         uint32_t b = bm->wr[e];
         if (x->need[b] && !bit(PRES(x, x->cur), b) && !(x->offload && bit(HOST(x, x->cur), b)))
@@ -377,6 +380,30 @@ static int expand(xs *x, uint32_t k)
             x->stack[x->nb + nmov++] = x->g->n + b;
     for (uint32_t q = 0; q < nmov; q++)
         if (try_move(x, k, x->stack[x->nb + q])) return -1;
+    return 0;
+}
+
+/* Each buffer's nodes that change it in place ("InPlace"), by their places: a node that
+ * writes the buffer never runs again once one of them has run (budget_check). */
+static int changers(xs *x)
+{
+    const graph *g = x->g;
+    x->chg_off = calloc((size_t)x->nb + 2, sizeof *x->chg_off);
+    if (!x->chg_off) return -1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t v = 0; g->inplace && v < g->n; v++)
+            for (uint32_t k = 0; k < g->in_off[v + 1] - g->in_off[v]; k++) {
+                uint32_t b = graph_find_buf(g, g->inputs[g->in_off[v] + k]);
+                if (!graph_input_inplace(g, v, k) || b == GRAPH_NONE || x->bm->pos[v] == GRAPH_NONE)
+                    continue;
+                if (pass) x->chg[x->chg_off[b + 1]++] = x->bm->pos[v];
+                else x->chg_off[b + 2]++;
+            }
+        if (pass) break;
+        for (uint32_t b = 0; b < x->nb; b++) x->chg_off[b + 2] += x->chg_off[b + 1];
+        x->chg = malloc(((size_t)x->chg_off[x->nb + 1] + 1) * sizeof *x->chg);
+        if (!x->chg) return -1;
+    }
     return 0;
 }
 
@@ -437,6 +464,7 @@ static int setup(xs *x)
             uint32_t p = bm->producer[bm->rd[e]];
             if (p != GRAPH_NONE && bm->pos[p] >= bm->pos[v]) x->ordered = 0;
         }
+    if (changers(x)) return -1;
     return topo_order(x) ? -2 : 0;
 }
 
@@ -453,6 +481,8 @@ static void teardown(xs *x)
     free(x->stamp);
     free(x->pinned);
     free(x->topo);
+    free(x->chg_off);
+    free(x->chg);
     free(x->csize);
     free(x->cand);
     free(x->stack);

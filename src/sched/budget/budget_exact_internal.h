@@ -43,6 +43,7 @@ typedef struct xs {
     uint8_t *done, *need; /* need: 1 may be needed, 2 surely needed (a run to come reads it) */
     uint32_t *stamp, stampv, *pinned, pinv;
     uint32_t *topo;
+    uint32_t *chg_off, *chg; /* [nbufs+1] the places of the nodes that change b in place */
     int64_t *csize;
     uint32_t *cand, *stack;
     double ub;     /* the incumbent's extra time, HUGE_VAL without one */

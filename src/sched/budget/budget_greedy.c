@@ -29,6 +29,7 @@ typedef struct gs {
     uint32_t *stamp;              /* [nbufs] place + 2 when last put in touched */
     size_t ntouched;
     uint32_t place;           /* the place in the given order being run */
+    uint32_t done;            /* the places whose first runs are done */
     uint32_t *stack, *cursor; /* the reruns under way: node, and the next of its reads */
     int64_t mem;
     heap h;
@@ -65,6 +66,13 @@ static int emit(gs *s, uint32_t op, uint32_t x)
     return 0;
 }
 
+/* Whether p may run again now: rerunnable, and no buffer it writes changed in place yet. */
+static int may_rerun(const gs *s, uint32_t p)
+{
+    const budget_model *bm = s->bm;
+    return p != GRAPH_NONE && bm->rerunnable[p] && bm->frozen_from[p] >= (int64_t)s->done;
+}
+
 /* How b may leave the device: 1 freed (made again by a rerun, or fetched from its copy), 2
  * offloaded, 0 not at all. */
 static int leave(const gs *s, uint32_t b)
@@ -72,7 +80,10 @@ static int leave(const gs *s, uint32_t b)
     const budget_model *bm = s->bm;
     uint32_t p = bm->producer[b];
     if (s->host[b]) return 1;
-    if ((s->allow & BUDGET_ALLOW_RECOMPUTE) && p != GRAPH_NONE && bm->rerunnable[p]) return 1;
+    /* Freed only if it can be made again wherever it may be needed: before a change in place
+     * of what its producer writes. */
+    if ((s->allow & BUDGET_ALLOW_RECOMPUTE) && may_rerun(s, p) && bm->frozen_from[p] >= s->dead[b])
+        return 1;
     return s->allow & BUDGET_ALLOW_OFFLOAD ? 2 : 0;
 }
 
@@ -141,7 +152,8 @@ static int make_room(gs *s, int64_t bytes)
         heap_item it = heap_pop(&s->h);
         uint32_t b = it.node;
         s->inheap[b] = 0;
-        if (drop(s, b, leave(s, b) == 1 ? BUDGET_FREE : BUDGET_OFFLOAD)) return -1;
+        int how = leave(s, b); /* a change in place since the offer may forbid the rerun */
+        if (how && drop(s, b, how == 1 ? BUDGET_FREE : BUDGET_OFFLOAD)) return -1;
     }
     return 0;
 }
@@ -195,7 +207,7 @@ static int need(gs *s, uint32_t b)
             touch(s, want);
         } else if (want != GRAPH_NONE) {
             uint32_t p = bm->producer[want];
-            if (p == GRAPH_NONE || !bm->rerunnable[p] || !(s->allow & BUDGET_ALLOW_RECOMPUTE) ||
+            if (!may_rerun(s, p) || !(s->allow & BUDGET_ALLOW_RECOMPUTE) ||
                 (sp && bm->pos[p] >= bm->pos[s->stack[sp - 1]]))
                 return stop(s, SOLVE_DONE, "BufId %" PRId64 " is needed again but cannot be made",
                             g->buf_id[want]);
@@ -251,8 +263,9 @@ static int chen_drop(gs *s, uint32_t i)
         const uint32_t *off = k ? bm->wr_off : bm->rd_off, *buf = k ? bm->wr : bm->rd;
         for (uint32_t e = off[v]; e < off[v + 1]; e++) {
             uint32_t b = buf[e], p = bm->producer[b];
-            if (p == GRAPH_NONE || !bm->rerunnable[p] || s->ckpt[p] || bm->keep[b] ||
-                graph_phase(s->g, p) != GRAPH_PHASE_FORWARD || !s->present[b] || s->pin[b])
+            if (p == GRAPH_NONE || !bm->rerunnable[p] || bm->frozen_from[p] != INT64_MAX ||
+                s->ckpt[p] || bm->keep[b] || graph_phase(s->g, p) != GRAPH_PHASE_FORWARD ||
+                !s->present[b] || s->pin[b])
                 continue;
             if (next_use(s, b) + i > s->last_fwd && drop(s, b, BUDGET_FREE)) return -1;
         }
@@ -264,6 +277,7 @@ static int walk(gs *s)
 {
     const budget_model *bm = s->bm;
     const graph *g = s->g;
+    s->done = 0;
     for (uint32_t b = 0; b < g->nbufs; b++)
         if (bm->producer[b] == GRAPH_NONE) {
             s->present[b] = 1;
@@ -275,10 +289,11 @@ static int walk(gs *s)
         return stop(s, SOLVE_DONE, "the buffers present at the start do not fit");
     for (uint32_t i = 0; i < bm->m; i++) {
         uint32_t v = bm->order[i];
-        s->place = i;
+        s->place = s->done = i;
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
             if (need(s, bm->rd[e])) return -1;
         if (run_node(s, v)) return -1;
+        s->done = i + 1;
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) unpin(s, bm->rd[e]);
         if (sweep(s, i) || (s->ckpt && chen_drop(s, i))) return -1;
     }
@@ -309,7 +324,8 @@ static void dead_places(gs *s)
     }
     for (uint32_t b = 0; b < g->nbufs; b++) {
         uint32_t p = bm->producer[b];
-        if (!bm->keep[b] && rec && p != GRAPH_NONE && bm->rerunnable[p])
+        if (!bm->keep[b] && rec && p != GRAPH_NONE && bm->rerunnable[p] &&
+            bm->frozen_from[p] == INT64_MAX)
             s->dead[b] = bm->lastread[b];
     }
 }

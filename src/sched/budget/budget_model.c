@@ -39,6 +39,8 @@ const char *budget_op_word(uint32_t op)
 void budget_model_free(budget_model *bm)
 {
     free(bm->order);
+    free(bm->changed_at);
+    free(bm->frozen_from);
     free(bm->pos);
     free(bm->rd_off);
     free(bm->rd);
@@ -70,6 +72,33 @@ static int rerunnable(const graph *g, uint32_t v)
     if (r != GRAPH_RERUN_NONE) return r == GRAPH_RERUN_YES;
     const char *op = graph_op(g, v);
     return strcmp(op, "Input") != 0 && graph_phase(g, v) != GRAPH_PHASE_OPTIMIZER && !random_op(op);
+}
+
+/* A buffer changed in place ("InPlace") holds what its writers made of it: a writer never
+ * runs again (it would change it twice), and once the first writer has run, rerunning the
+ * producer would make it wrong (rerunning the writers in order is not modelled): the
+ * producer may run again only before then, and from then on the buffer is kept or
+ * offloaded. */
+static int model_inplace(budget_model *bm)
+{
+    const graph *g = bm->g;
+    bm->changed_at = malloc(((size_t)g->nbufs + 1) * sizeof *bm->changed_at);
+    bm->frozen_from = malloc(((size_t)g->n + 1) * sizeof *bm->frozen_from);
+    if (!bm->changed_at || !bm->frozen_from) return -1;
+    for (uint32_t b = 0; b < g->nbufs; b++) bm->changed_at[b] = INT64_MAX;
+    for (uint32_t v = 0; v < g->n; v++) bm->frozen_from[v] = INT64_MAX;
+    for (uint32_t v = 0; g->inplace && v < g->n; v++)
+        for (uint32_t k = 0; k < g->in_off[v + 1] - g->in_off[v]; k++) {
+            if (!graph_input_inplace(g, v, k)) continue;
+            uint32_t b = graph_find_buf(g, g->inputs[g->in_off[v] + k]);
+            bm->rerunnable[v] = 0;
+            if (b != GRAPH_NONE && bm->pos[v] < bm->changed_at[b]) bm->changed_at[b] = bm->pos[v];
+        }
+    for (uint32_t v = 0; v < g->n; v++)
+        for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
+            if (bm->changed_at[bm->wr[e]] < bm->frozen_from[v])
+                bm->frozen_from[v] = bm->changed_at[bm->wr[e]];
+    return 0;
 }
 
 /* The given order (policy given's run), the compute nodes' places and the producers. */
@@ -158,6 +187,7 @@ int budget_model_init(budget_model *bm, const graph *g, char *err, size_t errcap
     mark = NULL;
     for (uint32_t v = 0; v < g->n; v++)
         bm->rerunnable[v] = g->kind[v] == NODE_COMPUTE && rerunnable(g, v);
+    if (model_inplace(bm)) goto oom;
     for (uint32_t b = 0; b < g->nbufs; b++) {
         bm->keep[b] = g->buf_free[b] == GRAPH_NONE;
         bm->lastread[b] = bm->producer[b] == GRAPH_NONE ? -1 : (int64_t)bm->pos[bm->producer[b]];

@@ -230,7 +230,7 @@ add_op_v(gen_graph *g, const gen_opdef *d, uint32_t *outs, const char *fmt, va_l
     c = add_node(g, NODE_COMPUTE, name, d->op);
     if (g->oom) goto done;
     g->ncomp++;
-    g->phase[c] = d->phase;
+    g->phase[c] = (uint8_t)(d->phase | (d->ninplace < 16 ? d->ninplace : 15) << GEN_INPLACE_SHIFT);
     add_fork(g, c, d->in, d->nin);
     for (uint32_t j = 0; j < d->nin; j++) add_input(g, d->in[j]);
     for (uint32_t k = 0; k < nbufs; k++) add_input(g, bufs[k]);

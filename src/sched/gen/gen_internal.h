@@ -16,7 +16,8 @@ struct gen_graph {
     uint8_t *kind;    /* NODE_ALLOC or NODE_COMPUTE */
     uint32_t *ref;    /* ALLOC: its buffer; compute: pool offset of its Name */
     const char **op;  /* compute: its Op */
-    uint8_t *phase;   /* compute: its Phase (GRAPH_PHASE_*, 0: none) */
+    uint8_t *phase;   /* compute: its Phase (GRAPH_PHASE_*, 0: none) | how many of its first
+                       * Inputs it changes in place << GEN_INPLACE_SHIFT */
     uint32_t *in_off; /* [n+1] Inputs of compute i: in[in_off[i]..in_off[i+1]) */
     uint32_t *fork;   /* compute: its fork (0: stream 0's line, k: the k-th side branch) and
                        * GEN_CONSUMED once a later compute reads what it wrote */
@@ -84,6 +85,10 @@ gen_add_op(gen_graph *g, const char *op, const uint32_t *in, uint32_t nin, int64
  * the first ninplace in place (later readers then depend on it), and writes nout new
  * buffers of out[] bytes, with Categories cat[] and Name suffixes sfx[] (GEN_SFX_*; at most
  * 1 + GEN_MAX_WS buffers); its compute node also waits for the nafter nodes after[]. */
+/* gen_graph.phase: the Phase in the low bits, the count of in-place Inputs above. */
+#define GEN_PHASE_MASK    0x0f
+#define GEN_INPLACE_SHIFT 4
+
 typedef struct gen_opdef {
     const char *op;
     const uint32_t *in;

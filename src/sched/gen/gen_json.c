@@ -98,11 +98,19 @@ static void node_json(jw *w, const gen_graph *g, uint32_t id, uint32_t u, uint32
     } else {
         jw_kstring(w, "Op", g->op[u]);
         jw_kstring(w, "Name", g->pool + g->ref[u]);
-        if (g->phase[u]) jw_kstring(w, "Phase", graph_phase_word(g->phase[u]));
+        int phase = g->phase[u] & GEN_PHASE_MASK, inplace = g->phase[u] >> GEN_INPLACE_SHIFT;
+        if (phase) jw_kstring(w, "Phase", graph_phase_word(phase));
         jw_key(w, "Inputs");
         jw_array(w);
         for (uint32_t i = g->in_off[u]; i < g->in_off[u + 1]; i++) jw_uint(w, g->in[i] + 1);
         jw_array_end(w);
+        if (inplace) {
+            jw_key(w, "InPlace");
+            jw_array(w);
+            for (uint32_t i = g->in_off[u]; i < g->in_off[u] + (uint32_t)inplace; i++)
+                jw_uint(w, g->in[i] + 1);
+            jw_array_end(w);
+        }
         jw_key(w, "Latency");
         jw_raw(w, micro(name, latency_ns(g, u)));
         if (streams > 1) jw_kuint(w, "Stream", stream_of(g, u, streams));

@@ -26,6 +26,7 @@ void graph_free(graph *g)
     free(g->time);
     free(g->tag);
     free(g->rerun);
+    free(g->inplace);
     free(g->measured_how);
     free(g->stream);
     free(g->buf_id);
@@ -115,6 +116,11 @@ int graph_category(const graph *g, uint32_t i)
 int graph_buf_category(const graph *g, uint32_t b)
 {
     return g->tag ? g->tag[g->buf_alloc[b]] : GRAPH_CAT_NONE;
+}
+
+int graph_input_inplace(const graph *g, uint32_t i, uint32_t k)
+{
+    return g->inplace && g->inplace[g->in_off[i] + k];
 }
 
 int graph_rerun(const graph *g, uint32_t i)

@@ -38,14 +38,16 @@ typedef struct graph {
     int64_t *inputs;           /* buffer ids as written (unknown ones were warned about) */
     double *latency;           /* [n] or NULL when no node has one; NAN = absent */
     int64_t *stream;           /* [n] or NULL when no node has one; -1 = absent */
-    uint8_t *tag;   /* [n] or NULL when no node has one: an ALLOC's Category (GRAPH_CAT_*),
-                     * a compute node's Phase (GRAPH_PHASE_*); 0 = none. Read them with
-                     * graph_category and graph_phase */
-    uint8_t *rerun; /* [n] or NULL when no node has one: a compute node's "Rerun" (GRAPH_RERUN_*);
-                     * read it with graph_rerun */
-    int64_t *time;  /* [n] or NULL: when each node happens in the problem it was made from (a
-                     * placement CSV's lower and upper); exact placement's orders measure
-                     * lifetimes with it, in steps without it */
+    uint8_t *tag;     /* [n] or NULL when no node has one: an ALLOC's Category (GRAPH_CAT_*),
+                       * a compute node's Phase (GRAPH_PHASE_*); 0 = none. Read them with
+                       * graph_category and graph_phase */
+    uint8_t *rerun;   /* [n] or NULL when no node has one: a compute node's "Rerun" (GRAPH_RERUN_*);
+                       * read it with graph_rerun */
+    uint8_t *inplace; /* [entries of inputs] or NULL when no node has "InPlace": 1 where the
+                       * node changes that Input in place; read it with graph_input_inplace */
+    int64_t *time;    /* [n] or NULL: when each node happens in the problem it was made from (a
+                       * placement CSV's lower and upper); exact placement's orders measure
+                       * lifetimes with it, in steps without it */
 
     int64_t *buf_id;     /* [nbufs] BufId */
     int64_t *buf_size;   /* [nbufs] Size of its ALLOC */
@@ -118,6 +120,8 @@ int graph_buf_category(const graph *g, uint32_t b);
 /* A compute node's "Rerun", as given: GRAPH_RERUN_NONE (absent), _NO (false) or _YES (true). */
 enum { GRAPH_RERUN_NONE = 0, GRAPH_RERUN_NO, GRAPH_RERUN_YES };
 int graph_rerun(const graph *g, uint32_t i);
+/* Whether node i changes its k-th Input (inputs[in_off[i] + k]) in place ("InPlace"). */
+int graph_input_inplace(const graph *g, uint32_t i, uint32_t k);
 /* Node i's Phase: a compute node's, GRAPH_PHASE_NONE otherwise or without one. */
 int graph_phase(const graph *g, uint32_t i);
 /* The word a Category or a Phase is written as ("weight", "backward"); "" for NONE. */

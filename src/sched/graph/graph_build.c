@@ -31,6 +31,7 @@ void graph_build_free(graph_builder *b)
     free(b->rerun);
     free(b->in_off);
     free(b->inputs);
+    free(b->inplace);
     free(b->ep);
     if (b->ops)
         for (uint32_t i = 0; i < b->nops; i++) free(b->ops[i]);
@@ -303,6 +304,15 @@ uint32_t graph_build_node(graph_builder *b, const graph_node_spec *s, uint32_t s
     return b->n++;
 }
 
+int graph_build_inplace(graph_builder *b, size_t k)
+{
+    size_t old = b->inplacecap;
+    if (grow(b, (void **)&b->inplace, &b->inplacecap, k + 1, 1)) return -1;
+    memset(b->inplace + old, 0, b->inplacecap - old);
+    b->inplace[k] = 1;
+    return 0;
+}
+
 int graph_build_edge(graph_builder *b, int64_t u, int64_t v)
 {
     if (grow(b, (void **)&b->ep, &b->ecap, 2 * b->ne + 2, sizeof *b->ep)) return -1;
@@ -345,6 +355,12 @@ graph *graph_build_take(graph_builder *b, const char *source)
     if (b->stream) TAKE(stream, stream, n);
     if (b->tag) TAKE(tag, tag, n);
     if (b->rerun) TAKE(rerun, rerun, n);
+    if (b->inplace) {
+        size_t old = b->inplacecap;
+        if (!grow(b, (void **)&b->inplace, &b->inplacecap, b->nin, 1))
+            memset(b->inplace + old, 0, b->inplacecap - old);
+        TAKE(inplace, inplace, b->nin);
+    }
     TAKE(buf_id, bid, b->nb);
     TAKE(buf_size, bsize, b->nb);
     TAKE(buf_alloc, balloc, b->nb);

@@ -27,6 +27,8 @@ typedef struct graph_builder {
     uint32_t *in_off;
     int64_t *inputs;
     size_t nin, incap;
+    uint8_t *inplace; /* [inplacecap] marks of Inputs entries ("InPlace"), once one is marked */
+    size_t inplacecap;
 
     int64_t *ep; /* edges as written: u, v pairs of Ids */
     size_t ne, ecap;
@@ -76,6 +78,9 @@ uint32_t graph_build_node(graph_builder *b, const graph_node_spec *s, uint32_t s
 /* Ties ALLOC or FREE node i to its buffer. Not OK: the buffer already had an
  * ALLOC (or FREE), node *other; or b->oom is set (STOP). */
 int graph_build_buffer(graph_builder *b, uint32_t i, int64_t bufid, int64_t size, uint32_t *other);
+/* Marks the k-th entry of all Inputs (node i's are in_off[i]..) as changed in place by its
+ * node: 0, or -1 (b->oom). */
+int graph_build_inplace(graph_builder *b, size_t k);
 /* Records the edge [u, v] (Ids, resolved by graph_build_edges); 0 or -1 (b->oom). */
 int graph_build_edge(graph_builder *b, int64_t u, int64_t v);
 

@@ -134,7 +134,7 @@ static int get_uint53(const cJSON *v, int64_t *out)
 /* A node's members that memtris reads, found in one pass over the object;
  * the first of a repeated key wins. */
 typedef struct node_members {
-    const cJSON *id, *op, *size, *buf, *name, *in, *lat, *str, *cat, *phase, *rerun;
+    const cJSON *id, *op, *size, *buf, *name, *in, *lat, *str, *cat, *phase, *rerun, *inplace;
 } node_members;
 
 static void find_members(const cJSON *v, node_members *m)
@@ -144,7 +144,12 @@ static void find_members(const cJSON *v, node_members *m)
         const char *k = c->string;
         const cJSON **slot = NULL;
         switch (k[0]) {
-        case 'I': slot = !strcmp(k, "Id") ? &m->id : !strcmp(k, "Inputs") ? &m->in : NULL; break;
+        case 'I':
+            slot = !strcmp(k, "Id")        ? &m->id
+                   : !strcmp(k, "Inputs")  ? &m->in
+                   : !strcmp(k, "InPlace") ? &m->inplace
+                                           : NULL;
+            break;
         case 'O': slot = !strcmp(k, "Op") ? &m->op : NULL; break;
         case 'S':
             slot = !strcmp(k, "Size") ? &m->size : !strcmp(k, "Stream") ? &m->str : NULL;
@@ -321,7 +326,7 @@ static int decode_tag(reader *r, const node_members *m, const char *at, size_t i
 }
 
 /* Adds a decoded node to the builder: its Inputs, and its buffer. */
-static void store_node(reader *r, const graph_node_spec *s, const cJSON *inputs, const char *at,
+static void store_node(reader *r, const graph_node_spec *s, const node_members *m, const char *at,
                        size_t index)
 {
     uint32_t dup, other;
@@ -333,8 +338,15 @@ static void store_node(reader *r, const graph_node_spec *s, const cJSON *inputs,
                    (long long)s->id, dup, index);
         return;
     }
-    if (s->ninputs)
-        for (const cJSON *e = inputs->child; e; e = e->next) get_uint53(e, in++);
+    if (s->ninputs) {
+        size_t base = r->b.in_off[i], k = 0;
+        for (const cJSON *e = m->in->child; e; e = e->next, k++) {
+            get_uint53(e, in + k);
+            if (m->inplace && load_field_inplace_has(m->inplace, in[k]) &&
+                graph_build_inplace(&r->b, base + k))
+                return;
+        }
+    }
     if (s->kind == NODE_COMPUTE) return;
     switch (graph_build_buffer(&r->b, i, s->bufid, s->size, &other)) {
     case GRAPH_BUILD_ALLOC_TWICE:
@@ -369,7 +381,11 @@ static void add_node(reader *r, const cJSON *v, const char *at, size_t index)
         ERR_AT(r, at, DC_FIELD, LAB ": %s", index, (long long)s.id, why);
         bad = -1;
     }
-    if (!bad) store_node(r, &s, m.in, at, index);
+    if (m.inplace && load_field_inplace(m.inplace, s.kind, m.in, why, sizeof why)) {
+        ERR_AT(r, at, DC_FIELD, LAB ": %s", index, (long long)s.id, why);
+        bad = -1;
+    }
+    if (!bad) store_node(r, &s, &m, at, index);
 }
 
 /* Edges[index], the value v at `at` in the text. */

@@ -2,6 +2,7 @@
  * a compute node's say on whether a memory budget's plan may run it again). Exports
  * load_field_*. */
 #include "load_fields.h"
+#include <math.h>
 #include <stdio.h>
 #include "graph.h"
 #include "util/json.h"
@@ -18,5 +19,50 @@ int load_field_rerun(const cJSON *v, int kind, int *rerun, char *why, size_t cap
         return -1;
     }
     *rerun = cJSON_IsTrue(v) ? GRAPH_RERUN_YES : GRAPH_RERUN_NO;
+    return 0;
+}
+
+/* v as a buffer id (an integer in [0, 2^53-1]), or -1. */
+static double as_bufid(const cJSON *v)
+{
+    if (!cJSON_IsNumber(v)) return -1;
+    double x = v->valuedouble;
+    return isfinite(x) && x == floor(x) && x >= 0 && x <= 9007199254740991.0 ? x : -1;
+}
+
+int load_field_inplace(const cJSON *v, int kind, const cJSON *in, char *why, size_t cap)
+{
+    if (kind != NODE_COMPUTE) {
+        snprintf(why, cap, "\"InPlace\" belongs on a compute node, not on %s",
+                 kind == NODE_FREE ? "a FREE" : "an ALLOC");
+        return -1;
+    }
+    if (!cJSON_IsArray(v)) {
+        snprintf(why, cap, "\"InPlace\" must be an array of buffer ids, found %s",
+                 json_type_word(v));
+        return -1;
+    }
+    size_t k = 0;
+    for (const cJSON *e = v->child; e; e = e->next, k++) {
+        double id = as_bufid(e);
+        if (id < 0) {
+            snprintf(why, cap, "InPlace[%zu] must be a buffer id, found %s", k,
+                     cJSON_IsNumber(e) ? "a number that is not one" : json_type_word(e));
+            return -1;
+        }
+        const cJSON *f = cJSON_IsArray(in) ? in->child : NULL;
+        while (f && as_bufid(f) != id) f = f->next;
+        if (!f) {
+            snprintf(why, cap, "InPlace[%zu]: buffer %.0f is not one of its Inputs", k, id);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int load_field_inplace_has(const cJSON *v, int64_t id)
+{
+    for (const cJSON *e = v->child; e; e = e->next)
+        if (as_bufid(e) == (double)id) return 1;
     return 0;
 }

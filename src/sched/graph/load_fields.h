@@ -1,14 +1,21 @@
 /* load_fields.h: decoding the node fields that load.c's walk hands over one at a time and
- * that need no more than the field itself: "Rerun". Internal to the loader. Exports
+ * that need no more than the field itself: "Rerun", "InPlace". Internal to the loader. Exports
  * load_field_*. */
 #ifndef MEMTRIS_LOAD_FIELDS_H
 #define MEMTRIS_LOAD_FIELDS_H
 #include <cjson/cJSON.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A node's "Rerun" (v), on a node of kind NODE_*: 0 with *rerun set (GRAPH_RERUN_NO for
  * false, GRAPH_RERUN_YES for true), or -1 with why (cap bytes) finishing the message
  * "Nodes[i] (Id x): " (a boolean on a compute node only). */
 int load_field_rerun(const cJSON *v, int kind, int *rerun, char *why, size_t cap);
+
+/* A node's "InPlace" (v): the buffer ids, each one of its Inputs (in), that a compute node
+ * changes in place. 0, or -1 with why as load_field_rerun's. */
+int load_field_inplace(const cJSON *v, int kind, const cJSON *in, char *why, size_t cap);
+/* Whether a valid "InPlace" (v) names buffer id. */
+int load_field_inplace_has(const cJSON *v, int64_t id);
 
 #endif
