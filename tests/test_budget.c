@@ -6,7 +6,7 @@
  * never above the least budget the brute force finds. Then the training samples and the
  * solve_ctx limits. */
 #include "testutil.h"
-#include "sched/budget/budget.h"
+#include "test_budget.h"
 #include "sched/graph/solve_watch.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
@@ -14,20 +14,6 @@
 #endif
 
 /* ------------------------------------------------------------ small graphs */
-
-#define MAXN 7 /* compute nodes */
-#define MAXB 10
-
-/* A random graph as the brute force sees it: node v produces the buffers out[v] (a mask) and
- * reads in[v]; node 0 is an Input; some nodes cannot run again. */
-typedef struct small {
-    int m, nb;
-    unsigned out[MAXN], in[MAXN];
-    int lat[MAXN], rerun[MAXN];
-    int64_t size[MAXB];
-    unsigned keep; /* buffers never freed */
-    char json[8192];
-} small;
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -37,7 +23,7 @@ static uint64_t rng_next(uint64_t *s)
     return *s;
 }
 
-static int rnd(uint64_t *s, int n) { return (int)(rng_next(s) % (uint64_t)n); }
+int rnd(uint64_t *s, int n) { return (int)(rng_next(s) % (uint64_t)n); }
 
 /* Ids in the given order: before node v, the ALLOCs of what it makes; after, the FREEs of the
  * buffers whose last reader (else producer) it is. */
@@ -53,7 +39,7 @@ static void small_json(small *g)
             }
             if (g->in[v] >> b & 1) last[b] = v;
         }
-    char nodes[6000] = "", edges[3000] = "";
+    char nodes[12000] = "", edges[6000] = "";
     int id = 0, nid[MAXN], aid[MAXB], fid[MAXB];
     size_t ln = 0, le = 0;
     for (int v = 0; v < g->m; v++) {
@@ -99,10 +85,10 @@ static void small_json(small *g)
     snprintf(g->json, sizeof g->json, "{\"Nodes\": [%s], \"Edges\": [%s]}", nodes, edges);
 }
 
-static void small_random(small *g, uint64_t *s)
+void small_random(small *g, uint64_t *s, int maxn)
 {
     memset(g, 0, sizeof *g);
-    g->m = 3 + rnd(s, MAXN - 2);
+    g->m = 3 + rnd(s, maxn - 2);
     for (int v = 0; v < g->m && g->nb < MAXB; v++) {
         int k = v && g->nb + 1 < MAXB && rnd(s, 4) == 0 ? 2 : 1;
         for (int j = 0; j < k; j++) {
@@ -128,7 +114,7 @@ static void small_random(small *g, uint64_t *s)
 /* The brute force's queue: states by extra time, least first. */
 typedef struct bitem {
     long k;
-    uint32_t st;
+    uint64_t st;
 } bitem;
 
 static void bswap(bitem *h, size_t a, size_t b)
@@ -138,12 +124,17 @@ static void bswap(bitem *h, size_t a, size_t b)
     h[b] = t;
 }
 
-static void bpush(bitem *h, size_t *n, bitem it)
+static void bpush(bitem **h, size_t *n, size_t *cap, bitem it)
 {
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 1024;
+        *h = realloc(*h, *cap * sizeof **h);
+        assert_non_null(*h);
+    }
     size_t i = (*n)++;
-    h[i] = it;
-    while (i && h[(i - 1) / 2].k > h[i].k) {
-        bswap(h, i, (i - 1) / 2);
+    (*h)[i] = it;
+    while (i && (*h)[(i - 1) / 2].k > (*h)[i].k) {
+        bswap(*h, i, (i - 1) / 2);
         i = (i - 1) / 2;
     }
 }
@@ -163,10 +154,48 @@ static bitem bpop(bitem *h, size_t *n)
     return top;
 }
 
+/* The least extra time known of each state reached: open addressing on the state. */
+typedef struct bmap {
+    uint64_t *key; /* state + 1; 0: empty */
+    long *dist;
+    size_t cap, n;
+} bmap;
+
+static size_t bslot(const bmap *d, uint64_t st)
+{
+    size_t i = (size_t)((st + 1) * 0x9e3779b97f4a7c15ull >> 20) & (d->cap - 1);
+    while (d->key[i] && d->key[i] != st + 1) i = (i + 1) & (d->cap - 1);
+    return i;
+}
+
+static long *bdist(bmap *d, uint64_t st) /* the entry of st, made (-1) when new */
+{
+    if (2 * (d->n + 1) > d->cap) {
+        bmap e = {calloc(d->cap * 2, 8), malloc(d->cap * 2 * sizeof(long)), d->cap * 2, d->n};
+        assert_true(e.key && e.dist);
+        for (size_t i = 0; i < d->cap; i++)
+            if (d->key[i]) {
+                size_t j = bslot(&e, d->key[i] - 1);
+                e.key[j] = d->key[i];
+                e.dist[j] = d->dist[i];
+            }
+        free(d->key);
+        free(d->dist);
+        *d = e;
+    }
+    size_t i = bslot(d, st);
+    if (!d->key[i]) {
+        d->key[i] = st + 1;
+        d->dist[i] = -1;
+        d->n++;
+    }
+    return &d->dist[i];
+}
+
 /* A move from state (ran, pres) of g: run node mv, or free buffer mv - m. 0 with the new state
  * and its extra time in *ns, *nd; -1 when the move is not allowed. */
 static int bmove(const small *g, const unsigned *prodmask, int64_t budget, unsigned ran,
-                 unsigned pres, long d, int mv, uint32_t *ns, long *nd)
+                 unsigned pres, long d, int mv, uint64_t *ns, long *nd)
 {
     unsigned nran = ran, npres = pres;
     *nd = d;
@@ -177,8 +206,7 @@ static int bmove(const small *g, const unsigned *prodmask, int64_t budget, unsig
         npres |= g->out[v];
         nran |= 1u << v;
         int64_t mem = 0;
-        for (int b = 0; b < g->nb; b++)
-            if (npres >> b & 1) mem += g->size[b];
+        for (unsigned bs = npres; bs; bs &= bs - 1) mem += g->size[__builtin_ctz(bs)];
         if (mem > budget) return -1;
         if (again) *nd += g->lat[v];
     } else {
@@ -186,51 +214,56 @@ static int bmove(const small *g, const unsigned *prodmask, int64_t budget, unsig
         if (!(pres >> b & 1)) return -1;
         npres &= ~(1u << b);
     }
-    *ns = nran | npres << g->m;
+    *ns = nran | (uint64_t)npres << g->m;
     return 0;
 }
 
-/* The least extra time (sum of the reruns' latencies) of any plan within budget, recompute
- * only, or -1: Dijkstra over (ran, present) states, every run and free a move. */
-static long brute(const small *g, int64_t budget)
+long brute(const small *g, int64_t budget) { return brute_capped(g, budget, 0); }
+
+long brute_capped(const small *g, int64_t budget, size_t cap)
 {
-    size_t N = (size_t)1 << (g->m + g->nb), hn = 0;
-    long *dist = malloc(N * sizeof *dist), best = -1;
-    bitem *heap = malloc(N * 8 * sizeof *heap);
-    assert_true(dist && heap);
-    for (size_t i = 0; i < N; i++) dist[i] = -1;
+    size_t hn = 0, hcap = 0;
+    long best = -1;
+    bitem *heap = NULL;
+    bmap dist = {calloc(1024, 8), malloc(1024 * sizeof(long)), 1024, 0};
+    assert_true(dist.key && dist.dist);
     unsigned prodmask[MAXN], all = (1u << g->m) - 1; /* first-run deps: producers of v's reads */
     for (int v = 0; v < g->m; v++) {
         prodmask[v] = 0;
         for (int u = 0; u < v; u++)
             if (g->out[u] & g->in[v]) prodmask[v] |= 1u << u;
     }
-    dist[0] = 0;
-    bpush(heap, &hn, (bitem){0, 0});
+    *bdist(&dist, 0) = 0;
+    bpush(&heap, &hn, &hcap, (bitem){0, 0});
     while (hn) {
         bitem it = bpop(heap, &hn);
-        if (it.k != dist[it.st]) continue;
-        unsigned ran = it.st & all, pres = it.st >> g->m;
+        if (it.k != *bdist(&dist, it.st)) continue;
+        unsigned ran = (unsigned)(it.st & all), pres = (unsigned)(it.st >> g->m);
         if (ran == all && (pres & g->keep) == g->keep) {
             best = it.k;
             break;
         }
+        if (cap && dist.n > cap) {
+            best = -2;
+            break;
+        }
         for (int mv = 0; mv < g->m + g->nb; mv++) {
-            uint32_t ns;
+            uint64_t ns;
             long nd;
             if (bmove(g, prodmask, budget, ran, pres, it.k, mv, &ns, &nd)) continue;
-            if (dist[ns] >= 0 && dist[ns] <= nd) continue;
-            dist[ns] = nd;
-            assert_true(hn < N * 8);
-            bpush(heap, &hn, (bitem){nd, ns});
+            long *dn = bdist(&dist, ns);
+            if (*dn >= 0 && *dn <= nd) continue;
+            *dn = nd;
+            bpush(&heap, &hn, &hcap, (bitem){nd, ns});
         }
     }
-    free(dist);
+    free(dist.key);
+    free(dist.dist);
     free(heap);
     return best;
 }
 
-static graph *load_ok(const char *json)
+graph *load_ok(const char *json)
 {
     diag d;
     graph *g = tu_load(json, &d);
@@ -240,14 +273,14 @@ static graph *load_ok(const char *json)
     return g;
 }
 
-static void model_ok(budget_model *bm, const graph *g)
+void model_ok(budget_model *bm, const graph *g)
 {
     char err[256];
     assert_int_equal(budget_model_init(bm, g, err, sizeof err), 0);
 }
 
 /* greedy at budget: its plan checked (within the budget, never better than opt), or none. */
-static int greedy_checked(const budget_model *bm, int64_t budget, unsigned allow, long opt)
+int greedy_checked(const budget_model *bm, int64_t budget, unsigned allow, long opt)
 {
     budget_plan p = {0};
     budget_outcome o;
@@ -276,7 +309,7 @@ static void greedy_against_brute_force(void **state)
     int cases = 0, feasible = 0, found = 0, optimal = 0;
     for (int t = 0; t < 160; t++) {
         small sg;
-        small_random(&sg, &seed);
+        small_random(&sg, &seed, 7);
         graph *g = load_ok(sg.json);
         budget_model bm;
         model_ok(&bm, g);
@@ -578,6 +611,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(rerun_field_errors),
         cmocka_unit_test(training_samples),
         cmocka_unit_test(greedy_honours_limits),
+        cmocka_unit_test(exact_against_brute_force),
+        cmocka_unit_test(exact_with_offload),
+        cmocka_unit_test(exact_honours_limits),
+        cmocka_unit_test(best_of_the_solvers),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,10 +2,11 @@
 # test_budget.sh: end-to-end checks of "memtris budget": bad budgets and options (usage errors,
 # status 2), plans as text and JSON (the input graph's Ids and BufIds, replayed here by an
 # independent check in Python), infeasible budgets (status 1, "no plan fits in" only when a
-# bound proves it), -o (the plan as a graph, replayed by schedule -p given), --sweep (JSON
-# monotone, text, an SVG that parses), the training samples at 60% and 50% (65% by
-# recompute alone), and the chain solver (a chain sample replayed; the why of graphs that
-# are not chains).
+# bound or exact's search proves it), -o (the plan as a graph, replayed by schedule -p given),
+# --sweep (JSON monotone, text, an SVG that parses), the training samples at 60% and 50% (65%
+# by recompute alone), and exact and best: proven optima, a gap under a tiny --max-states,
+# infeasibility only the search proves; the chain solver (a chain sample replayed; the why
+# of graphs that are not chains).
 # Usage: test_budget.sh MEMTRIS SOURCE_DIR [GROUP]. Needs python3. Prints "N passed, M failed".
 set -u
 
@@ -103,18 +104,21 @@ group_usage() {
         usage_error "--budget '$b'" "$M" budget "$TRIO" --budget "$b"
     done
     usage_error "--budget missing" "$M" budget "$TRIO"
-    usage_error "--solver exact (not built)" "$M" budget "$TRIO" --budget 1K --solver exact
     usage_error "--solver bogus" "$M" budget "$TRIO" --budget 1K --solver bogus
     usage_error "--allow bad" "$M" budget "$TRIO" --budget 1K --allow swap
     usage_error "--allow empty" "$M" budget "$TRIO" --budget 1K --allow ""
     usage_error "--bandwidth 0" "$M" budget "$TRIO" --budget 1K --bandwidth 0
     usage_error "--format csv" "$M" budget "$TRIO" --budget 1K --format csv
     usage_error "--time-limit 0" "$M" budget "$TRIO" --budget 1K --time-limit 0
+    for n in 0 -1 abc 1.5 "" 1000000001 99999999999999999999; do
+        usage_error "--max-states '$n'" "$M" budget "$TRIO" --budget 1K --max-states "$n"
+    done
     run "$M" budget --help
     expect_rc 0 "budget --help"
     expect_grep "$OUT" "Usage: memtris budget FILE --budget SIZE" "--help: usage"
-    expect_grep "$OUT" "exact is not built yet" "--help: the solver not built"
-    expect_grep "$OUT" "or chain (rotor's dynamic programme" "--help: chain"
+    expect_grep "$OUT" "--solver best|exact|greedy" "--help: the solvers"
+    expect_grep "$OUT" "--max-states N" "--help: --max-states"
+    expect_grep "$OUT" "or chain (rotor's" "--help: chain"
     run "$M" --help
     expect_grep "$OUT" "  budget" "memtris --help lists budget"
 }
@@ -135,7 +139,8 @@ assert set(d) >= {"budget", "feasible", "peak", "extra_ms", "reruns", "offloaded
 ' "$TMP/full.json"
     py "100%: replayed" "$CHECK" "$TMP/full.json" "$TRIO"
     # 500 B: offload x to the host while B runs.
-    run "$M" budget "$TRIO" --budget 500 --allow recompute,offload --bandwidth 1000 --format json
+    run "$M" budget "$TRIO" --budget 500 --allow recompute,offload --bandwidth 1000 --format json \
+        --solver greedy
     expect_rc 0 "500 B with offload"
     cp "$OUT" "$TMP/off.json"
     py "500 B: x offloaded and fetched" '
@@ -147,13 +152,14 @@ assert ["offload", 10] in d["events"] and ["fetch", 10] in d["events"], d["event
 assert d["offloaded_bytes"] == 100 and d["extra_ms"] == 195 and not d["proven_optimal"], d
 ' "$TMP/off.json"
     py "500 B: replayed" "$CHECK" "$TMP/off.json" "$TRIO"
-    run "$M" budget "$TRIO" --budget 500 --allow recompute,offload
+    run "$M" budget "$TRIO" --budget 500 --allow recompute,offload --solver greedy
     expect_rc 0 "500 B text"
     expect_grep "$OUT" "offload  BufId 10" "text: the offload event"
     expect_grep "$OUT" "peak 500 B (500 bytes)" "text: the peak"
-    # Recompute alone cannot fit 500 B (x is an Input's): greedy says it found none, and that
-    # a plan may exist, never "no plan fits" (the bound, 500 B, does not prove it).
-    run "$M" budget "$TRIO" --budget 500
+    # Greedy, walking the given order, fits no plan in 500 B by recompute alone (x is an
+    # Input's): it says it found none, and that a plan may exist, never "no plan fits" (the
+    # bound, 500 B, does not prove it). One does: A and B before the Input (exact finds it).
+    run "$M" budget "$TRIO" --budget 500 --solver greedy
     expect_rc 1 "500 B recompute only"
     expect_grep "$ERR" "greedy found no plan that fits in 500 B" "500 B: honest"
     if grep -q "no plan fits" "$ERR"; then bad "500 B: 'no plan fits' without a proof"; else ok; fi
@@ -239,7 +245,7 @@ assert len(reruns) == b["reruns"] > 0, (len(reruns), b["reruns"])
     run "$M" budget "$TRIO" --budget 400 --allow recompute,offload -o "$TMP/none.json"
     expect_rc 1 "-o without a plan"
     if [ -e "$TMP/none.json" ]; then bad "-o without a plan wrote a file"; else ok; fi
-    run "$M" budget "$TRIO" --budget 500 -o "$TMP/old.json"
+    run "$M" budget "$TRIO" --budget 400 -o "$TMP/old.json"
     expect_rc 1 "-o without a plan over an old file"
     if [ "$(cat "$TMP/old.json")" = old ]; then ok; else bad "-o without a plan: the old file changed"; fi
     # An output that cannot be made: a clear message, status 1, before any work.
@@ -350,7 +356,7 @@ group_samples() {
     for f in "$RESNET" "$TRANSFORMER"; do
         for p in 60% 50%; do
             for a in recompute recompute,offload; do
-                run "$M" budget "$f" --budget "$p" --allow "$a" --format json
+                run "$M" budget "$f" --budget "$p" --allow "$a" --format json --solver greedy
                 if [ "$rc" -eq 0 ]; then
                     cp "$OUT" "$TMP/s.json"
                     py "$(basename "$f") $p $a replayed" "$CHECK" "$TMP/s.json" "$f"
@@ -360,9 +366,14 @@ group_samples() {
             done
         done
     done
-    run "$M" budget "$RESNET" --budget 65%
+    run "$M" budget "$RESNET" --budget 65% --solver greedy
     expect_rc 0 "resnet18 at 65% by recompute"
-    run "$M" budget "$RESNET" --budget 50% --allow recompute,offload
+    # best at its state limit: at least greedy's plan, replayed
+    run "$M" budget "$RESNET" --budget 65% --max-states 2000 --format json
+    expect_rc 0 "resnet18 at 65% best"
+    cp "$OUT" "$TMP/best.json"
+    py "resnet18 at 65% best: replayed" "$CHECK" "$TMP/best.json" "$RESNET"
+    run "$M" budget "$RESNET" --budget 50% --allow recompute,offload --solver greedy
     expect_rc 0 "resnet18 at 50% with offload"
 }
 
@@ -409,6 +420,93 @@ assert d["why"].startswith("not a chain of segments: "), d
     run "$M" budget "$C" --budget 75% --solver chain --allow offload
     expect_rc 1 "chain with offload alone"
     expect_grep "$ERR" "chain only recomputes" "chain: offload alone"
+}
+
+# A chain with latencies: A (5 ms) makes a (100 B); B reads a, makes b (200 B); C reads b, makes
+# c (50 B); D reads a and c, makes d (50 B, kept). The given order peaks at 350 B (a, b and c
+# at C); in 300 B a must leave before C and A run again for D: 5 ms, the least.
+CHAIN=$TMP/chain.json
+cat >"$CHAIN" <<'EOF'
+{"Nodes": [
+  {"Id": 0, "Op": "ALLOC", "Size": 100, "BufId": 1},
+  {"Id": 1, "Op": "A", "Latency": 5, "Inputs": [1]},
+  {"Id": 2, "Op": "ALLOC", "Size": 200, "BufId": 2},
+  {"Id": 3, "Op": "B", "Latency": 1, "Inputs": [1, 2]},
+  {"Id": 4, "Op": "ALLOC", "Size": 50, "BufId": 3},
+  {"Id": 5, "Op": "C", "Latency": 1, "Inputs": [2, 3]},
+  {"Id": 6, "Op": "FREE", "BufId": 2},
+  {"Id": 7, "Op": "ALLOC", "Size": 50, "BufId": 4},
+  {"Id": 8, "Op": "D", "Latency": 1, "Inputs": [1, 3, 4]},
+  {"Id": 9, "Op": "FREE", "BufId": 1},
+  {"Id": 10, "Op": "FREE", "BufId": 3}
+],
+"Edges": [[0, 1], [1, 3], [2, 3], [3, 5], [4, 5], [5, 6], [1, 8], [5, 8], [7, 8], [8, 9],
+          [8, 10]]}
+EOF
+
+group_exact() {
+    # exact and best prove the least extra time (5 ms); the plan is replayed.
+    for s in exact best; do
+        run "$M" budget "$CHAIN" --budget 300 --solver "$s" --format json
+        expect_rc 0 "chain 300 B $s"
+        cp "$OUT" "$TMP/$s.json"
+        py "chain 300 B $s: proven" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["solver"] == sys.argv[2] and d["proven_optimal"] is True, d
+assert d["extra_ms"] == d["lower_bound_ms"] == 5 and d["reruns"] == 1, d
+' "$TMP/$s.json" "$s"
+        py "chain 300 B $s: replayed" "$CHECK" "$TMP/$s.json" "$CHAIN"
+        run "$M" budget "$CHAIN" --budget 300 --solver "$s"
+        expect_grep "$OUT" "extra time 5.00 ms: proven optimal" "chain 300 B $s: text"
+    done
+    # greedy claims no proof of what only exact proves
+    run "$M" budget "$CHAIN" --budget 300 --solver greedy --format json
+    py "chain 300 B greedy: no claim" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["extra_ms"] >= 5 and d["proven_optimal"] is False and d["lower_bound_ms"] == 0, d
+' "$OUT"
+    # a tiny --max-states: greedy's plan and a gap, never a claim of proof
+    run "$M" gen train --nodes 200 --seed 1 -o "$TMP/t200.json"
+    run "$M" budget "$TMP/t200.json" --budget 80% --solver exact --max-states 1 --format json
+    expect_rc 0 "train 200 at 80% --max-states 1"
+    cp "$OUT" "$TMP/gap.json"
+    py "train 200 at 80% --max-states 1: a gap" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["proven_optimal"] is False and 0 <= d["lower_bound_ms"] < d["extra_ms"], d
+' "$TMP/gap.json"
+    py "train 200 at 80% --max-states 1: replayed" "$CHECK" "$TMP/gap.json" "$TMP/t200.json"
+    run "$M" budget "$TMP/t200.json" --budget 80% --solver exact --max-states 1
+    expect_grep "$OUT" "(lower bound 0 ms), exact stopped at the limit of states" \
+        "text: the gap and why"
+    # Infeasibility proven by the search (not by the bound, 300 B): when A cannot run again,
+    # a must stay and nothing fits in 300 B.
+    sed 's/"Op": "A",/"Op": "A", "Rerun": false,/' "$CHAIN" >"$TMP/once.json"
+    for s in exact best; do
+        run "$M" budget "$TMP/once.json" --budget 300 --solver "$s" --format json
+        expect_rc 1 "A once, 300 B $s"
+        expect_grep "$ERR" "no plan fits in 300 B (exact proves it" "A once, 300 B $s: proven"
+        py "A once, 300 B $s: JSON" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["feasible"] is False and d["proven_infeasible"] is True, d
+' "$OUT"
+    done
+    # with offload exact finds a plan there (a to the host and back), its bound the reruns'
+    # time (0 ms), below the copies' 200 ms: a gap, no proof
+    run "$M" budget "$TMP/once.json" --budget 300 --allow recompute,offload --bandwidth 1000 \
+        --solver exact --format json
+    expect_rc 0 "A once, 300 B exact with offload"
+    cp "$OUT" "$TMP/xoff.json"
+    py "A once, 300 B exact with offload: replayed" "$CHECK" "$TMP/xoff.json" "$TMP/once.json"
+    py "A once, 300 B exact with offload: its bound" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert ["offload", 1] in d["events"] and ["fetch", 1] in d["events"], d
+assert d["lower_bound_ms"] == 0 and d["extra_ms"] > 0 and not d["proven_optimal"], d
+' "$TMP/xoff.json"
 }
 
 run_groups

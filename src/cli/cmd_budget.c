@@ -13,9 +13,9 @@
 #include "util/units.h"
 
 static const char help[] =
-    "Usage: memtris budget FILE --budget SIZE [--solver greedy|chain]\n"
+    "Usage: memtris budget FILE --budget SIZE [--solver best|exact|greedy|chain]\n"
     "                           [--allow recompute,offload] [--bandwidth B]\n"
-    "                           [--time-limit S] [--format text|json]\n"
+    "                           [--time-limit S] [--max-states N] [--format text|json]\n"
     "                           [-o PLAN.json]\n"
     "   or: memtris budget FILE --sweep [--points N] [--svg FILE.svg] [options]\n"
     "Fit one training step (any graph) into SIZE bytes of device memory: free\n"
@@ -27,14 +27,19 @@ static const char help[] =
     "  -b, --budget SIZE   bytes (1048576, 8MiB, 1.5G) or N% of the budget-free\n"
     "                      peak (the given order's, each buffer freed after its\n"
     "                      last reader), as 60%\n"
-    "  -s, --solver NAME   greedy (the default: DTR's eviction by rerun time a\n"
-    "                      byte) or chain (rotor's dynamic programme where the\n"
-    "                      graph is a chain of segments, recompute only; else it\n"
-    "                      says what breaks the chain); exact is not built yet\n"
+    "  -s, --solver NAME   best (the default: the least of greedy's and exact's, exact\n"
+    "                      on graphs of at most 20000 compute nodes), exact (an A*\n"
+    "                      search over states from greedy's plan: proven optimal, or\n"
+    "                      a gap to its lower bound past a limit) or greedy (DTR's\n"
+    "                      eviction by rerun time a byte) or chain (rotor's\n"
+    "                      dynamic programme where the graph is a chain of\n"
+    "                      segments, recompute only; else it says what breaks it)\n"
     "      --allow LIST    recompute (the default), offload, or both: recompute,offload\n"
     "      --bandwidth B   bytes a second each way between device and host, as a size\n"
     "                      (16G: 16 GiB/s; default 16000000000)\n"
-    "      --time-limit S  stop after S seconds (default 10) without a plan\n"
+    "      --time-limit S  stop after S seconds (default 10): greedy without a plan,\n"
+    "                      exact and best with the best plan found and a gap\n"
+    "      --max-states N  exact: stop after keeping N states (default 4000000)\n"
     "  -f, --format FMT    text (default) or json\n"
     "  -o, --output FILE   also write the plan as a memtris graph that every command\n"
     "                      and the TUI open ('-': to standard output, instead of the\n"
@@ -48,7 +53,7 @@ static const char help[] =
     "                      extra time of the plans found at or under its budget),\n"
     "                      beside Chen's sqrt(n) and the claim \"65% less memory for\n"
     "                      15% more time\"; no --budget then; --time-limit is\n"
-    "                      each budget's\n"
+    "                      each budget's; greedy unless --solver says\n"
     "      --points N      the sweep's budgets, 2 to 1000 (default 16)\n"
     "      --svg FILE      also draw the sweep as an SVG curve, the two marks\n"
     "                      labelled ('-': the SVG alone to standard output)\n"
@@ -74,8 +79,14 @@ static const char help[] =
     "       \"solver_found\", \"plan_budget\", \"peak\", \"extra_ms\", \"reruns\",\n"
     "       \"offloaded_bytes\"}, ...], \"chen_sqrt_n\", \"seed_claim\": {\"budget\",\n"
     "       \"extra_ms\", \"says\"}}.\n"
-    "Exit status 1 when no plan is found: \"no plan fits in X\" only when none can\n"
-    "(X is below a bound every plan's peak reaches), else \"SOLVER found no plan\".\n";
+
+    "\"proven optimal\" only when no plan takes less extra time (exact's search\n"
+    "ended, or the extra time is 0), else \"gap X ms (lower bound Y ms)\"; with\n"
+    "offload exact's bound is the reruns' time alone (transfers may hide under\n"
+    "compute), so it proves less. Exit status 1 when no plan is found: \"no plan\n"
+    "fits in X\" only when none can (X is below a bound every plan's peak reaches,\n"
+    "or exact's search went through every way to fit), else \"SOLVER found no\n"
+    "plan\".\n";
 
 static void print_help(void) { fputs(help, stdout); }
 
@@ -92,8 +103,10 @@ typedef struct budget_job {
     budget_outcome out;
     int proven_infeasible;
     int chen; /* Chen's baseline has a plan: chen_st */
-    const char *solver;
     budget_stats chen_st;
+    const budget_solver *solver;
+    budget_proof proof;
+    int exact_none;     /* exact's search proved that no plan fits */
     const char *output; /* -o: the plan as a graph */
 } budget_job;
 
@@ -153,6 +166,37 @@ static void text_event(const budget_job *j, size_t k)
                units_bytes(sz, sizeof sz, g->buf_size[e->x], 0));
 }
 
+/* Whether the plan's extra time is the least: exact's proof, or 0. */
+static int proven(const budget_job *j) { return j->proof.proven || j->st.extra_ms <= 0; }
+
+static double lower_bound(const budget_job *j)
+{
+    return proven(j) ? j->st.extra_ms : j->proof.lower_bound_ms;
+}
+
+static void print_proof(const budget_job *j)
+{
+    char t[32], g[32], l[32];
+    units_ms(t, sizeof t, j->st.extra_ms);
+    if (proven(j)) {
+        printf("extra time %s: proven optimal\n", t);
+        return;
+    }
+    printf("extra time %s: gap %s (lower bound %s)", t,
+           units_ms(g, sizeof g, j->st.extra_ms - lower_bound(j)),
+           units_ms(l, sizeof l, lower_bound(j)));
+    if (j->proof.stopped == SOLVE_TOO_LARGE)
+        printf(", exact not run (over %d compute nodes)", BUDGET_BEST_EXACT_NODES);
+    else if (j->proof.stopped != SOLVE_DONE)
+        printf(", exact stopped at the %s after %" PRIu64 " states",
+               j->proof.stopped == SOLVE_TIME     ? "time limit"
+               : j->proof.stopped == SOLVE_STATES ? "limit of states (--max-states)"
+               : j->proof.stopped == SOLVE_MEMORY ? "limit of its memory"
+                                                  : "cancel",
+               j->proof.states);
+    printf("\n");
+}
+
 static void print_text(const budget_job *j)
 {
     char src[1024], a[32], b[32], t[32];
@@ -160,7 +204,7 @@ static void print_text(const budget_job *j)
            units_bytes(a, sizeof a, j->budget, 0));
     if (j->pct > 0) printf(" (%g%% of the budget-free peak)", j->pct);
     printf(", budget-free peak %s, solver %s, allow %s\n",
-           units_bytes(b, sizeof b, j->free_peak, 0), j->solver,
+           units_bytes(b, sizeof b, j->free_peak, 0), j->solver->name,
            j->allow == BUDGET_ALLOW_RECOMPUTE ? "recompute"
            : j->allow == BUDGET_ALLOW_OFFLOAD ? "offload"
                                               : "recompute,offload");
@@ -168,9 +212,8 @@ static void print_text(const budget_job *j)
     printf("peak %s (%" PRId64 " bytes), %" PRIu64 " reruns, %s offloaded, %" PRIu64 " events\n",
            units_bytes(a, sizeof a, j->st.peak, 0), j->st.peak, j->st.reruns,
            units_bytes(b, sizeof b, j->st.offloaded_bytes, 0), j->st.events);
-    printf("extra time %s: %s\n", units_ms(t, sizeof t, j->st.extra_ms),
-           j->st.extra_ms == 0 ? "optimal (proven)" : "not proven optimal (lower bound 0 ms)");
-    if (!strcmp(j->solver, "chain") && j->out.found) printf("chain: %s\n", j->out.why);
+    print_proof(j);
+    if (!strcmp(j->solver->name, "chain") && j->out.found) printf("chain: %s\n", j->out.why);
     if (j->chen)
         printf("beside: Chen's sqrt(n) checkpointing peaks at %s with %" PRIu64 " reruns, %s "
                "extra\n",
@@ -182,7 +225,7 @@ static void json_head(jw *w, const budget_job *j)
 {
     jw_kint(w, "budget", j->budget);
     jw_kint(w, "budget_free_peak", j->free_peak);
-    jw_kstring(w, "solver", j->solver);
+    jw_kstring(w, "solver", j->solver->name);
     jw_key(w, "chen_sqrt_n");
     if (!j->chen) {
         jw_null(w);
@@ -220,8 +263,9 @@ static void print_json(const budget_job *j, int found)
     cli_jw_ms(&w, j->st.extra_ms);
     jw_kuint(&w, "reruns", j->st.reruns);
     jw_kint(&w, "offloaded_bytes", j->st.offloaded_bytes);
-    jw_kbool(&w, "proven_optimal", j->st.extra_ms == 0);
-    jw_kint(&w, "lower_bound_ms", 0);
+    jw_kbool(&w, "proven_optimal", proven(j));
+    jw_key(&w, "lower_bound_ms");
+    cli_jw_ms(&w, lower_bound(j));
     jw_key(&w, "events");
     jw_array(&w);
     for (size_t k = 0; k < j->plan.n; k++) {
@@ -287,10 +331,14 @@ static int solve(budget_job *j, const solve_ctx *c, int *found)
                  "end present need more");
         return EXIT_OK;
     }
-    if ((strcmp(j->solver, "chain") ? budget_greedy : budget_chain)(
-            &j->bm, j->budget, j->allow, j->bandwidth, c, &j->plan, &j->out))
-        return EXIT_BAD;
+    const budget_solver *s = j->solver;
+    int r = s->plain ? s->plain(&j->bm, j->budget, j->allow, j->bandwidth, c, &j->plan, &j->out)
+                     : s->seeded(&j->bm, j->budget, j->allow, j->bandwidth, c, NULL, &j->plan,
+                                 &j->out, &j->proof);
+    if (r) return EXIT_BAD;
     *found = j->out.found;
+    j->exact_none = !*found && j->proof.proven;
+    j->proven_infeasible |= j->exact_none;
     return EXIT_OK;
 }
 
@@ -299,7 +347,11 @@ static void say_none(const budget_job *j)
     char a[32], b[32];
     units_bytes(a, sizeof a, j->budget, 0);
     units_bytes(b, sizeof b, j->bound, 0);
-    if (j->proven_infeasible && j->least >= 0)
+    if (j->exact_none)
+        cli_eprintf("memtris budget: %s: no plan fits in %s (exact proves it: %s); no plan can "
+                    "fit under %s\n",
+                    j->g->source, a, j->out.why, b);
+    else if (j->proven_infeasible && j->least >= 0)
         cli_eprintf("memtris budget: %s: no plan fits in %s; the least budget any plan fits in "
                     "is %s (%" PRId64 " bytes)\n",
                     j->g->source, a, b, j->least);
@@ -310,7 +362,7 @@ static void say_none(const budget_job *j)
     else
         cli_eprintf("memtris budget: %s: %s found no plan that fits in %s (%s); a plan may "
                     "still exist: no plan can fit under %s\n",
-                    j->g->source, j->solver, a, j->out.why, b);
+                    j->g->source, j->solver->name, a, j->out.why, b);
 }
 
 static int run_budget(budget_job *j, const solve_ctx *ctx, int format)
@@ -326,7 +378,7 @@ static int run_budget(budget_job *j, const solve_ctx *ctx, int format)
     if (found && (budget_check(&j->bm, &j->plan, j->bandwidth, &j->st, err, sizeof err) ||
                   j->st.peak > j->budget)) {
         cli_eprintf("memtris budget: internal error: %s made an invalid plan for %s: %s\n",
-                    j->solver, j->g->source,
+                    j->solver->name, j->g->source,
                     j->st.peak > j->budget ? "its peak passes the budget" : err);
         return EXIT_BAD;
     }
@@ -352,7 +404,9 @@ static int sweep_solve(void *ctx, cli_budget_point *pt)
     j->budget = pt->budget;
     j->proven_infeasible = 0;
     j->least = -1;
+    j->exact_none = 0;
     memset(&j->out, 0, sizeof j->out);
+    memset(&j->proof, 0, sizeof j->proof);
     if (j->budget >= j->free_peak) { /* solve keeps the given order's plan, made again here */
         budget_plan_free(&j->plan);
         if (budget_given_plan(&j->bm, &j->plan)) {
@@ -383,7 +437,7 @@ static int run_sweep(budget_job *j, const solve_ctx *ctx, int format, uint32_t p
     solve_ctx c = cli_search_begin(ctx);
     sweep_ctx sc = {j, &c};
     cli_budget_sweep s = {.bm = &j->bm,
-                          .solver = j->solver,
+                          .solver = j->solver->name,
                           .allow = j->allow == BUDGET_ALLOW_RECOMPUTE ? "recompute"
                                    : j->allow == BUDGET_ALLOW_OFFLOAD ? "offload"
                                                                       : "recompute,offload",
@@ -431,6 +485,7 @@ int cmd_budget(int argc, char **argv)
         {"allow", required_argument, 0, OPT_ALLOW},
         {"bandwidth", required_argument, 0, OPT_BANDWIDTH},
         {"time-limit", required_argument, 0, CLI_OPT_TIME_LIMIT},
+        {"max-states", required_argument, 0, CLI_OPT_MAX_STATES},
         {"output", required_argument, 0, 'o'},
         {"sweep", no_argument, 0, OPT_SWEEP},
         {"points", required_argument, 0, OPT_POINTS},
@@ -441,17 +496,18 @@ int cmd_budget(int argc, char **argv)
     budget_job j = {.allow = BUDGET_ALLOW_RECOMPUTE,
                     .bandwidth = BUDGET_BANDWIDTH,
                     .least = -1,
-                    .solver = "greedy"};
+                    .solver = budget_solver_find("best")};
     solve_ctx ctx = {0};
     const char *fname = DEFAULT_FORMAT, *barg = NULL, *parg = NULL, *svg = NULL;
-    int c, status, sweep = 0;
+    int c, status, sweep = 0, solver_given = 0;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'b': barg = optarg; break;
         case 's':
-            if (strcmp(optarg, "greedy") && strcmp(optarg, "chain"))
-                return cli_usage_error("budget", "unknown solver '%s' (greedy, chain)", optarg);
-            j.solver = optarg;
+            if (!(j.solver = budget_solver_find(optarg)))
+                return cli_usage_error("budget", "unknown solver '%s' (best, exact, greedy, chain)",
+                                       optarg);
+            solver_given = 1;
             break;
         case 'f': fname = optarg; break;
         case OPT_ALLOW:
@@ -467,6 +523,7 @@ int cmd_budget(int argc, char **argv)
             break;
         }
         case CLI_OPT_TIME_LIMIT:
+        case CLI_OPT_MAX_STATES:
             if (cli_limit("budget", c, optarg, &ctx)) return EXIT_USAGE;
             break;
         case 'o': j.output = optarg; break;
@@ -480,6 +537,7 @@ int cmd_budget(int argc, char **argv)
     uint32_t points = 16;
     if (sweep_usage(sweep, barg, parg, svg, j.output, &points)) return EXIT_USAGE;
     if (!sweep && parse_budget(barg, &j)) return EXIT_USAGE;
+    if (sweep && !solver_given) j.solver = budget_solver_find("greedy"); /* many budgets */
     int format = cli_format("budget", fname, (1u << CLI_TEXT) | (1u << CLI_JSON));
     if (format < 0) return EXIT_USAGE;
     if ((status = cli_out_check("budget", "-o", j.output)) ||

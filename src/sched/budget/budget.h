@@ -126,6 +126,51 @@ int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double
  * *o said (a plan in p when found; none without a forward Phase), or -1 out of memory. */
 int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o);
 
+/* What a search proves besides its plan. */
+typedef struct budget_proof {
+    int proven;            /* a plan: none takes less extra time; none: no plan fits at all */
+    double lower_bound_ms; /* every plan takes at least this much extra time (0: none known) */
+    solve_stop stopped;    /* SOLVE_DONE, or the limit or cancel that ended the search */
+    uint64_t states;       /* the states it kept */
+} budget_proof;
+
+/* The exact solver: the least extra time, proven, by a best-first (A*) search over states
+ * (compute nodes run, buffers present, with offload the host's copies) from greedy's plan (or
+ * seed's, when seed is not NULL; an empty seed: none) as the incumbent. Its cost is the sum of
+ * the reruns' latencies: with recompute alone the extra time itself, so its optimum is proven;
+ * with offload a sound lower bound on the extra time (a makespan, never below the compute
+ * stream's runs), so the plan is proven only where its checked extra time meets that bound.
+ * Honours c's time limit, deadline, cancel, state limit and memory (its states are at most
+ * max_states, and their bytes at most max_memory): past one it keeps the incumbent, with the
+ * least f on its frontier as the lower bound. Proves that no plan fits when its search ends
+ * without one. 0 with *o and *pf said (a plan in p when found), or -1 out of memory. */
+int budget_exact(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
+                 const solve_ctx *c, const budget_plan *seed, budget_plan *p, budget_outcome *o,
+                 budget_proof *pf);
+
+/* The solvers that best tries, in order (each gets the best plan so far as its seed when it
+ * takes one): one entry each, .plain with greedy's signature or .seeded with exact's. */
+typedef struct budget_solver {
+    const char *name;
+    int (*plain)(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
+                 const solve_ctx *c, budget_plan *p, budget_outcome *o);
+    int (*seeded)(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
+                  const solve_ctx *c, const budget_plan *seed, budget_plan *p, budget_outcome *o,
+                  budget_proof *pf);
+} budget_solver;
+extern const budget_solver budget_solvers[]; /* ends with a NULL name */
+/* "greedy", "exact", ... or "best"; NULL when none has that name. */
+const budget_solver *budget_solver_find(const char *name);
+
+/* best: each solver of budget_solvers in turn, sharing c's time limit (exact only on graphs of
+ * at most BUDGET_BEST_EXACT_NODES compute nodes); the plan of least extra time (checked), the
+ * highest lower bound any proved, proven when they meet or when exact proves that none fits.
+ * 0, or -1 out of memory. */
+#define BUDGET_BEST_EXACT_NODES 20000
+int budget_best(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
+                const solve_ctx *c, const budget_plan *seed, budget_plan *p, budget_outcome *o,
+                budget_proof *pf);
+
 /* The plan as a memtris graph (budget_graph.c). Node Ids ascend in the plan's event order, so
  * that policy given replays the plan and peaks where budget_check says. The buffers present
  * from the start are ALLOCed first; a first run keeps its node's Op, Name, Latency, Stream,

@@ -1,0 +1,582 @@
+/* budget_exact.c: the exact solver of a memory budget: a best-first (A*) search over states
+ * (which compute nodes have run, which buffers are present and, with offload, which have a copy
+ * on the host), seeded with greedy's plan as the incumbent, with an admissible and consistent
+ * bound on the reruns still to come; duplicates found by hashing states. Exports budget_exact.
+ *
+ * The moves, canonical so that every optimum stays reachable: a state holds only the buffers
+ * that may still be needed (the others are freed at once: one no compute node still to run
+ * reads, nor a rerunnable node that may have to make a needed buffer again); a move is a first
+ * run, a rerun (of a node with a needed write missing) or a fetch, after evicting an
+ * inclusion-minimal set of present buffers that makes room for it (none when it fits: having
+ * more present is never worse, as one can free later). With offload allowed every eviction is
+ * an offload (a copy on the host only adds moves; transfers cost nothing in the search).
+ *
+ * The cost the search minimises is the sum of the reruns' latencies. With recompute alone that
+ * is the plan's extra time, so the search's optimum is proven. With offload the extra time is a
+ * makespan (budget_check's timeline), never below the reruns' sum, as the compute stream runs
+ * every run one after another: the search's optimum is a sound lower bound, and the plan is
+ * proven only when its extra time (checked) comes down to that bound. */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "budget.h"
+
+#include "budget_exact_internal.h"
+
+/* Whether a limit or a cancel says stop (checked every call: the clock is cheap). */
+static int limited(xs *x)
+{
+    if (x->stopped != SOLVE_DONE) return 1;
+    if (solve_cancelled(x->c)) x->stopped = SOLVE_CANCELLED;
+    else if (solve_expired(x->c) || solve_now(x->c) - x->start > x->seconds)
+        x->stopped = SOLVE_TIME;
+    return x->stopped != SOLVE_DONE;
+}
+
+/* need[] of state s: may be needed (kept, read by a node still to run, or by a rerunnable node
+ * with a write that may be needed) and surely needed (kept, or read by a node still to run). */
+static void mark_need(xs *x, const uint64_t *s)
+{
+    const budget_model *bm = x->bm;
+    for (uint32_t b = 0; b < x->nb; b++) x->need[b] = bm->keep[b] ? 3 : 0;
+    int changed;
+    do {
+        changed = 0;
+        for (uint32_t i = x->m; i-- > 0;) {
+            uint32_t v = bm->order[i];
+            uint8_t f = bit(RAN(s), i) ? 0 : 3;
+            if (!f && x->recompute && bm->rerunnable[v])
+                for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1] && !f; e++)
+                    if (x->need[bm->wr[e]]) f = 1;
+            if (!f) continue;
+            for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
+                uint32_t b = bm->rd[e];
+                if ((x->need[b] | f) != x->need[b]) changed = 1;
+                x->need[b] |= f;
+            }
+        }
+    } while (changed && !x->ordered);
+}
+
+/* Frees (and forgets the host copies of) what is no longer needed, and bounds the reruns to
+ * come: every surely needed buffer missing (not on the host either) whose producer has run
+ * needs a rerun of that producer, each producer counted once. -1: a dead end (such a buffer
+ * cannot be made again). */
+static int normalize(xs *x, uint64_t *s, double *h, int64_t *mem)
+{
+    const budget_model *bm = x->bm;
+    const graph *g = x->g;
+    mark_need(x, s);
+    *h = 0;
+    *mem = 0;
+    if (++x->stampv == 0) {
+        memset(x->stamp, 0, (size_t)g->n * sizeof *x->stamp);
+        x->stampv = 1;
+    }
+    for (uint32_t b = 0; b < x->nb; b++) {
+        int pres = bit(PRES(x, s), b), host = x->offload && bit(HOST(x, s), b);
+        if (!x->need[b]) {
+            if (pres) set0(PRES(x, s), b);
+            if (host) set0(HOST(x, s), b);
+            continue;
+        }
+        if (pres) *mem += g->buf_size[b];
+        if (pres || host || !(x->need[b] & 2)) continue;
+        uint32_t p = bm->producer[b];
+        if (p == GRAPH_NONE) return -1;
+        if (!bit(RAN(s), bm->pos[p])) continue;
+        if (!x->recompute || !bm->rerunnable[p]) return -1;
+        if (x->stamp[p] != x->stampv) {
+            x->stamp[p] = x->stampv;
+            *h += graph_latency(g, p);
+        }
+    }
+    return 0;
+}
+
+static uint64_t hash_state(const xs *x, const uint64_t *s)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (size_t k = 0; k < x->W; k++) {
+        h ^= s[k] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h *= 0xff51afd7ed558ccdull;
+    }
+    return h ^ (h >> 29);
+}
+
+/* The table's slot of s: a state equal to it, or an empty slot. */
+static size_t slot_of(const xs *x, const uint64_t *s)
+{
+    size_t i = (size_t)hash_state(x, s) & (x->tabcap - 1);
+    while (x->tab[i] != NONE && memcmp(x->bits + (size_t)x->tab[i] * x->W, s, x->W * 8))
+        i = (i + 1) & (x->tabcap - 1);
+    return i;
+}
+
+/* Least f first; then the most run, then the most spent (deeper: a goal sooner). */
+static int item_less(const xitem *a, const xitem *b)
+{
+    return a->f != b->f ? a->f < b->f : a->nran != b->nran ? a->nran > b->nran : a->g > b->g;
+}
+
+static int heap_add(xs *x, xitem it)
+{
+    if (x->hn == x->hcap) {
+        size_t nc = x->hcap ? x->hcap * 2 : 1024;
+        xitem *q = realloc(x->heap, nc * sizeof *q);
+        if (!q) return -1;
+        x->heap = q;
+        x->hcap = nc;
+    }
+    size_t i = x->hn++;
+    x->heap[i] = it;
+    while (i) {
+        size_t up = (i - 1) / 2;
+        if (!item_less(&x->heap[i], &x->heap[up])) break;
+        xitem t = x->heap[i];
+        x->heap[i] = x->heap[up];
+        x->heap[up] = t;
+        i = up;
+    }
+    return 0;
+}
+
+static xitem heap_take(xs *x)
+{
+    xitem top = x->heap[0];
+    x->heap[0] = x->heap[--x->hn];
+    for (size_t i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < x->hn && item_less(&x->heap[l], &x->heap[m])) m = l;
+        if (r < x->hn && item_less(&x->heap[r], &x->heap[m])) m = r;
+        if (m == i) break;
+        xitem t = x->heap[i];
+        x->heap[i] = x->heap[m];
+        x->heap[m] = t;
+        i = m;
+    }
+    return top;
+}
+
+static int out_of_memory(xs *x)
+{
+    x->oom = 1;
+    x->stopped = SOLVE_MEMORY;
+    return -1;
+}
+
+/* Room for one more state (the arrays doubled up to the limit); -1 at the limit or out of
+ * memory, the reason in stopped. */
+static int grow(xs *x)
+{
+    if (x->n >= x->limit) {
+        x->stopped = x->limit < solve_max_states(x->c) ? SOLVE_MEMORY : SOLVE_STATES;
+        return -1;
+    }
+    if (x->n == x->cap) {
+        size_t nc = x->cap ? x->cap * 2 : 256;
+        if (nc > x->limit) nc = x->limit;
+        uint64_t *b = realloc(x->bits, nc * x->W * 8);
+        if (b) x->bits = b;
+        xrec *r = b ? realloc(x->rec, nc * sizeof *r) : NULL;
+        if (r) x->rec = r;
+        if (!b || !r) return out_of_memory(x);
+        x->cap = nc;
+    }
+    if (2 * (x->n + 1) > x->tabcap) {
+        size_t nt = x->tabcap ? x->tabcap * 2 : 1024;
+        uint32_t *t = malloc(nt * sizeof *t);
+        if (!t) return out_of_memory(x);
+        free(x->tab);
+        x->tab = t;
+        x->tabcap = nt;
+        memset(t, 0xff, nt * sizeof *t);
+        for (size_t k = 0; k < x->n; k++) t[slot_of(x, x->bits + k * x->W)] = (uint32_t)k;
+    }
+    return 0;
+}
+
+/* Adds state s (normalized, bound h) reached from parent by act at cost g, unless a copy of it
+ * is known at no more cost or its f reaches the incumbent. -1 at a limit. */
+static int add_state(xs *x, const uint64_t *s, double g, double h, int64_t mem, uint32_t parent,
+                     uint32_t act, uint32_t nran)
+{
+    if (g + h >= x->ub) return 0;
+    size_t i = slot_of(x, s);
+    uint32_t k = x->tab[i];
+    if (k != NONE) {
+        if (!(g < x->rec[k].g)) return 0;
+        x->rec[k].g = g;
+        x->rec[k].parent = parent;
+        x->rec[k].act = act;
+    } else {
+        if (grow(x)) return -1;
+        i = slot_of(x, s); /* the table may have grown */
+        k = (uint32_t)x->n++;
+        memcpy(x->bits + (size_t)k * x->W, s, x->W * 8);
+        x->rec[k] = (xrec){g, h, mem, parent, act, nran};
+        x->tab[i] = k;
+    }
+    if (heap_add(x, (xitem){g + h, g, nran, k})) return out_of_memory(x);
+    return 0;
+}
+
+/* The child of cur: evict the npick candidates in stack (by index into cand), then act. */
+static int child(xs *x, uint32_t from, uint32_t act, const uint32_t *pick, size_t npick)
+{
+    const budget_model *bm = x->bm;
+    const graph *g = x->g;
+    const xrec *r = &x->rec[from];
+    double gc = r->g;
+    uint32_t nran = r->nran;
+    memcpy(x->kid, x->cur, x->W * 8);
+    for (size_t k = 0; k < npick; k++) {
+        uint32_t b = x->cand[pick[k]];
+        set0(PRES(x, x->kid), b);
+        if (x->offload) set1(HOST(x, x->kid), b);
+    }
+    if (act >= g->n) set1(PRES(x, x->kid), act - g->n);
+    else {
+        uint32_t i = bm->pos[act];
+        if (bit(RAN(x->kid), i)) gc += graph_latency(g, act);
+        else nran++;
+        set1(RAN(x->kid), i);
+        for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++)
+            set1(PRES(x, x->kid), bm->wr[e]);
+    }
+    double h;
+    int64_t mem;
+    if (normalize(x, x->kid, &h, &mem)) return 0;
+    return add_state(x, x->kid, gc, h, mem, from, act, nran);
+}
+
+/* Each inclusion-minimal set of the nc candidates (by size, descending) that frees at least
+ * need bytes, one child each. */
+static int minimal_sets(xs *x, uint32_t from, uint32_t act, size_t nc, int64_t need)
+{
+    /* suffix sums: whether the candidates from j on can still reach need */
+    int64_t *suf = x->csize + nc + 1;
+    suf[nc] = 0;
+    for (size_t j = nc; j-- > 0;) suf[j] = suf[j + 1] + x->csize[j];
+    size_t depth = 0, j = 0;
+    int64_t sum = 0;
+    for (;;) {
+        if (j < nc && sum + suf[j] >= need) {
+            x->stack[depth++] = (uint32_t)j;
+            sum += x->csize[j];
+            if (sum >= need) {
+                if (child(x, from, act, x->stack, depth)) return -1;
+                if ((++x->work & 255) == 0 && limited(x)) return -1;
+                sum -= x->csize[j];
+                depth--;
+            }
+            j++;
+            continue;
+        }
+        if (!depth) return 0;
+        size_t k = x->stack[--depth];
+        sum -= x->csize[k];
+        j = k + 1;
+    }
+}
+
+static int by_size_desc(const void *a, const void *b, void *arg)
+{
+    const int64_t *sz = arg;
+    int64_t x = sz[*(const uint32_t *)a], y = sz[*(const uint32_t *)b];
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The children of move act (a run, or n + b: fetch b) from state from (in cur). */
+static int try_move(xs *x, uint32_t from, uint32_t act)
+{
+    const budget_model *bm = x->bm;
+    const graph *g = x->g;
+    int64_t more = 0;
+    if (++x->pinv == 0) {
+        memset(x->pinned, 0, (size_t)x->nb * sizeof *x->pinned);
+        x->pinv = 1;
+    }
+    if (act >= g->n) {
+        more = g->buf_size[act - g->n];
+        x->pinned[act - g->n] = x->pinv;
+    } else {
+        for (uint32_t e = bm->rd_off[act]; e < bm->rd_off[act + 1]; e++)
+            x->pinned[bm->rd[e]] = x->pinv;
+        for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++) {
+            x->pinned[bm->wr[e]] = x->pinv;
+            if (!bit(PRES(x, x->cur), bm->wr[e])) more += g->buf_size[bm->wr[e]];
+        }
+    }
+    int64_t over = x->rec[from].mem + more - x->budget;
+    if (over <= 0) return child(x, from, act, NULL, 0);
+    size_t nc = 0;
+    for (uint32_t b = 0; b < x->nb; b++) {
+        /* one that cannot come back is a dead end (normalize) only where it is surely needed */
+        if (bit(PRES(x, x->cur), b) && x->pinned[b] != x->pinv && g->buf_size[b] > 0)
+            x->cand[nc++] = b;
+    }
+    qsort_r(x->cand, nc, sizeof *x->cand, by_size_desc, (void *)g->buf_size);
+    for (size_t k = 0; k < nc; k++) x->csize[k] = g->buf_size[x->cand[k]];
+    return minimal_sets(x, from, act, nc, over);
+}
+
+/* done[] of cur: a compute node's first run made, an ALLOC's or FREE's predecessors done. */
+static void mark_done(xs *x)
+{
+    const graph *g = x->g;
+    for (uint32_t k = 0; k < g->n; k++) {
+        uint32_t v = x->topo[k];
+        uint8_t d = 1;
+        if (g->kind[v] == NODE_COMPUTE) d = (uint8_t)bit(RAN(x->cur), x->bm->pos[v]);
+        else
+            for (uint32_t e = g->pred_off[v]; e < g->pred_off[v + 1] && d; e++)
+                d = x->done[g->pred[e]];
+        x->done[v] = d;
+    }
+}
+
+/* Whether compute node v (place i) may run in cur: its reads present; a first run after the
+ * nodes before it along the Edges; a rerun only of a rerunnable node with a needed write
+ * missing (and, with offload, not on the host: fetching it costs nothing here). */
+static int may_run(xs *x, uint32_t v, uint32_t i)
+{
+    const budget_model *bm = x->bm;
+    const graph *g = x->g;
+    for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
+        if (!bit(PRES(x, x->cur), bm->rd[e])) return 0;
+    if (!bit(RAN(x->cur), i)) {
+        for (uint32_t e = g->pred_off[v]; e < g->pred_off[v + 1]; e++)
+            if (!x->done[g->pred[e]]) return 0;
+        return 1;
+    }
+    if (!x->recompute || !bm->rerunnable[v]) return 0;
+    for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) /* not once changed in place */
+        for (uint32_t k = x->chg_off[bm->wr[e]]; k < x->chg_off[bm->wr[e] + 1]; k++)
+            if (bit(RAN(x->cur), x->chg[k])) return 0;
+    for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
+        uint32_t b = bm->wr[e];
+        if (x->need[b] && !bit(PRES(x, x->cur), b) && !(x->offload && bit(HOST(x, x->cur), b)))
+            return 1;
+    }
+    return 0;
+}
+
+static int expand(xs *x, uint32_t k)
+{
+    const budget_model *bm = x->bm;
+    memcpy(x->cur, x->bits + (size_t)k * x->W, x->W * 8);
+    mark_done(x);
+    mark_need(x, x->cur);
+    /* need[] is cur's only until a child is made: the moves are listed first */
+    uint32_t nmov = 0;
+    for (uint32_t i = 0; i < x->m; i++)
+        if (may_run(x, bm->order[i], i)) x->stack[x->nb + nmov++] = bm->order[i];
+    for (uint32_t b = 0; x->offload && b < x->nb; b++)
+        if (x->need[b] && !bit(PRES(x, x->cur), b) && bit(HOST(x, x->cur), b))
+            x->stack[x->nb + nmov++] = x->g->n + b;
+    for (uint32_t q = 0; q < nmov; q++)
+        if (try_move(x, k, x->stack[x->nb + q])) return -1;
+    return 0;
+}
+
+/* Each buffer's nodes that change it in place ("InPlace"), by their places: a node that
+ * writes the buffer never runs again once one of them has run (budget_check). */
+static int changers(xs *x)
+{
+    const graph *g = x->g;
+    x->chg_off = calloc((size_t)x->nb + 2, sizeof *x->chg_off);
+    if (!x->chg_off) return -1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t v = 0; g->inplace && v < g->n; v++)
+            for (uint32_t k = 0; k < g->in_off[v + 1] - g->in_off[v]; k++) {
+                uint32_t b = graph_find_buf(g, g->inputs[g->in_off[v] + k]);
+                if (!graph_input_inplace(g, v, k) || b == GRAPH_NONE || x->bm->pos[v] == GRAPH_NONE)
+                    continue;
+                if (pass) x->chg[x->chg_off[b + 1]++] = x->bm->pos[v];
+                else x->chg_off[b + 2]++;
+            }
+        if (pass) break;
+        for (uint32_t b = 0; b < x->nb; b++) x->chg_off[b + 2] += x->chg_off[b + 1];
+        x->chg = malloc(((size_t)x->chg_off[x->nb + 1] + 1) * sizeof *x->chg);
+        if (!x->chg) return -1;
+    }
+    return 0;
+}
+
+/* Every node in an order of the Edges (Kahn's). */
+static int topo_order(xs *x)
+{
+    const graph *g = x->g;
+    uint32_t *indeg = malloc(((size_t)g->n + 1) * sizeof *indeg);
+    if (!indeg) return -1;
+    size_t head = 0, tail = 0;
+    for (uint32_t v = 0; v < g->n; v++) {
+        indeg[v] = g->pred_off[v + 1] - g->pred_off[v];
+        if (!indeg[v]) x->topo[tail++] = v;
+    }
+    while (head < tail) {
+        uint32_t v = x->topo[head++];
+        for (uint32_t e = g->succ_off[v]; e < g->succ_off[v + 1]; e++)
+            if (--indeg[g->succ[e]] == 0) x->topo[tail++] = g->succ[e];
+    }
+    free(indeg);
+    return tail == g->n ? 0 : -1;
+}
+
+static int setup(xs *x)
+{
+    const budget_model *bm = x->bm;
+    const graph *g = x->g;
+    x->m = bm->m;
+    x->nb = g->nbufs;
+    x->wr = ((size_t)x->m + 63) / 64;
+    x->wp = ((size_t)x->nb + 63) / 64;
+    x->W = x->wr + x->wp * (x->offload ? 2 : 1);
+    if (!x->W) x->W = 1;
+    size_t per = x->W * 8 + sizeof(xrec) + sizeof(xitem) + 2 * sizeof(uint32_t);
+    uint64_t lim = (uint64_t)solve_max_memory(x->c) / per, ms = solve_max_states(x->c);
+    x->limit = (size_t)(lim < ms ? lim : ms);
+    if (x->limit > NONE - 1) x->limit = NONE - 1;
+    size_t nb = (size_t)x->nb + 1, n = (size_t)g->n + 1;
+    x->cur = calloc(x->W, 8);
+    x->kid = calloc(x->W, 8);
+    x->done = malloc(n);
+    x->need = malloc(nb);
+    x->stamp = calloc(n, sizeof *x->stamp);
+    x->pinned = calloc(nb, sizeof *x->pinned);
+    x->topo = malloc(n * sizeof *x->topo);
+    x->csize = malloc(2 * (nb + 1) * sizeof *x->csize);
+    x->cand = malloc(nb * sizeof *x->cand);
+    x->stack = malloc((nb + n + nb) * sizeof *x->stack);
+    x->tabcap = 1024;
+    x->tab = malloc(x->tabcap * sizeof *x->tab);
+    if (x->tab) memset(x->tab, 0xff, x->tabcap * sizeof *x->tab);
+    if (!x->tab || !x->cur || !x->kid || !x->done || !x->need || !x->stamp || !x->pinned ||
+        !x->topo || !x->csize || !x->cand || !x->stack)
+        return -1;
+    x->ordered = 1;
+    for (uint32_t v = 0; v < g->n; v++)
+        for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
+            uint32_t p = bm->producer[bm->rd[e]];
+            if (p != GRAPH_NONE && bm->pos[p] >= bm->pos[v]) x->ordered = 0;
+        }
+    if (changers(x)) return -1;
+    return topo_order(x) ? -2 : 0;
+}
+
+static void teardown(xs *x)
+{
+    free(x->bits);
+    free(x->rec);
+    free(x->tab);
+    free(x->heap);
+    free(x->cur);
+    free(x->kid);
+    free(x->done);
+    free(x->need);
+    free(x->stamp);
+    free(x->pinned);
+    free(x->topo);
+    free(x->chg_off);
+    free(x->chg);
+    free(x->csize);
+    free(x->cand);
+    free(x->stack);
+}
+
+static int is_goal(const xs *x, uint32_t k)
+{
+    if (x->rec[k].nran != x->m) return 0;
+    const uint64_t *s = x->bits + (size_t)k * x->W;
+    for (uint32_t b = 0; b < x->nb; b++)
+        if (x->bm->keep[b] && !bit(PRES(x, s), b)) return 0;
+    return 1;
+}
+
+/* The search from the start: *goal the first goal state (NONE: none before the frontier
+ * emptied or a limit). -1 out of memory. */
+static int search(xs *x, uint32_t *goal)
+{
+    *goal = NONE;
+    memset(x->cur, 0, x->W * 8);
+    for (uint32_t b = 0; b < x->nb; b++)
+        if (x->bm->producer[b] == GRAPH_NONE) set1(PRES(x, x->cur), b);
+    double h;
+    int64_t mem;
+    if (x->bm->initial > x->budget || normalize(x, x->cur, &h, &mem)) return 0;
+    if (add_state(x, x->cur, 0, h, mem, NONE, NONE, 0)) return x->oom ? -1 : 0;
+    while (x->hn) {
+        if (limited(x)) return 0;
+        xitem it = heap_take(x);
+        if (it.g > x->rec[it.idx].g) continue; /* a copy reached since at less cost */
+        x->curf = it.f;
+        if (it.f >= x->ub) {
+            x->hn = 0;
+            break;
+        }
+        if (is_goal(x, it.idx)) {
+            *goal = it.idx;
+            return 0;
+        }
+        x->expanding = 1;
+        if (expand(x, it.idx)) return x->oom ? -1 : 0;
+        x->expanding = 0;
+    }
+    return 0;
+}
+
+/* The incumbent: seed's plan, else greedy's; its extra time in *ub (HUGE_VAL: none). */
+static int incumbent(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
+                     const solve_ctx *c, const budget_plan *seed, budget_plan *inc, double *ub)
+{
+    budget_outcome io;
+    budget_stats st;
+    char err[8];
+    *ub = HUGE_VAL;
+    if (seed && seed->n) {
+        for (size_t k = 0; k < seed->n; k++)
+            if (budget_plan_push(inc, seed->ev[k].op, seed->ev[k].x)) return -1;
+    } else if (!seed) {
+        if (budget_greedy(bm, budget, allow, bandwidth, c, inc, &io)) return -1;
+        if (!io.found) inc->n = 0;
+    }
+    if (inc->n && !budget_check(bm, inc, bandwidth, &st, err, sizeof err) && st.peak <= budget)
+        *ub = st.extra_ms;
+    else inc->n = 0;
+    return 0;
+}
+
+int budget_exact(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
+                 const solve_ctx *c, const budget_plan *seed, budget_plan *p, budget_outcome *o,
+                 budget_proof *pf)
+{
+    memset(o, 0, sizeof *o);
+    memset(pf, 0, sizeof *pf);
+    p->n = 0;
+    xs x = {.bm = bm,
+            .g = bm->g,
+            .budget = budget,
+            .c = c,
+            .offload = (allow & BUDGET_ALLOW_OFFLOAD) != 0,
+            .recompute = (allow & BUDGET_ALLOW_RECOMPUTE) != 0};
+    x.start = solve_now(c);
+    x.seconds = solve_seconds(c);
+    budget_plan inc = {0};
+    int r = incumbent(bm, budget, allow, bandwidth, c, seed, &inc, &x.ub);
+    if (!r) r = setup(&x);
+    uint32_t goal = NONE;
+    if (!r) r = search(&x, &goal);
+    if (!r) r = budget_exact_conclude(&x, goal, &inc, bandwidth, p, o, pf);
+    if (r == -2) { /* the Edges have a cycle: the model refuses such graphs first */
+        snprintf(o->why, sizeof o->why, "the Edges have a cycle");
+        r = 0;
+    }
+    teardown(&x);
+    budget_plan_free(&inc);
+    if (!o->found) p->n = 0;
+    return r;
+}

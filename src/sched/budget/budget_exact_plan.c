@@ -1,0 +1,136 @@
+/* budget_exact_plan.c: the exact search's answer: the events of the path to its goal (told
+ * from the states' differences), the incumbent where the search found nothing better, and what
+ * it proves (the optimum, a lower bound, or that no plan fits). Exports budget_exact_conclude. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "budget_exact_internal.h"
+
+/* The events from state P to state C by act: the evictions and the frees of what act does not
+ * touch before it (an offload where C has a new host copy), act, then the frees of what it
+ * read or wrote and is no longer needed. */
+static int emit_step(xs *x, const uint64_t *P, const uint64_t *C, uint32_t act, budget_plan *p)
+{
+    const budget_model *bm = x->bm;
+    const graph *g = x->g;
+    int bad = 0;
+    if (++x->pinv == 0) {
+        memset(x->pinned, 0, (size_t)x->nb * sizeof *x->pinned);
+        x->pinv = 1;
+    }
+    if (act >= g->n) x->pinned[act - g->n] = x->pinv;
+    else {
+        for (uint32_t e = bm->rd_off[act]; e < bm->rd_off[act + 1]; e++)
+            x->pinned[bm->rd[e]] = x->pinv;
+        for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++)
+            x->pinned[bm->wr[e]] = x->pinv;
+    }
+    for (uint32_t b = 0; b < x->nb && !bad; b++)
+        if (bit(PRES(x, P), b) && !bit(PRES(x, C), b) && x->pinned[b] != x->pinv) {
+            int off = x->offload && bit(HOST(x, C), b) && !bit(HOST(x, P), b);
+            bad = budget_plan_push(p, off ? BUDGET_OFFLOAD : BUDGET_FREE, b);
+        }
+    if (act >= g->n) return bad || budget_plan_push(p, BUDGET_FETCH, act - g->n);
+    bad = bad || budget_plan_push(p, BUDGET_RUN, act);
+    for (int k = 0; k < 2 && !bad; k++) {
+        const uint32_t *off = k ? bm->wr_off : bm->rd_off, *buf = k ? bm->wr : bm->rd;
+        for (uint32_t e = off[act]; e < off[act + 1] && !bad; e++)
+            if (!bit(PRES(x, C), buf[e])) bad = budget_plan_push(p, BUDGET_FREE, buf[e]);
+    }
+    return bad ? -1 : 0;
+}
+
+/* Every eviction is an offload in the search; one whose copy is never fetched becomes a free
+ * (the same plan but for a transfer that only costs time). */
+static int no_idle_copies(xs *x, budget_plan *p)
+{
+    if (!x->offload) return 0;
+    uint8_t *fetched = calloc((size_t)x->nb + 1, 1); /* a later fetch reads the copy */
+    if (!fetched) return -1;
+    for (size_t k = p->n; k-- > 0;) {
+        budget_event *e = &p->ev[k];
+        if (e->op == BUDGET_FETCH) fetched[e->x] = 1;
+        else if (e->op == BUDGET_OFFLOAD) {
+            if (!fetched[e->x]) e->op = BUDGET_FREE;
+            fetched[e->x] = 0;
+        }
+    }
+    free(fetched);
+    return 0;
+}
+
+/* The plan of the path from the start to state k. */
+static int build_plan(xs *x, uint32_t k, budget_plan *p)
+{
+    size_t len = 0;
+    for (uint32_t s = k; s != NONE; s = x->rec[s].parent) len++;
+    uint32_t *path = malloc(len * sizeof *path);
+    if (!path) return -1;
+    size_t t = len;
+    for (uint32_t s = k; s != NONE; s = x->rec[s].parent) path[--t] = s;
+    p->n = 0;
+    int bad = 0;
+    const uint64_t *root = x->bits + (size_t)path[0] * x->W;
+    for (uint32_t b = 0; b < x->nb && !bad; b++)
+        if (x->bm->producer[b] == GRAPH_NONE && !bit(PRES(x, root), b))
+            bad = budget_plan_push(p, BUDGET_FREE, b);
+    for (t = 1; t < len && !bad; t++)
+        bad = emit_step(x, x->bits + (size_t)path[t - 1] * x->W, x->bits + (size_t)path[t] * x->W,
+                        x->rec[path[t]].act, p);
+    free(path);
+    return bad ? -1 : no_idle_copies(x, p);
+}
+
+/* What the search came to: the plan (the search's, or the incumbent), the bound, the proof. */
+int budget_exact_conclude(xs *x, uint32_t goal, budget_plan *inc, double bandwidth, budget_plan *p,
+                          budget_outcome *o, budget_proof *pf)
+{
+    double lb;
+    int have = 0, had = isfinite(x->ub);
+    pf->states = x->n;
+    pf->stopped = x->stopped;
+    if (goal != NONE) {
+        budget_stats st;
+        char err[160];
+        lb = x->rec[goal].g;
+        if (build_plan(x, goal, p)) return -1;
+        if (budget_check(x->bm, p, bandwidth, &st, err, sizeof err) || st.peak > x->budget)
+            snprintf(o->why, sizeof o->why, "internal error: exact's plan: %s", err);
+        else if (st.extra_ms < x->ub) {
+            x->ub = st.extra_ms;
+            have = 1;
+        }
+    } else if (x->stopped == SOLVE_DONE) lb = x->ub; /* nothing left below the incumbent */
+    else if (x->expanding || !x->hn) lb = x->curf;
+    else lb = x->heap[0].f;
+    if (lb > x->ub) lb = x->ub;
+    if (!have && had) { /* the incumbent stands */
+        budget_plan t = *p;
+        *p = *inc;
+        *inc = t;
+        have = 1;
+    }
+    o->found = have;
+    if (o->found) {
+        /* the same sums in another order may differ in their last bits */
+        if (goal != NONE && !x->offload && !o->why[0]) lb = x->ub;
+        pf->proven = x->ub <= lb + 1e-9 * (1 + lb);
+        pf->lower_bound_ms = pf->proven ? x->ub : lb;
+    } else if (x->stopped == SOLVE_DONE && !o->why[0]) {
+        pf->proven = 1;
+        snprintf(o->why, sizeof o->why,
+                 "exact's search went through every way to fit (%zu states): none does", x->n);
+    } else if (!o->why[0]) {
+        o->stopped = x->stopped;
+        pf->lower_bound_ms = isfinite(lb) ? lb : 0;
+        snprintf(o->why, sizeof o->why, "exact stopped %s after %zu states without a plan",
+                 x->stopped == SOLVE_TIME     ? "at the time limit"
+                 : x->stopped == SOLVE_STATES ? "at the limit of states"
+                 : x->stopped == SOLVE_MEMORY ? "at the limit of its memory"
+                                              : "on a cancel",
+                 x->n);
+    }
+    return 0;
+}
