@@ -4,6 +4,7 @@
 #ifndef MEMTRIS_APP_H
 #define MEMTRIS_APP_H
 #include <stdint.h>
+#include "app_budget.h"
 #include "app_compare.h"
 #include "app_place.h"
 #include "app_play.h"
@@ -93,6 +94,9 @@ typedef struct app {
     const struct lesson *lesson;
     size_t lesson_at;
     int lesson_rows;
+    /* The budget view (m, app_budget_view.c): while bud.on, g is bud.pg (the plan as a graph),
+     * stepped under given; bud.g is the graph the app was opened on. */
+    app_budget bud;
 } app;
 
 /* Sets up steppers and placement (with placer pl, NULL for first-fit); every
