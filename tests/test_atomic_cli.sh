@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # test_atomic_cli.sh: every output file is whole or absent. Each writer (gen,
-# plan in every format and --svg, place, compare --pareto --svg, replay and
-# iterate on the host backend, the Python tools) replaces an old file whole,
-# its permissions kept; killed mid-write by SIGINT, SIGTERM or SIGHUP, or
-# failing mid-write (file size limit, a full tmpfs), it leaves the old file
-# byte-identical and no temporary file beside it.
+# plan in every format and --svg, place, compare --pareto --svg, budget -o and
+# --sweep --svg, replay and iterate on the host backend, the Python tools)
+# replaces an old file whole, its permissions kept; killed mid-write by
+# SIGINT, SIGTERM or SIGHUP, or failing mid-write (file size limit, a full
+# tmpfs), it leaves the old file byte-identical and no temporary file beside it.
 # Usage: test_atomic_cli.sh MEMTRIS SRCDIR [GROUP]   (GROUP: replace, signals,
 # errors or tools; all of them when omitted). Prints "N passed, M failed" last.
 set -u
@@ -82,6 +82,12 @@ group_replace() {
     replaced "$d" "place --svg" "$ref" "$M" place "$TMP/p.csv" --svg "$d/out"
     "$M" compare "$DEMO" --pareto --svg - >"$ref"
     replaced "$d" "compare --pareto --svg" "$ref" "$M" compare "$DEMO" --pareto --svg "$d/out"
+    "$M" budget "$SRC/samples/resnet18_train.json" --budget 60% -o - >"$ref"
+    replaced "$d" "budget -o (the plan as a graph)" "$ref" "$M" budget \
+        "$SRC/samples/resnet18_train.json" --budget 60% -o "$d/out"
+    "$M" budget "$SRC/samples/resnet18_train.json" --sweep --points 4 --svg - >"$ref"
+    replaced "$d" "budget --sweep --svg" "$ref" "$M" budget "$SRC/samples/resnet18_train.json" \
+        --sweep --points 4 --svg "$d/out"
     # measured on this machine: a whole new file, not the same bytes each run
     replaced "$d" "replay -o (a saved replay)" - "$M" replay "$DEMO" --backend host --mode arena \
         -f json -o "$d/out"

@@ -2,7 +2,8 @@
 # test_budget.sh: end-to-end checks of "memtris budget": bad budgets and options (usage errors,
 # status 2), plans as text and JSON (the input graph's Ids and BufIds, replayed here by an
 # independent check in Python), infeasible budgets (status 1, "no plan fits in" only when a
-# bound proves it) and the training samples at 60% and 50%.
+# bound proves it), -o (the plan as a graph, replayed by schedule -p given), --sweep (JSON
+# monotone, text, an SVG that parses) and the training samples at 60% and 50%.
 # Usage: test_budget.sh MEMTRIS SOURCE_DIR [GROUP]. Needs python3. Prints "N passed, M failed".
 set -u
 
@@ -179,6 +180,167 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["least_budget"] is None and d["least_budget_bound"] == 500, d
 ' "$OUT"
+}
+
+# -o PLAN.json: the plan as a graph that every command opens; policy given replays it at the
+# plan's peak (and, on the trio with offload, at the plan's time); whole or absent.
+group_output() {
+    run "$M" budget "$TRIO" --budget 500 --allow recompute,offload --bandwidth 1000 \
+        --format json -o "$TMP/plan.json"
+    expect_rc 0 "-o: the trio at 500 B"
+    cp "$OUT" "$TMP/b.json"
+    run "$M" validate "$TMP/plan.json"
+    expect_rc 0 "-o: the plan graph validates"
+    run "$M" schedule "$TMP/plan.json" -p given --format json
+    expect_rc 0 "-o: schedule -p given opens the plan graph"
+    py "-o: given replays the plan: its peak and its time" '
+import json, sys
+b, s, g = (json.load(open(p)) for p in sys.argv[1:4])
+assert s["peak"] == b["peak"] == 500, (s["peak"], b["peak"])
+assert s["makespan"] == 13 + b["extra_ms"] == 208, (s["makespan"], b["extra_ms"])
+ops = [n["Op"] for n in g["Nodes"]]
+assert ops.count("Offload") == 1 and ops.count("Fetch") == 1, ops
+assert all(n.get("Stream") == 1 and n["Latency"] == 100 for n in g["Nodes"]
+           if n["Op"] in ("Offload", "Fetch")), g["Nodes"]
+assert any(n.get("Name", "").endswith(" (fetched)") for n in g["Nodes"]), g["Nodes"]
+assert [n["Id"] for n in g["Nodes"]] == list(range(len(g["Nodes"])))
+' "$TMP/b.json" "$OUT" "$TMP/plan.json"
+    # Reruns on the training samples and gen train (with latencies, recompute and offload).
+    "$M" gen train -n 600 -o "$TMP/train.json"
+    for c in "$RESNET 60% recompute" "$TRANSFORMER 80% recompute" \
+        "$TMP/train.json 50% recompute,offload"; do
+        set -- $c
+        run "$M" budget "$1" --budget "$2" --allow "$3" --format json -o "$TMP/p.json"
+        expect_rc 0 "-o: $(basename "$1") at $2"
+        cp "$OUT" "$TMP/b.json"
+        run "$M" schedule "$TMP/p.json" -p given --format json
+        expect_rc 0 "-o: $(basename "$1") at $2: schedule"
+        py "-o: $(basename "$1") at $2: given's peak is the plan's, its reruns named" '
+import json, sys
+b, s, g = (json.load(open(p)) for p in sys.argv[1:4])
+assert s["peak"] == b["peak"] <= b["budget"], (s["peak"], b["peak"], b["budget"])
+reruns = [n for n in g["Nodes"] if n.get("Name", "").endswith(" (rerun)") and n["Op"] != "ALLOC"]
+assert len(reruns) == b["reruns"] > 0, (len(reruns), b["reruns"])
+' "$TMP/b.json" "$OUT" "$TMP/p.json"
+        run "$M" validate "$TMP/p.json"
+        expect_rc 0 "-o: $(basename "$1") at $2: validates"
+    done
+    # -o -: the graph alone on standard output.
+    run "$M" budget "$TRIO" --budget 500 --allow recompute,offload -o -
+    expect_rc 0 "-o -"
+    cp "$OUT" "$TMP/dash.json"
+    run "$M" validate - <"$TMP/dash.json"
+    expect_rc 0 "-o -: standard output is the plan graph"
+    # No plan: nothing written, an old file untouched.
+    echo old >"$TMP/old.json"
+    run "$M" budget "$TRIO" --budget 400 --allow recompute,offload -o "$TMP/none.json"
+    expect_rc 1 "-o without a plan"
+    if [ -e "$TMP/none.json" ]; then bad "-o without a plan wrote a file"; else ok; fi
+    run "$M" budget "$TRIO" --budget 500 -o "$TMP/old.json"
+    expect_rc 1 "-o without a plan over an old file"
+    if [ "$(cat "$TMP/old.json")" = old ]; then ok; else bad "-o without a plan: the old file changed"; fi
+    # An output that cannot be made: a clear message, status 1, before any work.
+    run "$M" budget "$TRIO" --budget 500 -o "$TMP/no/such/dir/plan.json"
+    expect_rc 1 "-o into a missing folder"
+    expect_grep "$ERR" "memtris budget: cannot open '$TMP/no/such/dir/plan.json' for writing" \
+        "-o into a missing folder: the message"
+    expect_empty "$OUT" "-o into a missing folder: nothing on stdout"
+    run "$M" budget "$TRIO" --budget 500 -o "$TMP"
+    expect_rc 1 "-o onto a folder"
+}
+
+# --sweep: budgets from the bound to the budget-free peak, the extra time never rising as the
+# budget grows, Chen's sqrt(n) and the claim beside; JSON, text and an SVG that parses.
+group_sweep() {
+    usage_error "--sweep with --budget" "$M" budget "$TRIO" --sweep --budget 500
+    usage_error "--sweep with -o" "$M" budget "$TRIO" --sweep -o "$TMP/x.json"
+    usage_error "--points without --sweep" "$M" budget "$TRIO" --budget 500 --points 4
+    usage_error "--svg without --sweep" "$M" budget "$TRIO" --budget 500 --svg "$TMP/x.svg"
+    for p in 0 1 1001 -3 4x "" " 5"; do
+        usage_error "--points '$p'" "$M" budget "$TRIO" --sweep --points "$p"
+    done
+    MONO='
+import json, sys
+d = json.load(open(sys.argv[1]))
+pts, n = d["points"], int(sys.argv[2])
+assert set(d) >= {"budget_free_peak", "step_ms", "solver", "points", "chen_sqrt_n", "seed_claim"}
+assert 2 <= len(pts) <= n and pts[0]["budget"] == d["least_budget_bound"], pts[0]
+assert pts[-1]["budget"] == d["budget_free_peak"] and pts[-1]["feasible"], pts[-1]
+assert pts[-1]["extra_ms"] == 0 and pts[-1]["peak"] == d["budget_free_peak"], pts[-1]
+best = None
+for a, b in zip(pts, pts[1:]):
+    assert a["budget"] < b["budget"], (a, b)
+    assert not a["feasible"] or b["feasible"], (a, b)
+    if a["feasible"]:
+        assert b["extra_ms"] <= a["extra_ms"], ("the extra time rose", a, b)
+for p in pts:
+    assert set(p) >= {"budget", "feasible", "peak", "extra_ms", "reruns", "offloaded_bytes"}, p
+    if p["feasible"]:
+        assert p["peak"] <= p["plan_budget"] <= p["budget"], p
+    if p["solver_found"]:
+        assert p["feasible"], p
+c = d["seed_claim"]
+assert c["budget"] == int(d["budget_free_peak"] * 0.35), c
+assert abs(c["extra_ms"] - 0.15 * d["step_ms"]) < 1e-9, (c, d["step_ms"])
+'
+    run "$M" budget "$TRIO" --sweep --points 5 --allow recompute,offload --format json
+    expect_rc 0 "sweep: the trio"
+    py "sweep: the trio, monotone, from 500 B to 600 B" "$MONO" "$OUT" 5
+    py "sweep: the trio has no Phases: no Chen" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["chen_sqrt_n"] is None and d["step_ms"] == 13, d
+assert [p["budget"] for p in d["points"]] == [500, 525, 550, 575, 600], d["points"]
+' "$OUT"
+    "$M" gen train -n 600 -o "$TMP/train.json"
+    for c in "$RESNET recompute" "$TMP/train.json recompute,offload"; do
+        set -- $c
+        run "$M" budget "$1" --sweep --allow "$2" --format json --svg "$TMP/s.svg"
+        expect_rc 0 "sweep: $(basename "$1")"
+        cp "$OUT" "$TMP/sweep.json"
+        py "sweep: $(basename "$1"): monotone" "$MONO" "$TMP/sweep.json" 16
+        py "sweep: $(basename "$1"): Chen beside" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["chen_sqrt_n"]["peak"] > 0 and d["chen_sqrt_n"]["reruns"] > 0, d["chen_sqrt_n"]
+' "$TMP/sweep.json"
+        py "sweep: $(basename "$1"): the SVG is XML with the curve and both marks" '
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+assert root.tag == ns + "svg", root.tag
+texts = " ".join("".join(t.itertext()) for t in root.iter(ns + "text"))
+assert "Chen" in texts and "65% less memory" in texts and "15% more time" in texts, texts
+curve = [p for p in root.iter(ns + "polyline") if p.get("class") == "curve"]
+assert len(curve) == 1 and len(curve[0].get("points").split()) >= 2, curve
+assert any(e.get("class") == "chen" for e in root.iter()), "no Chen mark"
+assert any(e.get("class") == "claim" for e in root.iter()), "no claim mark"
+' "$TMP/s.svg"
+    done
+    # A point of the sweep is what the solver finds at its budget alone.
+    py "sweep: a point is the plan of --budget" '
+import json, subprocess, sys
+d = json.load(open(sys.argv[1]))
+p = [p for p in d["points"] if p["solver_found"] and p["plan_budget"] == p["budget"]][0]
+one = json.loads(subprocess.run([sys.argv[2], "budget", sys.argv[3], "--budget", str(p["budget"]),
+                 "--allow", "recompute,offload", "--format", "json"], capture_output=True).stdout)
+assert one["peak"] == p["peak"] and one["extra_ms"] == p["extra_ms"], (one, p)
+' "$TMP/sweep.json" "$M" "$TMP/train.json"
+    run "$M" budget "$RESNET" --sweep --points 4
+    expect_rc 0 "sweep: text"
+    expect_grep "$OUT" "budget-free peak 100.0 MiB" "sweep text: the budget-free peak"
+    expect_grep "$OUT" "Chen's sqrt(n) checkpointing: peak" "sweep text: Chen"
+    expect_grep "$OUT" "65% less memory for 15% more time" "sweep text: the claim"
+    expect_grep "$OUT" "no plan found" "sweep text: a budget without a plan"
+    run "$M" budget "$RESNET" --sweep --points 4 --svg -
+    expect_rc 0 "sweep --svg -"
+    py "sweep --svg -: the SVG alone" '
+import sys, xml.etree.ElementTree as ET
+ET.parse(sys.argv[1])
+' "$OUT"
+    run "$M" budget "$RESNET" --sweep --svg "$TMP/no/such/s.svg"
+    expect_rc 1 "sweep --svg into a missing folder"
+    expect_grep "$ERR" "cannot open" "sweep --svg into a missing folder: the message"
 }
 
 group_samples() {

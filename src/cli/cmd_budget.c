@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_budget.h"
 #include "defaults.h"
 #include "sched/budget/budget.h"
 #include "sched/budget/budget_arg.h"
@@ -16,6 +17,8 @@ static const char help[] =
     "Usage: memtris budget FILE --budget SIZE [--solver greedy]\n"
     "                           [--allow recompute,offload] [--bandwidth B]\n"
     "                           [--time-limit S] [--format text|json]\n"
+    "                           [-o PLAN.json]\n"
+    "   or: memtris budget FILE --sweep [--points N] [--svg FILE.svg] [options]\n"
     "Fit one training step (any graph) into SIZE bytes of device memory: free\n"
     "buffers and run their producers again when they are next needed\n"
     "(recompute), or copy them to the host and back (offload), with the least\n"
@@ -33,6 +36,22 @@ static const char help[] =
     "                      (16G: 16 GiB/s; default 16000000000)\n"
     "      --time-limit S  stop after S seconds (default 10) without a plan\n"
     "  -f, --format FMT    text (default) or json\n"
+    "  -o, --output FILE   also write the plan as a memtris graph that every command\n"
+    "                      and the TUI open ('-': to standard output, instead of the\n"
+    "                      report): reruns as new nodes \"NAME (rerun)\", buffers made\n"
+    "                      again as new ALLOC/FREE nodes, offloads and fetches as\n"
+    "                      Offload and Fetch nodes on Stream 1, Ids in the plan's\n"
+    "                      order (policy given replays it); nothing without a plan\n"
+    "      --sweep         instead of one budget, the trade-off: the extra time of\n"
+    "                      the solver's plan at N budgets from the bound every plan\n"
+    "                      needs to the budget-free peak (a point takes the least\n"
+    "                      extra time of the plans found at or under its budget),\n"
+    "                      beside Chen's sqrt(n) and the claim \"65% less memory for\n"
+    "                      15% more time\"; no --budget then; --time-limit is\n"
+    "                      each budget's\n"
+    "      --points N      the sweep's budgets, 2 to 1000 (default 16)\n"
+    "      --svg FILE      also draw the sweep as an SVG curve, the two marks\n"
+    "                      labelled ('-': the SVG alone to standard output)\n"
     "  -h, --help          show this help and exit\n"
     "\n"
     "The model (memtris(1), BUDGETS): a compute node reads its Inputs and writes\n"
@@ -50,6 +69,11 @@ static const char help[] =
     "       {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\", \"feasible\": false,\n"
     "       \"proven_infeasible\", \"least_budget\" (null unless known),\n"
     "       \"least_budget_bound\", \"why\"}.\n"
+    "Sweep JSON: {\"source\", \"budget_free_peak\", \"step_ms\", \"solver\", \"allow\",\n"
+    "       \"least_budget_bound\", \"points\": [{\"budget\", \"feasible\",\n"
+    "       \"solver_found\", \"plan_budget\", \"peak\", \"extra_ms\", \"reruns\",\n"
+    "       \"offloaded_bytes\"}, ...], \"chen_sqrt_n\", \"seed_claim\": {\"budget\",\n"
+    "       \"extra_ms\", \"says\"}}.\n"
     "Exit status 1 when no plan is found: \"no plan fits in X\" only when none can\n"
     "(X is below a bound every plan's peak reaches), else \"greedy found no plan\".\n";
 
@@ -69,6 +93,7 @@ typedef struct budget_job {
     int proven_infeasible;
     int chen; /* Chen's baseline has a plan: chen_st */
     budget_stats chen_st;
+    const char *output; /* -o: the plan as a graph */
 } budget_job;
 
 /* --budget: bytes, or N% (no space) of the budget-free peak (budget_arg.h). */
@@ -275,14 +300,99 @@ static int run_budget(budget_job *j, const solve_ctx *ctx, int format)
         return EXIT_BAD;
     }
     if (!found) say_none(j);
+    if (found && j->output && cli_budget_write_graph(&j->bm, &j->plan, j->bandwidth, j->output))
+        return EXIT_BAD;
+    if (j->output && !strcmp(j->output, "-")) return found ? EXIT_OK : EXIT_BAD;
     if (format == CLI_JSON) print_json(j, found);
     else if (found) print_text(j);
     return found ? EXIT_OK : EXIT_BAD;
 }
 
+/* --sweep's solver: the dispatch's plan at pt->budget, checked. */
+typedef struct sweep_ctx {
+    budget_job *j;
+    const solve_ctx *c;
+} sweep_ctx;
+
+static int sweep_solve(void *ctx, cli_budget_point *pt)
+{
+    budget_job *j = ((sweep_ctx *)ctx)->j;
+    char err[512];
+    j->budget = pt->budget;
+    j->proven_infeasible = 0;
+    j->least = -1;
+    memset(&j->out, 0, sizeof j->out);
+    if (j->budget >= j->free_peak) { /* solve keeps the given order's plan, made again here */
+        budget_plan_free(&j->plan);
+        if (budget_given_plan(&j->bm, &j->plan)) {
+            cli_eprintf("memtris budget: out of memory\n");
+            return EXIT_BAD;
+        }
+    }
+    int found = 0, status = solve(j, ((sweep_ctx *)ctx)->c, &found);
+    if (status) return status;
+    pt->found = found;
+    pt->stopped = j->out.stopped;
+    if (found && (budget_check(&j->bm, &j->plan, j->bandwidth, &pt->st, err, sizeof err) ||
+                  pt->st.peak > j->budget)) {
+        cli_eprintf("memtris budget: internal error: the solver made an invalid plan for %s at "
+                    "%" PRId64 " bytes: %s\n",
+                    j->g->source, j->budget,
+                    pt->st.peak > j->budget ? "its peak passes the budget" : err);
+        return EXIT_BAD;
+    }
+    return EXIT_OK;
+}
+
+static int run_sweep(budget_job *j, const solve_ctx *ctx, int format, uint32_t points,
+                     const char *svg)
+{
+    int status = prepare(j);
+    if (status) return status;
+    solve_ctx c = cli_search_begin(ctx);
+    sweep_ctx sc = {j, &c};
+    cli_budget_sweep s = {.bm = &j->bm,
+                          .solver = "greedy",
+                          .allow = j->allow == BUDGET_ALLOW_RECOMPUTE ? "recompute"
+                                   : j->allow == BUDGET_ALLOW_OFFLOAD ? "offload"
+                                                                      : "recompute,offload",
+                          .free_peak = j->free_peak,
+                          .bound = j->bound,
+                          .step_ms = j->st.makespan_ms,
+                          .chen = j->chen,
+                          .chen_st = j->chen_st,
+                          .points = points,
+                          .format = format,
+                          .svg = svg,
+                          .solve = sweep_solve,
+                          .ctx = &sc};
+    status = cli_budget_sweep_run(&s);
+    cli_search_end();
+    return status;
+}
+
+/* --budget or --sweep, and the options of each: 0, or EXIT_USAGE after a usage error. */
+static int sweep_usage(int sweep, const char *barg, const char *parg, const char *svg,
+                       const char *output, uint32_t *points)
+{
+    const char *only = parg ? "--points" : svg ? "--svg" : NULL;
+    if (!sweep && only) return cli_usage_error("budget", "%s goes with --sweep", only);
+    if (!sweep && !barg) return cli_usage_error("budget", "--budget SIZE is required");
+    if (sweep && (barg || output))
+        return cli_usage_error("budget", "--sweep takes no %s: it tries budgets of its own",
+                               barg ? "--budget" : "-o");
+    char *end;
+    unsigned long v = parg ? strtoul(parg, &end, 10) : 16;
+    if (parg && (*end || parg[0] < '0' || parg[0] > '9' || v < 2 || v > CLI_BUDGET_MAX_POINTS))
+        return cli_usage_error("budget", "--points wants a whole number from 2 to %d, not '%s'",
+                               CLI_BUDGET_MAX_POINTS, parg);
+    *points = (uint32_t)v;
+    return 0;
+}
+
 int cmd_budget(int argc, char **argv)
 {
-    enum { OPT_ALLOW = 1100, OPT_BANDWIDTH };
+    enum { OPT_ALLOW = 1100, OPT_BANDWIDTH, OPT_SWEEP, OPT_POINTS, OPT_SVG };
     static const struct option longopts[] = {
         {"budget", required_argument, 0, 'b'},
         {"solver", required_argument, 0, 's'},
@@ -290,13 +400,17 @@ int cmd_budget(int argc, char **argv)
         {"allow", required_argument, 0, OPT_ALLOW},
         {"bandwidth", required_argument, 0, OPT_BANDWIDTH},
         {"time-limit", required_argument, 0, CLI_OPT_TIME_LIMIT},
+        {"output", required_argument, 0, 'o'},
+        {"sweep", no_argument, 0, OPT_SWEEP},
+        {"points", required_argument, 0, OPT_POINTS},
+        {"svg", required_argument, 0, OPT_SVG},
         {0, 0, 0, 0},
     };
-    static const cli_opts opts = {"budget", "b:s:f:", longopts, NULL, print_help};
+    static const cli_opts opts = {"budget", "b:s:f:o:", longopts, NULL, print_help};
     budget_job j = {.allow = BUDGET_ALLOW_RECOMPUTE, .bandwidth = BUDGET_BANDWIDTH, .least = -1};
     solve_ctx ctx = {0};
-    const char *fname = DEFAULT_FORMAT, *barg = NULL;
-    int c, status;
+    const char *fname = DEFAULT_FORMAT, *barg = NULL, *parg = NULL, *svg = NULL;
+    int c, status, sweep = 0;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'b': barg = optarg; break;
@@ -320,16 +434,24 @@ int cmd_budget(int argc, char **argv)
         case CLI_OPT_TIME_LIMIT:
             if (cli_limit("budget", c, optarg, &ctx)) return EXIT_USAGE;
             break;
+        case 'o': j.output = optarg; break;
+        case OPT_SWEEP: sweep = 1; break;
+        case OPT_POINTS: parg = optarg; break;
+        case OPT_SVG: svg = optarg; break;
         }
     }
     if (c == CLI_OPT_STOP) return status;
     if (!(j.file = cli_file("budget", argc, argv))) return EXIT_USAGE;
-    if (!barg) return cli_usage_error("budget", "--budget SIZE is required");
-    if (parse_budget(barg, &j)) return EXIT_USAGE;
+    uint32_t points = 16;
+    if (sweep_usage(sweep, barg, parg, svg, j.output, &points)) return EXIT_USAGE;
+    if (!sweep && parse_budget(barg, &j)) return EXIT_USAGE;
     int format = cli_format("budget", fname, (1u << CLI_TEXT) | (1u << CLI_JSON));
     if (format < 0) return EXIT_USAGE;
+    if ((status = cli_out_check("budget", "-o", j.output)) ||
+        (status = cli_out_check("budget", "--svg", svg)))
+        return status;
     if (!(j.g = cli_load(j.file, 0))) return EXIT_BAD;
-    status = run_budget(&j, &ctx, format);
+    status = sweep ? run_sweep(&j, &ctx, format, points, svg) : run_budget(&j, &ctx, format);
     budget_plan_free(&j.plan);
     if (j.bm.g) budget_model_free(&j.bm);
     graph_free(j.g);

@@ -79,13 +79,16 @@ static uint32_t add_node(pgraph *q, graph_node_spec *s, const int64_t *ins, uint
     return id;
 }
 
-/* prefix, node i's Name (else its display) and suffix, in q->name; NULL out of memory. */
+/* prefix, node i's Name (else "bBUFID" for an ALLOC, its display for the others) and suffix,
+ * in q->name; NULL out of memory. */
 static const char *named(pgraph *q, const char *prefix, uint32_t i, const char *suffix)
 {
     const graph *g = q->g;
     char shown[GRAPH_LABEL_MAX];
-    const char *base =
-        g->name[i] ? g->strpool + g->name[i] : graph_display(g, i, shown, sizeof shown);
+    const char *base = g->name[i] ? g->strpool + g->name[i] : shown;
+    if (!g->name[i] && g->kind[i] == NODE_ALLOC) /* "b7" for BufId 7 */
+        snprintf(shown, sizeof shown, "b%" PRId64, g->buf_id[g->buf[i]]);
+    else if (!g->name[i]) base = graph_display(g, i, shown, sizeof shown);
     size_t need = strlen(prefix) + strlen(base) + strlen(suffix) + 1;
     if (need > q->namecap) {
         char *s = realloc(q->name, need);
