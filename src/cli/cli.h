@@ -36,7 +36,7 @@ typedef struct cli_opts {
 } cli_opts;
 
 /* The most long options a command may have (--help and --version aside). */
-#define CLI_MAX_OPTS 16
+#define CLI_MAX_OPTS 24
 
 /* What cli_opt returns besides an option's character. */
 enum { CLI_OPT_END = -1, CLI_OPT_STOP = -2 };
