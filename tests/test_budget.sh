@@ -469,16 +469,16 @@ assert d["extra_ms"] >= 5 and d["proven_optimal"] is False and d["lower_bound_ms
 ' "$OUT"
     # a tiny --max-states: greedy's plan and a gap, never a claim of proof
     run "$M" gen train --nodes 200 --seed 1 -o "$TMP/t200.json"
-    run "$M" budget "$TMP/t200.json" --budget 80% --solver exact --max-states 1 --format json
-    expect_rc 0 "train 200 at 80% --max-states 1"
+    run "$M" budget "$TMP/t200.json" --budget 90% --solver exact --max-states 1 --format json
+    expect_rc 0 "train 200 at 90% --max-states 1"
     cp "$OUT" "$TMP/gap.json"
-    py "train 200 at 80% --max-states 1: a gap" '
+    py "train 200 at 90% --max-states 1: a gap" '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["proven_optimal"] is False and 0 <= d["lower_bound_ms"] < d["extra_ms"], d
 ' "$TMP/gap.json"
-    py "train 200 at 80% --max-states 1: replayed" "$CHECK" "$TMP/gap.json" "$TMP/t200.json"
-    run "$M" budget "$TMP/t200.json" --budget 80% --solver exact --max-states 1
+    py "train 200 at 90% --max-states 1: replayed" "$CHECK" "$TMP/gap.json" "$TMP/t200.json"
+    run "$M" budget "$TMP/t200.json" --budget 90% --solver exact --max-states 1
     expect_grep "$OUT" "(lower bound 0 ms), exact stopped at the limit of states" \
         "text: the gap and why"
     # Infeasibility proven by the search (not by the bound, 300 B): when A cannot run again,

@@ -10,6 +10,7 @@
 #include "cli_budget.h"
 #include "defaults.h"
 #include "sched/budget/budget.h"
+#include "sched/budget/budget_arg.h"
 #include "util/units.h"
 
 static const char help[] =
@@ -110,47 +111,20 @@ typedef struct budget_job {
     const char *output; /* -o: the plan as a graph */
 } budget_job;
 
-/* --budget: bytes, or N% (no space) of the budget-free peak. */
+/* --budget: bytes, or N% (no space) of the budget-free peak (budget_arg.h). */
 static int parse_budget(const char *arg, budget_job *j)
 {
-    size_t n = strlen(arg);
-    if (n > 1 && arg[n - 1] == '%' && arg[n - 2] != ' ') {
-        char *end;
-        double v = strtod(arg, &end);
-        if (end == arg + n - 1 && isfinite(v) && v > 0 && v <= 1e6 &&
-            (arg[0] >= '0' && arg[0] <= '9')) {
-            j->pct = v;
-            return 0;
-        }
-    } else {
-        int64_t v = units_parse(arg);
-        if (v >= 1) {
-            j->budget = v;
-            return 0;
-        }
-    }
-    cli_usage_error("budget",
-                    "--budget wants a size of at least 1 byte (as 1048576 or 8MiB) or a "
-                    "percentage of the budget-free peak above 0 (as 60%%), not '%s'",
-                    arg);
+    if (budget_arg_parse(arg, &j->budget, &j->pct) == 0) return 0;
+    cli_usage_error("budget", "--budget wants " BUDGET_ARG_WANTS ", not '%s'", arg);
     return -1;
 }
 
 static int parse_allow(const char *arg, unsigned *allow)
 {
-    *allow = 0;
-    for (const char *w = arg;;) {
-        size_t len = strcspn(w, ",");
-        if (len == 9 && !strncmp(w, "recompute", 9)) *allow |= BUDGET_ALLOW_RECOMPUTE;
-        else if (len == 7 && !strncmp(w, "offload", 7)) *allow |= BUDGET_ALLOW_OFFLOAD;
-        else {
-            cli_usage_error("budget",
-                            "--allow wants recompute, offload or recompute,offload, not '%s'", arg);
-            return -1;
-        }
-        if (!w[len]) return 0;
-        w += len + 1;
-    }
+    if (budget_arg_allow(arg, allow) == 0) return 0;
+    cli_usage_error("budget", "--allow wants recompute, offload or recompute,offload, not '%s'",
+                    arg);
+    return -1;
 }
 
 static void text_event(const budget_job *j, size_t k)
@@ -304,7 +278,7 @@ static int prepare(budget_job *j)
     j->chen = co.found && !budget_check(&j->bm, &cp, j->bandwidth, &j->chen_st, err, sizeof err);
     budget_plan_free(&cp);
     j->bound = budget_lower_bound(&j->bm);
-    if (j->pct > 0) j->budget = (int64_t)floor((double)j->free_peak * j->pct / 100);
+    if (j->pct > 0) j->budget = budget_arg_of_pct(j->free_peak, j->pct);
     return EXIT_OK;
 }
 

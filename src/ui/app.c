@@ -289,6 +289,7 @@ void app_free(app *a)
     timeline_free(&a->tl);
     free(a->by_span);
     app_compare_free(&a->cmp);
+    app_budget_free(&a->bud); /* after the steppers: g may be its plan graph */
 }
 
 void app_resize(app *a, int w, int h)
@@ -311,6 +312,33 @@ void app_jump(app *a, uint32_t k)
     if (a->cmp.have) step_jump(&a->st[1], k);
     a->scroll[P_READY] = a->scroll[P_READY2] = 0;
     after_move(a);
+}
+
+int app_set_graph(app *a, const graph *g, const policy *pol)
+{
+    const graph *was = a->g;
+    a->g = g;
+    if (init_main(a, pol)) {
+        a->g = was;
+        return -1;
+    }
+    if (a->cmp.have) step_free(&a->st[1]);
+    app_compare_free(&a->cmp);
+    a->cmp.have = a->cmp.shown = 0;
+    a->better = 0;
+    a->live_side = 1;
+    if (a->have_replay) replay_result_free(&a->replay); /* measured on the other graph */
+    a->have_replay = 0;
+    a->bound = policy_lower_bound(g);
+    sort_by_span(a);
+    a->sel = GRAPH_NONE;
+    a->zoom_lo = a->zoom_span = 0;
+    a->prompt.finding = 0;
+    app_play_stop(&a->play);
+    app_pool_refresh(a);
+    app_resize(a, a->lay.w, a->lay.h);
+    app_jump(a, 0);
+    return 0;
 }
 
 void app_set_replay(app *a, replay_result *res)
@@ -588,6 +616,7 @@ void app_prompt_do(app *a, int key)
         }
         break;
     case APP_PROMPT_OVERWRITE: app_export_svg(a, a->prompt.buf); break;
+    case APP_PROMPT_BUDGET: /* the budget's prompt goes to app_budget_prompt_key */
     case APP_PROMPT_EDIT: break;
     }
 }

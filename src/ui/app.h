@@ -4,6 +4,7 @@
 #ifndef MEMTRIS_APP_H
 #define MEMTRIS_APP_H
 #include <stdint.h>
+#include "app_budget.h"
 #include "app_compare.h"
 #include "app_place.h"
 #include "app_play.h"
@@ -69,7 +70,8 @@ typedef struct app {
     int help;          /* help overlay shown: 1 the keys, 2 the legend, 3 the policies */
     app_play play;     /* auto-play and breakpoints (app_play.c) */
     app_prompt prompt; /* the prompt up and the find (app_prompt.c) */
-    char msg[200];     /* one-shot message shown in the why line */
+    char msg[400];     /* one-shot message shown in the why line: forms of it, longest first,
+                        * between APP_MSG_ALT; the first that fits is shown */
     char *const *warn; /* the load's warnings (the caller's, app_set_warnings): the ? page */
     size_t nwarn;
     int msg_moment;   /* msg belongs to a moment: the play's next step replaces it */
@@ -93,6 +95,9 @@ typedef struct app {
     const struct lesson *lesson;
     size_t lesson_at;
     int lesson_rows;
+    /* The budget view (m, app_budget_view.c): while bud.on, g is bud.pg (the plan as a graph),
+     * stepped under given; bud.g is the graph the app was opened on. */
+    app_budget bud;
 } app;
 
 /* Sets up steppers and placement (with placer pl, NULL for first-fit); every

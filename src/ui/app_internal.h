@@ -1,6 +1,7 @@
 /* app_internal.h: what the app's own files share beyond app.h: app.c's operations that the key
  * table's actions call (app_keys.c) the pool view's upkeep (app_pool.c) that app.c calls, and a
- * lesson's Space, n and p (app_lesson.c). Included by app.c, app_keys.c and app_pool.c. */
+ * lesson's Space, n and p (app_lesson.c). Included by app.c, app_keys.c, app_pool.c and
+ * app_budget_view.c. */
 #ifndef MEMTRIS_APP_INTERNAL_H
 #define MEMTRIS_APP_INTERNAL_H
 #include "app.h"
@@ -27,6 +28,22 @@ void app_compare_optimum(app *a);
 void app_find_go(app *a, int dir);
 /* A key while a prompt is up: edits it, or carries out what Enter asks. */
 void app_prompt_do(app *a, int key);
+
+/* Steps g (the caller's, kept while the app shows it) under pol instead of the graph shown:
+ * compare mode, the replay's overlay, the selection, the zoom and the play go, the cursor goes
+ * to step 0. 0, or -1 with a->err set and the app as it was. */
+int app_set_graph(app *a, const graph *g, const policy *pol);
+
+/* app_budget_view.c */
+/* m: the budget prompt, the current budget offered. */
+app_reaction app_budget_open(app *a);
+/* A key in the budget prompt: Enter sets the budget typed (empty: clears it), Esc clears it. */
+app_reaction app_budget_prompt_key(app *a, int key);
+/* w in the budget view: why the rerun at or before the cursor was needed. */
+app_reaction app_budget_explain_key(app *a);
+/* Whether key must wait: in the budget view s, c and o are off (the plan steps under given);
+ * says so. */
+int app_budget_refuses(app *a, int key);
 
 /* app_lesson.c */
 /* Space, n: a lesson's next stop (dir 1); p: the stop before (-1); says so

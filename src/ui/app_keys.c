@@ -60,9 +60,11 @@ static void select_live(app *a, int dir)
         snprintf(a->msg, sizeof a->msg, "no buffer is live at step %u", s->k);
 }
 
-/* Whether key (s, c, a, o, R) must wait for a job, and says so. */
+/* Whether key (s, c, a, o, R) must wait for a job, or is off in the budget view (s, c, o), and
+ * says so. */
 static int must_wait(app *a, int key)
 {
+    if ((key == 's' || key == 'c' || key == 'o') && app_budget_refuses(a, key)) return 1;
     if (key == 'R') {
         if (!a->place.job) return 0;
         snprintf(a->msg, sizeof a->msg, "'R' waits until placing ends; Esc cancels it");
@@ -181,6 +183,7 @@ static app_reaction act_prompt_open(app *a, int key)
 
 static app_reaction act_prompt_key(app *a, int key)
 {
+    if (a->prompt.kind == 'm') return app_budget_prompt_key(a, key);
     app_prompt_do(a, key);
     return APP_REDRAW;
 }
@@ -319,9 +322,11 @@ static app_reaction act_live(app *a, int key)
     return APP_REDRAW;
 }
 
+/* w: in the budget view, why a rerun was needed; in compare mode, why one order is lower. */
 static app_reaction act_why(app *a, int key)
 {
     (void)key;
+    if (a->bud.on) return app_budget_explain_key(a);
     if (!a->cmp.shown) {
         snprintf(a->msg, sizeof a->msg, "w says why one order is lower: compare two first (c)");
         return APP_REDRAW;
@@ -329,6 +334,13 @@ static app_reaction act_why(app *a, int key)
     a->better = !a->better;
     a->arena = app_arena_base(a);
     return APP_REDRAW;
+}
+
+/* m: the budget prompt (it waits for no job: Enter does). */
+static app_reaction act_budget(app *a, int key)
+{
+    (void)key;
+    return app_budget_open(a);
 }
 
 static app_reaction act_holes(app *a, int key)
@@ -467,7 +479,7 @@ const app_key_row app_keys[] = {
     {{'l'}, M, act_live, {"l  C", "live list (each side); stacked curve"}, {"l", NULL, "Live", 6}},
     {{'C'}, M, act_stack, NO_HELP, NO_BAR},
     {{'o'}, M, act_optimum,
-     {"o  w", "compare with exact; why one is lower"}, {"o", NULL, "Optimum", 9}},
+     {"o  w", "compare with exact; why lower / rerun"}, {"o", NULL, "Optimum", 9}},
     {{'w'}, M, act_why, NO_HELP, {"w", NULL, "Why", 10}},
     {{'H'}, M, act_holes, {"H  T  I", "holes; streams over time; pool view"}, NO_BAR},
     {{'T'}, M, act_lanes, NO_HELP, NO_BAR},
@@ -475,7 +487,8 @@ const app_key_row app_keys[] = {
     {{'z', 'Z', '<', '>', '0'}, M, act_zoom,
      {"z  Z  <  >  0", "curve: zoom in, out, pan, all steps"}, {"z", NULL, "Zoom", 7}},
     {{'e'}, M, act_prompt_open,
-     {"e", "export the curve and arena as SVG"}, {"e", NULL, "Export", 20}},
+     {"e  m", "SVG export; memory budget: its plan"}, {"e", NULL, "Export", 20}},
+    {{'m'}, M, act_budget, NO_HELP, {"m", NULL, "Budget", 23}},
     {{0}, M, NULL, {"click", "curve: go to step; block: select"}, NO_BAR},
     {{'R'}, M, act_replay, {"R", "replay on the device (Esc cancels)"}, {"R", NULL, "Replay", 21}},
     {{K_ESC}, M, act_esc, {"Esc", "stop play, clear selection, close"}, NO_BAR},

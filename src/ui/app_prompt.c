@@ -1,5 +1,5 @@
 /* app_prompt.c: the TUI's prompts: go to a step (g), find a node (/, then n
- * and N), set a breakpoint (b), export the view (e): typing, and what Enter
+ * and N), set a breakpoint (b), export the view (e), a memory budget (m): typing, and what Enter
  * asks of the app. Exports the app_prompt_* of app_prompt.h. */
 #include "app_prompt.h"
 #include <inttypes.h>
@@ -50,6 +50,7 @@ static app_prompt_ask finish(app_prompt *p, uint32_t nsteps, uint32_t *step, cha
         *step = (uint32_t)v;
         return APP_PROMPT_GO;
     }
+    if (kind == 'm') return APP_PROMPT_BUDGET; /* empty too: no budget */
     if (!p->buf[0]) return APP_PROMPT_EDIT;
     if (kind == 'b') return APP_PROMPT_BREAK;
     if (kind == 'e') return APP_PROMPT_EXPORT;

@@ -10,7 +10,7 @@
 
 typedef struct app_prompt {
     int kind;      /* 0 (none), 'g' (go to step), '/' (find node), 'b' (breakpoint), 'e' (export),
-                    * 'o' (export's file exists: overwrite it? buf holds its name) */
+                    * 'o' (export's file exists: overwrite it? buf holds its name), 'm' (budget) */
     char buf[256]; /* the text typed */
     int finding;   /* after a find: n and N go to the next and previous match */
     char find[64]; /* the query they look for */
@@ -24,9 +24,10 @@ typedef enum {
     APP_PROMPT_BREAK,     /* set a breakpoint from p->buf */
     APP_PROMPT_EXPORT,    /* export to the file p->buf (asking first when it exists) */
     APP_PROMPT_OVERWRITE, /* 'o' answered y: export to p->buf, over the file there */
+    APP_PROMPT_BUDGET,    /* 'm': set the budget p->buf says (empty: none) */
 } app_prompt_ask;
 
-/* Opens prompt kind ('g', '/', 'b', 'e') with text offered (NULL: none). */
+/* Opens prompt kind ('g', '/', 'b', 'e', 'm') with text offered (NULL: none). */
 void app_prompt_open(app_prompt *p, int kind, const char *offered);
 /* A key while a prompt is up: in 'o', y or Y overwrites and any other key
  * (Enter too: no is the default) leaves the file as it is; else typing, Backspace, Esc (cancel),

@@ -32,7 +32,13 @@ void view_render(canvas *cv, const app *a, view_cache *vc)
     if (l->used[P_READY2]) view_ready(cv, a, P_READY2, l->r[P_READY2]);
     if (a->curve == CURVE_POOL && a->pool) view_pool(cv, a, l->r[P_CURVE]);
     else if (a->curve == CURVE_LANES) view_lanes(cv, a, l->r[P_CURVE]);
-    else view_curve(cv, a, l->r[P_CURVE]);
+    else {
+        rect cr = l->r[P_CURVE];
+        int hr = view_host_rows(a, cr); /* the budget view's host lane, under the curve */
+        cr.h -= hr;
+        view_curve(cv, a, cr);
+        if (hr) view_host(cv, a, (rect){cr.x, cr.y + cr.h, cr.w, hr});
+    }
     if (l->used[P_TETRIS]) {
         if (a->arena == ARENA_LIVE) view_live(cv, a, l->r[P_TETRIS]);
         else if (a->arena == ARENA_TIMELINE) view_timeline(cv, a, l->r[P_TETRIS], vc);

@@ -36,6 +36,14 @@ void view_stack_fill(canvas *cv, const app *a, const struct geom_curve *gm, uint
 void view_stack_legend(canvas *cv, const app *a, rect r);
 char view_stack_mark(int cat);
 void view_pool(canvas *cv, const app *a, rect r); /* I: the pools over iterations */
+/* The budget view (view_budget.c): the budget's row and the reruns' ticks on the curve
+ * in panel r (gm, win: the curve's geometry and steps; ymax: its scale); the rows the host lane
+ * takes from the bottom of the curve's panel (0: none, the lane is left out whole) and the lane. */
+struct geom_window;
+void view_budget_marks(canvas *cv, const app *a, rect r, const struct geom_curve *gm,
+                       const struct geom_window *win, int64_t ymax);
+int view_host_rows(const app *a, rect curve);
+void view_host(canvas *cv, const app *a, rect r);
 /* The curve's y axis left of plot: a line, and 0, ymax / 2 and ymax in bytes. */
 void view_y_axis(canvas *cv, rect plot, int64_t ymax);
 void view_arena(canvas *cv, const app *a, rect r); /* the live blocks at their addresses */
@@ -57,5 +65,9 @@ void view_lesson(canvas *cv, const app *a, rect r); /* a lesson's narration (mem
 /* The frame the arena and the timeline share: title, axis, arena and
  * high-water mark, around drawing area `area`. */
 void view_arena_frame(canvas *cv, const app *a, rect r, rect area, int64_t hwm);
+
+/* The first form of msg (forms between APP_MSG_ALT, longest first) that fits in w columns, or
+ * its last, copied into out. */
+const char *view_msg_fit(const char *msg, int w, char *out, size_t cap);
 
 #endif

@@ -1,6 +1,7 @@
 /* view_curve.c: the live-memory curve: braille (2x4 dots a cell) or ASCII, past
  * bright and future dim, a column the min..max of its steps; cursor, peak, compare's
- * second curve and legend, a replay's measured curve on top. Exports view_curve. */
+ * second curve and legend, a replay's measured curve on top, the budget view's marks
+ * (view_budget.c). Exports view_curve. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,6 +441,7 @@ void view_curve(canvas *cv, const app *a, rect r)
     if (*holes && !stacked && a->pl.arena > ymax) ymax = a->pl.arena;
     int64_t mp = a->g->measured_peak;
     if (mp > ymax) ymax = mp;
+    if (a->bud.on && a->bud.budget > ymax) ymax = a->bud.budget; /* its row in sight */
     if (ymax <= 0) ymax = 1;
 
     /* Legend (and peaks) in the top border. */
@@ -449,8 +451,8 @@ void view_curve(canvas *cv, const app *a, rect r)
 
     /* The reference: the optimum, or the proven bound below every order, a
      * dashed row the curves draw over, labelled at its right end. */
-    int opt;
-    int64_t lb = app_bound(a, &opt);
+    int opt = 0;
+    int64_t lb = a->bud.on ? 0 : app_bound(a, &opt); /* the budget's row instead */
     int refy = -1;
     if (lb > 0 && lb <= ymax) {
         int d = dot_row(lb, ymax, gm.dy), per = gm.dy / gm.plot.h;
@@ -523,6 +525,7 @@ void view_curve(canvas *cv, const app *a, rect r)
     }
     boundary_mark(cv, &gm, win, backward_step(a->g, s));
     if (stacked) view_stack_legend(cv, a, r);
+    view_budget_marks(cv, a, r, &gm, &win, ymax);
 
     x_axis(cv, &gm, win, s, curx);
     (void)n;

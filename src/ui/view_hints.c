@@ -72,7 +72,7 @@ static void replay_progress(canvas *cv, const app *a, rect r)
 static void prompt_line(canvas *cv, const app *a, rect r)
 {
     char q[2][96];
-    const char *enter = "Enter: go";
+    const char *enter = "Enter: go", *esc = "Esc: cancel";
     switch (a->prompt.kind) {
     case 'g':
         snprintf(q[0], sizeof q[0], " Go to step (0-%u): ", a->g->n);
@@ -87,6 +87,13 @@ static void prompt_line(canvas *cv, const app *a, rect r)
         snprintf(q[0], sizeof q[0], " Export the curve and arena as SVG to: ");
         snprintf(q[1], sizeof q[1], " SVG file: ");
         enter = "Enter: write";
+        break;
+    case 'm': /* app_budget_view.c: empty or Esc clears it */
+        snprintf(q[0], sizeof q[0],
+                 " Memory budget (8MiB or 60%%, then offload or recompute,offload): ");
+        snprintf(q[1], sizeof q[1], " Budget: ");
+        enter = "Enter: set";
+        esc = "Esc: none";
         break;
     case 'o':
         snprintf(q[0], sizeof q[0], " The file exists. Overwrite it? y/n (n): ");
@@ -111,7 +118,7 @@ static void prompt_line(canvas *cv, const app *a, rect r)
     }
     x += canvas_text(cv, x, r.y, end - x, ST_PROMPT, t);
     x += canvas_text(cv, x, r.y, end - x, ST_PROMPT, "_");
-    const char *keys[] = {enter, "Esc: cancel"};
+    const char *keys[] = {enter, esc};
     for (int i = 0; i < 2; i++)
         if (x + 3 + utf8_count(keys[i]) <= end)
             x += 3 + canvas_text(cv, x + 3, r.y, end - x - 3, ST_PROMPT, keys[i]);

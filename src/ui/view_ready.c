@@ -1,6 +1,7 @@
 /* view_ready.c: the ready-queue panel: the heap's contents in pop order with
  * rank, id, op or name, change, type and the policy's key; the next pop
- * highlighted; scrolls. Exports view_ready. */
+ * highlighted (in the budget view a rerun's type says so, in a colour of its own); scrolls.
+ * Exports view_ready. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,22 @@ static int fit_columns(int cw[NCOL], int show[NCOL], int w, int keyhead)
     return 0;
 }
 
+/* A name in w columns, shortened to fit; a name that ends in " (rerun)" (the budget view's
+ * reruns) keeps that end whole where the column has room for some of the name before it. */
+static void name_cell(canvas *cv, int x, int y, int w, int st, const char *name)
+{
+    static const char tail[] = " (rerun)";
+    size_t n = strlen(name), t = sizeof tail - 1;
+    if (utf8_count(name) <= w || n <= t || strcmp(name + n - t, tail) || w < (int)t + 4) {
+        canvas_fit(cv, x, y, w, st, name);
+        return;
+    }
+    char head[GRAPH_LABEL_MAX + 256];
+    snprintf(head, sizeof head, "%.*s", (int)(n - t), name);
+    int used = canvas_fit(cv, x, y, w - (int)t, st, head);
+    canvas_text(cv, x + used, y, w - used, st, tail);
+}
+
 void view_ready(canvas *cv, const app *a, int panel, rect r)
 {
     const stepper *s = app_ready_stepper(a, panel);
@@ -115,7 +132,10 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
         uint32_t u = it->node;
         snprintf(txt[i][C_RANK], CELL, "%u", skip + i + 1);
         snprintf(txt[i][C_ID], CELL, "%" PRId64, g->id[u]);
-        snprintf(txt[i][C_TYPE], CELL, "%s", graph_kind_word(g->kind[u]));
+        /* the budget view's reruns: "rerun" (their names end in "(rerun)"), in a colour of their
+         * own */
+        snprintf(txt[i][C_TYPE], CELL, "%s",
+                 app_budget_is_rerun(&a->bud, u) ? "rerun" : graph_kind_word(g->kind[u]));
         units_bytes(txt[i][C_CHANGE], CELL, g->change[u], 1);
         txt[i][C_NAME][0] = 0; /* drawn from the graph, shortened to fit */
         key_text(txt[i][C_KEY], CELL, s, it);
@@ -154,7 +174,9 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
             int st = c == C_TYPE  ? (next ? ST_NEXT : kind_style(g->kind[u]))
                      : c == C_KEY ? (next ? ST_NEXT : ST_DIM)
                                   : base;
-            if (c == C_NAME) canvas_fit(cv, x, y, cw[c], st, graph_display(g, u, lb, sizeof lb));
+            if (!next && (c == C_TYPE || c == C_NAME) && app_budget_is_rerun(&a->bud, u))
+                st = ST_CURVE2;
+            if (c == C_NAME) name_cell(cv, x, y, cw[c], st, graph_display(g, u, lb, sizeof lb));
             else {
                 int pad = c == C_TYPE || c == C_KEY ? 0 : cw[c] - (int)strlen(txt[i][c]);
                 canvas_text(cv, x + pad, y, cw[c], st, txt[i][c]);

@@ -24,6 +24,9 @@ enum {
     F_AT,
     F_OTHER,
     F_SPAN,
+    F_BUDGET, /* the budget view's: "budget 8.0 MiB", " · extra +12.3 ms", " · 5 reruns" */
+    F_EXTRA,
+    F_RERUNS,
     F_PLAY,
     F_TAG,
     NFIELD
@@ -34,12 +37,12 @@ enum {
  * the label, the file's name, the other order's numbers (compare mode; the
  * summary panel shows them too), the makespan, the peak's step, the
  * replay's backend (the curve's legend names it), the reading's difference,
- * the reading, auto-play, the peak, the policy, the live bytes; the step
- * last. Each goes whole, never in part, and a field goes only after every
- * field of less worth has gone: the peak outranks the file name. */
-static const int drop_order[] = {F_POPPED, F_LABEL, F_NAME,   F_OTHER,    F_SPAN,
-                                 F_AT,     F_TAG,   F_DIFF,   F_MEASURED, F_PLAY,
-                                 F_PHASE,  F_PEAK,  F_POLICY, F_MEM,      F_STEP};
+ * the budget view's reruns, the phase, the reading, auto-play, the peak, the policy, the budget
+ * view's extra time and budget, the live bytes; the step last. Each goes whole, never in part, and
+ * a field goes only after every field of less worth has gone: the peak outranks the file name. */
+static const int drop_order[] = {F_POPPED, F_LABEL,  F_NAME,   F_OTHER,  F_SPAN,     F_AT,
+                                 F_TAG,    F_DIFF,   F_RERUNS, F_PHASE,  F_MEASURED, F_PLAY,
+                                 F_PEAK,   F_POLICY, F_EXTRA,  F_BUDGET, F_MEM,      F_STEP};
 
 /* Bytes as the status bar shows them; worst: as wide as any value from 0
  * to max can be ("1023.9 KiB" once max passes 1000 KiB), so that which
@@ -136,6 +139,13 @@ static void fields(char f[NFIELD][256], char *shorttag, const app *a, int utf8, 
     }
     if (g->latency && a->tl.n)
         snprintf(f[F_SPAN], 256, "  makespan %s", units_ms(b1, sizeof b1, a->tl.makespan));
+    if (a->bud.on) {
+        const char *dot = utf8 ? " \u00b7 " : ", ";
+        snprintf(f[F_BUDGET], 256, "  budget %s", units_bytes(b1, sizeof b1, a->bud.budget, 0));
+        snprintf(f[F_EXTRA], 256, "%sextra +%s", dot, units_ms(b2, sizeof b2, a->bud.st.extra_ms));
+        snprintf(f[F_RERUNS], 256, "%s%" PRIu64 " rerun%s", dot, a->bud.st.reruns,
+                 a->bud.st.reruns == 1 ? "" : "s");
+    }
     if (a->play.playing)
         snprintf(f[F_PLAY], 256, "  %s %u/s", utf8 ? "\u25b6" : ">", app_steps_per_sec(a));
     /* The replay's backend and device ("n/a" when the backend did not say);

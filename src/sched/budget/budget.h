@@ -60,8 +60,9 @@ typedef struct budget_model {
     int64_t initial;       /* bytes present at the start (buffers without a producer) */
     int64_t *changed_at;   /* [nbufs] the place of the first node that changes it in place, or
                             * INT64_MAX */
-    int64_t *frozen_from;  /* [n] the least changed_at of what the node writes: it may run again
-                            * only while the node at that place has not run */
+    int64_t *frozen_from;  /* [n] the first place after the node's own at which something it
+                            * reads or writes is changed in place: it may run again only
+                            * while the node at that place has not run (INT64_MAX: none) */
 } budget_model;
 
 /* Builds bm for g: 0, or -1 with a message (no given order, out of memory). */

@@ -15,6 +15,9 @@ typedef struct replay {
     const graph *g;
     uint8_t *present, *host;
     uint8_t *changed;   /* [nbufs] a node that changes it in place ("InPlace") has run */
+    uint64_t *chg_gen;  /* [nbufs] the count of changes in place so far at its last change */
+    uint64_t *run_gen;  /* [n] the count of changes in place so far at the end of its first run */
+    uint64_t gen;       /* changes in place so far */
     uint32_t *runs;     /* [n] how often each node ran */
     size_t *first;      /* [n] the event of its first run */
     double *ready;      /* [nbufs] when its bytes on the device are whole (made or fetched) */
@@ -62,6 +65,12 @@ static int do_run(replay *r, size_t k, const budget_event *e)
                         "it runs again after BufId %" PRId64
                         ", which it writes, was changed in place",
                         g->buf_id[bm->wr[i]]);
+    for (uint32_t i = bm->rd_off[v]; r->runs[v] && i < bm->rd_off[v + 1]; i++)
+        if (r->chg_gen[bm->rd[i]] > r->run_gen[v])
+            return fail(r, k, e,
+                        "it runs again after BufId %" PRId64
+                        ", which it reads, was changed in place",
+                        g->buf_id[bm->rd[i]]);
     double start = r->comp;
     for (uint32_t i = bm->rd_off[v]; i < bm->rd_off[v + 1]; i++) {
         uint32_t b = bm->rd[i];
@@ -86,10 +95,14 @@ static int do_run(replay *r, size_t k, const budget_event *e)
         if (graph_input_inplace(g, v, i)) {
             uint32_t b = graph_find_buf(g, g->inputs[g->in_off[v] + i]);
             if (b != GRAPH_NONE) r->changed[b] = 1;
+            if (b != GRAPH_NONE) r->chg_gen[b] = ++r->gen;
         }
     r->comp = end;
     if (r->runs[v]++) r->st->reruns++;
-    else r->first[v] = k;
+    else {
+        r->first[v] = k;
+        r->run_gen[v] = r->gen;
+    }
     return 0;
 }
 
@@ -205,13 +218,15 @@ int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth,
     r.present = calloc(nb, 1);
     r.host = calloc(nb, 1);
     r.changed = calloc(nb, 1);
+    r.chg_gen = calloc(nb, sizeof *r.chg_gen);
+    r.run_gen = calloc(n, sizeof *r.run_gen);
     r.runs = calloc(n, sizeof *r.runs);
     r.first = calloc(n, sizeof *r.first);
     r.ready = calloc(nb, sizeof *r.ready);
     r.used = calloc(nb, sizeof *r.used);
     r.host_ready = calloc(nb, sizeof *r.host_ready);
     int bad = -1;
-    if (!r.present || !r.host || !r.changed || !r.runs || !r.first || !r.ready || !r.used ||
+    if (!r.present || !r.host || !r.changed || !r.chg_gen || !r.run_gen || !r.runs || !r.first || !r.ready || !r.used ||
         !r.host_ready)
         snprintf(err, errcap, "out of memory");
     else if (!(bandwidth > 0)) snprintf(err, errcap, "the bandwidth must be above 0");
@@ -230,6 +245,8 @@ int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth,
     free(r.present);
     free(r.host);
     free(r.changed);
+    free(r.chg_gen);
+    free(r.run_gen);
     free(r.runs);
     free(r.first);
     free(r.ready);

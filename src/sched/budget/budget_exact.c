@@ -357,6 +357,9 @@ static int may_run(xs *x, uint32_t v, uint32_t i)
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) /* not once changed in place */
         for (uint32_t k = x->chg_off[bm->wr[e]]; k < x->chg_off[bm->wr[e] + 1]; k++)
             if (bit(RAN(x->cur), x->chg[k])) return 0;
+    for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) /* nor what it read */
+        for (uint32_t k = x->chg_off[bm->rd[e]]; k < x->chg_off[bm->rd[e] + 1]; k++)
+            if (x->chg[k] > i && bit(RAN(x->cur), x->chg[k])) return 0;
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
         uint32_t b = bm->wr[e];
         if (x->need[b] && !bit(PRES(x, x->cur), b) && !(x->offload && bit(HOST(x, x->cur), b)))
@@ -384,7 +387,8 @@ static int expand(xs *x, uint32_t k)
 }
 
 /* Each buffer's nodes that change it in place ("InPlace"), by their places: a node that
- * writes the buffer never runs again once one of them has run (budget_check). */
+ * writes the buffer never runs again once one of them has run, nor one that reads it once
+ * one placed after it has run (budget_check). */
 static int changers(xs *x)
 {
     const graph *g = x->g;

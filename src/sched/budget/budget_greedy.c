@@ -38,7 +38,8 @@ typedef struct gs {
     const uint8_t *ckpt;            /* Chen's baseline: [n] the forward nodes whose outputs stay */
     int64_t last_fwd;               /* the place of the last forward node */
     int staleness;                  /* the eviction key divides by the places to the next use */
-    int hold; /* keep what cannot be made again until its horizon (else its last reader) */
+    int hold; /* keep what cannot be made again until its horizon (else its last reader); 2:
+               * "made again" only by a producer that may rerun to the horizon */
 } gs;
 
 static int stop(gs *s, solve_stop why, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -263,7 +264,7 @@ static int chen_drop(gs *s, uint32_t i)
         const uint32_t *off = k ? bm->wr_off : bm->rd_off, *buf = k ? bm->wr : bm->rd;
         for (uint32_t e = off[v]; e < off[v + 1]; e++) {
             uint32_t b = buf[e], p = bm->producer[b];
-            if (p == GRAPH_NONE || !bm->rerunnable[p] || bm->frozen_from[p] != INT64_MAX ||
+            if (p == GRAPH_NONE || !bm->rerunnable[p] || bm->frozen_from[p] <= bm->lastread[b] ||
                 s->ckpt[p] || bm->keep[b] || graph_phase(s->g, p) != GRAPH_PHASE_FORWARD ||
                 !s->present[b] || s->pin[b])
                 continue;
@@ -304,9 +305,11 @@ static int walk(gs *s)
 
 /* When each buffer is no longer needed: its horizon is the last place at which it may be
  * read, by its readers or by a rerun of a reader that makes again what a later place reads
- * (the readers' outputs' horizons); never, for the kept ones. One that can be made again is
- * freed after its last reader (made again if a rerun needs it); one that cannot, after its
- * horizon. */
+ * (the readers' outputs' horizons, up to where a change in place stops the rerun); never,
+ * for the kept ones. One that can be made again is freed after its last reader (made again
+ * if a rerun needs it); one that cannot, after its horizon. Hold 2 counts as made again only
+ * what its producer may make up to the horizon; hold 1 up to the last reader (bolder: a
+ * later rerun may then find it gone). */
 static void dead_places(gs *s)
 {
     const budget_model *bm = s->bm;
@@ -316,16 +319,20 @@ static void dead_places(gs *s)
     for (uint32_t i = bm->m; rec && i-- > 0;) {
         uint32_t v = bm->order[i];
         int64_t later = i;
-        if (bm->rerunnable[v])
-            for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
-                if (s->dead[bm->wr[e]] > later) later = s->dead[bm->wr[e]];
+        /* Hold 2: v reruns only to make again what it may make to that one's horizon (the
+         * rest is kept); hold 1: anything, until a change in place stops it. */
+        for (uint32_t e = bm->wr_off[v]; bm->rerunnable[v] && e < bm->wr_off[v + 1]; e++) {
+            int64_t h = s->dead[bm->wr[e]];
+            if (h > later && (s->hold == 1 || bm->frozen_from[v] >= h)) later = h;
+        }
+        if (later > bm->frozen_from[v]) later = bm->frozen_from[v]; /* it reruns no later */
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
             if (later > s->dead[bm->rd[e]]) s->dead[bm->rd[e]] = later;
     }
     for (uint32_t b = 0; b < g->nbufs; b++) {
         uint32_t p = bm->producer[b];
         if (!bm->keep[b] && rec && p != GRAPH_NONE && bm->rerunnable[p] &&
-            bm->frozen_from[p] == INT64_MAX)
+            (s->hold == 2 ? bm->frozen_from[p] >= s->dead[b] : bm->frozen_from[p] > bm->lastread[b]))
             s->dead[b] = bm->lastread[b];
     }
 }
@@ -405,11 +412,12 @@ static int attempt(gs *s)
     return !ok || s->oom ? -1 : 0;
 }
 
-/* The walks of one rule: keeping what cannot be made again as long as a rerun may read it;
- * failing that, freeing it after its last reader (a rerun that then needs it fails). */
+/* The walks of one rule: keeping what cannot be made again as long as a rerun may read it
+ * (holds 2 and 1); failing that, freeing it after its last reader (a rerun that then needs
+ * it fails). */
 static int walks(gs *s)
 {
-    for (int hold = 1; hold >= 0; hold--) {
+    for (int hold = 2; hold >= 0; hold--) {
         s->p->n = 0;
         s->hold = hold;
         s->work = 0;

@@ -75,29 +75,39 @@ static int rerunnable(const graph *g, uint32_t v)
 }
 
 /* A buffer changed in place ("InPlace") holds what its writers made of it: a writer never
- * runs again (it would change it twice), and once the first writer has run, rerunning the
- * producer would make it wrong (rerunning the writers in order is not modelled): the
- * producer may run again only before then, and from then on the buffer is kept or
- * offloaded. */
+ * runs again (it would change it twice), and a node that writes or reads it may run again
+ * only before its next change after the node's own place: after it, the rerun would make or
+ * read something else (rerunning the writers in order is not modelled). From then on what the
+ * node made is kept or offloaded. */
 static int model_inplace(budget_model *bm)
 {
     const graph *g = bm->g;
     bm->changed_at = malloc(((size_t)g->nbufs + 1) * sizeof *bm->changed_at);
     bm->frozen_from = malloc(((size_t)g->n + 1) * sizeof *bm->frozen_from);
-    if (!bm->changed_at || !bm->frozen_from) return -1;
-    for (uint32_t b = 0; b < g->nbufs; b++) bm->changed_at[b] = INT64_MAX;
+    int64_t *next = malloc(((size_t)g->nbufs + 1) * sizeof *next);
+    if (!bm->changed_at || !bm->frozen_from || !next) {
+        free(next);
+        return -1;
+    }
+    for (uint32_t b = 0; b < g->nbufs; b++) bm->changed_at[b] = next[b] = INT64_MAX;
     for (uint32_t v = 0; v < g->n; v++) bm->frozen_from[v] = INT64_MAX;
-    for (uint32_t v = 0; g->inplace && v < g->n; v++)
+    /* Back to front, next[b] is b's first change after the place being looked at. */
+    for (uint32_t i = bm->m; g->inplace && i-- > 0;) {
+        uint32_t v = bm->order[i];
+        int64_t f = INT64_MAX;
+        for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
+            if (next[bm->rd[e]] < f) f = next[bm->rd[e]];
+        for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
+            if (next[bm->wr[e]] < f) f = next[bm->wr[e]];
+        bm->frozen_from[v] = f;
         for (uint32_t k = 0; k < g->in_off[v + 1] - g->in_off[v]; k++) {
             if (!graph_input_inplace(g, v, k)) continue;
             uint32_t b = graph_find_buf(g, g->inputs[g->in_off[v] + k]);
             bm->rerunnable[v] = 0;
-            if (b != GRAPH_NONE && bm->pos[v] < bm->changed_at[b]) bm->changed_at[b] = bm->pos[v];
+            if (b != GRAPH_NONE) bm->changed_at[b] = next[b] = i;
         }
-    for (uint32_t v = 0; v < g->n; v++)
-        for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
-            if (bm->changed_at[bm->wr[e]] < bm->frozen_from[v])
-                bm->frozen_from[v] = bm->changed_at[bm->wr[e]];
+    }
+    free(next);
     return 0;
 }
 

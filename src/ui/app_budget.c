@@ -1,0 +1,240 @@
+/* app_budget.c: the budget view's work, knowing nothing of the app: the prompt's answer read,
+ * the plan solved and checked (budget_check) and made a graph (budget_plan_graph), the bytes on
+ * the host at each step, and why a rerun was needed, in figures and in words. Exports the
+ * app_budget_* of app_budget.h. */
+#include "app_budget.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sched/budget/budget_arg.h"
+#include "util/units.h"
+#include "util/utf8.h"
+
+#define SOLVER "greedy" /* what solve_plan calls, as the messages name it */
+
+/* The one call to the budget solver: greedy, not memtris budget's default best, whose exact
+ * search may take the whole time limit while the screen waits (another solver: this call and
+ * SOLVER alone). */
+static int solve_plan(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
+                      const solve_ctx *c, budget_plan *p, budget_outcome *o)
+{
+    return budget_greedy(bm, budget, allow, bandwidth, c, p, o);
+}
+
+int app_budget_read(const char *text, int64_t *bytes, double *pct, unsigned *allow, char *msg,
+                    size_t cap)
+{
+    char size[64];
+    while (*text == ' ') text++;
+    size_t n = strcspn(text, " ");
+    const char *rest = text + n;
+    while (*rest == ' ') rest++;
+    snprintf(size, sizeof size, "%.*s", (int)(n < sizeof size ? n : sizeof size - 1), text);
+    if (n >= sizeof size || budget_arg_parse(size, bytes, pct)) {
+        snprintf(msg, cap, "the budget wants " BUDGET_ARG_WANTS ", not '%.40s'", text);
+        return -1;
+    }
+    *allow = BUDGET_ALLOW_RECOMPUTE;
+    if (*rest && budget_arg_allow(rest, allow)) {
+        snprintf(msg, cap, "after the budget: recompute, offload or recompute,offload, not '%.40s'",
+                 rest);
+        return -1;
+    }
+    return 0;
+}
+
+void app_budget_free(app_budget *b)
+{
+    if (b->bm.g) budget_model_free(&b->bm);
+    budget_plan_free(&b->plan);
+    if (b->pg) graph_free(b->pg);
+    budget_graph_map_free(&b->map);
+    free(b->host);
+    memset(b, 0, sizeof *b);
+}
+
+/* Solves b->bm under b->budget (below the budget-free peak) into b->plan; -1 with why in msg:
+ * as memtris budget says it, with the least budget when it is known. */
+static int find(app_budget *b, const solve_ctx *c, char *msg, size_t cap)
+{
+    char a1[32], a2[32];
+    int64_t bound = budget_lower_bound(&b->bm);
+    units_bytes(a1, sizeof a1, b->budget, 0);
+    units_bytes(a2, sizeof a2, bound, 0);
+    budget_outcome o = {0};
+    if (b->budget < bound) { /* none can: does one fit at the bound? */
+        int least = bound >= b->free_peak;
+        if (!least) {
+            budget_plan p = {0};
+            int rc = solve_plan(&b->bm, bound, b->allow, b->bandwidth, c, &p, &o);
+            budget_plan_free(&p);
+            least = !rc && o.found;
+        }
+        if (least)
+            snprintf(msg, cap, "no plan fits in %s; the least budget any plan fits in is %s", a1,
+                     a2);
+        else snprintf(msg, cap, "no plan fits in %s; every plan needs at least %s", a1, a2);
+        return -1;
+    }
+    if (solve_plan(&b->bm, b->budget, b->allow, b->bandwidth, c, &b->plan, &o)) {
+        snprintf(msg, cap, "no budget view: out of memory");
+        return -1;
+    }
+    if (!o.found) {
+        snprintf(msg, cap, SOLVER " found no plan that fits in %s; none fits under %s (%.90s)", a1,
+                 a2, o.why);
+        return -1;
+    }
+    return 0;
+}
+
+/* app_budget_solve's work; -1 with msg, leaving b for the caller to free. */
+static int solve(app_budget *b, int64_t bytes, const solve_ctx *c, char *msg, size_t cap)
+{
+    char err[256];
+    budget_stats st;
+    if (budget_model_init(&b->bm, b->g, err, sizeof err)) {
+        snprintf(msg, cap, "no budget view: %.150s", err);
+        return -1;
+    }
+    if (budget_given_plan(&b->bm, &b->plan) ||
+        budget_check(&b->bm, &b->plan, b->bandwidth, &st, err, sizeof err)) {
+        snprintf(msg, cap, "no budget view: the given order's plan: %.140s", err);
+        return -1;
+    }
+    b->free_peak = st.peak;
+    b->budget = b->pct > 0 ? budget_arg_of_pct(st.peak, b->pct) : bytes;
+    if (b->budget < b->free_peak) { /* else the given order's plan fits */
+        budget_plan_free(&b->plan);
+        if (find(b, c, msg, cap)) return -1;
+    }
+    if (budget_check(&b->bm, &b->plan, b->bandwidth, &b->st, err, sizeof err) ||
+        b->st.peak > b->budget) {
+        snprintf(msg, cap, "internal error: " SOLVER " made an invalid plan: %.130s",
+                 b->st.peak > b->budget ? "its peak passes the budget" : err);
+        return -1;
+    }
+    if (budget_plan_graph(&b->bm, &b->plan, b->bandwidth, &b->pg, &b->map, err, sizeof err)) {
+        b->pg = NULL;
+        snprintf(msg, cap, "cannot show the plan: %.160s", err);
+        return -1;
+    }
+    return 0;
+}
+
+int app_budget_solve(app_budget *b, const graph *g, int64_t bytes, double pct, unsigned allow,
+                     const solve_ctx *c, char *msg, size_t cap)
+{
+    memset(b, 0, sizeof *b);
+    b->g = g;
+    b->pct = pct;
+    b->allow = allow;
+    b->bandwidth = BUDGET_BANDWIDTH;
+    if (solve(b, bytes, c, msg, cap) == 0) return 0;
+    app_budget_free(b);
+    return -1;
+}
+
+int app_budget_host(app_budget *b, const run *r)
+{
+    free(b->host);
+    b->host_peak = 0;
+    b->host = calloc((size_t)r->n + 1, sizeof *b->host);
+    if (!b->host) return -1;
+    int64_t h = 0;
+    for (uint32_t t = 0; t < r->n; t++) {
+        uint32_t i = r->order[t], k = b->map.kind[i];
+        if (k == BPG_OFFLOAD) h += b->g->buf_size[b->map.of[i]];
+        else if (k == BPG_FETCH) h -= b->g->buf_size[b->map.of[i]];
+        b->host[t + 1] = h;
+        if (h > b->host_peak) b->host_peak = h;
+    }
+    return 0;
+}
+
+uint32_t app_budget_rerun_near(const app_budget *b, const run *r, uint32_t k)
+{
+    if (!b->on) return GRAPH_NONE;
+    for (uint32_t t = k; t > 0; t--)
+        if (b->map.kind[r->order[t - 1]] == BPG_RERUN) return r->order[t - 1];
+    for (uint32_t t = k; t < r->n; t++)
+        if (b->map.kind[r->order[t]] == BPG_RERUN) return r->order[t];
+    return GRAPH_NONE;
+}
+
+/* Buffer x's last FREE before step vs (its step, 0: none) and the ALLOC that makes it again
+ * after that FREE (its step; vs when none does before vs). */
+static void away(const app_budget *b, const run *r, uint32_t x, uint32_t vs, uint32_t *f,
+                 uint32_t *al)
+{
+    *f = 0;
+    *al = vs;
+    for (uint32_t t = 1; t < vs; t++) {
+        uint32_t i = r->order[t - 1], k = b->map.kind[i];
+        if ((k != BPG_FREE && k != BPG_ALLOC) || b->map.of[i] != x) continue;
+        if (k == BPG_FREE) {
+            *f = t;
+            *al = vs;
+        } else if (*f && *al == vs) *al = t;
+    }
+}
+
+app_budget_why app_budget_why_of(const app_budget *b, const run *r, uint32_t v)
+{
+    app_budget_why w = {GRAPH_NONE, 0, r->pos[v] + 1, 0};
+    const budget_model *bm = &b->bm;
+    uint32_t u = b->map.of[v];
+    for (uint32_t j = bm->wr_off[u]; j < bm->wr_off[u + 1]; j++) {
+        uint32_t x = bm->wr[j], f, al;
+        away(b, r, x, w.rerun_step, &f, &al);
+        if (!f || (w.buf != GRAPH_NONE && b->g->buf_size[x] <= b->g->buf_size[w.buf])) continue;
+        int64_t most = 0;
+        for (uint32_t t = f; t < al; t++)
+            if (r->memory[t - 1] > most) most = r->memory[t - 1];
+        w.buf = x;
+        w.freed_step = f;
+        w.would_peak = most + b->g->buf_size[x];
+    }
+    return w;
+}
+
+const char *app_budget_explain(const app_budget *b, const run *r, uint32_t v, char *out, size_t cap)
+{
+    const graph *g = b->g;
+    app_budget_why w = app_budget_why_of(b, r, v);
+    char nm[GRAPH_LABEL_MAX], pr[64], a1[32], a2[32];
+    uint32_t u = b->map.of[v];
+    if (w.buf == GRAPH_NONE) {
+        snprintf(out, cap,
+                 "node %" PRId64 " (%s) reruns at step %u: none of its outputs was freed "
+                 "before it",
+                 g->id[u], utf8_printable(graph_display(g, u, nm, sizeof nm), pr, sizeof pr),
+                 w.rerun_step);
+        return out;
+    }
+    uint32_t al = g->buf_alloc[w.buf];
+    char named[96] = ""; /* last: on a narrow screen the figures come first */
+    if (g->name[al])
+        snprintf(named, sizeof named, " (b%" PRId64 " is %s)", g->buf_id[w.buf],
+                 utf8_printable(graph_name(g, al), pr, sizeof pr));
+    units_bytes(a1, sizeof a1, w.would_peak, 0);
+    units_bytes(a2, sizeof a2, b->budget, 0);
+    if (!strcmp(a1, a2)) { /* "9.1 MiB over the 9.1 MiB budget": the bytes say it */
+        snprintf(a1, sizeof a1, "%" PRId64 " B", w.would_peak);
+        snprintf(a2, sizeof a2, "%" PRId64 " B", b->budget);
+    }
+    const char *over = w.would_peak > b->budget ? "over" : "within";
+    const char *cmp = w.would_peak > b->budget ? ">" : "<=";
+    /* The sentence, then shorter forms for a narrow screen (the why line shows the first
+     * that fits): never a cut word or figure. */
+    snprintf(out, cap,
+             "b%" PRId64 " freed at step %u, rerun at step %u: keeping it would have peaked at %s "
+             "%s the %s budget%s%c"
+             "b%" PRId64 " freed at step %u, rerun at %u: kept, it peaks at %s %s %s%c"
+             "b%" PRId64 " rerun at step %u: kept, %s %s %s",
+             g->buf_id[w.buf], w.freed_step, w.rerun_step, a1, over, a2, named, APP_MSG_ALT,
+             g->buf_id[w.buf], w.freed_step, w.rerun_step, a1, cmp, a2, APP_MSG_ALT,
+             g->buf_id[w.buf], w.rerun_step, a1, cmp, a2);
+    return out;
+}

@@ -1,0 +1,341 @@
+/* test_ui_budget.c: the TUI's budget view (m): a budget typed as memtris budget takes it solves
+ * the graph and steps the plan as a graph under given, with the figures budget_check gives (the
+ * peak, the extra time, the reruns) in the status bar; the budget's row and label on the curve,
+ * the reruns marked in the ready queue and under the curve, the host lane with offload (whole or
+ * none); w's explanation of a rerun, its figures recomputed here from the plan graph; bad
+ * answers and budgets no plan fits refused with the view as it was; an empty answer or Esc back
+ * to the plain view; s, c and o off there; a golden screen at 80x24. */
+#include <inttypes.h>
+#include <math.h>
+#include "sched/budget/budget.h"
+#include "util/units.h"
+#include "uiutil.h"
+
+#define SAMPLE "resnet18_train.json" /* a training step: greedy reruns its activations */
+
+/* Types answer into the budget prompt and presses Enter. */
+static void set_budget(app *a, const char *answer)
+{
+    app_key(a, 'm');
+    assert_int_equal(a->prompt.kind, 'm');
+    while (a->prompt.buf[0]) app_key(a, K_BACKSPACE); /* the budget offered goes */
+    type(a, answer);
+    app_key(a, K_ENTER);
+}
+
+/* What memtris budget --budget PCT% finds for g, worked out here: the plan's figures. */
+static void expected(const graph *g, double pct, unsigned allow, int64_t *budget, budget_stats *st)
+{
+    budget_model bm;
+    budget_plan p = {0};
+    budget_outcome o;
+    char err[256];
+    assert_int_equal(budget_model_init(&bm, g, err, sizeof err), 0);
+    assert_int_equal(budget_given_plan(&bm, &p), 0);
+    assert_int_equal(budget_check(&bm, &p, BUDGET_BANDWIDTH, st, err, sizeof err), 0);
+    budget_plan_free(&p);
+    *budget = (int64_t)floor((double)st->peak * pct / 100);
+    assert_int_equal(budget_greedy(&bm, *budget, allow, BUDGET_BANDWIDTH, NULL, &p, &o), 0);
+    assert_true(o.found);
+    assert_int_equal(budget_check(&bm, &p, BUDGET_BANDWIDTH, st, err, sizeof err), 0);
+    budget_plan_free(&p);
+    budget_model_free(&bm);
+}
+
+static void test_set_budget(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, SAMPLE, 1); /* compare mode: the budget view ends it */
+    app *a = &f.a;
+    app_resize(a, 200, 60);
+    set_budget(a, "65%");
+    int64_t budget;
+    budget_stats st;
+    expected(f.g, 65, BUDGET_ALLOW_RECOMPUTE, &budget, &st);
+    assert_true(a->bud.on);
+    assert_ptr_equal(a->g, a->bud.pg);
+    assert_ptr_equal(a->bud.g, f.g);
+    assert_string_equal(a->pol->name, "given");
+    assert_false(a->cmp.shown);
+    assert_int_equal(a->bud.budget, budget);
+    assert_int_equal(a->bud.st.peak, st.peak);
+    assert_int_equal(a->bud.st.reruns, st.reruns);
+    assert_true(a->bud.st.extra_ms == st.extra_ms);
+    assert_true(st.reruns > 0);
+    /* The plan graph, stepped under given, peaks where the checker says the plan does. */
+    assert_int_equal(a->st[0].r.peak, st.peak);
+    assert_true(st.peak <= budget);
+    uint64_t reruns = 0;
+    for (uint32_t i = 0; i < a->g->n; i++) {
+        reruns += app_budget_is_rerun(&a->bud, i) ? 1u : 0u;
+        if (app_budget_is_rerun(&a->bud, i))
+            assert_non_null(strstr(graph_name(a->g, i), "(rerun)"));
+    }
+    assert_int_equal(reruns, st.reruns);
+    /* The status bar: "budget 65.0 MiB · extra +0 ms · 79 reruns". */
+    char b[32], t[32], want[128];
+    snprintf(want, sizeof want, "budget %s \u00b7 extra +%s \u00b7 %" PRIu64 " reruns",
+             units_bytes(b, sizeof b, budget, 0), units_ms(t, sizeof t, st.extra_ms), st.reruns);
+    assert_true(status_has(a, 200, 60, want));
+    assert_string_equal(a->msg[0] ? "said" : "", "said");
+    assert_non_null(strstr(a->msg, "(65% of "));
+    close_app(&f);
+}
+
+/* The status bar's budget fields go whole at narrow widths, never in part, the extra time
+ * after the reruns and before the budget. */
+static void test_status_fields(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, SAMPLE, 0);
+    app *a = &f.a;
+    set_budget(a, "65%");
+    for (int w = 60; w <= 200; w++) {
+        size_t n;
+        char *s = render(a, w, 24, 1, 0, &n);
+        *strchr(s, '\n') = 0;
+        int has_b = strstr(s, "budget 65.0 MiB") != NULL, has_x = strstr(s, "extra +0 ms") != NULL,
+            has_r = strstr(s, " reruns") != NULL;
+        assert_true(has_b || !strstr(s, "budget"));
+        assert_true(has_x || !strstr(s, "extra"));
+        if (has_r) assert_true(has_x);
+        if (has_x) assert_true(has_b);
+        free(s);
+        expect_no_cuts(a, w, 24, 1, "budget view");
+    }
+    close_app(&f);
+}
+
+/* The curve: the budget's label, the reruns' ticks; the ready queue: a rerun's type. */
+static void test_plan_view(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, SAMPLE, 0);
+    app *a = &f.a;
+    set_budget(a, "65%");
+    uint32_t v = app_budget_rerun_near(&a->bud, &a->st[0].r, 0); /* the first rerun */
+    assert_int_not_equal(v, GRAPH_NONE);
+    for (int s = 0; s < 2; s++) { /* before the jump: the step's cursor may cover a tick */
+        int w = s ? 200 : 80, h = s ? 60 : 24;
+        size_t n;
+        char *got = render(a, w, h, 1, 0, &n);
+        if (!strstr(got, "\u25b4")) fail_msg("no rerun's tick at %dx%d:\n%.3000s", w, h, got);
+        free(got);
+    }
+    app_jump(a, a->st[0].r.pos[v]); /* it is the next to pop */
+    for (int s = 0; s < 2; s++) {
+        int w = s ? 200 : 80, h = s ? 60 : 24;
+        size_t n;
+        char *got = render(a, w, h, 1, 0, &n);
+        assert_non_null(strstr(got, " budget 65.0 MiB "));
+        assert_non_null(strstr(got, " rerun "));
+        if (s) assert_non_null(strstr(got, "(rerun)")); /* 80x24: the name column is 10 wide */
+        assert_null(strstr(got, "Host"));               /* nothing offloaded: no host lane */
+        free(got);
+        got = render(a, w, h, 0, 1, &n); /* ASCII */
+        assert_non_null(strstr(got, " budget 65.0 MiB "));
+        free(got);
+    }
+    close_app(&f);
+}
+
+/* Rerun v's figures worked out from the plan graph alone, in Id order (given's): the step of
+ * the last FREE of buffer x before v, and the most live bytes from there to x's next ALLOC,
+ * plus x's size. */
+static void recompute(const app *a, uint32_t v, uint32_t x, uint32_t *freed, int64_t *would)
+{
+    const graph *pg = a->g;
+    uint32_t *by_id = malloc(pg->n * sizeof *by_id);
+    for (uint32_t i = 0; i < pg->n; i++) by_id[i] = i;
+    for (uint32_t i = 1; i < pg->n; i++) /* insertion sort by Id: the plan's order */
+        for (uint32_t j = i; j > 0 && pg->id[by_id[j - 1]] > pg->id[by_id[j]]; j--) {
+            uint32_t t = by_id[j];
+            by_id[j] = by_id[j - 1];
+            by_id[j - 1] = t;
+        }
+    int64_t live = 0, most = 0;
+    int away = 0;
+    *freed = 0;
+    for (uint32_t t = 0; t < pg->n && by_id[t] != v; t++) {
+        uint32_t i = by_id[t], k = a->bud.map.kind[i];
+        if (pg->kind[i] == NODE_ALLOC) live += pg->buf_size[pg->buf[i]];
+        if (pg->kind[i] == NODE_FREE) live -= pg->buf_size[pg->buf[i]];
+        if (k == BPG_FREE && a->bud.map.of[i] == x) {
+            *freed = t + 1;
+            away = 1;
+            most = live;
+        } else if (k == BPG_ALLOC && a->bud.map.of[i] == x) away = 0;
+        else if (away && live > most) most = live;
+    }
+    *would = most + a->bud.g->buf_size[x];
+    free(by_id);
+}
+
+static void test_explain(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, SAMPLE, 0);
+    app *a = &f.a;
+    set_budget(a, "65%");
+    const run *r = &a->st[0].r;
+    int said = 0;
+    for (uint32_t t = 0; t < r->n; t++) {
+        uint32_t v = r->order[t];
+        if (!app_budget_is_rerun(&a->bud, v)) continue;
+        app_budget_why w = app_budget_why_of(&a->bud, r, v);
+        assert_int_equal(w.rerun_step, t + 1);
+        assert_int_not_equal(w.buf, GRAPH_NONE);
+        uint32_t freed;
+        int64_t would;
+        recompute(a, v, w.buf, &freed, &would);
+        assert_int_equal(w.freed_step, freed);
+        assert_int_equal(w.would_peak, would);
+        assert_true(freed < t + 1);
+        char out[400], want[256], x[32], y[32];
+        app_budget_explain(&a->bud, r, v, out, sizeof out);
+        units_bytes(x, sizeof x, would, 0);
+        units_bytes(y, sizeof y, a->bud.budget, 0);
+        if (!strcmp(x, y)) {
+            snprintf(x, sizeof x, "%" PRId64 " B", would);
+            snprintf(y, sizeof y, "%" PRId64 " B", a->bud.budget);
+        }
+        snprintf(want, sizeof want,
+                 "b%" PRId64 " freed at step %u, rerun at step %u: keeping it would have peaked "
+                 "at %s %s the %s budget",
+                 a->bud.g->buf_id[w.buf], freed, t + 1, x,
+                 would > a->bud.budget ? "over" : "within", y);
+        assert_memory_equal(out, want, strlen(want));
+        /* w at the rerun's step (or after it, before the next) says the same */
+        app_jump(a, t + 1);
+        app_key(a, 'w');
+        assert_string_equal(a->msg, out);
+        said += would > a->bud.budget;
+    }
+    assert_true(said > 0); /* greedy frees only when the budget would pass */
+    close_app(&f);
+}
+
+/* Bad answers: the reason, the view as it was. */
+static void test_bad_answers(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, SAMPLE, 0);
+    app *a = &f.a;
+    static const char *const bad[] = {"50 %", "0", "-1MiB", "nan%", "60%%", "8MiB swap"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        set_budget(a, bad[i]);
+        assert_false(a->bud.on);
+        assert_ptr_equal(a->g, f.g);
+        assert_true(strstr(a->msg, "the budget wants") || strstr(a->msg, "after the budget"));
+    }
+    set_budget(a, "65%");
+    assert_true(a->bud.on);
+    const graph *pg = a->g;
+    set_budget(a, "1KiB"); /* no plan fits: the plan shown stays */
+    assert_non_null(strstr(a->msg, "no plan fits in 1.0 KiB; "));
+    assert_ptr_equal(a->g, pg);
+    assert_int_equal(a->bud.budget, (int64_t)floor((double)a->bud.free_peak * 0.65));
+    close_app(&f);
+}
+
+/* An empty answer, or Esc, back to the plain view; s, c and o are off in the budget view;
+ * w outside it is compare's. */
+static void test_clear_and_keys(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, SAMPLE, 0);
+    app *a = &f.a;
+    const policy *pol = a->pol;
+    app_key(a, 'w');
+    assert_non_null(strstr(a->msg, "compare two first"));
+    set_budget(a, "65%");
+    for (const char *k = "sco"; *k; k++) {
+        app_key(a, *k);
+        assert_non_null(strstr(a->msg, "is off in the budget view"));
+        assert_ptr_equal(a->pol, policy_find("given"));
+    }
+    app_key(a, 'm');
+    assert_string_equal(a->prompt.buf, "65%"); /* the budget set, to edit */
+    app_key(a, K_ESC);
+    assert_false(a->bud.on);
+    assert_ptr_equal(a->g, f.g);
+    assert_ptr_equal(a->pol, pol);
+    set_budget(a, "64MiB");
+    assert_true(a->bud.on);
+    assert_int_equal(a->bud.budget, 64 << 20);
+    set_budget(a, "");
+    assert_false(a->bud.on);
+    assert_ptr_equal(a->g, f.g);
+    assert_non_null(strstr(a->msg, "budget cleared"));
+    close_app(&f);
+}
+
+/* With offload: the host lane under the curve where the panel has the rows, none at 80x24. */
+static void test_host_lane(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, SAMPLE, 0);
+    app *a = &f.a;
+    set_budget(a, "50% offload");
+    int64_t budget;
+    budget_stats st;
+    expected(f.g, 50, BUDGET_ALLOW_OFFLOAD, &budget, &st);
+    assert_true(a->bud.on);
+    assert_int_equal(a->bud.st.offloaded_bytes, st.offloaded_bytes);
+    assert_true(a->bud.host_peak > 0);
+    assert_true(has(a, 200, 60, " Host: bytes offloaded, at most "));
+    assert_false(has(a, 80, 24, "Host"));
+    app_key(a, 'm');
+    assert_string_equal(a->prompt.buf, "50% offload");
+    app_key(a, K_ESC);
+    close_app(&f);
+}
+
+/* The plan of resnet18_train at 65%, the first rerun next to pop and w's explanation of it
+ * (the first after the cursor, none before it), at 80x24. */
+static void test_golden_budget(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, SAMPLE, 0);
+    app *a = &f.a;
+    set_budget(a, "65%");
+    uint32_t v = app_budget_rerun_near(&a->bud, &a->st[0].r, 0);
+    app_jump(a, a->st[0].r.pos[v]);
+    app_key(a, 'w');
+    assert_non_null(strstr(a->msg, " freed at step "));
+    for (int utf8 = 1; utf8 >= 0; utf8--) {
+        size_t len;
+        char *got = render(a, 80, 24, utf8, !utf8, &len);
+        check_golden(utf8 ? "budget-resnet18-65-80x24-utf8-color"
+                          : "budget-resnet18-65-80x24-ascii-mono",
+                     got, len);
+        free(got);
+    }
+    close_app(&f);
+}
+
+int main(int argc, char **argv)
+{
+    uiu_args(argc, argv);
+    // clang-format off
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_set_budget),
+        cmocka_unit_test(test_status_fields),
+        cmocka_unit_test(test_plan_view),
+        cmocka_unit_test(test_explain),
+        cmocka_unit_test(test_bad_answers),
+        cmocka_unit_test(test_clear_and_keys),
+        cmocka_unit_test(test_host_lane),
+        cmocka_unit_test(test_golden_budget),
+    };
+    // clang-format on
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
