@@ -102,11 +102,26 @@ static char *chain_json(const chainspec *c)
            "\"Inputs\": [",
            id);
         const char *sep = "";
-        if (c->tsize[i] > 0) sb(&n, "%s%d", sep, 200 + i), sep = ", ";
-        if (c->readc[i]) sb(&n, "%s%d", sep, 100 + i), sep = ", ";
-        if (c->readp[i] && i > 1) sb(&n, "%s%d", sep, 100 + i - 1), sep = ", ";
-        if (c->readu[i] && c->two[i]) sb(&n, "%s%d", sep, 300 + i), sep = ", ";
-        if (c->readt[i] && i > 1) sb(&n, "%s%d", sep, 200 + i - 1), sep = ", ";
+        if (c->tsize[i] > 0) {
+            sb(&n, "%s%d", sep, 200 + i);
+            sep = ", ";
+        }
+        if (c->readc[i]) {
+            sb(&n, "%s%d", sep, 100 + i);
+            sep = ", ";
+        }
+        if (c->readp[i] && i > 1) {
+            sb(&n, "%s%d", sep, 100 + i - 1);
+            sep = ", ";
+        }
+        if (c->readu[i] && c->two[i]) {
+            sb(&n, "%s%d", sep, 300 + i);
+            sep = ", ";
+        }
+        if (c->readt[i] && i > 1) {
+            sb(&n, "%s%d", sep, 200 + i - 1);
+            sep = ", ";
+        }
         if (i == 1) sb(&n, "%s400", sep);
         sb(&n, "]},\n");
         sb(&e, "[%d, %d], ", fid[i], id);
@@ -296,7 +311,11 @@ static void uniform_chains_match_revolve(void **state)
     int cases = 0;
     for (int l = 2; l <= 30; l++) {
         chainspec c = {.l = l, .in0 = A};
-        for (int i = 1; i <= l; i++) c.csize[i] = A, c.tsize[i] = T, c.lat[i] = 1;
+        for (int i = 1; i <= l; i++) {
+            c.csize[i] = A;
+            c.tsize[i] = T;
+            c.lat[i] = 1;
+        }
         char *json = chain_json(&c);
         graph *g = load_ok(json);
         budget_model bm;
@@ -457,7 +476,11 @@ static void not_chains_say_why(void **state)
                      "node Id 2 (B) of Phase forward comes after the backward began");
     /* B_2 reads t_1: the two segments are one. */
     chainspec c = {.l = 2, .in0 = 100};
-    for (int i = 1; i <= 2; i++) c.csize[i] = 100, c.tsize[i] = 100, c.lat[i] = 1;
+    for (int i = 1; i <= 2; i++) {
+        c.csize[i] = 100;
+        c.tsize[i] = 100;
+        c.lat[i] = 1;
+    }
     c.readt[2] = 1;
     char *json = chain_json(&c);
     expect_not_chain(json, "of the backward reads BufId 201 of an earlier segment");
@@ -484,7 +507,11 @@ static void chain_honours_limits(void **state)
 {
     (void)state;
     chainspec c = {.l = 20, .in0 = 1000};
-    for (int i = 1; i <= 20; i++) c.csize[i] = 1000, c.tsize[i] = 10000, c.lat[i] = 1;
+    for (int i = 1; i <= 20; i++) {
+        c.csize[i] = 1000;
+        c.tsize[i] = 10000;
+        c.lat[i] = 1;
+    }
     char *json = chain_json(&c);
     graph *g = load_ok(json);
     budget_model bm;

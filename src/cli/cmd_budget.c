@@ -440,7 +440,7 @@ static int sweep_usage(int sweep, const char *barg, const char *parg, const char
     if (sweep && (barg || output))
         return cli_usage_error("budget", "--sweep takes no %s: it tries budgets of its own",
                                barg ? "--budget" : "-o");
-    char *end;
+    char *end = NULL;
     unsigned long v = parg ? strtoul(parg, &end, 10) : 16;
     if (parg && (*end || parg[0] < '0' || parg[0] > '9' || v < 2 || v > CLI_BUDGET_MAX_POINTS))
         return cli_usage_error("budget", "--points wants a whole number from 2 to %d, not '%s'",

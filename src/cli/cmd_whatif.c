@@ -221,7 +221,7 @@ static void print_json(const whatif_job *j)
 /* -k: a whole number from 1 to WHATIF_MAX_K, digits only. */
 static int parse_k(const char *arg, uint32_t *k)
 {
-    char *end;
+    char *end = NULL;
     errno = 0;
     unsigned long v = arg[0] >= '0' && arg[0] <= '9' ? strtoul(arg, &end, 10) : 0;
     if (v >= 1 && v <= WHATIF_MAX_K && !errno && !*end) {

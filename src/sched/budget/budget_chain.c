@@ -355,8 +355,10 @@ static void measure(chain *ch)
             ch->W += g->buf_size[b];
         if (ch->cls[b] != C_FWD) continue;
         uint32_t k = ch->seg[bm->pos[bm->producer[b]]];
-        if (is_cut(ch, b)) ch->cut[k] = b, ch->A[k] = g->buf_size[b];
-        else if (ch->lb[b] >= 0) ch->T[k] += g->buf_size[b];
+        if (is_cut(ch, b)) {
+            ch->cut[k] = b;
+            ch->A[k] = g->buf_size[b];
+        } else if (ch->lb[b] >= 0) ch->T[k] += g->buf_size[b];
     }
     for (uint32_t k = 0; k < l; k++) {
         int64_t mn = 0, ma = 0;
@@ -364,8 +366,10 @@ static void measure(chain *ch)
             uint32_t v = bm->order[s];
             ch->lat[k] += graph_latency(g, v);
             for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
-                if (ch->cls[bm->wr[e]] == C_FWD)
-                    mn += g->buf_size[bm->wr[e]], ma += g->buf_size[bm->wr[e]];
+                if (ch->cls[bm->wr[e]] == C_FWD) {
+                    mn += g->buf_size[bm->wr[e]];
+                    ma += g->buf_size[bm->wr[e]];
+                }
             if (mn > ch->fn[k]) ch->fn[k] = mn;
             if (ma > ch->fa[k]) ch->fa[k] = ma;
             for (uint32_t i = off[s]; i < off[s + 1]; i++) {
@@ -476,14 +480,20 @@ static void entry(chain *ch, uint32_t a, uint32_t b, int64_t m)
         if (ch->sfa[k] + D + in <= m && ch->sBn[k] <= room && (k == a || !(ch->reads_cut[k] & 2))) {
             double r = k < b ? get(ch, k + 1, b, m - ch->sA[k] - ch->sT[k]) : 0;
             r += k > a ? get(ch, a, k - 1, m) : 0;
-            if (fw + ch->lat[k] + r < best) best = fw + ch->lat[k] + r, how = 2 * (int32_t)k + 1;
+            if (fw + ch->lat[k] + r < best) {
+                best = fw + ch->lat[k] + r;
+                how = 2 * (int32_t)k + 1;
+            }
         }
         if (k == b) break;
         if (ch->sfn[k] + D + in > need) need = ch->sfn[k] + D + in;
         if (need > m) break;
         fw += ch->lat[k];
         double r = fw + get(ch, k + 1, b, m - ch->sA[k]) + get(ch, a, k, m);
-        if (r < best) best = r, how = 2 * (int32_t)(k + 1);
+        if (r < best) {
+            best = r;
+            how = 2 * (int32_t)(k + 1);
+        }
     }
     ch->opt[at3(ch, a, b, m)] = best;
     ch->how[at3(ch, a, b, m)] = how;

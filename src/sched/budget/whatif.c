@@ -62,7 +62,11 @@ static int fit(const budget_model *bm, int64_t budget, int64_t free_peak, const 
     char a[32], b[32];
     int64_t bound = budget_lower_bound(bm);
     *found = 0;
-    if (budget >= free_peak) return budget_given_plan(bm, p) ? -1 : (*found = 1, 0);
+    if (budget >= free_peak) {
+        if (budget_given_plan(bm, p)) return -1;
+        *found = 1;
+        return 0;
+    }
     if (budget < bound) {
         snprintf(row->why, sizeof row->why, "no plan fits in %s: every plan needs %s",
                  units_bytes(a, sizeof a, budget, 0), units_bytes(b, sizeof b, bound, 0));

@@ -108,34 +108,61 @@ static int topo_order(const graph *g, uint32_t *order, uint32_t *indeg)
 
 static void wb_free(wb *w)
 {
-    free(w->order), free(w->pos), free(w->crank), free(w->rep), free(w->next), free(w->last);
-    free(w->writer), free(w->nwrite), free(w->reader), free(w->nread), free(w->gone);
-    free(w->early), free(w->seen), free(w->stack), free(w->pairs), free(w->newid);
+    free(w->order);
+    free(w->pos);
+    free(w->crank);
+    free(w->rep);
+    free(w->next);
+    free(w->last);
+    free(w->writer);
+    free(w->nwrite);
+    free(w->reader);
+    free(w->nread);
+    free(w->gone);
+    free(w->early);
+    free(w->seen);
+    free(w->stack);
+    free(w->pairs);
+    free(w->newid);
 }
 
 /* Node orders, the writers and readers of each buffer. */
 static int wb_init(wb *w, const graph *g, unsigned what, uint32_t k)
 {
     memset(w, 0, sizeof *w);
-    w->g = g, w->what = what, w->k = k;
+    w->g = g;
+    w->what = what;
+    w->k = k;
     size_t n = (size_t)g->n + 1, nb = (size_t)g->nbufs + 1;
-    w->order = malloc(n * sizeof *w->order), w->pos = malloc(n * sizeof *w->pos);
-    w->crank = malloc(n * sizeof *w->crank), w->rep = malloc(n * sizeof *w->rep);
-    w->next = malloc(n * sizeof *w->next), w->last = malloc(n * sizeof *w->last);
-    w->writer = malloc(nb * sizeof *w->writer), w->nwrite = calloc(nb, sizeof *w->nwrite);
-    w->reader = malloc(nb * sizeof *w->reader), w->nread = calloc(nb, sizeof *w->nread);
-    w->gone = calloc(nb, 1), w->early = calloc(n, 1), w->seen = calloc(n, sizeof *w->seen);
-    w->stack = malloc(n * sizeof *w->stack), w->newid = malloc(n * sizeof *w->newid);
+    w->order = malloc(n * sizeof *w->order);
+    w->pos = malloc(n * sizeof *w->pos);
+    w->crank = malloc(n * sizeof *w->crank);
+    w->rep = malloc(n * sizeof *w->rep);
+    w->next = malloc(n * sizeof *w->next);
+    w->last = malloc(n * sizeof *w->last);
+    w->writer = malloc(nb * sizeof *w->writer);
+    w->nwrite = calloc(nb, sizeof *w->nwrite);
+    w->reader = malloc(nb * sizeof *w->reader);
+    w->nread = calloc(nb, sizeof *w->nread);
+    w->gone = calloc(nb, 1);
+    w->early = calloc(n, 1);
+    w->seen = calloc(n, sizeof *w->seen);
+    w->stack = malloc(n * sizeof *w->stack);
+    w->newid = malloc(n * sizeof *w->newid);
     if (!w->order || !w->pos || !w->crank || !w->rep || !w->next || !w->last || !w->writer ||
         !w->nwrite || !w->reader || !w->nread || !w->gone || !w->early || !w->seen || !w->stack ||
         !w->newid)
         return -1;
-    for (uint32_t i = 0; i < g->n; i++) w->rep[i] = i, w->next[i] = GRAPH_NONE;
+    for (uint32_t i = 0; i < g->n; i++) {
+        w->rep[i] = i;
+        w->next[i] = GRAPH_NONE;
+    }
     if (topo_order(g, w->order, w->stack)) return -1;
     w->first = GRAPH_NONE;
     for (uint32_t p = 0, c = 0; p < g->n; p++) {
         uint32_t i = w->order[p];
-        w->pos[i] = p, w->last[i] = i;
+        w->pos[i] = p;
+        w->last[i] = i;
         if (g->kind[i] != NODE_COMPUTE) continue;
         w->crank[i] = c++;
         if (w->first == GRAPH_NONE) w->first = i;
@@ -267,7 +294,8 @@ static int add_pair(wb *w, uint32_t u, uint32_t v)
         size_t cap = w->cappairs ? 2 * w->cappairs : 1024;
         uint32_t *p = realloc(w->pairs, 2 * cap * sizeof *p);
         if (!p) return -1;
-        w->pairs = p, w->cappairs = cap;
+        w->pairs = p;
+        w->cappairs = cap;
     }
     w->pairs[2 * w->npairs] = u;
     w->pairs[2 * w->npairs + 1] = v;
@@ -313,12 +341,17 @@ static int number(wb *w, uint32_t *count, char *err, size_t errcap)
     heap h;
     int bad = !indeg || !off || heap_init(&h, g->n + 1, 0);
     if (!bad) {
-        for (size_t e = 0; e < w->npairs; e++) indeg[w->pairs[2 * e + 1]]++, off[w->pairs[2 * e]]++;
+        for (size_t e = 0; e < w->npairs; e++) {
+            indeg[w->pairs[2 * e + 1]]++;
+            off[w->pairs[2 * e]]++;
+        }
         for (uint32_t i = 0; i < g->n; i++) off[i + 1] += off[i];
         bad = !(adj = malloc((w->npairs + 1) * sizeof *adj));
     }
     if (bad) {
-        free(indeg), free(off), free(adj);
+        free(indeg);
+        free(off);
+        free(adj);
         snprintf(err, errcap, "out of memory");
         return -1;
     }
@@ -342,7 +375,9 @@ static int number(wb *w, uint32_t *count, char *err, size_t errcap)
             }
     }
     heap_free(&h);
-    free(indeg), free(off), free(adj);
+    free(indeg);
+    free(off);
+    free(adj);
     *count = made;
     if (made == live) return 0;
     snprintf(err, errcap, "the transformed graph has a cycle (%u of %u nodes ordered)", made, live);
@@ -400,7 +435,10 @@ static void node_spec(const wb *w, uint32_t r, graph_node_spec *s, int64_t *in, 
     double lat = 0;
     for (uint32_t m = r; m != GRAPH_NONE; m = w->next[m]) {
         double l = new_latency(w, m);
-        if (!isnan(l)) s->has_latency = 1, lat += l;
+        if (!isnan(l)) {
+            s->has_latency = 1;
+            lat += l;
+        }
         if (g->rerun && g->rerun[m] == GRAPH_RERUN_NO) s->rerun = GRAPH_RERUN_NO;
         if (w->next[r] != GRAPH_NONE && len < cap)
             len += (size_t)snprintf(name + len, cap - len, "%s%s", m == r ? "" : "+",
@@ -461,7 +499,8 @@ done:
     if (!out) snprintf(err, errcap, "out of memory building the transformed graph");
     graph_build_free(&b);
     diag_free(&d);
-    free(at), free(in);
+    free(at);
+    free(in);
     return out;
 }
 
