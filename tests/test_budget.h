@@ -38,5 +38,6 @@ void exact_against_brute_force(void **state);
 void exact_with_offload(void **state);
 void exact_honours_limits(void **state);
 void best_of_the_solvers(void **state);
+void greedy_on_generated_training(void **state);
 
 #endif

@@ -234,3 +234,46 @@ void best_of_the_solvers(void **state)
     assert_non_null(budget_solver_find("exact"));
     assert_null(budget_solver_find("chain?"));
 }
+
+/* Generated training steps: every weight's gradient lives until the optimizer's update, which
+ * changes the weight in place, so forward nodes may run again only before their weight's
+ * update. Greedy finds plans from 85% of the budget-free peak, and its first hold (keep a
+ * gradient rather than make it again where that would hold activations to the optimizer)
+ * costs less as the budget grows; every plan checked. */
+void greedy_on_generated_training(void **state)
+{
+    (void)state;
+    membuf m = gen_json("train", 300, 1);
+    graph *g = load_ok(m.p);
+    free(m.p);
+    budget_model bm;
+    model_ok(&bm, g);
+    budget_plan given = {0};
+    budget_stats st;
+    char err[256];
+    assert_int_equal(budget_given_plan(&bm, &given), 0);
+    assert_int_equal(budget_check(&bm, &given, BUDGET_BANDWIDTH, &st, err, sizeof err), 0);
+    int64_t peak = st.peak;
+    const int pcts[] = {85, 90, 95};
+    double extra[3];
+    for (int k = 0; k < 3; k++) {
+        budget_plan p = {0};
+        budget_outcome o;
+        assert_int_equal(budget_greedy(&bm, peak * pcts[k] / 100, BUDGET_ALLOW_RECOMPUTE,
+                                       BUDGET_BANDWIDTH, NULL, &p, &o),
+                         0);
+        if (!o.found) fail_msg("greedy at %d%%: %s", pcts[k], o.why);
+        if (budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err))
+            fail_msg("greedy at %d%%: %s", pcts[k], err);
+        assert_true(st.peak <= peak * pcts[k] / 100);
+        extra[k] = st.extra_ms;
+        print_message("gen train 300 at %d%%: extra %.4g ms, %llu reruns\n", pcts[k], extra[k],
+                      (unsigned long long)st.reruns);
+        budget_plan_free(&p);
+    }
+    assert_true(extra[1] <= extra[0]);
+    assert_true(extra[2] < extra[1]);
+    budget_plan_free(&given);
+    budget_model_free(&bm);
+    graph_free(g);
+}

@@ -38,8 +38,9 @@ typedef struct gs {
     const uint8_t *ckpt;            /* Chen's baseline: [n] the forward nodes whose outputs stay */
     int64_t last_fwd;               /* the place of the last forward node */
     int staleness;                  /* the eviction key divides by the places to the next use */
-    int hold; /* keep what cannot be made again until its horizon (else its last reader); 2:
-               * "made again" only by a producer that may rerun to the horizon */
+    int hold; /* keep what cannot be made again until its horizon (else its last reader); 2
+               * and 3: "made again" only by a producer that may rerun to the horizon */
+    uint8_t *nomake; /* [nbufs] hold 3: kept rather than made again (see dead_places) */
 } gs;
 
 static int stop(gs *s, solve_stop why, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -83,7 +84,8 @@ static int leave(const gs *s, uint32_t b)
     if (s->host[b]) return 1;
     /* Freed only if it can be made again wherever it may be needed: before a change in place
      * of what its producer writes. */
-    if ((s->allow & BUDGET_ALLOW_RECOMPUTE) && may_rerun(s, p) && bm->frozen_from[p] >= s->dead[b])
+    if ((s->allow & BUDGET_ALLOW_RECOMPUTE) && may_rerun(s, p) &&
+        bm->frozen_from[p] >= s->dead[b] && !s->nomake[b])
         return 1;
     return s->allow & BUDGET_ALLOW_OFFLOAD ? 2 : 0;
 }
@@ -303,13 +305,24 @@ static int walk(gs *s)
     return 0;
 }
 
+/* Whether every read of v that a rerun could make again may be made as late as place h. */
+static int reads_last(const gs *s, uint32_t v, int64_t h)
+{
+    const budget_model *bm = s->bm;
+    for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
+        uint32_t p = bm->producer[bm->rd[e]];
+        if (p != GRAPH_NONE && bm->rerunnable[p] && bm->frozen_from[p] < h) return 0;
+    }
+    return 1;
+}
+
 /* When each buffer is no longer needed: its horizon is the last place at which it may be
  * read, by its readers or by a rerun of a reader that makes again what a later place reads
  * (the readers' outputs' horizons, up to where a change in place stops the rerun); never,
  * for the kept ones. One that can be made again is freed after its last reader (made again
- * if a rerun needs it); one that cannot, after its horizon. Hold 2 counts as made again only
- * what its producer may make up to the horizon; hold 1 up to the last reader (bolder: a
- * later rerun may then find it gone). */
+ * if a rerun needs it); one that cannot, after its horizon. Holds 3 and 2 count as made
+ * again only what its producer may make up to the horizon; hold 1 up to the last reader
+ * (bolder: a later rerun may then find it gone). */
 static void dead_places(gs *s)
 {
     const budget_model *bm = s->bm;
@@ -319,11 +332,15 @@ static void dead_places(gs *s)
     for (uint32_t i = bm->m; rec && i-- > 0;) {
         uint32_t v = bm->order[i];
         int64_t later = i;
-        /* Hold 2: v reruns only to make again what it may make to that one's horizon (the
-         * rest is kept); hold 1: anything, until a change in place stops it. */
+        /* Holds 3 and 2: v reruns only to make again what it may make to that one's
+         * horizon; 3 only where its reads could be made again as late, too (else the write
+         * is kept: a gradient the optimizer reads late would hold every activation to
+         * then); hold 1: anything, until a change in place stops it. */
         for (uint32_t e = bm->wr_off[v]; bm->rerunnable[v] && e < bm->wr_off[v + 1]; e++) {
             int64_t h = s->dead[bm->wr[e]];
-            if (h > later && (s->hold == 1 || bm->frozen_from[v] >= h)) later = h;
+            if (s->hold == 3 && (bm->frozen_from[v] < h || !reads_last(s, v, h)))
+                s->nomake[bm->wr[e]] = 1;
+            else if (h > later && (s->hold != 2 || bm->frozen_from[v] >= h)) later = h;
         }
         if (later > bm->frozen_from[v]) later = bm->frozen_from[v]; /* it reruns no later */
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
@@ -332,7 +349,8 @@ static void dead_places(gs *s)
     for (uint32_t b = 0; b < g->nbufs; b++) {
         uint32_t p = bm->producer[b];
         if (!bm->keep[b] && rec && p != GRAPH_NONE && bm->rerunnable[p] &&
-            (s->hold == 2 ? bm->frozen_from[p] >= s->dead[b] : bm->frozen_from[p] > bm->lastread[b]))
+            (s->hold >= 2 ? bm->frozen_from[p] >= s->dead[b] && !s->nomake[b]
+                          : bm->frozen_from[p] > bm->lastread[b]))
             s->dead[b] = bm->lastread[b];
     }
 }
@@ -375,6 +393,7 @@ static int attempt(gs *s)
     s->host = calloc(nb, 1);
     s->inheap = calloc(nb, 1);
     s->pin = calloc(nb, sizeof *s->pin);
+    s->nomake = calloc(nb, 1);
     s->dead = malloc(nb * sizeof *s->dead);
     s->dead_off = malloc(m * sizeof *s->dead_off);
     s->dead_at = malloc(nb * sizeof *s->dead_at);
@@ -386,6 +405,7 @@ static int attempt(gs *s)
     s->use = malloc(((size_t)s->bm->rd_off[g->n] + 1) * sizeof *s->use);
     s->ucur = malloc(nb * sizeof *s->ucur);
     int ok = s->use_off && s->use && s->ucur && s->present && s->host && s->inheap && s->pin &&
+             s->nomake &&
              s->dead && s->dead_off && s->dead_at && s->touched && s->stamp && s->stack &&
              s->cursor && heap_init(&s->h, g->nbufs + 1, g->nbufs + 1) == 0;
     if (ok) {
@@ -399,6 +419,7 @@ static int attempt(gs *s)
     free(s->host);
     free(s->inheap);
     free(s->pin);
+    free(s->nomake);
     free(s->dead);
     free(s->dead_off);
     free(s->dead_at);
@@ -412,12 +433,12 @@ static int attempt(gs *s)
     return !ok || s->oom ? -1 : 0;
 }
 
-/* The walks of one rule: keeping what cannot be made again as long as a rerun may read it
- * (holds 2 and 1); failing that, freeing it after its last reader (a rerun that then needs
+/* The walks of one rule, the first plan found: keeping what cannot be made again as long as
+ * a rerun may read it (holds 3, 2 and 1, ever bolder); failing that, freeing it after its last reader (a rerun that then needs
  * it fails). */
 static int walks(gs *s)
 {
-    for (int hold = 2; hold >= 0; hold--) {
+    for (int hold = 3; hold >= 0; hold--) {
         s->p->n = 0;
         s->hold = hold;
         s->work = 0;
