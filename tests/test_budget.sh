@@ -136,6 +136,7 @@ assert d["extra_ms"] == 0 and d["proven_optimal"] and d["lower_bound_ms"] == 0, 
 assert d["events"][0] == ["run", 1] and ["free", 20] in d["events"], d["events"]
 assert set(d) >= {"budget", "feasible", "peak", "extra_ms", "reruns", "offloaded_bytes",
                   "proven_optimal", "lower_bound_ms", "events"}, d
+assert d["chen_sqrt_n"] is None and d["cheap_recompute"] is None, d  # no Phases
 ' "$TMP/full.json"
     py "100%: replayed" "$CHECK" "$TMP/full.json" "$TRIO"
     # 500 B: offload x to the host while B runs.
@@ -368,6 +369,20 @@ group_samples() {
     done
     run "$M" budget "$RESNET" --budget 65% --solver greedy
     expect_rc 0 "resnet18 at 65% by recompute"
+    # The baselines beside: both in the text, both in the JSON (the transformer recomputes
+    # its cheap ops: gelu, views, adds)
+    run "$M" budget "$TRANSFORMER" --budget 80% --solver greedy
+    expect_grep "$OUT" "beside: Chen's sqrt(n) checkpointing peaks at " "transformer: Chen beside"
+    expect_grep "$OUT" "beside: recomputing every cheap op peaks at " \
+        "transformer: recompute every cheap op beside"
+    run "$M" budget "$TRANSFORMER" --budget 80% --solver greedy --format json
+    cp "$OUT" "$TMP/base.json"
+    py "transformer: the baselines in the JSON" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("chen_sqrt_n", "cheap_recompute"):
+    assert d[k]["peak"] > 0 and d[k]["reruns"] > 0 and d[k]["extra_ms"] == 0, d[k]
+' "$TMP/base.json"
     # best at its state limit: at least greedy's plan, replayed
     run "$M" budget "$RESNET" --budget 65% --max-states 2000 --format json
     expect_rc 0 "resnet18 at 65% best"

@@ -66,15 +66,19 @@ static const char help[] =
     "never run again, nor do nodes that change a buffer in place (\"InPlace\"); a\n"
     "node that writes or reads such a buffer runs again only before its change;\n"
     "the buffers the graph never frees end present.\n"
-    "Beside the plan, the baseline to beat: Chen's sqrt(n) checkpointing (every\n"
-    "ceil(sqrt(f))-th of the f forward nodes keeps its outputs, the backward\n"
-    "makes the others again), its peak, reruns and extra time (graphs with Phases).\n"
+    "Beside the plan, the baselines to beat (graphs with Phases), their peak,\n"
+    "reruns and extra time: Chen's sqrt(n) checkpointing (every ceil(sqrt(f))-th\n"
+    "of the f forward nodes keeps its outputs, the backward makes the others\n"
+    "again), and recomputing every cheap op (the forward's pointwise ops and\n"
+    "views make their outputs again in the backward, the others keep theirs).\n"
     "JSON: {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\": {\"peak\",\n"
-    "       \"extra_ms\", \"reruns\"} or null, \"feasible\", \"peak\",\n"
+    "       \"extra_ms\", \"reruns\"} or null, \"cheap_recompute\" (the same),\n"
+    "       \"feasible\", \"peak\",\n"
     "       \"extra_ms\", \"reruns\", \"offloaded_bytes\", \"proven_optimal\",\n"
     "       \"lower_bound_ms\", \"events\": [[\"run\", Id] | [\"free\", BufId] |\n"
     "       [\"offload\", BufId] | [\"fetch\", BufId], ...]}; without a plan\n"
-    "       {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\", \"feasible\": false,\n"
+    "       {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\",\n"
+    "       \"cheap_recompute\", \"feasible\": false,\n"
     "       \"proven_infeasible\", \"least_budget\" (null unless known),\n"
     "       \"least_budget_bound\", \"why\"}.\n"
     "Sweep JSON: {\"source\", \"budget_free_peak\", \"step_ms\", \"solver\", \"allow\",\n"
@@ -107,6 +111,8 @@ typedef struct budget_job {
     int proven_infeasible;
     int chen; /* Chen's baseline has a plan: chen_st */
     budget_stats chen_st;
+    int cheap; /* recompute-every-cheap-op has a plan: cheap_st */
+    budget_stats cheap_st;
     const budget_solver *solver;
     budget_proof proof;
     int exact_none;     /* exact's search proved that no plan fits */
@@ -195,6 +201,27 @@ static void print_text(const budget_job *j)
                "extra\n",
                units_bytes(a, sizeof a, j->chen_st.peak, 0), j->chen_st.reruns,
                units_ms(t, sizeof t, j->chen_st.extra_ms));
+    if (j->cheap)
+        printf("beside: recomputing every cheap op peaks at %s with %" PRIu64 " reruns, %s "
+               "extra\n",
+               units_bytes(a, sizeof a, j->cheap_st.peak, 0), j->cheap_st.reruns,
+               units_ms(t, sizeof t, j->cheap_st.extra_ms));
+}
+
+/* A baseline's figures, or null. */
+static void json_baseline(jw *w, const char *key, int found, const budget_stats *st)
+{
+    jw_key(w, key);
+    if (!found) {
+        jw_null(w);
+        return;
+    }
+    jw_object(w);
+    jw_kint(w, "peak", st->peak);
+    jw_key(w, "extra_ms");
+    cli_jw_ms(w, st->extra_ms);
+    jw_kuint(w, "reruns", st->reruns);
+    jw_object_end(w);
 }
 
 static void json_head(jw *w, const budget_job *j)
@@ -202,17 +229,8 @@ static void json_head(jw *w, const budget_job *j)
     jw_kint(w, "budget", j->budget);
     jw_kint(w, "budget_free_peak", j->free_peak);
     jw_kstring(w, "solver", j->solver->name);
-    jw_key(w, "chen_sqrt_n");
-    if (!j->chen) {
-        jw_null(w);
-        return;
-    }
-    jw_object(w);
-    jw_kint(w, "peak", j->chen_st.peak);
-    jw_key(w, "extra_ms");
-    cli_jw_ms(w, j->chen_st.extra_ms);
-    jw_kuint(w, "reruns", j->chen_st.reruns);
-    jw_object_end(w);
+    json_baseline(w, "chen_sqrt_n", j->chen, &j->chen_st);
+    json_baseline(w, "cheap_recompute", j->cheap, &j->cheap_st);
 }
 
 static void print_json(const budget_job *j, int found)
@@ -278,6 +296,13 @@ static int prepare(budget_job *j)
         return EXIT_BAD;
     }
     j->chen = co.found && !budget_check(&j->bm, &cp, j->bandwidth, &j->chen_st, err, sizeof err);
+    budget_plan_free(&cp);
+    if (budget_cheap(&j->bm, NULL, &cp, &co)) {
+        budget_plan_free(&cp);
+        cli_eprintf("memtris budget: out of memory\n");
+        return EXIT_BAD;
+    }
+    j->cheap = co.found && !budget_check(&j->bm, &cp, j->bandwidth, &j->cheap_st, err, sizeof err);
     budget_plan_free(&cp);
     j->bound = budget_lower_bound(&j->bm);
     if (j->pct > 0) j->budget = budget_arg_of_pct(j->free_peak, j->pct);

@@ -127,6 +127,12 @@ int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double
  * *o said (a plan in p when found; none without a forward Phase), or -1 out of memory. */
 int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o);
 
+/* The other baseline, recompute every cheap op: the outputs of the forward nodes whose Op is
+ * pointwise or a view (budget_cheap_op) are freed after the forward and made again when the
+ * backward needs them; the other forward nodes keep theirs. As budget_chen otherwise. */
+int budget_cheap(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o);
+int budget_cheap_op(const char *op);
+
 /* What a search proves besides its plan. */
 typedef struct budget_proof {
     int proven;            /* a plan: none takes less extra time; none: no plan fits at all */

@@ -1,8 +1,10 @@
 /* budget_greedy.c: the greedy solver of a memory budget (DTR, Capuchin): the given order,
  * evicting under pressure the present buffer with the least rerun latency a byte (then the
  * largest, offloaded), making a missing buffer again when it is next needed; and Chen's sqrt(n)
- * checkpointing on the same walk, the baseline. Exports budget_greedy and budget_chen. */
+ * checkpointing and recompute-every-cheap-op on the same walk, the baselines. Exports
+ * budget_greedy, budget_chen, budget_cheap and budget_cheap_op. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,8 +40,8 @@ typedef struct gs {
     const uint8_t *ckpt;            /* Chen's baseline: [n] the forward nodes whose outputs stay */
     int64_t last_fwd;               /* the place of the last forward node */
     int staleness;                  /* the eviction key divides by the places to the next use */
-    int hold; /* keep what cannot be made again until its horizon (else its last reader); 2
-               * and 3: "made again" only by a producer that may rerun to the horizon */
+    int hold;        /* keep what cannot be made again until its horizon (else its last reader); 2
+                      * and 3: "made again" only by a producer that may rerun to the horizon */
     uint8_t *nomake; /* [nbufs] hold 3: kept rather than made again (see dead_places) */
 } gs;
 
@@ -405,9 +407,8 @@ static int attempt(gs *s)
     s->use = malloc(((size_t)s->bm->rd_off[g->n] + 1) * sizeof *s->use);
     s->ucur = malloc(nb * sizeof *s->ucur);
     int ok = s->use_off && s->use && s->ucur && s->present && s->host && s->inheap && s->pin &&
-             s->nomake &&
-             s->dead && s->dead_off && s->dead_at && s->touched && s->stamp && s->stack &&
-             s->cursor && heap_init(&s->h, g->nbufs + 1, g->nbufs + 1) == 0;
+             s->nomake && s->dead && s->dead_off && s->dead_at && s->touched && s->stamp &&
+             s->stack && s->cursor && heap_init(&s->h, g->nbufs + 1, g->nbufs + 1) == 0;
     if (ok) {
         uses(s);
         dead_places(s);
@@ -434,8 +435,8 @@ static int attempt(gs *s)
 }
 
 /* The walks of one rule, the first plan found: keeping what cannot be made again as long as
- * a rerun may read it (holds 3, 2 and 1, ever bolder); failing that, freeing it after its last reader (a rerun that then needs
- * it fails). */
+ * a rerun may read it (holds 3, 2 and 1, ever bolder); failing that, freeing it after its last
+ * reader (a rerun that then needs it fails). */
 static int walks(gs *s)
 {
     for (int hold = 3; hold >= 0; hold--) {
@@ -486,30 +487,13 @@ int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double
     return 0;
 }
 
-int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o)
+/* A baseline's walk: the forward nodes not in ckpt have their outputs dropped after the
+ * forward and made again in the backward. */
+static int baseline(const budget_model *bm, const solve_ctx *c, uint8_t *ckpt, int64_t last,
+                    budget_plan *p, budget_outcome *o)
 {
-    const graph *g = bm->g;
-    memset(o, 0, sizeof *o);
-    uint32_t nf = 0;
-    int64_t last = -1;
-    for (uint32_t i = 0; i < bm->m; i++)
-        if (graph_phase(g, bm->order[i]) == GRAPH_PHASE_FORWARD) {
-            nf++;
-            last = i;
-        }
-    if (!nf) {
-        snprintf(o->why, sizeof o->why, "no compute node has Phase forward");
-        return 0;
-    }
-    uint8_t *ckpt = calloc((size_t)g->n + 1, 1);
-    if (!ckpt) return -1;
-    uint32_t k = 1, f = 0;
-    while ((uint64_t)k * k < nf) k++;
-    for (uint32_t i = 0; i < bm->m; i++)
-        if (graph_phase(g, bm->order[i]) == GRAPH_PHASE_FORWARD && ++f % k == 0)
-            ckpt[bm->order[i]] = 1;
     gs s = {.bm = bm,
-            .g = g,
+            .g = bm->g,
             .budget = INT64_MAX,
             .allow = BUDGET_ALLOW_RECOMPUTE,
             .c = c,
@@ -522,4 +506,74 @@ int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budg
     free(ckpt);
     if (!o->found) p->n = 0;
     return r;
+}
+
+/* The last forward node's place and the count of forward nodes (0: none, o says so). */
+static uint32_t forward_nodes(const budget_model *bm, int64_t *last, budget_outcome *o)
+{
+    uint32_t nf = 0;
+    *last = -1;
+    memset(o, 0, sizeof *o);
+    for (uint32_t i = 0; i < bm->m; i++)
+        if (graph_phase(bm->g, bm->order[i]) == GRAPH_PHASE_FORWARD) {
+            nf++;
+            *last = i;
+        }
+    if (!nf) snprintf(o->why, sizeof o->why, "no compute node has Phase forward");
+    return nf;
+}
+
+int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o)
+{
+    const graph *g = bm->g;
+    int64_t last;
+    uint32_t nf = forward_nodes(bm, &last, o);
+    if (!nf) return 0;
+    uint8_t *ckpt = calloc((size_t)g->n + 1, 1);
+    if (!ckpt) return -1;
+    uint32_t k = 1, f = 0;
+    while ((uint64_t)k * k < nf) k++;
+    for (uint32_t i = 0; i < bm->m; i++)
+        if (graph_phase(g, bm->order[i]) == GRAPH_PHASE_FORWARD && ++f % k == 0)
+            ckpt[bm->order[i]] = 1;
+    return baseline(bm, c, ckpt, last, p, o);
+}
+
+/* Pointwise ops and views, by name (lower case, a word in it; not where a word of a costly
+ * op is in it, as addmm's add): cheap to run again (PyTorch's min-cut partitioner recomputes
+ * such ops by default). */
+int budget_cheap_op(const char *op)
+{
+    static const char *const words[] = {
+        "relu",  "gelu",   "silu",  "sigmoid", "tanh",       "threshold", "hardtanh", "add",
+        "sub",   "mul",    "div",   "neg",     "exp",        "log",       "sqrt",     "pow",
+        "clamp", "where",  "view",  "reshape", "permute",    "transpose", "expand",   "squeeze",
+        "slice", "select", "clone", "detach",  "contiguous", "flatten",   "alias",    "_to_copy"};
+    char low[64];
+    size_t k = 0;
+    for (; op[k] && k + 1 < sizeof low; k++) low[k] = (char)tolower((unsigned char)op[k]);
+    low[k] = 0;
+    if (!strcmp(low, "t")) return 1; /* the transpose of a matrix */
+    static const char *const dear[] = {"mm",   "conv",    "matmul",    "linear",    "norm",
+                                       "pool", "softmax", "embedding", "attention", "lstm"};
+    for (size_t i = 0; i < sizeof dear / sizeof dear[0]; i++) /* addmm, matmul: not pointwise */
+        if (strstr(low, dear[i])) return 0;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strstr(low, words[i])) return 1;
+    return 0;
+}
+
+int budget_cheap(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o)
+{
+    const graph *g = bm->g;
+    int64_t last;
+    if (!forward_nodes(bm, &last, o)) return 0;
+    uint8_t *ckpt = calloc((size_t)g->n + 1, 1);
+    if (!ckpt) return -1;
+    for (uint32_t i = 0; i < bm->m; i++) {
+        uint32_t v = bm->order[i];
+        if (graph_phase(g, v) == GRAPH_PHASE_FORWARD && !budget_cheap_op(graph_op(g, v)))
+            ckpt[v] = 1;
+    }
+    return baseline(bm, c, ckpt, last, p, o);
 }
