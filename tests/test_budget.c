@@ -581,8 +581,10 @@ static void training_samples(void **state)
     }
     /* Which ops are cheap: pointwise and views, not the costly ops with such a word inside. */
     const char *cheap[] = {"add", "relu_", "gelu", "view", "t", "mul", "Threshold", "clone"};
-    const char *dear[] = {"addmm", "matmul", "convolution", "native_batch_norm", "_softmax",
-                          "max_pool2d_with_indices", "embedding", "Linear"};
+    const char *dear[] = {"addmm",       "matmul",
+                          "convolution", "native_batch_norm",
+                          "_softmax",    "max_pool2d_with_indices",
+                          "embedding",   "Linear"};
     for (size_t i = 0; i < 8; i++) {
         if (!budget_cheap_op(cheap[i])) fail_msg("%s is cheap", cheap[i]);
         if (budget_cheap_op(dear[i])) fail_msg("%s is not cheap", dear[i]);
@@ -643,6 +645,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(rerun_field_errors),
         cmocka_unit_test(training_samples),
         cmocka_unit_test(greedy_honours_limits),
+        cmocka_unit_test(greedy_prefers_hidden_offload),
         cmocka_unit_test(exact_against_brute_force),
         cmocka_unit_test(exact_with_offload),
         cmocka_unit_test(exact_honours_limits),

@@ -38,6 +38,9 @@ void exact_against_brute_force(void **state);
 void exact_with_offload(void **state);
 void exact_honours_limits(void **state);
 void best_of_the_solvers(void **state);
+
+/* test_budget_greedy.c */
 void greedy_on_generated_training(void **state);
+void greedy_prefers_hidden_offload(void **state);
 
 #endif

@@ -215,11 +215,12 @@ assert all(n.get("Stream") == 1 and n["Latency"] == 100 for n in g["Nodes"]
 assert any(n.get("Name", "").endswith(" (fetched)") for n in g["Nodes"]), g["Nodes"]
 assert [n["Id"] for n in g["Nodes"]] == list(range(len(g["Nodes"])))
 ' "$TMP/b.json" "$OUT" "$TMP/plan.json"
-    # Reruns on the training samples and gen train (with latencies, recompute and offload).
+    # Reruns on the training samples and gen train (with latencies); the paths may hold spaces.
     "$M" gen train -n 600 -o "$TMP/train.json"
-    for c in "$RESNET 65% recompute" "$TRANSFORMER 80% recompute" \
-        "$TMP/train.json 50% recompute,offload"; do
-        set -- $c
+    for c in "$RESNET|65%|recompute" "$TRANSFORMER|80%|recompute" \
+        "$TMP/train.json|85%|recompute"; do
+        IFS='|' read -r f1 f2 f3 <<<"$c"
+        set -- "$f1" "$f2" "$f3"
         run "$M" budget "$1" --budget "$2" --allow "$3" --format json -o "$TMP/p.json"
         expect_rc 0 "-o: $(basename "$1") at $2"
         cp "$OUT" "$TMP/b.json"
@@ -303,8 +304,9 @@ assert d["chen_sqrt_n"] is None and d["step_ms"] == 13, d
 assert [p["budget"] for p in d["points"]] == [500, 525, 550, 575, 600], d["points"]
 ' "$OUT"
     "$M" gen train -n 600 -o "$TMP/train.json"
-    for c in "$RESNET recompute" "$TMP/train.json recompute,offload"; do
-        set -- $c
+    for c in "$RESNET|recompute" "$TMP/train.json|recompute,offload"; do
+        IFS='|' read -r f1 f2 <<<"$c"
+        set -- "$f1" "$f2"
         run "$M" budget "$1" --sweep --allow "$2" --format json --svg "$TMP/s.svg"
         expect_rc 0 "sweep: $(basename "$1")"
         cp "$OUT" "$TMP/sweep.json"

@@ -134,17 +134,16 @@ static void model_never_reruns_inplace(void **state)
 
 /* In (b1, kept) -> mul (reads b1, makes b2) -> add_ (changes b1 in place) -> mm (reads b2,
  * makes b3): mul may run again only until add_ has run, since it would read the new b1. */
-static const char reader[] =
-    "{\"Nodes\": ["
-    "{\"Id\": 0, \"Op\": \"ALLOC\", \"BufId\": 1, \"Size\": 100},"
-    "{\"Id\": 1, \"Op\": \"Input\", \"Inputs\": [1]},"
-    "{\"Id\": 2, \"Op\": \"ALLOC\", \"BufId\": 2, \"Size\": 100},"
-    "{\"Id\": 3, \"Op\": \"mul\", \"Inputs\": [1, 2], \"Rerun\": true},"
-    "{\"Id\": 4, \"Op\": \"add_\", \"Inputs\": [1], \"InPlace\": [1]},"
-    "{\"Id\": 5, \"Op\": \"ALLOC\", \"BufId\": 3, \"Size\": 100},"
-    "{\"Id\": 6, \"Op\": \"mm\", \"Inputs\": [2, 3]},"
-    "{\"Id\": 7, \"Op\": \"FREE\", \"BufId\": 2}],"
-    "\"Edges\": [[0, 1], [1, 3], [2, 3], [3, 4], [4, 6], [5, 6], [6, 7]]}";
+static const char reader[] = "{\"Nodes\": ["
+                             "{\"Id\": 0, \"Op\": \"ALLOC\", \"BufId\": 1, \"Size\": 100},"
+                             "{\"Id\": 1, \"Op\": \"Input\", \"Inputs\": [1]},"
+                             "{\"Id\": 2, \"Op\": \"ALLOC\", \"BufId\": 2, \"Size\": 100},"
+                             "{\"Id\": 3, \"Op\": \"mul\", \"Inputs\": [1, 2], \"Rerun\": true},"
+                             "{\"Id\": 4, \"Op\": \"add_\", \"Inputs\": [1], \"InPlace\": [1]},"
+                             "{\"Id\": 5, \"Op\": \"ALLOC\", \"BufId\": 3, \"Size\": 100},"
+                             "{\"Id\": 6, \"Op\": \"mm\", \"Inputs\": [2, 3]},"
+                             "{\"Id\": 7, \"Op\": \"FREE\", \"BufId\": 2}],"
+                             "\"Edges\": [[0, 1], [1, 3], [2, 3], [3, 4], [4, 6], [5, 6], [6, 7]]}";
 
 static void model_never_rereads_changed(void **state)
 {
@@ -179,8 +178,8 @@ static void model_never_rereads_changed(void **state)
             budget_greedy(&bm, b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL, &q, &o), 0);
         if (o.found && budget_check(&bm, &q, BUDGET_BANDWIDTH, &st, err, sizeof err))
             fail_msg("greedy at %lld: %s", (long long)b, err);
-        assert_int_equal(budget_exact(&bm, b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL,
-                                      NULL, &r, &o2, &pf),
+        assert_int_equal(budget_exact(&bm, b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL, NULL,
+                                      &r, &o2, &pf),
                          0);
         if (o2.found && budget_check(&bm, &r, BUDGET_BANDWIDTH, &st, err, sizeof err))
             fail_msg("exact at %lld: %s", (long long)b, err);

@@ -355,23 +355,20 @@ static void measure(chain *ch)
             ch->W += g->buf_size[b];
         if (ch->cls[b] != C_FWD) continue;
         uint32_t k = ch->seg[bm->pos[bm->producer[b]]];
-        if (is_cut(ch, b)) {
-            ch->cut[k] = b;
-            ch->A[k] = g->buf_size[b];
-        } else if (ch->lb[b] >= 0) ch->T[k] += g->buf_size[b];
+        if (is_cut(ch, b)) ch->cut[k] = b;
+        if (is_cut(ch, b)) ch->A[k] = g->buf_size[b];
+        else if (ch->lb[b] >= 0) ch->T[k] += g->buf_size[b];
     }
     for (uint32_t k = 0; k < l; k++) {
         int64_t mn = 0, ma = 0;
         for (uint32_t s = ch->fs[k]; s < ch->fs[k + 1]; s++) {
             uint32_t v = bm->order[s];
             ch->lat[k] += graph_latency(g, v);
+            int64_t made = 0;
             for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
-                if (ch->cls[bm->wr[e]] == C_FWD) {
-                    mn += g->buf_size[bm->wr[e]];
-                    ma += g->buf_size[bm->wr[e]];
-                }
-            if (mn > ch->fn[k]) ch->fn[k] = mn;
-            if (ma > ch->fa[k]) ch->fa[k] = ma;
+                made += ch->cls[bm->wr[e]] == C_FWD ? g->buf_size[bm->wr[e]] : 0;
+            if ((mn += made) > ch->fn[k]) ch->fn[k] = mn;
+            if ((ma += made) > ch->fa[k]) ch->fa[k] = ma;
             for (uint32_t i = off[s]; i < off[s + 1]; i++) {
                 uint32_t b = at[i];
                 if (ch->cls[b] != C_FWD) continue;
@@ -478,22 +475,19 @@ static void entry(chain *ch, uint32_t a, uint32_t b, int64_t m)
         int64_t in = k > a ? ch->sA[k - 1] : 0; /* the cut before k, unless held outside */
         int64_t room = m + (k == a ? spare(ch, a) : 0);
         if (ch->sfa[k] + D + in <= m && ch->sBn[k] <= room && (k == a || !(ch->reads_cut[k] & 2))) {
-            double r = k < b ? get(ch, k + 1, b, m - ch->sA[k] - ch->sT[k]) : 0;
-            r += k > a ? get(ch, a, k - 1, m) : 0;
-            if (fw + ch->lat[k] + r < best) {
-                best = fw + ch->lat[k] + r;
-                how = 2 * (int32_t)k + 1;
-            }
+            double r = fw + ch->lat[k] +
+                       ((k < b ? get(ch, k + 1, b, m - ch->sA[k] - ch->sT[k]) : 0) +
+                        (k > a ? get(ch, a, k - 1, m) : 0));
+            how = r < best ? 2 * (int32_t)k + 1 : how;
+            best = r < best ? r : best;
         }
         if (k == b) break;
         if (ch->sfn[k] + D + in > need) need = ch->sfn[k] + D + in;
         if (need > m) break;
         fw += ch->lat[k];
         double r = fw + get(ch, k + 1, b, m - ch->sA[k]) + get(ch, a, k, m);
-        if (r < best) {
-            best = r;
-            how = 2 * (int32_t)(k + 1);
-        }
+        how = r < best ? 2 * (int32_t)(k + 1) : how;
+        best = r < best ? r : best;
     }
     ch->opt[at3(ch, a, b, m)] = best;
     ch->how[at3(ch, a, b, m)] = how;
@@ -514,10 +508,7 @@ static int table(chain *ch)
     }
     ch->opt = malloc(n * sizeof *ch->opt);
     ch->how = malloc(n * sizeof *ch->how);
-    if (!ch->opt || !ch->how) {
-        ch->oom = 1;
-        return 1;
-    }
+    if (!ch->opt || !ch->how) return ch->oom = 1;
     for (uint32_t d = 0; d < ch->l; d++)
         for (uint32_t a = 0; a + d < ch->l; a++) {
             if (limits(ch)) return 1;

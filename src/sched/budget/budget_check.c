@@ -226,8 +226,8 @@ int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth,
     r.used = calloc(nb, sizeof *r.used);
     r.host_ready = calloc(nb, sizeof *r.host_ready);
     int bad = -1;
-    if (!r.present || !r.host || !r.changed || !r.chg_gen || !r.run_gen || !r.runs || !r.first || !r.ready || !r.used ||
-        !r.host_ready)
+    if (!r.present || !r.host || !r.changed || !r.chg_gen || !r.run_gen || !r.runs || !r.first ||
+        !r.ready || !r.used || !r.host_ready)
         snprintf(err, errcap, "out of memory");
     else if (!(bandwidth > 0)) snprintf(err, errcap, "the bandwidth must be above 0");
     else bad = replay_all(&r, p);

@@ -1,6 +1,7 @@
 /* budget_greedy.c: the greedy solver of a memory budget (DTR, Capuchin): the given order,
- * evicting under pressure the present buffer with the least rerun latency a byte (then the
- * largest, offloaded), making a missing buffer again when it is next needed; and Chen's sqrt(n)
+ * evicting under pressure the present buffer with the least rerun latency a byte (an offload
+ * that hides under the compute until its next use counts as free; other offloads last, the
+ * largest first), making a missing buffer again when it is next needed; and Chen's sqrt(n)
  * checkpointing and recompute-every-cheap-op on the same walk, the baselines. Exports
  * budget_greedy, budget_chen, budget_cheap and budget_cheap_op. */
 #define _GNU_SOURCE
@@ -43,6 +44,8 @@ typedef struct gs {
     int hold;        /* keep what cannot be made again until its horizon (else its last reader); 2
                       * and 3: "made again" only by a producer that may rerun to the horizon */
     uint8_t *nomake; /* [nbufs] hold 3: kept rather than made again (see dead_places) */
+    double bw;       /* bytes a second each way */
+    double *cum;     /* [m + 1] the given order's latencies before each place, summed */
 } gs;
 
 static int stop(gs *s, solve_stop why, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -105,9 +108,28 @@ static int64_t next_use(gs *s, uint32_t b)
  * by the rerun's latency a byte, then the largest; with staleness, the latency a byte over
  * the places to its next use (DTR's cost over size and staleness, the next use for the
  * staleness), then the next use farthest, then the largest. */
-static void offer(gs *s, uint32_t b)
+/* Whether b's copy out and back would hide under the compute until its next use (Capuchin). */
+static int hides(gs *s, uint32_t b)
+{
+    if (!s->cum) return 0;
+    int64_t dist = next_use(s, b);
+    uint32_t next = s->place + dist < s->bm->m ? s->place + (uint32_t)dist : s->bm->m;
+    return (s->cum[next] - s->cum[s->place]) * 1e-3 * s->bw >= 2.0 * (double)s->g->buf_size[b];
+}
+
+/* leave's answer, but an offload that hides rather than a rerun that costs time. */
+static int way(gs *s, uint32_t b)
 {
     int how = leave(s, b);
+    if (how == 1 && !s->host[b] && (s->allow & BUDGET_ALLOW_OFFLOAD) &&
+        graph_latency(s->g, s->bm->producer[b]) > 0 && hides(s, b))
+        return 2;
+    return how;
+}
+
+static void offer(gs *s, uint32_t b)
+{
+    int how = way(s, b);
     if (!s->present[b] || s->pin[b] || s->inheap[b] || !how) return;
     const graph *g = s->g;
     int64_t size = g->buf_size[b], dist = next_use(s, b);
@@ -117,6 +139,8 @@ static void offer(gs *s, uint32_t b)
         double lat = s->host[b] ? 0 : graph_latency(g, s->bm->producer[b]);
         double per = lat / ((double)(size > 0 ? size : 1) * (double)(s->staleness ? dist : 1));
         memcpy(&it.k[0], &per, sizeof per);
+    } else if (hides(s, b)) {
+        it.k[0] = 0; /* an offload that hides costs nothing, as a free rerun; others last */
     }
     heap_push(&s->h, it);
     s->inheap[b] = 1;
@@ -157,7 +181,7 @@ static int make_room(gs *s, int64_t bytes)
         heap_item it = heap_pop(&s->h);
         uint32_t b = it.node;
         s->inheap[b] = 0;
-        int how = leave(s, b); /* a change in place since the offer may forbid the rerun */
+        int how = way(s, b); /* a change in place since the offer may forbid the rerun */
         if (how && drop(s, b, how == 1 ? BUDGET_FREE : BUDGET_OFFLOAD)) return -1;
     }
     return 0;
@@ -455,10 +479,27 @@ int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double
     memset(o, 0, sizeof *o);
     budget_plan other = {0};
     budget_outcome oo;
-    gs s = {.bm = bm, .g = bm->g, .budget = budget, .allow = allow, .c = c, .p = p, .o = o};
+    gs s = {.bm = bm,
+            .g = bm->g,
+            .budget = budget,
+            .allow = allow,
+            .c = c,
+            .p = p,
+            .o = o,
+            .bw = bandwidth};
     s.start = solve_now(c);
+    if (allow & BUDGET_ALLOW_OFFLOAD) {
+        s.cum = malloc(((size_t)bm->m + 1) * sizeof *s.cum);
+        if (!s.cum) return -1;
+        s.cum[0] = 0;
+        for (uint32_t i = 0; i < bm->m; i++)
+            s.cum[i + 1] = s.cum[i] + graph_latency(bm->g, bm->order[i]);
+    }
     /* Two rules, cost a byte and cost a byte over staleness; the plan of less extra time. */
-    if (walks(&s)) return -1;
+    if (walks(&s)) {
+        free(s.cum);
+        return -1;
+    }
     gs t = s;
     t.p = &other;
     t.o = &oo;
@@ -466,6 +507,7 @@ int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double
     memset(&oo, 0, sizeof oo);
     if (o->stopped == SOLVE_DONE && walks(&t)) {
         budget_plan_free(&other);
+        free(s.cum);
         return -1;
     }
     if (oo.found) {
@@ -483,6 +525,7 @@ int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double
         }
     }
     budget_plan_free(&other);
+    free(s.cum);
     if (!o->found) p->n = 0;
     return 0;
 }
