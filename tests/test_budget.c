@@ -494,25 +494,12 @@ static void rerun_field_errors(void **state)
 
 /* ------------------------------------------------------------ samples, limits */
 
-static graph *load_sample(const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/samples/%s", MEMTRIS_SOURCE_DIR, name);
-    diag d;
-    diag_init(&d, path);
-    graph *g = load_file(path, &d, NULL, NULL);
-    if (!g) tu_print_diag(&d);
-    assert_non_null(g);
-    diag_free(&d);
-    return g;
-}
-
 static void training_samples(void **state)
 {
     (void)state;
     const char *names[] = {"resnet18_train.json", "transformer_block_train.json"};
     for (int k = 0; k < 2; k++) {
-        graph *g = load_sample(names[k]);
+        graph *g = tu_load_sample(names[k], NULL);
         budget_model bm;
         model_ok(&bm, g);
         budget_plan given = {0};
@@ -612,7 +599,7 @@ static double fake_clock(void) { return fake_now += 1000; }
 static void greedy_honours_limits(void **state)
 {
     (void)state;
-    graph *g = load_sample("resnet18_train.json");
+    graph *g = tu_load_sample("resnet18_train.json", NULL);
     budget_model bm;
     model_ok(&bm, g);
     budget_plan p = {0};

@@ -280,25 +280,12 @@ static void random_graphs_and_plans(void **state)
     assert_true(kept >= 300 && moved >= 20 && greedy >= 300);
 }
 
-static graph *load_sample(const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/samples/%s", MEMTRIS_SOURCE_DIR, name);
-    diag d;
-    diag_init(&d, path);
-    graph *g = load_file(path, &d, NULL, NULL);
-    if (!g) tu_print_diag(&d);
-    assert_non_null(g);
-    diag_free(&d);
-    return g;
-}
-
 static void samples_greedy_and_chen(void **state)
 {
     (void)state;
     const char *names[] = {"resnet18_train.json", "transformer_block_train.json"};
     for (int k = 0; k < 2; k++) {
-        graph *g = load_sample(names[k]);
+        graph *g = tu_load_sample(names[k], NULL);
         budget_model bm;
         char err[256];
         assert_int_equal(budget_model_init(&bm, g, err, sizeof err), 0);
