@@ -22,7 +22,7 @@ fi
 printf '%-30s %4s %-7s %-5s %12s %-6s %12s %7s %12s\n' graph pct solver fit extra_ms proven \
     lower_bound secs chen_extra
 for g in "${graphs[@]}"; do
-    for p in 90 75 60 50; do
+    for p in 95 85 75 65; do
         for s in greedy exact best; do
             start=$(date +%s.%N)
             "$M" budget "$g" --budget $p% --solver $s --time-limit "$T" --format json \

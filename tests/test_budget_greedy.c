@@ -10,7 +10,8 @@
  * changes the weight in place, so forward nodes may run again only before their weight's
  * update. Greedy finds plans from 85% of the budget-free peak, and its first hold (keep a
  * gradient rather than make it again where that would hold activations to the optimizer)
- * costs less as the budget grows; every plan checked. */
+ * costs less as the budget grows; with offload allowed too it never costs more; every plan
+ * checked. */
 void greedy_on_generated_training(void **state)
 {
     (void)state;
@@ -44,6 +45,21 @@ void greedy_on_generated_training(void **state)
     }
     assert_true(extra[1] <= extra[0]);
     assert_true(extra[2] < extra[1]);
+    /* Offload allowed as well: never more extra time than by recompute alone */
+    for (int k = 0; k < 3; k++) {
+        budget_plan p = {0};
+        budget_outcome o;
+        assert_int_equal(budget_greedy(&bm, peak * pcts[k] / 100,
+                                       BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD,
+                                       BUDGET_BANDWIDTH, NULL, &p, &o),
+                         0);
+        assert_true(o.found);
+        if (budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err))
+            fail_msg("greedy with offload at %d%%: %s", pcts[k], err);
+        print_message("... with offload: extra %.4g ms\n", st.extra_ms);
+        assert_true(st.extra_ms <= extra[k]);
+        budget_plan_free(&p);
+    }
     budget_plan_free(&given);
     budget_model_free(&bm);
     graph_free(g);

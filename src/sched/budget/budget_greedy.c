@@ -1,9 +1,9 @@
 /* budget_greedy.c: the greedy solver of a memory budget (DTR, Capuchin): the given order,
- * evicting under pressure the present buffer with the least rerun latency a byte (an offload
- * that hides under the compute until its next use counts as free; other offloads last, the
- * largest first), making a missing buffer again when it is next needed; and Chen's sqrt(n)
- * checkpointing and recompute-every-cheap-op on the same walk, the baselines. Exports
- * budget_greedy, budget_chen, budget_cheap and budget_cheap_op. */
+ * evicting under pressure the present buffer with the least cost a byte: a rerun's latency,
+ * or an offload's copies out and back (chosen over a rerun that costs more, as Capuchin does),
+ * making a missing buffer again when it is next needed; and Chen's sqrt(n) checkpointing and
+ * recompute-every-cheap-op on the same walk, the baselines. Exports budget_greedy, budget_chen,
+ * budget_cheap and budget_cheap_op. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <inttypes.h>
@@ -45,7 +45,6 @@ typedef struct gs {
                       * and 3: "made again" only by a producer that may rerun to the horizon */
     uint8_t *nomake; /* [nbufs] hold 3: kept rather than made again (see dead_places) */
     double bw;       /* bytes a second each way */
-    double *cum;     /* [m + 1] the given order's latencies before each place, summed */
 } gs;
 
 static int stop(gs *s, solve_stop why, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -108,21 +107,19 @@ static int64_t next_use(gs *s, uint32_t b)
  * by the rerun's latency a byte, then the largest; with staleness, the latency a byte over
  * the places to its next use (DTR's cost over size and staleness, the next use for the
  * staleness), then the next use farthest, then the largest. */
-/* Whether b's copy out and back would hide under the compute until its next use (Capuchin). */
-static int hides(gs *s, uint32_t b)
+/* What sending b to the host and back costs, in ms: an eviction makes room for the run
+ * about to start and a fetch precedes its reader, so both copies wait on the compute. */
+static double offload_ms(const gs *s, uint32_t b)
 {
-    if (!s->cum) return 0;
-    int64_t dist = next_use(s, b);
-    uint32_t next = s->place + dist < s->bm->m ? s->place + (uint32_t)dist : s->bm->m;
-    return (s->cum[next] - s->cum[s->place]) * 1e-3 * s->bw >= 2.0 * (double)s->g->buf_size[b];
+    return 2e3 * (double)s->g->buf_size[b] / s->bw;
 }
 
-/* leave's answer, but an offload that hides rather than a rerun that costs time. */
+/* leave's answer, but an offload where it costs less than the rerun (Capuchin). */
 static int way(gs *s, uint32_t b)
 {
     int how = leave(s, b);
     if (how == 1 && !s->host[b] && (s->allow & BUDGET_ALLOW_OFFLOAD) &&
-        graph_latency(s->g, s->bm->producer[b]) > 0 && hides(s, b))
+        offload_ms(s, b) < graph_latency(s->g, s->bm->producer[b]))
         return 2;
     return how;
 }
@@ -139,8 +136,10 @@ static void offer(gs *s, uint32_t b)
         double lat = s->host[b] ? 0 : graph_latency(g, s->bm->producer[b]);
         double per = lat / ((double)(size > 0 ? size : 1) * (double)(s->staleness ? dist : 1));
         memcpy(&it.k[0], &per, sizeof per);
-    } else if (hides(s, b)) {
-        it.k[0] = 0; /* an offload that hides costs nothing, as a free rerun; others last */
+    } else { /* an offload, ranked with the reruns by its time a byte */
+        double per =
+            offload_ms(s, b) / ((double)(size > 0 ? size : 1) * (double)(s->staleness ? dist : 1));
+        memcpy(&it.k[0], &per, sizeof per);
     }
     heap_push(&s->h, it);
     s->inheap[b] = 1;
@@ -488,29 +487,23 @@ int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double
             .o = o,
             .bw = bandwidth};
     s.start = solve_now(c);
-    if (allow & BUDGET_ALLOW_OFFLOAD) {
-        s.cum = malloc(((size_t)bm->m + 1) * sizeof *s.cum);
-        if (!s.cum) return -1;
-        s.cum[0] = 0;
-        for (uint32_t i = 0; i < bm->m; i++)
-            s.cum[i + 1] = s.cum[i] + graph_latency(bm->g, bm->order[i]);
-    }
-    /* Two rules, cost a byte and cost a byte over staleness; the plan of less extra time. */
-    if (walks(&s)) {
-        free(s.cum);
-        return -1;
-    }
-    gs t = s;
-    t.p = &other;
-    t.o = &oo;
-    t.staleness = 1;
-    memset(&oo, 0, sizeof oo);
-    if (o->stopped == SOLVE_DONE && walks(&t)) {
-        budget_plan_free(&other);
-        free(s.cum);
-        return -1;
-    }
-    if (oo.found) {
+    /* Two rules, cost a byte and cost a byte over staleness, and with offload allowed both
+     * again by recompute alone (an offload's copies may queue up where reruns would not):
+     * the plan of least extra time. */
+    if (walks(&s)) return -1;
+    for (int k = 1; k < 4 && o->stopped == SOLVE_DONE; k++) {
+        if (k >= 2 && allow != (BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD)) break;
+        gs t = s;
+        t.p = &other;
+        t.o = &oo;
+        t.staleness = k & 1;
+        t.allow = k >= 2 ? BUDGET_ALLOW_RECOMPUTE : allow;
+        memset(&oo, 0, sizeof oo);
+        if (walks(&t)) {
+            budget_plan_free(&other);
+            return -1;
+        }
+        if (!oo.found) continue;
         budget_stats a, b;
         char err[8];
         int pick = !o->found;
@@ -525,7 +518,6 @@ int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double
         }
     }
     budget_plan_free(&other);
-    free(s.cum);
     if (!o->found) p->n = 0;
     return 0;
 }
