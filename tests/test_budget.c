@@ -638,6 +638,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(exact_honours_limits),
         cmocka_unit_test(best_of_the_solvers),
         cmocka_unit_test(greedy_on_generated_training),
+        cmocka_unit_test(greedy_walks_priority_order),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

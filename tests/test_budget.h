@@ -41,6 +41,7 @@ void best_of_the_solvers(void **state);
 
 /* test_budget_greedy.c */
 void greedy_on_generated_training(void **state);
+void greedy_walks_priority_order(void **state);
 void greedy_prefers_hidden_offload(void **state);
 
 #endif

@@ -218,7 +218,7 @@ assert [n["Id"] for n in g["Nodes"]] == list(range(len(g["Nodes"])))
     # Reruns on the training samples and gen train (with latencies); the paths may hold spaces.
     "$M" gen train -n 600 -o "$TMP/train.json"
     for c in "$RESNET|65%|recompute" "$TRANSFORMER|80%|recompute" \
-        "$TMP/train.json|85%|recompute"; do
+        "$TMP/train.json|60%|recompute"; do
         IFS='|' read -r f1 f2 f3 <<<"$c"
         set -- "$f1" "$f2" "$f3"
         run "$M" budget "$1" --budget "$2" --allow "$3" --format json -o "$TMP/p.json"
@@ -486,16 +486,16 @@ assert d["extra_ms"] >= 5 and d["proven_optimal"] is False and d["lower_bound_ms
 ' "$OUT"
     # a tiny --max-states: greedy's plan and a gap, never a claim of proof
     run "$M" gen train --nodes 200 --seed 1 -o "$TMP/t200.json"
-    run "$M" budget "$TMP/t200.json" --budget 90% --solver exact --max-states 1 --format json
-    expect_rc 0 "train 200 at 90% --max-states 1"
+    run "$M" budget "$TMP/t200.json" --budget 60% --solver exact --max-states 1 --format json
+    expect_rc 0 "train 200 at 60% --max-states 1"
     cp "$OUT" "$TMP/gap.json"
-    py "train 200 at 90% --max-states 1: a gap" '
+    py "train 200 at 60% --max-states 1: a gap" '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["proven_optimal"] is False and 0 <= d["lower_bound_ms"] < d["extra_ms"], d
 ' "$TMP/gap.json"
-    py "train 200 at 90% --max-states 1: replayed" "$CHECK" "$TMP/gap.json" "$TMP/t200.json"
-    run "$M" budget "$TMP/t200.json" --budget 90% --solver exact --max-states 1
+    py "train 200 at 60% --max-states 1: replayed" "$CHECK" "$TMP/gap.json" "$TMP/t200.json"
+    run "$M" budget "$TMP/t200.json" --budget 60% --solver exact --max-states 1
     expect_grep "$OUT" "(lower bound 0 ms), exact stopped at the limit of states" \
         "text: the gap and why"
     # Infeasibility proven by the search (not by the bound, 300 B): when A cannot run again,

@@ -158,7 +158,7 @@ void exact_honours_limits(void **state)
     model_ok(&bm, g);
     int64_t budgets[8], peak;
     budgets_of(&bm, budgets, &peak);
-    int64_t b = peak * 90 / 100;
+    int64_t b = peak * 60 / 100; /* greedy's plan reruns nodes there */
     budget_proof pf;
     budget_outcome o;
     double extra;

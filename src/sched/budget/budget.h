@@ -67,6 +67,12 @@ typedef struct budget_model {
 
 /* Builds bm for g: 0, or -1 with a message (no given order, out of memory). */
 int budget_model_init(budget_model *bm, const graph *g, char *err, size_t errcap);
+/* The same model along another order of the compute nodes, pol's run of g (any policy's run
+ * is an order the checker takes): "order", "pos", "lastread", "changed_at" and "frozen_from"
+ * follow it; the producers are the first writers along it. */
+struct policy;
+int budget_model_init_order(budget_model *bm, const graph *g, const struct policy *pol,
+                            char *err, size_t errcap);
 void budget_model_free(budget_model *bm);
 
 /* What a plan comes to, from the checker's replay. */
@@ -108,13 +114,15 @@ typedef struct budget_outcome {
     char why[200];      /* not found: why, in words */
 } budget_outcome;
 
-/* The greedy solver: walks the given order; when the next event would pass the budget it
+/* The greedy solver: walks an order; when the next event would pass the budget it
  * frees the present buffer not needed by the node about to run with the least rerun latency a
  * byte (recompute allowed, the buffer's producer rerunnable; ties: the largest), then offloads
  * the largest (offload allowed), and makes a missing buffer again when it is next needed
  * (fetch, or rerun its producer, its producer's missing reads first). It walks with that rule
  * and with DTR's (the latency a byte over the places to the next use; ties and offloads: the
- * next use farthest) and keeps the plan of less extra time (at bandwidth bytes/s).
+ * next use farthest), along the given order and, where that plan takes extra time, along
+ * policy priority's (budget_model_init_order), and keeps the plan of least extra time (at
+ * bandwidth bytes/s).
  * O((n + e) log n) plus the reruns. Honours c's time limit, deadline and cancel. 0 with *o
  * said (a plan in p when found), or -1 out of memory. */
 int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,

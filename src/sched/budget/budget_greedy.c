@@ -7,11 +7,13 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "budget.h"
+#include "sched/policy/policy.h"
 #include "util/heap.h"
 
 typedef struct gs {
@@ -472,12 +474,79 @@ static int walks(gs *s)
     return 0;
 }
 
+/* The checked extra time of plan p on bm (the given order's model); HUGE_VAL when it fails. */
+static double extra(const budget_model *bm, double bw, const budget_plan *p)
+{
+    budget_stats st;
+    char err[8];
+    return budget_check(bm, p, bw, &st, err, sizeof err) ? HUGE_VAL : st.extra_ms;
+}
+
+/* The plan of less extra time of p (*pe its extra time, NAN: not known yet) and q into p. */
+static void keep_cheaper(const budget_model *bm, double bw, budget_plan *p, budget_outcome *o,
+                         double *pe, budget_plan *q, const budget_outcome *oq)
+{
+    if (!oq->found) return;
+    if (o->found && isnan(*pe)) *pe = extra(bm, bw, p);
+    double qe = extra(bm, bw, q);
+    if (o->found && !(qe < *pe)) return;
+    budget_plan t = *p;
+    *p = *q;
+    *q = t;
+    *o = *oq;
+    *pe = qe;
+}
+
+/* Every rule along bm's order: two rules, cost a byte and cost a byte over staleness, and with
+ * offload allowed both again by recompute alone (an offload's copies may queue up where reruns
+ * would not); the plan of least extra time (checked on given) in p. */
+static int rules(gs s, const budget_model *given, double *pe)
+{
+    budget_plan other = {0};
+    budget_outcome oo;
+    memset(s.o, 0, sizeof *s.o);
+    s.p->n = 0;
+    *pe = NAN;
+    if (walks(&s)) return -1;
+    for (int k = 1; k < 4 && s.o->stopped == SOLVE_DONE; k++) {
+        if (k >= 2 && s.allow != (BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD)) break;
+        gs t = s;
+        t.p = &other;
+        t.o = &oo;
+        t.staleness = k & 1;
+        t.allow = k >= 2 ? BUDGET_ALLOW_RECOMPUTE : s.allow;
+        memset(&oo, 0, sizeof oo);
+        if (walks(&t)) {
+            budget_plan_free(&other);
+            return -1;
+        }
+        keep_cheaper(given, s.bw, s.p, s.o, pe, &other, &oo);
+    }
+    budget_plan_free(&other);
+    return 0;
+}
+
+/* The model along policy priority's order (memory-aware: it runs an optimizer's update as soon
+ * as its gradient is made, where the given order may hold every gradient to the end), when
+ * that order differs from the given one and keeps its producers; else *ok 0. */
+static int priority_model(const budget_model *bm, budget_model *pm, int *ok)
+{
+    char err[160];
+    *ok = 0;
+    if (budget_model_init_order(pm, bm->g, policy_find("priority"), err, sizeof err))
+        return strstr(err, "out of memory") ? -1 : 0;
+    int same = 1;
+    for (uint32_t i = 0; i < bm->m; i++) same &= pm->order[i] == bm->order[i];
+    int prod = 1;
+    for (uint32_t b = 0; b < bm->g->nbufs; b++) prod &= pm->producer[b] == bm->producer[b];
+    *ok = !same && prod;
+    if (!*ok) budget_model_free(pm);
+    return 0;
+}
+
 int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
                   const solve_ctx *c, budget_plan *p, budget_outcome *o)
 {
-    memset(o, 0, sizeof *o);
-    budget_plan other = {0};
-    budget_outcome oo;
     gs s = {.bm = bm,
             .g = bm->g,
             .budget = budget,
@@ -487,37 +556,33 @@ int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double
             .o = o,
             .bw = bandwidth};
     s.start = solve_now(c);
-    /* Two rules, cost a byte and cost a byte over staleness, and with offload allowed both
-     * again by recompute alone (an offload's copies may queue up where reruns would not):
-     * the plan of least extra time. */
-    if (walks(&s)) return -1;
-    for (int k = 1; k < 4 && o->stopped == SOLVE_DONE; k++) {
-        if (k >= 2 && allow != (BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD)) break;
-        gs t = s;
-        t.p = &other;
-        t.o = &oo;
-        t.staleness = k & 1;
-        t.allow = k >= 2 ? BUDGET_ALLOW_RECOMPUTE : allow;
-        memset(&oo, 0, sizeof oo);
-        if (walks(&t)) {
+    /* Along the given order, then along priority's: the plan of less extra time. */
+    double pe;
+    if (rules(s, bm, &pe)) return -1;
+    budget_model pm;
+    int ok;
+    if (o->found && isnan(pe)) pe = extra(bm, bandwidth, p);
+    if (o->stopped == SOLVE_DONE && !(o->found && pe <= 0)) {
+        if (priority_model(bm, &pm, &ok)) return -1;
+        if (ok) {
+            budget_plan other = {0};
+            budget_outcome oo;
+            gs t = s;
+            t.bm = &pm;
+            t.p = &other;
+            t.o = &oo;
+            double oe;
+            int r = rules(t, bm, &oe);
+            budget_model_free(&pm);
+            if (r) {
+                budget_plan_free(&other);
+                return -1;
+            }
+            if (oo.stopped != SOLVE_DONE && !o->found) *o = oo;
+            keep_cheaper(bm, bandwidth, p, o, &pe, &other, &oo);
             budget_plan_free(&other);
-            return -1;
-        }
-        if (!oo.found) continue;
-        budget_stats a, b;
-        char err[8];
-        int pick = !o->found;
-        if (!pick && !budget_check(bm, p, bandwidth, &a, err, sizeof err) &&
-            !budget_check(bm, &other, bandwidth, &b, err, sizeof err))
-            pick = b.extra_ms < a.extra_ms;
-        if (pick) {
-            budget_plan q = *p;
-            *p = other;
-            other = q;
-            *o = oo;
         }
     }
-    budget_plan_free(&other);
     if (!o->found) p->n = 0;
     return 0;
 }

@@ -111,12 +111,13 @@ static int model_inplace(budget_model *bm)
     return 0;
 }
 
-/* The given order (policy given's run), the compute nodes' places and the producers. */
-static int model_order(budget_model *bm, char *err, size_t errcap)
+/* The order (pol's run, policy given's when NULL), the compute nodes' places and the
+ * producers. */
+static int model_order(budget_model *bm, const policy *pol, char *err, size_t errcap)
 {
     const graph *g = bm->g;
     run r;
-    if (policy_run(g, policy_find("given"), NULL, &r, err, errcap)) return -1;
+    if (policy_run(g, pol ? pol : policy_find("given"), NULL, &r, err, errcap)) return -1;
     bm->order = malloc(((size_t)g->n + 1) * sizeof *bm->order);
     bm->pos = malloc(((size_t)g->n + 1) * sizeof *bm->pos);
     bm->producer = malloc(((size_t)g->nbufs + 1) * sizeof *bm->producer);
@@ -180,9 +181,15 @@ static int model_access(budget_model *bm, uint32_t *mark)
 
 int budget_model_init(budget_model *bm, const graph *g, char *err, size_t errcap)
 {
+    return budget_model_init_order(bm, g, NULL, err, errcap);
+}
+
+int budget_model_init_order(budget_model *bm, const graph *g, const policy *pol, char *err,
+                            size_t errcap)
+{
     memset(bm, 0, sizeof *bm);
     bm->g = g;
-    if (model_order(bm, err, errcap)) {
+    if (model_order(bm, pol, err, errcap)) {
         budget_model_free(bm);
         return -1;
     }
