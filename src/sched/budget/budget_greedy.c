@@ -489,7 +489,7 @@ static void keep_cheaper(const budget_model *bm, double bw, budget_plan *p, budg
     if (!oq->found) return;
     if (o->found && isnan(*pe)) *pe = extra(bm, bw, p);
     double qe = extra(bm, bw, q);
-    if (o->found && !(qe < *pe)) return;
+    if (qe == HUGE_VAL || (o->found && !(qe < *pe))) return; /* the checker's word is final */
     budget_plan t = *p;
     *p = *q;
     *q = t;
