@@ -12,7 +12,7 @@ trap 'rm -rf "$TMP"' EXIT
 "$M" gen train --nodes "$N" --seed 1 -o "$TMP/train.json" || exit 1
 printf '%-7s %-18s %-5s %10s %8s %10s %12s %7s\n' pct allow fit peak_MiB reruns off_MiB \
     extra_ms secs
-for p in 95 90 85 80; do
+for p in 95 90 85 80 70 60 50; do
     for a in recompute recompute,offload; do
         start=$(date +%s.%N)
         "$M" budget "$TMP/train.json" --budget $p% --solver greedy --allow $a --format json \

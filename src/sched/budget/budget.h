@@ -71,8 +71,8 @@ int budget_model_init(budget_model *bm, const graph *g, char *err, size_t errcap
  * is an order the checker takes): "order", "pos", "lastread", "changed_at" and "frozen_from"
  * follow it; the producers are the first writers along it. */
 struct policy;
-int budget_model_init_order(budget_model *bm, const graph *g, const struct policy *pol,
-                            char *err, size_t errcap);
+int budget_model_init_order(budget_model *bm, const graph *g, const struct policy *pol, char *err,
+                            size_t errcap);
 void budget_model_free(budget_model *bm);
 
 /* What a plan comes to, from the checker's replay. */
