@@ -104,7 +104,7 @@ int cli_place(const char *cmd, const graph *g, const run *r, const policy *pol, 
     char err[8192]; /* room for a path as the graph's name and the checker's words */
     solve_ctx s = cli_search_begin(c);
     int rc = place_run_checked(g, r, p, align, &s, pl, err, sizeof err);
-    cli_search_end();
+    cli_search_end(rc != PLACE_OK);
     switch (rc) {
     case PLACE_OK: return 0;
     case PLACE_INVALID: /* a bug in the placer: the schedule it was given, too */

@@ -20,7 +20,7 @@ int cli_job_run(cli_job *j, const policy *p, const solve_ctx *c)
     solve_ctx s = cli_search_begin(c);
     int rc = policy_run(j->g, p, &s, &j->r, err, sizeof err);
     cli_progress_clear();
-    cli_search_end();
+    cli_search_end(rc);
     if (rc) {
         cli_eprintf("%s: error: %s\n", j->g->source, err);
         return EXIT_BAD;

@@ -5,7 +5,9 @@
  * a search, ends the process as SIGINT does, an output file being written
  * removed (its old content untouched). In a command of many searches
  * (compare, cli_search_sticky) only the first SIGINT stops a search: the
- * next one, in a later search or not, ends the process. Exports cli_search_*. */
+ * next one, in a later search or not, ends the process. A search that a
+ * SIGINT stopped before it had anything to give ends the process as well
+ * (status 130): nothing follows to be the best found. Exports cli_search_*. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +17,14 @@
 static solve_watch watch;
 static volatile sig_atomic_t searching, sticky, stopped;
 
+static void die(int sig)
+{
+    cli_progress_sigclear();   /* no progress line left on the terminal */
+    atomic_out_unlink_temps(); /* an output being written is left as it was */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static void on_sigint(int sig)
 {
     if (searching && !atomic_load(&watch.cancel) && !(sticky && stopped)) {
@@ -22,10 +32,7 @@ static void on_sigint(int sig)
         stopped = 1;
         return;
     }
-    cli_progress_sigclear();   /* no progress line left on the terminal */
-    atomic_out_unlink_temps(); /* an output being written is left as it was */
-    signal(sig, SIG_DFL);
-    raise(sig);
+    die(sig);
 }
 
 solve_ctx cli_search_begin(const solve_ctx *c)
@@ -43,12 +50,14 @@ solve_ctx cli_search_begin(const solve_ctx *c)
     return s;
 }
 
-void cli_search_end(void)
+void cli_search_end(int failed)
 {
     static int told;
     searching = 0;
     /* the next search (plan's placing after its schedule) runs anew */
-    if (atomic_exchange(&watch.cancel, 0) && !told) {
+    int cancelled = atomic_exchange(&watch.cancel, 0);
+    if (cancelled && failed) die(SIGINT); /* stopped with nothing found */
+    if (cancelled && !told) {
         cli_progress_clear();
         fprintf(stderr, "memtris: interrupted: the search stopped; what follows is the best "
                         "it had found\n");

@@ -373,7 +373,7 @@ static int run_budget(budget_job *j, const solve_ctx *ctx, int format)
     if (!status) {
         solve_ctx c = cli_search_begin(ctx);
         status = solve(j, &c, &found);
-        cli_search_end();
+        cli_search_end(status || !found);
     }
     if (status) return status;
     char err[512];
@@ -454,7 +454,7 @@ static int run_sweep(budget_job *j, const solve_ctx *ctx, int format, uint32_t p
                           .solve = sweep_solve,
                           .ctx = &sc};
     status = cli_budget_sweep_run(&s);
-    cli_search_end();
+    cli_search_end(status);
     return status;
 }
 

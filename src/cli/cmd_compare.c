@@ -164,7 +164,7 @@ static int compare_run(compare_result *c, const solve_ctx *ctx)
         cli_progress("compare: policy %d of %d (%s)", i + 1, c->n, c->pol[i]->name);
         solve_ctx s = cli_search_begin(ctx);
         int rc = policy_run(g, c->pol[i], &s, &c->runs[i], err, sizeof err);
-        cli_search_end();
+        cli_search_end(rc);
         if (rc && c->all && c->pol[i]->kind == POLICY_BASELINE) {
             /* --policies all: given, refused on this graph, is left out with a note */
             cli_eprintf("%s: note: %s left out: %s\n", g->source, c->pol[i]->name, err);

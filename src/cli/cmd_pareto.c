@@ -79,7 +79,7 @@ static int pareto_run(pareto_result *pr, const solve_ctx *c)
         char err[256];
         solve_ctx s = cli_search_begin(&pp);
         int rc = policy_run(g, p, &s, &r, err, sizeof err);
-        cli_search_end();
+        cli_search_end(rc);
         if (rc) {
             cli_eprintf("%s: error: %s\n", g->source, err);
             return EXIT_BAD;

@@ -266,7 +266,7 @@ int cmd_whatif(int argc, char **argv)
     solve_ctx ctx = cli_search_begin(NULL);
     o.c = &ctx;
     status = whatif_run(g, &o, &j.r, err, sizeof err);
-    cli_search_end();
+    cli_search_end(status);
     if (status) cli_eprintf("%s: error: %s\n", g->source, err);
     else if (format == CLI_JSON) print_json(&j);
     else print_text(&j);
