@@ -506,7 +506,7 @@ static int rules(gs s, const budget_model *given, double *pe)
     budget_outcome oo;
     memset(s.o, 0, sizeof *s.o);
     s.p->n = 0;
-    *pe = NAN;
+    *pe = (double)NAN;
     if (walks(&s)) return -1;
     for (int k = 1; k < 4 && s.o->stopped == SOLVE_DONE; k++) {
         if (k >= 2 && s.allow != (BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD)) break;
