@@ -544,6 +544,33 @@ static int priority_model(const budget_model *bm, budget_model *pm, int *ok)
     return 0;
 }
 
+/* s's walk along priority's order (when it differs from the given one), its plan taken into
+ * s.p where it costs less than *pe (s.p's extra time). 0, or -1 out of memory. */
+static int along_priority(gs s, double *pe)
+{
+    const budget_model *bm = s.bm;
+    budget_model pm;
+    int ok;
+    if (priority_model(bm, &pm, &ok)) return -1;
+    if (!ok) return 0;
+    budget_plan other = {0};
+    budget_outcome oo;
+    double oe;
+    budget_outcome *o = s.o;
+    budget_plan *p = s.p;
+    s.bm = &pm;
+    s.p = &other;
+    s.o = &oo;
+    int r = rules(s, bm, &oe);
+    budget_model_free(&pm);
+    if (!r) {
+        if (oo.stopped != SOLVE_DONE && !o->found) *o = oo;
+        keep_cheaper(bm, s.bw, p, o, pe, &other, &oo);
+    }
+    budget_plan_free(&other);
+    return r;
+}
+
 int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
                   const solve_ctx *c, budget_plan *p, budget_outcome *o)
 {
@@ -559,30 +586,8 @@ int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double
     /* Along the given order, then along priority's: the plan of less extra time. */
     double pe;
     if (rules(s, bm, &pe)) return -1;
-    budget_model pm;
-    int ok;
     if (o->found && isnan(pe)) pe = extra(bm, bandwidth, p);
-    if (o->stopped == SOLVE_DONE && !(o->found && pe <= 0)) {
-        if (priority_model(bm, &pm, &ok)) return -1;
-        if (ok) {
-            budget_plan other = {0};
-            budget_outcome oo;
-            gs t = s;
-            t.bm = &pm;
-            t.p = &other;
-            t.o = &oo;
-            double oe;
-            int r = rules(t, bm, &oe);
-            budget_model_free(&pm);
-            if (r) {
-                budget_plan_free(&other);
-                return -1;
-            }
-            if (oo.stopped != SOLVE_DONE && !o->found) *o = oo;
-            keep_cheaper(bm, bandwidth, p, o, &pe, &other, &oo);
-            budget_plan_free(&other);
-        }
-    }
+    if (o->stopped == SOLVE_DONE && !(o->found && pe <= 0) && along_priority(s, &pe)) return -1;
     if (!o->found) p->n = 0;
     return 0;
 }
