@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 #include "util/utf8.h"
@@ -69,6 +70,18 @@ static void remove_handlers(void)
 }
 
 int ui_signal(void) { return got_signal; }
+
+/* A resize between newterm's reading of the size and its SIGWINCH handler
+ * going in sends a signal no one hears: the screen would be drawn at the old
+ * size until the next resize. Once the handler is in, the size is read again.
+ * LINES or COLUMNS in the environment fix the size; they are left to rule. */
+static void catch_up_size(void)
+{
+    struct winsize ws;
+    if (getenv("LINES") || getenv("COLUMNS")) return;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return;
+    if (ws.ws_row != LINES || ws.ws_col != COLS) resizeterm(ws.ws_row, ws.ws_col);
+}
 
 /* 1 when the terminal has gone away (closed, hung up): reads and writes
  * would fail from now on, and the UI must end instead of spinning. */
@@ -176,6 +189,7 @@ int ui_run(app *a)
     curses_on = 1;
     atexit(restore_terminal);
     install_handlers();
+    catch_up_size();
 
     set_escdelay(25);
     cbreak();
