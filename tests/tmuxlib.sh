@@ -1,7 +1,7 @@
 # tmuxlib.sh: what the tmux tests share, sourced after `pass=0 fail=0`:
 # tmux_setup NAME (a server and a work folder of their own, both gone on
 # exit; exit 77 when tmux is missing), T (tmux on that server), screen, ok,
-# bad (with the screen), wait_for TEXT and check WHAT TEXT. $session names
+# bad (with the screen), wait_for TEXT [TENTHS] and check WHAT TEXT [TENTHS]. $session names
 # the session screen reads.
 
 tmux_setup() {
@@ -22,12 +22,14 @@ cleanup() { T kill-server 2>/dev/null; rm -rf "$work"; }
 ok() { pass=$((pass + 1)); echo "ok: $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $1"; echo "--- screen ---"; screen; echo "--------------"; }
 screen() { T capture-pane -p -t "$session" 2>/dev/null; }
-# wait_for TEXT: polls the screen until TEXT shows (at most ~10 s).
+# wait_for TEXT [TENTHS]: polls the screen until TEXT shows (at most TENTHS tenths of a
+# second, ~10 s by default).
 wait_for() {
-    for _ in $(seq 100); do
+    for _ in $(seq "${2:-100}"); do
         screen | grep -qF -- "$1" && return 0
         sleep 0.1
     done
     return 1
 }
-check() { if wait_for "$2"; then ok "$1"; else bad "$1 (expected '$2')"; fi; }
+# check WHAT TEXT [TENTHS]: ok when TEXT shows within the wait_for's time.
+check() { if wait_for "$2" "${3:-100}"; then ok "$1"; else bad "$1 (expected '$2')"; fi; }
