@@ -71,16 +71,30 @@ static void remove_handlers(void)
 
 int ui_signal(void) { return got_signal; }
 
+/* A positive whole number in the environment variable, as ncurses takes LINES
+ * and COLUMNS; else 0. */
+static int env_size(const char *name)
+{
+    const char *s = getenv(name);
+    char *end;
+    if (!s || !*s) return 0;
+    long v = strtol(s, &end, 10);
+    return *end || v <= 0 || v > 0x7fff ? 0 : (int)v;
+}
+
 /* A resize between newterm's reading of the size and its SIGWINCH handler
  * going in sends a signal no one hears: the screen would be drawn at the old
- * size until the next resize. Once the handler is in, the size is read again.
- * LINES or COLUMNS in the environment fix the size; they are left to rule. */
+ * size until the next resize. Once the handler is in, the size is read again;
+ * LINES and COLUMNS in the environment still fix their own dimension, as they
+ * do for ncurses. */
 static void catch_up_size(void)
 {
     struct winsize ws;
-    if (getenv("LINES") || getenv("COLUMNS")) return;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return;
-    if (ws.ws_row != LINES || ws.ws_col != COLS) resizeterm(ws.ws_row, ws.ws_col);
+    int rows = env_size("LINES"), cols = env_size("COLUMNS");
+    if (!rows) rows = ws.ws_row;
+    if (!cols) cols = ws.ws_col;
+    if (rows != LINES || cols != COLS) resizeterm(rows, cols);
 }
 
 /* 1 when the terminal has gone away (closed, hung up): reads and writes
