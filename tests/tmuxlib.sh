@@ -32,4 +32,4 @@ wait_for() {
     return 1
 }
 # check WHAT TEXT [TENTHS]: ok when TEXT shows within the wait_for's time.
-check() { if wait_for "$2" "${3:-100}"; then ok "$1"; else bad "$1 (expected '$2')"; fi; }
+check() { if wait_for "${@:2}"; then ok "$1"; else bad "$1 (expected '$2')"; fi; }
