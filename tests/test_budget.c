@@ -29,16 +29,11 @@ int rnd(uint64_t *s, int n) { return (int)(rng_next(s) % (uint64_t)n); }
  * buffers whose last reader (else producer) it is. */
 static void small_json(small *g)
 {
-    int last[MAXB], prod[MAXB];
+    int last[MAXB], mk[MAXB]; /* mk: what made the version of b a node reads */
     for (int b = 0; b < g->nb; b++) last[b] = -1;
     for (int v = 0; v < g->m; v++)
-        for (int b = 0; b < g->nb; b++) {
-            if (g->out[v] >> b & 1) {
-                prod[b] = v;
-                last[b] = v;
-            }
-            if (g->in[v] >> b & 1) last[b] = v;
-        }
+        for (int b = 0; b < g->nb; b++)
+            if ((g->out[v] | g->in[v]) >> b & 1) last[b] = v;
     char nodes[12000] = "", edges[6000] = "";
     int id = 0, nid[MAXN], aid[MAXB], fid[MAXB];
     size_t ln = 0, le = 0;
@@ -62,14 +57,25 @@ static void small_json(small *g)
                 ln += (size_t)snprintf(nodes + ln, sizeof nodes - ln, "%s%d", first ? "" : ", ", b);
                 first = 0;
             }
-        ln += (size_t)snprintf(nodes + ln, sizeof nodes - ln, "]},\n");
+        ln += (size_t)snprintf(nodes + ln, sizeof nodes - ln, "]");
+        for (int b = 0, lead = 1; b < g->nb; b++)
+            if (g->chg[v] >> b & 1) {
+                ln += (size_t)snprintf(nodes + ln, sizeof nodes - ln, "%s%d",
+                                       lead ? ", \"InPlace\": [" : ", ", b);
+                lead = 0;
+            }
+        ln += (size_t)snprintf(nodes + ln, sizeof nodes - ln, "%s},\n", g->chg[v] ? "]" : "");
         for (int b = 0; b < g->nb; b++) {
-            if (g->out[v] >> b & 1)
+            if (g->out[v] >> b & 1) {
                 le += (size_t)snprintf(edges + le, sizeof edges - le, "[%d, %d], ", aid[b], nid[v]);
+                mk[b] = v;
+            }
             if (g->in[v] >> b & 1)
-                le += (size_t)snprintf(edges + le, sizeof edges - le, "[%d, %d], ", nid[prod[b]],
+                le += (size_t)snprintf(edges + le, sizeof edges - le, "[%d, %d], ", nid[mk[b]],
                                        nid[v]);
         }
+        for (int b = 0; b < g->nb; b++)
+            if (g->chg[v] >> b & 1) mk[b] = v;
         for (int b = 0; b < g->nb; b++)
             if (last[b] == v && !(g->keep >> b & 1)) {
                 fid[b] = id++;
@@ -85,9 +91,11 @@ static void small_json(small *g)
     snprintf(g->json, sizeof g->json, "{\"Nodes\": [%s], \"Edges\": [%s]}", nodes, edges);
 }
 
-void small_random(small *g, uint64_t *s, int maxn)
+static void small_make(small *g, uint64_t *s, int maxn, int inplace)
 {
+    int nchg[MAXB] = {0}, changed = 0;
     memset(g, 0, sizeof *g);
+    g->inplace = inplace;
     g->m = 3 + rnd(s, maxn - 2);
     for (int v = 0; v < g->m && g->nb < MAXB; v++) {
         int k = v && g->nb + 1 < MAXB && rnd(s, 4) == 0 ? 2 : 1;
@@ -102,6 +110,12 @@ void small_random(small *g, uint64_t *s, int maxn)
                 int b = rnd(s, g->nb);
                 if (!(g->out[v] >> b & 1)) g->in[v] |= 1u << b;
             }
+            int b = g->in[v] ? __builtin_ctz(g->in[v]) : 0; /* changed in place: at most 4 */
+            if (g->in[v] & (g->in[v] - 1) && rnd(s, 2)) b = 31 - __builtin_clz(g->in[v]);
+            if (inplace && rnd(s, 3) && g->in[v] && nchg[b] < 2 && (nchg[b] || changed < 4)) {
+                changed += !nchg[b]++;
+                g->chg[v] |= 1u << b;
+            }
         }
         g->lat[v] = 1 + rnd(s, 5);
         g->rerun[v] = v > 0 && rnd(s, 6) != 0;
@@ -111,157 +125,8 @@ void small_random(small *g, uint64_t *s, int maxn)
     small_json(g);
 }
 
-/* The brute force's queue: states by extra time, least first. */
-typedef struct bitem {
-    long k;
-    uint64_t st;
-} bitem;
-
-static void bswap(bitem *h, size_t a, size_t b)
-{
-    bitem t = h[a];
-    h[a] = h[b];
-    h[b] = t;
-}
-
-static void bpush(bitem **h, size_t *n, size_t *cap, bitem it)
-{
-    if (*n == *cap) {
-        *cap = *cap ? *cap * 2 : 1024;
-        *h = realloc(*h, *cap * sizeof **h);
-        assert_non_null(*h);
-    }
-    size_t i = (*n)++;
-    (*h)[i] = it;
-    while (i && (*h)[(i - 1) / 2].k > (*h)[i].k) {
-        bswap(*h, i, (i - 1) / 2);
-        i = (i - 1) / 2;
-    }
-}
-
-static bitem bpop(bitem *h, size_t *n)
-{
-    bitem top = h[0];
-    h[0] = h[--*n];
-    for (size_t i = 0;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < *n && h[l].k < h[m].k) m = l;
-        if (r < *n && h[r].k < h[m].k) m = r;
-        if (m == i) break;
-        bswap(h, i, m);
-        i = m;
-    }
-    return top;
-}
-
-/* The least extra time known of each state reached: open addressing on the state. */
-typedef struct bmap {
-    uint64_t *key; /* state + 1; 0: empty */
-    long *dist;
-    size_t cap, n;
-} bmap;
-
-static size_t bslot(const bmap *d, uint64_t st)
-{
-    size_t i = (size_t)((st + 1) * 0x9e3779b97f4a7c15ull >> 20) & (d->cap - 1);
-    while (d->key[i] && d->key[i] != st + 1) i = (i + 1) & (d->cap - 1);
-    return i;
-}
-
-static long *bdist(bmap *d, uint64_t st) /* the entry of st, made (-1) when new */
-{
-    if (2 * (d->n + 1) > d->cap) {
-        bmap e = {calloc(d->cap * 2, 8), malloc(d->cap * 2 * sizeof(long)), d->cap * 2, d->n};
-        assert_true(e.key && e.dist);
-        for (size_t i = 0; i < d->cap; i++)
-            if (d->key[i]) {
-                size_t j = bslot(&e, d->key[i] - 1);
-                e.key[j] = d->key[i];
-                e.dist[j] = d->dist[i];
-            }
-        free(d->key);
-        free(d->dist);
-        *d = e;
-    }
-    size_t i = bslot(d, st);
-    if (!d->key[i]) {
-        d->key[i] = st + 1;
-        d->dist[i] = -1;
-        d->n++;
-    }
-    return &d->dist[i];
-}
-
-/* A move from state (ran, pres) of g: run node mv, or free buffer mv - m. 0 with the new state
- * and its extra time in *ns, *nd; -1 when the move is not allowed. */
-static int bmove(const small *g, const unsigned *prodmask, int64_t budget, unsigned ran,
-                 unsigned pres, long d, int mv, uint64_t *ns, long *nd)
-{
-    unsigned nran = ran, npres = pres;
-    *nd = d;
-    if (mv < g->m) {
-        int v = mv, again = ran >> v & 1;
-        if (again ? !g->rerun[v] : (ran & prodmask[v]) != prodmask[v]) return -1;
-        if ((pres & g->in[v]) != g->in[v]) return -1;
-        npres |= g->out[v];
-        nran |= 1u << v;
-        int64_t mem = 0;
-        for (unsigned bs = npres; bs; bs &= bs - 1) mem += g->size[__builtin_ctz(bs)];
-        if (mem > budget) return -1;
-        if (again) *nd += g->lat[v];
-    } else {
-        int b = mv - g->m;
-        if (!(pres >> b & 1)) return -1;
-        npres &= ~(1u << b);
-    }
-    *ns = nran | (uint64_t)npres << g->m;
-    return 0;
-}
-
-long brute(const small *g, int64_t budget) { return brute_capped(g, budget, 0); }
-
-long brute_capped(const small *g, int64_t budget, size_t cap)
-{
-    size_t hn = 0, hcap = 0;
-    long best = -1;
-    bitem *heap = NULL;
-    bmap dist = {calloc(1024, 8), malloc(1024 * sizeof(long)), 1024, 0};
-    assert_true(dist.key && dist.dist);
-    unsigned prodmask[MAXN], all = (1u << g->m) - 1; /* first-run deps: producers of v's reads */
-    for (int v = 0; v < g->m; v++) {
-        prodmask[v] = 0;
-        for (int u = 0; u < v; u++)
-            if (g->out[u] & g->in[v]) prodmask[v] |= 1u << u;
-    }
-    *bdist(&dist, 0) = 0;
-    bpush(&heap, &hn, &hcap, (bitem){0, 0});
-    while (hn) {
-        bitem it = bpop(heap, &hn);
-        if (it.k != *bdist(&dist, it.st)) continue;
-        unsigned ran = (unsigned)(it.st & all), pres = (unsigned)(it.st >> g->m);
-        if (ran == all && (pres & g->keep) == g->keep) {
-            best = it.k;
-            break;
-        }
-        if (cap && dist.n > cap) {
-            best = -2;
-            break;
-        }
-        for (int mv = 0; mv < g->m + g->nb; mv++) {
-            uint64_t ns;
-            long nd;
-            if (bmove(g, prodmask, budget, ran, pres, it.k, mv, &ns, &nd)) continue;
-            long *dn = bdist(&dist, ns);
-            if (*dn >= 0 && *dn <= nd) continue;
-            *dn = nd;
-            bpush(&heap, &hn, &hcap, (bitem){nd, ns});
-        }
-    }
-    free(dist.key);
-    free(dist.dist);
-    free(heap);
-    return best;
-}
+void small_random(small *g, uint64_t *s, int maxn) { small_make(g, s, maxn, 0); }
+void small_random_inplace(small *g, uint64_t *s, int maxn) { small_make(g, s, maxn, 1); }
 
 graph *load_ok(const char *json)
 {
@@ -639,6 +504,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(best_of_the_solvers),
         cmocka_unit_test(greedy_on_generated_training),
         cmocka_unit_test(greedy_walks_priority_order),
+        cmocka_unit_test(inplace_against_brute_force),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

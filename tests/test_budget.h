@@ -10,10 +10,12 @@
 #define MAXB 24
 
 /* A random graph as the brute force sees it: node v produces the buffers out[v] (a mask) and
- * reads in[v]; node 0 is an Input; some nodes cannot run again. */
+ * reads in[v], of which it changes chg[v] in place ("InPlace"); node 0 is an Input; some nodes
+ * cannot run again. */
 typedef struct small {
     int m, nb;
-    unsigned out[MAXN], in[MAXN];
+    int inplace; /* small_random: some nodes change a buffer they read in place */
+    unsigned out[MAXN], in[MAXN], chg[MAXN];
     int lat[MAXN], rerun[MAXN];
     int64_t size[MAXB];
     unsigned keep; /* buffers never freed */
@@ -21,10 +23,15 @@ typedef struct small {
 } small;
 
 int rnd(uint64_t *s, int n);
-/* A random graph of 3 to maxn (at most MAXN) compute nodes, its JSON in g->json. */
+/* A random graph of 3 to maxn (at most MAXN) compute nodes, its JSON in g->json; with inplace,
+ * some nodes change a buffer they read in place (at most 4 buffers, twice each). */
 void small_random(small *g, uint64_t *s, int maxn);
+void small_random_inplace(small *g, uint64_t *s, int maxn);
 /* The least extra time (sum of the reruns' latencies) of any plan within budget, recompute
- * only, or -1: Dijkstra over the (ran, present) states reached, every run and free a move. */
+ * only, or -1: Dijkstra over the (ran, present, version) states reached, every run and free a
+ * move. A node reads each buffer as the changes in place before it (by index) left it; a
+ * change needs that version and makes the next; a producer makes version 0; the kept buffers
+ * end at their last version. */
 long brute(const small *g, int64_t budget);
 /* The same, or -2 past cap states reached (0: no cap). */
 long brute_capped(const small *g, int64_t budget, size_t cap);
@@ -34,6 +41,12 @@ void model_ok(budget_model *bm, const graph *g);
 int greedy_checked(const budget_model *bm, int64_t budget, unsigned allow, long opt);
 
 /* test_budget_exact.c */
+/* exact at budget b: its plan checked; the extra time in *extra. */
+int exact_checked(const budget_model *bm, int64_t b, unsigned allow, const solve_ctx *c,
+                  const budget_plan *seed, double *extra, budget_proof *pf, budget_outcome *o);
+/* The budgets of a graph worth trying: below and at the bound, between it and the peak (the
+ * given plan's, in *peak). */
+size_t budgets_of(const budget_model *bm, int64_t *out, int64_t *peak);
 void exact_against_brute_force(void **state);
 void exact_with_offload(void **state);
 void exact_honours_limits(void **state);
@@ -43,5 +56,8 @@ void best_of_the_solvers(void **state);
 void greedy_on_generated_training(void **state);
 void greedy_walks_priority_order(void **state);
 void greedy_prefers_hidden_offload(void **state);
+
+/* test_budget_inplace.c */
+void inplace_against_brute_force(void **state);
 
 #endif

@@ -12,10 +12,8 @@
 #include "test_gen.h"
 #include "sched/graph/solve_watch.h"
 
-/* exact at budget b: its plan checked; the extra time in *extra. */
-static int exact_checked(const budget_model *bm, int64_t b, unsigned allow, const solve_ctx *c,
-                         const budget_plan *seed, double *extra, budget_proof *pf,
-                         budget_outcome *o)
+int exact_checked(const budget_model *bm, int64_t b, unsigned allow, const solve_ctx *c,
+                  const budget_plan *seed, double *extra, budget_proof *pf, budget_outcome *o)
 {
     budget_plan p = {0};
     budget_stats st;
@@ -36,8 +34,7 @@ static int exact_checked(const budget_model *bm, int64_t b, unsigned allow, cons
     return o->found;
 }
 
-/* The budgets of a graph worth trying: below and at the bound, between it and the peak. */
-static size_t budgets_of(const budget_model *bm, int64_t *out, int64_t *peak)
+size_t budgets_of(const budget_model *bm, int64_t *out, int64_t *peak)
 {
     budget_plan given = {0};
     budget_stats st;

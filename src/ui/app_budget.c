@@ -186,7 +186,7 @@ app_budget_why app_budget_why_of(const app_budget *b, const run *r, uint32_t v)
     const budget_model *bm = &b->bm;
     uint32_t u = b->map.of[v];
     for (uint32_t j = bm->wr_off[u]; j < bm->wr_off[u + 1]; j++) {
-        uint32_t x = bm->wr[j], f, al;
+        uint32_t x = bm->phys[bm->wr[j]], f, al;
         away(b, r, x, w.rerun_step, &f, &al);
         if (!f || (w.buf != GRAPH_NONE && b->g->buf_size[x] <= b->g->buf_size[w.buf])) continue;
         int64_t most = 0;

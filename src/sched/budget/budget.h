@@ -41,35 +41,56 @@ enum { BUDGET_ALLOW_RECOMPUTE = 1, BUDGET_ALLOW_OFFLOAD = 2 };
  *   buffer with no producer is present from the start;
  * - a node may run again unless its Op is Input, its Phase optimizer, its Op random (one that
  *   has rand, dropout, bernoulli or multinomial in it, any case) or it says "Rerun": false;
- *   "Rerun": true allows it whatever the rest says, except that a node that changes a buffer
- *   in place ("InPlace") never runs again, and a node runs again only until a buffer it
- *   writes has been changed in place (rerunning the writers in order is not modelled: from
- *   then on such a buffer is kept or offloaded);
- * - the buffers the graph never frees (no FREE) must be present at the end. */
+ *   "Rerun": true allows it whatever the rest says;
+ * - a buffer changed in place ("InPlace") by c nodes has c + 1 versions, each a logical buffer
+ *   of the model: version 0 is what its producer makes, version k what the k-th node that
+ *   changes it (along the given order, whatever order the model follows) makes of version
+ *   k - 1: that node reads version k - 1 and writes version k in the same bytes; every other
+ *   reader reads the version that the changes before it (in the given order) made. So a
+ *   version is made again by rerunning its producer and then its changers in order. The
+ *   versions of a buffer share its bytes: one at most is present, and a node that writes one
+ *   overwrites the one present (the k-th change consumes version k - 1);
+ * - the buffers the graph never frees (no FREE) must be present at the end, at their last
+ *   version.
+ * Logical buffers [0, nbufs) are the buffers' versions 0 (index for index), the later versions
+ * come after them. */
 typedef struct budget_model {
     const graph *g;
     uint32_t m;            /* compute nodes */
+    uint32_t nl;           /* logical buffers: the versions of every buffer */
     uint32_t *order;       /* [m] the compute nodes in the given order */
     uint32_t *pos;         /* [n] a compute node's place in order; GRAPH_NONE for the others */
-    uint32_t *rd_off, *rd; /* [n+1] the buffers node i reads: rd[rd_off[i]..rd_off[i+1]) */
-    uint32_t *wr_off, *wr; /* the buffers node i writes, same layout */
-    uint32_t *producer;    /* [nbufs] its compute node, or GRAPH_NONE (present from the start) */
-    uint8_t *rerunnable;   /* [n] */
-    uint8_t *keep;         /* [nbufs] never freed by the graph: present at the end */
-    int64_t *lastread;     /* [nbufs] the place of its last reader (else its producer's), or -1 */
-    int64_t initial;       /* bytes present at the start (buffers without a producer) */
-    int64_t *changed_at;   /* [nbufs] the place of the first node that changes it in place, or
-                            * INT64_MAX */
-    int64_t *frozen_from;  /* [n] the first place after the node's own at which something it
-                            * reads or writes is changed in place: it may run again only
-                            * while the node at that place has not run (INT64_MAX: none) */
+    uint32_t *rd_off, *rd; /* [n+1] the logical buffers node i reads: rd[rd_off[i]..rd_off[i+1]) */
+    uint32_t *wr_off, *wr; /* the logical buffers node i writes, same layout */
+    uint32_t *producer;    /* [nl] its compute node, or GRAPH_NONE (present from the start) */
+    uint32_t *phys;        /* [nl] the buffer (index) it is a version of */
+    uint32_t *ver;         /* [nl] its version: 0, or the count of changes in place it holds */
+    uint32_t *vers_off, *vers; /* [nbufs+1] buffer b's versions in order:
+                                * vers[vers_off[b]..vers_off[b+1]), vers[vers_off[b]] == b */
+    int64_t *size;             /* [nl] its buffer's bytes */
+    uint8_t *rerunnable;       /* [n] */
+    uint8_t *keep;     /* [nl] the last version of a buffer never freed: present at the end */
+    int64_t *lastread; /* [nl] the place of its last reader (else its producer's), or -1 */
+    int64_t initial;   /* bytes present at the start (buffers without a producer) */
 } budget_model;
+
+/* Buffer b's last version (a logical buffer). */
+static inline uint32_t budget_last_version(const budget_model *bm, uint32_t b)
+{
+    return bm->vers[bm->vers_off[b + 1] - 1];
+}
+/* The version after l of its buffer, or GRAPH_NONE. */
+static inline uint32_t budget_next_version(const budget_model *bm, uint32_t l)
+{
+    uint32_t b = bm->phys[l], k = bm->vers_off[b] + bm->ver[l] + 1;
+    return k < bm->vers_off[b + 1] ? bm->vers[k] : GRAPH_NONE;
+}
 
 /* Builds bm for g: 0, or -1 with a message (no given order, out of memory). */
 int budget_model_init(budget_model *bm, const graph *g, char *err, size_t errcap);
 /* The same model along another order of the compute nodes, pol's run of g (any policy's run
- * is an order the checker takes): "order", "pos", "lastread", "changed_at" and "frozen_from"
- * follow it; the producers are the first writers along it. */
+ * is an order the checker takes): "order", "pos" and "lastread" follow it; the producers of
+ * versions 0 are the first writers along it; the versions stay the given order's. */
 struct policy;
 int budget_model_init_order(budget_model *bm, const graph *g, const struct policy *pol, char *err,
                             size_t errcap);
@@ -86,15 +107,17 @@ typedef struct budget_stats {
 } budget_stats;
 
 /* Replays plan p on bm's graph with nothing from the solver that made it: every event legal
- * (a run's reads present, a node's first run after the first runs of the compute nodes before
- * it along the Edges, only rerunnable nodes run again, free and offload of a present buffer,
- * fetch of one offloaded), every compute node run, the never-freed buffers present at the end;
- * the peak, the reruns and the time (compute in plan order on one stream; offloads and fetches
- * one at a time on the transfer stream at bandwidth bytes/s, an offload once the buffer is
- * made; a run after the fetches it reads; an event that takes bytes (a run that makes a
- * buffer, a fetch) after every earlier free and offload has taken effect: a free when the runs
- * that used the buffer have ended, an offload when its copy has too). 0 with st filled, or -1 with
- * the first wrong event named in err ("event 12 (run Id 7): ..."). */
+ * (a run's reads present at the versions it reads, a node's first run after the first runs of
+ * the compute nodes before it along the Edges, only rerunnable nodes run again, free and
+ * offload of a present buffer, fetch of one offloaded: the version last offloaded), every
+ * compute node run, the never-freed buffers present at the end at their last version (a run
+ * that writes a buffer present writes over its version); the peak, the reruns and the time
+ * (compute in plan order on one stream; offloads and fetches one at a time on the transfer
+ * stream at bandwidth bytes/s, an offload once the buffer is made; a run after the fetches it
+ * reads; an event that takes bytes (a run that makes a buffer, a fetch) after every earlier
+ * free and offload has taken effect: a free when the runs that used the buffer have ended, an
+ * offload when its copy has too). 0 with st filled, or -1 with the first wrong event named in
+ * err ("event 12 (run Id 7): ..."). */
 int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth, budget_stats *st,
                  char *err, size_t errcap);
 
@@ -118,7 +141,10 @@ typedef struct budget_outcome {
  * frees the present buffer not needed by the node about to run with the least rerun latency a
  * byte (recompute allowed, the buffer's producer rerunnable; ties: the largest), then offloads
  * the largest (offload allowed), and makes a missing buffer again when it is next needed
- * (fetch, or rerun its producer, its producer's missing reads first). It walks with that rule
+ * (fetch, or rerun its producer, its producer's missing reads first: a version changed in
+ * place, by rerunning its producer, then its changers). Where versions changed in place could
+ * be made again it walks twice, once making them again and once keeping them from their first
+ * change on, and keeps the plan of less extra time (then the lower peak). It walks with that rule
  * and with DTR's (the latency a byte over the places to the next use; ties and offloads: the
  * next use farthest), along the given order and, where that plan takes extra time, along
  * policy priority's (budget_model_init_order), and keeps the plan of least extra time (at
@@ -149,16 +175,16 @@ typedef struct budget_proof {
     uint64_t states;       /* the states it kept */
 } budget_proof;
 
-/* The exact solver: the least extra time, proven, by a best-first (A*) search over states
- * (compute nodes run, buffers present, with offload the host's copies) from greedy's plan (or
- * seed's, when seed is not NULL; an empty seed: none) as the incumbent. Its cost is the sum of
- * the reruns' latencies: with recompute alone the extra time itself, so its optimum is proven;
- * with offload a sound lower bound on the extra time (a makespan, never below the compute
- * stream's runs), so the plan is proven only where its checked extra time meets that bound.
- * Honours c's time limit, deadline, cancel, state limit and memory (its states are at most
- * max_states, and their bytes at most max_memory): past one it keeps the incumbent, with the
- * least f on its frontier as the lower bound. Proves that no plan fits when its search ends
- * without one. 0 with *o and *pf said (a plan in p when found), or -1 out of memory. */
+/* The exact solver: the least extra time, proven, by a best-first (A*) search over states (compute
+ * nodes run, versions of buffers present, with offload the host's copies) from greedy's plan (or
+ * seed's, when seed is not NULL; an empty seed: none) as the incumbent. Its cost is the sum of the
+ * reruns' latencies: with recompute alone the extra time itself, so its optimum is proven; with
+ * offload a sound lower bound on the extra time (a makespan, never below the compute stream's
+ * runs), so the plan is proven only where its checked extra time meets that bound. Honours c's
+ * time limit, deadline, cancel, state limit and memory (its states are at most max_states, and
+ * their bytes at most max_memory): past one it keeps the incumbent, with the least f on its
+ * frontier as the lower bound. Proves that no plan fits when its search ends without one. 0 with
+ * *o and *pf said (a plan in p when found), or -1 out of memory. */
 int budget_exact(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
                  const solve_ctx *c, const budget_plan *seed, budget_plan *p, budget_outcome *o,
                  budget_proof *pf);
@@ -215,24 +241,25 @@ void budget_graph_map_free(budget_graph_map *map);
 int budget_graph_write(const graph *g, int (*write)(void *ctx, const char *data, size_t len),
                        void *ctx, char *err, size_t errcap);
 
-/* The chain solver, rotor's dynamic programme (Herrmann et al. 2019) where the graph is a chain
- * of segments: compute nodes in the given order as [others] [Phase forward] [Phase backward]
+/* The chain solver, rotor's dynamic programme (Herrmann et al. 2019) where the graph is a chain of
+ * segments: compute nodes in the given order as [others] [Phase forward] [Phase backward]
  * [others], every forward node able to run again; the forward cut after each place where one
- * buffer alone is made before and read after (a segment's cut buffer), the cuts merged until
- * every backward node reads only its own segment's buffers, the cut buffer of the segment
- * before it and buffers from outside the forward, and the backward visits the segments from
- * the last to the first. Per segment: its forward latency, its forward peak with and without
- * keeping what its backward reads (the tape), the tape, the cut buffer, the backward's need
- * and the backward's bytes in flight; the buffers from outside the chain are held through it.
- * The DP (segments^3 x slots) chooses, for each stretch of segments, to run the first with
- * its tape or to run some without and keep a cut buffer, with memory in slots: the greatest
- * common divisor of those sizes when the budget is at most 1000 of them, else budget / 1000
- * rounded up (sizes rounded up: the answer is optimal only within the chain model at that
- * grain, never claimed proven). Recompute only. The plan is replayed by budget_check before it
- * is given. Not a chain: o->found 0 and o->why "not a chain of segments: ..." naming the node
- * or buffer that breaks it. Found: o->why says the segments and the slot. Honours c's time
- * limit, deadline, cancel and its memory (the table's bytes over solve_max_memory: refused,
- * SOLVE_MEMORY). 0 with *o said, or -1 out of memory. */
+ * buffer alone is made before and read after (a segment's cut buffer), the cuts merged until every
+ * backward node reads only its own segment's buffers, the cut buffer of the segment before it and
+ * buffers from outside the forward, and the backward visits the segments from the last to the
+ * first. Per segment: its forward latency, its forward peak with and without keeping what its
+ * backward reads (the tape), the tape, the cut buffer, the backward's need and the backward's
+ * bytes in flight; the buffers from outside the chain are held through it. The DP (segments^3 x
+ * slots) chooses, for each stretch of segments, to run the first with its tape or to run some
+ * without and keep a cut buffer, with memory in slots: the greatest common divisor of those sizes
+ * when the budget is at most 1000 of them, else budget / 1000 rounded up (sizes rounded up: the
+ * answer is optimal only within the chain model at that grain, never claimed proven). Recompute
+ * only; a forward or backward node that changes a buffer in place breaks the chain (its buffers
+ * have one version each). The plan is replayed by budget_check before it is given. Not a chain:
+ * o->found 0 and o->why "not a chain of segments: ..." naming the node or buffer that breaks it.
+ * Found: o->why says the segments and the slot. Honours c's time limit, deadline, cancel and its
+ * memory (the table's bytes over solve_max_memory: refused, SOLVE_MEMORY). 0 with *o said, or -1
+ * out of memory. */
 int budget_chain(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
                  const solve_ctx *c, budget_plan *p, budget_outcome *o);
 

@@ -2,7 +2,8 @@
  * Shi, Beaumont, Eyraud-Dubois, Pallez 2019) over a training graph read as a chain of segments:
  * the forward cut where one buffer alone joins its two sides, each segment's backward a run of
  * the backward nodes; the DP picks which cut buffers to keep and which segments to run again,
- * in memory slots, and its sequence becomes run and free events. Exports budget_chain. */
+ * in memory slots, and its sequence becomes run and free events (budget_chain_plan.c). Exports
+ * budget_chain and the chain_* helpers of budget_chain_internal.h. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <math.h>
@@ -12,42 +13,7 @@
 #include <string.h>
 #include "budget.h"
 
-#define CHAIN_SLOTS 1000 /* memory slots of the DP at most (else they grow coarser) */
-
-/* What a buffer is to the chain. */
-enum { C_OUT, C_FWD, C_KEEP, C_BWD };
-
-typedef struct chain {
-    const budget_model *bm;
-    const graph *g;
-    const solve_ctx *c;
-    double start;
-    budget_outcome *o;
-    uint32_t f0, f1, b1; /* places: forward [f0, f1), backward [f1, b1), the rest after */
-    uint32_t l;          /* segments */
-    uint8_t *cutafter;   /* [m] an active cut after this forward place */
-    uint32_t *seg;       /* [m] a forward or backward place's segment */
-    uint8_t *cls;        /* [nbufs] C_* */
-    int64_t *lf, *lb;    /* [nbufs] a buffer's last forward, last backward reader's place */
-    /* per segment: */
-    uint32_t *fs, *gs;  /* [l + 1] its first forward place, its group's first backward place */
-    uint32_t *cut;      /* [l] the buffer joining it to the next (GRAPH_NONE for the last) */
-    uint8_t *reads_cut; /* [l] its backward reads its own cut buffer (1), the one before (2) */
-    double *lat;        /* [l] its forward latency */
-    int64_t *A, *fn, *fa, *T, *Bn, *D; /* bytes: cut, forward peaks, tape, backward, in flight */
-    int64_t W;                         /* bytes held through the chain, outside it */
-    /* the DP */
-    int64_t q, M; /* bytes a slot, slots */
-    int lossy;
-    int64_t *sA, *sfn, *sfa, *sT, *sBn, *sD; /* the same in slots */
-    double *opt;
-    int32_t *how; /* -1 none, 0 the base or the tape kept, j > 0 a checkpoint before segment j */
-    /* the plan */
-    budget_plan *p;
-    uint8_t *present;
-    uint32_t *off, *at; /* the buffers by the place after which they go (deaths) */
-    int oom;
-} chain;
+#include "budget_chain_internal.h"
 
 static int why(chain *ch, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int why(chain *ch, const char *fmt, ...)
@@ -119,6 +85,14 @@ static int phases(chain *ch)
     if (state < 2)
         return why(ch, "not a chain of segments: no compute node has Phase %s",
                    state ? "backward" : "forward");
+    for (uint32_t s = ch->f0; s < ch->b1; s++) { /* the chain's buffers have one version */
+        uint32_t v = bm->order[s];
+        for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
+            if (bm->ver[bm->wr[e]])
+                return why(ch,
+                           "not a chain of segments: node %s changes BufId %" PRId64 " in place",
+                           nm(ch, v, a, sizeof a), ch->g->buf_id[bm->phys[bm->wr[e]]]);
+    }
     return 0;
 }
 
@@ -126,8 +100,7 @@ static int phases(chain *ch)
 static int classify(chain *ch)
 {
     const budget_model *bm = ch->bm;
-    const graph *g = ch->g;
-    for (uint32_t b = 0; b < g->nbufs; b++) {
+    for (uint32_t b = 0; b < ch->bm->nl; b++) {
         uint32_t pr = bm->producer[b];
         uint32_t s = pr == GRAPH_NONE ? GRAPH_NONE : bm->pos[pr];
         ch->lf[b] = s == GRAPH_NONE ? -1 : (int64_t)s;
@@ -149,7 +122,7 @@ static int classify(chain *ch)
     memset(ch->cutafter, 0, bm->m);
     int64_t *delta = calloc((size_t)bm->m + 1, sizeof *delta);
     if (!delta) return -1;
-    for (uint32_t b = 0; b < g->nbufs; b++)
+    for (uint32_t b = 0; b < ch->bm->nl; b++)
         if (ch->cls[b] != C_OUT && ch->cls[b] != C_BWD &&
             ch->lf[b] > (int64_t)bm->pos[bm->producer[b]]) {
             delta[bm->pos[bm->producer[b]]]++;
@@ -223,7 +196,7 @@ static int groups(chain *ch, uint32_t l, char *first, size_t cap)
             if (!first[0])
                 snprintf(first, cap,
                          "node %s of the backward reads BufId %" PRId64 " of an earlier segment",
-                         nm(ch, v, a, sizeof a), ch->g->buf_id[b]);
+                         nm(ch, v, a, sizeof a), ch->g->buf_id[ch->bm->phys[b]]);
         }
         if (lo != GRAPH_NONE) {
             merge(ch, lo, gr);
@@ -242,13 +215,13 @@ static int no_cut(chain *ch)
     char a[64], list[96] = "";
     size_t n = 0, k = 0;
     uint32_t s0 = ch->f0;
-    for (uint32_t b = 0; b < ch->g->nbufs; b++) {
+    for (uint32_t b = 0; b < ch->bm->nl; b++) {
         uint32_t pr = bm->producer[b];
         if (ch->cls[b] == C_OUT || ch->cls[b] == C_BWD || bm->pos[pr] != s0 || ch->lf[b] <= s0)
             continue;
         if (n++ < 3 && k < sizeof list)
             k += (size_t)snprintf(list + k, sizeof list - k, "%sBufId %" PRId64, n > 1 ? ", " : "",
-                                  ch->g->buf_id[b]);
+                                  ch->g->buf_id[ch->bm->phys[b]]);
     }
     if (!n)
         return why(ch,
@@ -265,13 +238,13 @@ static int no_cut(chain *ch)
 static int spans(chain *ch, char *first, size_t cap)
 {
     const budget_model *bm = ch->bm;
-    for (uint32_t b = 0; b < ch->g->nbufs; b++) {
+    for (uint32_t b = 0; b < ch->bm->nl; b++) {
         if (ch->cls[b] == C_OUT || ch->cls[b] == C_BWD || ch->lf[b] < 0) continue;
         uint32_t k = ch->seg[bm->pos[bm->producer[b]]], r = ch->seg[ch->lf[b]];
         if (r <= k + 1) continue;
         if (!first[0])
             snprintf(first, cap, "BufId %" PRId64 " is read by the forward past the next segment",
-                     ch->g->buf_id[b]);
+                     ch->g->buf_id[ch->bm->phys[b]]);
         merge(ch, k + 1, r);
         return 1;
     }
@@ -323,24 +296,21 @@ static int64_t death(const chain *ch, uint32_t b)
 /* dies: the buffers by the place after which they go (bucket s + 1; 0: at the start). */
 static int deaths(chain *ch)
 {
-    const graph *g = ch->g;
     size_t m = ch->bm->m;
     uint32_t *off = ch->off = calloc(m + 3, sizeof *off);
-    uint32_t *at = ch->at = malloc(((size_t)g->nbufs + 1) * sizeof *at);
+    uint32_t *at = ch->at = malloc(((size_t)ch->bm->nl + 1) * sizeof *at);
     if (!off || !at) return -1;
-    for (uint32_t b = 0; b < g->nbufs; b++) {
+    for (uint32_t b = 0; b < ch->bm->nl; b++) {
         int64_t d = death(ch, b);
         if (d != INT64_MAX) off[d + 2]++;
     }
     for (size_t s = 0; s < m + 2; s++) off[s + 1] += off[s];
-    for (uint32_t b = 0; b < g->nbufs; b++) {
+    for (uint32_t b = 0; b < ch->bm->nl; b++) {
         int64_t d = death(ch, b);
         if (d != INT64_MAX) at[off[d + 1]++] = b;
     }
     return 0; /* bucket s + 1 now spans [off[s], off[s + 1]) */
 }
-
-static uint32_t group_end(const chain *ch, uint32_t k) { return k ? ch->gs[k - 1] : ch->b1; }
 
 /* Bytes, per segment: forward peaks without and with the tape, the tape, the cut, the
  * backward's need, the bytes in flight before its backward; W. */
@@ -350,14 +320,14 @@ static void measure(chain *ch)
     const uint32_t *off = ch->off, *at = ch->at;
     const graph *g = ch->g;
     uint32_t l = ch->l;
-    for (uint32_t b = 0; b < g->nbufs; b++) {
+    for (uint32_t b = 0; b < ch->bm->nl; b++) {
         if (ch->cls[b] == C_KEEP || (ch->cls[b] == C_OUT && death(ch, b) >= (int64_t)ch->f0))
-            ch->W += g->buf_size[b];
+            ch->W += ch->bm->size[b];
         if (ch->cls[b] != C_FWD) continue;
         uint32_t k = ch->seg[bm->pos[bm->producer[b]]];
         if (is_cut(ch, b)) ch->cut[k] = b;
-        if (is_cut(ch, b)) ch->A[k] = g->buf_size[b];
-        else if (ch->lb[b] >= 0) ch->T[k] += g->buf_size[b];
+        if (is_cut(ch, b)) ch->A[k] = ch->bm->size[b];
+        else if (ch->lb[b] >= 0) ch->T[k] += ch->bm->size[b];
     }
     for (uint32_t k = 0; k < l; k++) {
         int64_t mn = 0, ma = 0;
@@ -366,14 +336,14 @@ static void measure(chain *ch)
             ch->lat[k] += graph_latency(g, v);
             int64_t made = 0;
             for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
-                made += ch->cls[bm->wr[e]] == C_FWD ? g->buf_size[bm->wr[e]] : 0;
+                made += ch->cls[bm->wr[e]] == C_FWD ? ch->bm->size[bm->wr[e]] : 0;
             if ((mn += made) > ch->fn[k]) ch->fn[k] = mn;
             if ((ma += made) > ch->fa[k]) ch->fa[k] = ma;
             for (uint32_t i = off[s]; i < off[s + 1]; i++) {
                 uint32_t b = at[i];
                 if (ch->cls[b] != C_FWD) continue;
-                mn -= g->buf_size[b];
-                if (ch->lb[b] < 0) ma -= g->buf_size[b];
+                mn -= ch->bm->size[b];
+                if (ch->lb[b] < 0) ma -= ch->bm->size[b];
             }
         }
     }
@@ -381,19 +351,19 @@ static void measure(chain *ch)
     for (uint32_t k = l; k-- > 0;) { /* the tape and cut go after their last readers */
         int own = ch->cut[k] != GRAPH_NONE && ch->lb[ch->cut[k]] >= (int64_t)ch->gs[k];
         int64_t rem = ch->T[k] + (own ? ch->A[k] : 0), peak = rem + (ch->D[k] = mem);
-        for (uint32_t s = ch->gs[k]; s < group_end(ch, k); s++) {
+        for (uint32_t s = ch->gs[k]; s < chain_group_end(ch, k); s++) {
             uint32_t v = bm->order[s];
             for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
-                mem += g->buf_size[bm->wr[e]];
+                mem += ch->bm->size[bm->wr[e]];
             if (rem + mem > peak) peak = rem + mem;
             for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
                 uint32_t b = bm->rd[e];
                 ch->reads_cut[k] |= (uint8_t)((b == ch->cut[k]) | (k && b == ch->cut[k - 1]) << 1);
                 if (ch->cls[b] == C_FWD && ch->lb[b] == s && ch->seg[bm->pos[bm->producer[b]]] == k)
-                    rem -= g->buf_size[b];
+                    rem -= ch->bm->size[b];
             }
             for (uint32_t i = off[s]; i < off[s + 1]; i++)
-                if (ch->cls[at[i]] == C_BWD) mem -= g->buf_size[at[i]];
+                if (ch->cls[at[i]] == C_BWD) mem -= ch->bm->size[at[i]];
         }
         ch->Bn[k] = peak;
     }
@@ -434,31 +404,14 @@ static void slots(chain *ch, int64_t room)
     ch->M = room / ch->q;
 }
 
-static size_t at3(const chain *ch, uint32_t a, uint32_t b, int64_t m)
-{
-    return ((size_t)b * (b + 1) / 2 + a) * (size_t)(ch->M + 1) + (size_t)m;
-}
-
 static double get(const chain *ch, uint32_t a, uint32_t b, int64_t m)
 {
-    return m < 0 ? HUGE_VAL : ch->opt[at3(ch, a, b, m)];
+    return m < 0 ? HUGE_VAL : ch->opt[chain_at3(ch, a, b, m)];
 }
 
-/* The slots of the cut before a that a's backward may use: it goes before that backward
- * when neither that backward nor the one of the segment before reads it (that one runs after,
- * when a caller kept the cut with its tape). */
-static int spare_cut(const chain *ch, uint32_t a)
+static int64_t spare(const chain *ch, uint32_t a)
 {
-    return a > 0 && !(ch->reads_cut[a] & 2) && !(ch->reads_cut[a - 1] & 1);
-}
-
-static int64_t spare(const chain *ch, uint32_t a) { return spare_cut(ch, a) ? ch->sA[a - 1] : 0; }
-
-/* Whether segment k, not the last, has no backward and no tape: once its first run is done
- * (before any backward: only the last segment's may be due), it need not run again. */
-static int idle(const chain *ch, uint32_t k)
-{
-    return k + 1 < ch->l && ch->gs[k] == group_end(ch, k) && !ch->T[k];
+    return chain_spare_cut(ch, a) ? ch->sA[a - 1] : 0;
 }
 
 /* One entry: the least forward time that runs the backward of segments a..b, the cut before
@@ -468,7 +421,7 @@ static int idle(const chain *ch, uint32_t k)
  * the cut before j while j..b go, then a..j-1 (2j; rotor's leaf checkpoint). */
 static void entry(chain *ch, uint32_t a, uint32_t b, int64_t m)
 {
-    double best = a == b && idle(ch, a) ? 0 : HUGE_VAL, fw = 0;
+    double best = a == b && chain_idle(ch, a) ? 0 : HUGE_VAL, fw = 0;
     int32_t how = best == 0 ? 1 : -1;
     int64_t D = ch->sD[b], need = 0; /* the most the forwards of a..k-1 need */
     for (uint32_t k = a; k <= b; k++) {
@@ -489,8 +442,8 @@ static void entry(chain *ch, uint32_t a, uint32_t b, int64_t m)
         how = r < best ? 2 * (int32_t)(k + 1) : how;
         best = r < best ? r : best;
     }
-    ch->opt[at3(ch, a, b, m)] = best;
-    ch->how[at3(ch, a, b, m)] = how;
+    ch->opt[chain_at3(ch, a, b, m)] = best;
+    ch->how[chain_at3(ch, a, b, m)] = how;
 }
 
 /* The table, by the length of the stretch; 0, or 1 stopped (with the why). */
@@ -517,93 +470,6 @@ static int table(chain *ch)
     return 0;
 }
 
-/* ------------------------------------------------------------ the plan */
-
-static void ev(chain *ch, uint32_t op, uint32_t x)
-{
-    if (!ch->oom && budget_plan_push(ch->p, op, x)) ch->oom = 1;
-}
-
-static void drop(chain *ch, uint32_t b)
-{
-    if (b == GRAPH_NONE || !ch->present[b]) return;
-    ch->present[b] = 0;
-    ev(ch, BUDGET_FREE, b);
-}
-
-/* Runs the node at place s; then frees what goes after it (forward: the forward buffers of
- * its segment but the tape when tape). */
-static void step(chain *ch, uint32_t s, int fwd, int tape)
-{
-    const budget_model *bm = ch->bm;
-    const uint32_t *off = ch->off, *at = ch->at;
-    uint32_t v = bm->order[s];
-    ev(ch, BUDGET_RUN, v);
-    for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) ch->present[bm->wr[e]] = 1;
-    for (uint32_t i = off[s]; i < off[s + 1]; i++) {
-        uint32_t b = at[i];
-        if (!fwd || (ch->cls[b] == C_FWD && !(tape && ch->lb[b] >= 0))) drop(ch, b);
-    }
-    for (uint32_t e = bm->rd_off[v]; !fwd && e < bm->rd_off[v + 1]; e++) /* a tape's last */
-        if (ch->cls[bm->rd[e]] == C_FWD && ch->lb[bm->rd[e]] == (int64_t)s) drop(ch, bm->rd[e]);
-}
-
-static void forward(chain *ch, uint32_t k, int tape)
-{
-    for (uint32_t s = ch->fs[k]; s < ch->fs[k + 1]; s++) step(ch, s, 1, tape);
-}
-
-/* Segment k's backward, then its forward buffers go. */
-static void backward(chain *ch, uint32_t k)
-{
-    const budget_model *bm = ch->bm;
-    if (!(ch->reads_cut[k] & 1)) drop(ch, ch->cut[k]);
-    for (uint32_t s = ch->gs[k]; s < group_end(ch, k); s++) step(ch, s, 0, 0);
-    for (uint32_t s = ch->fs[k]; s < ch->fs[k + 1]; s++) {
-        uint32_t v = bm->order[s];
-        for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
-            if (ch->cls[bm->wr[e]] == C_FWD) drop(ch, bm->wr[e]);
-    }
-}
-
-/* The DP's sequence for segments a..b with m slots. */
-static void replay_dp(chain *ch, uint32_t a, uint32_t b, int64_t m)
-{
-    int32_t how = ch->how[at3(ch, a, b, m)];
-    uint32_t k = (uint32_t)how / 2; /* the segment with its tape, or the one after the cut kept */
-    if (a == b && idle(ch, a)) return;
-    for (uint32_t i = a; i < k; i++) {
-        forward(ch, i, 0);
-        if (i > a) drop(ch, ch->cut[i - 1]);
-    }
-    if (how & 1) {
-        forward(ch, k, 1);
-        if (k > a) drop(ch, ch->cut[k - 1]);
-        if (k < b) replay_dp(ch, k + 1, b, m - ch->sA[k] - ch->sT[k]);
-        if (k == a && spare_cut(ch, a)) drop(ch, ch->cut[a - 1]);
-        backward(ch, k);
-        if (k > a) replay_dp(ch, a, k - 1, m);
-        return;
-    }
-    replay_dp(ch, k, b, m - ch->sA[k - 1]);
-    drop(ch, ch->cut[k - 1]);
-    replay_dp(ch, a, k - 1, m);
-}
-
-/* The whole plan: what comes before the forward, the DP's, what comes after the backward. */
-static void emit(chain *ch)
-{
-    const budget_model *bm = ch->bm;
-    for (uint32_t i = 0; i < ch->off[0]; i++) drop(ch, ch->at[i]);
-    for (uint32_t s = 0; s < ch->f0; s++) step(ch, s, 0, 0);
-    replay_dp(ch, 0, ch->l - 1, ch->M);
-    for (uint32_t b = 0; b < ch->g->nbufs; b++)
-        if (ch->cls[b] == C_OUT && !bm->keep[b] && bm->lastread[b] >= (int64_t)ch->f0 &&
-            bm->lastread[b] < (int64_t)ch->b1)
-            drop(ch, b);
-    for (uint32_t s = ch->b1; s < bm->m; s++) step(ch, s, 0, 0);
-}
-
 /* ------------------------------------------------------------ the solver */
 
 static void chain_free(chain *ch)
@@ -617,7 +483,7 @@ static void chain_free(chain *ch)
 
 static int chain_alloc(chain *ch)
 {
-    size_t m = (size_t)ch->bm->m + 1, nb = (size_t)ch->g->nbufs + 1;
+    size_t m = (size_t)ch->bm->m + 1, nb = (size_t)ch->bm->nl + 1;
     ch->cutafter = calloc(m, 1);
     ch->seg = calloc(m, sizeof *ch->seg);
     ch->cls = calloc(nb, 1);
@@ -673,8 +539,8 @@ int budget_chain(const budget_model *bm, int64_t budget, unsigned allow, double 
     ch.start = solve_now(c);
     int r = prepare(&ch, budget);
     if (!r) {
-        for (uint32_t b = 0; b < ch.g->nbufs; b++) ch.present[b] = bm->producer[b] == GRAPH_NONE;
-        emit(&ch);
+        for (uint32_t b = 0; b < bm->nl; b++) ch.present[b] = bm->producer[b] == GRAPH_NONE;
+        chain_emit(&ch);
     }
     if (!r && !ch.oom) {
         budget_stats st;

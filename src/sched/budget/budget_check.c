@@ -14,10 +14,8 @@ typedef struct replay {
     const budget_model *bm;
     const graph *g;
     uint8_t *present, *host;
-    uint8_t *changed;   /* [nbufs] a node that changes it in place ("InPlace") has run */
-    uint64_t *chg_gen;  /* [nbufs] the count of changes in place so far at its last change */
-    uint64_t *run_gen;  /* [n] the count of changes in place so far at the end of its first run */
-    uint64_t gen;       /* changes in place so far */
+    uint32_t *ver;      /* [nbufs] the version present (changes in place it holds) */
+    uint32_t *host_ver; /* [nbufs] the version of its copy on the host */
     uint32_t *runs;     /* [n] how often each node ran */
     size_t *first;      /* [n] the event of its first run */
     double *ready;      /* [nbufs] when its bytes on the device are whole (made or fetched) */
@@ -52,6 +50,14 @@ static int fail(replay *r, size_t k, const budget_event *e, const char *fmt, ...
     return -1;
 }
 
+/* A version in words: "as made", "after 1 change in place", "after 2 changes in place". */
+static const char *version_words(uint32_t k, char *out, size_t cap)
+{
+    if (!k) snprintf(out, cap, "as made");
+    else snprintf(out, cap, "after %" PRIu32 " change%s in place", k, k == 1 ? "" : "s");
+    return out;
+}
+
 static int do_run(replay *r, size_t k, const budget_event *e)
 {
     const budget_model *bm = r->bm;
@@ -59,50 +65,39 @@ static int do_run(replay *r, size_t k, const budget_event *e)
     uint32_t v = e->x;
     if (v >= g->n || g->kind[v] != NODE_COMPUTE) return fail(r, k, NULL, "not a compute node");
     if (r->runs[v] && !bm->rerunnable[v]) return fail(r, k, e, "this node cannot be rerun");
-    for (uint32_t i = bm->wr_off[v]; r->runs[v] && i < bm->wr_off[v + 1]; i++)
-        if (r->changed[bm->wr[i]])
-            return fail(r, k, e,
-                        "it runs again after BufId %" PRId64
-                        ", which it writes, was changed in place",
-                        g->buf_id[bm->wr[i]]);
-    for (uint32_t i = bm->rd_off[v]; r->runs[v] && i < bm->rd_off[v + 1]; i++)
-        if (r->chg_gen[bm->rd[i]] > r->run_gen[v])
-            return fail(r, k, e,
-                        "it runs again after BufId %" PRId64
-                        ", which it reads, was changed in place",
-                        g->buf_id[bm->rd[i]]);
     double start = r->comp;
     for (uint32_t i = bm->rd_off[v]; i < bm->rd_off[v + 1]; i++) {
-        uint32_t b = bm->rd[i];
+        uint32_t l = bm->rd[i], b = bm->phys[l];
         if (!r->present[b])
             return fail(r, k, e, "it reads BufId %" PRId64 ", which is not present", g->buf_id[b]);
+        if (r->ver[b] != bm->ver[l]) {
+            char want[48], have[48];
+            return fail(r, k, e, "it reads BufId %" PRId64 " %s, but the buffer holds it %s",
+                        g->buf_id[b], version_words(bm->ver[l], want, sizeof want),
+                        version_words(r->ver[b], have, sizeof have));
+        }
         if (r->ready[b] > start) start = r->ready[b];
     }
     int takes = 0;
-    for (uint32_t i = bm->wr_off[v]; i < bm->wr_off[v + 1]; i++) takes |= !r->present[bm->wr[i]];
+    for (uint32_t i = bm->wr_off[v]; i < bm->wr_off[v + 1]; i++)
+        takes |= !r->present[bm->phys[bm->wr[i]]];
     if (takes && r->freed > start) start = r->freed;
     double end = start + graph_latency(g, v);
     for (uint32_t i = bm->wr_off[v]; i < bm->wr_off[v + 1]; i++) {
-        uint32_t b = bm->wr[i];
+        uint32_t l = bm->wr[i], b = bm->phys[l];
         if (!r->present[b]) r->mem += g->buf_size[b];
         r->present[b] = 1;
+        r->ver[b] = bm->ver[l]; /* a change in place, or what was there overwritten */
         r->ready[b] = end;
         r->used[b] = end;
     }
-    for (uint32_t i = bm->rd_off[v]; i < bm->rd_off[v + 1]; i++)
-        if (r->used[bm->rd[i]] < end) r->used[bm->rd[i]] = end;
-    for (uint32_t i = 0; i < g->in_off[v + 1] - g->in_off[v]; i++)
-        if (graph_input_inplace(g, v, i)) {
-            uint32_t b = graph_find_buf(g, g->inputs[g->in_off[v] + i]);
-            if (b != GRAPH_NONE) r->changed[b] = 1;
-            if (b != GRAPH_NONE) r->chg_gen[b] = ++r->gen;
-        }
+    for (uint32_t i = bm->rd_off[v]; i < bm->rd_off[v + 1]; i++) {
+        uint32_t b = bm->phys[bm->rd[i]];
+        if (r->used[b] < end) r->used[b] = end;
+    }
     r->comp = end;
     if (r->runs[v]++) r->st->reruns++;
-    else {
-        r->first[v] = k;
-        r->run_gen[v] = r->gen;
-    }
+    else r->first[v] = k;
     return 0;
 }
 
@@ -120,6 +115,7 @@ static int do_buffer(replay *r, size_t k, const budget_event *e)
         if (r->freed > start) start = r->freed;
         r->xfer = r->ready[b] = start + dur;
         r->present[b] = 1;
+        r->ver[b] = r->host_ver[b];
         r->mem += size;
         r->transfers = 1;
         return 0;
@@ -135,6 +131,7 @@ static int do_buffer(replay *r, size_t k, const budget_event *e)
     r->xfer = start + dur;
     double done = r->xfer > r->used[b] ? r->xfer : r->used[b];
     r->host_ready[b] = r->xfer;
+    r->host_ver[b] = r->ver[b];
     if (done > r->freed) r->freed = done;
     r->host[b] = 1;
     r->st->offloaded_bytes += size;
@@ -200,11 +197,21 @@ static int replay_all(replay *r, const budget_plan *p)
     for (uint32_t s = 0; s < bm->m; s++)
         if (!r->runs[bm->order[s]])
             return fail(r, 0, NULL, "node Id %" PRId64 " never runs", g->id[bm->order[s]]);
-    for (uint32_t b = 0; b < g->nbufs; b++)
-        if (bm->keep[b] && !r->present[b])
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        uint32_t l = budget_last_version(bm, b);
+        if (!bm->keep[l]) continue;
+        if (!r->present[b])
             return fail(r, 0, NULL,
                         "BufId %" PRId64 ", which the graph never frees, is not present",
                         g->buf_id[b]);
+        if (r->ver[b] != bm->ver[l]) {
+            char want[48], have[48];
+            return fail(r, 0, NULL,
+                        "BufId %" PRId64 ", which the graph never frees, must end %s but ends %s",
+                        g->buf_id[b], version_words(bm->ver[l], want, sizeof want),
+                        version_words(r->ver[b], have, sizeof have));
+        }
+    }
     return check_order(r);
 }
 
@@ -217,17 +224,16 @@ int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth,
     size_t nb = (size_t)g->nbufs + 1, n = (size_t)g->n + 1;
     r.present = calloc(nb, 1);
     r.host = calloc(nb, 1);
-    r.changed = calloc(nb, 1);
-    r.chg_gen = calloc(nb, sizeof *r.chg_gen);
-    r.run_gen = calloc(n, sizeof *r.run_gen);
+    r.ver = calloc(nb, sizeof *r.ver);
+    r.host_ver = calloc(nb, sizeof *r.host_ver);
     r.runs = calloc(n, sizeof *r.runs);
     r.first = calloc(n, sizeof *r.first);
     r.ready = calloc(nb, sizeof *r.ready);
     r.used = calloc(nb, sizeof *r.used);
     r.host_ready = calloc(nb, sizeof *r.host_ready);
     int bad = -1;
-    if (!r.present || !r.host || !r.changed || !r.chg_gen || !r.run_gen || !r.runs || !r.first ||
-        !r.ready || !r.used || !r.host_ready)
+    if (!r.present || !r.host || !r.ver || !r.host_ver || !r.runs || !r.first || !r.ready ||
+        !r.used || !r.host_ready)
         snprintf(err, errcap, "out of memory");
     else if (!(bandwidth > 0)) snprintf(err, errcap, "the bandwidth must be above 0");
     else bad = replay_all(&r, p);
@@ -244,9 +250,8 @@ int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth,
     }
     free(r.present);
     free(r.host);
-    free(r.changed);
-    free(r.chg_gen);
-    free(r.run_gen);
+    free(r.ver);
+    free(r.host_ver);
     free(r.runs);
     free(r.first);
     free(r.ready);

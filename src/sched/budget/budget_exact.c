@@ -83,7 +83,7 @@ static int normalize(xs *x, uint64_t *s, double *h, int64_t *mem)
             if (host) set0(HOST(x, s), b);
             continue;
         }
-        if (pres) *mem += g->buf_size[b];
+        if (pres) *mem += bm->size[b];
         if (pres || host || !(x->need[b] & 2)) continue;
         uint32_t p = bm->producer[b];
         if (p == GRAPH_NONE) return -1;
@@ -224,6 +224,30 @@ static int add_state(xs *x, const uint64_t *s, double g, double h, int64_t mem, 
     return 0;
 }
 
+/* Clears, in the bit set w over logical buffers, every version of buffer b. */
+static void versions0(const xs *x, uint64_t *w, uint32_t b)
+{
+    const budget_model *bm = x->bm;
+    for (uint32_t k = bm->vers_off[b]; k < bm->vers_off[b + 1]; k++) set0(w, bm->vers[k]);
+}
+
+/* Whether some version of buffer b is present in state s. */
+static int any_version(const xs *x, const uint64_t *s, uint32_t b)
+{
+    const budget_model *bm = x->bm;
+    for (uint32_t k = bm->vers_off[b]; k < bm->vers_off[b + 1]; k++)
+        if (bit(PRES(x, s), bm->vers[k])) return 1;
+    return 0;
+}
+
+/* Pins every version of buffer b (what a move writes over is no candidate to evict). */
+static void pin_versions(xs *x, uint32_t b)
+{
+    const budget_model *bm = x->bm;
+    for (uint32_t k = bm->vers_off[b]; k < bm->vers_off[b + 1]; k++)
+        x->pinned[bm->vers[k]] = x->pinv;
+}
+
 /* The child of cur: evict the npick candidates in stack (by index into cand), then act. */
 static int child(xs *x, uint32_t from, uint32_t act, const uint32_t *pick, size_t npick)
 {
@@ -236,16 +260,23 @@ static int child(xs *x, uint32_t from, uint32_t act, const uint32_t *pick, size_
     for (size_t k = 0; k < npick; k++) {
         uint32_t b = x->cand[pick[k]];
         set0(PRES(x, x->kid), b);
-        if (x->offload) set1(HOST(x, x->kid), b);
+        if (x->offload) { /* one copy of a buffer on the host: the last offloaded */
+            versions0(x, HOST(x, x->kid), bm->phys[b]);
+            set1(HOST(x, x->kid), b);
+        }
     }
-    if (act >= g->n) set1(PRES(x, x->kid), act - g->n);
-    else {
+    if (act >= g->n) {
+        versions0(x, PRES(x, x->kid), bm->phys[act - g->n]);
+        set1(PRES(x, x->kid), act - g->n);
+    } else {
         uint32_t i = bm->pos[act];
         if (bit(RAN(x->kid), i)) gc += graph_latency(g, act);
         else nran++;
         set1(RAN(x->kid), i);
-        for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++)
+        for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++) {
+            versions0(x, PRES(x, x->kid), bm->phys[bm->wr[e]]); /* changed, or overwritten */
             set1(PRES(x, x->kid), bm->wr[e]);
+        }
     }
     double h;
     int64_t mem;
@@ -301,14 +332,16 @@ static int try_move(xs *x, uint32_t from, uint32_t act)
         x->pinv = 1;
     }
     if (act >= g->n) {
-        more = g->buf_size[act - g->n];
-        x->pinned[act - g->n] = x->pinv;
+        uint32_t l = act - g->n;
+        if (!any_version(x, x->cur, bm->phys[l])) more = bm->size[l];
+        pin_versions(x, bm->phys[l]);
     } else {
         for (uint32_t e = bm->rd_off[act]; e < bm->rd_off[act + 1]; e++)
             x->pinned[bm->rd[e]] = x->pinv;
         for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++) {
-            x->pinned[bm->wr[e]] = x->pinv;
-            if (!bit(PRES(x, x->cur), bm->wr[e])) more += g->buf_size[bm->wr[e]];
+            uint32_t l = bm->wr[e];
+            if (!any_version(x, x->cur, bm->phys[l])) more += bm->size[l];
+            pin_versions(x, bm->phys[l]);
         }
     }
     int64_t over = x->rec[from].mem + more - x->budget;
@@ -316,11 +349,11 @@ static int try_move(xs *x, uint32_t from, uint32_t act)
     size_t nc = 0;
     for (uint32_t b = 0; b < x->nb; b++) {
         /* one that cannot come back is a dead end (normalize) only where it is surely needed */
-        if (bit(PRES(x, x->cur), b) && x->pinned[b] != x->pinv && g->buf_size[b] > 0)
+        if (bit(PRES(x, x->cur), b) && x->pinned[b] != x->pinv && bm->size[b] > 0)
             x->cand[nc++] = b;
     }
-    qsort_r(x->cand, nc, sizeof *x->cand, by_size_desc, (void *)g->buf_size);
-    for (size_t k = 0; k < nc; k++) x->csize[k] = g->buf_size[x->cand[k]];
+    qsort_r(x->cand, nc, sizeof *x->cand, by_size_desc, (void *)bm->size);
+    for (size_t k = 0; k < nc; k++) x->csize[k] = bm->size[x->cand[k]];
     return minimal_sets(x, from, act, nc, over);
 }
 
@@ -354,12 +387,6 @@ static int may_run(xs *x, uint32_t v, uint32_t i)
         return 1;
     }
     if (!x->recompute || !bm->rerunnable[v]) return 0;
-    for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) /* not once changed in place */
-        for (uint32_t k = x->chg_off[bm->wr[e]]; k < x->chg_off[bm->wr[e] + 1]; k++)
-            if (bit(RAN(x->cur), x->chg[k])) return 0;
-    for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) /* nor what it read */
-        for (uint32_t k = x->chg_off[bm->rd[e]]; k < x->chg_off[bm->rd[e] + 1]; k++)
-            if (x->chg[k] > i && bit(RAN(x->cur), x->chg[k])) return 0;
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
         uint32_t b = bm->wr[e];
         if (x->need[b] && !bit(PRES(x, x->cur), b) && !(x->offload && bit(HOST(x, x->cur), b)))
@@ -383,31 +410,6 @@ static int expand(xs *x, uint32_t k)
             x->stack[x->nb + nmov++] = x->g->n + b;
     for (uint32_t q = 0; q < nmov; q++)
         if (try_move(x, k, x->stack[x->nb + q])) return -1;
-    return 0;
-}
-
-/* Each buffer's nodes that change it in place ("InPlace"), by their places: a node that
- * writes the buffer never runs again once one of them has run, nor one that reads it once
- * one placed after it has run (budget_check). */
-static int changers(xs *x)
-{
-    const graph *g = x->g;
-    x->chg_off = calloc((size_t)x->nb + 2, sizeof *x->chg_off);
-    if (!x->chg_off) return -1;
-    for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t v = 0; g->inplace && v < g->n; v++)
-            for (uint32_t k = 0; k < g->in_off[v + 1] - g->in_off[v]; k++) {
-                uint32_t b = graph_find_buf(g, g->inputs[g->in_off[v] + k]);
-                if (!graph_input_inplace(g, v, k) || b == GRAPH_NONE || x->bm->pos[v] == GRAPH_NONE)
-                    continue;
-                if (pass) x->chg[x->chg_off[b + 1]++] = x->bm->pos[v];
-                else x->chg_off[b + 2]++;
-            }
-        if (pass) break;
-        for (uint32_t b = 0; b < x->nb; b++) x->chg_off[b + 2] += x->chg_off[b + 1];
-        x->chg = malloc(((size_t)x->chg_off[x->nb + 1] + 1) * sizeof *x->chg);
-        if (!x->chg) return -1;
-    }
     return 0;
 }
 
@@ -436,7 +438,7 @@ static int setup(xs *x)
     const budget_model *bm = x->bm;
     const graph *g = x->g;
     x->m = bm->m;
-    x->nb = g->nbufs;
+    x->nb = bm->nl;
     x->wr = ((size_t)x->m + 63) / 64;
     x->wp = ((size_t)x->nb + 63) / 64;
     x->W = x->wr + x->wp * (x->offload ? 2 : 1);
@@ -468,7 +470,6 @@ static int setup(xs *x)
             uint32_t p = bm->producer[bm->rd[e]];
             if (p != GRAPH_NONE && bm->pos[p] >= bm->pos[v]) x->ordered = 0;
         }
-    if (changers(x)) return -1;
     return topo_order(x) ? -2 : 0;
 }
 
@@ -485,8 +486,6 @@ static void teardown(xs *x)
     free(x->stamp);
     free(x->pinned);
     free(x->topo);
-    free(x->chg_off);
-    free(x->chg);
     free(x->csize);
     free(x->cand);
     free(x->stack);

@@ -29,7 +29,7 @@ typedef struct xs {
     int64_t budget;
     const solve_ctx *c;
     double start, seconds;
-    uint32_t m, nb;
+    uint32_t m, nb;   /* nb: logical buffers (every version of every buffer) */
     size_t wr, wp, W; /* words: ran [0, wr), present [wr, wr + wp), host after */
     int offload, recompute, ordered;
     uint64_t *bits;
@@ -43,7 +43,6 @@ typedef struct xs {
     uint8_t *done, *need; /* need: 1 may be needed, 2 surely needed (a run to come reads it) */
     uint32_t *stamp, stampv, *pinned, pinv;
     uint32_t *topo;
-    uint32_t *chg_off, *chg; /* [nbufs+1] the places of the nodes that change b in place */
     int64_t *csize;
     uint32_t *cand, *stack;
     double ub;     /* the incumbent's extra time, HUGE_VAL without one */

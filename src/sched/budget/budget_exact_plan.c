@@ -20,24 +20,31 @@ static int emit_step(xs *x, const uint64_t *P, const uint64_t *C, uint32_t act, 
         memset(x->pinned, 0, (size_t)x->nb * sizeof *x->pinned);
         x->pinv = 1;
     }
-    if (act >= g->n) x->pinned[act - g->n] = x->pinv;
+    if (act >= g->n) x->pinned[act - g->n] = x->pinv; /* other versions: freed before */
     else {
         for (uint32_t e = bm->rd_off[act]; e < bm->rd_off[act + 1]; e++)
             x->pinned[bm->rd[e]] = x->pinv;
-        for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++)
-            x->pinned[bm->wr[e]] = x->pinv;
+        for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++) {
+            uint32_t b = bm->phys[bm->wr[e]]; /* the run writes over the version present */
+            for (uint32_t k = bm->vers_off[b]; k < bm->vers_off[b + 1]; k++)
+                x->pinned[bm->vers[k]] = x->pinv;
+        }
     }
     for (uint32_t b = 0; b < x->nb && !bad; b++)
         if (bit(PRES(x, P), b) && !bit(PRES(x, C), b) && x->pinned[b] != x->pinv) {
             int off = x->offload && bit(HOST(x, C), b) && !bit(HOST(x, P), b);
-            bad = budget_plan_push(p, off ? BUDGET_OFFLOAD : BUDGET_FREE, b);
+            bad = budget_plan_push(p, off ? BUDGET_OFFLOAD : BUDGET_FREE, bm->phys[b]);
         }
-    if (act >= g->n) return bad || budget_plan_push(p, BUDGET_FETCH, act - g->n);
+    if (act >= g->n) return bad || budget_plan_push(p, BUDGET_FETCH, bm->phys[act - g->n]);
     bad = bad || budget_plan_push(p, BUDGET_RUN, act);
-    for (int k = 0; k < 2 && !bad; k++) {
-        const uint32_t *off = k ? bm->wr_off : bm->rd_off, *buf = k ? bm->wr : bm->rd;
-        for (uint32_t e = off[act]; e < off[act + 1] && !bad; e++)
-            if (!bit(PRES(x, C), buf[e])) bad = budget_plan_push(p, BUDGET_FREE, buf[e]);
+    for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1] && !bad; e++)
+        if (!bit(PRES(x, C), bm->wr[e]))
+            bad = budget_plan_push(p, BUDGET_FREE, bm->phys[bm->wr[e]]);
+    for (uint32_t e = bm->rd_off[act]; e < bm->rd_off[act + 1] && !bad; e++) {
+        uint32_t l = bm->rd[e], gone = 0; /* a version it changed in place is gone, not freed */
+        for (uint32_t f = bm->wr_off[act]; f < bm->wr_off[act + 1]; f++)
+            gone |= bm->phys[bm->wr[f]] == bm->phys[l];
+        if (!gone && !bit(PRES(x, C), l)) bad = budget_plan_push(p, BUDGET_FREE, bm->phys[l]);
     }
     return bad ? -1 : 0;
 }
@@ -75,7 +82,7 @@ static int build_plan(xs *x, uint32_t k, budget_plan *p)
     const uint64_t *root = x->bits + (size_t)path[0] * x->W;
     for (uint32_t b = 0; b < x->nb && !bad; b++)
         if (x->bm->producer[b] == GRAPH_NONE && !bit(PRES(x, root), b))
-            bad = budget_plan_push(p, BUDGET_FREE, b);
+            bad = budget_plan_push(p, BUDGET_FREE, x->bm->phys[b]);
     for (t = 1; t < len && !bad; t++)
         bad = emit_step(x, x->bits + (size_t)path[t - 1] * x->W, x->bits + (size_t)path[t] * x->W,
                         x->rec[path[t]].act, p);

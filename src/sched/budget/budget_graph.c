@@ -36,6 +36,7 @@ typedef struct pgraph {
     uint32_t *unext, *uid;
     size_t nu, ucap;
     uint32_t *first; /* [n] the Id of a compute node's first run, or NO_USER */
+    uint32_t *reads; /* room for one node's reads */
     char *name;      /* the last name made by named() */
     size_t namecap;
     int oom;
@@ -181,13 +182,20 @@ static void run_node(pgraph *q, uint32_t v, const uint8_t *present, int64_t *ins
     const budget_model *bm = q->bm;
     const graph *g = q->g;
     int again = q->first[v] != NO_USER;
-    uint32_t nw = bm->wr_off[v + 1] - bm->wr_off[v], nr = bm->rd_off[v + 1] - bm->rd_off[v];
+    uint32_t nw = bm->wr_off[v + 1] - bm->wr_off[v], nr = 0;
     for (uint32_t i = 0; i < nw; i++) {
-        uint32_t x = bm->wr[bm->wr_off[v] + i];
+        uint32_t x = bm->phys[bm->wr[bm->wr_off[v] + i]];
         if (!present[x]) make_buffer(q, x, again ? " (rerun)" : "");
         ins[i] = q->bufid[x];
     }
-    for (uint32_t i = 0; i < nr; i++) ins[nw + i] = q->bufid[bm->rd[bm->rd_off[v] + i]];
+    /* reads[]: the buffers it reads but changes in place (those are among its writes) */
+    uint32_t *reads = q->reads;
+    for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
+        uint32_t x = bm->phys[bm->rd[e]], mine = 0;
+        for (uint32_t i = 0; i < nw; i++) mine |= bm->phys[bm->wr[bm->wr_off[v] + i]] == x;
+        if (!mine) reads[nr++] = x;
+    }
+    for (uint32_t i = 0; i < nr; i++) ins[nw + i] = q->bufid[reads[i]];
     double lat = g->latency ? g->latency[v] : (double)NAN;
     graph_node_spec s = {.kind = NODE_COMPUTE,
                          .op = graph_op(g, v),
@@ -203,13 +211,13 @@ static void run_node(pgraph *q, uint32_t v, const uint8_t *present, int64_t *ins
     uint32_t id = add_node(q, &s, ins, again ? BPG_RERUN : BPG_RUN, v);
     if (id == NO_USER) return;
     for (uint32_t i = 0; i < nw; i++) {
-        uint32_t x = bm->wr[bm->wr_off[v] + i];
+        uint32_t x = bm->phys[bm->wr[bm->wr_off[v] + i]];
         edge(q, q->maker[x], id);
         if (q->maker[x] != q->alloc[x]) use(q, x, q->maker[x]); /* overwritten: its FREE after */
         q->maker[x] = id;
     }
     for (uint32_t i = 0; i < nr; i++) {
-        uint32_t x = bm->rd[bm->rd_off[v] + i];
+        uint32_t x = reads[i];
         edge(q, q->maker[x], id);
         use(q, x, id);
     }
@@ -262,7 +270,8 @@ static int build_nodes(pgraph *q, const budget_plan *p)
         switch (p->ev[k].op) {
         case BUDGET_RUN:
             run_node(q, x, present, ins);
-            for (uint32_t i = bm->wr_off[x]; i < bm->wr_off[x + 1]; i++) present[bm->wr[i]] = 1;
+            for (uint32_t i = bm->wr_off[x]; i < bm->wr_off[x + 1]; i++)
+                present[bm->phys[bm->wr[i]]] = 1;
             break;
         case BUDGET_FREE:
             free_buffer(q, x);
@@ -323,6 +332,7 @@ static void pgraph_free(pgraph *q)
     free(q->unext);
     free(q->uid);
     free(q->first);
+    free(q->reads);
     free(q->name);
 }
 
@@ -338,7 +348,9 @@ static int pgraph_init(pgraph *q, const budget_plan *p, char *err, size_t errcap
     q->incs = calloc(nb, sizeof *q->incs);
     q->head = malloc(nb * sizeof *q->head);
     q->first = malloc(((size_t)g->n + 1) * sizeof *q->first);
-    if (!q->bufid || !q->alloc || !q->maker || !q->offl || !q->incs || !q->head || !q->first) {
+    q->reads = malloc(((size_t)q->bm->rd_off[g->n] + 1) * sizeof *q->reads);
+    if (!q->bufid || !q->alloc || !q->maker || !q->offl || !q->incs || !q->head || !q->first ||
+        !q->reads) {
         snprintf(err, errcap, "out of memory");
         return -1;
     }

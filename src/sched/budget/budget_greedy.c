@@ -1,9 +1,9 @@
-/* budget_greedy.c: the greedy solver of a memory budget (DTR, Capuchin): the given order,
- * evicting under pressure the present buffer with the least cost a byte: a rerun's latency,
- * or an offload's copies out and back (chosen over a rerun that costs more, as Capuchin does),
- * making a missing buffer again when it is next needed; and Chen's sqrt(n) checkpointing and
- * recompute-every-cheap-op on the same walk, the baselines. Exports budget_greedy, budget_chen,
- * budget_cheap and budget_cheap_op. */
+/* budget_greedy.c: the greedy solver's walk of a memory budget (DTR, Capuchin): along an
+ * order, evicting under pressure the present buffer with the least cost a byte: a rerun's
+ * latency, or an offload's copies out and back (chosen over a rerun that costs more, as
+ * Capuchin does), making a missing buffer again when it is next needed (a version changed in
+ * place: its producer, then its changers); the walks of one rule at every hold. Exports
+ * budget_greedy_walks (budget_greedy_internal.h). */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <inttypes.h>
@@ -13,41 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "budget.h"
-#include "sched/policy/policy.h"
-#include "util/heap.h"
-
-typedef struct gs {
-    const budget_model *bm;
-    const graph *g;
-    int64_t budget;
-    unsigned allow;
-    const solve_ctx *c;
-    double start;
-    uint64_t work;
-    budget_plan *p;
-    budget_outcome *o;
-    uint8_t *present, *host, *inheap;
-    uint32_t *pin;
-    int64_t *dead; /* [nbufs] the place after which it is not needed (INT64_MAX: kept) */
-    uint32_t *dead_off, *dead_at; /* buffers by dead place + 1 (0: at the start) */
-    uint32_t *touched;            /* buffers made present in this place's work, once each */
-    uint32_t *stamp;              /* [nbufs] place + 2 when last put in touched */
-    size_t ntouched;
-    uint32_t place;           /* the place in the given order being run */
-    uint32_t done;            /* the places whose first runs are done */
-    uint32_t *stack, *cursor; /* the reruns under way: node, and the next of its reads */
-    int64_t mem;
-    heap h;
-    int oom;
-    uint32_t *use_off, *use, *ucur; /* each buffer's readers' places, ascending; the next */
-    const uint8_t *ckpt;            /* Chen's baseline: [n] the forward nodes whose outputs stay */
-    int64_t last_fwd;               /* the place of the last forward node */
-    int staleness;                  /* the eviction key divides by the places to the next use */
-    int hold;        /* keep what cannot be made again until its horizon (else its last reader); 2
-                      * and 3: "made again" only by a producer that may rerun to the horizon */
-    uint8_t *nomake; /* [nbufs] hold 3: kept rather than made again (see dead_places) */
-    double bw;       /* bytes a second each way */
-} gs;
+#include "budget_greedy_internal.h"
 
 static int stop(gs *s, solve_stop why, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int stop(gs *s, solve_stop why, const char *fmt, ...)
@@ -74,24 +40,21 @@ static int emit(gs *s, uint32_t op, uint32_t x)
     return 0;
 }
 
-/* Whether p may run again now: rerunnable, and no buffer it writes changed in place yet. */
+/* Whether p may run again now: rerunnable, and no buffer it reads changed in place since. */
 static int may_rerun(const gs *s, uint32_t p)
 {
-    const budget_model *bm = s->bm;
-    return p != GRAPH_NONE && bm->rerunnable[p] && bm->frozen_from[p] >= (int64_t)s->done;
+    return p != GRAPH_NONE && s->rr[p] && s->frozen[p] >= (int64_t)s->done;
 }
 
 /* How b may leave the device: 1 freed (made again by a rerun, or fetched from its copy), 2
  * offloaded, 0 not at all. */
 static int leave(const gs *s, uint32_t b)
 {
-    const budget_model *bm = s->bm;
-    uint32_t p = bm->producer[b];
     if (s->host[b]) return 1;
-    /* Freed only if it can be made again wherever it may be needed: before a change in place
-     * of what its producer writes. */
-    if ((s->allow & BUDGET_ALLOW_RECOMPUTE) && may_rerun(s, p) &&
-        bm->frozen_from[p] >= s->dead[b] && !s->nomake[b])
+    /* Freed only if it can be made again wherever it may be needed: by producers that may
+     * run again until then (a version changed in place: those of the versions before too). */
+    if ((s->allow & BUDGET_ALLOW_RECOMPUTE) && s->cok[b] && s->cfrozen[b] >= (int64_t)s->done &&
+        s->cfrozen[b] >= s->dead[b] && !s->nomake[b])
         return 1;
     return s->allow & BUDGET_ALLOW_OFFLOAD ? 2 : 0;
 }
@@ -111,17 +74,14 @@ static int64_t next_use(gs *s, uint32_t b)
  * staleness), then the next use farthest, then the largest. */
 /* What sending b to the host and back costs, in ms: an eviction makes room for the run
  * about to start and a fetch precedes its reader, so both copies wait on the compute. */
-static double offload_ms(const gs *s, uint32_t b)
-{
-    return 2e3 * (double)s->g->buf_size[b] / s->bw;
-}
+static double offload_ms(const gs *s, uint32_t b) { return 2e3 * (double)s->bm->size[b] / s->bw; }
 
 /* leave's answer, but an offload where it costs less than the rerun (Capuchin). */
 static int way(gs *s, uint32_t b)
 {
     int how = leave(s, b);
     if (how == 1 && !s->host[b] && (s->allow & BUDGET_ALLOW_OFFLOAD) &&
-        offload_ms(s, b) < graph_latency(s->g, s->bm->producer[b]))
+        offload_ms(s, b) < s->remake[b])
         return 2;
     return how;
 }
@@ -130,12 +90,11 @@ static void offer(gs *s, uint32_t b)
 {
     int how = way(s, b);
     if (!s->present[b] || s->pin[b] || s->inheap[b] || !how) return;
-    const graph *g = s->g;
-    int64_t size = g->buf_size[b], dist = next_use(s, b);
+    int64_t size = s->bm->size[b], dist = next_use(s, b);
     heap_item it = {{INT64_MAX, s->staleness ? -dist : -size, s->staleness ? -size : 0}, b};
     if (how == 1) {
         /* As the bits of a non-negative double, which order as the doubles do. */
-        double lat = s->host[b] ? 0 : graph_latency(g, s->bm->producer[b]);
+        double lat = s->host[b] ? 0 : s->remake[b];
         double per = lat / ((double)(size > 0 ? size : 1) * (double)(s->staleness ? dist : 1));
         memcpy(&it.k[0], &per, sizeof per);
     } else { /* an offload, ranked with the reruns by its time a byte */
@@ -165,9 +124,14 @@ static int drop(gs *s, uint32_t b, uint32_t op)
     if (s->inheap[b]) heap_remove(&s->h, b);
     s->inheap[b] = 0;
     s->present[b] = 0;
-    s->mem -= s->g->buf_size[b];
-    if (op == BUDGET_OFFLOAD) s->host[b] = 1;
-    return emit(s, op, b);
+    s->mem -= s->bm->size[b];
+    if (op == BUDGET_OFFLOAD) { /* the host keeps one copy of a buffer: the last */
+        const budget_model *bm = s->bm;
+        for (uint32_t k = bm->vers_off[bm->phys[b]]; k < bm->vers_off[bm->phys[b] + 1]; k++)
+            s->host[bm->vers[k]] = 0;
+        s->host[b] = 1;
+    }
+    return emit(s, op, s->bm->phys[b]);
 }
 
 /* Evicts until bytes more fit. */
@@ -188,31 +152,66 @@ static int make_room(gs *s, int64_t bytes)
     return 0;
 }
 
-static void touch(gs *s, uint32_t b)
+/* The version of l's buffer present other than l and skip, or GRAPH_NONE. */
+static uint32_t other_version(const gs *s, uint32_t l, uint32_t skip)
 {
-    if (s->stamp[b] == s->place + 2) return;
-    s->stamp[b] = s->place + 2;
-    touch(s, b);
+    const budget_model *bm = s->bm;
+    uint32_t b = bm->phys[l];
+    for (uint32_t k = bm->vers_off[b]; k < bm->vers_off[b + 1]; k++) {
+        uint32_t o = bm->vers[k];
+        if (o != l && o != skip && s->present[o]) return o;
+    }
+    return GRAPH_NONE;
+}
+
+/* Before l is made (by a run, or a fetch) over another version o of its buffer: o leaves as
+ * an eviction would, unless it is in use, or needed and unable to leave (then no plan). */
+static int clear_other(gs *s, uint32_t l, uint32_t o)
+{
+    const budget_model *bm = s->bm;
+    int needed = bm->keep[o] || s->dead[o] >= (int64_t)s->done, how = way(s, o);
+    if (s->pin[o] || (needed && !how))
+        return stop(s, SOLVE_DONE,
+                    "BufId %" PRId64 " is needed again but cannot be made: another version of "
+                    "it, changed in place, %s",
+                    s->g->buf_id[bm->phys[l]], s->pin[o] ? "is in use" : "cannot leave");
+    return drop(s, o, needed && how == 2 ? BUDGET_OFFLOAD : BUDGET_FREE);
+}
+
+/* The version of l's buffer that v reads, when v changes it in place into l; else GRAPH_NONE. */
+static uint32_t consumed(const gs *s, uint32_t v, uint32_t l)
+{
+    const budget_model *bm = s->bm;
+    for (uint32_t e = bm->rd_off[v]; bm->ver[l] && e < bm->rd_off[v + 1]; e++)
+        if (bm->phys[bm->rd[e]] == bm->phys[l]) return bm->rd[e];
+    return GRAPH_NONE;
 }
 
 static int run_node(gs *s, uint32_t v)
 {
     const budget_model *bm = s->bm;
     int64_t more = 0;
-    /* What it writes and is present stays: pinned while room is made. */
-    for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
-        if (!s->present[bm->wr[e]]) more += s->g->buf_size[bm->wr[e]];
-        else pin(s, bm->wr[e]);
+    /* What it writes and is present stays: pinned while room is made; another version there
+     * leaves first, but the one it changes in place (no new bytes). */
+    for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
+        uint32_t l = bm->wr[e], c = consumed(s, v, l), o = other_version(s, l, c);
+        if (o != GRAPH_NONE && clear_other(s, l, o)) return -1;
+        if (s->present[l]) pin(s, l);
+        else if (c == GRAPH_NONE || !s->present[c]) more += bm->size[l];
+    }
     int bad = make_room(s, more);
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
         if (s->pin[bm->wr[e]]) unpin(s, bm->wr[e]);
     if (bad || emit(s, BUDGET_RUN, v)) return -1;
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
-        uint32_t b = bm->wr[e];
+        uint32_t b = bm->wr[e], c = consumed(s, v, b);
         if (s->present[b]) continue;
+        if (c != GRAPH_NONE && s->present[c]) { /* the bytes of what it read, changed */
+            s->present[c] = 0;
+            s->mem -= bm->size[c];
+        }
         s->present[b] = 1;
-        s->mem += s->g->buf_size[b];
-        touch(s, b);
+        s->mem += bm->size[b];
         offer(s, b);
     }
     return 0;
@@ -231,16 +230,17 @@ static int need(gs *s, uint32_t b)
     uint32_t sp = 0, want = b;
     for (;;) {
         if (s->host[want]) {
-            if (make_room(s, g->buf_size[want]) || emit(s, BUDGET_FETCH, want)) return -1;
+            uint32_t o = other_version(s, want, GRAPH_NONE);
+            if (o != GRAPH_NONE && clear_other(s, want, o)) return -1;
+            if (make_room(s, bm->size[want]) || emit(s, BUDGET_FETCH, bm->phys[want])) return -1;
             s->present[want] = 1;
-            s->mem += g->buf_size[want];
-            touch(s, want);
+            s->mem += bm->size[want];
         } else if (want != GRAPH_NONE) {
             uint32_t p = bm->producer[want];
             if (!may_rerun(s, p) || !(s->allow & BUDGET_ALLOW_RECOMPUTE) ||
                 (sp && bm->pos[p] >= bm->pos[s->stack[sp - 1]]))
                 return stop(s, SOLVE_DONE, "BufId %" PRId64 " is needed again but cannot be made",
-                            g->buf_id[want]);
+                            g->buf_id[bm->phys[want]]);
             s->stack[sp] = p;
             s->cursor[sp++] = bm->rd_off[p];
         }
@@ -266,7 +266,8 @@ static int need(gs *s, uint32_t b)
     return 0;
 }
 
-/* Frees what is present and no longer needed after place i (-1: the start). */
+/* Frees what is present and no longer needed after place i (-1: the start); what a rerun
+ * makes after its dead place stays until evicted. */
 static int sweep(gs *s, int64_t i)
 {
     uint32_t k0 = i < 0 ? 0 : s->dead_off[i], k1 = s->dead_off[i + 1];
@@ -274,11 +275,6 @@ static int sweep(gs *s, int64_t i)
         uint32_t b = s->dead_at[k];
         if (s->present[b] && !s->pin[b] && drop(s, b, BUDGET_FREE)) return -1;
     }
-    for (size_t k = 0; k < s->ntouched; k++) {
-        uint32_t b = s->touched[k];
-        if (s->present[b] && !s->pin[b] && s->dead[b] <= i && drop(s, b, BUDGET_FREE)) return -1;
-    }
-    s->ntouched = 0;
     return 0;
 }
 
@@ -293,9 +289,8 @@ static int chen_drop(gs *s, uint32_t i)
         const uint32_t *off = k ? bm->wr_off : bm->rd_off, *buf = k ? bm->wr : bm->rd;
         for (uint32_t e = off[v]; e < off[v + 1]; e++) {
             uint32_t b = buf[e], p = bm->producer[b];
-            if (p == GRAPH_NONE || !bm->rerunnable[p] || bm->frozen_from[p] <= bm->lastread[b] ||
-                s->ckpt[p] || bm->keep[b] || graph_phase(s->g, p) != GRAPH_PHASE_FORWARD ||
-                !s->present[b] || s->pin[b])
+            if (!s->cok[b] || s->cfrozen[b] <= bm->lastread[b] || s->ckpt[p] || bm->keep[b] ||
+                graph_phase(s->g, p) != GRAPH_PHASE_FORWARD || !s->present[b] || s->pin[b])
                 continue;
             if (next_use(s, b) + i > s->last_fwd && drop(s, b, BUDGET_FREE)) return -1;
         }
@@ -309,7 +304,7 @@ static int walk(gs *s)
     const graph *g = s->g;
     s->done = 0;
     for (uint32_t b = 0; b < g->nbufs; b++)
-        if (bm->producer[b] == GRAPH_NONE) {
+        if (bm->producer[b] == GRAPH_NONE) { /* versions 0 of those present from the start */
             s->present[b] = 1;
             offer(s, b);
         }
@@ -327,7 +322,9 @@ static int walk(gs *s)
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) unpin(s, bm->rd[e]);
         if (sweep(s, i) || (s->ckpt && chen_drop(s, i))) return -1;
     }
-    for (uint32_t b = 0; b < g->nbufs; b++)
+    for (uint32_t b = 0; b < bm->nl; b++) /* what stays is made last, the rest held */
+        if (bm->keep[b] && s->present[b]) pin(s, b);
+    for (uint32_t b = 0; b < bm->nl; b++)
         if (bm->keep[b] && !s->present[b] && need(s, b)) return -1;
     return 0;
 }
@@ -336,10 +333,8 @@ static int walk(gs *s)
 static int reads_last(const gs *s, uint32_t v, int64_t h)
 {
     const budget_model *bm = s->bm;
-    for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
-        uint32_t p = bm->producer[bm->rd[e]];
-        if (p != GRAPH_NONE && bm->rerunnable[p] && bm->frozen_from[p] < h) return 0;
-    }
+    for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
+        if (s->cok[bm->rd[e]] && s->cfrozen[bm->rd[e]] < h) return 0;
     return 1;
 }
 
@@ -353,9 +348,8 @@ static int reads_last(const gs *s, uint32_t v, int64_t h)
 static void dead_places(gs *s)
 {
     const budget_model *bm = s->bm;
-    const graph *g = s->g;
     int rec = (s->allow & BUDGET_ALLOW_RECOMPUTE) && s->hold;
-    for (uint32_t b = 0; b < g->nbufs; b++) s->dead[b] = bm->keep[b] ? INT64_MAX : bm->lastread[b];
+    for (uint32_t b = 0; b < bm->nl; b++) s->dead[b] = bm->keep[b] ? INT64_MAX : bm->lastread[b];
     for (uint32_t i = bm->m; rec && i-- > 0;) {
         uint32_t v = bm->order[i];
         int64_t later = i;
@@ -363,21 +357,20 @@ static void dead_places(gs *s)
          * horizon; 3 only where its reads could be made again as late, too (else the write
          * is kept: a gradient the optimizer reads late would hold every activation to
          * then); hold 1: anything, until a change in place stops it. */
-        for (uint32_t e = bm->wr_off[v]; bm->rerunnable[v] && e < bm->wr_off[v + 1]; e++) {
+        for (uint32_t e = bm->wr_off[v]; s->rr[v] && e < bm->wr_off[v + 1]; e++) {
             int64_t h = s->dead[bm->wr[e]];
-            if (s->hold == 3 && (bm->frozen_from[v] < h || !reads_last(s, v, h)))
+            if (s->hold == 3 && (s->cfrozen[bm->wr[e]] < h || !reads_last(s, v, h)))
                 s->nomake[bm->wr[e]] = 1;
-            else if (h > later && (s->hold != 2 || bm->frozen_from[v] >= h)) later = h;
+            else if (h > later && (s->hold != 2 || s->cfrozen[bm->wr[e]] >= h)) later = h;
         }
-        if (later > bm->frozen_from[v]) later = bm->frozen_from[v]; /* it reruns no later */
+        if (later > s->frozen[v]) later = s->frozen[v]; /* it reruns no later */
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
             if (later > s->dead[bm->rd[e]]) s->dead[bm->rd[e]] = later;
     }
-    for (uint32_t b = 0; b < g->nbufs; b++) {
-        uint32_t p = bm->producer[b];
-        if (!bm->keep[b] && rec && p != GRAPH_NONE && bm->rerunnable[p] &&
-            (s->hold >= 2 ? bm->frozen_from[p] >= s->dead[b] && !s->nomake[b]
-                          : bm->frozen_from[p] > bm->lastread[b]))
+    for (uint32_t b = 0; b < bm->nl; b++) {
+        if (!bm->keep[b] && rec && s->cok[b] &&
+            (s->hold >= 2 ? s->cfrozen[b] >= s->dead[b] && !s->nomake[b]
+                          : s->cfrozen[b] > bm->lastread[b]))
             s->dead[b] = bm->lastread[b];
     }
 }
@@ -386,7 +379,7 @@ static void dead_places(gs *s)
 static void dead_buckets(gs *s)
 {
     const budget_model *bm = s->bm;
-    uint32_t nb = s->g->nbufs;
+    uint32_t nb = bm->nl;
     memset(s->dead_off, 0, ((size_t)bm->m + 2) * sizeof *s->dead_off);
     for (uint32_t b = 0; b < nb; b++)
         if (s->dead[b] != INT64_MAX) s->dead_off[s->dead[b] + 2]++;
@@ -399,7 +392,7 @@ static void dead_buckets(gs *s)
 static void uses(gs *s)
 {
     const budget_model *bm = s->bm;
-    uint32_t nb = s->g->nbufs;
+    uint32_t nb = bm->nl;
     for (uint32_t e = 0; e < bm->rd_off[s->g->n]; e++) s->use_off[bm->rd[e] + 1]++;
     for (uint32_t b = 0; b < nb; b++) s->use_off[b + 1] += s->use_off[b];
     memcpy(s->ucur, s->use_off, (size_t)nb * sizeof *s->ucur);
@@ -411,11 +404,63 @@ static void uses(gs *s)
     memcpy(s->ucur, s->use_off, (size_t)nb * sizeof *s->ucur);
 }
 
+/* frozen, cfrozen, cok and remake of bm: 0, or -1 out of memory. */
+static int chains(gs *s)
+{
+    const budget_model *bm = s->bm;
+    const graph *g = s->g;
+    s->frozen = malloc(((size_t)g->n + 1) * sizeof *s->frozen);
+    s->cfrozen = malloc(((size_t)bm->nl + 1) * sizeof *s->cfrozen);
+    s->cok = malloc((size_t)bm->nl + 1);
+    s->remake = malloc(((size_t)bm->nl + 1) * sizeof *s->remake);
+    s->rr = malloc((size_t)g->n + 1);
+    if (!s->frozen || !s->cfrozen || !s->cok || !s->remake || !s->rr) return -1;
+    memcpy(s->rr, bm->rerunnable, g->n);
+    for (uint32_t l = g->nbufs; s->frozen_versions && l < bm->nl; l++) s->rr[bm->producer[l]] = 0;
+    for (uint32_t v = 0; v < g->n; v++) {
+        s->frozen[v] = INT64_MAX;
+        for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
+            uint32_t nx = budget_next_version(bm, bm->rd[e]);
+            if (nx != GRAPH_NONE && bm->producer[nx] != v &&
+                (int64_t)bm->pos[bm->producer[nx]] < s->frozen[v])
+                s->frozen[v] = bm->pos[bm->producer[nx]];
+        }
+        for (uint32_t e = bm->wr_off[v]; s->frozen_versions && e < bm->wr_off[v + 1]; e++) {
+            uint32_t nx = budget_next_version(bm, bm->wr[e]);
+            if (nx != GRAPH_NONE && (int64_t)bm->pos[bm->producer[nx]] < s->frozen[v])
+                s->frozen[v] = bm->pos[bm->producer[nx]];
+        }
+    }
+    for (uint32_t b = 0; b < g->nbufs; b++)
+        for (uint32_t k = bm->vers_off[b]; k < bm->vers_off[b + 1]; k++) {
+            uint32_t l = bm->vers[k], p = bm->producer[l];
+            if (s->frozen_versions && k > bm->vers_off[b]) { /* one buffer, as version 0 */
+                s->cok[l] = s->cok[bm->vers[k - 1]];
+                s->cfrozen[l] = s->cfrozen[bm->vers[k - 1]];
+                s->remake[l] = s->remake[bm->vers[k - 1]];
+                continue;
+            }
+            int ok = p != GRAPH_NONE && s->rr[p];
+            int64_t fr = ok ? s->frozen[p] : -1;
+            double lat = p != GRAPH_NONE ? graph_latency(g, p) : 0;
+            if (k > bm->vers_off[b]) { /* a change in place: the versions before, first */
+                uint32_t q = bm->vers[k - 1];
+                ok &= s->cok[q];
+                if (s->cfrozen[q] < fr) fr = s->cfrozen[q];
+                lat += s->remake[q];
+            }
+            s->cok[l] = (uint8_t)ok;
+            s->cfrozen[l] = ok ? fr : -1;
+            s->remake[l] = lat;
+        }
+    return 0;
+}
+
 /* One walk: hold says whether what cannot be made again is kept to its horizon. */
 static int attempt(gs *s)
 {
     const graph *g = s->g;
-    size_t nb = (size_t)g->nbufs + 1, m = (size_t)s->bm->m + 2;
+    size_t nb = (size_t)s->bm->nl + 1, m = (size_t)s->bm->m + 2;
     s->present = calloc(nb, 1);
     s->host = calloc(nb, 1);
     s->inheap = calloc(nb, 1);
@@ -424,16 +469,14 @@ static int attempt(gs *s)
     s->dead = malloc(nb * sizeof *s->dead);
     s->dead_off = malloc(m * sizeof *s->dead_off);
     s->dead_at = malloc(nb * sizeof *s->dead_at);
-    s->touched = malloc(nb * sizeof *s->touched);
-    s->stamp = calloc(nb, sizeof *s->stamp);
     s->stack = malloc(m * sizeof *s->stack);
     s->cursor = malloc(m * sizeof *s->cursor);
     s->use_off = calloc(nb + 1, sizeof *s->use_off);
     s->use = malloc(((size_t)s->bm->rd_off[g->n] + 1) * sizeof *s->use);
     s->ucur = malloc(nb * sizeof *s->ucur);
     int ok = s->use_off && s->use && s->ucur && s->present && s->host && s->inheap && s->pin &&
-             s->nomake && s->dead && s->dead_off && s->dead_at && s->touched && s->stamp &&
-             s->stack && s->cursor && heap_init(&s->h, g->nbufs + 1, g->nbufs + 1) == 0;
+             s->nomake && s->dead && s->dead_off && s->dead_at && s->stack && s->cursor &&
+             heap_init(&s->h, s->bm->nl + 1, s->bm->nl + 1) == 0 && chains(s) == 0;
     if (ok) {
         uses(s);
         dead_places(s);
@@ -449,236 +492,82 @@ static int attempt(gs *s)
     free(s->dead);
     free(s->dead_off);
     free(s->dead_at);
-    free(s->touched);
-    free(s->stamp);
     free(s->stack);
     free(s->cursor);
     free(s->use_off);
     free(s->use);
     free(s->ucur);
+    free(s->frozen);
+    free(s->cfrozen);
+    free(s->cok);
+    free(s->remake);
+    free(s->rr);
+    s->rr = NULL;
+    s->frozen = s->cfrozen = NULL;
+    s->cok = NULL;
+    s->remake = NULL;
     return !ok || s->oom ? -1 : 0;
+}
+
+/* Whether some version changed in place could be made again (its changer may run again). */
+static int remakes_changes(const budget_model *bm)
+{
+    for (uint32_t l = bm->g->nbufs; l < bm->nl; l++)
+        if (bm->rerunnable[bm->producer[l]]) return 1;
+    return 0;
 }
 
 /* The walks of one rule, the first plan found: keeping what cannot be made again as long as
  * a rerun may read it (holds 3, 2 and 1, ever bolder); failing that, freeing it after its last
- * reader (a rerun that then needs it fails). */
-static int walks(gs *s)
+ * reader (a rerun that then needs it fails). Where versions changed in place could be made
+ * again, the same walks once more with none made again (what is changed in place kept from
+ * its first change, its producer not run again after it: a version made again holds more to
+ * the horizon, and may cost more than it saves): the plan of less extra time, then of the lower
+ * peak. A baseline's walks (ckpt) follow its rule: the first plan, versions made again. */
+int budget_greedy_walks(gs *s)
 {
-    for (int hold = 3; hold >= 0; hold--) {
-        s->p->n = 0;
-        s->hold = hold;
-        s->work = 0;
-        if (attempt(s)) return -1;
-        if (s->o->found || s->o->stopped != SOLVE_DONE) break;
-    }
-    return 0;
-}
-
-/* The checked extra time of plan p on bm (the given order's model); HUGE_VAL when it fails. */
-static double extra(const budget_model *bm, double bw, const budget_plan *p)
-{
-    budget_stats st;
+    budget_plan best = {0};
+    budget_outcome bo = {0};
+    budget_stats st = {0}, bs = {.extra_ms = HUGE_VAL};
     char err[8];
-    return budget_check(bm, p, bw, &st, err, sizeof err) ? HUGE_VAL : st.extra_ms;
-}
-
-/* The plan of less extra time of p (*pe its extra time, NAN: not known yet) and q into p. */
-static void keep_cheaper(const budget_model *bm, double bw, budget_plan *p, budget_outcome *o,
-                         double *pe, budget_plan *q, const budget_outcome *oq)
-{
-    if (!oq->found) return;
-    if (o->found && isnan(*pe)) *pe = extra(bm, bw, p);
-    double qe = extra(bm, bw, q);
-    if (qe == HUGE_VAL || (o->found && !(qe < *pe))) return; /* the checker's word is final */
-    budget_plan t = *p;
-    *p = *q;
-    *q = t;
-    *o = *oq;
-    *pe = qe;
-}
-
-/* Every rule along bm's order: two rules, cost a byte and cost a byte over staleness, and with
- * offload allowed both again by recompute alone (an offload's copies may queue up where reruns
- * would not); the plan of least extra time (checked on given) in p. */
-static int rules(gs s, const budget_model *given, double *pe)
-{
-    budget_plan other = {0};
-    budget_outcome oo;
-    memset(s.o, 0, sizeof *s.o);
-    s.p->n = 0;
-    *pe = (double)NAN;
-    if (walks(&s)) return -1;
-    for (int k = 1; k < 4 && s.o->stopped == SOLVE_DONE; k++) {
-        if (k >= 2 && s.allow != (BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD)) break;
-        gs t = s;
-        t.p = &other;
-        t.o = &oo;
-        t.staleness = k & 1;
-        t.allow = k >= 2 ? BUDGET_ALLOW_RECOMPUTE : s.allow;
-        memset(&oo, 0, sizeof oo);
-        if (walks(&t)) {
-            budget_plan_free(&other);
-            return -1;
+    int modes = remakes_changes(s->bm) ? 2 : 1, r = 0;
+    for (int mode = 0; mode < modes && !r; mode++) {
+        s->frozen_versions = mode;
+        for (int hold = 3; hold >= 0; hold--) {
+            s->p->n = 0;
+            s->hold = hold;
+            s->work = 0;
+            if ((r = attempt(s)) != 0) break;
+            if (s->o->found || s->o->stopped != SOLVE_DONE) break;
         }
-        keep_cheaper(given, s.bw, s.p, s.o, pe, &other, &oo);
-    }
-    budget_plan_free(&other);
-    return 0;
-}
-
-/* The model along policy priority's order (memory-aware: it runs an optimizer's update as soon
- * as its gradient is made, where the given order may hold every gradient to the end), when
- * that order differs from the given one and keeps its producers; else *ok 0. */
-static int priority_model(const budget_model *bm, budget_model *pm, int *ok)
-{
-    char err[160];
-    *ok = 0;
-    if (budget_model_init_order(pm, bm->g, policy_find("priority"), err, sizeof err))
-        return strstr(err, "out of memory") ? -1 : 0;
-    int same = 1;
-    for (uint32_t i = 0; i < bm->m; i++) same &= pm->order[i] == bm->order[i];
-    int prod = 1;
-    for (uint32_t b = 0; b < bm->g->nbufs; b++) prod &= pm->producer[b] == bm->producer[b];
-    *ok = !same && prod;
-    if (!*ok) budget_model_free(pm);
-    return 0;
-}
-
-/* s's walk along priority's order (when it differs from the given one), its plan taken into
- * s.p where it costs less than *pe (s.p's extra time). 0, or -1 out of memory. */
-static int along_priority(gs s, double *pe)
-{
-    const budget_model *bm = s.bm;
-    budget_model pm;
-    int ok;
-    if (priority_model(bm, &pm, &ok)) return -1;
-    if (!ok) return 0;
-    budget_plan other = {0};
-    budget_outcome oo;
-    double oe;
-    budget_outcome *o = s.o;
-    budget_plan *p = s.p;
-    s.bm = &pm;
-    s.p = &other;
-    s.o = &oo;
-    int r = rules(s, bm, &oe);
-    budget_model_free(&pm);
-    if (!r) {
-        if (oo.stopped != SOLVE_DONE && !o->found) *o = oo;
-        keep_cheaper(bm, s.bw, p, o, pe, &other, &oo);
-    }
-    budget_plan_free(&other);
-    return r;
-}
-
-int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                  const solve_ctx *c, budget_plan *p, budget_outcome *o)
-{
-    gs s = {.bm = bm,
-            .g = bm->g,
-            .budget = budget,
-            .allow = allow,
-            .c = c,
-            .p = p,
-            .o = o,
-            .bw = bandwidth};
-    s.start = solve_now(c);
-    /* Along the given order, then along priority's: the plan of less extra time. */
-    double pe;
-    if (rules(s, bm, &pe)) return -1;
-    if (o->found && isnan(pe)) pe = extra(bm, bandwidth, p);
-    if (o->stopped == SOLVE_DONE && !(o->found && pe <= 0) && along_priority(s, &pe)) return -1;
-    if (!o->found) p->n = 0;
-    return 0;
-}
-
-/* A baseline's walk: the forward nodes not in ckpt have their outputs dropped after the
- * forward and made again in the backward. */
-static int baseline(const budget_model *bm, const solve_ctx *c, uint8_t *ckpt, int64_t last,
-                    budget_plan *p, budget_outcome *o)
-{
-    gs s = {.bm = bm,
-            .g = bm->g,
-            .budget = INT64_MAX,
-            .allow = BUDGET_ALLOW_RECOMPUTE,
-            .c = c,
-            .p = p,
-            .o = o,
-            .ckpt = ckpt,
-            .last_fwd = last};
-    s.start = solve_now(c);
-    int r = walks(&s);
-    free(ckpt);
-    if (!o->found) p->n = 0;
-    return r;
-}
-
-/* The last forward node's place and the count of forward nodes (0: none, o says so). */
-static uint32_t forward_nodes(const budget_model *bm, int64_t *last, budget_outcome *o)
-{
-    uint32_t nf = 0;
-    *last = -1;
-    memset(o, 0, sizeof *o);
-    for (uint32_t i = 0; i < bm->m; i++)
-        if (graph_phase(bm->g, bm->order[i]) == GRAPH_PHASE_FORWARD) {
-            nf++;
-            *last = i;
+        if (r || !s->o->found) {
+            if (!r && s->o->stopped != SOLVE_DONE) break; /* a limit: what was found stands */
+            continue;
         }
-    if (!nf) snprintf(o->why, sizeof o->why, "no compute node has Phase forward");
-    return nf;
-}
-
-int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o)
-{
-    const graph *g = bm->g;
-    int64_t last;
-    uint32_t nf = forward_nodes(bm, &last, o);
-    if (!nf) return 0;
-    uint8_t *ckpt = calloc((size_t)g->n + 1, 1);
-    if (!ckpt) return -1;
-    uint32_t k = 1, f = 0;
-    while ((uint64_t)k * k < nf) k++;
-    for (uint32_t i = 0; i < bm->m; i++)
-        if (graph_phase(g, bm->order[i]) == GRAPH_PHASE_FORWARD && ++f % k == 0)
-            ckpt[bm->order[i]] = 1;
-    return baseline(bm, c, ckpt, last, p, o);
-}
-
-/* Pointwise ops and views, by name (lower case, a word in it; not where a word of a costly
- * op is in it, as addmm's add): cheap to run again (PyTorch's min-cut partitioner recomputes
- * such ops by default). */
-int budget_cheap_op(const char *op)
-{
-    static const char *const words[] = {
-        "relu",  "gelu",   "silu",  "sigmoid", "tanh",       "threshold", "hardtanh", "add",
-        "sub",   "mul",    "div",   "neg",     "exp",        "log",       "sqrt",     "pow",
-        "clamp", "where",  "view",  "reshape", "permute",    "transpose", "expand",   "squeeze",
-        "slice", "select", "clone", "detach",  "contiguous", "flatten",   "alias",    "_to_copy"};
-    char low[64];
-    size_t k = 0;
-    for (; op[k] && k + 1 < sizeof low; k++) low[k] = (char)tolower((unsigned char)op[k]);
-    low[k] = 0;
-    if (!strcmp(low, "t")) return 1; /* the transpose of a matrix */
-    static const char *const dear[] = {"mm",   "conv",    "matmul",    "linear",    "norm",
-                                       "pool", "softmax", "embedding", "attention", "lstm"};
-    for (size_t i = 0; i < sizeof dear / sizeof dear[0]; i++) /* addmm, matmul: not pointwise */
-        if (strstr(low, dear[i])) return 0;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strstr(low, words[i])) return 1;
-    return 0;
-}
-
-int budget_cheap(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o)
-{
-    const graph *g = bm->g;
-    int64_t last;
-    if (!forward_nodes(bm, &last, o)) return 0;
-    uint8_t *ckpt = calloc((size_t)g->n + 1, 1);
-    if (!ckpt) return -1;
-    for (uint32_t i = 0; i < bm->m; i++) {
-        uint32_t v = bm->order[i];
-        if (graph_phase(g, v) == GRAPH_PHASE_FORWARD && !budget_cheap_op(graph_op(g, v)))
-            ckpt[v] = 1;
+        double bw = s->bw > 0 ? s->bw : BUDGET_BANDWIDTH; /* the baselines move nothing */
+        if (s->ckpt) { /* a baseline: its rule as stated, every version made again if it can */
+            bs.extra_ms = 0;
+            budget_plan t = best;
+            best = *s->p;
+            *s->p = t;
+            bo = *s->o;
+            break;
+        }
+        if (modes > 1 && budget_check(s->bm, s->p, bw, &st, err, sizeof err)) continue;
+        if (st.extra_ms < bs.extra_ms || (st.extra_ms == bs.extra_ms && st.peak < bs.peak)) {
+            budget_plan t = best; /* less extra time; at a tie, the lower peak (a baseline's) */
+            best = *s->p;
+            *s->p = t;
+            bo = *s->o;
+            bs = st;
+        }
     }
-    return baseline(bm, c, ckpt, last, p, o);
+    if (!r && bs.extra_ms < HUGE_VAL) {
+        budget_plan t = best;
+        best = *s->p;
+        *s->p = t;
+        *s->o = bo;
+    }
+    budget_plan_free(&best);
+    return r;
 }

@@ -39,8 +39,11 @@ const char *budget_op_word(uint32_t op)
 void budget_model_free(budget_model *bm)
 {
     free(bm->order);
-    free(bm->changed_at);
-    free(bm->frozen_from);
+    free(bm->phys);
+    free(bm->ver);
+    free(bm->vers_off);
+    free(bm->vers);
+    free(bm->size);
     free(bm->pos);
     free(bm->rd_off);
     free(bm->rd);
@@ -74,43 +77,6 @@ static int rerunnable(const graph *g, uint32_t v)
     return strcmp(op, "Input") != 0 && graph_phase(g, v) != GRAPH_PHASE_OPTIMIZER && !random_op(op);
 }
 
-/* A buffer changed in place ("InPlace") holds what its writers made of it: a writer never
- * runs again (it would change it twice), and a node that writes or reads it may run again
- * only before its next change after the node's own place: after it, the rerun would make or
- * read something else (rerunning the writers in order is not modelled). From then on what the
- * node made is kept or offloaded. */
-static int model_inplace(budget_model *bm)
-{
-    const graph *g = bm->g;
-    bm->changed_at = malloc(((size_t)g->nbufs + 1) * sizeof *bm->changed_at);
-    bm->frozen_from = malloc(((size_t)g->n + 1) * sizeof *bm->frozen_from);
-    int64_t *next = malloc(((size_t)g->nbufs + 1) * sizeof *next);
-    if (!bm->changed_at || !bm->frozen_from || !next) {
-        free(next);
-        return -1;
-    }
-    for (uint32_t b = 0; b < g->nbufs; b++) bm->changed_at[b] = next[b] = INT64_MAX;
-    for (uint32_t v = 0; v < g->n; v++) bm->frozen_from[v] = INT64_MAX;
-    /* Back to front, next[b] is b's first change after the place being looked at. */
-    for (uint32_t i = bm->m; g->inplace && i-- > 0;) {
-        uint32_t v = bm->order[i];
-        int64_t f = INT64_MAX;
-        for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
-            if (next[bm->rd[e]] < f) f = next[bm->rd[e]];
-        for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
-            if (next[bm->wr[e]] < f) f = next[bm->wr[e]];
-        bm->frozen_from[v] = f;
-        for (uint32_t k = 0; k < g->in_off[v + 1] - g->in_off[v]; k++) {
-            if (!graph_input_inplace(g, v, k)) continue;
-            uint32_t b = graph_find_buf(g, g->inputs[g->in_off[v] + k]);
-            bm->rerunnable[v] = 0;
-            if (b != GRAPH_NONE) bm->changed_at[b] = next[b] = i;
-        }
-    }
-    free(next);
-    return 0;
-}
-
 /* The order (pol's run, policy given's when NULL), the compute nodes' places and the
  * producers. */
 static int model_order(budget_model *bm, const policy *pol, char *err, size_t errcap)
@@ -120,7 +86,7 @@ static int model_order(budget_model *bm, const policy *pol, char *err, size_t er
     if (policy_run(g, pol ? pol : policy_find("given"), NULL, &r, err, errcap)) return -1;
     bm->order = malloc(((size_t)g->n + 1) * sizeof *bm->order);
     bm->pos = malloc(((size_t)g->n + 1) * sizeof *bm->pos);
-    bm->producer = malloc(((size_t)g->nbufs + 1) * sizeof *bm->producer);
+    bm->producer = malloc(((size_t)g->nbufs + g->in_off[g->n] + 1) * sizeof *bm->producer);
     if (!bm->order || !bm->pos || !bm->producer) {
         policy_run_free(&r);
         snprintf(err, errcap, "out of memory");
@@ -148,35 +114,104 @@ static int model_order(budget_model *bm, const policy *pol, char *err, size_t er
     return 0;
 }
 
-/* Each compute node's writes (what it produces) and reads (its other Inputs, once each). */
-static int model_access(budget_model *bm, uint32_t *mark)
+/* Each compute node's reads: its Inputs but those it produces, once each (buffers). */
+static int model_reads(budget_model *bm, uint32_t *mark)
 {
     const graph *g = bm->g;
     size_t nin = g->in_off[g->n];
     bm->rd_off = calloc((size_t)g->n + 1, sizeof *bm->rd_off);
-    bm->wr_off = calloc((size_t)g->n + 2, sizeof *bm->wr_off);
     bm->rd = malloc((nin + 1) * sizeof *bm->rd);
-    bm->wr = malloc(((size_t)g->nbufs + 1) * sizeof *bm->wr);
-    if (!bm->rd_off || !bm->wr_off || !bm->rd || !bm->wr) return -1;
-    for (uint32_t b = 0; b < g->nbufs; b++)
-        if (bm->producer[b] != GRAPH_NONE) bm->wr_off[bm->producer[b] + 2]++;
-    for (uint32_t i = 0; i < g->n; i++) bm->wr_off[i + 2] += bm->wr_off[i + 1];
-    for (uint32_t b = 0; b < g->nbufs; b++)
-        if (bm->producer[b] != GRAPH_NONE) bm->wr[bm->wr_off[bm->producer[b] + 1]++] = b;
+    if (!bm->rd_off || !bm->rd) return -1;
     size_t k = 0;
     for (uint32_t i = 0; i < g->n; i++) {
         bm->rd_off[i] = (uint32_t)k;
         if (g->kind[i] != NODE_COMPUTE) continue;
-        for (uint32_t e = bm->wr_off[i]; e < bm->wr_off[i + 1]; e++) mark[bm->wr[e]] = i;
         for (uint32_t e = g->in_off[i]; e < g->in_off[i + 1]; e++) {
             uint32_t b = graph_find_buf(g, g->inputs[e]);
-            if (b == GRAPH_NONE || mark[b] == i) continue;
+            if (b == GRAPH_NONE || bm->producer[b] == i || mark[b] == i) continue;
             mark[b] = i;
             bm->rd[k++] = b;
         }
     }
     bm->rd_off[g->n] = (uint32_t)k;
     return 0;
+}
+
+/* The versions, along the given order (gorder, m nodes): each node's reads become the
+ * versions current at its place, and each change in place a new version that the changer
+ * produces; then phys, ver, size and each buffer's versions. */
+static int model_versions(budget_model *bm, const uint32_t *gorder, uint32_t *cur)
+{
+    const graph *g = bm->g;
+    uint32_t nb = g->nbufs;
+    bm->nl = nb;
+    for (uint32_t b = 0; b < nb; b++) cur[b] = b;
+    size_t cap = (size_t)nb + g->in_off[g->n] + 1;
+    bm->phys = malloc(cap * sizeof *bm->phys);
+    bm->ver = malloc(cap * sizeof *bm->ver);
+    if (!bm->phys || !bm->ver) return -1;
+    for (uint32_t b = 0; b < nb; b++) {
+        bm->phys[b] = b;
+        bm->ver[b] = 0;
+    }
+    for (uint32_t s = 0; g->inplace && s < bm->m; s++) {
+        uint32_t v = gorder[s];
+        /* the reads, as before its own change */
+        for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) bm->rd[e] = cur[bm->rd[e]];
+        for (uint32_t k = 0; k < g->in_off[v + 1] - g->in_off[v]; k++) {
+            uint32_t b = graph_find_buf(g, g->inputs[g->in_off[v] + k]), e = bm->rd_off[v];
+            if (!graph_input_inplace(g, v, k) || b == GRAPH_NONE) continue;
+            while (e < bm->rd_off[v + 1] && bm->phys[bm->rd[e]] != b) e++;
+            if (e == bm->rd_off[v + 1] || cur[b] != bm->rd[e]) continue; /* its own, or twice */
+            uint32_t n = bm->nl++;
+            bm->phys[n] = b;
+            bm->ver[n] = bm->ver[bm->rd[e]] + 1;
+            bm->producer[n] = v;
+            cur[b] = n;
+        }
+    }
+    bm->size = malloc(((size_t)bm->nl + 1) * sizeof *bm->size);
+    bm->vers_off = calloc((size_t)nb + 2, sizeof *bm->vers_off);
+    bm->vers = malloc(((size_t)bm->nl + 1) * sizeof *bm->vers);
+    if (!bm->size || !bm->vers_off || !bm->vers) return -1;
+    for (uint32_t l = 0; l < bm->nl; l++) {
+        bm->size[l] = g->buf_size[bm->phys[l]];
+        bm->vers_off[bm->phys[l] + 2]++;
+    }
+    for (uint32_t b = 0; b < nb; b++) bm->vers_off[b + 2] += bm->vers_off[b + 1];
+    for (uint32_t l = 0; l < bm->nl; l++) bm->vers[bm->vers_off[bm->phys[l] + 1]++] = l;
+    return 0;
+}
+
+/* What each compute node writes: the logical buffers it produces. */
+static int model_writes(budget_model *bm)
+{
+    const graph *g = bm->g;
+    bm->wr_off = calloc((size_t)g->n + 2, sizeof *bm->wr_off);
+    bm->wr = malloc(((size_t)bm->nl + 1) * sizeof *bm->wr);
+    if (!bm->wr_off || !bm->wr) return -1;
+    for (uint32_t l = 0; l < bm->nl; l++)
+        if (bm->producer[l] != GRAPH_NONE) bm->wr_off[bm->producer[l] + 2]++;
+    for (uint32_t i = 0; i < g->n; i++) bm->wr_off[i + 2] += bm->wr_off[i + 1];
+    for (uint32_t l = 0; l < bm->nl; l++)
+        if (bm->producer[l] != GRAPH_NONE) bm->wr[bm->wr_off[bm->producer[l] + 1]++] = l;
+    return 0;
+}
+
+/* The given order (policy given's run) where the model follows another: *own set when it is
+ * bm's own order (nothing to free). */
+static uint32_t *given_order(budget_model *bm, const struct policy *pol, char *err, size_t errcap)
+{
+    const graph *g = bm->g;
+    if (!pol || pol == policy_find("given") || !g->inplace) return bm->order;
+    run r;
+    if (policy_run(g, policy_find("given"), NULL, &r, err, errcap)) return NULL;
+    uint32_t *o = malloc(((size_t)bm->m + 1) * sizeof *o), k = 0;
+    for (uint32_t s = 0; o && s < g->n; s++)
+        if (g->kind[r.order[s]] == NODE_COMPUTE) o[k++] = r.order[s];
+    policy_run_free(&r);
+    if (!o) snprintf(err, errcap, "out of memory");
+    return o;
 }
 
 int budget_model_init(budget_model *bm, const graph *g, char *err, size_t errcap)
@@ -194,27 +229,39 @@ int budget_model_init_order(budget_model *bm, const graph *g, const policy *pol,
         return -1;
     }
     uint32_t *mark = malloc(((size_t)g->nbufs + 1) * sizeof *mark);
+    uint32_t *gorder = NULL;
     bm->rerunnable = malloc((size_t)g->n + 1);
-    bm->keep = malloc((size_t)g->nbufs + 1);
-    bm->lastread = malloc(((size_t)g->nbufs + 1) * sizeof *bm->lastread);
-    if (!mark || !bm->rerunnable || !bm->keep || !bm->lastread) goto oom;
+    if (!mark || !bm->rerunnable) goto oom;
     for (uint32_t b = 0; b < g->nbufs; b++) mark[b] = GRAPH_NONE;
-    if (model_access(bm, mark)) goto oom;
+    if (model_reads(bm, mark)) goto oom;
+    gorder = given_order(bm, pol, err, errcap);
+    if (!gorder) {
+        free(mark);
+        budget_model_free(bm);
+        return -1;
+    }
+    if (model_versions(bm, gorder, mark) || model_writes(bm)) goto oom;
+    if (gorder != bm->order) free(gorder);
+    gorder = NULL;
     free(mark);
     mark = NULL;
+    bm->keep = malloc((size_t)bm->nl + 1);
+    bm->lastread = malloc(((size_t)bm->nl + 1) * sizeof *bm->lastread);
+    if (!bm->keep || !bm->lastread) goto oom;
     for (uint32_t v = 0; v < g->n; v++)
         bm->rerunnable[v] = g->kind[v] == NODE_COMPUTE && rerunnable(g, v);
-    if (model_inplace(bm)) goto oom;
-    for (uint32_t b = 0; b < g->nbufs; b++) {
-        bm->keep[b] = g->buf_free[b] == GRAPH_NONE;
-        bm->lastread[b] = bm->producer[b] == GRAPH_NONE ? -1 : (int64_t)bm->pos[bm->producer[b]];
-        if (bm->producer[b] == GRAPH_NONE) bm->initial += g->buf_size[b];
+    for (uint32_t l = 0; l < bm->nl; l++) {
+        uint32_t b = bm->phys[l];
+        bm->keep[l] = g->buf_free[b] == GRAPH_NONE && budget_last_version(bm, b) == l;
+        bm->lastread[l] = bm->producer[l] == GRAPH_NONE ? -1 : (int64_t)bm->pos[bm->producer[l]];
+        if (bm->producer[l] == GRAPH_NONE) bm->initial += bm->size[l];
     }
     for (uint32_t v = 0; v < g->n; v++)
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
             if ((int64_t)bm->pos[v] > bm->lastread[bm->rd[e]]) bm->lastread[bm->rd[e]] = bm->pos[v];
     return 0;
 oom:
+    if (gorder && gorder != bm->order) free(gorder);
     free(mark);
     budget_model_free(bm);
     snprintf(err, errcap, "out of memory");
@@ -228,11 +275,16 @@ int budget_given_plan(const budget_model *bm, budget_plan *p)
     uint32_t *off = calloc((size_t)bm->m + 2, sizeof *off);
     uint32_t *at = malloc(((size_t)g->nbufs + 1) * sizeof *at);
     int bad = !off || !at;
-    for (uint32_t b = 0; !bad && b < g->nbufs; b++)
-        if (!bm->keep[b]) off[bm->lastread[b] + 2]++;
+    /* a buffer goes after its last version's last reader (the versions before are consumed) */
+    for (uint32_t b = 0; !bad && b < g->nbufs; b++) {
+        uint32_t l = budget_last_version(bm, b);
+        if (g->buf_free[b] != GRAPH_NONE) off[bm->lastread[l] + 2]++;
+    }
     for (uint32_t s = 0; !bad && s < bm->m + 1; s++) off[s + 1] += off[s];
-    for (uint32_t b = 0; !bad && b < g->nbufs; b++)
-        if (!bm->keep[b]) at[off[bm->lastread[b] + 1]++] = b;
+    for (uint32_t b = 0; !bad && b < g->nbufs; b++) {
+        uint32_t l = budget_last_version(bm, b);
+        if (g->buf_free[b] != GRAPH_NONE) at[off[bm->lastread[l] + 1]++] = b;
+    }
     /* After the fill, off[s] ends bucket s: the frees after the run at place s - 1 (s = 0: at
      * the start), which begins where bucket s - 1 ends. */
     for (uint32_t s = 0; !bad && s <= bm->m; s++) {
@@ -247,16 +299,17 @@ int budget_given_plan(const budget_model *bm, budget_plan *p)
 
 int64_t budget_lower_bound(const budget_model *bm)
 {
-    const graph *g = bm->g;
     int64_t lb = bm->initial, end = 0;
-    for (uint32_t b = 0; b < g->nbufs; b++)
-        if (bm->keep[b]) end += g->buf_size[b];
+    for (uint32_t l = 0; l < bm->nl; l++)
+        if (bm->keep[l]) end += bm->size[l];
     if (end > lb) lb = end;
     for (uint32_t s = 0; s < bm->m; s++) {
         uint32_t v = bm->order[s];
         int64_t ws = 0;
-        for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) ws += g->buf_size[bm->rd[e]];
-        for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) ws += g->buf_size[bm->wr[e]];
+        for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) ws += bm->size[bm->rd[e]];
+        /* a change in place takes no bytes: it writes over the version it reads */
+        for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
+            if (!bm->ver[bm->wr[e]]) ws += bm->size[bm->wr[e]];
         if (ws > lb) lb = ws;
     }
     return lb;

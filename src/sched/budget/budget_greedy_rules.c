@@ -1,0 +1,221 @@
+/* budget_greedy_rules.c: the greedy solver of a memory budget: its rules (cost a byte, over
+ * staleness, recompute alone) along the given order and policy priority's, the plan of least
+ * extra time; and Chen's sqrt(n) checkpointing and recompute-every-cheap-op on the same walk,
+ * the baselines. Exports budget_greedy, budget_chen, budget_cheap and budget_cheap_op. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "budget_greedy_internal.h"
+#include "sched/policy/policy.h"
+
+/* The checked extra time of plan p on bm (the given order's model); HUGE_VAL when it fails. */
+static double extra(const budget_model *bm, double bw, const budget_plan *p)
+{
+    budget_stats st;
+    char err[8];
+    return budget_check(bm, p, bw, &st, err, sizeof err) ? HUGE_VAL : st.extra_ms;
+}
+
+/* The plan of less extra time of p (*pe its extra time, NAN: not known yet) and q into p. */
+static void keep_cheaper(const budget_model *bm, double bw, budget_plan *p, budget_outcome *o,
+                         double *pe, budget_plan *q, const budget_outcome *oq)
+{
+    if (!oq->found) return;
+    if (o->found && isnan(*pe)) *pe = extra(bm, bw, p);
+    double qe = extra(bm, bw, q);
+    if (qe == HUGE_VAL || (o->found && !(qe < *pe))) return; /* the checker's word is final */
+    budget_plan t = *p;
+    *p = *q;
+    *q = t;
+    *o = *oq;
+    *pe = qe;
+}
+
+/* Every rule along bm's order: two rules, cost a byte and cost a byte over staleness, and with
+ * offload allowed both again by recompute alone (an offload's copies may queue up where reruns
+ * would not); the plan of least extra time (checked on given) in p. */
+static int rules(gs s, const budget_model *given, double *pe)
+{
+    budget_plan other = {0};
+    budget_outcome oo;
+    memset(s.o, 0, sizeof *s.o);
+    s.p->n = 0;
+    *pe = (double)NAN;
+    if (budget_greedy_walks(&s)) return -1;
+    for (int k = 1; k < 4 && s.o->stopped == SOLVE_DONE; k++) {
+        if (k >= 2 && s.allow != (BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD)) break;
+        gs t = s;
+        t.p = &other;
+        t.o = &oo;
+        t.staleness = k & 1;
+        t.allow = k >= 2 ? BUDGET_ALLOW_RECOMPUTE : s.allow;
+        memset(&oo, 0, sizeof oo);
+        if (budget_greedy_walks(&t)) {
+            budget_plan_free(&other);
+            return -1;
+        }
+        keep_cheaper(given, s.bw, s.p, s.o, pe, &other, &oo);
+    }
+    budget_plan_free(&other);
+    return 0;
+}
+
+/* The model along policy priority's order (memory-aware: it runs an optimizer's update as soon
+ * as its gradient is made, where the given order may hold every gradient to the end), when
+ * that order differs from the given one and keeps its producers; else *ok 0. */
+static int priority_model(const budget_model *bm, budget_model *pm, int *ok)
+{
+    char err[160];
+    *ok = 0;
+    if (budget_model_init_order(pm, bm->g, policy_find("priority"), err, sizeof err))
+        return strstr(err, "out of memory") ? -1 : 0;
+    int same = 1;
+    for (uint32_t i = 0; i < bm->m; i++) same &= pm->order[i] == bm->order[i];
+    int prod = 1;
+    for (uint32_t b = 0; b < bm->nl; b++) prod &= pm->producer[b] == bm->producer[b];
+    *ok = !same && prod;
+    if (!*ok) budget_model_free(pm);
+    return 0;
+}
+
+/* s's walk along priority's order (when it differs from the given one), its plan taken into
+ * s.p where it costs less than *pe (s.p's extra time). 0, or -1 out of memory. */
+static int along_priority(gs s, double *pe)
+{
+    const budget_model *bm = s.bm;
+    budget_model pm;
+    int ok;
+    if (priority_model(bm, &pm, &ok)) return -1;
+    if (!ok) return 0;
+    budget_plan other = {0};
+    budget_outcome oo;
+    double oe;
+    budget_outcome *o = s.o;
+    budget_plan *p = s.p;
+    s.bm = &pm;
+    s.p = &other;
+    s.o = &oo;
+    int r = rules(s, bm, &oe);
+    budget_model_free(&pm);
+    if (!r) {
+        if (oo.stopped != SOLVE_DONE && !o->found) *o = oo;
+        keep_cheaper(bm, s.bw, p, o, pe, &other, &oo);
+    }
+    budget_plan_free(&other);
+    return r;
+}
+
+int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
+                  const solve_ctx *c, budget_plan *p, budget_outcome *o)
+{
+    gs s = {.bm = bm,
+            .g = bm->g,
+            .budget = budget,
+            .allow = allow,
+            .c = c,
+            .p = p,
+            .o = o,
+            .bw = bandwidth};
+    s.start = solve_now(c);
+    /* Along the given order, then along priority's: the plan of less extra time. */
+    double pe;
+    if (rules(s, bm, &pe)) return -1;
+    if (o->found && isnan(pe)) pe = extra(bm, bandwidth, p);
+    if (o->stopped == SOLVE_DONE && !(o->found && pe <= 0) && along_priority(s, &pe)) return -1;
+    if (!o->found) p->n = 0;
+    return 0;
+}
+
+/* A baseline's walk: the forward nodes not in ckpt have their outputs dropped after the
+ * forward and made again in the backward. */
+static int baseline(const budget_model *bm, const solve_ctx *c, uint8_t *ckpt, int64_t last,
+                    budget_plan *p, budget_outcome *o)
+{
+    gs s = {.bm = bm,
+            .g = bm->g,
+            .budget = INT64_MAX,
+            .allow = BUDGET_ALLOW_RECOMPUTE,
+            .c = c,
+            .p = p,
+            .o = o,
+            .ckpt = ckpt,
+            .last_fwd = last};
+    s.start = solve_now(c);
+    int r = budget_greedy_walks(&s);
+    free(ckpt);
+    if (!o->found) p->n = 0;
+    return r;
+}
+
+/* The last forward node's place and the count of forward nodes (0: none, o says so). */
+static uint32_t forward_nodes(const budget_model *bm, int64_t *last, budget_outcome *o)
+{
+    uint32_t nf = 0;
+    *last = -1;
+    memset(o, 0, sizeof *o);
+    for (uint32_t i = 0; i < bm->m; i++)
+        if (graph_phase(bm->g, bm->order[i]) == GRAPH_PHASE_FORWARD) {
+            nf++;
+            *last = i;
+        }
+    if (!nf) snprintf(o->why, sizeof o->why, "no compute node has Phase forward");
+    return nf;
+}
+
+int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o)
+{
+    const graph *g = bm->g;
+    int64_t last;
+    uint32_t nf = forward_nodes(bm, &last, o);
+    if (!nf) return 0;
+    uint8_t *ckpt = calloc((size_t)g->n + 1, 1);
+    if (!ckpt) return -1;
+    uint32_t k = 1, f = 0;
+    while ((uint64_t)k * k < nf) k++;
+    for (uint32_t i = 0; i < bm->m; i++)
+        if (graph_phase(g, bm->order[i]) == GRAPH_PHASE_FORWARD && ++f % k == 0)
+            ckpt[bm->order[i]] = 1;
+    return baseline(bm, c, ckpt, last, p, o);
+}
+
+/* Pointwise ops and views, by name (lower case, a word in it; not where a word of a costly
+ * op is in it, as addmm's add): cheap to run again (PyTorch's min-cut partitioner recomputes
+ * such ops by default). */
+int budget_cheap_op(const char *op)
+{
+    static const char *const words[] = {
+        "relu",  "gelu",   "silu",  "sigmoid", "tanh",       "threshold", "hardtanh", "add",
+        "sub",   "mul",    "div",   "neg",     "exp",        "log",       "sqrt",     "pow",
+        "clamp", "where",  "view",  "reshape", "permute",    "transpose", "expand",   "squeeze",
+        "slice", "select", "clone", "detach",  "contiguous", "flatten",   "alias",    "_to_copy"};
+    char low[64];
+    size_t k = 0;
+    for (; op[k] && k + 1 < sizeof low; k++) low[k] = (char)tolower((unsigned char)op[k]);
+    low[k] = 0;
+    if (!strcmp(low, "t")) return 1; /* the transpose of a matrix */
+    static const char *const dear[] = {"mm",   "conv",    "matmul",    "linear",    "norm",
+                                       "pool", "softmax", "embedding", "attention", "lstm"};
+    for (size_t i = 0; i < sizeof dear / sizeof dear[0]; i++) /* addmm, matmul: not pointwise */
+        if (strstr(low, dear[i])) return 0;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strstr(low, words[i])) return 1;
+    return 0;
+}
+
+int budget_cheap(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o)
+{
+    const graph *g = bm->g;
+    int64_t last;
+    if (!forward_nodes(bm, &last, o)) return 0;
+    uint8_t *ckpt = calloc((size_t)g->n + 1, 1);
+    if (!ckpt) return -1;
+    for (uint32_t i = 0; i < bm->m; i++) {
+        uint32_t v = bm->order[i];
+        if (graph_phase(g, v) == GRAPH_PHASE_FORWARD && !budget_cheap_op(graph_op(g, v)))
+            ckpt[v] = 1;
+    }
+    return baseline(bm, c, ckpt, last, p, o);
+}
