@@ -212,6 +212,7 @@ static int run_node(gs *s, uint32_t v)
         }
         s->present[b] = 1;
         s->mem += bm->size[b];
+        if (s->mem > s->peak) s->peak = s->mem;
         offer(s, b);
     }
     return 0;
@@ -235,6 +236,7 @@ static int need(gs *s, uint32_t b)
             if (make_room(s, bm->size[want]) || emit(s, BUDGET_FETCH, bm->phys[want])) return -1;
             s->present[want] = 1;
             s->mem += bm->size[want];
+            if (s->mem > s->peak) s->peak = s->mem;
         } else if (want != GRAPH_NONE) {
             uint32_t p = bm->producer[want];
             if (!may_rerun(s, p) || !(s->allow & BUDGET_ALLOW_RECOMPUTE) ||
@@ -257,6 +259,7 @@ static int need(gs *s, uint32_t b)
                 continue;
             }
             if (run_node(s, p)) return -1;
+            s->rerun_ms += graph_latency(g, p);
             for (uint32_t e = bm->rd_off[p]; e < bm->rd_off[p + 1]; e++) unpin(s, bm->rd[e]);
             sp--;
         }
@@ -308,7 +311,8 @@ static int walk(gs *s)
             s->present[b] = 1;
             offer(s, b);
         }
-    s->mem = bm->initial;
+    s->mem = s->peak = bm->initial;
+    s->rerun_ms = 0;
     if (sweep(s, -1)) return -1;
     if (s->mem > s->budget)
         return stop(s, SOLVE_DONE, "the buffers present at the start do not fit");
@@ -528,8 +532,8 @@ int budget_greedy_walks(gs *s)
 {
     budget_plan best = {0};
     budget_outcome bo = {0};
-    budget_stats st = {0}, bs = {.extra_ms = HUGE_VAL};
-    char err[8];
+    double be = HUGE_VAL;
+    int64_t bp = 0;
     int modes = remakes_changes(s->bm) ? 2 : 1, r = 0;
     for (int mode = 0; mode < modes && !r; mode++) {
         s->frozen_versions = mode;
@@ -540,29 +544,28 @@ int budget_greedy_walks(gs *s)
             if ((r = attempt(s)) != 0) break;
             if (s->o->found || s->o->stopped != SOLVE_DONE) break;
         }
-        if (r || !s->o->found) {
-            if (!r && s->o->stopped != SOLVE_DONE) break; /* a limit: what was found stands */
-            continue;
+        if (r || (!s->o->found && s->o->stopped != SOLVE_DONE)) break; /* what was found stands */
+        if (!s->o->found) continue;
+        double e = s->rerun_ms; /* recompute alone: the extra time */
+        int64_t pk = s->peak;
+        if (modes > 1 && (s->allow & BUDGET_ALLOW_OFFLOAD)) {
+            budget_stats st;
+            char err[8];
+            if (budget_check(s->bm, s->p, s->bw, &st, err, sizeof err)) continue;
+            e = st.extra_ms;
+            pk = st.peak;
         }
-        double bw = s->bw > 0 ? s->bw : BUDGET_BANDWIDTH; /* the baselines move nothing */
-        if (s->ckpt) { /* a baseline: its rule as stated, every version made again if it can */
-            bs.extra_ms = 0;
+        if (e < be || (e == be && pk < bp)) { /* less extra time; at a tie, the lower peak */
             budget_plan t = best;
             best = *s->p;
             *s->p = t;
             bo = *s->o;
-            break;
+            be = e;
+            bp = pk;
         }
-        if (modes > 1 && budget_check(s->bm, s->p, bw, &st, err, sizeof err)) continue;
-        if (st.extra_ms < bs.extra_ms || (st.extra_ms == bs.extra_ms && st.peak < bs.peak)) {
-            budget_plan t = best; /* less extra time; at a tie, the lower peak (a baseline's) */
-            best = *s->p;
-            *s->p = t;
-            bo = *s->o;
-            bs = st;
-        }
+        if (s->ckpt) break; /* a baseline: its rule as stated, versions made again */
     }
-    if (!r && bs.extra_ms < HUGE_VAL) {
+    if (!r && be < HUGE_VAL) {
         budget_plan t = best;
         best = *s->p;
         *s->p = t;

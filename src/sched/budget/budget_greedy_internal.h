@@ -32,6 +32,8 @@ typedef struct gs {
     const uint8_t *ckpt;            /* Chen's baseline: [n] the forward nodes whose outputs stay */
     int64_t last_fwd;               /* the place of the last forward node */
     int staleness;                  /* the eviction key divides by the places to the next use */
+    double rerun_ms;                /* the walk's reruns' latencies */
+    int64_t peak;                   /* the walk's most bytes present */
     int hold;         /* keep what cannot be made again until its horizon (else its last reader); 2
                        * and 3: "made again" only by a producer that may rerun to the horizon */
     uint8_t *nomake;  /* [nl] hold 3: kept rather than made again (see dead_places) */
