@@ -165,11 +165,13 @@ static uint32_t other_version(const gs *s, uint32_t l, uint32_t skip)
 }
 
 /* Before l is made (by a run, or a fetch) over another version o of its buffer: o leaves as
- * an eviction would, unless it is in use, or needed and unable to leave (then no plan). */
+ * an eviction would (freed, where l is to come from the host), unless it is in use, or needed
+ * and unable to leave (then no plan). */
 static int clear_other(gs *s, uint32_t l, uint32_t o)
 {
     const budget_model *bm = s->bm;
     int needed = bm->keep[o] || s->dead[o] >= (int64_t)s->done, how = way(s, o);
+    if (s->host[l] && how == 2) how = 0; /* its copy would take the place of l's on the host */
     if (s->pin[o] || (needed && !how))
         return stop(s, SOLVE_DONE,
                     "BufId %" PRId64 " is needed again but cannot be made: another version of "
@@ -240,6 +242,7 @@ static int need(gs *s, uint32_t b)
         } else if (want != GRAPH_NONE) {
             uint32_t p = bm->producer[want];
             if (!may_rerun(s, p) || !(s->allow & BUDGET_ALLOW_RECOMPUTE) ||
+                bm->pos[p] >= s->done || /* not run yet: no rerun (another order's reader) */
                 (sp && bm->pos[p] >= bm->pos[s->stack[sp - 1]]))
                 return stop(s, SOLVE_DONE, "BufId %" PRId64 " is needed again but cannot be made",
                             g->buf_id[bm->phys[want]]);

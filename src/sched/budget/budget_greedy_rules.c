@@ -74,8 +74,8 @@ static int priority_model(const budget_model *bm, budget_model *pm, int *ok)
         return strstr(err, "out of memory") ? -1 : 0;
     int same = 1;
     for (uint32_t i = 0; i < bm->m; i++) same &= pm->order[i] == bm->order[i];
-    int prod = 1;
-    for (uint32_t b = 0; b < bm->nl; b++) prod &= pm->producer[b] == bm->producer[b];
+    int prod = pm->nl == bm->nl;
+    for (uint32_t b = 0; prod && b < bm->nl; b++) prod &= pm->producer[b] == bm->producer[b];
     *ok = !same && prod;
     if (!*ok) budget_model_free(pm);
     return 0;
