@@ -411,7 +411,20 @@ static void uses(gs *s)
     memcpy(s->ucur, s->use_off, (size_t)nb * sizeof *s->ucur);
 }
 
-/* frozen, cfrozen, cok and remake of bm: 0, or -1 out of memory. */
+static void chains_free(gs *s)
+{
+    free(s->frozen);
+    free(s->cfrozen);
+    free(s->cok);
+    free(s->remake);
+    free(s->rr);
+    s->rr = s->cok = NULL;
+    s->frozen = s->cfrozen = NULL;
+    s->remake = NULL;
+}
+
+/* rr, frozen, cfrozen, cok and remake of bm with s->frozen_versions (the same at every hold):
+ * 0, or -1 out of memory (chains_free frees them either way). */
 static int chains(gs *s)
 {
     const budget_model *bm = s->bm;
@@ -483,7 +496,7 @@ static int attempt(gs *s)
     s->ucur = malloc(nb * sizeof *s->ucur);
     int ok = s->use_off && s->use && s->ucur && s->present && s->host && s->inheap && s->pin &&
              s->nomake && s->dead && s->dead_off && s->dead_at && s->stack && s->cursor &&
-             heap_init(&s->h, s->bm->nl + 1, s->bm->nl + 1) == 0 && chains(s) == 0;
+             heap_init(&s->h, s->bm->nl + 1, s->bm->nl + 1) == 0;
     if (ok) {
         uses(s);
         dead_places(s);
@@ -504,15 +517,6 @@ static int attempt(gs *s)
     free(s->use_off);
     free(s->use);
     free(s->ucur);
-    free(s->frozen);
-    free(s->cfrozen);
-    free(s->cok);
-    free(s->remake);
-    free(s->rr);
-    s->rr = NULL;
-    s->frozen = s->cfrozen = NULL;
-    s->cok = NULL;
-    s->remake = NULL;
     return !ok || s->oom ? -1 : 0;
 }
 
@@ -540,13 +544,15 @@ int budget_greedy_walks(gs *s)
     int modes = remakes_changes(s->bm) ? 2 : 1, r = 0;
     for (int mode = 0; mode < modes && !r; mode++) {
         s->frozen_versions = mode;
-        for (int hold = 3; hold >= 0; hold--) {
+        r = chains(s);
+        for (int hold = 3; hold >= 0 && !r; hold--) {
             s->p->n = 0;
             s->hold = hold;
             s->work = 0;
             if ((r = attempt(s)) != 0) break;
             if (s->o->found || s->o->stopped != SOLVE_DONE) break;
         }
+        chains_free(s);
         if (r || (!s->o->found && s->o->stopped != SOLVE_DONE)) break; /* what was found stands */
         if (!s->o->found) continue;
         double e = s->rerun_ms; /* recompute alone: the extra time */
