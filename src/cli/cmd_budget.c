@@ -78,8 +78,9 @@ static const char help[] =
     "       \"extra_ms\", \"reruns\"} or null, \"cheap_recompute\" (the same),\n"
     "       \"feasible\", \"peak\",\n"
     "       \"extra_ms\", \"reruns\", \"offloaded_bytes\", \"proven_optimal\",\n"
-    "       \"lower_bound_ms\", \"events\": [[\"run\", Id] | [\"free\", BufId] |\n"
-    "       [\"offload\", BufId] | [\"fetch\", BufId], ...]}; without a plan\n"
+    "       \"lower_bound_ms\", \"bandwidth\", \"initial\" (bytes present at the start),\n"
+    "       \"events\": [[\"run\", Id] | [\"free\", BufId] | [\"offload\", BufId] |\n"
+    "       [\"fetch\", BufId], ...], \"memory\": [bytes after each event]}; without a plan\n"
     "       {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\",\n"
     "       \"cheap_recompute\", \"feasible\": false,\n"
     "       \"proven_infeasible\", \"least_budget\" (null unless known),\n"
@@ -96,7 +97,16 @@ static const char help[] =
     "compute), so it proves less. Exit status 1 when no plan is found: \"no plan\n"
     "fits in X\" only when none can (X is below a bound every plan's peak reaches,\n"
     "or exact's search went through every way to fit), else \"SOLVER found no\n"
-    "plan\".\n";
+    "plan\".\n"
+    "\n"
+    "Run a plan on the real model in PyTorch, measured event by event against\n"
+    "\"memory\" and its results bit for bit the plain step's (memtris(1), PLANS IN\n"
+    "PYTORCH; the tools run with Debian's /usr/bin/python3 and python3-torch):\n"
+    "  tools/fx2memtris.py MODEL --train --measure [--batch N ...] -o G.json\n"
+    "  memtris budget G.json -b 60% --allow recompute,offload -f json >plan.json\n"
+    "  tools/runplan.py MODEL --graph G.json --budget-plan plan.json \\\n"
+    "      [--batch N ...] -o run.json\n"
+    "  memtris view G.json --replay run.json\n";
 
 static void print_help(void) { fputs(help, stdout); }
 
@@ -263,6 +273,8 @@ static void print_json(const budget_job *j, int found)
     jw_kbool(&w, "proven_optimal", proven(j));
     jw_key(&w, "lower_bound_ms");
     cli_jw_ms(&w, lower_bound(j));
+    jw_kint(&w, "bandwidth", (int64_t)j->bandwidth);
+    jw_kint(&w, "initial", j->bm.initial);
     jw_key(&w, "events");
     jw_array(&w);
     for (size_t k = 0; k < j->plan.n; k++) {
@@ -273,6 +285,19 @@ static void print_json(const budget_job *j, int found)
         jw_array_end(&w);
     }
     jw_array_end(&w);
+    /* The bytes present after each event, as the checker replays the plan (a runner's
+     * prediction: tools/runplan.py). */
+    int64_t *after = malloc((j->plan.n + 1) * sizeof *after);
+    budget_stats st;
+    char err[256];
+    jw_key(&w, "memory");
+    if (after &&
+        !budget_check_memory(&j->bm, &j->plan, j->bandwidth, &st, after, err, sizeof err)) {
+        jw_array(&w);
+        for (size_t k = 0; k < j->plan.n; k++) jw_int(&w, after[k]);
+        jw_array_end(&w);
+    } else jw_null(&w); /* out of memory: the plan was checked before */
+    free(after);
     jw_object_end(&w);
     jw_end(&w);
 }

@@ -120,6 +120,9 @@ typedef struct budget_stats {
  * err ("event 12 (run Id 7): ..."). */
 int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth, budget_stats *st,
                  char *err, size_t errcap);
+/* budget_check, also filling after[k] (p->n of them) with the bytes present after event k. */
+int budget_check_memory(const budget_model *bm, const budget_plan *p, double bandwidth,
+                        budget_stats *st, int64_t *after, char *err, size_t errcap);
 
 /* The plan of the given order with no budget: each node run once in order, each buffer freed
  * right after its last reader; its peak is the budget-free peak. 0, or -1 out of memory. */
@@ -226,9 +229,11 @@ int budget_best(const budget_model *bm, int64_t budget, unsigned allow, double b
  * or FREE). map (when not NULL) says what each node is, by the node's index (its Id). */
 enum { BPG_RUN, BPG_RERUN, BPG_OFFLOAD, BPG_FETCH, BPG_ALLOC, BPG_FREE };
 typedef struct budget_graph_map {
-    uint32_t *kind; /* [plan graph's nodes] BPG_* */
-    uint32_t *of;   /* [plan graph's nodes] the input graph's node index (RUN, RERUN) or
-                       buffer index (OFFLOAD, FETCH, ALLOC, FREE) */
+    uint32_t *kind;  /* [plan graph's nodes] BPG_* */
+    uint32_t *of;    /* [plan graph's nodes] the input graph's node index (RUN, RERUN) or
+                        buffer index (OFFLOAD, FETCH, ALLOC, FREE) */
+    uint32_t *event; /* [plan graph's nodes] the plan's event it is part of (GRAPH_NONE: the
+                        ALLOCs of the buffers present from the start) */
 } budget_graph_map;
 /* The plan as a memtris graph: 0 with *out (and map, when not NULL) set, or -1 with err (the
  * plan fails budget_check, out of memory, Ids or BufIds past 2^53 - 1). */

@@ -26,6 +26,7 @@ typedef struct replay {
     double bw;          /* bytes a second */
     int transfers;      /* the plan moves a buffer */
     int64_t mem;
+    int64_t *after; /* [events] the bytes present after each event, or NULL */
     budget_stats *st;
     char *err;
     size_t errcap;
@@ -193,6 +194,7 @@ static int replay_all(replay *r, const budget_plan *p)
                                           : fail(r, k, NULL, "an unknown event");
         if (bad) return -1;
         if (r->mem > r->st->peak) r->st->peak = r->mem;
+        if (r->after) r->after[k] = r->mem;
     }
     for (uint32_t s = 0; s < bm->m; s++)
         if (!r->runs[bm->order[s]])
@@ -218,9 +220,16 @@ static int replay_all(replay *r, const budget_plan *p)
 int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth, budget_stats *st,
                  char *err, size_t errcap)
 {
+    return budget_check_memory(bm, p, bandwidth, st, NULL, err, errcap);
+}
+
+int budget_check_memory(const budget_model *bm, const budget_plan *p, double bandwidth,
+                        budget_stats *st, int64_t *after, char *err, size_t errcap)
+{
     const graph *g = bm->g;
     memset(st, 0, sizeof *st);
-    replay r = {.bm = bm, .g = g, .st = st, .err = err, .errcap = errcap, .bw = bandwidth};
+    replay r = {
+        .bm = bm, .g = g, .st = st, .err = err, .errcap = errcap, .bw = bandwidth, .after = after};
     size_t nb = (size_t)g->nbufs + 1, n = (size_t)g->n + 1;
     r.present = calloc(nb, 1);
     r.host = calloc(nb, 1);

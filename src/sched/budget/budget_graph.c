@@ -23,7 +23,8 @@ typedef struct pgraph {
     double bw;
     graph_builder b;
     diag d;
-    uint32_t *kind, *of; /* the map, grown with the nodes */
+    uint32_t *kind, *of, *event; /* the map, grown with the nodes */
+    uint32_t cur;                /* the event being made into nodes (GRAPH_NONE: the start) */
     size_t mapcap;
     int64_t next_bufid;
     /* Each input buffer's current incarnation: */
@@ -47,7 +48,8 @@ void budget_graph_map_free(budget_graph_map *map)
     if (!map) return;
     free(map->kind);
     free(map->of);
-    map->kind = map->of = NULL;
+    free(map->event);
+    map->kind = map->of = map->event = NULL;
 }
 
 /* Adds node s (its Inputs: ins[0..s->ninputs)) mapped to (kind, of): its Id, or NO_USER. */
@@ -62,7 +64,9 @@ static uint32_t add_node(pgraph *q, graph_node_spec *s, const int64_t *ins, uint
         if (k) q->kind = k;
         uint32_t *o = realloc(q->of, nc * sizeof *o);
         if (o) q->of = o;
-        if (!k || !o) {
+        uint32_t *e = realloc(q->event, nc * sizeof *e);
+        if (e) q->event = e;
+        if (!k || !o || !e) {
             q->oom = 1;
             return NO_USER;
         }
@@ -77,6 +81,7 @@ static uint32_t add_node(pgraph *q, graph_node_spec *s, const int64_t *ins, uint
     if (s->ninputs) memcpy(in, ins, s->ninputs * sizeof *in);
     q->kind[id] = kind;
     q->of[id] = of;
+    q->event[id] = q->cur;
     return id;
 }
 
@@ -260,6 +265,7 @@ static int build_nodes(pgraph *q, const budget_plan *p)
     uint8_t *present = calloc((size_t)g->nbufs + 1, 1);
     int64_t *ins = malloc(((size_t)bm->rd_off[g->n] + g->nbufs + 1) * sizeof *ins);
     if (!present || !ins) q->oom = 1;
+    q->cur = GRAPH_NONE;
     for (uint32_t x = 0; !q->oom && x < g->nbufs; x++)
         if (bm->producer[x] == GRAPH_NONE) {
             make_buffer(q, x, "");
@@ -267,6 +273,7 @@ static int build_nodes(pgraph *q, const budget_plan *p)
         }
     for (size_t k = 0; !q->oom && k < p->n; k++) {
         uint32_t x = p->ev[k].x;
+        q->cur = (uint32_t)k;
         switch (p->ev[k].op) {
         case BUDGET_RUN:
             run_node(q, x, present, ins);
@@ -323,6 +330,7 @@ static void pgraph_free(pgraph *q)
     diag_free(&q->d);
     free(q->kind);
     free(q->of);
+    free(q->event);
     free(q->bufid);
     free(q->alloc);
     free(q->maker);
@@ -380,7 +388,7 @@ int budget_plan_graph(const budget_model *bm, const budget_plan *p, double bandw
                       budget_graph_map *map, char *err, size_t errcap)
 {
     *out = NULL;
-    if (map) map->kind = map->of = NULL;
+    if (map) map->kind = map->of = map->event = NULL;
     budget_stats st;
     if (budget_check(bm, p, bandwidth, &st, err, errcap)) return -1;
     pgraph q = {.bm = bm, .g = bm->g, .bw = bandwidth};
@@ -395,7 +403,8 @@ int budget_plan_graph(const budget_model *bm, const budget_plan *p, double bandw
     if (!bad && map) {
         map->kind = q.kind;
         map->of = q.of;
-        q.kind = q.of = NULL;
+        map->event = q.event;
+        q.kind = q.of = q.event = NULL;
     }
     pgraph_free(&q);
     return bad;
