@@ -220,6 +220,8 @@ static int run_node(gs *s, uint32_t v)
     return 0;
 }
 
+static int note_made(gs *s, uint32_t p);
+
 /* Makes b present (fetched, or made again by rerunning its producer, its producer's missing
  * reads first) and pins it. */
 static int need(gs *s, uint32_t b)
@@ -261,7 +263,7 @@ static int need(gs *s, uint32_t b)
                 } else want = r;
                 continue;
             }
-            if (run_node(s, p)) return -1;
+            if (run_node(s, p) || note_made(s, p)) return -1;
             s->rerun_ms += graph_latency(g, p);
             for (uint32_t e = bm->rd_off[p]; e < bm->rd_off[p + 1]; e++) unpin(s, bm->rd[e]);
             sp--;
@@ -269,11 +271,40 @@ static int need(gs *s, uint32_t b)
         if (!sp && want == GRAPH_NONE) break;
     }
     pin(s, b);
+    /* What the reruns made that no node reads (an op's workspace) goes at once, not when room
+     * is wanted (nor to the host). */
+    for (size_t k = 0; k < s->nmade; k++) {
+        uint32_t m = s->made[k];
+        if (s->present[m] && !s->pin[m] && !s->bm->keep[m] && s->use_off[m] == s->use_off[m + 1] &&
+            drop(s, m, BUDGET_FREE))
+            return -1;
+    }
+    s->nmade = 0;
+    return 0;
+}
+
+/* Notes what rerun p wrote, for need's clean-up: 0, or -1 out of memory. */
+static int note_made(gs *s, uint32_t p)
+{
+    const budget_model *bm = s->bm;
+    for (uint32_t e = bm->wr_off[p]; e < bm->wr_off[p + 1]; e++) {
+        if (s->nmade == s->madecap) {
+            size_t nc = s->madecap ? 2 * s->madecap : 64;
+            uint32_t *a = realloc(s->made, nc * sizeof *a);
+            if (!a) {
+                s->oom = 1;
+                return -1;
+            }
+            s->made = a;
+            s->madecap = nc;
+        }
+        s->made[s->nmade++] = bm->wr[e];
+    }
     return 0;
 }
 
 /* Frees what is present and no longer needed after place i (-1: the start); what a rerun
- * makes after its dead place stays until evicted. */
+ * makes after its dead place goes at the end of need. */
 static int sweep(gs *s, int64_t i)
 {
     uint32_t k0 = i < 0 ? 0 : s->dead_off[i], k1 = s->dead_off[i + 1];
@@ -514,6 +545,9 @@ static int attempt(gs *s)
     free(s->dead_at);
     free(s->stack);
     free(s->cursor);
+    free(s->made);
+    s->made = NULL;
+    s->nmade = s->madecap = 0;
     free(s->use_off);
     free(s->use);
     free(s->ucur);

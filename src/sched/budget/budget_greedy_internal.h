@@ -25,6 +25,8 @@ typedef struct gs {
     uint32_t place;               /* the place in the given order being run */
     uint32_t done;                /* the places whose first runs are done */
     uint32_t *stack, *cursor;     /* the reruns under way: node, and the next of its reads */
+    uint32_t *made;               /* what need's reruns made (freed after if dead), nmade of them */
+    size_t nmade, madecap;
     int64_t mem;
     heap h;
     int oom;
