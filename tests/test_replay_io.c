@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "gpu/replay.h"
+#include "sched/budget/budget.h"
 
 /* A directory of its own for the files of one test; removed at the end. */
 typedef struct tdir {
@@ -520,6 +521,77 @@ static void round_trip_extreme_excess(void **state)
     tdir_remove(&t);
 }
 
+/* s with its first "from" replaced by "to" (a test's own text: "from" must be there). */
+static char *replaced(const char *s, const char *from, const char *to)
+{
+    const char *at = strstr(s, from);
+    if (!at) fail_msg("'%s' is not in the text", from);
+    tu_str b = {0};
+    tu_printf(&b, "%.*s%s%s", (int)(at - s), s, to, at + strlen(from));
+    return b.s;
+}
+
+/* A budget plan's replay (tools/runplan.py): its events and the start load, survive a save,
+ * and each malformed piece is refused with its place. */
+static void budget_plan_replays(void **state)
+{
+    (void)state;
+    static const char plan[] =
+        "\"total_steps\": 2, \"start\": {\"measured\": 12, \"live\": 12}, \"budget_plan\": "
+        "{\"budget\": 500, "
+        "\"bandwidth\": 1000000, \"solver\": \"best\", \"events\": [[\"run\", 4], "
+        "[\"free\", 7]]}}\n";
+    tdir t;
+    tdir_make(&t);
+    char *text = variant("\"total_steps\": 2}\n", plan);
+    write_text(t.path, text);
+    replay_result a, b;
+    char err[512];
+    if (replay_load_json(t.path, &a, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(a.plan_n, 2);
+    assert_int_equal(a.plan_op[0], BUDGET_RUN);
+    assert_int_equal(a.plan_x[0], 4);
+    assert_int_equal(a.plan_op[1], BUDGET_FREE);
+    assert_int_equal(a.plan_x[1], 7);
+    assert_true(a.plan_budget == 500 && a.plan_start == 12 && a.plan_bandwidth == 1e6);
+    save(t.path, &a);
+    if (replay_load_json(t.path, &b, err, sizeof err)) fail_msg("saved again: %s", err);
+    assert_same_result(&a, &b);
+    assert_int_equal(b.plan_n, 2);
+    assert_true(b.plan_op[1] == BUDGET_FREE && b.plan_x[1] == 7 && b.plan_budget == 500 &&
+                b.plan_start == 12 && b.plan_bandwidth == 1e6);
+    replay_result_free(&a);
+    replay_result_free(&b);
+    free(text);
+    static const struct {
+        const char *from, *to, *want;
+    } cases[] = {
+        {"[\"free\", 7]]", "[\"free\", 7], [\"run\", 1]]", "budget_plan: 3 events for 2 steps"},
+        {"[\"free\", 7]", "[\"drop\", 7]", "budget_plan: events[1] is not [\"run\", Id]"},
+        {"[\"free\", 7]", "[\"free\", -7]", "budget_plan: events[1] is not"},
+        {"[\"free\", 7]", "[\"free\", 7, 8]", "budget_plan: events[1] is not"},
+        {"[\"run\", 4]", "\"run\"", "budget_plan: events[0] is not"},
+        {"\"budget\": 500, ", "", "budget_plan: no \"budget\""},
+        {"\"budget\": 500", "\"budget\": -500", "budget_plan: \"budget\" is negative"},
+        {"\"bandwidth\": 1000000", "\"bandwidth\": 0", "\"bandwidth\" is not above 0"},
+        {"\"events\": [", "\"events\": 5, \"x\": [",
+         "budget_plan: \"events\" is a number, not an array"},
+        {"{\"measured\": 12, \"live\": 12}", "[]", "\"start\" is an array, not an object"},
+        {"\"measured\": 12", "\"measured\": 1.5", "start: \"measured\" is not an integer"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *with = variant("\"total_steps\": 2}\n", plan),
+             *bad = replaced(with, cases[i].from, cases[i].to);
+        expect_refused(&t, bad, cases[i].want);
+        free(with);
+        free(bad);
+    }
+    text = variant("\"total_steps\": 2}\n", "\"total_steps\": 2, \"budget_plan\": 3}\n");
+    expect_refused(&t, text, "\"budget_plan\" is a number, not an object");
+    free(text);
+    tdir_remove(&t);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -530,6 +602,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(malformed_files),
         cmocka_unit_test(check_run_names_the_difference),
         cmocka_unit_test(round_trip_extreme_excess),
+        cmocka_unit_test(budget_plan_replays),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

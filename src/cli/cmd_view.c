@@ -143,7 +143,15 @@ static int view_run(const view_opts *o, graph *g, const char *title, const polic
     a.rp.mode = o->mode;
     a.poolp = o->pp;
     app_set_warnings(&a, d->lines, d->nlines);
-    if (o->saved) {
+    if (o->saved && o->saved->plan_n) { /* a budget plan's replay: the budget view of it */
+        char err[512];
+        if (app_budget_replay(&a, o->saved, err, sizeof err)) {
+            cli_eprintf("memtris: %s does not belong to %s: %s\n", o->rname, title, err);
+            app_free(&a);
+            graph_free(g);
+            return EXIT_BAD;
+        }
+    } else if (o->saved) {
         char err[512];
         if (replay_check_run(o->saved, g, &a.st[0].r, err, sizeof err)) {
             cli_eprintf("memtris: %s does not belong to %s under %s: %s\n", o->rname, title,

@@ -28,6 +28,8 @@ int replay_mode_find(const char *name)
 void replay_result_free(replay_result *res)
 {
     free(res->s);
+    free(res->plan_op);
+    free(res->plan_x);
     memset(res, 0, sizeof *res);
 }
 

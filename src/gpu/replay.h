@@ -130,8 +130,16 @@ typedef struct replay_result {
     int64_t residual;
     int residual_known;
     char residual_error[320];
-    int64_t held;          /* arena: the arena; pool: bytes reserved at the end; raw/async: 0 */
-    double seconds;        /* all steps */
+    int64_t held;   /* arena: the arena; pool: bytes reserved at the end; raw/async: 0 */
+    double seconds; /* all steps */
+    /* A memory budget's plan that the replay ran (tools/runplan.py --budget-plan): one step an
+     * event, its events over the graph in Ids (a run) and BufIds (free, offload, fetch); plan_n
+     * is 0 for a schedule's replay. plan_start: measured before the first event. */
+    size_t plan_n;
+    uint8_t *plan_op; /* [plan_n] BUDGET_RUN, BUDGET_FREE, BUDGET_OFFLOAD, BUDGET_FETCH */
+    int64_t *plan_x;  /* [plan_n] */
+    int64_t plan_budget, plan_start;
+    double plan_bandwidth; /* bytes a second */
     int opened;            /* the device opened (a failure with 0 here: it could not be used) */
     char unavailable[256]; /* why the device could not be opened (the backend's words, without
                             * its name), or "" */

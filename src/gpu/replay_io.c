@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay.h"
+#include "sched/budget/budget.h"
 #include "util/fileio.h"
 #include "util/jscan.h"
 #include "util/json.h"
@@ -23,6 +24,30 @@
 
 /* A double as JSON: %.6g, and 0 for what JSON cannot say (NaN, infinities). */
 static void put_double(jw *w, const char *key, double v) { jw_kg(w, key, isfinite(v) ? v : 0, 6); }
+
+/* A budget plan's replay: "start" and "budget_plan" as tools/runplan.py writes them. */
+static void write_plan(jw *w, const replay_result *res)
+{
+    jw_break(w, "\n ");
+    jw_key(w, "start");
+    jw_object(w);
+    jw_kint(w, "measured", res->plan_start);
+    jw_object_end(w);
+    jw_key(w, "budget_plan");
+    jw_object(w);
+    jw_kint(w, "budget", res->plan_budget);
+    jw_kg(w, "bandwidth", res->plan_bandwidth, 17);
+    jw_key(w, "events");
+    jw_array(w);
+    for (size_t k = 0; k < res->plan_n; k++) {
+        jw_array(w);
+        jw_string(w, budget_op_word(res->plan_op[k]));
+        jw_int(w, res->plan_x[k]);
+        jw_array_end(w);
+    }
+    jw_array_end(w);
+    jw_object_end(w);
+}
 
 int replay_write_json(FILE *f, const replay_result *res)
 {
@@ -69,6 +94,7 @@ int replay_write_json(FILE *f, const replay_result *res)
     put_double(&w, "seconds", res->seconds);
     jw_kbool(&w, "complete", res->n == res->total);
     jw_kuint(&w, "total_steps", res->total);
+    if (res->plan_n) write_plan(&w, res);
     jw_object_end(&w);
     int rc = jw_end(&w);
     return rc || ferror(f) ? -1 : 0;
@@ -170,6 +196,52 @@ static int get_string(loader *L, const cJSON *obj, const char *key, int required
     return 0;
 }
 
+/* "budget_plan" (optional): {"budget", "bandwidth" (optional), "events": [[WORD, X], ...]},
+ * one event a step, and "start": {"measured"}. */
+static int load_plan(loader *L, const cJSON *root, replay_result *res)
+{
+    const cJSON *bp = cJSON_GetObjectItemCaseSensitive(root, "budget_plan"), *ev, *st;
+    if (!bp || cJSON_IsNull(bp)) return 0;
+    if (!cJSON_IsObject(bp)) return bad(L, "\"budget_plan\" is %s, not an object", type_word(bp));
+    const char *w = "budget_plan: ";
+    res->plan_bandwidth = BUDGET_BANDWIDTH;
+    if (get_int(L, bp, w, "budget", 1, 0, IO_INT_MAX, &res->plan_budget) ||
+        get_time(L, bp, w, "bandwidth", 0, &res->plan_bandwidth) ||
+        field(L, bp, w, "events", 1, &ev))
+        return -1;
+    if (!(res->plan_bandwidth > 0)) return bad(L, "budget_plan: \"bandwidth\" is not above 0");
+    if (!cJSON_IsArray(ev))
+        return bad(L, "budget_plan: \"events\" is %s, not an array", type_word(ev));
+    size_t n = (size_t)cJSON_GetArraySize(ev);
+    if (n != res->n)
+        return bad(L, "budget_plan: %zu events for %" PRIu32 " steps (one step an event)", n,
+                   res->n);
+    res->plan_op = malloc(n + 1);
+    res->plan_x = malloc((n + 1) * sizeof *res->plan_x);
+    if (!res->plan_op || !res->plan_x) return bad(L, "out of memory for %zu events", n);
+    size_t k = 0;
+    for (const cJSON *e = ev->child; e; e = e->next, k++) {
+        const cJSON *op = cJSON_GetArrayItem(e, 0), *x = cJSON_GetArrayItem(e, 1);
+        int found = -1;
+        for (int o = BUDGET_RUN; op && cJSON_IsString(op) && o <= BUDGET_FETCH; o++)
+            if (!strcmp(op->valuestring, budget_op_word((uint32_t)o))) found = o;
+        if (!cJSON_IsArray(e) || cJSON_GetArraySize(e) != 2 || found < 0 || !cJSON_IsNumber(x) ||
+            x->valuedouble != floor(x->valuedouble) || x->valuedouble < 0 ||
+            x->valuedouble > (double)IO_INT_MAX)
+            return bad(L,
+                       "budget_plan: events[%zu] is not [\"run\", Id] or [\"free\" | \"offload\" "
+                       "| \"fetch\", BufId]",
+                       k);
+        res->plan_op[k] = (uint8_t)found;
+        res->plan_x[k] = (int64_t)x->valuedouble;
+    }
+    res->plan_n = n;
+    st = cJSON_GetObjectItemCaseSensitive(root, "start");
+    if (st && !cJSON_IsObject(st)) return bad(L, "\"start\" is %s, not an object", type_word(st));
+    return st ? get_int(L, st, "start: ", "measured", 1, -IO_INT_MAX, IO_INT_MAX, &res->plan_start)
+              : 0;
+}
+
 static int load_tree(loader *L, const cJSON *root, replay_result *res)
 {
     if (!cJSON_IsObject(root))
@@ -260,7 +332,7 @@ static int load_tree(loader *L, const cJSON *root, replay_result *res)
         s->step = i;
     }
     res->n = i;
-    return 0;
+    return load_plan(L, root, res);
 }
 
 int replay_load_json(const char *path, replay_result *res, char *err, size_t errcap)
@@ -302,8 +374,7 @@ int replay_load_json(const char *path, replay_result *res, char *err, size_t err
     int rc = load_tree(&L, root, res);
     cJSON_Delete(root);
     if (rc) {
-        free(res->s);
-        memset(res, 0, sizeof *res);
+        replay_result_free(res);
         return -1;
     }
     /* replay_summarize leaves the loaded info, baseline, residual and held. */

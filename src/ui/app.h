@@ -151,6 +151,11 @@ int app_export_svg(app *a, const char *path);
 /* Moves res into the app as the curve's overlay (replacing any); res is
  * left empty. */
 void app_set_replay(app *a, replay_result *res);
+/* A memory budget's plan that ran (res->plan_n events, from tools/runplan.py): the budget view
+ * of that plan, its steps measured as res measured its events, as the curve's overlay. res is
+ * taken (left empty) on success. 0, or -1 with why in err (the plan is not this graph's, or its
+ * predictions are not memtris's) and the app as it was. */
+int app_budget_replay(app *a, replay_result *res, char *err, size_t cap);
 /* The load's n warnings (the caller keeps them while the app runs): the
  * first as the opening message, all on the ? page. */
 void app_set_warnings(app *a, char *const *lines, size_t n);

@@ -1,8 +1,11 @@
 /* app_budget_view.c: the budget view's moves on the app: m opens the budget prompt; its answer
  * solves the graph the app was opened on under the budget and steps the plan, as a graph, under
- * policy given (or goes back to the plain view); w explains a rerun; s, c and o are off there.
- * Exports the app_budget_* of app_internal.h. */
+ * policy given (or goes back to the plain view); w explains a rerun; s, c and o are off there;
+ * a plan that tools/runplan.py ran opens from its saved replay, measured over the curve.
+ * Exports the app_budget_* of app_internal.h and app_budget_replay. */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "app_internal.h"
 #include "keys.h"
@@ -131,4 +134,131 @@ int app_budget_refuses(app *a, int key)
              "answer, leaves it",
              key);
     return 1;
+}
+
+/* ------------------------------------------------------------ a plan that ran */
+
+/* The plan res ran, over g's indices: 0, or -1 with why. */
+static int plan_of(const graph *g, const replay_result *res, budget_plan *p, char *err, size_t cap)
+{
+    for (size_t k = 0; k < res->plan_n; k++) {
+        int is_run = res->plan_op[k] == BUDGET_RUN;
+        uint32_t x = is_run ? graph_find(g, res->plan_x[k]) : graph_find_buf(g, res->plan_x[k]);
+        if (x == GRAPH_NONE || (is_run && g->kind[x] != NODE_COMPUTE)) {
+            snprintf(err, cap, "event %zu (%s %s %" PRId64 ") names no %s of the graph", k + 1,
+                     budget_op_word(res->plan_op[k]), is_run ? "Id" : "BufId", res->plan_x[k],
+                     is_run ? "compute node" : "buffer");
+            return -1;
+        }
+        if (budget_plan_push(p, res->plan_op[k], x)) {
+            snprintf(err, cap, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The budget view of the plan res ran: b filled (not on yet), after[] the bytes memtris
+ * predicts after each event; 0, or -1 with why. */
+static int plan_view(app_budget *b, const graph *g, const replay_result *res, int64_t *after,
+                     char *err, size_t cap)
+{
+    char why[256];
+    budget_plan given = {0};
+    budget_stats st;
+    b->g = g;
+    b->budget = res->plan_budget;
+    b->bandwidth = res->plan_bandwidth;
+    b->allow = BUDGET_ALLOW_RECOMPUTE;
+    for (size_t k = 0; k < res->plan_n; k++)
+        if (res->plan_op[k] == BUDGET_OFFLOAD) b->allow |= BUDGET_ALLOW_OFFLOAD;
+    if (budget_model_init(&b->bm, g, why, sizeof why)) {
+        snprintf(err, cap, "%s", why);
+        return -1;
+    }
+    int bad = budget_given_plan(&b->bm, &given) ||
+              budget_check(&b->bm, &given, b->bandwidth, &st, why, sizeof why);
+    budget_plan_free(&given);
+    b->free_peak = st.peak;
+    if (bad || plan_of(g, res, &b->plan, why, sizeof why) ||
+        budget_check_memory(&b->bm, &b->plan, b->bandwidth, &b->st, after, why, sizeof why)) {
+        snprintf(err, cap, "its plan is not one of this graph's: %s", why);
+        return -1;
+    }
+    for (size_t k = 0; k < res->plan_n; k++)
+        if (after[k] != res->s[k].predicted) {
+            snprintf(err, cap,
+                     "event %zu: the replay predicted %" PRId64 " bytes, memtris %" PRId64
+                     " (made with another version of the graph?)",
+                     k + 1, res->s[k].predicted, after[k]);
+            return -1;
+        }
+    if (budget_plan_graph(&b->bm, &b->plan, b->bandwidth, &b->pg, &b->map, why, sizeof why)) {
+        b->pg = NULL;
+        snprintf(err, cap, "cannot show the plan: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
+/* res (one sample an event) as a replay of the plan graph's steps under given (r): each step
+ * measured after its event, the steps before an event's last (its ALLOCs, an offload's copy)
+ * as before the event, the start's ALLOCs as at the start. 0, or -1 out of memory. */
+static int plan_steps(const app_budget *b, const run *r, const replay_result *res,
+                      replay_result *out)
+{
+    *out = *res;
+    out->plan_op = NULL;
+    out->plan_x = NULL;
+    out->plan_n = 0;
+    snprintf(out->policy, sizeof out->policy, "given");
+    out->s = calloc((size_t)r->n + 1, sizeof *out->s);
+    if (!out->s) return -1;
+    out->n = out->total = r->n;
+    for (uint32_t t = 0; t < r->n; t++) {
+        uint32_t i = r->order[t], e = b->map.event[i];
+        int last = t + 1 == r->n || b->map.event[r->order[t + 1]] != e;
+        replay_sample *s = &out->s[t];
+        s->step = t;
+        s->node = b->pg->id[i];
+        s->predicted = r->memory[t];
+        if (e == GRAPH_NONE) s->measured = res->plan_start;
+        else if (!last) s->measured = e ? res->s[e - 1].measured : res->plan_start;
+        else {
+            s->measured = res->s[e].measured;
+            s->ms = res->s[e].ms;
+        }
+    }
+    replay_summarize(out);
+    return 0;
+}
+
+int app_budget_replay(app *a, replay_result *res, char *err, size_t cap)
+{
+    int64_t *after = malloc((res->plan_n + 1) * sizeof *after);
+    app_budget nb;
+    memset(&nb, 0, sizeof nb);
+    if (!after || plan_view(&nb, a->g, res, after, err, cap)) {
+        if (!after) snprintf(err, cap, "out of memory");
+        free(after);
+        app_budget_free(&nb);
+        return -1;
+    }
+    free(after);
+    nb.pol = a->pol;
+    nb.on = 1;
+    a->bud = nb;
+    replay_result steps;
+    if (app_set_graph(a, nb.pg, policy_find("given")) ||
+        plan_steps(&a->bud, &a->st[0].r, res, &steps)) {
+        snprintf(err, cap, "cannot step the plan: %s", a->bud.pg ? a->err : "out of memory");
+        if (a->g == a->bud.pg) app_set_graph(a, a->bud.g, a->bud.pol);
+        app_budget_free(&a->bud);
+        return -1;
+    }
+    app_budget_host(&a->bud, &a->st[0].r);
+    app_set_replay(a, &steps);
+    replay_result_free(res); /* its steps were the events' */
+    say(a);
+    return 0;
 }

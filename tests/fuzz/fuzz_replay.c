@@ -1,8 +1,9 @@
 /* fuzz_replay.c: libFuzzer harness of saved replays: replay_load_json on the
  * input's bytes (through a memfd); an accepted replay must save and load back
  * the same, is matched against fixed graphs' schedules as `view --replay`
- * does, and, made to match one, is drawn over its curve in the TUI's canvas.
- * Exports LLVMFuzzerTestOneInput and LLVMFuzzerInitialize. */
+ * does, and, made to match one, is drawn over its curve in the TUI's canvas;
+ * a budget plan's replay opens the budget view of its plan on each graph, or
+ * is refused with a why. Exports LLVMFuzzerTestOneInput and LLVMFuzzerInitialize. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <sys/mman.h>
@@ -115,6 +116,13 @@ static void check_round_trip(const replay_result *a)
     FUZZ_CHECK(a->predicted_peak == b.predicted_peak && a->measured_peak == b.measured_peak &&
                    a->max_excess == b.max_excess && a->max_excess_step == b.max_excess_step,
                "summary differs after a round trip");
+    FUZZ_CHECK(a->plan_n == b.plan_n && a->plan_budget == b.plan_budget &&
+                   a->plan_start == b.plan_start &&
+                   (!a->plan_n || close_enough(a->plan_bandwidth, b.plan_bandwidth)),
+               "the budget plan differs after a round trip");
+    for (size_t k = 0; k < a->plan_n; k++)
+        FUZZ_CHECK(a->plan_op[k] == b.plan_op[k] && a->plan_x[k] == b.plan_x[k],
+                   "budget_plan events[%zu] differs after a round trip", k);
     replay_result_free(&b);
 }
 
@@ -124,6 +132,9 @@ static void conform(const replay_result *r, int i, int p, replay_result *out)
 {
     const run *rn = &runs[i][p];
     *out = *r;
+    out->plan_op = NULL; /* r keeps its plan */
+    out->plan_x = NULL;
+    out->plan_n = 0;
     out->s = calloc((size_t)rn->n + 1, sizeof *out->s);
     FUZZ_CHECK(out->s != NULL, "out of memory");
     out->total = rn->n;
@@ -185,11 +196,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         }
         replay_result copy = r;
+        copy.plan_op = NULL; /* r keeps its plan */
+        copy.plan_x = NULL;
+        copy.plan_n = 0;
         copy.s = calloc((size_t)r.n + 1, sizeof *copy.s);
         FUZZ_CHECK(copy.s != NULL, "out of memory");
         memcpy(copy.s, r.s, (size_t)r.n * sizeof *r.s);
         draw(&apps[i][p], &copy, w, h, graphs[i]->n ? hash % (graphs[i]->n + 1) : 0,
              (int)(hash >> 20) & 1);
+    }
+    /* A budget plan's replay, as view --replay takes one: the budget view of its plan on each
+     * graph (a fresh app each: a plan that fits changes the app), or a refusal that says why. */
+    for (int g = 0; g < NGRAPHS && r.plan_n; g++) {
+        app a;
+        replay_result copy = r;
+        copy.s = malloc(((size_t)r.n + 1) * sizeof *copy.s);
+        copy.plan_op = malloc(r.plan_n + 1);
+        copy.plan_x = malloc((r.plan_n + 1) * sizeof *copy.plan_x);
+        FUZZ_CHECK(copy.s && copy.plan_op && copy.plan_x, "out of memory");
+        memcpy(copy.s, r.s, (size_t)r.n * sizeof *r.s);
+        memcpy(copy.plan_op, r.plan_op, r.plan_n);
+        memcpy(copy.plan_x, r.plan_x, r.plan_n * sizeof *r.plan_x);
+        FUZZ_CHECK(app_init(&a, graphs[g], graphs[g]->source, policy_find("given"),
+                            policy_find("priority"), 0, NULL, NULL) == 0,
+                   "%s", a.err);
+        if (app_budget_replay(&a, &copy, err, sizeof err) == 0) {
+            FUZZ_CHECK(a.bud.on && app_overlay(&a) != NULL, "a plan taken but not shown");
+            fuzz_canvas fc;
+            fuzz_canvas_init(&fc, w, h, (w ^ h) & 1);
+            app_resize(&a, w, h);
+            fuzz_render(&fc, &a);
+            fuzz_canvas_free(&fc);
+        } else {
+            FUZZ_CHECK(err[0] != 0 && !a.bud.on && a.g == graphs[g], "a refusal without a why");
+            replay_result_free(&copy);
+        }
+        app_free(&a);
     }
     /* Any replay's measurements, made to match a schedule, drawn over it. */
     int i = (int)((hash >> 16) % NGRAPHS), p = (int)((hash >> 24) % NPOL);

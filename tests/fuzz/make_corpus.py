@@ -14,6 +14,7 @@ changes leaves git with nothing to commit.
 import argparse
 import glob
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -274,6 +275,29 @@ def real_replays(memtris):
     return out
 
 
+def budget_replays(memtris):
+    """Saved replays of budget plans as tools/runplan.py writes them (one step an event, the plan
+    and the start), measured as predicted: of demo.json and branches.json, at their budget-free
+    peak and below it."""
+    out = []
+    for f in ["samples/demo.json", "tests/data/branches.json"]:
+        for pct in ["100%", "80%"]:
+            r = subprocess.run([memtris, "budget", os.path.join(SRC, f), "-b", pct, "--allow", "recompute,offload",
+                                "-f", "json"], capture_output=True)
+            if r.returncode:
+                continue
+            plan = json.loads(r.stdout)
+            steps = [{"step": k + 1, "node": e[1], "predicted": m, "measured": m, "ms": 0.125, "event": e[0]}
+                     for k, (e, m) in enumerate(zip(plan["events"], plan["memory"]))]
+            rep = {"backend": "torch-cpu", "mode": "raw", "policy": "given", "device": "fuzz", "device_total": 4096,
+                   "versions": "fuzz", "steps": steps, "baseline": 0, "residual": 0, "held": 0, "seconds": 0.001,
+                   "complete": True, "total_steps": len(steps), "start": {"measured": plan["initial"]},
+                   "budget_plan": {"budget": plan["budget"], "bandwidth": plan["bandwidth"], "events": plan["events"]}}
+            out.append(("replay-budget-%s-%s" % (os.path.basename(f)[:-5], pct[:-1]),
+                        (json.dumps(rep) + "\n").encode()))
+    return out
+
+
 def steady(b):
     """A saved replay with what differs from run to run and machine to
     machine (times, readings, the device) replaced by fixed values, so that
@@ -364,7 +388,7 @@ def main():
                 load.append((tag, s))
     if a.memtris:
         load += gen_graphs(a.memtris)
-        replay += real_replays(a.memtris)
+        replay += real_replays(a.memtris) + budget_replays(a.memtris)
     write("load", load, a.max_size)
     write("replay", replay, a.max_size)
     write("tui", tui_inputs(), a.max_size)
