@@ -6,7 +6,7 @@ Usage: fx2memtris.py MODEL [--input-shape C,H,W] [--batch N] [--dtype float32]
                      [--params] [--latency none|measure|flops] [--repeats N]
                      [--threads N] [--streams N] [-o FILE]
        fx2memtris.py MODEL --train [--loss sum|cross-entropy]
-                     [--optimizer sgd|momentum|adam] [--measure] [...]
+                     [--optimizer sgd|momentum|adam] [--seed S] [--measure] [...]
 --train exports one training step through make_fx, and symbolic tracing
 falls back to make_fx where it fails: tools/fxtrain.py says how.
 MODEL is a torchvision model name (resnet50, mobilenet_v2, ...) or
@@ -506,7 +506,7 @@ def export_train(model, shape, dtype, optimizer="sgd", loss="sum", measure=False
     --measure the real step's peak as "Measured"."""
     try:
         graph, _, _ = fxtrain.export_train(model, shape, dtype, graphkit, optimizer, loss, flops=flops,
-                                           timing=timing)
+                                           timing=timing, workspace=measure)
         graphkit.set_streams(graph, streams)
         if measure:
             peak = fxtrain.measure_peak(model, shape, optimizer, loss, None)
@@ -561,6 +561,9 @@ def main(argv=None):
                     help="one training step: forward, loss, backward, optimizer update (make_fx)")
     ap.add_argument("--optimizer", default="sgd", choices=fxtrain.OPTIMIZERS, help="--train: the update (default sgd)")
     ap.add_argument("--loss", default="sum", choices=fxtrain.LOSSES, help="--train: the loss (default sum)")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="torch.manual_seed before the model is made (its weights) and its inputs drawn "
+                         "(default 0; tools/runplan.py takes the same)")
     ap.add_argument("--measure", action="store_true",
                     help="--train: run the real step on the CPU under torch.profiler, write its peak as Measured")
     ap.add_argument("--make-fx", action="store_true",
@@ -584,12 +587,15 @@ def main(argv=None):
         shape = [a.batch] + [int(x) for x in a.input_shape.split(",") if x.strip()]
     except ValueError:
         ap.error(f"--input-shape must be comma-separated integers, got '{a.input_shape}'")
+    if not 0 <= a.seed < 2**63:
+        ap.error(f"--seed must be from 0 to 2^63-1, got {a.seed}")
     input_bytes_check(ap, shape)
     graphkit.check_output_option(ap, a.output)
     if graphkit.output_problem("fx2memtris", a.output):
         return 1
     try:
         sys.path.insert(0, ".")
+        torch.manual_seed(a.seed)
         if a.train:
             graph = export_train(load_model(a.model), shape, DTYPES[a.dtype], a.optimizer, a.loss, a.measure,
                                  a.streams, a.latency == "flops",

@@ -53,6 +53,19 @@ MEASURE_HOW = ("torch.profiler CPU, profile_memory: bytes live at the step's sta
                "optimizer state, inputs) + the highest running total of the step's allocations")
 
 
+# Ops that write arguments their schema does not mark written (Tensor(a!)), in
+# torch 1.13: native_batch_norm in training mode (argument 5) updates its
+# running_mean and running_var (arguments 3 and 4) in place. The graph says so
+# (InPlace), so that no budget plan runs it twice: tools/runplan.py found the
+# running statistics updated twice by a plan that did.
+UNANNOTATED_WRITES = {"aten::native_batch_norm": lambda n: (3, 4) if len(n.args) > 5 and n.args[5] else ()}
+# Ops whose result shares its first argument's storage though their schema
+# gives it no alias annotation: _unsafe_view (what autograd's reshape of a
+# temporary records) is a view. tools/runplan.py measured the transformer's
+# attention 0.5 MiB below the graph until the graph said so.
+UNANNOTATED_ALIASES = {"aten::_unsafe_view"}
+
+
 class TrainError(Exception):
     pass
 
@@ -178,6 +191,7 @@ class AtenExporter(graphkit.Emitter):
         self.value, self.producer = {}, {}
         self.persistent = set()
         self.compute_of = {}
+        self.maker = {}          # buffer -> the fx node that makes it (a placeholder or an op)
 
     def new_buffer(self, t, name, deps, category):
         size = tensor_bytes(t, self.dtype)
@@ -230,8 +244,9 @@ class AtenExporter(graphkit.Emitter):
             self.value[n] = None
             return
         b, a = self.new_buffer(v, name, [], role)
+        self.maker[b] = n
         if role == "input":
-            c = self.node(Op="Input", Name=name, Inputs=[b], Phase="forward")
+            c = self.node(Op="Input", Name=name, Trace=n.name, Inputs=[b], Phase="forward")
             self.edge(a, c)
             for p in self.persistent:        # weights and state exist before the step starts
                 self.edge(self.alloc_of[p], c)
@@ -275,6 +290,14 @@ class AtenExporter(graphkit.Emitter):
                     for s in r.alias_info.before_set:
                         if s in sets:
                             alias_src[k] = sets[s]
+            for k in UNANNOTATED_WRITES.get(schema.name, lambda n: ())(n):
+                bs = self.bufs_of(n.args[k]) if isinstance(n.args[k], torch.fx.Node) else []
+                if len(bs) == 1:
+                    written.append(bs[0])
+            if schema.name in UNANNOTATED_ALIASES:
+                bs = self.bufs_of(n.args[0]) if isinstance(n.args[0], torch.fx.Node) else []
+                if len(bs) == 1:
+                    alias_src[0] = bs[0]
         made = []
         out_bufs = []
         for k, t in enumerate(outs):
@@ -285,13 +308,14 @@ class AtenExporter(graphkit.Emitter):
             else:
                 cat = "activation" if phase == "forward" else "workspace"
                 b, a = self.new_buffer(t, n.name if len(outs) == 1 else f"{n.name}.{k}", deps, cat)
+                self.maker[b] = n
                 made.append((b, a))
                 out_bufs.append(b)
         aliased = [b for b in out_bufs if b is not None and b not in [m for m, _ in made]]
         inputs = list(dict.fromkeys(in_bufs + aliased + [b for b, _ in made]))
         changed = [b for b in dict.fromkeys(written) if b in inputs and b not in [m for m, _ in made]]
         extra = {"InPlace": changed} if changed else {}
-        c = self.node(Op=self.op_word(n), Name=n.name, Inputs=inputs, Phase=phase, **extra)
+        c = self.node(Op=self.op_word(n), Name=n.name, Trace=n.name, Inputs=inputs, Phase=phase, **extra)
         self.compute_of[n] = c
         for d in deps:
             self.edge(d, c)
@@ -326,7 +350,7 @@ class AtenExporter(graphkit.Emitter):
         for b in bufs:
             if self.category[b] in ("activation", "workspace"):
                 self.set_category(b, "output")
-        c = self.node(Op="Output", Name="output", Inputs=bufs, Phase=phase)
+        c = self.node(Op="Output", Name="output", Trace=n.name, Inputs=bufs, Phase=phase)
         for i in keep:
             if self.producer.get(i) is not None:
                 self.edge(self.producer[i], c)
@@ -389,7 +413,9 @@ def phases(gm, n_params):
 
 
 def export_train(model, shape, dtype, kit, optimizer="sgd", loss="sum", classes=None, flops=False,
-                 timing=None):
+                 timing=None, workspace=False):
+    """The step's graph, its exporter and trace; workspace: each op's
+    temporary memory measured and added (tools/workspaces.py)."""
     if optimizer not in OPTIMIZERS:
         raise TrainError(f"--optimizer must be one of {', '.join(OPTIMIZERS)}, not '{optimizer}'")
     if loss not in LOSSES:
@@ -397,6 +423,17 @@ def export_train(model, shape, dtype, kit, optimizer="sgd", loss="sum", classes=
     if loss == "cross-entropy" and classes is None:
         classes = output_classes(model, shape)
     gm, flat, roles, names, n_params = trace_train(model, shape, optimizer, loss, classes)
+    graph, ex = export_traced(gm, flat, roles, names, n_params, dtype, kit, flops, timing)
+    if workspace:
+        import workspaces
+        workspaces.add(graph, workspaces.measure(gm, ex, graph, flat))
+    return graph, ex, gm
+
+
+def export_traced(gm, flat, roles, names, n_params, dtype, kit, flops=False, timing=None):
+    """The memtris graph of a step trace_train recorded, and its exporter
+    (which fx node makes and touches which buffer: tools/runplan.py binds
+    a plan to the trace through it)."""
     values = fake_values(gm, flat)
     ex = AtenExporter(gm, values, dtype, kit)
     graph = ex.run(roles, names, phases(gm, n_params), lambda k: k == 0, lambda k: 1 <= k <= n_params)
@@ -404,7 +441,7 @@ def export_train(model, shape, dtype, kit, optimizer="sgd", loss="sum", classes=
         set_flops_latency(graph, ex, kit)
     if timing:
         set_measured_latency(graph, ex, gm, flat, kit, *timing)
-    return execution_order(graph), ex, gm
+    return execution_order(graph), ex
 
 
 def output_classes(model, shape):
