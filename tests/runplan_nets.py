@@ -1,0 +1,21 @@
+"""runplan_nets.py: the small models test_runplan.py runs memtris's plans on
+(module:factory names for tools/fx2memtris.py and tools/runplan.py): an MLP
+of six layers with ReLU, Tanh, GELU, Sigmoid and a BatchNorm (whose running
+statistics the step changes in place), and a CNN of four convolutions with a
+BatchNorm, an in-place ReLU, max pooling and Dropout (a random op). The test
+gives batch and input shape: the activations outweigh the weights, so that
+budgets of 60% and 80% have plans."""
+from torch import nn
+
+
+def mlp():
+    return nn.Sequential(nn.Linear(16, 64), nn.ReLU(), nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 64),
+                         nn.BatchNorm1d(64), nn.ReLU(), nn.Linear(64, 64), nn.GELU(), nn.Linear(64, 64),
+                         nn.Sigmoid(), nn.Linear(64, 10))
+
+
+def cnn():
+    return nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(inplace=True),
+                         nn.Conv2d(8, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 8, 3, padding=1), nn.Tanh(),
+                         nn.Conv2d(8, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                         nn.Dropout(0.25), nn.Linear(8 * 4 * 4, 10))
