@@ -82,9 +82,9 @@ group_replace() {
     replaced "$d" "place --svg" "$ref" "$M" place "$TMP/p.csv" --svg "$d/out"
     "$M" compare "$DEMO" --pareto --svg - >"$ref"
     replaced "$d" "compare --pareto --svg" "$ref" "$M" compare "$DEMO" --pareto --svg "$d/out"
-    "$M" budget "$SRC/samples/resnet18_train.json" --budget 65% -o - >"$ref"
+    "$M" budget "$SRC/samples/resnet18_train.json" --budget 80% -o - >"$ref"
     replaced "$d" "budget -o (the plan as a graph)" "$ref" "$M" budget \
-        "$SRC/samples/resnet18_train.json" --budget 65% -o "$d/out"
+        "$SRC/samples/resnet18_train.json" --budget 80% -o "$d/out"
     "$M" budget "$SRC/samples/resnet18_train.json" --sweep --points 4 --svg - >"$ref"
     replaced "$d" "budget --sweep --svg" "$ref" "$M" budget "$SRC/samples/resnet18_train.json" \
         --sweep --points 4 --svg "$d/out"

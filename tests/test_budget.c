@@ -384,10 +384,12 @@ static void training_samples(void **state)
                 if (!f) assert_true(b >= lb); /* greedy never fails where the bound says */
             }
         }
-        /* resnet18 fits in 65% by recompute alone (its ReLUs change the batch norms' outputs
-         * in place: those are kept), and in 50% with offload */
+        /* resnet18 fits in 80% by recompute alone (its batch norms update their running
+         * statistics in place, so none runs again, and its ReLUs change their outputs in place:
+         * those are kept; the convolutions' workspaces come back with them), and in 50% with
+         * offload */
         if (k == 0) {
-            assert_true(greedy_checked(&bm, peak * 65 / 100, BUDGET_ALLOW_RECOMPUTE, 0));
+            assert_true(greedy_checked(&bm, peak * 80 / 100, BUDGET_ALLOW_RECOMPUTE, 0));
             assert_true(greedy_checked(&bm, peak * 50 / 100,
                                        BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD, 0));
         }

@@ -4,7 +4,8 @@
  * the reruns marked in the ready queue and under the curve, the host lane with offload (whole or
  * none); w's explanation of a rerun, its figures recomputed here from the plan graph; bad
  * answers and budgets no plan fits refused with the view as it was; an empty answer or Esc back
- * to the plain view; s, c and o off there; a golden screen at 80x24. */
+ * to the plain view; s, c and o off there; a golden screen at 80x24; a plan that ran, opened
+ * from its saved replay with the measured bytes over its steps. */
 #include <inttypes.h>
 #include <math.h>
 #include "sched/budget/budget.h"
@@ -49,10 +50,10 @@ static void test_set_budget(void **state)
     open_app(&f, SAMPLE, 1); /* compare mode: the budget view ends it */
     app *a = &f.a;
     app_resize(a, 200, 60);
-    set_budget(a, "65%");
+    set_budget(a, "80%");
     int64_t budget;
     budget_stats st;
-    expected(f.g, 65, BUDGET_ALLOW_RECOMPUTE, &budget, &st);
+    expected(f.g, 80, BUDGET_ALLOW_RECOMPUTE, &budget, &st);
     assert_true(a->bud.on);
     assert_ptr_equal(a->g, a->bud.pg);
     assert_ptr_equal(a->bud.g, f.g);
@@ -73,13 +74,13 @@ static void test_set_budget(void **state)
             assert_non_null(strstr(graph_name(a->g, i), "(rerun)"));
     }
     assert_int_equal(reruns, st.reruns);
-    /* The status bar: "budget 65.0 MiB · extra +0 ms · 79 reruns". */
+    /* The status bar: "budget 99.0 MiB · extra +0 ms · 79 reruns". */
     char b[32], t[32], want[128];
     snprintf(want, sizeof want, "budget %s \u00b7 extra +%s \u00b7 %" PRIu64 " reruns",
              units_bytes(b, sizeof b, budget, 0), units_ms(t, sizeof t, st.extra_ms), st.reruns);
     assert_true(status_has(a, 200, 60, want));
     assert_string_equal(a->msg[0] ? "said" : "", "said");
-    assert_non_null(strstr(a->msg, "(65% of "));
+    assert_non_null(strstr(a->msg, "(80% of "));
     close_app(&f);
 }
 
@@ -91,12 +92,12 @@ static void test_status_fields(void **state)
     fixture f;
     open_app(&f, SAMPLE, 0);
     app *a = &f.a;
-    set_budget(a, "65%");
+    set_budget(a, "80%");
     for (int w = 60; w <= 200; w++) {
         size_t n;
         char *s = render(a, w, 24, 1, 0, &n);
         *strchr(s, '\n') = 0;
-        int has_b = strstr(s, "budget 65.0 MiB") != NULL, has_x = strstr(s, "extra +0 ms") != NULL,
+        int has_b = strstr(s, "budget 99.0 MiB") != NULL, has_x = strstr(s, "extra +0 ms") != NULL,
             has_r = strstr(s, " reruns") != NULL;
         assert_true(has_b || !strstr(s, "budget"));
         assert_true(has_x || !strstr(s, "extra"));
@@ -115,7 +116,7 @@ static void test_plan_view(void **state)
     fixture f;
     open_app(&f, SAMPLE, 0);
     app *a = &f.a;
-    set_budget(a, "65%");
+    set_budget(a, "80%");
     uint32_t v = app_budget_rerun_near(&a->bud, &a->st[0].r, 0); /* the first rerun */
     assert_int_not_equal(v, GRAPH_NONE);
     for (int s = 0; s < 2; s++) { /* before the jump: the step's cursor may cover a tick */
@@ -130,13 +131,13 @@ static void test_plan_view(void **state)
         int w = s ? 200 : 80, h = s ? 60 : 24;
         size_t n;
         char *got = render(a, w, h, 1, 0, &n);
-        assert_non_null(strstr(got, " budget 65.0 MiB "));
+        assert_non_null(strstr(got, " budget 99.0 MiB "));
         assert_non_null(strstr(got, " rerun "));
         if (s) assert_non_null(strstr(got, "(rerun)")); /* 80x24: the name column is 10 wide */
         assert_null(strstr(got, "Host"));               /* nothing offloaded: no host lane */
         free(got);
         got = render(a, w, h, 0, 1, &n); /* ASCII */
-        assert_non_null(strstr(got, " budget 65.0 MiB "));
+        assert_non_null(strstr(got, " budget 99.0 MiB "));
         free(got);
     }
     close_app(&f);
@@ -180,7 +181,7 @@ static void test_explain(void **state)
     fixture f;
     open_app(&f, SAMPLE, 0);
     app *a = &f.a;
-    set_budget(a, "65%");
+    set_budget(a, "80%");
     const run *r = &a->st[0].r;
     int said = 0;
     for (uint32_t t = 0; t < r->n; t++) {
@@ -233,13 +234,13 @@ static void test_bad_answers(void **state)
         assert_ptr_equal(a->g, f.g);
         assert_true(strstr(a->msg, "the budget wants") || strstr(a->msg, "after the budget"));
     }
-    set_budget(a, "65%");
+    set_budget(a, "80%");
     assert_true(a->bud.on);
     const graph *pg = a->g;
     set_budget(a, "1KiB"); /* no plan fits: the plan shown stays */
     assert_non_null(strstr(a->msg, "no plan fits in 1.0 KiB; "));
     assert_ptr_equal(a->g, pg);
-    assert_int_equal(a->bud.budget, (int64_t)floor((double)a->bud.free_peak * 0.65));
+    assert_int_equal(a->bud.budget, (int64_t)floor((double)a->bud.free_peak * 0.80));
     close_app(&f);
 }
 
@@ -254,21 +255,21 @@ static void test_clear_and_keys(void **state)
     const policy *pol = a->pol;
     app_key(a, 'w');
     assert_non_null(strstr(a->msg, "compare two first"));
-    set_budget(a, "65%");
+    set_budget(a, "80%");
     for (const char *k = "sco"; *k; k++) {
         app_key(a, *k);
         assert_non_null(strstr(a->msg, "is off in the budget view"));
         assert_ptr_equal(a->pol, policy_find("given"));
     }
     app_key(a, 'm');
-    assert_string_equal(a->prompt.buf, "65%"); /* the budget set, to edit */
+    assert_string_equal(a->prompt.buf, "80%"); /* the budget set, to edit */
     app_key(a, K_ESC);
     assert_false(a->bud.on);
     assert_ptr_equal(a->g, f.g);
     assert_ptr_equal(a->pol, pol);
-    set_budget(a, "64MiB");
+    set_budget(a, "100MiB");
     assert_true(a->bud.on);
-    assert_int_equal(a->bud.budget, 64 << 20);
+    assert_int_equal(a->bud.budget, 100 << 20);
     set_budget(a, "");
     assert_false(a->bud.on);
     assert_ptr_equal(a->g, f.g);
@@ -298,7 +299,7 @@ static void test_host_lane(void **state)
     close_app(&f);
 }
 
-/* The plan of resnet18_train at 65%, the first rerun next to pop and w's explanation of it
+/* The plan of resnet18_train at 80%, the first rerun next to pop and w's explanation of it
  * (the first after the cursor, none before it), at 80x24. */
 static void test_golden_budget(void **state)
 {
@@ -306,7 +307,7 @@ static void test_golden_budget(void **state)
     fixture f;
     open_app(&f, SAMPLE, 0);
     app *a = &f.a;
-    set_budget(a, "65%");
+    set_budget(a, "80%");
     uint32_t v = app_budget_rerun_near(&a->bud, &a->st[0].r, 0);
     app_jump(a, a->st[0].r.pos[v]);
     app_key(a, 'w');
@@ -314,11 +315,117 @@ static void test_golden_budget(void **state)
     for (int utf8 = 1; utf8 >= 0; utf8--) {
         size_t len;
         char *got = render(a, 80, 24, utf8, !utf8, &len);
-        check_golden(utf8 ? "budget-resnet18-65-80x24-utf8-color"
-                          : "budget-resnet18-65-80x24-ascii-mono",
+        check_golden(utf8 ? "budget-resnet18-80-80x24-utf8-color"
+                          : "budget-resnet18-80-80x24-ascii-mono",
                      got, len);
         free(got);
     }
+    close_app(&f);
+}
+
+/* The replay tools/runplan.py writes of a budget plan it ran: greedy's plan at 60% (with offload,
+ * so that the host lane shows), each event measured at (predicted - 1000 - its number), the start
+ * at 777; *after the predicted bytes after each event. */
+static void plan_replay(const graph *g, replay_result *r, int64_t **after)
+{
+    budget_model bm;
+    budget_plan p = {0};
+    budget_outcome o;
+    budget_stats st;
+    char err[256];
+    assert_int_equal(budget_model_init(&bm, g, err, sizeof err), 0);
+    assert_int_equal(budget_given_plan(&bm, &p), 0);
+    assert_int_equal(budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err), 0);
+    budget_plan_free(&p);
+    int64_t budget = st.peak * 60 / 100;
+    assert_int_equal(budget_greedy(&bm, budget, BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD,
+                                   BUDGET_BANDWIDTH, NULL, &p, &o),
+                     0);
+    assert_true(o.found);
+    *after = malloc(p.n * sizeof **after);
+    assert_int_equal(budget_check_memory(&bm, &p, BUDGET_BANDWIDTH, &st, *after, err, sizeof err),
+                     0);
+    assert_true(st.offloaded_bytes > 0 && st.reruns > 0);
+    memset(r, 0, sizeof *r);
+    snprintf(r->backend, sizeof r->backend, "torch-cpu");
+    snprintf(r->mode, sizeof r->mode, "raw");
+    snprintf(r->policy, sizeof r->policy, "given");
+    r->n = r->total = (uint32_t)p.n;
+    r->s = calloc(p.n, sizeof *r->s);
+    r->plan_n = p.n;
+    r->plan_op = malloc(p.n);
+    r->plan_x = malloc(p.n * sizeof *r->plan_x);
+    for (size_t k = 0; k < p.n; k++) {
+        const budget_event *e = &p.ev[k];
+        r->plan_op[k] = (uint8_t)e->op;
+        r->plan_x[k] = e->op == BUDGET_RUN ? g->id[e->x] : g->buf_id[e->x];
+        r->s[k] = (replay_sample){.step = (uint32_t)k,
+                                  .node = r->plan_x[k],
+                                  .predicted = (*after)[k],
+                                  .measured = (*after)[k] - 1000 - (int64_t)k,
+                                  .ms = 0.5};
+    }
+    r->plan_budget = budget;
+    r->plan_bandwidth = BUDGET_BANDWIDTH;
+    r->plan_start = 777;
+    replay_summarize(r);
+    budget_plan_free(&p);
+    budget_model_free(&bm);
+}
+
+/* memtris view G --replay R of a budget plan: the budget view of that very plan, each plan-graph
+ * step measured after its event (the steps before an event's last: before it; the start's
+ * ALLOCs: the start), the curve's overlay; a replay whose predictions are not memtris's refused,
+ * the view as it was. */
+static void test_replay_of_a_plan(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, SAMPLE, 0);
+    app *a = &f.a;
+    replay_result r, bad;
+    int64_t *after;
+    char err[512];
+    plan_replay(f.g, &bad, &after);
+    free(after);
+    bad.s[3].predicted += 1;
+    assert_int_equal(app_budget_replay(a, &bad, err, sizeof err), -1);
+    assert_non_null(strstr(err, "event 4: the replay predicted "));
+    assert_false(a->bud.on);
+    assert_ptr_equal(a->g, f.g);
+    assert_null(app_overlay(a));
+    replay_result_free(&bad);
+
+    plan_replay(f.g, &r, &after);
+    size_t nev = r.plan_n;
+    assert_int_equal(app_budget_replay(a, &r, err, sizeof err), 0);
+    assert_null(r.s); /* taken */
+    assert_true(a->bud.on && a->g == a->bud.pg && a->bud.st.offloaded_bytes > 0);
+    assert_string_equal(a->pol->name, "given");
+    assert_non_null(strstr(a->msg, "budget "));
+    const replay_result *ov = app_overlay(a);
+    assert_non_null(ov);
+    const run *rn = &a->st[0].r;
+    assert_int_equal(ov->n, rn->n);
+    size_t lasts = 0;
+    for (uint32_t t = 0; t < rn->n; t++) {
+        uint32_t e = a->bud.map.event[rn->order[t]];
+        int last = t + 1 == rn->n || a->bud.map.event[rn->order[t + 1]] != e;
+        int64_t want = e == GRAPH_NONE ? 777
+                       : last          ? after[e] - 1000 - (int64_t)e
+                       : e             ? after[e - 1] - 1000 - (int64_t)(e - 1)
+                                       : 777;
+        assert_int_equal(ov->s[t].measured, want);
+        assert_int_equal(ov->s[t].predicted, rn->memory[t]);
+        if (last && e != GRAPH_NONE) {
+            assert_int_equal(rn->memory[t], after[e]); /* the plan graph peaks as the plan does */
+            lasts++;
+        }
+    }
+    assert_int_equal(lasts, nev);
+    assert_true(has(a, 200, 60, "measured (torch-cpu)"));
+    assert_true(has(a, 200, 60, " Host: bytes offloaded, at most "));
+    free(after);
     close_app(&f);
 }
 
@@ -335,6 +442,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_clear_and_keys),
         cmocka_unit_test(test_host_lane),
         cmocka_unit_test(test_golden_budget),
+        cmocka_unit_test(test_replay_of_a_plan),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);

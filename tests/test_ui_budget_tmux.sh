@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_ui_budget_tmux.sh: the TUI's budget view end to end: the real binary under tmux at 80x24
-# and 200x60, m, a percentage (65% for resnet18, 60% for a generated training step with
+# and 200x60, m, a percentage (80% for resnet18, 60% for a generated training step with
 # latencies: where greedy finds a plan), Enter: the budget's label on the curve, the status
 # bar's extra time and reruns as `memtris budget FILE --budget P% --solver greedy` gives them
 # (its text and its JSON's extra_ms), w's explanation; a budget no plan fits refused with the
@@ -36,7 +36,7 @@ else: print("%.1f min" % (v / 60000))' "$1"
 }
 
 "$bin" gen train --nodes 300 -o "$work/train300.json" >/dev/null || bad "gen train"
-for fp in "$src/samples/resnet18_train.json:65" "$work/train300.json:60"; do
+for fp in "$src/samples/resnet18_train.json:80" "$work/train300.json:60"; do
     f=${fp%:*}
     pct=${fp##*:}
     name=$(basename "$f")
@@ -88,11 +88,11 @@ check "a budget under every plan's least: refused" "no plan fits in 1.0 KiB; "
 if screen | head -1 | grep -qF "priority"; then ok "the view stays as it was"; else bad "the view changed"; fi
 keys m 5 0 ' ' s w a p Enter
 check "a bad answer: the reason" "after the budget: recompute, offload or recompute,offload"
-keys m 8 0 % Enter
-check "80%: a plan" "budget 18.0 MiB"
+keys m 9 2 % Enter
+check "92%: a plan" "budget 20.7 MiB"
 keys m BSpace BSpace BSpace 1 K i B Enter
 check "then a budget no plan fits: refused" "no plan fits in 1.0 KiB; "
-if screen | head -1 | grep -qF "budget 18.0 MiB"; then ok "the plan shown stays"; else bad "the plan shown went"; fi
+if screen | head -1 | grep -qF "budget 20.7 MiB"; then ok "the plan shown stays"; else bad "the plan shown went"; fi
 keys m Escape
 check "Esc in the prompt: the plain view" "budget cleared"
 keys q
