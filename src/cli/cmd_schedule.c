@@ -32,7 +32,16 @@ static const char help[] =
     "lower_bound: no order of the graph peaks below it (bytes); proven_optimal: the\n"
     "peak equals it. Times are in ms (memtris(1), TIMELINE, says the model):\n"
     "makespan_bound: no order finishes sooner.\n"
-    "CSV: step,id,op,name,change,memory,start_ms,finish_ms,stream.\n";
+    "CSV: step,id,op,name,change,memory,start_ms,finish_ms,stream.\n"
+    "\n"
+    "Run an order on the real model in PyTorch, measured step by step against\n"
+    "\"memory\" and its results bit for bit the plain step's (memtris(1), PLANS IN\n"
+    "PYTORCH; the tools run with Debian's /usr/bin/python3 and python3-torch):\n"
+    "  tools/fx2memtris.py MODEL --train --measure [--batch N ...] -o G.json\n"
+    "  memtris schedule G.json -p priority -f json >order.json\n"
+    "  tools/runplan.py MODEL --graph G.json --order order.json \\\n"
+    "      [--batch N ...] -o run.json\n"
+    "  memtris view G.json --replay run.json\n";
 
 static void print_help(void)
 {
