@@ -9,7 +9,9 @@ schedule -p given) is within 10% of the real step's peak measured by torch.profi
 (--measure). Also --latency flops (an addmm by hand) and measure with
 --train and on the make_fx forward, the forward fallback to make_fx where symbolic tracing fails,
 --make-fx, the symbolic export's --execution-order, and --measure without
---train refused. Needs Debian's python3-torch;
+--train refused; what torch 1.13's schemas leave out (the batch norm's running
+statistics changed in place, _unsafe_view a view), a Trace on every compute
+node, and the workspaces --measure adds (tools/workspaces.py). Needs Debian's python3-torch;
 without it the test says so and skips (exit 77). Usage: test_train_export.py
 MEMTRIS SRCDIR"""
 import json
@@ -144,6 +146,53 @@ check(all(set(n["InPlace"]) <= set(n["Inputs"]) for n in comp if "InPlace" in n)
 changed = {b for n in comp for b in n.get("InPlace", [])}
 check(weights <= changed, "the parameters are changed in place by their updates (and "
       f"num_batches_tracked by add_): not {sorted(weights - changed)}, also {sorted(changed - weights)}")
+# ... which the exporter knows (fxtrain.UNANNOTATED_WRITES): the batch norm changes them in place.
+bn = next(n for n in comp if n["Op"] == "native_batch_norm")
+running = {n["BufId"] for n in g["Nodes"] if n["Op"] == "ALLOC" and "running_" in n["Name"]}
+check(len(running) == 2 and running <= set(bn.get("InPlace", [])),
+      f"native_batch_norm (training) changes its running mean and variance in place: {bn}")
+check(all(isinstance(n.get("Trace"), str) for n in comp) and len({n["Trace"] for n in comp}) == len(comp) and
+      all(n["Trace"] == n["Name"] for n in comp if n["Op"] not in ("Input", "Output")),
+      "every compute node has a Trace of its own: its traced op's name")
+
+
+class MatMul3(nn.Module):
+    """x @ w of a 3-D x: autograd records _unsafe_view, which aliases its input."""
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(8, 8))
+
+    def forward(self, x):
+        return (x @ self.w).relu()
+
+
+gu = fx2memtris.export_train(MatMul3(), [2, 3, 8], torch.float32, "sgd", "sum")
+uv = [n for n in gu["Nodes"] if n["Op"] == "_unsafe_view"]
+own = {n["Name"] for n in gu["Nodes"] if n["Op"] == "ALLOC"}
+check(uv and not any(n["Name"] + ".out" in own for n in uv),
+      f"_unsafe_view allocates nothing: it is a view (fxtrain.UNANNOTATED_ALIASES): {uv[:2]}")
+check_order(gu, "MatMul3 --train")
+
+# Workspaces (--measure, tools/workspaces.py): measured as what an op takes beyond its outputs,
+# and put in the graph as a buffer of the op's own, ALLOC just before it and FREE just after.
+import workspaces  # noqa: E402
+gw, ex, gmw = fxtrain.export_train(mlp(), [16, 64], torch.float32, graphkit, "sgd", "sum")
+flat, _, _ = fxtrain.step_inputs(mlp().train(), "sgd", "sum", [16, 64], None)
+ws = workspaces.measure(gmw, ex, gw, flat)
+cids = {n["Id"] for n in gw["Nodes"] if n["Op"] not in ("ALLOC", "FREE")}
+check(set(ws) == cids and all(isinstance(v, int) and v >= 0 for v in ws.values()),
+      "workspaces.measure: bytes for every compute node, none negative")
+addmm_id = next(n["Id"] for n in gw["Nodes"] if n["Op"] == "addmm")
+before = given_peak(gw)[0]
+workspaces.add(gw, {addmm_id: 1 << 20, next(iter(cids)): 100})
+check_order(gw, "a graph with a workspace")
+a = [n for n in gw["Nodes"] if n.get("Name", "").endswith(".workspace")]
+op = next(n for n in gw["Nodes"] if n.get("Workspace"))
+check(len(a) == 2 and a[0]["Op"] == "ALLOC" and a[0]["Size"] == 1 << 20 and a[0]["Category"] == "workspace" and
+      gw["Nodes"][a[0]["Id"] + 1] is op and a[1]["Op"] == "FREE" and gw["Nodes"][op["Id"] + 1] is a[1] and
+      op["Workspace"] == a[0]["BufId"] and a[0]["BufId"] in op["Inputs"],
+      "a workspace of 1 MiB: ALLOC, its op (Inputs, Workspace), FREE; 100 bytes left out")
+check(before < 1 << 20 <= given_peak(gw)[0], "the workspace raises the given peak as its op runs")
 
 gf = fx2memtris.export_train(model, [16, 64], torch.float32, "sgd", "sum", flops=True)
 comp = [n for n in gf["Nodes"] if n["Op"] not in ("ALLOC", "FREE")]

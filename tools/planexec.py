@@ -42,7 +42,6 @@ class Binding:
     value lies in it, and which fx nodes make no tensor of their own."""
 
     def __init__(self, gm, ex, graph):
-        self.gm = gm
         by_name = {n.name: n for n in gm.graph.nodes}
         self.fx = {}                 # compute node Id -> fx node
         self.kind = {}               # Id -> "ALLOC", "FREE" or "compute"
@@ -60,7 +59,8 @@ class Binding:
                 self.workspace[nd["Id"]] = nd["Workspace"]
         self.workspaces = set(self.workspace.values())
         self.maker = dict(ex.maker)  # BufId -> fx node
-        self.name = dict(ex.buf_name)
+        self.name = {nd["BufId"]: nd["Name"] for nd in graph["Nodes"] if nd["Op"] == "ALLOC" and "Name" in nd}
+        self.name.update(ex.buf_name)
         self.size = {nd["BufId"]: nd["Size"] for nd in graph["Nodes"] if nd["Op"] == "ALLOC"}
         self.value = ex.value        # fx node -> BufId, tuple of them, or None
         self.holders = {}            # BufId -> fx nodes whose value lies in it
@@ -85,7 +85,6 @@ class Binding:
             if n is not None and n.op == "placeholder":
                 self.producer[n] = first.get(nd["Id"])
         self.placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
-        self.output = next(n for n in gm.graph.nodes if n.op == "output")
 
     def is_random(self, n):
         schema = getattr(n.target, "_schema", None)
@@ -113,11 +112,6 @@ def returned_arg(n):
 
 
 # ------------------------------------------------------------ storages
-def storage_key(t):
-    s = t.storage()
-    return s.data_ptr(), s.nbytes(), t.device
-
-
 def whole_storage(t):
     """A one-dimensional tensor over every element of t's storage."""
     return t.as_strided((t.storage().size(),), (1,), 0)
@@ -127,10 +121,12 @@ class Live:
     """Every tensor the run has made or taken in, by weak reference: the
     bytes of the storages some live tensor still uses, each storage once."""
 
-    def __init__(self):
-        self.refs = []
+    def __init__(self, on=True):
+        self.refs, self.on = [], on      # off: a timed run keeps no list
 
     def add(self, v):
+        if not self.on:
+            return
         if isinstance(v, torch.Tensor):
             self.refs.append((weakref.ref(v), v.storage().data_ptr(), v.storage().nbytes()))
         elif isinstance(v, (tuple, list)):
@@ -171,7 +167,7 @@ class Run:
         self.host = {}              # BufId -> (copy, dtype, shape, stride, offset)
         self.final = {}             # placeholder -> its last value, on the host (numpy)
         self.loss = None
-        self.live = Live()
+        self.live = Live(measure is not None)
         self.entered = 0            # bytes of initial tensors taken in so far
         self.event = 0
         self.budget = False         # a budget plan's run (else an order's)
@@ -403,16 +399,21 @@ def execute(run, events, on_event=None, budget=False):
     for k, (kind, x, _) in enumerate(events):
         run.event = k + 1
         why = f"event {k + 1} ({kind} {'Id' if kind == 'run' else 'BufId'} {x})"
-        if kind == "run":
-            run.run(x, why)
-        elif kind == "alloc":
-            run.alloc(x)
-        elif kind == "free":
-            run.free(x, why)
-        elif kind == "offload":
-            run.offload(x, why)
-        else:
-            run.fetch(x, why)
+        try:
+            if kind == "run":
+                run.run(x, why)
+            elif kind == "alloc":
+                run.alloc(x)
+            elif kind == "free":
+                run.free(x, why)
+            elif kind == "offload":
+                run.offload(x, why)
+            else:
+                run.fetch(x, why)
+        except RuntimeError as e:      # torch's: out of memory, a kernel's refusal
+            lines = str(e).strip().splitlines()
+            raise PlanError(f"{why}{' (' + run.bd.fx[x].name + ')' if kind == 'run' else ''} failed: "
+                            f"{type(e).__name__}: {lines[0] if lines else ''}")
         if on_event:
             on_event(k)
     run.finish()
@@ -456,12 +457,17 @@ def measured(bd, initial, events, device, rng, budget=False):
         out["entered"].append(run.entered)
         out["workspace"].append(run.workspace_held())
         torch.empty(MARKER_BYTES, dtype=torch.uint8)     # made and dropped: the event's end
-    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
-        # The inputs' copies are made in the profile, so that their frees are in it too.
-        run = Run(bd, initial(), device, rng, measure="cpu")
-        torch.empty(MARKER_BYTES, dtype=torch.uint8)
-        with torch.no_grad():
-            execute(run, events, after, budget)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)          # one thread: the profiler's record is in the order it happened
+    try:
+        with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+            # The inputs' copies are made in the profile, so that their frees are in it too.
+            run = Run(bd, initial(), device, rng, measure="cpu")
+            torch.empty(MARKER_BYTES, dtype=torch.uint8)
+            with torch.no_grad():
+                execute(run, events, after, budget)
+    finally:
+        torch.set_num_threads(threads)
     deltas = [e.nbytes() for e in prof.profiler.kineto_results.events() if e.name() == "[memory]"]
     total = k = 0
     while k < len(deltas) and deltas[k] != MARKER_BYTES:     # the inputs' copies

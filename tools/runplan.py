@@ -465,7 +465,9 @@ def main(argv=None):
     plan.add_argument("--order", help="an order: memtris schedule G.json -p POLICY -f json")
     plan.add_argument("--budget-plan", help="a budget plan: memtris budget G.json -b SIZE -f json")
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where to run (default cpu)")
-    ap.add_argument("--threads", type=int, default=1, help=f"torch threads, 1 to {MAX_THREADS} (default 1)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help=f"torch threads of the timed runs, 1 to {MAX_THREADS} (default 1; the CPU's measured run "
+                         f"takes one, so that the profiler's record keeps its order)")
     ap.add_argument("--repeats", type=int, default=3,
                     help="timed runs of the plan and of the given order, the median kept (default 3)")
     ap.add_argument("-o", "--output", help="write the saved replay (memtris view G.json --replay FILE)")
