@@ -328,6 +328,7 @@ class Run:
             self.host[b] = None
             return
         t = self.base[b]
+        self.keep_final(b)              # a weight or state that stays on the host ends as copied
         whole = whole_storage(t)
         if self.device.type == "cuda":
             copy = torch.empty(whole.shape, dtype=t.dtype, pin_memory=True)
