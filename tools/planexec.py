@@ -258,6 +258,8 @@ class Run:
             return
         args = torch.fx.node.map_arg(n.args, lambda m: self.resolve(m, why))
         kwargs = torch.fx.node.map_arg(n.kwargs, lambda m: self.resolve(m, why))
+        if isinstance(kwargs.get("device"), torch.device):   # traced on the CPU: made where the run is
+            kwargs = dict(kwargs, device=self.device)
         for b in bd.makes.get(n, []):           # made again: the old one's views go
             if b in self.present:
                 self.drop(b)
