@@ -60,7 +60,7 @@ def c_unescape(body):
 
 def strip_comments(text):
     """C source without comments (strings kept)."""
-    out, i = [], 0
+    out = []
     pat = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|/\*.*?\*/|//[^\n]*', re.S)
     last = 0
     for m in pat.finditer(text):
