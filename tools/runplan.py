@@ -215,13 +215,8 @@ def check_graph(mine, theirs, gname):
                 return (f"{gname} node {i} (ALLOC of BufId {nd['BufId']}, {nd.get('Name', '')}): Size {nd.get('Size')} "
                         f"where this model's step makes {m['Size']} bytes (another --batch, --input-shape, --dtype?)")
         else:
-            key = nd.get("Trace")
-            if not isinstance(key, str):
-                return (f"{gname} node {i} ({nd.get('Name', op)}) has no \"Trace\" key: export the graph with "
-                        f"fx2memtris.py --train from this version")
-            m = traced.get(key)
-            if m is None:
-                return f"{gname} node {i} ({key}) is not in this model's trace"
+            key = nd["Trace"]           # there and traced: the loop above
+            m = traced[key]
             if m["Op"] != op:
                 return f"{gname} node {i} ({key}) is {op} where this model's trace has {m['Op']}"
             for field in ("Inputs", "InPlace"):
