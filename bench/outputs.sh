@@ -129,7 +129,7 @@ for f in $trains; do
     done
     run budget "$f" --sweep --points 6 -f json
     run budget "$f" --sweep --points 5 --svg sweep.svg
-    run budget "$f" -b 70% -o plan.json $blim
+    run budget "$f" -b 95% -o plan.json $blim
 done
 for f in $D/chain-train.json $D/train-small.json $D/ui-train.json; do
     for b in 90% 70% 50% 30%; do
