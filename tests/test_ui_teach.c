@@ -6,7 +6,7 @@
 #include "uiutil.h"
 #include "ui/app_compare.h"
 #include "ui/app_play.h"
-#include "ui/part_why.h"
+#include "sched/policy/part_why.h"
 
 #define FAR 100000u
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "ui/part_why.h"
+#include "sched/policy/part_why.h"
 #include "util/optimal.h"
 #include "util/units.h"
 

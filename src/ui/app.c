@@ -126,6 +126,7 @@ static void after_move(app *a)
 {
     explain(a, 0);
     if (a->cmp.have) explain(a, 1);
+    if (a->cmp.have) app_compare_explain(&a->cmp, a->g, a->st, a->st[0].k);
     app_drop_dead_selection(a);
     follow_cursor(a);
 }
@@ -236,6 +237,7 @@ static void install_other(app *a, stepper *st, const policy *pol)
     a->cmp.pol = pol;
     app_compare_set_partings(&a->cmp, a->g->n, &a->st[0].r, &a->st[1].r);
     step_jump(&a->st[1], a->st[0].k);
+    app_compare_explain(&a->cmp, a->g, a->st, a->st[0].k);
 }
 
 /* (Re)builds the other side for pol at once; the app is unchanged on failure. */
@@ -583,7 +585,7 @@ const char *app_part_words(const app *a, uint32_t s, char *out, size_t cap)
 
 const char *app_part_why(const app *a, int i, char *out, size_t cap)
 {
-    return app_compare_why(&a->cmp, a->g, a->st, a->st[0].k, i, out, cap);
+    return app_compare_why(&a->cmp, i, out, cap);
 }
 
 uint32_t app_steps_per_sec(const app *a) { return app_play_sps(&a->play); }

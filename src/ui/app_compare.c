@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "part_why.h"
+#include "sched/policy/part_why.h"
 
 void app_compare_free(app_compare *c)
 {
@@ -18,12 +18,14 @@ void app_compare_set_partings(app_compare *c, uint32_t n, const run *mine, const
 {
     c->diverge = policy_diverge(mine, other);
     uint32_t *p = realloc(c->parts, ((size_t)n + 1) * sizeof *p);
+    c->why_at = UINT32_MAX;
     if (!p) { /* only d misses them: it says the orders are the same */
         c->nparts = 0;
         return;
     }
     c->parts = p;
     c->nparts = policy_partings(mine, other, p);
+    c->why_at = UINT32_MAX;
 }
 
 const char *app_compare_words(const graph *g, const stepper *m, const stepper *o, uint32_t s,
@@ -51,18 +53,29 @@ const char *app_compare_part_text(const app_compare *c, const graph *g, const st
     return NULL;
 }
 
-const char *app_compare_why(const app_compare *c, const graph *g, const stepper st[2], uint32_t k,
-                            int i, char *out, size_t cap)
+void app_compare_explain(app_compare *c, const graph *g, const stepper st[2], uint32_t k)
 {
-    out[0] = 0;
-    if (!c->nparts) return out;
+    if (!c->nparts) {
+        c->why[0][0] = c->why[1][0] = 0;
+        c->why_at = UINT32_MAX;
+        return;
+    }
     uint32_t j = 0;
     while (j + 1 < c->nparts && c->parts[j + 1] + 1 <= k) j++;
-    char took[512];
-    part_side a = {st[i].pol, &st[i].r}, b = {st[!i].pol, &st[!i].r};
-    part_why_took(g, a, b, c->parts[j], took, sizeof took);
-    if (j) snprintf(out, cap, "step %u: %s", c->parts[j] + 1, took);
-    else snprintf(out, cap, "%s", took);
+    if (j == c->why_at) return;
+    for (int i = 0; i < 2; i++) {
+        char took[sizeof c->why[0] - 16]; /* room for "step N: " */
+        part_side a = {st[i].pol, &st[i].r}, b = {st[!i].pol, &st[!i].r};
+        part_why_took(g, a, b, c->parts[j], took, sizeof took);
+        if (j) snprintf(c->why[i], sizeof c->why[i], "step %u: %s", c->parts[j] + 1, took);
+        else snprintf(c->why[i], sizeof c->why[i], "%s", took);
+    }
+    c->why_at = j;
+}
+
+const char *app_compare_why(const app_compare *c, int i, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", c->nparts ? c->why[i] : "");
     return out;
 }
 

@@ -15,6 +15,11 @@ typedef struct app_compare {
     uint32_t diverge;  /* first step (0-based) where the orders differ, n if never */
     uint32_t *parts;   /* where the orders part (policy_partings, 0-based) */
     uint32_t nparts;
+    /* Why each side took its node at the parting the cursor is at or has passed last
+     * (app_compare_explain, when the cursor moves: its search never runs while a view draws):
+     * the parting's index, UINT32_MAX when not worked out since the partings changed. */
+    uint32_t why_at;
+    char why[2][512];
 } app_compare;
 
 void app_compare_free(app_compare *c);
@@ -29,12 +34,14 @@ const char *app_compare_words(const graph *g, const stepper *m, const stepper *o
  * parting of st[0] (stepped) and st[1] (other), else NULL. */
 const char *app_compare_part_text(const app_compare *c, const graph *g, const stepper st[2],
                                   uint32_t k, char *out, size_t cap);
-/* Why side i (0: st[0], the stepped; 1: st[1]) took its node at the
- * parting the cursor (step k, 1-based) is at or has passed last (the first
- * parting before any), as part_why_took says it, after "step N: " where
- * that is not the first; "" when the orders never part. Returns out. */
-const char *app_compare_why(const app_compare *c, const graph *g, const stepper st[2], uint32_t k,
-                            int i, char *out, size_t cap);
+/* Works out why each side (0: st[0], the stepped; 1: st[1]) took its node at the parting the
+ * cursor (step k, 1-based) is at or has passed last (the first parting before any), as
+ * part_why_took says it (a bounded search for a whole-order policy), after "step N: " where
+ * that is not the first; "" when the orders never part. Kept in c->why until the cursor
+ * reaches another parting or the partings change. */
+void app_compare_explain(app_compare *c, const graph *g, const stepper st[2], uint32_t k);
+/* Side i's words of app_compare_explain into out. Returns out. */
+const char *app_compare_why(const app_compare *c, int i, char *out, size_t cap);
 /* The best proven bound on g's least peak: bound (the graph's) or any the
  * runs of st[0 .. sides-1] proved; *optimal: a run peaks there. */
 int64_t app_compare_bound(int64_t bound, const stepper *st, int sides, int *optimal);

@@ -1,8 +1,10 @@
 /* part_why.h: why each of two orders took its node where they part: the key a greedy policy
  * compares, field by field, and which field decided ("priority took node 12: change +1.0 MiB
  * beats node 3's +1.5 MiB"); for a whole-order policy (exact, dfs...) the order it leads to and
- * what is proven about the other node's best continuation, never more. For the TUI's compare
- * panels and the CLI's compare. Exports part_why_took, part_why. */
+ * what is proven about the other node's best continuation, never more (a bounded search, a
+ * few milliseconds: the TUI asks when its cursor moves to another parting and keeps the words,
+ * never while it draws). For the TUI's compare panels and the CLI's compare. Exports
+ * part_why_took, part_why. */
 #ifndef MEMTRIS_PART_WHY_H
 #define MEMTRIS_PART_WHY_H
 #include <stddef.h>

@@ -93,27 +93,6 @@ static void took_key(const graph *g, part_side a, uint32_t x, uint32_t y, char *
 static const solve_ctx after_limits = {
     .seconds = 0.5, .max_states = AFTER_MAX_STATES, .max_memory = 64 << 20};
 
-/* The last searches' answers: the TUI draws the same parting on every
- * frame. Keyed by everything they depend on (the graph, both policies,
- * their orders and peaks, the step); one thread draws. */
-typedef struct after_memo {
-    const graph *g;
-    const policy *pa, *pb;
-    const uint32_t *oa, *ob;
-    int64_t peak_a, peak_b, best;
-    uint32_t n, s;
-    int proven, ran;
-} after_memo;
-static after_memo memo[2];
-static unsigned memo_next;
-
-static int memo_is(const after_memo *m, const graph *g, part_side a, part_side b, uint32_t s)
-{
-    return m->ran && m->g == g && m->n == g->n && m->pa == a.pol && m->pb == b.pol &&
-           m->oa == a.r->order && m->ob == b.r->order && m->peak_a == a.r->peak &&
-           m->peak_b == b.r->peak && m->s == s;
-}
-
 /* A search of the best order that makes a's first s steps, then y: 1 with
  * *best (and *proven) when it ran, 0 when the window is too large or memory
  * ran out. */
@@ -121,12 +100,6 @@ static int search_after(const graph *g, part_side a, part_side b, uint32_t s, in
                         int *proven)
 {
     uint32_t n = g->n;
-    for (int i = 0; i < 2; i++)
-        if (memo_is(&memo[i], g, a, b, s)) {
-            *best = memo[i].best;
-            *proven = memo[i].proven;
-            return 1;
-        }
     if (n - s > AFTER_MAX_NODES) return 0;
     uint32_t *order = malloc((size_t)n * sizeof *order);
     if (!order) return 0;
@@ -134,20 +107,7 @@ static int search_after(const graph *g, part_side a, part_side b, uint32_t s, in
     memcpy(order + s, b.r->order + s, (size_t)(n - s) * sizeof *order);
     int rc = policy_best_after(g, order, s, &after_limits, best, proven);
     free(order);
-    if (rc) return 0;
-    memo[memo_next++ % 2] = (after_memo){.g = g,
-                                         .pa = a.pol,
-                                         .pb = b.pol,
-                                         .oa = a.r->order,
-                                         .ob = b.r->order,
-                                         .peak_a = a.r->peak,
-                                         .peak_b = b.r->peak,
-                                         .best = *best,
-                                         .n = n,
-                                         .s = s,
-                                         .proven = *proven,
-                                         .ran = 1};
-    return 1;
+    return rc == 0;
 }
 
 /* What is known of y's best continuation: the least peak of an order that
