@@ -151,7 +151,9 @@ int greedy_checked(const budget_model *bm, int64_t budget, unsigned allow, long 
     budget_outcome o;
     budget_stats st;
     char err[256];
-    assert_int_equal(budget_greedy(bm, budget, allow, BUDGET_BANDWIDTH, NULL, &p, &o), 0);
+    assert_int_equal(budget_greedy(bm, &(budget_goal){budget, allow, BUDGET_BANDWIDTH, NULL}, NULL,
+                                   &p, &o, NULL),
+                     0);
     if (o.found) {
         if (budget_check(bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err)) fail_msg("%s", err);
         assert_true(st.peak <= budget);
@@ -203,7 +205,9 @@ static void greedy_against_brute_force(void **state)
             if (f) {
                 budget_plan p = {0};
                 budget_outcome o;
-                budget_greedy(&bm, b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL, &p, &o);
+                budget_greedy(&bm,
+                              &(budget_goal){b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL},
+                              NULL, &p, &o, NULL);
                 budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err);
                 optimal += st.extra_ms == (double)opt;
                 budget_plan_free(&p);
@@ -473,7 +477,9 @@ static void greedy_honours_limits(void **state)
     budget_outcome o;
     solve_ctx c = {.seconds = 1, .clock = fake_clock};
     assert_int_equal(
-        budget_greedy(&bm, 70000000, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, &c, &p, &o), 0);
+        budget_greedy(&bm, &(budget_goal){70000000, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, &c},
+                      NULL, &p, &o, NULL),
+        0);
     assert_false(o.found);
     assert_int_equal(o.stopped, SOLVE_TIME);
     budget_plan_free(&p);
@@ -481,7 +487,9 @@ static void greedy_honours_limits(void **state)
     atomic_store(&w.cancel, 1);
     solve_ctx cc = {.watch = &w};
     assert_int_equal(
-        budget_greedy(&bm, 70000000, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, &cc, &p, &o), 0);
+        budget_greedy(&bm, &(budget_goal){70000000, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, &cc},
+                      NULL, &p, &o, NULL),
+        0);
     assert_false(o.found);
     assert_int_equal(o.stopped, SOLVE_CANCELLED);
     budget_plan_free(&p);

@@ -116,9 +116,18 @@ group_usage() {
     run "$M" budget --help
     expect_rc 0 "budget --help"
     expect_grep "$OUT" "Usage: memtris budget FILE --budget SIZE" "--help: usage"
-    expect_grep "$OUT" "--solver best|exact|greedy" "--help: the solvers"
+    expect_grep "$OUT" "--solver NAME" "--help: the solver option"
+    expect_grep "$OUT" "one of the solvers below (default best" "--help: the default solver"
     expect_grep "$OUT" "--max-states N" "--help: --max-states"
-    expect_grep "$OUT" "or chain (rotor's" "--help: chain"
+    # The solvers' list, from the table: each name with its description.
+    expect_grep "$OUT" "Solvers (memtris(1), BUDGETS" "--help: the solvers' list"
+    expect_grep "$OUT" "  best       the least extra time" "--help: best"
+    expect_grep "$OUT" "  greedy     DTR's eviction" "--help: greedy"
+    expect_grep "$OUT" "  chain      rotor's dynamic programme" "--help: chain"
+    expect_grep "$OUT" "  exact      an A* search" "--help: exact"
+    run "$M" budget "$TRIO" --budget 1K --solver tetris
+    expect_rc 2 "--solver tetris"
+    expect_grep "$ERR" "unknown solver 'tetris' (best, greedy, chain, exact)" "--solver tetris: the list"
     run "$M" --help
     expect_grep "$OUT" "  budget" "memtris --help lists budget"
 }

@@ -270,7 +270,9 @@ static int chain_checked(const budget_model *bm, int64_t budget, budget_stats *s
     budget_plan p = {0};
     char err[256];
     assert_int_equal(
-        budget_chain(bm, budget, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL, &p, o), 0);
+        budget_chain(bm, &(budget_goal){budget, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL},
+                     NULL, &p, o, NULL),
+        0);
     if (o->found) {
         if (budget_check(bm, &p, BUDGET_BANDWIDTH, st, err, sizeof err)) fail_msg("%s", err);
         assert_true(st->peak <= budget);
@@ -520,22 +522,30 @@ static void chain_honours_limits(void **state)
     budget_outcome o;
     solve_ctx tc = {.seconds = 1, .clock = fake_clock};
     assert_int_equal(
-        budget_chain(&bm, 15000, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, &tc, &p, &o), 0);
+        budget_chain(&bm, &(budget_goal){15000, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, &tc},
+                     NULL, &p, &o, NULL),
+        0);
     assert_false(o.found);
     assert_int_equal(o.stopped, SOLVE_TIME);
     solve_watch w = {0};
     atomic_store(&w.cancel, 1);
     solve_ctx cc = {.watch = &w};
     assert_int_equal(
-        budget_chain(&bm, 15000, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, &cc, &p, &o), 0);
+        budget_chain(&bm, &(budget_goal){15000, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, &cc},
+                     NULL, &p, &o, NULL),
+        0);
     assert_int_equal(o.stopped, SOLVE_CANCELLED);
     solve_ctx mc = {.max_memory = 4096};
     assert_int_equal(
-        budget_chain(&bm, 15000, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, &mc, &p, &o), 0);
+        budget_chain(&bm, &(budget_goal){15000, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, &mc},
+                     NULL, &p, &o, NULL),
+        0);
     assert_int_equal(o.stopped, SOLVE_MEMORY);
     assert_non_null(strstr(o.why, "the DP's table for 20 segments"));
-    assert_int_equal(budget_chain(&bm, 15000, BUDGET_ALLOW_OFFLOAD, BUDGET_BANDWIDTH, NULL, &p, &o),
-                     0);
+    assert_int_equal(
+        budget_chain(&bm, &(budget_goal){15000, BUDGET_ALLOW_OFFLOAD, BUDGET_BANDWIDTH, NULL}, NULL,
+                     &p, &o, NULL),
+        0);
     assert_false(o.found);
     assert_int_equal(p.n, 0);
     /* A budget of many slots: coarser slots, said, and still a checked plan. */

@@ -18,7 +18,8 @@ int exact_checked(const budget_model *bm, int64_t b, unsigned allow, const solve
     budget_plan p = {0};
     budget_stats st;
     char err[256];
-    assert_int_equal(budget_exact(bm, b, allow, BUDGET_BANDWIDTH, c, seed, &p, o, pf), 0);
+    assert_int_equal(
+        budget_exact(bm, &(budget_goal){b, allow, BUDGET_BANDWIDTH, c}, seed, &p, o, pf), 0);
     *extra = -1;
     if (o->found) {
         if (budget_check(bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err)) fail_msg("%s", err);
@@ -183,8 +184,10 @@ void exact_honours_limits(void **state)
     assert_int_equal(o.stopped, SOLVE_CANCELLED);
     /* best on a big graph: exact gives up at once (too large), greedy's plan stands */
     budget_plan p = {0};
-    assert_int_equal(
-        budget_best(&bm, b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL, NULL, &p, &o, &pf), 0);
+    assert_int_equal(budget_best(&bm,
+                                 &(budget_goal){b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL},
+                                 NULL, &p, &o, &pf),
+                     0);
     if (bm.m > BUDGET_BEST_EXACT_NODES) assert_int_equal(pf.stopped, SOLVE_TOO_LARGE);
     budget_plan_free(&p);
     budget_model_free(&bm);
@@ -210,8 +213,10 @@ void best_of_the_solvers(void **state)
             budget_proof pf;
             budget_stats st;
             char err[256];
-            assert_int_equal(budget_best(&bm, budgets[k], BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH,
-                                         NULL, NULL, &p, &o, &pf),
+            assert_int_equal(budget_best(&bm,
+                                         &(budget_goal){budgets[k], BUDGET_ALLOW_RECOMPUTE,
+                                                        BUDGET_BANDWIDTH, NULL},
+                                         NULL, &p, &o, &pf),
                              0);
             assert_int_equal(o.found, opt >= 0);
             assert_true(pf.proven);

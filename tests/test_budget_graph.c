@@ -265,7 +265,10 @@ static void random_graphs_and_plans(void **state)
             for (unsigned allow = 1; allow <= 3; allow++) {
                 budget_plan p = {0};
                 budget_outcome o;
-                assert_int_equal(budget_greedy(&bm, b, allow, BUDGET_BANDWIDTH, NULL, &p, &o), 0);
+                assert_int_equal(budget_greedy(&bm,
+                                               &(budget_goal){b, allow, BUDGET_BANDWIDTH, NULL},
+                                               NULL, &p, &o, NULL),
+                                 0);
                 if (o.found) {
                     check_plan_graph(&bm, &p);
                     greedy++;
@@ -300,7 +303,10 @@ static void samples_greedy_and_chen(void **state)
             for (unsigned allow = 1; allow <= 3; allow++) {
                 budget_outcome o;
                 assert_int_equal(
-                    budget_greedy(&bm, peak * pct / 100, allow, BUDGET_BANDWIDTH, NULL, &p, &o), 0);
+                    budget_greedy(&bm,
+                                  &(budget_goal){peak * pct / 100, allow, BUDGET_BANDWIDTH, NULL},
+                                  NULL, &p, &o, NULL),
+                    0);
                 if (o.found) check_plan_graph(&bm, &p);
                 budget_plan_free(&p);
             }

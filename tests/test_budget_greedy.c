@@ -30,8 +30,10 @@ void greedy_on_generated_training(void **state)
     for (int k = 0; k < 3; k++) {
         budget_plan p = {0};
         budget_outcome o;
-        assert_int_equal(budget_greedy(&bm, peak * pcts[k] / 100, BUDGET_ALLOW_RECOMPUTE,
-                                       BUDGET_BANDWIDTH, NULL, &p, &o),
+        assert_int_equal(budget_greedy(&bm,
+                                       &(budget_goal){peak * pcts[k] / 100, BUDGET_ALLOW_RECOMPUTE,
+                                                      BUDGET_BANDWIDTH, NULL},
+                                       NULL, &p, &o, NULL),
                          0);
         if (!o.found) fail_msg("greedy at %d%%: %s", pcts[k], o.why);
         if (budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err))
@@ -48,9 +50,11 @@ void greedy_on_generated_training(void **state)
     for (int k = 0; k < 3; k++) {
         budget_plan p = {0};
         budget_outcome o;
-        assert_int_equal(budget_greedy(&bm, peak * pcts[k] / 100,
-                                       BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD,
-                                       BUDGET_BANDWIDTH, NULL, &p, &o),
+        assert_int_equal(budget_greedy(&bm,
+                                       &(budget_goal){peak * pcts[k] / 100,
+                                                      BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD,
+                                                      BUDGET_BANDWIDTH, NULL},
+                                       NULL, &p, &o, NULL),
                          0);
         assert_true(o.found);
         if (budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err))
@@ -107,7 +111,9 @@ void greedy_walks_priority_order(void **state)
     budget_plan p = {0};
     budget_outcome o;
     assert_int_equal(
-        budget_greedy(&bm, budget, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL, &p, &o), 0);
+        budget_greedy(&bm, &(budget_goal){budget, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL},
+                      NULL, &p, &o, NULL),
+        0);
     assert_true(o.found);
     assert_int_equal(budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err), 0);
     assert_true(st.peak <= budget);
@@ -149,7 +155,9 @@ void greedy_prefers_hidden_offload(void **state)
     for (int a = 0; a < 2; a++) {
         budget_plan p = {0};
         budget_outcome o;
-        assert_int_equal(budget_greedy(&bm, 1200, allows[a], BUDGET_BANDWIDTH, NULL, &p, &o), 0);
+        assert_int_equal(budget_greedy(&bm, &(budget_goal){1200, allows[a], BUDGET_BANDWIDTH, NULL},
+                                       NULL, &p, &o, NULL),
+                         0);
         assert_true(o.found);
         if (budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err)) fail_msg("%s", err);
         assert_true(st.peak <= 1200);

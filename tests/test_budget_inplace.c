@@ -14,8 +14,10 @@ static int reruns_a_change(const budget_model *bm, int64_t b)
     budget_plan p = {0};
     budget_outcome o;
     budget_proof pf;
-    assert_int_equal(
-        budget_exact(bm, b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL, NULL, &p, &o, &pf), 0);
+    assert_int_equal(budget_exact(bm,
+                                  &(budget_goal){b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL},
+                                  NULL, &p, &o, &pf),
+                     0);
     uint32_t *runs = calloc(bm->g->n + 1, sizeof *runs);
     int again = 0;
     for (size_t k = 0; k < p.n; k++) {

@@ -98,11 +98,14 @@ static void solvers_checked(const budget_model *bm, int64_t fits)
         budget_stats st;
         char err[256];
         assert_int_equal(
-            budget_greedy(bm, b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL, &q, &o), 0);
+            budget_greedy(bm, &(budget_goal){b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL},
+                          NULL, &q, &o, NULL),
+            0);
         if (o.found && budget_check(bm, &q, BUDGET_BANDWIDTH, &st, err, sizeof err))
             fail_msg("greedy at %lld: %s", (long long)b, err);
         assert_int_equal(
-            budget_exact(bm, b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL, NULL, &r, &o2, &pf),
+            budget_exact(bm, &(budget_goal){b, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL},
+                         NULL, &r, &o2, &pf),
             0);
         if (o2.found && budget_check(bm, &r, BUDGET_BANDWIDTH, &st, err, sizeof err))
             fail_msg("exact at %lld: %s", (long long)b, err);
@@ -210,11 +213,16 @@ static void versions_made_again(void **state)
         budget_proof pf = {0};
         if (s)
             assert_int_equal(
-                budget_greedy(&bm, 220, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL, &p, &o), 0);
+                budget_greedy(&bm,
+                              &(budget_goal){220, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL},
+                              NULL, &p, &o, NULL),
+                0);
         else
-            assert_int_equal(budget_exact(&bm, 220, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL,
-                                          NULL, &p, &o, &pf),
-                             0);
+            assert_int_equal(
+                budget_exact(&bm,
+                             &(budget_goal){220, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, NULL},
+                             NULL, &p, &o, &pf),
+                0);
         assert_true(o.found);
         if (budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err)) fail_msg("%s", err);
         assert_true(st.peak <= 220);

@@ -36,7 +36,9 @@ static void expected(const graph *g, double pct, unsigned allow, int64_t *budget
     assert_int_equal(budget_check(&bm, &p, BUDGET_BANDWIDTH, st, err, sizeof err), 0);
     budget_plan_free(&p);
     *budget = (int64_t)floor((double)st->peak * pct / 100);
-    assert_int_equal(budget_greedy(&bm, *budget, allow, BUDGET_BANDWIDTH, NULL, &p, &o), 0);
+    assert_int_equal(budget_greedy(&bm, &(budget_goal){*budget, allow, BUDGET_BANDWIDTH, NULL},
+                                   NULL, &p, &o, NULL),
+                     0);
     assert_true(o.found);
     assert_int_equal(budget_check(&bm, &p, BUDGET_BANDWIDTH, st, err, sizeof err), 0);
     budget_plan_free(&p);
@@ -338,9 +340,12 @@ static void plan_replay(const graph *g, replay_result *r, int64_t **after)
     assert_int_equal(budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err), 0);
     budget_plan_free(&p);
     int64_t budget = st.peak * 60 / 100;
-    assert_int_equal(budget_greedy(&bm, budget, BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD,
-                                   BUDGET_BANDWIDTH, NULL, &p, &o),
-                     0);
+    assert_int_equal(
+        budget_greedy(&bm,
+                      &(budget_goal){budget, BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD,
+                                     BUDGET_BANDWIDTH, NULL},
+                      NULL, &p, &o, NULL),
+        0);
     assert_true(o.found);
     *after = malloc(p.n * sizeof **after);
     assert_int_equal(budget_check_memory(&bm, &p, BUDGET_BANDWIDTH, &st, *after, err, sizeof err),

@@ -1,9 +1,9 @@
-/* test_whatif.c: the what-if transforms (sched/budget/whatif.h) on a small training graph by
+/* test_whatif.c: the what-if transforms (sched/whatif/whatif.h) on a small training graph by
  * hand: mixed precision, gradient accumulation, fusion (and where it must not fold), all
  * three together, each graph valid with the peak and time worked out below; the rows of
  * whatif_run, checkpointing through a swapped-in solver, and a graph without Categories. */
 #include "testutil.h"
-#include "sched/budget/whatif.h"
+#include "sched/whatif/whatif.h"
 #include "sched/graph/validate.h"
 #include "sched/time/timeline.h"
 
@@ -247,12 +247,12 @@ static void combined(void **state)
 }
 
 static int fit_calls;
-static int counting_fit(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                        const solve_ctx *c, budget_plan *p, budget_outcome *o)
+static int counting_solve(BUDGET_SOLVER_ARGS)
 {
     fit_calls++;
-    return budget_greedy(bm, budget, allow, bandwidth, c, p, o);
+    return budget_greedy(bm, gl, seed, p, o, pf);
 }
+static const budget_solver counting = {"counting", "greedy, counted", 0, 0, counting_solve};
 
 /* whatif_run's rows. At 50% (250 B) no plan fits (relu's A and R and W are 500 B); at 100% the
  * given order's plan; a swapped-in solver is the one called. */
@@ -277,7 +277,7 @@ static void rows(void **state)
     assert_non_null(strstr(r.row[WHATIF_ROW_CHECKPOINT].why, "no plan fits in 250 B"));
     assert_int_equal(r.row[WHATIF_ROW_FUSION].fused, 1);
     o.pct = 95; /* 475 B: passes the bound (400 B), below the given 500: the solver runs */
-    o.fit = counting_fit;
+    o.solver = &counting;
     fit_calls = 0;
     assert_int_equal(whatif_run(g, &o, &r, err, sizeof err), 0);
     assert_true(fit_calls >= 1);

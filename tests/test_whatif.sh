@@ -202,7 +202,7 @@ for n in ("mixed_precision", "accumulation", "fusion", "combined"):
 ' "$OUT"
 }
 
-# whatif_build.c's elementwise list is tools/graphkit.py's INPLACE_ELEMENTWISE_OPS.
+# whatif_transform.c's elementwise list is tools/graphkit.py's INPLACE_ELEMENTWISE_OPS.
 group_elementwise_list() {
     py "the elementwise list agrees with graphkit" '
 import re, sys
@@ -213,7 +213,7 @@ body = src[src.index("/* elementwise-begin */"):src.index("/* elementwise-end */
 body = body[body.index("{"):]
 c = set(re.findall(r"\"([^\"]+)\"", body))
 assert c == set(graphkit.INPLACE_ELEMENTWISE_OPS), (c ^ set(graphkit.INPLACE_ELEMENTWISE_OPS))
-' "$SRC/src/sched/budget/whatif_build.c" "$SRC/tools"
+' "$SRC/src/sched/whatif/whatif_transform.c" "$SRC/tools"
 }
 
 run_groups

@@ -294,6 +294,10 @@ void compare_free(compare_result *c);
 
 /* ------------------------------------------ optimality (cli_proof.c) */
 
+/* "  NAME       DESC", the description wrapped at 79 columns under itself: an entry of a
+ * help's list (policies, budget solvers). */
+void cli_help_entry(const char *name, const char *desc);
+
 /* Long-only options of the commands that run exact's search. */
 enum { CLI_OPT_TIME_LIMIT = 1000, CLI_OPT_MAX_STATES, CLI_OPT_MAX_MEMORY, CLI_OPT_CAPACITY };
 #define CLI_MAX_STATES 1000000000ull

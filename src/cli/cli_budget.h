@@ -1,11 +1,11 @@
 /* cli_budget.h: what "memtris budget" writes beside the plan itself (cli_budget_sweep.c): the
- * plan as a graph file (-o) and the trade-off of memory against time (--sweep) as a table,
- * JSON and an SVG curve. The sweep solves through the command's own solver dispatch, handed in
- * as a function. Exports cli_budget_*. */
+ * plan as a graph file (-o), budget_fit's failures in the command's words, and the trade-off
+ * of memory against time (--sweep, a loop over budget_fit) as a table, JSON and an SVG curve.
+ * Exports cli_budget_*. */
 #ifndef MEMTRIS_CLI_BUDGET_H
 #define MEMTRIS_CLI_BUDGET_H
 #include <stdint.h>
-#include "sched/budget/budget.h"
+#include "sched/budget/budget_fit.h"
 
 /* The most points of a sweep (--points). */
 #define CLI_BUDGET_MAX_POINTS 1000
@@ -14,6 +14,10 @@
  * through the atomic writer: whole or absent. EXIT_OK, or EXIT_BAD after a message. */
 int cli_budget_write_graph(const budget_model *bm, const budget_plan *p, double bandwidth,
                            const char *path);
+
+/* budget_fit's failure (res->error) said on standard error; at_budget: a sweep's point, named
+ * by its budget. Returns EXIT_BAD. */
+int cli_budget_fit_failed(const budget_request *rq, const budget_result *res, int at_budget);
 
 /* One budget of a sweep. */
 typedef struct cli_budget_point {
@@ -28,27 +32,26 @@ typedef struct cli_budget_point {
     budget_stats best;
 } cli_budget_point;
 
-/* Solves at pt->budget, filling found, stopped and st (the plan checked): EXIT_OK, or
- * EXIT_BAD after a message. */
-typedef int (*cli_budget_solve_fn)(void *ctx, cli_budget_point *pt);
-
 typedef struct cli_budget_sweep {
+    budget_request *rq; /* the graph, solver, allow, bandwidth and limits; its budget is set at
+                           each point */
+    budget_result *res; /* budget_fit's, kept from one point to the next */
+    const char *allow;  /* "recompute", "offload" or "recompute,offload" */
+    uint32_t points;    /* budgets from the bound to the budget-free peak, evenly spaced (2+) */
+    int format;         /* CLI_TEXT or CLI_JSON */
+    const char *svg;    /* --svg's path, or NULL */
+    /* Filled by cli_budget_sweep_run from res after the first fit: */
     const budget_model *bm;
     const char *solver; /* its name, as --solver takes it */
-    const char *allow;  /* "recompute", "offload" or "recompute,offload" */
     int64_t free_peak;  /* the budget-free peak: the last budget */
     int64_t bound;      /* budget_lower_bound: the first budget */
     double step_ms;     /* the budget-free plan's makespan */
     int chen;           /* Chen's sqrt(n) baseline has a plan: chen_st */
     budget_stats chen_st;
-    uint32_t points; /* budgets from bound to free_peak, evenly spaced (2 or more) */
-    int format;      /* CLI_TEXT or CLI_JSON */
-    const char *svg; /* --svg's path, or NULL */
-    cli_budget_solve_fn solve;
-    void *ctx;
 } cli_budget_sweep;
 
-/* Runs the sweep and writes it (the table or JSON to standard output, the SVG to s->svg; with
+/* Runs the sweep (budget_fit at each budget, after one at the budget-free peak for the graph's
+ * figures) and writes it (the table or JSON to standard output, the SVG to s->svg; with
  * --svg -, the SVG alone): EXIT_OK, or EXIT_BAD after a message (a solver interrupted, out of
  * memory, a write failed). */
 int cli_budget_sweep_run(const cli_budget_sweep *s);

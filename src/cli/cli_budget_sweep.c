@@ -18,6 +18,28 @@
 #define CLAIM_MEMORY 0.35
 #define CLAIM_TIME   0.15
 
+int cli_budget_fit_failed(const budget_request *rq, const budget_result *res, int at_budget)
+{
+    const char *src = rq->g->source;
+    switch (res->error) {
+    case BUDGET_FIT_MODEL: cli_eprintf("%s: error: %s\n", src, res->err); break;
+    case BUDGET_FIT_GIVEN:
+        cli_eprintf("memtris budget: %s: the given order's plan: %s\n", src, res->err);
+        break;
+    case BUDGET_FIT_INVALID:
+        if (at_budget)
+            cli_eprintf("memtris budget: internal error: the solver made an invalid plan for %s at "
+                        "%" PRId64 " bytes: %s\n",
+                        src, res->budget, res->err);
+        else
+            cli_eprintf("memtris budget: internal error: %s made an invalid plan for %s: %s\n",
+                        rq->solver->name, src, res->err);
+        break;
+    default: cli_eprintf("memtris budget: out of memory\n");
+    }
+    return EXIT_BAD;
+}
+
 int cli_budget_write_graph(const budget_model *bm, const budget_plan *p, double bandwidth,
                            const char *path)
 {
@@ -44,7 +66,7 @@ int cli_budget_write_graph(const budget_model *bm, const budget_plan *p, double 
 
 /* ------------------------------------------------------------ the sweep */
 
-/* The budgets, solved in ascending order, each point's best plan so far. */
+/* The budgets, solved in ascending order by budget_fit, each point's best plan so far. */
 static int solve_points(const cli_budget_sweep *s, cli_budget_point *pt, uint32_t *n)
 {
     int64_t lo = s->bound < s->free_peak ? s->bound : s->free_peak, span = s->free_peak - lo;
@@ -57,7 +79,12 @@ static int solve_points(const cli_budget_sweep *s, cli_budget_point *pt, uint32_
         cli_budget_point *q = &pt[(*n)++];
         memset(q, 0, sizeof *q);
         q->budget = b;
-        if (s->solve(s->ctx, q)) return EXIT_BAD;
+        s->rq->budget = b;
+        s->rq->pct = 0;
+        if (budget_fit(s->rq, s->res)) return cli_budget_fit_failed(s->rq, s->res, 1);
+        q->found = s->res->found;
+        q->stopped = s->res->out.stopped;
+        q->st = s->res->st;
         if (q->stopped == SOLVE_CANCELLED) {
             cli_eprintf("memtris budget: %s: the sweep was interrupted at a budget of %" PRId64
                         " bytes; nothing is written\n",
@@ -333,8 +360,29 @@ static void svg_write(FILE *f, const cli_budget_sweep *s, const cli_budget_point
     fprintf(f, "</svg>\n");
 }
 
-int cli_budget_sweep_run(const cli_budget_sweep *s)
+/* The graph's figures from a fit at the budget-free peak (budget_fit's first: the model, the
+ * peak, the bound, the baselines) into w. EXIT_OK, or EXIT_BAD after a message. */
+static int figures(cli_budget_sweep *w)
 {
+    w->rq->budget = INT64_MAX;
+    w->rq->pct = 0;
+    if (budget_fit(w->rq, w->res)) return cli_budget_fit_failed(w->rq, w->res, 0);
+    const budget_result *r = w->res;
+    w->bm = &r->bm;
+    w->solver = w->rq->solver->name;
+    w->free_peak = r->free_peak;
+    w->bound = r->bound;
+    w->step_ms = r->step_ms;
+    w->chen = r->chen;
+    w->chen_st = r->chen_st;
+    return EXIT_OK;
+}
+
+int cli_budget_sweep_run(const cli_budget_sweep *sweep)
+{
+    cli_budget_sweep w = *sweep;
+    const cli_budget_sweep *s = &w;
+    if (figures(&w)) return EXIT_BAD;
     cli_budget_point *pt = calloc(s->points + 1, sizeof *pt);
     if (!pt) {
         cli_eprintf("memtris budget: out of memory\n");

@@ -131,26 +131,28 @@ const char *cli_search_words(const run *r, char *out, size_t cap)
 
 const char *cli_search_stop_word(const run *r) { return solve_stop_name(r->search.stopped); }
 
+void cli_help_entry(const char *name, const char *desc)
+{
+    printf("  %-11s", name);
+    int col = 13; /* the description, wrapped at 79 columns under itself */
+    for (const char *w = desc; *w;) {
+        size_t len = strcspn(w, " ");
+        if (col > 13 && col + 1 + (int)len > 79) {
+            printf("\n%13s", "");
+            col = 13;
+        }
+        printf("%s%.*s", col > 13 ? " " : "", (int)len, w);
+        col += (col > 13) + (int)len;
+        w += len;
+        while (*w == ' ') w++;
+    }
+    printf("\n");
+}
+
 void cli_policy_help(void)
 {
     printf("\nPolicies (memtris(1), POLICIES, says more):\n");
-    for (size_t i = 0; policy_at(i); i++) {
-        const policy *p = policy_at(i);
-        printf("  %-11s", p->name);
-        int col = 13; /* the description, wrapped at 79 columns under itself */
-        for (const char *w = p->desc; *w;) {
-            size_t len = strcspn(w, " ");
-            if (col > 13 && col + 1 + (int)len > 79) {
-                printf("\n%13s", "");
-                col = 13;
-            }
-            printf("%s%.*s", col > 13 ? " " : "", (int)len, w);
-            col += (col > 13) + (int)len;
-            w += len;
-            while (*w == ' ') w++;
-        }
-        printf("\n");
-    }
+    for (size_t i = 0; policy_at(i); i++) cli_help_entry(policy_at(i)->name, policy_at(i)->desc);
 }
 
 const char *cli_place_stop_word(solve_stop stopped)

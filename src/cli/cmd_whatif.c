@@ -10,7 +10,7 @@
 #include <string.h>
 #include "cli.h"
 #include "defaults.h"
-#include "sched/budget/whatif.h"
+#include "sched/whatif/whatif.h"
 #include "util/units.h"
 
 static const char help[] =
@@ -66,7 +66,7 @@ static const int claims[WHATIF_NROWS][2] = {
     [WHATIF_ROW_FUSION] = {30, 18},
 };
 
-#define PCT 50.0 /* checkpointing's budget, % of the budget-free peak */
+#define PCT DEFAULT_WHATIF_PCT /* checkpointing's budget, % of the budget-free peak */
 
 typedef struct whatif_job {
     const graph *g;

@@ -1,26 +1,17 @@
 /* app_budget.c: the budget view's work, knowing nothing of the app: the prompt's answer read,
- * the plan solved and checked (budget_check) and made a graph (budget_plan_graph), the bytes on
- * the host at each step, and why a rerun was needed, in figures and in words. Exports the
+ * the plan asked of budget_fit (solved and checked) and made a graph (budget_plan_graph), the bytes
+ * on the host at each step, and why a rerun was needed, in figures and in words. Exports the
  * app_budget_* of app_budget.h. */
 #include "app_budget.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "defaults.h"
 #include "sched/budget/budget_arg.h"
+#include "sched/budget/budget_fit.h"
 #include "util/units.h"
 #include "util/utf8.h"
-
-#define SOLVER "greedy" /* what solve_plan calls, as the messages name it */
-
-/* The one call to the budget solver: greedy, not memtris budget's default best, whose exact
- * search may take the whole time limit while the screen waits (another solver: this call and
- * SOLVER alone). */
-static int solve_plan(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                      const solve_ctx *c, budget_plan *p, budget_outcome *o)
-{
-    return budget_greedy(bm, budget, allow, bandwidth, c, p, o);
-}
 
 int app_budget_read(const char *text, int64_t *bytes, double *pct, unsigned *allow, char *msg,
                     size_t cap)
@@ -54,67 +45,78 @@ void app_budget_free(app_budget *b)
     memset(b, 0, sizeof *b);
 }
 
-/* Solves b->bm under b->budget (below the budget-free peak) into b->plan; -1 with why in msg:
- * as memtris budget says it, with the least budget when it is known. */
-static int find(app_budget *b, const solve_ctx *c, char *msg, size_t cap)
+/* budget_fit of b->g at bytes (or b->pct%) with the TUI's solver; the model, the plan and its
+ * figures moved into b (b owns them whatever the answer). 0 with *res said, or -1. */
+static int fit(app_budget *b, int64_t bytes, const solve_ctx *c, budget_result *res)
+{
+    budget_request rq = {.g = b->g,
+                         .budget = bytes,
+                         .pct = b->pct,
+                         .allow = b->allow,
+                         .bandwidth = b->bandwidth,
+                         .solver = budget_solver_find(DEFAULT_TUI_BUDGET_SOLVER),
+                         .c = c,
+                         .want = BUDGET_WANT_LEAST};
+    memset(res, 0, sizeof *res);
+    int r = budget_fit(&rq, res);
+    b->bm = res->bm;
+    b->plan = res->plan;
+    b->st = res->st;
+    b->free_peak = res->free_peak;
+    b->budget = res->budget;
+    memset(&res->bm, 0, sizeof res->bm);
+    memset(&res->plan, 0, sizeof res->plan);
+    return r;
+}
+
+int app_budget_peak(app_budget *b, char *msg, size_t cap)
+{
+    budget_result res;
+    int64_t budget = b->budget;
+    int r = fit(b, INT64_MAX, NULL, &res);
+    b->budget = budget;
+    budget_plan_free(&b->plan);
+    if (r && res.error == BUDGET_FIT_MODEL) snprintf(msg, cap, "%s", res.err);
+    else if (r) snprintf(msg, cap, "its plan is not one of this graph's: %s", res.err);
+    budget_result_free(&res);
+    return r;
+}
+
+/* budget_fit's answer in the view's words into msg: -1, or 0 when there is a plan. */
+static int said(const app_budget *b, const budget_result *res, int failed, char *msg, size_t cap)
 {
     char a1[32], a2[32];
-    int64_t bound = budget_lower_bound(&b->bm);
-    units_bytes(a1, sizeof a1, b->budget, 0);
-    units_bytes(a2, sizeof a2, bound, 0);
-    budget_outcome o = {0};
-    if (b->budget < bound) { /* none can: does one fit at the bound? */
-        int least = bound >= b->free_peak;
-        if (!least) {
-            budget_plan p = {0};
-            int rc = solve_plan(&b->bm, bound, b->allow, b->bandwidth, c, &p, &o);
-            budget_plan_free(&p);
-            least = !rc && o.found;
-        }
-        if (least)
-            snprintf(msg, cap, "no plan fits in %s; the least budget any plan fits in is %s", a1,
-                     a2);
-        else snprintf(msg, cap, "no plan fits in %s; every plan needs at least %s", a1, a2);
-        return -1;
-    }
-    if (solve_plan(&b->bm, b->budget, b->allow, b->bandwidth, c, &b->plan, &o)) {
-        snprintf(msg, cap, "no budget view: out of memory");
-        return -1;
-    }
-    if (!o.found) {
-        snprintf(msg, cap, SOLVER " found no plan that fits in %s; none fits under %s (%.90s)", a1,
-                 a2, o.why);
-        return -1;
-    }
-    return 0;
+    const char *solver = DEFAULT_TUI_BUDGET_SOLVER;
+    units_bytes(a1, sizeof a1, res->budget, 0);
+    units_bytes(a2, sizeof a2, res->bound, 0);
+    if (failed && res->error == BUDGET_FIT_MODEL)
+        snprintf(msg, cap, "no budget view: %.150s", res->err);
+    else if (failed && res->error == BUDGET_FIT_GIVEN)
+        snprintf(msg, cap, "no budget view: the given order's plan: %.140s", res->err);
+    else if (failed && res->error == BUDGET_FIT_INVALID)
+        snprintf(msg, cap, "internal error: %s made an invalid plan: %.130s", solver, res->err);
+    else if (failed) snprintf(msg, cap, "no budget view: out of memory");
+    else if (res->found) return 0;
+    else if (res->budget < res->bound && res->least >= 0)
+        snprintf(msg, cap, "no plan fits in %s; the least budget any plan fits in is %s", a1, a2);
+    else if (res->budget < res->bound)
+        snprintf(msg, cap, "no plan fits in %s; every plan needs at least %s", a1, a2);
+    else
+        snprintf(msg, cap, "%s found no plan that fits in %s; none fits under %s (%.90s)", solver,
+                 a1, a2, res->out.why);
+    (void)b;
+    return -1;
 }
 
 /* app_budget_solve's work; -1 with msg, leaving b for the caller to free. */
 static int solve(app_budget *b, int64_t bytes, const solve_ctx *c, char *msg, size_t cap)
 {
     char err[256];
-    budget_stats st;
-    if (budget_model_init(&b->bm, b->g, err, sizeof err)) {
-        snprintf(msg, cap, "no budget view: %.150s", err);
-        return -1;
-    }
-    if (budget_given_plan(&b->bm, &b->plan) ||
-        budget_check(&b->bm, &b->plan, b->bandwidth, &st, err, sizeof err)) {
-        snprintf(msg, cap, "no budget view: the given order's plan: %.140s", err);
-        return -1;
-    }
-    b->free_peak = st.peak;
-    b->budget = b->pct > 0 ? budget_arg_of_pct(st.peak, b->pct) : bytes;
-    if (b->budget < b->free_peak) { /* else the given order's plan fits */
-        budget_plan_free(&b->plan);
-        if (find(b, c, msg, cap)) return -1;
-    }
-    if (budget_check(&b->bm, &b->plan, b->bandwidth, &b->st, err, sizeof err) ||
-        b->st.peak > b->budget) {
-        snprintf(msg, cap, "internal error: " SOLVER " made an invalid plan: %.130s",
-                 b->st.peak > b->budget ? "its peak passes the budget" : err);
-        return -1;
-    }
+    budget_result res;
+    int failed = fit(b, bytes, c, &res);
+    int r = said(b, &res, failed, msg, cap);
+    budget_result_free(&res);
+    if (r) return -1;
     if (budget_plan_graph(&b->bm, &b->plan, b->bandwidth, &b->pg, &b->map, err, sizeof err)) {
         b->pg = NULL;
         snprintf(msg, cap, "cannot show the plan: %.160s", err);

@@ -40,6 +40,9 @@ int app_budget_read(const char *text, int64_t *bytes, double *pct, unsigned *all
  * budget any plan fits in is 7.5 MiB"). */
 int app_budget_solve(app_budget *b, const graph *g, int64_t bytes, double pct, unsigned allow,
                      const solve_ctx *c, char *msg, size_t cap);
+/* b->g's model and budget-free peak into b->bm and b->free_peak (b->bandwidth set): 0, or -1
+ * with why in msg. */
+int app_budget_peak(app_budget *b, char *msg, size_t cap);
 /* Fills b->host and b->host_peak for r, the run of b->pg that the app steps. 0, or -1 out of
  * memory (no host lane). */
 int app_budget_host(app_budget *b, const run *r);

@@ -164,23 +164,14 @@ static int plan_view(app_budget *b, const graph *g, const replay_result *res, in
                      char *err, size_t cap)
 {
     char why[256];
-    budget_plan given = {0};
-    budget_stats st;
     b->g = g;
     b->budget = res->plan_budget;
     b->bandwidth = res->plan_bandwidth;
     b->allow = BUDGET_ALLOW_RECOMPUTE;
     for (size_t k = 0; k < res->plan_n; k++)
         if (res->plan_op[k] == BUDGET_OFFLOAD) b->allow |= BUDGET_ALLOW_OFFLOAD;
-    if (budget_model_init(&b->bm, g, why, sizeof why)) {
-        snprintf(err, cap, "%s", why);
-        return -1;
-    }
-    int bad = budget_given_plan(&b->bm, &given) ||
-              budget_check(&b->bm, &given, b->bandwidth, &st, why, sizeof why);
-    budget_plan_free(&given);
-    b->free_peak = st.peak;
-    if (bad || plan_of(g, res, &b->plan, why, sizeof why) ||
+    if (app_budget_peak(b, err, cap)) return -1;
+    if (plan_of(g, res, &b->plan, why, sizeof why) ||
         budget_check_memory(&b->bm, &b->plan, b->bandwidth, &b->st, after, why, sizeof why)) {
         snprintf(err, cap, "its plan is not one of this graph's: %s", why);
         return -1;

@@ -8,6 +8,7 @@
 #define MEMTRIS_BUDGET_H
 #include <stddef.h>
 #include <stdint.h>
+#include "defaults.h"
 #include "sched/graph/graph.h"
 #include "sched/graph/solve.h"
 
@@ -31,7 +32,7 @@ const char *budget_op_word(uint32_t op);
 
 /* What may be used to fit (--allow). */
 enum { BUDGET_ALLOW_RECOMPUTE = 1, BUDGET_ALLOW_OFFLOAD = 2 };
-#define BUDGET_BANDWIDTH 16e9 /* bytes a second each way, by default */
+#define BUDGET_BANDWIDTH DEFAULT_BUDGET_BANDWIDTH /* bytes a second each way (defaults.h) */
 
 /* The model of a graph, read off it once:
  * - the given order: the compute nodes by ascending Id (policy given; a graph whose Ids are
@@ -140,6 +141,59 @@ typedef struct budget_outcome {
     char why[200];      /* not found: why, in words */
 } budget_outcome;
 
+/* What a search proves besides its plan. */
+typedef struct budget_proof {
+    int proven;            /* a plan: none takes less extra time; none: no plan fits at all */
+    double lower_bound_ms; /* every plan takes at least this much extra time (0: none known) */
+    solve_stop stopped;    /* SOLVE_DONE, or the limit or cancel that ended the search */
+    uint64_t states;       /* the states it kept */
+} budget_proof;
+
+/* What a solver is asked: a plan whose peak is at most budget bytes, using what allow allows
+ * (BUDGET_ALLOW_*), transfers at bandwidth bytes a second each way, within c's limits (time,
+ * deadline, cancel, states, memory; NULL: the defaults). */
+typedef struct budget_goal {
+    int64_t budget;
+    unsigned allow;
+    double bandwidth;
+    const solve_ctx *c;
+} budget_goal;
+
+/* Every solver's signature: bm's plan for goal gl into p, *o said; seed (may be NULL) is a
+ * plan to start from where the solver takes one (exact: its incumbent; an empty seed: none;
+ * NULL: greedy's), else ignored; *pf (may be NULL) says what the solver proved (a solver that
+ * proves nothing says only why it stopped). 0, or -1 out of memory. */
+#define BUDGET_SOLVER_ARGS                                                                  \
+    const budget_model *bm, const budget_goal *gl, const budget_plan *seed, budget_plan *p, \
+        budget_outcome *o, budget_proof *pf
+
+/* A solver, as policies and placers are: one `const budget_solver budget_solver_NAME` in its
+ * own file, named in BUDGET_SOLVER_LIST (budget_solvers.c makes the table): the command's
+ * --solver, its help and its errors, the TUI and best take them from there. */
+typedef struct budget_solver {
+    const char *name;  /* as --solver takes it */
+    const char *about; /* what it does, for --help: one sentence, no line breaks */
+    int in_best;       /* best runs it (in the list's order, each from the best plan so far) */
+    uint32_t best_max; /* best runs it only on graphs of at most this many compute nodes (0: any) */
+    int (*solve)(BUDGET_SOLVER_ARGS);
+} budget_solver;
+
+/* The solvers, in the order --help lists them and best runs them: best first (the default),
+ * then the fast ones, exact last (it starts from the best plan the others found). A new solver
+ * is one file (budget_NAME.c, defining budget_solver_NAME) and one name here. */
+#define BUDGET_SOLVER_LIST(X)       X(best) X(greedy) X(chain) X(exact)
+#define BUDGET_SOLVER_DECLARE(name) extern const budget_solver budget_solver_##name;
+BUDGET_SOLVER_LIST(BUDGET_SOLVER_DECLARE)
+
+size_t budget_solver_count(void);
+/* The i-th solver of the list, or NULL past its end. */
+const budget_solver *budget_solver_at(size_t i);
+/* The solver of that name, or NULL. */
+const budget_solver *budget_solver_find(const char *name);
+/* "best, greedy, chain, exact" (sep ", ") or "best|greedy|chain|exact" (sep "|") into out: the
+ * names in the list's order. Returns out. */
+const char *budget_solver_names(char *out, size_t cap, const char *sep);
+
 /* The greedy solver: walks an order; when the next event would pass the budget it
  * frees the present buffer not needed by the node about to run with the least rerun latency a
  * byte (recompute allowed, the buffer's producer rerunnable; ties: the largest), then offloads
@@ -152,10 +206,9 @@ typedef struct budget_outcome {
  * next use farthest), along the given order and, where that plan takes extra time, along
  * policy priority's (budget_model_init_order), and keeps the plan of least extra time (at
  * bandwidth bytes/s).
- * O((n + e) log n) plus the reruns. Honours c's time limit, deadline and cancel. 0 with *o
- * said (a plan in p when found), or -1 out of memory. */
-int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                  const solve_ctx *c, budget_plan *p, budget_outcome *o);
+ * O((n + e) log n) plus the reruns. Honours c's time limit, deadline and cancel. The seed is
+ * ignored. 0 with *o said (a plan in p when found), or -1 out of memory. */
+int budget_greedy(BUDGET_SOLVER_ARGS);
 
 /* Chen et al.'s sqrt(n) checkpointing, the baseline to beat: of the f compute nodes of Phase
  * forward, the outputs of every k-th (k = ceil(sqrt(f))) stay; the other forward outputs
@@ -170,14 +223,6 @@ int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budg
 int budget_cheap(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o);
 int budget_cheap_op(const char *op);
 
-/* What a search proves besides its plan. */
-typedef struct budget_proof {
-    int proven;            /* a plan: none takes less extra time; none: no plan fits at all */
-    double lower_bound_ms; /* every plan takes at least this much extra time (0: none known) */
-    solve_stop stopped;    /* SOLVE_DONE, or the limit or cancel that ended the search */
-    uint64_t states;       /* the states it kept */
-} budget_proof;
-
 /* The exact solver: the least extra time, proven, by a best-first (A*) search over states (compute
  * nodes run, versions of buffers present, with offload the host's copies) from greedy's plan (or
  * seed's, when seed is not NULL; an empty seed: none) as the incumbent. Its cost is the sum of the
@@ -188,32 +233,15 @@ typedef struct budget_proof {
  * their bytes at most max_memory): past one it keeps the incumbent, with the least f on its
  * frontier as the lower bound. Proves that no plan fits when its search ends without one. 0 with
  * *o and *pf said (a plan in p when found), or -1 out of memory. */
-int budget_exact(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                 const solve_ctx *c, const budget_plan *seed, budget_plan *p, budget_outcome *o,
-                 budget_proof *pf);
+int budget_exact(BUDGET_SOLVER_ARGS);
 
-/* The solvers that best tries, in order (each gets the best plan so far as its seed when it
- * takes one): one entry each, .plain with greedy's signature or .seeded with exact's. */
-typedef struct budget_solver {
-    const char *name;
-    int (*plain)(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                 const solve_ctx *c, budget_plan *p, budget_outcome *o);
-    int (*seeded)(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                  const solve_ctx *c, const budget_plan *seed, budget_plan *p, budget_outcome *o,
-                  budget_proof *pf);
-} budget_solver;
-extern const budget_solver budget_solvers[]; /* ends with a NULL name */
-/* "greedy", "exact", ... or "best"; NULL when none has that name. */
-const budget_solver *budget_solver_find(const char *name);
-
-/* best: each solver of budget_solvers in turn, sharing c's time limit (exact only on graphs of
- * at most BUDGET_BEST_EXACT_NODES compute nodes); the plan of least extra time (checked), the
- * highest lower bound any proved, proven when they meet or when exact proves that none fits.
- * 0, or -1 out of memory. */
+/* best: each solver of the list marked in_best in turn, sharing c's time limit (exact and
+ * chain only on graphs of at most BUDGET_BEST_EXACT_NODES compute nodes), each seeded with the
+ * best plan so far (itself starting from seed's when it is within the budget); the plan of
+ * least extra time (checked), the highest lower bound any proved, proven when they meet or
+ * when exact proves that none fits. 0, or -1 out of memory. */
 #define BUDGET_BEST_EXACT_NODES 20000
-int budget_best(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                const solve_ctx *c, const budget_plan *seed, budget_plan *p, budget_outcome *o,
-                budget_proof *pf);
+int budget_best(BUDGET_SOLVER_ARGS);
 
 /* The plan as a memtris graph (budget_graph.c). Node Ids ascend in the plan's event order, so
  * that policy given replays the plan and peaks where budget_check says. The buffers present
@@ -263,9 +291,8 @@ int budget_graph_write(const graph *g, int (*write)(void *ctx, const char *data,
  * have one version each). The plan is replayed by budget_check before it is given. Not a chain:
  * o->found 0 and o->why "not a chain of segments: ..." naming the node or buffer that breaks it.
  * Found: o->why says the segments and the slot. Honours c's time limit, deadline, cancel and its
- * memory (the table's bytes over solve_max_memory: refused, SOLVE_MEMORY). 0 with *o said, or -1
- * out of memory. */
-int budget_chain(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                 const solve_ctx *c, budget_plan *p, budget_outcome *o);
+ * memory (the table's bytes over solve_max_memory: refused, SOLVE_MEMORY). The seed is ignored.
+ * 0 with *o said, or -1 out of memory. */
+int budget_chain(BUDGET_SOLVER_ARGS);
 
 #endif

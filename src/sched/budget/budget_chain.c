@@ -3,7 +3,7 @@
  * the forward cut where one buffer alone joins its two sides, each segment's backward a run of
  * the backward nodes; the DP picks which cut buffers to keep and which segments to run again,
  * in memory slots, and its sequence becomes run and free events (budget_chain_plan.c). Exports
- * budget_chain and the chain_* helpers of budget_chain_internal.h. */
+ * budget_chain, budget_solver_chain and the chain_* helpers of budget_chain_internal.h. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <math.h>
@@ -527,16 +527,18 @@ static int prepare(chain *ch, int64_t budget)
     return 0;
 }
 
-int budget_chain(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                 const solve_ctx *c, budget_plan *p, budget_outcome *o)
+int budget_chain(BUDGET_SOLVER_ARGS)
 {
+    (void)seed;
+    int64_t budget = gl->budget;
     memset(o, 0, sizeof *o);
-    if (!(allow & BUDGET_ALLOW_RECOMPUTE)) {
+    if (pf) memset(pf, 0, sizeof *pf);
+    if (!(gl->allow & BUDGET_ALLOW_RECOMPUTE)) {
         snprintf(o->why, sizeof o->why, "chain only recomputes: --allow recompute");
         return 0;
     }
-    chain ch = {.bm = bm, .g = bm->g, .c = c, .o = o, .p = p};
-    ch.start = solve_now(c);
+    chain ch = {.bm = bm, .g = bm->g, .c = gl->c, .o = o, .p = p};
+    ch.start = solve_now(gl->c);
     int r = prepare(&ch, budget);
     if (!r) {
         for (uint32_t b = 0; b < bm->nl; b++) ch.present[b] = bm->producer[b] == GRAPH_NONE;
@@ -545,7 +547,7 @@ int budget_chain(const budget_model *bm, int64_t budget, unsigned allow, double 
     if (!r && !ch.oom) {
         budget_stats st;
         char err[160];
-        if (budget_check(bm, p, bandwidth, &st, err, sizeof err))
+        if (budget_check(bm, p, gl->bandwidth, &st, err, sizeof err))
             snprintf(o->why, sizeof o->why, "the chain plan's replay: %s", err);
         else if (st.peak > budget)
             snprintf(o->why, sizeof o->why, "the chain plan peaks at %" PRId64 " bytes", st.peak);
@@ -559,5 +561,12 @@ int budget_chain(const budget_model *bm, int64_t budget, unsigned allow, double 
     int oom = ch.oom;
     chain_free(&ch);
     if (!o->found) p->n = 0;
+    if (pf) pf->stopped = o->stopped;
     return oom ? -1 : 0;
 }
+
+const budget_solver budget_solver_chain = {
+    "chain",
+    "rotor's dynamic programme where the graph is a chain of segments, recompute only; else it "
+    "says what breaks it",
+    1, BUDGET_BEST_EXACT_NODES, budget_chain};

@@ -1,7 +1,8 @@
 /* budget_exact.c: the exact solver of a memory budget: a best-first (A*) search over states
  * (which compute nodes have run, which buffers are present and, with offload, which have a copy
  * on the host), seeded with greedy's plan as the incumbent, with an admissible and consistent
- * bound on the reruns still to come; duplicates found by hashing states. Exports budget_exact.
+ * bound on the reruns still to come; duplicates found by hashing states. Exports budget_exact
+ * and budget_solver_exact.
  *
  * The moves, canonical so that every optimum stays reachable: a state holds only the buffers
  * that may still be needed (the others are freed at once: one no compute node still to run
@@ -533,8 +534,8 @@ static int search(xs *x, uint32_t *goal)
 }
 
 /* The incumbent: seed's plan, else greedy's; its extra time in *ub (HUGE_VAL: none). */
-static int incumbent(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                     const solve_ctx *c, const budget_plan *seed, budget_plan *inc, double *ub)
+static int incumbent(const budget_model *bm, const budget_goal *gl, const budget_plan *seed,
+                     budget_plan *inc, double *ub)
 {
     budget_outcome io;
     budget_stats st;
@@ -544,36 +545,38 @@ static int incumbent(const budget_model *bm, int64_t budget, unsigned allow, dou
         for (size_t k = 0; k < seed->n; k++)
             if (budget_plan_push(inc, seed->ev[k].op, seed->ev[k].x)) return -1;
     } else if (!seed) {
-        if (budget_greedy(bm, budget, allow, bandwidth, c, inc, &io)) return -1;
+        if (budget_greedy(bm, gl, NULL, inc, &io, NULL)) return -1;
         if (!io.found) inc->n = 0;
     }
-    if (inc->n && !budget_check(bm, inc, bandwidth, &st, err, sizeof err) && st.peak <= budget)
+    if (inc->n && !budget_check(bm, inc, gl->bandwidth, &st, err, sizeof err) &&
+        st.peak <= gl->budget)
         *ub = st.extra_ms;
     else inc->n = 0;
     return 0;
 }
 
-int budget_exact(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                 const solve_ctx *c, const budget_plan *seed, budget_plan *p, budget_outcome *o,
-                 budget_proof *pf)
+int budget_exact(BUDGET_SOLVER_ARGS)
 {
+    budget_proof none;
+    if (!pf) pf = &none;
     memset(o, 0, sizeof *o);
     memset(pf, 0, sizeof *pf);
     p->n = 0;
+    const solve_ctx *c = gl->c;
     xs x = {.bm = bm,
             .g = bm->g,
-            .budget = budget,
+            .budget = gl->budget,
             .c = c,
-            .offload = (allow & BUDGET_ALLOW_OFFLOAD) != 0,
-            .recompute = (allow & BUDGET_ALLOW_RECOMPUTE) != 0};
+            .offload = (gl->allow & BUDGET_ALLOW_OFFLOAD) != 0,
+            .recompute = (gl->allow & BUDGET_ALLOW_RECOMPUTE) != 0};
     x.start = solve_now(c);
     x.seconds = solve_seconds(c);
     budget_plan inc = {0};
-    int r = incumbent(bm, budget, allow, bandwidth, c, seed, &inc, &x.ub);
+    int r = incumbent(bm, gl, seed, &inc, &x.ub);
     if (!r) r = setup(&x);
     uint32_t goal = NONE;
     if (!r) r = search(&x, &goal);
-    if (!r) r = budget_exact_conclude(&x, goal, &inc, bandwidth, p, o, pf);
+    if (!r) r = budget_exact_conclude(&x, goal, &inc, gl->bandwidth, p, o, pf);
     if (r == -2) { /* the Edges have a cycle: the model refuses such graphs first */
         snprintf(o->why, sizeof o->why, "the Edges have a cycle");
         r = 0;
@@ -583,3 +586,9 @@ int budget_exact(const budget_model *bm, int64_t budget, unsigned allow, double 
     if (!o->found) p->n = 0;
     return r;
 }
+
+const budget_solver budget_solver_exact = {
+    "exact",
+    "an A* search over states from greedy's plan: proven optimal, or a gap to its lower bound "
+    "past a limit",
+    1, BUDGET_BEST_EXACT_NODES, budget_exact};

@@ -1,7 +1,6 @@
-/* budget_greedy_rules.c: the greedy solver of a memory budget: its rules (cost a byte, over
- * staleness, recompute alone) along the given order and policy priority's, the plan of least
- * extra time; and Chen's sqrt(n) checkpointing and recompute-every-cheap-op on the same walk,
- * the baselines. Exports budget_greedy, budget_chen, budget_cheap and budget_cheap_op. */
+/* budget_greedy.c: the greedy solver of a memory budget: its rules (cost a byte, over
+ * staleness, recompute alone) walked (budget_greedy_walk.c) along the given order and policy
+ * priority's, the plan of least extra time. Exports budget_greedy and budget_solver_greedy. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <math.h>
@@ -108,114 +107,30 @@ static int along_priority(gs s, double *pe)
     return r;
 }
 
-int budget_greedy(const budget_model *bm, int64_t budget, unsigned allow, double bandwidth,
-                  const solve_ctx *c, budget_plan *p, budget_outcome *o)
+int budget_greedy(BUDGET_SOLVER_ARGS)
 {
+    (void)seed;
+    const solve_ctx *c = gl->c;
     gs s = {.bm = bm,
             .g = bm->g,
-            .budget = budget,
-            .allow = allow,
+            .budget = gl->budget,
+            .allow = gl->allow,
             .c = c,
             .p = p,
             .o = o,
-            .bw = bandwidth};
+            .bw = gl->bandwidth};
     s.start = solve_now(c);
     /* Along the given order, then along priority's: the plan of less extra time. */
     double pe;
+    if (pf) memset(pf, 0, sizeof *pf);
     if (rules(s, bm, &pe)) return -1;
-    if (o->found && isnan(pe)) pe = extra(bm, bandwidth, p);
+    if (o->found && isnan(pe)) pe = extra(bm, gl->bandwidth, p);
     if (o->stopped == SOLVE_DONE && !(o->found && pe <= 0) && along_priority(s, &pe)) return -1;
     if (!o->found) p->n = 0;
+    if (pf) pf->stopped = o->stopped;
     return 0;
 }
 
-/* A baseline's walk: the forward nodes not in ckpt have their outputs dropped after the
- * forward and made again in the backward. */
-static int baseline(const budget_model *bm, const solve_ctx *c, uint8_t *ckpt, int64_t last,
-                    budget_plan *p, budget_outcome *o)
-{
-    gs s = {.bm = bm,
-            .g = bm->g,
-            .budget = INT64_MAX,
-            .allow = BUDGET_ALLOW_RECOMPUTE,
-            .c = c,
-            .p = p,
-            .o = o,
-            .ckpt = ckpt,
-            .last_fwd = last};
-    s.start = solve_now(c);
-    int r = budget_greedy_walks(&s);
-    free(ckpt);
-    if (!o->found) p->n = 0;
-    return r;
-}
-
-/* The last forward node's place and the count of forward nodes (0: none, o says so). */
-static uint32_t forward_nodes(const budget_model *bm, int64_t *last, budget_outcome *o)
-{
-    uint32_t nf = 0;
-    *last = -1;
-    memset(o, 0, sizeof *o);
-    for (uint32_t i = 0; i < bm->m; i++)
-        if (graph_phase(bm->g, bm->order[i]) == GRAPH_PHASE_FORWARD) {
-            nf++;
-            *last = i;
-        }
-    if (!nf) snprintf(o->why, sizeof o->why, "no compute node has Phase forward");
-    return nf;
-}
-
-int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o)
-{
-    const graph *g = bm->g;
-    int64_t last;
-    uint32_t nf = forward_nodes(bm, &last, o);
-    if (!nf) return 0;
-    uint8_t *ckpt = calloc((size_t)g->n + 1, 1);
-    if (!ckpt) return -1;
-    uint32_t k = 1, f = 0;
-    while ((uint64_t)k * k < nf) k++;
-    for (uint32_t i = 0; i < bm->m; i++)
-        if (graph_phase(g, bm->order[i]) == GRAPH_PHASE_FORWARD && ++f % k == 0)
-            ckpt[bm->order[i]] = 1;
-    return baseline(bm, c, ckpt, last, p, o);
-}
-
-/* Pointwise ops and views, by name (lower case, a word in it; not where a word of a costly
- * op is in it, as addmm's add): cheap to run again (PyTorch's min-cut partitioner recomputes
- * such ops by default). */
-int budget_cheap_op(const char *op)
-{
-    static const char *const words[] = {
-        "relu",  "gelu",   "silu",  "sigmoid", "tanh",       "threshold", "hardtanh", "add",
-        "sub",   "mul",    "div",   "neg",     "exp",        "log",       "sqrt",     "pow",
-        "clamp", "where",  "view",  "reshape", "permute",    "transpose", "expand",   "squeeze",
-        "slice", "select", "clone", "detach",  "contiguous", "flatten",   "alias",    "_to_copy"};
-    char low[64];
-    size_t k = 0;
-    for (; op[k] && k + 1 < sizeof low; k++) low[k] = (char)tolower((unsigned char)op[k]);
-    low[k] = 0;
-    if (!strcmp(low, "t")) return 1; /* the transpose of a matrix */
-    static const char *const dear[] = {"mm",   "conv",    "matmul",    "linear",    "norm",
-                                       "pool", "softmax", "embedding", "attention", "lstm"};
-    for (size_t i = 0; i < sizeof dear / sizeof dear[0]; i++) /* addmm, matmul: not pointwise */
-        if (strstr(low, dear[i])) return 0;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strstr(low, words[i])) return 1;
-    return 0;
-}
-
-int budget_cheap(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o)
-{
-    const graph *g = bm->g;
-    int64_t last;
-    if (!forward_nodes(bm, &last, o)) return 0;
-    uint8_t *ckpt = calloc((size_t)g->n + 1, 1);
-    if (!ckpt) return -1;
-    for (uint32_t i = 0; i < bm->m; i++) {
-        uint32_t v = bm->order[i];
-        if (graph_phase(g, v) == GRAPH_PHASE_FORWARD && !budget_cheap_op(graph_op(g, v)))
-            ckpt[v] = 1;
-    }
-    return baseline(bm, c, ckpt, last, p, o);
-}
+const budget_solver budget_solver_greedy = {
+    "greedy", "DTR's eviction by rerun time a byte, along the given order and priority's", 1, 0,
+    budget_greedy};

@@ -1,6 +1,6 @@
-/* budget_greedy_internal.h: what the greedy solver's walk (budget_greedy.c) and its rules and
- * baselines (budget_greedy_rules.c) share: the walk's state. Exports nothing outside the budget
- * folder. */
+/* budget_greedy_internal.h: what the greedy solver's walk (budget_greedy_walk.c), its rules
+ * (budget_greedy.c) and the baselines (budget_baselines.c) share: the walk's state. Exports nothing
+ * outside the budget folder. */
 #ifndef MEMTRIS_BUDGET_GREEDY_INTERNAL_H
 #define MEMTRIS_BUDGET_GREEDY_INTERNAL_H
 #include <stddef.h>
@@ -54,7 +54,7 @@ typedef struct gs {
 /* The walks of one rule (s's staleness, allow, ckpt) along s->bm's order: the first plan found
  * at hold 3, 2, 1 or 0, in s->p with *s->o said; where versions changed in place could be made
  * again, the better of the walks that make them again and those that keep them (see
- * budget_greedy.c). 0, or -1 out of memory. */
+ * budget_greedy_walk.c). 0, or -1 out of memory. */
 int budget_greedy_walks(gs *s);
 
 #endif

@@ -1,4 +1,4 @@
-/* budget_greedy.c: the greedy solver's walk of a memory budget (DTR, Capuchin): along an
+/* budget_greedy_walk.c: the greedy solver's walk of a memory budget (DTR, Capuchin): along an
  * order, evicting under pressure the present buffer with the least cost a byte: a rerun's
  * latency, or an offload's copies out and back (chosen over a rerun that costs more, as
  * Capuchin does), making a missing buffer again when it is next needed (a version changed in

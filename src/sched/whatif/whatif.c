@@ -1,11 +1,13 @@
 /* whatif.c: the rows of the what-if table: the graph as given under a policy, checkpointing
- * through the budget solver, and the transformed graphs of whatif_build.c measured the same
- * way. Exports whatif_run and whatif_row_name. */
+ * through the budgets' front door (budget_fit), and the transformed graphs of
+ * whatif_transform.c measured the same way. Exports whatif_run and whatif_row_name. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sched/budget/whatif.h"
+#include "sched/whatif/whatif.h"
+#include "defaults.h"
+#include "sched/budget/budget_fit.h"
 #include "sched/time/timeline.h"
 #include "util/units.h"
 
@@ -55,69 +57,46 @@ static double update_ms(const graph *g)
     return s;
 }
 
-/* The plan of bm within budget into *p (found: *found 1), or why not in row->why. */
-static int fit(const budget_model *bm, int64_t budget, int64_t free_peak, const whatif_opts *o,
-               budget_plan *p, int *found, whatif_row *row)
-{
-    char a[32], b[32];
-    int64_t bound = budget_lower_bound(bm);
-    *found = 0;
-    if (budget >= free_peak) {
-        if (budget_given_plan(bm, p)) return -1;
-        *found = 1;
-        return 0;
-    }
-    if (budget < bound) {
-        snprintf(row->why, sizeof row->why, "no plan fits in %s: every plan needs %s",
-                 units_bytes(a, sizeof a, budget, 0), units_bytes(b, sizeof b, bound, 0));
-        return 0;
-    }
-    budget_outcome out;
-    whatif_fit_fn solver = o->fit ? o->fit : budget_greedy;
-    if (solver(bm, budget, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, o->c, p, &out)) return -1;
-    *found = out.found;
-    if (!out.found)
-        snprintf(row->why, sizeof row->why, "the solver found no plan within %s: %s",
-                 units_bytes(a, sizeof a, budget, 0), out.why);
-    return 0;
-}
-
-/* Checkpointing g at o->pct% of its budget-free peak: the plan's peak, its reruns and extra
- * time (times k: every micro-batch reruns), on top of base's time. 0, or -1 out of memory. */
+/* Checkpointing g at o->pct% of its budget-free peak (budget_fit, recompute only): the plan's
+ * peak, its reruns and extra time (times k: every micro-batch reruns), on top of base's time.
+ * 0, or -1 out of memory. */
 static int checkpoint(const graph *g, const whatif_opts *o, uint32_t k, double update,
                       const whatif_row *base, whatif_row *row)
 {
-    budget_model bm;
-    budget_plan p = {0};
-    budget_stats st;
-    char err[480];
-    int found = 0, rc = 0;
-    if (budget_model_init(&bm, g, err, sizeof err)) {
-        snprintf(row->why, sizeof row->why, "%s", err);
-        return 0;
-    }
-    if (budget_given_plan(&bm, &p) || budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err))
-        rc = -1;
-    budget_plan_free(&p);
-    if (!rc) {
-        row->budget = (int64_t)floor((double)st.peak * o->pct / 100);
-        rc = fit(&bm, row->budget, st.peak, o, &p, &found, row);
-    }
-    if (!rc && found && budget_check(&bm, &p, BUDGET_BANDWIDTH, &st, err, sizeof err)) {
-        snprintf(row->why, sizeof row->why, "internal error: the plan fails the check: %.150s",
-                 err);
-        found = 0;
-    }
-    if (!rc && found) {
+    char a[32], b[32];
+    budget_request rq = {.g = g,
+                         .pct = o->pct,
+                         .allow = BUDGET_ALLOW_RECOMPUTE,
+                         .bandwidth = BUDGET_BANDWIDTH,
+                         .solver =
+                             o->solver ? o->solver : budget_solver_find(DEFAULT_WHATIF_SOLVER),
+                         .c = o->c};
+    budget_result res = {0};
+    int rc = 0;
+    if (budget_fit(&rq, &res)) {
+        if (res.error == BUDGET_FIT_MODEL) snprintf(row->why, sizeof row->why, "%s", res.err);
+        else if (res.error == BUDGET_FIT_INVALID)
+            snprintf(row->why, sizeof row->why, "internal error: the plan fails the check: %.150s",
+                     res.err);
+        else rc = -1;
+    } else if (res.budget < res.bound) {
+        row->budget = res.budget;
+        snprintf(row->why, sizeof row->why, "no plan fits in %s: every plan needs %s",
+                 units_bytes(a, sizeof a, res.budget, 0), units_bytes(b, sizeof b, res.bound, 0));
+    } else if (!res.found) {
+        row->budget = res.budget;
+        snprintf(row->why, sizeof row->why, "the solver found no plan within %s: %s",
+                 units_bytes(a, sizeof a, res.budget, 0), res.out.why);
+    } else {
+        row->budget = res.budget;
         row->has_peak = 1;
-        row->peak = st.peak;
-        row->reruns = st.reruns;
-        row->extra_ms = k * st.extra_ms;
+        row->peak = res.st.peak;
+        row->reruns = res.st.reruns;
+        row->extra_ms = k * res.st.extra_ms;
         row->has_time = base->has_time;
-        row->time_ms = k * (base->time_ms + st.extra_ms) - (double)(k - 1) * update;
+        row->time_ms = k * (base->time_ms + res.st.extra_ms) - (double)(k - 1) * update;
     }
-    budget_plan_free(&p);
-    budget_model_free(&bm);
+    budget_result_free(&res);
     return rc;
 }
 

@@ -41,12 +41,6 @@ int whatif_elementwise(const char *op);
 int whatif_transform(const graph *g, unsigned what, uint32_t k, graph **out, uint32_t *fused,
                      char *err, size_t errcap);
 
-/* The solver that checkpointing calls (budget_greedy's signature): one pointer, so that a
- * better solver swaps in. */
-typedef int (*whatif_fit_fn)(const budget_model *bm, int64_t budget, unsigned allow,
-                             double bandwidth, const solve_ctx *c, budget_plan *p,
-                             budget_outcome *o);
-
 /* The rows of the table, in order. */
 enum {
     WHATIF_ROW_BASELINE,
@@ -72,10 +66,10 @@ typedef struct whatif_row {
 } whatif_row;
 
 typedef struct whatif_opts {
-    const policy *pol; /* the baseline's policy, run on every graph */
-    uint32_t k;        /* micro-batches, 1..WHATIF_MAX_K */
-    double pct;        /* checkpointing's budget: pct% of the budget-free peak */
-    whatif_fit_fn fit; /* NULL: budget_greedy */
+    const policy *pol;           /* the baseline's policy, run on every graph */
+    uint32_t k;                  /* micro-batches, 1..WHATIF_MAX_K */
+    double pct;                  /* checkpointing's budget: pct% of the budget-free peak */
+    const budget_solver *solver; /* checkpointing's (NULL: DEFAULT_WHATIF_SOLVER) */
     const solve_ctx *c;
 } whatif_opts;
 

@@ -1,4 +1,4 @@
-/* whatif_build.c: the what-if transforms (mixed precision, gradient accumulation, fusion of
+/* whatif_transform.c: the what-if transforms (mixed precision, gradient accumulation, fusion of
  * elementwise ops), each a new graph built node by node through graph_build, renumbered in a
  * topological order that keeps the old Id order where it can. Exports whatif_transform and
  * whatif_elementwise. */
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sched/budget/whatif.h"
+#include "sched/whatif/whatif.h"
 #include "sched/graph/graph_build.h"
 #include "util/heap.h"
 

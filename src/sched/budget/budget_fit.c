@@ -1,0 +1,122 @@
+/* budget_fit.c: the front door of memory budgets: the graph's model, budget-free plan, bound
+ * and baselines, the budget in bytes, the solver's plan or why none fits, and the plan checked
+ * by the independent replay. Exports budget_fit and budget_result_free. */
+#define _GNU_SOURCE
+#include "budget_fit.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "budget_arg.h"
+#include "util/check.h"
+
+void budget_result_free(budget_result *res)
+{
+    if (res->bm.g) budget_model_free(&res->bm);
+    budget_plan_free(&res->plan);
+    memset(res, 0, sizeof *res);
+}
+
+static int fail(budget_result *res, int error, const char *why)
+{
+    res->error = error;
+    if (why) snprintf(res->err, sizeof res->err, "%s", why);
+    else snprintf(res->err, sizeof res->err, "out of memory");
+    return -1;
+}
+
+/* A baseline's plan, checked: *has 1 with st filled, or 0. 0, or -1 out of memory. */
+static int baseline(budget_result *res, double bw, int chen, int *has, budget_stats *st)
+{
+    budget_plan p = {0};
+    budget_outcome o;
+    char err[256];
+    int r = chen ? budget_chen(&res->bm, NULL, &p, &o) : budget_cheap(&res->bm, NULL, &p, &o);
+    *has = !r && o.found && !budget_check(&res->bm, &p, bw, st, err, sizeof err);
+    budget_plan_free(&p);
+    return r;
+}
+
+/* What the graph alone says, once: the model, the budget-free plan and peak, the bound, the
+ * baselines. */
+static int prepare(const budget_request *rq, budget_result *res)
+{
+    char err[512];
+    budget_stats st;
+    if (budget_model_init(&res->bm, rq->g, err, sizeof err)) {
+        memset(&res->bm, 0, sizeof res->bm);
+        return fail(res, strstr(err, "out of memory") ? BUDGET_FIT_MEMORY : BUDGET_FIT_MODEL, err);
+    }
+    if (budget_given_plan(&res->bm, &res->plan)) return fail(res, BUDGET_FIT_MEMORY, NULL);
+    if (budget_check(&res->bm, &res->plan, rq->bandwidth, &st, err, sizeof err))
+        return fail(res, BUDGET_FIT_GIVEN, err);
+    res->free_peak = st.peak;
+    res->step_ms = st.makespan_ms;
+    res->st = st;
+    res->bound = budget_lower_bound(&res->bm);
+    MEMTRIS_ASSERT(res->bound <= res->free_peak);
+    if ((rq->want & BUDGET_WANT_BASELINES) &&
+        (baseline(res, rq->bandwidth, 1, &res->chen, &res->chen_st) ||
+         baseline(res, rq->bandwidth, 0, &res->cheap, &res->cheap_st)))
+        return fail(res, BUDGET_FIT_MEMORY, NULL);
+    return 0;
+}
+
+/* Under the bound: no plan, proven; whether one fits at the bound itself (greedy's plan). */
+static int under_bound(const budget_request *rq, budget_result *res)
+{
+    res->proven_infeasible = 1;
+    if (rq->want & BUDGET_WANT_LEAST) {
+        budget_outcome o = {.found = res->bound >= res->free_peak}; /* the given order's plan */
+        budget_plan p = {0};
+        budget_goal gl = {res->bound, rq->allow, rq->bandwidth, rq->c};
+        int r = !o.found && budget_greedy(&res->bm, &gl, NULL, &p, &o, NULL);
+        budget_plan_free(&p);
+        if (r) return fail(res, BUDGET_FIT_MEMORY, NULL);
+        if (o.found) res->least = res->bound;
+    }
+    snprintf(res->out.why, sizeof res->out.why,
+             "a node's reads and writes, the buffers present at the start or those that end "
+             "present need more");
+    return 0;
+}
+
+/* The plan for res->budget into res->plan (res->found), or why not. */
+static int solve(const budget_request *rq, budget_result *res)
+{
+    budget_plan_free(&res->plan);
+    if (res->budget >= res->free_peak) { /* the given order's plan */
+        if (budget_given_plan(&res->bm, &res->plan)) return fail(res, BUDGET_FIT_MEMORY, NULL);
+        res->found = 1;
+        return 0;
+    }
+    if (res->budget < res->bound) return under_bound(rq, res);
+    budget_goal gl = {res->budget, rq->allow, rq->bandwidth, rq->c};
+    if (rq->solver->solve(&res->bm, &gl, NULL, &res->plan, &res->out, &res->proof))
+        return fail(res, BUDGET_FIT_MEMORY, NULL);
+    res->found = res->out.found;
+    res->exact_none = !res->found && res->proof.proven;
+    res->proven_infeasible |= res->exact_none;
+    return 0;
+}
+
+int budget_fit(const budget_request *rq, budget_result *res)
+{
+    if (!res->bm.g && prepare(rq, res)) return -1;
+    MEMTRIS_ASSERT(res->bm.g == rq->g);
+    res->budget = rq->pct > 0 ? budget_arg_of_pct(res->free_peak, rq->pct) : rq->budget;
+    res->found = res->proven_infeasible = res->exact_none = 0;
+    res->least = -1;
+    res->error = BUDGET_FIT_OK;
+    res->err[0] = 0;
+    memset(&res->out, 0, sizeof res->out);
+    memset(&res->proof, 0, sizeof res->proof);
+    if (solve(rq, res)) return -1;
+    if (!res->found) return 0;
+    /* The independent check: the solver's word is not taken. */
+    char err[480];
+    if (budget_check(&res->bm, &res->plan, rq->bandwidth, &res->st, err, sizeof err))
+        return fail(res, BUDGET_FIT_INVALID, err);
+    if (res->st.peak > res->budget)
+        return fail(res, BUDGET_FIT_INVALID, "its peak passes the budget");
+    return 0;
+}
