@@ -125,6 +125,14 @@ group_usage() {
     expect_grep "$OUT" "  greedy     DTR's eviction" "--help: greedy"
     expect_grep "$OUT" "  chain      rotor's dynamic programme" "--help: chain"
     expect_grep "$OUT" "  exact      an A* search" "--help: exact"
+    # The man page's --solver list is --help's (the table's), in its order.
+    want=$(awk '/^Solvers/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }' "$OUT")
+    got=$(awk '/is one of these/ { on = 1; next } on && /^\.RE/ { on = 0 }
+               on && tag { print $2; tag = 0; next } on && /^\.TP/ { tag = 1 }' "$SRC/man/memtris.1")
+    if [ "$(echo $want)" = "best greedy chain exact" ]; then ok
+    else bad "budget --help lists the solvers $(echo $want)"; fi
+    if [ "$want" = "$got" ]; then ok
+    else bad "man/memtris.1's --solver list ($(echo $got)) is not --help's ($(echo $want))"; fi
     run "$M" budget "$TRIO" --budget 1K --solver tetris
     expect_rc 2 "--solver tetris"
     expect_grep "$ERR" "unknown solver 'tetris' (best, greedy, chain, exact)" "--solver tetris: the list"

@@ -49,6 +49,7 @@ typedef struct gs {
     int frozen_versions; /* none made again: a producer reruns only until what it writes is
                           * changed in place, and a version changed in place never */
     double bw;           /* bytes a second each way */
+    uint64_t checks;     /* run_node's calls: its sampled check (util/check.h) */
 } gs;
 
 /* The walks of one rule (s's staleness, allow, ckpt) along s->bm's order: the first plan found

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "budget.h"
 #include "budget_greedy_internal.h"
+#include "util/check.h"
 
 static int stop(gs *s, solve_stop why, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int stop(gs *s, solve_stop why, const char *fmt, ...)
@@ -189,6 +190,31 @@ static uint32_t consumed(const gs *s, uint32_t v, uint32_t l)
     return GRAPH_NONE;
 }
 
+/* The model's invariants after node v ran (the sanitizer builds; O(nl), sampled): what v
+ * read and wrote present, one version of a buffer at most, the bytes present counted right and
+ * within the budget. */
+static void check_state(gs *s, uint32_t v)
+{
+    const budget_model *bm = s->bm;
+    MEMTRIS_ASSERT(s->mem <= s->budget);
+    MEMTRIS_ASSERT(s->peak >= s->mem);
+    for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
+        MEMTRIS_ASSERT(s->present[bm->wr[e]]);
+#if MEMTRIS_CHECKING
+    if (!check_due(&s->checks)) return;
+    int64_t bytes = 0;
+    for (uint32_t b = 0; b < bm->g->nbufs; b++) {
+        uint32_t here = 0;
+        for (uint32_t k = bm->vers_off[b]; k < bm->vers_off[b + 1]; k++) {
+            here += s->present[bm->vers[k]];
+            if (s->present[bm->vers[k]]) bytes += bm->size[bm->vers[k]];
+        }
+        MEMTRIS_ASSERT(here <= 1);
+    }
+    MEMTRIS_ASSERT(bytes == s->mem);
+#endif
+}
+
 static int run_node(gs *s, uint32_t v)
 {
     const budget_model *bm = s->bm;
@@ -217,6 +243,7 @@ static int run_node(gs *s, uint32_t v)
         if (s->mem > s->peak) s->peak = s->mem;
         offer(s, b);
     }
+    check_state(s, v);
     return 0;
 }
 
