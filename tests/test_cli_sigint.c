@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "cli/cli.h"
+#include "cli/cli_sigint.h"
 #include "sched/graph/solve_watch.h"
 
 /* A child raises SIGINT with or without a search begun; the parent reads how

@@ -3,7 +3,7 @@
  * fragmentation, reads the same in the TUI, plan's text and JSON, and the SVG. */
 #include <ctype.h>
 #include "uiutil.h"
-#include "cli/cli.h"
+#include "cli/cli_plan.h"
 #include "ui/arena_rows.h"
 #include "ui/geom.h"
 #include "ui/svg.h"

@@ -3,7 +3,7 @@
  * them, the state checked at each stop, every other key still working in between, and each
  * stop's narration whole on the screen at 80x24 and 200x60. */
 #include "uiutil.h"
-#include "cli/cli.h"
+#include "cli/cli_lesson.h"
 #include "ui/app_keys.h"
 #include "ui/app_lesson.h"
 #include "ui/keys.h"

@@ -2,6 +2,8 @@
  * diagnostics, lookups of policies, placers, backends and modes with their
  * usage errors, placing with the plan checked, CSV fields. */
 #include "cli.h"
+#include "cli_progress.h"
+#include "cli_sigint.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

@@ -11,8 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_opts.h"
+#include "cli_plan.h"
+#include "cli_time.h"
 #include "ui/svg.h"
 #include "util/units.h"
+#include "util/utf8.h"
 
 /* The claim's point: 35% of the budget-free peak for 15% more time than the step's. */
 #define CLAIM_MEMORY 0.35

@@ -1,7 +1,7 @@
 /* cli_bycat.c: where a run's peak bytes are, by Category, as schedule, compare and
  * plan print them (one text line, biggest first; a JSON object), only for a graph
  * with Categories. Exports cli_bycat_text, cli_bycat_json. */
-#include "cli.h"
+#include "cli_bycat.h"
 #include "sched/policy/bycat.h"
 #include "util/units.h"
 

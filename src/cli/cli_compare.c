@@ -1,13 +1,17 @@
 /* cli_compare.c: compare's result written for people (a table and notes),
  * as JSON and as CSV, and freed. Exports compare_text, compare_json,
  * compare_csv, compare_free. */
+#include "cli_compare.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "cli_bycat.h"
+#include "cli_job.h"
+#include "cli_time.h"
 #include "sched/policy/part_why.h"
 #include "util/optimal.h"
 #include "util/units.h"
+#include "util/utf8.h"
 
 void compare_free(compare_result *c)
 {

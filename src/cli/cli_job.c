@@ -1,10 +1,16 @@
 /* cli_job.c: the work of the commands that load, run, place and write: the
  * graph, a policy's run on it, its timeline and its plan in one struct with
  * one free function, each step saying on stderr why it failed. Exports cli_job_*. */
+#include "cli_job.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_plan.h"
+#include "cli_progress.h"
+#include "cli_proof.h"
+#include "cli_sigint.h"
+#include "cli_time.h"
 
 int cli_job_load(cli_job *j, const char *path)
 {

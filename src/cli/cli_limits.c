@@ -2,6 +2,7 @@
  * output is written, and how those messages name a buffer: plan --format
  * minimalloc's sizes within 2^53-1 (cli_memviz.c checks its own addresses).
  * Exports cli_plan_buf_label and cli_plan_minimalloc_check. */
+#include "cli_plan.h"
 #include <inttypes.h>
 #include "cli.h"
 

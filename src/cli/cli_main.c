@@ -1,11 +1,13 @@
 /* cli_main.c: the table of commands, which drives the dispatch and memtris --help;
  * callable in-process (main.c calls it; tests/fuzz/fuzz_cli.c once per input).
  * Exports cli_main. */
+#include "cli_main.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "cli_cmds.h"
 
 /* The subcommands: dispatch and memtris --help's list. A new command is one
  * cmd_NAME.c and one line here (and its entry under COMMANDS in

@@ -8,6 +8,7 @@
  * address is checked first (cli_plan_memviz_check): a plan whose addresses
  * pass 2^63-1 is refused, never written wrapped. Exports cli_plan_memviz and
  * cli_plan_memviz_check. */
+#include "cli_plan.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include "cli.h"

@@ -2,6 +2,7 @@
  * switch (-h, -V, a missing value, an unknown option), the FILE operand, --format
  * and the output file (-o, --svg): checked before any work, then written whole or
  * not at all. Exports cli_opt, cli_file, cli_format, cli_out_*. */
+#include "cli_opts.h"
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>

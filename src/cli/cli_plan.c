@@ -3,14 +3,19 @@
  * its buffers by the CSV's ids and times, one of plan's by BufIds and steps.
  * cli_plan_write writes any of them (and cli_memviz.c's snapshot) to a file.
  * Exports cli_plan_* and cli_bufid_order. */
+#include "cli_plan.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_bycat.h"
+#include "cli_opts.h"
+#include "cli_proof.h"
 #include "util/optimal.h"
 #include "util/units.h"
 #include "ui/svg.h"
+#include "util/utf8.h"
 
 typedef struct bufkey {
     int64_t id;

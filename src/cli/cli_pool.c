@@ -1,6 +1,7 @@
 /* cli_pool.c: the options of the pool simulation, shared by iterate and the
  * TUI (--iterations, --scale, --seed), each checked with a usage error that
  * names it. Exports cli_pool_defaults and cli_pool_opt. */
+#include "cli_pool.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>

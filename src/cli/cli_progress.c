@@ -6,13 +6,14 @@
  * message (cli_eprintf) and when the work is done, so that no output is left
  * mixed with it. Exports cli_progress*. */
 #define _GNU_SOURCE
+#include "cli_progress.h"
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
 #include "util/clock.h"
+#include "util/utf8.h"
 
 static int tty = -1;                /* stderr is a terminal; -1: not asked yet */
 static volatile sig_atomic_t shown; /* a line is on the terminal now */

@@ -2,6 +2,7 @@
  * policies' list for --help, the --time-limit and --max-states options of
  * exact's search, --alpha and --queue-order of the time-aware ones, and proving every run of a
  * graph against the best bound any of them found. */
+#include "cli_proof.h"
 #include "cli.h"
 #include "util/units.h"
 #include <math.h>

@@ -9,10 +9,12 @@
  * SIGINT stopped before it had anything to give ends the process as well
  * (status 130): nothing follows to be the best found. Exports cli_search_*. */
 #define _GNU_SOURCE
+#include "cli_sigint.h"
 #include <signal.h>
 #include <stdio.h>
-#include "cli.h"
+#include "cli_progress.h"
 #include "sched/graph/solve_watch.h"
+#include "util/atomic_out.h"
 
 static solve_watch watch;
 static volatile sig_atomic_t searching, sticky, stopped;

@@ -1,6 +1,7 @@
 /* cli_time.c: what the commands print about a schedule's timeline: the
  * makespan, each stream's busy time and the bound no order beats (text, and
  * JSON through jw); times in ms as JSON and CSV write them. */
+#include "cli_time.h"
 #include <inttypes.h>
 #include "cli.h"
 #include "util/units.h"

@@ -7,12 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_cmds.h"
+#include "cli_opts.h"
+#include "cli_proof.h"
+#include "cli_sigint.h"
+#include "cli_time.h"
 #include "cli_budget.h"
 #include "defaults.h"
 #include "sched/budget/budget.h"
 #include "sched/budget/budget_arg.h"
 #include "sched/budget/budget_fit.h"
 #include "util/units.h"
+#include "util/utf8.h"
 
 static const char help_options[] =
     "Usage: memtris budget FILE --budget SIZE [--solver NAME]\n"

@@ -5,6 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_cmds.h"
+#include "cli_compare.h"
+#include "cli_job.h"
+#include "cli_opts.h"
+#include "cli_progress.h"
+#include "cli_proof.h"
+#include "cli_sigint.h"
+#include "cli_time.h"
 #include "defaults.h"
 
 #define MAX_POLICIES CLI_MAX_POLICIES

@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_cmds.h"
+#include "cli_opts.h"
+#include "cli_plan.h"
+#include "cli_progress.h"
 #include "sched/gen/gen.h"
 
 static void print_help(void)

@@ -7,10 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_cmds.h"
+#include "cli_job.h"
+#include "cli_opts.h"
+#include "cli_pool.h"
+#include "cli_progress.h"
+#include "cli_proof.h"
 #include "defaults.h"
 #include "gpu/replay_iter.h"
 #include "util/clock.h"
+#include "util/jw.h"
 #include "util/units.h"
+#include "util/utf8.h"
 
 static void print_help(void)
 {

@@ -8,6 +8,9 @@
 #include <string.h>
 #include "util/fileio.h"
 #include "cli.h"
+#include "cli_cmds.h"
+#include "cli_lesson.h"
+#include "cli_opts.h"
 #include "defaults.h"
 #include "sched/graph/load.h"
 #include "ui/app_lesson.h"

@@ -8,8 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_cmds.h"
+#include "cli_compare.h"
+#include "cli_opts.h"
+#include "cli_progress.h"
+#include "cli_sigint.h"
+#include "cli_time.h"
 #include "util/units.h"
 #include "ui/svg.h"
+#include "util/utf8.h"
 
 #define NALPHA     11 /* 0, 0.1, ..., 1 */
 #define MAX_POINTS (CLI_MAX_POLICIES + NALPHA)

@@ -5,6 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_cmds.h"
+#include "cli_job.h"
+#include "cli_opts.h"
+#include "cli_plan.h"
+#include "cli_progress.h"
+#include "cli_proof.h"
 #include "defaults.h"
 
 static void print_help(void)

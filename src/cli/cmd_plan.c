@@ -7,6 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cli_cmds.h"
+#include "cli_job.h"
+#include "cli_opts.h"
+#include "cli_plan.h"
+#include "cli_proof.h"
 #include "defaults.h"
 
 static void print_help(void)

@@ -5,9 +5,14 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cli_cmds.h"
+#include "cli_job.h"
+#include "cli_opts.h"
+#include "cli_proof.h"
 #include "defaults.h"
 #include "gpu/replay.h"
 #include "util/units.h"
+#include "util/utf8.h"
 
 static void print_help(void)
 {

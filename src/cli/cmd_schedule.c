@@ -2,9 +2,16 @@
  * cli_job: run, proven, timed), then written as a table, JSON or CSV. */
 #include <inttypes.h>
 #include "cli.h"
+#include "cli_bycat.h"
+#include "cli_cmds.h"
+#include "cli_job.h"
+#include "cli_opts.h"
+#include "cli_proof.h"
+#include "cli_time.h"
 #include "defaults.h"
 #include "util/optimal.h"
 #include "util/units.h"
+#include "util/utf8.h"
 
 static const char help[] =
     "Usage: memtris schedule FILE [--policy NAME] [--format text|json|csv]\n"

@@ -1,7 +1,10 @@
 /* cmd_validate.c: "memtris validate": every error and warning, then a summary. */
 #include <inttypes.h>
 #include "cli.h"
+#include "cli_cmds.h"
+#include "cli_opts.h"
 #include "util/units.h"
+#include "util/utf8.h"
 
 static const char help[] =
     "Usage: memtris validate FILE\n"

@@ -8,6 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cli_cmds.h"
+#include "cli_opts.h"
+#include "cli_pool.h"
+#include "cli_proof.h"
 #include "defaults.h"
 #include "gpu/replay.h"
 #include "sched/graph/load.h"

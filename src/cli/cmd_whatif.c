@@ -9,9 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_cmds.h"
+#include "cli_opts.h"
+#include "cli_sigint.h"
+#include "cli_time.h"
 #include "defaults.h"
 #include "sched/whatif/whatif.h"
 #include "util/units.h"
+#include "util/utf8.h"
 
 static const char help[] =
     "Usage: memtris whatif FILE [-k K] [-p POLICY] [--format text|json]\n"

@@ -1,7 +1,7 @@
 /* main.c: memtris's entry point: buffers standard output, then hands the
  * command line to cli_main (cli_main.c). */
 #include <stdio.h>
-#include "cli.h"
+#include "cli_main.h"
 
 int main(int argc, char **argv)
 {

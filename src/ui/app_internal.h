@@ -1,7 +1,7 @@
 /* app_internal.h: what the app's own files share beyond app.h: app.c's operations that the key
- * table's actions call (app_keys.c) the pool view's upkeep (app_pool.c) that app.c calls, and a
- * lesson's Space, n and p (app_lesson.c). Included by app.c, app_keys.c, app_pool.c and
- * app_budget_view.c. */
+ * table's actions call (app_keys.c) the pool view's upkeep (app_pool.c) that app.c calls, and the
+ * app made for a lesson's stop (app_lesson.c) before app_keys.c presses its keys. Included by
+ * app.c, app_keys.c, app_lesson.c, app_pool.c and app_budget_view.c. */
 #ifndef MEMTRIS_APP_INTERNAL_H
 #define MEMTRIS_APP_INTERNAL_H
 #include "app.h"
@@ -46,9 +46,11 @@ app_reaction app_budget_explain_key(app *a);
 int app_budget_refuses(app *a, int key);
 
 /* app_lesson.c */
-/* Space, n: a lesson's next stop (dir 1); p: the stop before (-1); says so
- * at either end. */
-app_reaction app_lesson_step(app *a, int dir);
+/* The app made again for stop `at` of a->lesson (there is one) on its graph with the stop's
+ * policy, compare side and placer, the display's settings and size kept, a->lesson_at set: the
+ * stop before its keys (app_lesson_go presses them). 0, or -1 with a->quit and a->err set when
+ * the app cannot be made (out of memory). */
+int app_lesson_stop(app *a, size_t at);
 
 /* app_pool.c */
 /* After the stepped policy changed: the pool view follows it. */

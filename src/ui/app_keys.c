@@ -1,11 +1,14 @@
 /* app_keys.c: the TUI's keys, bound once: the table (keys, modes, action, the help's and the key
- * bar's words) and app_key, which looks a key up in the app's mode and runs the row's action.
- * Exports app_key, app_keys, app_nkeys, app_key_mode, app_key_name. */
+ * bar's words) and app_key, which looks a key up in the app's mode and runs the row's action;
+ * and a lesson's stops, whose keys it presses as 'memtris view' takes them (app_lesson.c makes
+ * the app for the stop). Exports app_key, app_keys, app_nkeys, app_key_mode, app_key_name,
+ * app_lesson_go. */
 #include "app_keys.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include "app_internal.h"
+#include "app_lesson.h"
 #include "sched/policy/bycat.h"
 #include "util/units.h"
 
@@ -409,8 +412,75 @@ static app_reaction act_find_done(app *a, int key)
     return APP_REDRAW;
 }
 
-/* Space, n: a lesson's next stop; p: the stop before. */
-static app_reaction act_lesson(app *a, int key) { return app_lesson_step(a, key == 'p' ? -1 : 1); }
+/* ------------------------------------------------------------ a lesson's stops */
+
+/* The mode the app is in; with in_lesson 0, as if no lesson ran (a lesson's
+ * stop presses its keys as 'memtris view' takes them: Space steps there). */
+static unsigned mode_of(const app *a, int in_lesson)
+{
+    return a->prompt.kind           ? APP_MODE_PROMPT
+           : a->help                ? APP_MODE_HELP
+           : a->prompt.finding      ? APP_MODE_FIND
+           : in_lesson && a->lesson ? APP_MODE_LESSON
+                                    : APP_MODE_MAIN;
+}
+
+/* The first row of mode that binds key (or any key), or NULL. */
+static const app_key_row *row_of(unsigned mode, int key)
+{
+    for (size_t i = 0; i < app_nkeys; i++) {
+        const app_key_row *r = &app_keys[i];
+        if (!(r->modes & mode) || !r->act) continue;
+        for (int j = 0; j < APP_KEYS_MAX && r->keys[j]; j++)
+            if (r->keys[j] == key || r->keys[j] == APP_KEY_ANY) return r;
+    }
+    return NULL;
+}
+
+/* Presses key as 'memtris view' would take it, then waits for the job it
+ * started (exact's search, a placement): the stop shows its result. */
+static app_reaction press(app *a, int key)
+{
+    a->msg[0] = 0;
+    a->msg_moment = 0;
+    const app_key_row *r = row_of(mode_of(a, 0), key);
+    app_reaction got = r ? r->act(a, key) : 0;
+    while (a->place.job) got |= app_tick(a);
+    return got;
+}
+
+app_reaction app_lesson_go(app *a, size_t at)
+{
+    const lesson *ls = a->lesson;
+    if (!ls || at >= ls->nstops) return 0;
+    if (app_lesson_stop(a, at)) return APP_QUIT;
+    const lesson_stop *s = &ls->stops[at];
+    for (size_t i = 0; i < s->nacts; i++) {
+        if (s->acts[i].key == LESSON_STEP_KEY) app_jump(a, s->acts[i].arg);
+        else press(a, s->acts[i].key);
+    }
+    app_resize(a, a->lay.w, a->lay.h); /* the narration's rows, in the stop's mode */
+    return APP_REDRAW | APP_RELAYOUT;
+}
+
+/* Space, n: a lesson's next stop; p: the stop before; says so at either end. */
+static app_reaction act_lesson(app *a, int key)
+{
+    const lesson *ls = a->lesson;
+    if (!ls) return 0;
+    int dir = key == 'p' ? -1 : 1;
+    size_t n = ls->nstops, at = a->lesson_at;
+    if (dir > 0 && at + 1 >= n) {
+        snprintf(a->msg, sizeof a->msg,
+                 "the last stop (%zu of %zu): p goes back, Home and Right step, q quits", n, n);
+        return APP_REDRAW;
+    }
+    if (dir < 0 && at == 0) {
+        snprintf(a->msg, sizeof a->msg, "the first stop (1 of %zu): Space or n goes on", n);
+        return APP_REDRAW;
+    }
+    return app_lesson_go(a, dir > 0 ? at + 1 : at - 1);
+}
 
 static app_reaction dispatch(app *a, unsigned mode, int key);
 
@@ -506,12 +576,12 @@ const size_t app_nkeys = sizeof app_keys / sizeof app_keys[0];
 
 /* ------------------------------------------------------------ dispatch */
 
-unsigned app_key_mode(const app *a) { return app_key_mode_of(a, 1); }
+unsigned app_key_mode(const app *a) { return mode_of(a, 1); }
 
 static app_reaction dispatch(app *a, unsigned mode, int key)
 {
-    const app_key_row *r = app_key_row_of(mode, key);
-    if (!r && mode == APP_MODE_LESSON) r = app_key_row_of(APP_MODE_MAIN, key); /* every other key */
+    const app_key_row *r = row_of(mode, key);
+    if (!r && mode == APP_MODE_LESSON) r = row_of(APP_MODE_MAIN, key); /* every other key */
     return r ? r->act(a, key) : 0;
 }
 

@@ -1,6 +1,6 @@
 /* app_keys.h: the TUI's one key table: a row binds key(s), in the modes it applies in, to an
- * action, with its words for the help page (?) and the key bar; app_key dispatches by it and the
- * views draw from it. Exports app_keys, app_nkeys, app_key_mode, app_key_name. */
+ * action, with its words for the help page (?) and the key bar; app_key (app.h) dispatches by it
+ * and the views draw from it. Exports app_keys, app_nkeys, app_key_mode, app_key_name. */
 #ifndef MEMTRIS_APP_KEYS_H
 #define MEMTRIS_APP_KEYS_H
 #include <stddef.h>
@@ -39,29 +39,6 @@ typedef struct app_key_row {
 
 extern const app_key_row app_keys[];
 extern const size_t app_nkeys;
-
-/* The mode the app is in; with in_lesson 0, as if no lesson ran (a lesson's
- * stop presses its keys as 'memtris view' takes them: Space steps there). */
-static inline unsigned app_key_mode_of(const app *a, int in_lesson)
-{
-    return a->prompt.kind           ? APP_MODE_PROMPT
-           : a->help                ? APP_MODE_HELP
-           : a->prompt.finding      ? APP_MODE_FIND
-           : in_lesson && a->lesson ? APP_MODE_LESSON
-                                    : APP_MODE_MAIN;
-}
-
-/* The first row of mode that binds key (or any key), or NULL. */
-static inline const app_key_row *app_key_row_of(unsigned mode, int key)
-{
-    for (size_t i = 0; i < app_nkeys; i++) {
-        const app_key_row *r = &app_keys[i];
-        if (!(r->modes & mode) || !r->act) continue;
-        for (int j = 0; j < APP_KEYS_MAX && r->keys[j]; j++)
-            if (r->keys[j] == key || r->keys[j] == APP_KEY_ANY) return r;
-    }
-    return NULL;
-}
 
 /* The mode a is in: APP_MODE_PROMPT, _HELP, _FIND, _LESSON or _MAIN. */
 unsigned app_key_mode(const app *a);

@@ -1,5 +1,6 @@
 /* app_lesson.h: a lesson on the app (memtris lesson): its stops shown one at a time, each from a
- * fresh app with the stop's settings and then its keys. Exports app_lesson_go (app_lesson_step:
+ * fresh app with the stop's settings (app_lesson.c) and then its keys, pressed through the key
+ * table (app_keys.c). Exports app_lesson_go, which app_keys.c defines (app_lesson_stop:
  * app_internal.h). */
 #ifndef MEMTRIS_APP_LESSON_H
 #define MEMTRIS_APP_LESSON_H

@@ -21,6 +21,7 @@
 #include <getopt.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
+#include "cli/cli_main.h"
 #include "fuzz_util.h"
 
 #define MAX_ARGS    16

@@ -16,7 +16,9 @@
  * Exports LLVMFuzzerTestOneInput and LLVMFuzzerInitialize. */
 #define _GNU_SOURCE
 #include <stdlib.h>
-#include "cli/cli.h"
+#include "cli/cli_job.h"
+#include "cli/cli_opts.h"
+#include "cli/cli_plan.h"
 #include "fuzz_util.h"
 
 #define MAX_ROWS 2048

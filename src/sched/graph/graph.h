@@ -1,6 +1,6 @@
 /* graph.h: the immutable computation graph (struct of arrays, CSR adjacency
- * in input edge order) and its lookups. Built by load.c (through graph_build.c),
- * read by the rest. */
+ * in input edge order) and its lookups. Built through graph_build.c (by load.c,
+ * budget's plan graph and what-if's transforms), read by the rest. */
 #ifndef MEMTRIS_GRAPH_H
 #define MEMTRIS_GRAPH_H
 #include <stdint.h>

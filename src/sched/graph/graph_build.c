@@ -1,4 +1,4 @@
-/* graph_build.c: the loader's builder: growable node columns, the Id and
+/* graph_build.c: the graph builder (graph_build.h): growable node columns, the Id and
  * BufId maps, interned Ops and pooled Names, then the move into a graph and
  * the CSR arrays of its edges. Exports graph_build_*. */
 #include "graph_build.h"

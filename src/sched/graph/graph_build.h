@@ -1,6 +1,8 @@
-/* graph_build.h: the builder the loader fills node by node and edge by edge
- * (ids, interned Ops and Names, buffers), then packs into a graph with CSR
- * adjacency. Internal to the loader. Exports graph_build_*. */
+/* graph_build.h: the graph builder, sched/graph's interface for making a graph node by node
+ * and edge by edge (ids, interned Ops and Names, buffers), then packing it into a graph with
+ * CSR adjacency: the loader fills it from a file (load.c), budget's plan graph
+ * (budget_graph.c) and what-if's transforms (whatif_transform.c) from graphs of their own. Exports
+ * graph_build_*. */
 #ifndef MEMTRIS_GRAPH_BUILD_H
 #define MEMTRIS_GRAPH_BUILD_H
 #include <stddef.h>
@@ -8,6 +10,7 @@
 #include "diag.h"
 #include "graph.h"
 
+/* A builder: callers read n (the nodes added) and oom; the rest is graph_build.c's. */
 typedef struct graph_builder {
     diag *d;
     int oom;           /* out of memory, or a limit passed (then `limit` says which): stop */

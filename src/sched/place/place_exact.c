@@ -1,14 +1,13 @@
-/* place_exact.c: placer "exact": the smallest arena for the schedule, proven.
- * A decision search answers "do the buffers fit in C bytes?" and a capacity
- * search around it narrows C between the proven bound and the smallest plan
- * found. The decision search follows MiniMalloc (Moffitt, ASPLOS 2023): it
- * builds only canonical plans (each buffer at the lowest offset the buffers
- * placed before it leave, offsets never decreasing), orders the candidates by
- * that offset, prunes a branch that leaves a gap some buffer could have
- * filled (dominance) or whose section floors plus the sizes still to place
- * pass C (inference), and splits the problem where no unplaced buffer crosses
- * from one section to the next. Exports placer_exact, place_exact_cold,
- * place_exact_improve (best's last step). */
+/* place_exact.c: exact's search, for placer "exact" (place_exact_placer.c) and best's last
+ * step: the smallest arena for the schedule, proven. A decision search answers "do the buffers fit
+ * in C bytes?" and a capacity search around it narrows C between the proven bound and the smallest
+ * plan found. The decision search follows MiniMalloc (Moffitt, ASPLOS 2023): it builds only
+ * canonical plans (each buffer at the lowest offset the buffers placed before it leave, offsets
+ * never decreasing), orders the candidates by that offset, prunes a branch that leaves a gap some
+ * buffer could have filled (dominance) or whose section floors plus the sizes still to place pass C
+ * (inference), and splits the problem where no unplaced buffer crosses from one section to the
+ * next. Exports xp_capacity_search (place_exact_internal.h), place_exact_improve (best's last
+ * step). */
 #include "place_exact_internal.h"
 #include "util/clock.h"
 #include <math.h>
@@ -428,16 +427,6 @@ static int fits_deep(xp *P, int64_t cap, uint64_t budget)
 
 /* ------------------------------------------------------------ the capacity search */
 
-/* Beyond these the search does not start (best's plan, search.stopped =
- * SOLVE_TOO_LARGE):
- * its recursion is as deep as the buffers (its stack 2 KiB a buffer), each
- * level keeps the candidates still unplaced (n^2 / 2 of 16 bytes in all at
- * worst: 0.5 GB at 8000; 40 bytes, 1.3 GB, in the dynamic order, within
- * --max-memory all the same), and overlaps and sections' lists take 4 bytes
- * an entry. */
-#define EXACT_MAX_BUFFERS  8000u
-#define EXACT_MAX_OVERLAPS 40000000u
-
 static int64_t sol_top(const xp *P)
 {
     int64_t top = 0;
@@ -483,8 +472,8 @@ static int probe_at(xp *P, const solve_ctx *c, int64_t cap, uint64_t budget, int
  * (P->coarse) a round ends before a capacity within 0.1% below the plan:
  * with align 1 it took many probes that gained next to nothing (MiniMalloc's
  * J: 5 of them, a sixth of the work). */
-static void capacity_search(xp *P, const solve_ctx *c, int64_t align, int64_t *lo, int64_t *hi,
-                            placement *pl)
+void xp_capacity_search(xp *P, const solve_ctx *c, int64_t align, int64_t *lo, int64_t *hi,
+                        placement *pl)
 {
     if (c && c->capacity > 0) {
         int64_t cap = c->capacity / align * align;
@@ -514,58 +503,6 @@ static void capacity_search(xp *P, const solve_ctx *c, int64_t align, int64_t *l
     }
 }
 
-/* From best's plan (or a stack of every buffer, cold) down toward the
- * lower bound, or to the capacity asked. */
-static int exact_run(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                     const solve_ctx *c, placement *pl, int cold, char *err, size_t errcap)
-{
-    /* best's plan and the search share the limit: best stops at its end
-     * too (place_run sets it as it begins, the setup counted) */
-    solve_ctx sub = c ? *c : (solve_ctx){0};
-    if (!(sub.deadline > 0)) sub.deadline = solve_now(c) + solve_seconds(c);
-    c = &sub;
-    if (cold) { /* every buffer stacked on the one before */
-        int64_t top = 0;
-        for (uint32_t b = 0; b < g->nbufs; b++) {
-            pl->offset[b] = top;
-            if (__builtin_add_overflow(top, place_span(g->buf_size[b], align), &top))
-                return place_too_big(g, b, err, errcap);
-        }
-    } else if (placer_best.place(g, r, lt, align, c, pl, err, errcap)) {
-        return -1;
-    }
-    if (cold) pl->detail = "a stack of every buffer";
-    int64_t lo = place_lower_bound(g, r, align), hi = place_plan_top(g, pl->offset, align);
-    pl->bound = lo;
-    if (hi <= lo) return 0;                       /* best reached the bound: nothing to search */
-    if (solve_cancelled(c) || solve_expired(c)) { /* no time left to search */
-        pl->search.ran = 1;
-        pl->search.stopped = solve_cancelled(c) ? SOLVE_CANCELLED : SOLVE_TIME;
-        return 0;
-    }
-    if (c && c->capacity > 0 && (hi <= c->capacity || lo > c->capacity)) return 0; /* answered */
-    solve_doing(c, "exact's search");
-    pl->search.ran = 1;
-    xp P;
-    size_t cap = (size_t)solve_max_memory(c);
-    int rc = xp_build(&P, g, lt, align, EXACT_MAX_BUFFERS, EXACT_MAX_OVERLAPS, cap);
-    if (rc != XP_OK) { /* best's plan stands */
-        xp_free(&P);
-        pl->search.stopped = rc == XP_TOO_LARGE ? SOLVE_TOO_LARGE : SOLVE_MEMORY;
-        return 0;
-    }
-    P.mem_cap = cap;
-    P.ctx = c;
-    P.deadline = sub.deadline;
-    P.node_cap = c ? c->max_states : 0; /* 0: time alone */
-    capacity_search(&P, c, align, &lo, &hi, pl);
-    pl->search.states = P.nodes;
-    pl->search.stopped = P.stopped;
-    pl->bound = lo;
-    xp_free(&P);
-    return 0;
-}
-
 /* The work (candidates sorted, P->work) place_exact_improve's search may
  * do, half of it at most in its first pass, whatever the nodes: its nodes
  * cost more as the buffers grow (under a second). */
@@ -584,7 +521,7 @@ static void improve_pass(xp *P, const solve_ctx *c, const char *order, uint64_t 
     P->node_cap = P->nodes + n;
     P->work_cap = P->work + w;
     if (order) probe_at(P, c, *lo, n, align, lo, hi, tmp);
-    else capacity_search(P, c, align, lo, hi, tmp);
+    else xp_capacity_search(P, c, align, lo, hi, tmp);
 }
 
 static uint64_t work_left(uint64_t w, uint64_t used) { return used < w ? w - used : 0; }
@@ -632,18 +569,3 @@ int64_t place_exact_improve(const graph *g, const run *r, const lifetimes *lt, i
     xp_free(&P);
     return hi;
 }
-
-static int exact_place(PLACE_ARGS) { return exact_run(g, r, lt, align, c, pl, 0, err, errcap); }
-
-int place_exact_cold(const graph *g, const run *r, const lifetimes *lt, int64_t align,
-                     const solve_ctx *c, placement *pl, char *err, size_t errcap)
-{
-    return exact_run(g, r, lt, align, c, pl, 1, err, errcap);
-}
-
-const placer placer_exact = {
-    .name = "exact",
-    .searches = 1,
-    .place = exact_place,
-    .desc = "offline: the smallest arena, proven: MiniMalloc's search over canonical plans, "
-            "from best's plan down to the lower bound (best's plan past --time-limit)"};

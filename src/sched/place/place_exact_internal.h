@@ -1,5 +1,6 @@
 /* place_exact_internal.h: the problem exact's search works on (place_exact.c)
- * and its building from a schedule's lifetimes (place_exact_build.c). */
+ * and its building from a schedule's lifetimes (place_exact_build.c), for the
+ * search and placer "exact" (place_exact_placer.c). */
 #ifndef MEMTRIS_PLACE_EXACT_INTERNAL_H
 #define MEMTRIS_PLACE_EXACT_INTERNAL_H
 #include "place_internal.h"
@@ -89,6 +90,16 @@ uint32_t xp_dyn_group(xp *P, const uint32_t *pre, const cand *ord, uint32_t n, u
 int xp_dyn_before_later(const dkey *grp, uint32_t i, uint32_t g1, int64_t min_off,
                         uint32_t min_pre);
 
+/* Beyond these the search does not start (best's plan, search.stopped =
+ * SOLVE_TOO_LARGE):
+ * its recursion is as deep as the buffers (its stack 2 KiB a buffer), each
+ * level keeps the candidates still unplaced (n^2 / 2 of 16 bytes in all at
+ * worst: 0.5 GB at 8000; 40 bytes, 1.3 GB, in the dynamic order, within
+ * --max-memory all the same), and overlaps and sections' lists take 4 bytes
+ * an entry. */
+#define EXACT_MAX_BUFFERS  8000u
+#define EXACT_MAX_OVERLAPS 40000000u
+
 /* What xp_build returns. */
 enum { XP_OK = 0, XP_OOM = -1, XP_TOO_LARGE = -2, XP_MEMORY = -3 };
 
@@ -101,5 +112,11 @@ enum { XP_OK = 0, XP_OOM = -1, XP_TOO_LARGE = -2, XP_MEMORY = -3 };
 int xp_build(xp *P, const graph *g, const lifetimes *lt, int64_t align, uint32_t max_buffers,
              uint64_t max_overlaps, size_t max_bytes);
 void xp_free(xp *P);
+
+/* The capacity search (place_exact.c) on a built problem: lo is proven (no plan is smaller), hi
+ * the smallest plan found, whose offsets it writes into pl; asked a capacity (c->capacity), it
+ * probes that alone. Stops at lo == hi or at P's limits (P->stopped says which). */
+void xp_capacity_search(xp *P, const solve_ctx *c, int64_t align, int64_t *lo, int64_t *hi,
+                        placement *pl);
 
 #endif
