@@ -416,7 +416,7 @@ int cmd_budget(int argc, char **argv)
             if (!(j.rq.solver = budget_solver_find(optarg))) {
                 char names[128];
                 return cli_usage_error("budget", "unknown solver '%s' (%s)", optarg,
-                                       budget_solver_names(names, sizeof names, ", "));
+                                       budget_arg_solvers(names, sizeof names, ", "));
             }
             solver_given = 1;
             break;

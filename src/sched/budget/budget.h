@@ -190,10 +190,6 @@ size_t budget_solver_count(void);
 const budget_solver *budget_solver_at(size_t i);
 /* The solver of that name, or NULL. */
 const budget_solver *budget_solver_find(const char *name);
-/* "best, greedy, chain, exact" (sep ", ") or "best|greedy|chain|exact" (sep "|") into out: the
- * names in the list's order. Returns out. */
-const char *budget_solver_names(char *out, size_t cap, const char *sep);
-
 /* The greedy solver: walks an order; when the next event would pass the budget it
  * frees the present buffer not needed by the node about to run with the least rerun latency a
  * byte (recompute allowed, the buffer's producer rerunnable; ties: the largest), then offloads

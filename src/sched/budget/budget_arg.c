@@ -2,6 +2,7 @@
  * may be used to fit, read the same way by memtris budget and the TUI. Exports budget_arg_*. */
 #include "budget_arg.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "budget.h"
@@ -44,4 +45,16 @@ int budget_arg_allow(const char *arg, unsigned *allow)
         if (!w[len]) return 0;
         w += len + 1;
     }
+}
+
+const char *budget_arg_solvers(char *out, size_t cap, const char *sep)
+{
+    size_t len = 0;
+    if (cap) out[0] = 0;
+    for (size_t i = 0; i < budget_solver_count() && len < cap; i++) {
+        int n = snprintf(out + len, cap - len, "%s%s", i ? sep : "", budget_solver_at(i)->name);
+        if (n < 0) break;
+        len += (size_t)n;
+    }
+    return out;
 }

@@ -1,7 +1,6 @@
 /* budget_solvers.c: the table of a memory budget's solvers (BUDGET_SOLVER_LIST, each defined in
- * its own file) and its lookups. Exports budget_solver_count, budget_solver_at,
- * budget_solver_find and budget_solver_names. */
-#include <stdio.h>
+ * its own file) and its lookups. Exports budget_solver_count, budget_solver_at and
+ * budget_solver_find. */
 #include <string.h>
 #include "budget.h"
 
@@ -22,16 +21,4 @@ const budget_solver *budget_solver_find(const char *name)
     for (size_t i = 0; i < budget_solver_count(); i++)
         if (!strcmp(solvers[i]->name, name)) return solvers[i];
     return NULL;
-}
-
-const char *budget_solver_names(char *out, size_t cap, const char *sep)
-{
-    size_t len = 0;
-    if (cap) out[0] = 0;
-    for (size_t i = 0; i < budget_solver_count() && len < cap; i++) {
-        int n = snprintf(out + len, cap - len, "%s%s", i ? sep : "", solvers[i]->name);
-        if (n < 0) break;
-        len += (size_t)n;
-    }
-    return out;
 }
