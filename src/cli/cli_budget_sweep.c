@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "sched/graph/graph_write.h"
 #include "ui/svg.h"
 #include "util/units.h"
 
@@ -32,7 +33,7 @@ int cli_budget_write_graph(const budget_model *bm, const budget_plan *p, double 
         graph_free(pg);
         return EXIT_BAD;
     }
-    int failed = budget_graph_write(pg, cli_write_file, o.f, err, sizeof err);
+    int failed = graph_write(pg, cli_write_file, o.f, err, sizeof err);
     graph_free(pg);
     if (failed && !ferror(o.f)) {
         cli_eprintf("memtris budget: %s\n", err);
