@@ -12,7 +12,7 @@
 #include <string.h>
 #include "cli.h"
 #include "sched/graph/graph_write.h"
-#include "ui/svg.h"
+#include "svg/svg.h"
 #include "util/units.h"
 
 /* The claim's point: 35% of the budget-free peak for 15% more time than the step's. */

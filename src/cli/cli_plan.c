@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "util/optimal.h"
 #include "util/units.h"
-#include "ui/svg.h"
+#include "svg/svg.h"
 
 typedef struct bufkey {
     int64_t id;

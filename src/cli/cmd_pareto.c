@@ -9,7 +9,7 @@
 #include <string.h>
 #include "cli.h"
 #include "util/units.h"
-#include "ui/svg.h"
+#include "svg/svg.h"
 
 #define NALPHA     11 /* 0, 0.1, ..., 1 */
 #define MAX_POINTS (CLI_MAX_POLICIES + NALPHA)

@@ -1,6 +1,7 @@
-/* svg.h: a plan as a standalone SVG picture for slides and papers: the live
- * memory curve over the steps above the lifetime x address chart. Exports svg_*;
- * writes to a FILE* the caller owns and opens nothing itself. */
+/* svg.h: memtris's pictures as standalone SVG files for slides and papers: a plan (the live
+ * memory curve over the steps above the lifetime x address chart; plan --svg, the TUI's
+ * export) and compare --pareto's memory/time plane. Exports svg_*; writes to a FILE* the
+ * caller owns and opens nothing itself. */
 #ifndef MEMTRIS_SVG_H
 #define MEMTRIS_SVG_H
 #include <stddef.h>
