@@ -1,6 +1,7 @@
 /* graph_write.c: the one writer of memtris JSON graphs (graph_write.h): a source's nodes one a
- * line in its order of keys, then its edges eight a line, through util's jw a megabyte at a
- * time; and the source that reads a graph. Exports graph_write and graph_write_source. */
+ * line in its order of keys, then its edges eight a line or all on one, through util's jw a
+ * megabyte at a time; and the source that reads a graph. Exports graph_write and
+ * graph_write_source. */
 #include "graph_write.h"
 #include <math.h>
 #include <stdio.h>
@@ -62,7 +63,7 @@ int graph_write_source(const graph_wsource *s, outbuf_write_fn write, void *ctx,
     jw_array(&w);
     graph_wnode v;
     for (uint32_t i = 0; i < s->nodes && !o.failed; i++) {
-        jw_break(&w, "\n");
+        jw_break(&w, s->indent ? "\n  " : "\n");
         s->node(s->ctx, i, &v);
         node_json(&w, &v, s->keys);
     }
@@ -73,13 +74,13 @@ int graph_write_source(const graph_wsource *s, outbuf_write_fn write, void *ctx,
     jw_array(&w);
     int64_t from, to;
     for (size_t e = 0; !o.failed && s->edge(s->ctx, &from, &to); e++) {
-        if (e % 8 == 0) jw_break(&w, "\n");
+        if (e % 8 == 0 && !s->edges_one_line) jw_break(&w, "\n");
         jw_array(&w);
         jw_int(&w, from);
         jw_int(&w, to);
         jw_array_end(&w);
     }
-    jw_break(&w, "\n");
+    if (!s->edges_one_line) jw_break(&w, "\n");
     jw_array_end(&w);
     jw_object_end(&w);
     jw_end(&w);

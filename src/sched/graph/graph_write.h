@@ -1,8 +1,9 @@
 /* graph_write.h: the one writer of memtris JSON graphs, which every command loads back:
- * Nodes one a line, then Edges eight a line, through util's jw a megabyte at a time to the
- * caller's callback. Its nodes come from a graph (graph_write: budget -o's plan graphs) or
- * one by one from a caller's source (graph_write_source: gen's graphs, millions of nodes
- * never built as a graph). Exports graph_write*. */
+ * Nodes one a line, then Edges eight a line (or all on one), through util's jw a megabyte at
+ * a time to the caller's callback. Its nodes come from a graph (graph_write: budget -o's plan
+ * graphs) or one by one from a caller's source (graph_write_source: gen's graphs, millions of
+ * nodes never built as a graph, and a placement problem's chain of ALLOCs and FREEs). Exports
+ * graph_write*. */
 #ifndef MEMTRIS_GRAPH_WRITE_H
 #define MEMTRIS_GRAPH_WRITE_H
 #include <stddef.h>
@@ -39,8 +40,10 @@ enum {
 
 /* Where graph_write_source takes the nodes and the edges from. */
 typedef struct graph_wsource {
-    uint32_t nodes; /* written in the order 0..nodes-1 */
-    int keys;       /* GRAPH_KEYS_* */
+    uint32_t nodes;     /* written in the order 0..nodes-1 */
+    int keys;           /* GRAPH_KEYS_* */
+    int indent;         /* each node's line starts with two spaces */
+    int edges_one_line; /* every edge on the line of "Edges", not eight a line */
     /* Node i into *out; what it points to lasts until the next call. */
     void (*node)(void *ctx, uint32_t i, graph_wnode *out);
     /* The next edge, the Ids of its two nodes: 1, or 0 after the last. */
