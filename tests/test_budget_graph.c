@@ -2,13 +2,14 @@
  * graphs with random legal plans (runs, reruns, frees, offloads, fetches) and greedy's plans at
  * every budget, and on the training samples with greedy's and Chen's plans, the plan graph
  * validates, policy given replays it at budget_check's peak, its reruns, offloads and fetches
- * are the plan's (names, Ops, Stream 1, new BufIds), and it survives budget_graph_write and the
+ * are the plan's (names, Ops, Stream 1, new BufIds), and it survives graph_write and the
  * loader unchanged in peak. A plan the checker refuses makes no graph. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include "testutil.h"
 #include "sched/budget/budget.h"
+#include "sched/graph/graph_write.h"
 #include "sched/graph/validate.h"
 #include "sched/policy/policy.h"
 #include "util/outbuf.h"
@@ -204,7 +205,7 @@ static uint32_t check_plan_graph(const budget_model *bm, const budget_plan *p)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     assert_non_null(f);
-    assert_int_equal(budget_graph_write(pg, outbuf_file, f, err, sizeof err), 0);
+    assert_int_equal(graph_write(pg, outbuf_file, f, err, sizeof err), 0);
     assert_int_equal(fclose(f), 0);
     graph *back = tu_load(text, &d);
     if (!back) tu_print_diag(&d);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """test_includes.py: the shape of src/ that the layers promise, read off the
 #include lines: no circle among the modules (foo.c with foo.h); each layer includes only the
-layers below it (util <- sched <- gpu <- ui <- cli; defaults.h anyone), and inside the core
+layers below it (util <- sched <- gpu <- svg <- ui <- cli; defaults.h anyone), and inside the core
 its folders likewise (sched/graph <- sched/policy <- sched/place <- sched/gen, sched/time <- sched/budget <- sched/whatif;
 gen and time not each other); a folder's internal headers (*_internal.h) only from that folder;
 curses only in src/ui/ui_curses.c; CUDA only in .cu files; the TUI's state
@@ -12,7 +12,7 @@ import re
 import sys
 
 src = os.path.join(sys.argv[1], "src")
-LAYERS = ["util", "sched", "gpu", "ui", "cli"]          # each may include those before it
+LAYERS = ["util", "sched", "gpu", "svg", "ui", "cli"]   # each may include those before it
 # The core's folders, by rank: each may include those of a lower rank.
 CORE = {"graph": 0, "policy": 1, "place": 2, "gen": 3, "time": 3, "budget": 4, "whatif": 5}
 MAX_LINES = 700

@@ -3,7 +3,7 @@
  * rectangle per buffer, the merging past the cap. */
 #include "testutil.h"
 #include "sched/place/place.h"
-#include "ui/svg.h"
+#include "svg/svg.h"
 
 /* What svg_escape writes for s, in a static buffer. */
 static const char *escaped(const char *s)

@@ -6,7 +6,7 @@
 #include "cli/cli_plan.h"
 #include "ui/arena_rows.h"
 #include "ui/geom.h"
-#include "ui/svg.h"
+#include "svg/svg.h"
 #include "util/optimal.h"
 
 /* The panel alone on a w x h canvas. */

@@ -3,7 +3,7 @@
  * extra time of the solver's plan at budgets from the lower bound to the budget-free peak,
  * each point the least extra time of the plans found at or under its budget, beside Chen's
  * sqrt(n) checkpointing and the usual claim of checkpointing (65% less memory for 15% more
- * time), as a table, JSON or an SVG curve. Exports cli_budget_*. */
+ * time), as a table, JSON or an SVG curve (drawn by svg/svg_sweep.c). Exports cli_budget_*. */
 #include "cli_budget.h"
 #include <errno.h>
 #include <inttypes.h>
@@ -14,7 +14,8 @@
 #include "cli_opts.h"
 #include "cli_plan.h"
 #include "cli_time.h"
-#include "ui/svg.h"
+#include "sched/graph/graph_write.h"
+#include "svg/svg.h"
 #include "util/units.h"
 #include "util/utf8.h"
 
@@ -58,7 +59,7 @@ int cli_budget_write_graph(const budget_model *bm, const budget_plan *p, double 
         graph_free(pg);
         return EXIT_BAD;
     }
-    int failed = budget_graph_write(pg, cli_write_file, o.f, err, sizeof err);
+    int failed = graph_write(pg, cli_write_file, o.f, err, sizeof err);
     graph_free(pg);
     if (failed && !ferror(o.f)) {
         cli_eprintf("memtris budget: %s\n", err);
@@ -225,143 +226,26 @@ static void print_text(const cli_budget_sweep *s, const cli_budget_point *pt, ui
 
 /* ------------------------------------------------------------ the SVG */
 
-enum { PW_ = 640, PH_ = 400, L_ = 96, R_ = 300, T_ = 80, B_ = 64 };
-
-static double ms_step(double max)
-{
-    double raw = (max > 0 ? max : 1) / 5, mag = pow(10, floor(log10(raw))), fr = raw / mag;
-    return (fr <= 1 ? 1 : fr <= 2 ? 2 : fr <= 2.5 ? 2.5 : fr <= 5 ? 5 : 10) * mag;
-}
-
-typedef struct frame {
-    double xtop, ytop; /* bytes, ms at the plot's right and top edges */
-} frame;
-
-static double fx(const frame *fr, double v) { return L_ + v / fr->xtop * PW_; }
-static double fy(const frame *fr, double v) { return T_ + PH_ - v / fr->ytop * PH_; }
-
-/* The grid: bytes below, percentages of the budget-free peak above, ms on the left. */
-static void svg_axes(FILE *f, const cli_budget_sweep *s, const frame *fr, double xstep, double unit,
-                     const char *uname, double ystep)
-{
-    for (double v = 0; v <= fr->xtop + xstep / 2; v += xstep)
-        fprintf(f,
-                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e0e0e0\"/>"
-                "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.4g %s</text>\n",
-                fx(fr, v), T_, fx(fr, v), T_ + PH_, fx(fr, v), T_ + PH_ + 18, v / unit,
-                v > 0 ? uname : "B");
-    for (int p = 0; p <= 100; p += 25)
-        fprintf(f,
-                "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555555\">%d%%</text>\n",
-                fx(fr, (double)s->free_peak * p / 100), T_ - 8, p);
-    for (double v = 0; v <= fr->ytop + ystep / 2; v += ystep)
-        fprintf(f,
-                "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>"
-                "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.4g ms</text>\n",
-                L_, fy(fr, v), L_ + PW_, fy(fr, v), L_ - 6, fy(fr, v) + 4, v);
-    fprintf(f,
-            "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">memory budget (above: %% of the "
-            "budget-free peak)</text>\n"
-            "<text x=\"20\" y=\"%d\" transform=\"rotate(-90 20 %d)\" "
-            "text-anchor=\"middle\">extra time</text>\n",
-            L_ + PW_ / 2, T_ + PH_ + 44, T_ + PH_ / 2, T_ + PH_ / 2);
-}
-
-/* The curve through the budgets with a plan, each a dot; a cross on the axis where none. */
-static void svg_curve(FILE *f, const cli_budget_point *pt, uint32_t n, const frame *fr)
-{
-    fprintf(f, "<polyline class=\"curve\" fill=\"none\" stroke=\"#4e79a7\" stroke-width=\"2\" "
-               "points=\"");
-    for (uint32_t k = 0; k < n; k++)
-        if (pt[k].feasible)
-            fprintf(f, "%.1f,%.1f ", fx(fr, (double)pt[k].budget), fy(fr, pt[k].best.extra_ms));
-    fprintf(f, "\"/>\n");
-    for (uint32_t k = 0; k < n; k++) {
-        double x = fx(fr, (double)pt[k].budget);
-        if (pt[k].feasible)
-            fprintf(
-                f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#4e79a7\"/>\n",
-                x, fy(fr, pt[k].best.extra_ms));
-        else
-            fprintf(f,
-                    "<path class=\"none\" d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"#e15759\" "
-                    "stroke-width=\"2\"/>\n",
-                    x - 4, fy(fr, 0) - 4);
-    }
-}
-
-/* The two marks, each labelled beside it: Chen's sqrt(n) and the claim. */
-static void svg_marks(FILE *f, const cli_budget_sweep *s, const frame *fr)
-{
-    double cx = fx(fr, floor((double)s->free_peak * CLAIM_MEMORY)),
-           cy = fy(fr, s->step_ms * CLAIM_TIME);
-    fprintf(f,
-            "<rect class=\"claim\" x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" "
-            "fill=\"#59a14f\"/>\n<text class=\"mark\" x=\"%.1f\" y=\"%.1f\">65%% less memory, "
-            "15%% more time</text>\n",
-            cx - 5, cy - 5, cx + 9, cy - 8);
-    if (!s->chen) return;
-    double x = fx(fr, (double)s->chen_st.peak), y = fy(fr, s->chen_st.extra_ms);
-    double ly = fabs(y - (cy - 8)) < 16 && fabs(x - cx) < 220 ? y + 20 : y - 8;
-    fprintf(f,
-            "<path class=\"chen\" d=\"M%.1f %.1fl7 7l-7 7l-7 -7z\" fill=\"#e15759\"/>\n"
-            "<text class=\"mark\" x=\"%.1f\" y=\"%.1f\">Chen&#39;s sqrt(n) checkpointing</text>\n",
-            x, y - 7, x + 9, ly);
-}
-
-static void svg_legend(FILE *f, const cli_budget_sweep *s)
-{
-    int x = L_ + PW_ + 24, y = T_ + 12;
-    fprintf(f,
-            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#4e79a7\" "
-            "stroke-width=\"2\"/><text class=\"legend\" x=\"%d\" y=\"%d\">%s: the least extra "
-            "time found</text>\n",
-            x, y - 4, x + 16, y - 4, x + 22, y, s->solver);
-    fprintf(f,
-            "<text class=\"legend\" x=\"%d\" y=\"%d\">at or under the budget</text>\n"
-            "<path d=\"M%d %dl8 8m0 -8l-8 8\" stroke=\"#e15759\" stroke-width=\"2\"/>"
-            "<text class=\"legend\" x=\"%d\" y=\"%d\">no plan found</text>\n"
-            "<path d=\"M%d %dl7 7l-7 7l-7 -7z\" fill=\"#e15759\"/>"
-            "<text class=\"legend\" x=\"%d\" y=\"%d\">Chen&#39;s sqrt(n)%s</text>\n"
-            "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#59a14f\"/>"
-            "<text class=\"legend\" x=\"%d\" y=\"%d\">claim: 65%% less memory, 15%% more "
-            "time</text>\n",
-            x + 22, y + 16, x + 4, y + 30, x + 22, y + 38, x + 8, y + 50, x + 22, y + 62,
-            s->chen ? "" : ": no plan", x + 3, y + 76, x + 22, y + 86);
-}
-
+/* The sweep drawn by svg_write_sweep (n is at most --points, CLI_BUDGET_MAX_POINTS). */
 static void svg_write(FILE *f, const cli_budget_sweep *s, const cli_budget_point *pt, uint32_t n)
 {
-    double xmax = (double)s->free_peak, ymax = s->step_ms * CLAIM_TIME;
-    if (s->chen && (double)s->chen_st.peak > xmax) xmax = (double)s->chen_st.peak;
-    if (s->chen && s->chen_st.extra_ms > ymax) ymax = s->chen_st.extra_ms;
+    svg_sweep_point sp[CLI_BUDGET_MAX_POINTS];
     for (uint32_t k = 0; k < n; k++)
-        if (pt[k].feasible && pt[k].best.extra_ms > ymax) ymax = pt[k].best.extra_ms;
-    const char *uname;
-    double unit, xstep = svg_byte_step(xmax > 1 ? xmax * 1.05 : 1, &unit, &uname);
-    double ystep = ms_step(ymax);
-    frame fr = {ceil((xmax > 1 ? xmax * 1.05 : 1) / xstep) * xstep,
-                ceil((ymax > 0 ? ymax * 1.1 : 1) / ystep) * ystep};
-    int w = L_ + PW_ + R_, h = T_ + PH_ + B_;
-    fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-            "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-            "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
-            w, h, w, h, w, h);
-    fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"16\">Memory budget against extra time: ", L_);
-    svg_escape(f, s->bm->g->source);
-    fprintf(f,
-            "</text>\n<text x=\"%d\" y=\"48\" fill=\"#555555\">solver %s, allow %s; the "
-            "budget-free step takes ",
-            L_, s->solver, s->allow);
-    char a[32];
-    svg_escape(f, units_ms(a, sizeof a, s->step_ms));
-    fprintf(f, "</text>\n");
-    svg_axes(f, s, &fr, xstep, unit, uname, ystep);
-    svg_curve(f, pt, n, &fr);
-    svg_marks(f, s, &fr);
-    svg_legend(f, s);
-    fprintf(f, "</svg>\n");
+        sp[k] = (svg_sweep_point){pt[k].budget, pt[k].feasible, pt[k].best.extra_ms};
+    svg_sweep sw = {.source = s->bm->g->source,
+                    .solver = s->solver,
+                    .allow = s->allow,
+                    .free_peak = s->free_peak,
+                    .step_ms = s->step_ms,
+                    .chen = s->chen,
+                    .chen_peak = s->chen_st.peak,
+                    .chen_ms = s->chen_st.extra_ms,
+                    .claim_budget = floor((double)s->free_peak * CLAIM_MEMORY),
+                    .claim_ms = s->step_ms * CLAIM_TIME,
+                    .claim = "65% less memory, 15% more time",
+                    .n = n,
+                    .pt = sp};
+    svg_write_sweep(f, &sw);
 }
 
 /* The graph's figures from a fit at the budget-free peak (budget_fit's first: the model, the

@@ -14,7 +14,7 @@
 #include "cli_proof.h"
 #include "util/optimal.h"
 #include "util/units.h"
-#include "ui/svg.h"
+#include "svg/svg.h"
 #include "util/utf8.h"
 
 typedef struct bufkey {

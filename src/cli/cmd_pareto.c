@@ -15,7 +15,7 @@
 #include "cli_sigint.h"
 #include "cli_time.h"
 #include "util/units.h"
-#include "ui/svg.h"
+#include "svg/svg.h"
 #include "util/utf8.h"
 
 #define NALPHA     11 /* 0, 0.1, ..., 1 */

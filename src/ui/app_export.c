@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "app.h"
-#include "svg.h"
+#include "svg/svg.h"
 #include "util/units.h"
 #include "util/atomic_out.h"
 

@@ -264,11 +264,6 @@ typedef struct budget_graph_map {
 int budget_plan_graph(const budget_model *bm, const budget_plan *p, double bandwidth, graph **out,
                       budget_graph_map *map, char *err, size_t errcap);
 void budget_graph_map_free(budget_graph_map *map);
-/* Writes g (any graph) as memtris JSON (Nodes in index order with their fields, then Edges)
- * through write (0 to go on, nonzero to stop), which every command loads back. 0, or -1 with
- * err (a write stopped, out of memory). */
-int budget_graph_write(const graph *g, int (*write)(void *ctx, const char *data, size_t len),
-                       void *ctx, char *err, size_t errcap);
 
 /* The chain solver, rotor's dynamic programme (Herrmann et al. 2019) where the graph is a chain of
  * segments: compute nodes in the given order as [others] [Phase forward] [Phase backward]

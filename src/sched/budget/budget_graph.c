@@ -1,8 +1,8 @@
 /* budget_graph.c: a memory budget's plan as a memtris graph whose Ids ascend in the plan's
  * event order, so that policy given replays the plan and peaks where budget_check says: first
  * runs keep their node, reruns, offloads and fetches are new compute nodes, every buffer made
- * again a new ALLOC (and FREE) with a BufId of its own; and the writer of any graph as memtris
- * JSON. Exports budget_plan_graph, budget_graph_map_free and budget_graph_write. */
+ * again a new ALLOC (and FREE) with a BufId of its own (sched/graph/graph_write.h writes it).
+ * Exports budget_plan_graph and budget_graph_map_free. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <math.h>
@@ -13,7 +13,6 @@
 #include "sched/graph/diag.h"
 #include "sched/graph/graph_build.h"
 #include "sched/graph/validate.h"
-#include "util/jw.h"
 
 #define NO_USER UINT32_MAX
 
@@ -408,76 +407,4 @@ int budget_plan_graph(const budget_model *bm, const budget_plan *p, double bandw
     }
     pgraph_free(&q);
     return bad;
-}
-
-/* ------------------------------------------------------------ the writer */
-
-/* One node of g as an object of Nodes. */
-static void node_json(jw *w, const graph *g, uint32_t i)
-{
-    jw_object(w);
-    jw_kint(w, "Id", g->id[i]);
-    jw_kstring(w, "Op", graph_op(g, i));
-    if (g->name[i]) jw_kstring(w, "Name", g->strpool + g->name[i]);
-    if (g->kind[i] != NODE_COMPUTE) {
-        uint32_t x = g->buf[i];
-        if (g->kind[i] == NODE_ALLOC) jw_kint(w, "Size", g->buf_size[x]);
-        jw_kint(w, "BufId", g->buf_id[x]);
-        int cat = g->kind[i] == NODE_ALLOC ? graph_buf_category(g, x) : 0;
-        if (cat) jw_kstring(w, "Category", graph_category_word(cat));
-        jw_object_end(w);
-        return;
-    }
-    if (g->in_off[i + 1] > g->in_off[i]) {
-        jw_key(w, "Inputs");
-        jw_array(w);
-        for (uint32_t k = g->in_off[i]; k < g->in_off[i + 1]; k++) jw_int(w, g->inputs[k]);
-        jw_array_end(w);
-    }
-    if (g->latency && !isnan(g->latency[i])) jw_kg(w, "Latency", g->latency[i], 17);
-    if (g->stream && g->stream[i] >= 0) jw_kint(w, "Stream", g->stream[i]);
-    if (graph_phase(g, i)) jw_kstring(w, "Phase", graph_phase_word(graph_phase(g, i)));
-    if (graph_rerun(g, i)) jw_kbool(w, "Rerun", graph_rerun(g, i) == GRAPH_RERUN_YES);
-    jw_object_end(w);
-}
-
-int budget_graph_write(const graph *g, outbuf_write_fn write, void *ctx, char *err, size_t errcap)
-{
-    outbuf o;
-    if (outbuf_open(&o, (size_t)1 << 20, write, ctx)) {
-        snprintf(err, errcap, "out of memory");
-        return -1;
-    }
-    jw w;
-    jw_init(&w, &o);
-    jw_object(&w);
-    jw_key(&w, "Nodes");
-    jw_array(&w);
-    for (uint32_t i = 0; i < g->n && !o.failed; i++) {
-        jw_break(&w, "\n");
-        node_json(&w, g, i);
-    }
-    jw_break(&w, "\n");
-    jw_array_end(&w);
-    jw_break(&w, "\n");
-    jw_key(&w, "Edges");
-    jw_array(&w);
-    size_t e = 0;
-    for (uint32_t u = 0; u < g->n && !o.failed; u++)
-        for (uint32_t k = g->succ_off[u]; k < g->succ_off[u + 1]; k++, e++) {
-            if (e % 8 == 0) jw_break(&w, "\n");
-            jw_array(&w);
-            jw_int(&w, g->id[u]);
-            jw_int(&w, g->id[g->succ[k]]);
-            jw_array_end(&w);
-        }
-    jw_break(&w, "\n");
-    jw_array_end(&w);
-    jw_object_end(&w);
-    jw_end(&w);
-    if (outbuf_close(&o)) {
-        snprintf(err, errcap, "write failed");
-        return -1;
-    }
-    return 0;
 }

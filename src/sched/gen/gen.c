@@ -1,5 +1,5 @@
 /* gen.c: the builder the generators share: ops in the exporter's shape, exact node counts (each
- * kind's body is its own file, gen_kinds.c lists them; gen_json.c writes the result). Exports
+ * kind's body is its own file, gen_kinds.c lists them; gen_emit.c writes the result). Exports
  * gen_build, gen_free, gen_counts and, to the kinds, gen_add_op, gen_rng_*, gen_spread_size. */
 #include "gen.h"
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* gen_internal.h: struct gen_graph, the generated graph as gen.c builds it
- * and gen_json.c writes it; struct generator, a kind (one gen_KIND.c each,
+ * and gen_emit.c writes it; struct generator, a kind (one gen_KIND.c each,
  * listed by gen_kinds.c), and the builder and random numbers they use
  * (gen.c), which gen_packing.c draws too. Included by gen's files only. */
 #ifndef MEMTRIS_GEN_INTERNAL_H

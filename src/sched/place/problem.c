@@ -1,13 +1,14 @@
 /* problem.c: a placement problem written as MiniMalloc's CSV or as a chain
- * graph of ALLOC and FREE events in time order (and that graph loaded), and a
- * plan made into a problem. Exports problem_* but the reader's. */
+ * graph of ALLOC and FREE events in time order (through the graph writer,
+ * sched/graph/graph_write.h; and that graph loaded), and a plan made into a
+ * problem. Exports problem_* but the reader's. */
 #include "problem.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sched/graph/graph_write.h"
 #include "sched/graph/load.h"
-#include "util/jw.h"
 #include "util/outbuf.h"
 
 const char *problem_id(const problem *p, uint32_t i) { return p->pool + p->id[i]; }
@@ -75,14 +76,42 @@ static int by_time(const void *x, const void *y)
     return (a->row > b->row) - (a->row < b->row);
 }
 
+/* The chain as the graph writer's source: node k is event k, edges join each to the next. */
+typedef struct chain_src {
+    const problem *p;
+    const event *ev;
+    size_t ne, k; /* events; the next edge's head */
+} chain_src;
+
+static void chain_node(void *ctx, uint32_t k, graph_wnode *v)
+{
+    const chain_src *s = ctx;
+    uint32_t i = s->ev[k].row;
+    int alloc = (int)s->ev[k].alloc;
+    *v = (graph_wnode){.id = k,
+                       .kind = alloc ? NODE_ALLOC : NODE_FREE,
+                       .op = alloc ? "ALLOC" : "FREE",
+                       .name = alloc ? problem_id(s->p, i) : NULL,
+                       .size = s->p->size[i],
+                       .bufid = i,
+                       .stream = -1};
+}
+
+static int chain_edge(void *ctx, int64_t *from, int64_t *to)
+{
+    chain_src *s = ctx;
+    if (s->k >= s->ne) return 0;
+    *from = (int64_t)s->k - 1;
+    *to = (int64_t)s->k++;
+    return 1;
+}
+
 int problem_write_graph(const problem *p, problem_write_fn write, void *ctx, char *err,
                         size_t errcap)
 {
     size_t ne = (size_t)p->n * 2;
     event *ev = malloc((ne + 1) * sizeof *ev);
-    outbuf ob, *o = &ob;
-    if (!ev || outbuf_open(o, OUT_CAP, write, ctx)) {
-        free(ev);
+    if (!ev) {
         snprintf(err, errcap, "out of memory writing %u buffers", p->n);
         return -1;
     }
@@ -91,40 +120,19 @@ int problem_write_graph(const problem *p, problem_write_fn write, void *ctx, cha
         ev[2 * i + 1] = (event){p->upper[i], i, 0};
     }
     qsort(ev, ne, sizeof *ev, by_time);
-    jw w;
-    jw_init(&w, o);
-    jw_object(&w);
-    jw_key(&w, "Nodes");
-    jw_array(&w);
-    for (size_t k = 0; k < ne && !o->failed; k++) {
-        uint32_t i = ev[k].row;
-        jw_break(&w, "\n  ");
-        jw_object(&w);
-        jw_kint(&w, "Id", (int64_t)k);
-        jw_kstring(&w, "Op", ev[k].alloc ? "ALLOC" : "FREE");
-        if (ev[k].alloc) jw_kint(&w, "Size", p->size[i]);
-        jw_kint(&w, "BufId", i);
-        if (ev[k].alloc) jw_kstring(&w, "Name", problem_id(p, i));
-        jw_object_end(&w);
-    }
-    jw_break(&w, "\n");
-    jw_array_end(&w);
-    jw_break(&w, "\n");
-    jw_key(&w, "Edges");
-    jw_array(&w);
-    for (size_t k = 1; k < ne && !o->failed; k++) {
-        jw_array(&w);
-        jw_int(&w, (int64_t)k - 1);
-        jw_int(&w, (int64_t)k);
-        jw_array_end(&w);
-    }
-    jw_array_end(&w);
-    jw_object_end(&w);
-    outbuf_char(o, '\n');
-    int failed = outbuf_close(o);
+    chain_src s = {.p = p, .ev = ev, .ne = ne, .k = 1};
+    graph_wsource src = {.nodes = (uint32_t)ne,
+                         .keys = GRAPH_KEYS_GEN,
+                         .indent = 1,
+                         .edges_one_line = 1,
+                         .node = chain_node,
+                         .edge = chain_edge,
+                         .ctx = &s};
+    int rc = graph_write_source(&src, write, ctx, err, errcap);
     free(ev);
-    if (failed) snprintf(err, errcap, "write failed");
-    return failed ? -1 : 0;
+    if (rc && !strcmp(err, "out of memory")) /* say of what, as ever */
+        snprintf(err, errcap, "out of memory writing %u buffers", p->n);
+    return rc;
 }
 
 typedef struct membuf {

@@ -1,6 +1,7 @@
-/* svg.h: a plan as a standalone SVG picture for slides and papers: the live
- * memory curve over the steps above the lifetime x address chart. Exports svg_*;
- * writes to a FILE* the caller owns and opens nothing itself. */
+/* svg.h: memtris's pictures as standalone SVG files for slides and papers: a plan (the live
+ * memory curve over the steps above the lifetime x address chart; plan --svg, the TUI's
+ * export), compare --pareto's memory/time plane and budget --sweep's memory budget against
+ * extra time. Exports svg_*; writes to a FILE* the caller owns and opens nothing itself. */
 #ifndef MEMTRIS_SVG_H
 #define MEMTRIS_SVG_H
 #include <stddef.h>
@@ -64,5 +65,29 @@ typedef struct svg_pareto {
 /* Writes the (peak, makespan) plane: every point, the front filled and
  * joined. 0, or -1 when memory runs out. */
 int svg_write_pareto(FILE *f, const svg_pareto *p);
+
+/* budget --sweep's points, drawn by svg_write_sweep. */
+typedef struct svg_sweep_point {
+    int64_t budget;
+    int feasible;    /* a plan at or under the budget was found: extra_ms is its */
+    double extra_ms; /* the least extra time of those plans */
+} svg_sweep_point;
+typedef struct svg_sweep {
+    const char *source;
+    const char *solver, *allow; /* as --solver and --allow take them */
+    int64_t free_peak;          /* the budget-free peak */
+    double step_ms;             /* the budget-free plan's makespan */
+    int chen;                   /* Chen's sqrt(n) checkpointing has a plan: */
+    int64_t chen_peak;          /* its peak */
+    double chen_ms;             /* and its extra time */
+    double claim_budget;        /* what checkpointing is said to give: this budget */
+    double claim_ms;            /* for this extra time, */
+    const char *claim;          /* in words ("65% less memory, 15% more time") */
+    uint32_t n;
+    const svg_sweep_point *pt;
+} svg_sweep;
+/* Writes the budget against extra time: the curve through the budgets with a plan, a
+ * cross where none, Chen's point and the claim's, each labelled, and a legend. */
+void svg_write_sweep(FILE *f, const svg_sweep *s);
 
 #endif

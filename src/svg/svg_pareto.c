@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "svg_internal.h"
 #include "util/units.h"
 
 enum { PW_ = 720, PH_ = 480, L_ = 96, R_ = 300, T_ = 64, B_ = 64, LEGEND_DY = 17 };
@@ -18,12 +19,6 @@ static const char *const colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
                                      "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#6b6b6b"};
 #define NCOLORS (sizeof colors / sizeof colors[0])
 enum { MARK_CIRCLE, MARK_SQUARE, MARK_DIAMOND, MARK_TRIANGLE, NMARKS };
-
-static double ms_step(double max)
-{
-    double raw = (max > 0 ? max : 1) / 5, mag = pow(10, floor(log10(raw))), fr = raw / mag;
-    return (fr <= 1 ? 1 : fr <= 2 ? 2 : fr <= 2.5 ? 2.5 : fr <= 5 ? 5 : 10) * mag;
-}
 
 /* Point k's policy: how many policies (names) appear first before its
  * name does. Colour and mark follow it: 20 policies apart before a pair
@@ -135,10 +130,8 @@ static void point_words(FILE *f, const svg_pareto_point *q, const words_fmt *w)
 }
 
 /* The front's staircase, from the least peak to the least makespan. */
-static int staircase(FILE *f, const svg_pareto *p, double xtop, double ytop)
+static int staircase(FILE *f, const svg_pareto *p, const svg_frame *fr)
 {
-#define X(v) (L_ + (double)(v) / xtop * PW_)
-#define Y(v) (T_ + PH_ - (v) / ytop * PH_)
     uint32_t *idx = malloc((p->n + 1) * sizeof *idx), m = 0;
     if (!idx) return -1;
     for (uint32_t k = 0; k < p->n; k++)
@@ -154,8 +147,11 @@ static int staircase(FILE *f, const svg_pareto *p, double xtop, double ytop)
                    "stroke-dasharray=\"6 3\" points=\"");
         for (uint32_t a = 0; a < m; a++) {
             const svg_pareto_point *q = &p->pt[idx[a]];
-            if (a) fprintf(f, " %.1f,%.1f", X(q->peak), Y(p->pt[idx[a - 1]].makespan));
-            fprintf(f, "%s%.1f,%.1f", a ? " " : "", X(q->peak), Y(q->makespan));
+            if (a)
+                fprintf(f, " %.1f,%.1f", svg_fx(fr, (double)q->peak),
+                        svg_fy(fr, p->pt[idx[a - 1]].makespan));
+            fprintf(f, "%s%.1f,%.1f", a ? " " : "", svg_fx(fr, (double)q->peak),
+                    svg_fy(fr, q->makespan));
         }
         fprintf(f, "\"/>\n");
     }
@@ -165,7 +161,7 @@ static int staircase(FILE *f, const svg_pareto *p, double xtop, double ytop)
 
 /* Every point: the policies at one place as rings around each other, the
  * first innermost, drawn outermost first so that every one shows. */
-static int points(FILE *f, const svg_pareto *p, const words_fmt *w, double xtop, double ytop)
+static int points(FILE *f, const svg_pareto *p, const words_fmt *w, const svg_frame *fr)
 {
     uint32_t *ring = calloc(p->n + 1, sizeof *ring), most = 0;
     if (!ring) return -1;
@@ -188,15 +184,14 @@ static int points(FILE *f, const svg_pareto *p, const words_fmt *w, double xtop,
             if (ring[k] != r) continue;
             const svg_pareto_point *q = &p->pt[k];
             uint32_t pol = policy_of(p, k);
-            mark(f, pol, X(q->peak), Y(q->makespan), 5 + 3.0 * r, q->pareto, 2);
+            mark(f, pol, svg_fx(fr, (double)q->peak), svg_fy(fr, q->makespan), 5 + 3.0 * r,
+                 q->pareto, 2);
             fprintf(f, "<title>");
             point_words(f, q, w);
             fprintf(f, "%s</title>%s\n", q->pareto ? " (on the front)" : "", mark_end(pol));
         }
     free(ring);
     return 0;
-#undef X
-#undef Y
 }
 
 /* The legend in the right margin: one line a point, in the command's order,
@@ -226,46 +221,25 @@ int svg_write_pareto(FILE *f, const svg_pareto *p)
         if (p->pt[k].makespan > tmax) tmax = p->pt[k].makespan;
     }
     const char *uname;
-    double unit, xstep = svg_byte_step(pmax, &unit, &uname), ystep = ms_step(tmax);
+    double unit, xstep = svg_byte_step(pmax, &unit, &uname), ystep = svg_ms_step(tmax);
     /* a tenth of room past the largest point, for its rings */
     double xtop = ceil(pmax * 1.1 / xstep) * xstep;
     double ytop = ceil((tmax > 0 ? tmax * 1.1 : 1) / ystep) * ystep;
     /* room for the legend's lines below the plot when there are many */
     int lh = T_ + 18 + (int)p->n * LEGEND_DY;
     int w = L_ + PW_ + R_, h = T_ + PH_ + B_ > lh + 8 ? T_ + PH_ + B_ : lh + 8;
-#define X(v) (L_ + (double)(v) / xtop * PW_)
-#define Y(v) (T_ + PH_ - (v) / ytop * PH_)
+    svg_frame fr = {L_, T_, PW_, PH_, xtop, ytop};
+    svg_chart_head(f, w, h, L_, "Memory against time", p->source);
     fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-            "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-            "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
-            w, h, w, h, w, h);
-    fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"16\">Memory against time: ", L_);
-    svg_escape(f, p->source);
-    fprintf(f,
-            "</text>\n<text x=\"%d\" y=\"48\" fill=\"#555555\">peak live bytes against "
+            "<text x=\"%d\" y=\"48\" fill=\"#555555\">peak live bytes against "
             "makespan, a colour and a mark per policy; filled points are the Pareto front, "
             "joined by the dashed line</text>\n",
             L_);
-    for (double v = 0; v <= xtop + xstep / 2; v += xstep)
-        fprintf(f,
-                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e0e0e0\"/>"
-                "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.4g %s</text>\n",
-                X(v), T_, X(v), T_ + PH_, X(v), T_ + PH_ + 18, v / unit, v > 0 ? uname : "B");
-    for (double v = 0; v <= ytop + ystep / 2; v += ystep)
-        fprintf(f,
-                "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>"
-                "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.4g ms</text>\n",
-                L_, Y(v), L_ + PW_, Y(v), L_ - 6, Y(v) + 4, v);
-#undef X
-#undef Y
-    fprintf(f,
-            "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">peak live memory</text>\n"
-            "<text x=\"20\" y=\"%d\" transform=\"rotate(-90 20 %d)\" "
-            "text-anchor=\"middle\">makespan</text>\n",
-            L_ + PW_ / 2, T_ + PH_ + 44, T_ + PH_ / 2, T_ + PH_ / 2);
+    svg_chart_bytes(f, &fr, xstep, unit, uname);
+    svg_chart_ms(f, &fr, ystep);
+    svg_chart_titles(f, &fr, "peak live memory", "makespan");
     words_fmt wf = words_choose(p);
-    if (staircase(f, p, xtop, ytop) || points(f, p, &wf, xtop, ytop)) return -1;
+    if (staircase(f, p, &fr) || points(f, p, &wf, &fr)) return -1;
     legend(f, p, &wf);
     fprintf(f, "</svg>\n");
     return 0;

@@ -1,15 +1,14 @@
-/* gen_json.c: writes a generated graph as memtris JSON through the caller's
- * callback through util's JSON writer, a megabyte at a time (Nodes in Id
- * order, then Edges). Exports gen_emit, gen_emit_streams and gen_write. */
+/* gen_emit.c: a generated graph as memtris JSON: its nodes in Id order with
+ * their Names, Latencies and Streams, and its edges, handed to the graph
+ * writer (sched/graph/graph_write.h), which writes them through the caller's
+ * callback. Exports gen_emit, gen_emit_streams and gen_write. */
 #include "gen.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gen_internal.h"
-#include "sched/graph/graph.h"
-#include "util/jw.h"
-
-#define OUT_CAP ((size_t)1 << 20)
+#include "sched/graph/graph_write.h"
+#include "util/outbuf.h"
 
 /* The Name of buffer b's ALLOC, after prefix ("" or "free "): its
  * producer's Name (under 96 bytes) and a suffix. out has 128 bytes. */
@@ -72,50 +71,62 @@ static uint32_t stream_of(const gen_graph *g, uint32_t u, uint32_t streams)
     return line ? 1 + (line - 1) % (streams - 1) : 0;
 }
 
+/* gen's graph as the graph writer's source: Ids in order, each the node
+ * order[id] of the combined index (past n: a FREE), and the edges. */
+typedef struct gen_src {
+    const gen_graph *g;
+    uint32_t streams;
+    int64_t *inputs;             /* room for one node's Inputs */
+    size_t e;                    /* the next edge */
+    char name[128], latency[32]; /* the last node's */
+} gen_src;
+
+static void gen_node(void *ctx, uint32_t id, graph_wnode *v)
+{
+    gen_src *s = ctx;
+    const gen_graph *g = s->g;
+    uint32_t u = g->order[id];
+    *v = (graph_wnode){.id = id, .stream = -1};
+    if (u >= g->n) {
+        v->kind = NODE_FREE;
+        v->op = "FREE";
+        v->bufid = u - g->n + 1;
+        v->name = bufname(s->name, "free ", g, u - g->n);
+    } else if (g->kind[u] == NODE_ALLOC) {
+        uint32_t b = g->ref[u];
+        v->kind = NODE_ALLOC;
+        v->op = "ALLOC";
+        v->size = g->size[b];
+        v->bufid = b + 1;
+        v->name = bufname(s->name, "", g, b);
+        v->category = (int)(g->cat[b] & GEN_CAT_MASK);
+    } else {
+        v->kind = NODE_COMPUTE;
+        v->op = g->op[u];
+        v->name = g->pool + g->ref[u];
+        v->phase = g->phase[u] & GEN_PHASE_MASK;
+        v->ninputs = g->in_off[u + 1] - g->in_off[u];
+        for (uint32_t k = 0; k < v->ninputs; k++) s->inputs[k] = g->in[g->in_off[u] + k] + 1;
+        v->inputs = v->inplace = s->inputs; /* the first ninplace of them */
+        v->ninplace = g->phase[u] >> GEN_INPLACE_SHIFT;
+        v->latency = micro(s->latency, latency_ns(g, u));
+        if (s->streams > 1) v->stream = stream_of(g, u, s->streams);
+    }
+}
+
+static int gen_edge(void *ctx, int64_t *from, int64_t *to)
+{
+    gen_src *s = ctx;
+    const gen_graph *g = s->g;
+    if (s->e >= g->ne) return 0;
+    *from = g->id[g->eu[s->e]];
+    *to = g->id[g->ev[s->e++]];
+    return 1;
+}
+
 int gen_emit(const gen_graph *g, gen_write_fn write, void *ctx, char *err, size_t errcap)
 {
     return gen_emit_streams(g, 1, write, ctx, err, errcap);
-}
-
-/* One node of Id id, the combined index u, as an object of the Nodes array. */
-static void node_json(jw *w, const gen_graph *g, uint32_t id, uint32_t u, uint32_t streams)
-{
-    char name[128];
-    jw_object(w);
-    jw_kuint(w, "Id", id);
-    if (u >= g->n) {
-        jw_kstring(w, "Op", "FREE");
-        jw_kuint(w, "BufId", u - g->n + 1);
-        jw_kstring(w, "Name", bufname(name, "free ", g, u - g->n));
-    } else if (g->kind[u] == NODE_ALLOC) {
-        uint32_t b = g->ref[u];
-        jw_kstring(w, "Op", "ALLOC");
-        jw_kuint(w, "Size", (uint64_t)g->size[b]);
-        jw_kuint(w, "BufId", b + 1);
-        jw_kstring(w, "Name", bufname(name, "", g, b));
-        int cat = (int)(g->cat[b] & GEN_CAT_MASK);
-        if (cat) jw_kstring(w, "Category", graph_category_word(cat));
-    } else {
-        jw_kstring(w, "Op", g->op[u]);
-        jw_kstring(w, "Name", g->pool + g->ref[u]);
-        int phase = g->phase[u] & GEN_PHASE_MASK, inplace = g->phase[u] >> GEN_INPLACE_SHIFT;
-        if (phase) jw_kstring(w, "Phase", graph_phase_word(phase));
-        jw_key(w, "Inputs");
-        jw_array(w);
-        for (uint32_t i = g->in_off[u]; i < g->in_off[u + 1]; i++) jw_uint(w, g->in[i] + 1);
-        jw_array_end(w);
-        if (inplace) {
-            jw_key(w, "InPlace");
-            jw_array(w);
-            for (uint32_t i = g->in_off[u]; i < g->in_off[u] + (uint32_t)inplace; i++)
-                jw_uint(w, g->in[i] + 1);
-            jw_array_end(w);
-        }
-        jw_key(w, "Latency");
-        jw_raw(w, micro(name, latency_ns(g, u)));
-        if (streams > 1) jw_kuint(w, "Stream", stream_of(g, u, streams));
-    }
-    jw_object_end(w);
 }
 
 int gen_emit_streams(const gen_graph *g, uint32_t streams, gen_write_fn write, void *ctx, char *err,
@@ -125,42 +136,22 @@ int gen_emit_streams(const gen_graph *g, uint32_t streams, gen_write_fn write, v
         snprintf(err, errcap, "streams must be from 1 to %u, not %u", GEN_MAX_STREAMS, streams);
         return -1;
     }
-    outbuf o;
-    if (outbuf_open(&o, OUT_CAP, write, ctx)) {
+    uint32_t most = 0;
+    for (uint32_t u = 0; u < g->n; u++)
+        if (g->in_off[u + 1] - g->in_off[u] > most) most = g->in_off[u + 1] - g->in_off[u];
+    gen_src s = {.g = g, .streams = streams};
+    if (!(s.inputs = malloc(((size_t)most + 1) * sizeof *s.inputs))) {
         snprintf(err, errcap, "out of memory");
         return -1;
     }
-    jw w;
-    jw_init(&w, &o);
-    uint32_t total = g->n + g->nb;
-    jw_object(&w);
-    jw_key(&w, "Nodes");
-    jw_array(&w);
-    for (uint32_t id = 0; id < total && !o.failed; id++) {
-        jw_break(&w, "\n");
-        node_json(&w, g, id, g->order[id], streams);
-    }
-    jw_break(&w, "\n");
-    jw_array_end(&w);
-    jw_break(&w, "\n");
-    jw_key(&w, "Edges");
-    jw_array(&w);
-    for (size_t e = 0; e < g->ne && !o.failed; e++) {
-        if (e % 8 == 0) jw_break(&w, "\n");
-        jw_array(&w);
-        jw_uint(&w, g->id[g->eu[e]]);
-        jw_uint(&w, g->id[g->ev[e]]);
-        jw_array_end(&w);
-    }
-    jw_break(&w, g->ne ? "\n" : "\n\n");
-    jw_array_end(&w);
-    jw_object_end(&w);
-    jw_end(&w);
-    if (outbuf_close(&o)) {
-        snprintf(err, errcap, "write failed");
-        return -1;
-    }
-    return 0;
+    graph_wsource src = {.nodes = g->n + g->nb,
+                         .keys = GRAPH_KEYS_GEN,
+                         .node = gen_node,
+                         .edge = gen_edge,
+                         .ctx = &s};
+    int rc = graph_write_source(&src, write, ctx, err, errcap);
+    free(s.inputs);
+    return rc;
 }
 
 int gen_write(const gen_kind *k, uint32_t nodes, uint64_t seed, gen_write_fn write, void *ctx,
