@@ -262,7 +262,8 @@ with tempfile.TemporaryDirectory() as tmp:
         import torchvision
         import fx2memtris
     except ImportError as e:
-        print(f"SKIP (part): torch/torchvision not importable ({e}); the torch comparison is not run")
+        print(f"SKIP (part): needs python3-torch python3-torchvision: not importable ({e}); "
+              "the torch comparison is not run")
         finish()
     FIFO_TOLERANCE = 0.05
     for name in ("resnet18", "mobilenet_v2"):
