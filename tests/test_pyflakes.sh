@@ -6,7 +6,7 @@
 set -u
 src=$1
 if ! command -v pyflakes3 >/dev/null 2>&1; then
-    echo "SKIP: pyflakes3 is not installed (the README's test command installs it)"
+    echo "SKIP: needs pyflakes3: it is not installed (the README's test command installs it)"
     exit 77
 fi
 pass=0 fail=0
