@@ -25,10 +25,11 @@ def finish():
 
 
 def require(module, package):
-    """The module, imported; without it, a SKIP line naming the package the
-    README's test command installs, and exit 77."""
+    """The module, imported; without it, "SKIP: needs PACKAGE: ..." (the
+    Debian package the README's test command installs; tests/README.md, and
+    scripts/check fails on it) and exit 77."""
     try:
         return importlib.import_module(module)
     except ImportError as e:
-        print(f"SKIP: {module} is not importable ({e}); the README's test command installs {package}")
+        print(f"SKIP: needs {package}: {module} is not importable ({e}); the README's test command installs it")
         sys.exit(77)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""seed_reference.py: the seed's own scheduler (seed 001, section 3.2: heapq over
-(change, type, id)) in Python, the one reference memtris is held to:
+"""seed_reference.py: the priority order (man memtris, POLICIES: Kahn's algorithm
+with a min-heap, Python's heapq, over (change, type, id)) in Python, the one
+reference memtris is held to:
   seed_reference.py MEMTRIS [COUNT] [SEED]
       differential test of `memtris schedule` against it and a plain Kahn FIFO,
       on random valid graphs with shuffled, sparse ids, shuffled node order and
@@ -124,8 +125,9 @@ def random_graph(rng):
 
 
 def seed_as_written(data):
-    """The seed's loop as the seed writes it (seed 001, sections 2.2 and 3.2):
-    Ids mapped to list indices, adj a defaultdict(list), repeated edges kept;
+    """The priority loop as a plain Python listing of it reads (man memtris,
+    POLICIES, priority): Ids mapped to list indices, adj a defaultdict(list),
+    an indegree list, heapq over (change, type, index), repeated edges kept;
     for timing memtris against it (bench/run.sh). Returns (ids, peak)."""
     nodes = data["Nodes"]
     index = {}                                   # Id -> index in nodes

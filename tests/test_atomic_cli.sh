@@ -215,7 +215,7 @@ group_errors() {
     if [ "$rc" -eq 0 ]; then ok; else expect_old "$d" "--svg past the file size limit"; fi
     # a full file system: a small tmpfs in a user namespace, where one may be made
     if ! unshare -rm true 2>/dev/null; then
-        echo "skip: no user namespace to mount a full tmpfs in (unshare -rm failed)"
+        echo "SKIP (part): needs a user namespace: no full tmpfs to write into (unshare -rm failed)"
         return
     fi
     fresh "$d"
@@ -271,7 +271,7 @@ except OSError: sys.exit(1)" "$d/out"
         replaced "$d" "fx2memtris.py -o" "$TMP/ref" \
             bash -c 'cd "$1" && /usr/bin/python3 "$2" tiny:Tiny --input-shape 4 -o "$3"' \
             - "$TMP" "$SRC/tools/fx2memtris.py" "$d/out"
-    else echo "skip: fx2memtris.py -o: no torch in /usr/bin/python3"; fi
+    else echo "SKIP (part): needs python3-torch: fx2memtris.py -o is not run (no torch in /usr/bin/python3)"; fi
     if /usr/bin/python3 -c 'import onnx' 2>/dev/null; then
         /usr/bin/python3 -c 'import onnx, sys
 from onnx import helper, TensorProto as T
@@ -282,7 +282,7 @@ onnx.save(helper.make_model(g), sys.argv[1])' "$TMP/relu.onnx"
         /usr/bin/python3 "$SRC/tools/onnx2memtris.py" "$TMP/relu.onnx" >"$TMP/ref"
         replaced "$d" "onnx2memtris.py -o" "$TMP/ref" /usr/bin/python3 "$SRC/tools/onnx2memtris.py" \
             "$TMP/relu.onnx" -o "$d/out"
-    else echo "skip: onnx2memtris.py -o: no onnx in /usr/bin/python3"; fi
+    else echo "SKIP (part): needs python3-onnx: onnx2memtris.py -o is not run (no onnx in /usr/bin/python3)"; fi
 }
 
 run_groups

@@ -289,6 +289,8 @@ for r in d["results"]:
     assert r["vs_fifo"] is None or isinstance(r["vs_fifo"], float)
 EOF
         then ok; else bad "compare json parses with the documented keys"; fi
+    else
+        echo "SKIP (part): needs python3: compare's JSON keys are not checked"
     fi
     run "$M" compare --policies priority -f json "$DATA/branches.json"
     expect_out_line "{\"graph\": \"$DATA/branches.json\", \"lower_bound\": 500, \"optimum\": 500, \"results\": [{\"policy\": \"priority\", \"peak\": 500, \"steps\": 11, \"vs_fifo\": 0.416667, \"vs_optimum\": 1.000000, \"proven_optimal\": true, \"peak_step\": 8, \"diverges_at\": 2, \"makespan\": null}]}" "compare --policies priority json"
@@ -428,7 +430,7 @@ group_errors() {
             expect_grep "$ERR" "error writing standard output: No space left on device" "memtris $args > /dev/full: says so"
         done
     else
-        echo "skip: writing to a full device (no /dev/full here)"
+        echo "SKIP (part): needs /dev/full: writing to a full device is not tried"
     fi
 }
 
@@ -460,7 +462,7 @@ group_limits() {
     # from a file and from a pipe. (A sanitizer build cannot start under
     # ulimit -v: its shadow memory needs terabytes of address space.)
     if ! (bash -c 'ulimit -v 1000000; exec "$0" --version' "$M"; exit $?) >/dev/null 2>&1; then
-        echo "skip: the 2 GB input under ulimit -v (this build cannot start under ulimit -v: a sanitizer's shadow memory)"
+        echo "SKIP (part): needs a build without sanitizers: the 2 GB input under ulimit -v (this build cannot start under ulimit -v: a sanitizer's shadow memory)"
         return
     fi
     printf '{' >"$TMP/big.json"            # it might be a graph: read on

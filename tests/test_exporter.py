@@ -13,6 +13,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 
 exe, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -23,6 +24,7 @@ from torch import nn  # noqa: E402
 
 sys.path.insert(0, os.path.join(src, "tools"))
 import fx2memtris  # noqa: E402
+import graphkit  # noqa: E402
 
 
 class Tiny(nn.Module):
@@ -226,24 +228,28 @@ for args, words in ((["--latency", "fast"], "invalid choice"), (["--repeats", "0
 
 # The committed model samples are what the exporter makes today, apart from
 # their measured Latency (samples/README.md: --latency measure), which every
-# compute node has and no ALLOC or FREE.
-for name, args in (("resnet50", ["resnet50"]), ("mobilenet_v2", ["mobilenet_v2"]),
-                   ("efficientnet_b0", ["efficientnet_b0"]),
-                   ("bert_base", ["models:bert_base_encoder", "--input-shape", "128,768"])):
-    r = subprocess.run(["/usr/bin/python3", os.path.join(src, "tools", "fx2memtris.py"), *args],
-                       capture_output=True, text=True, cwd=os.path.join(src, "tools"))
-    check(r.returncode == 0, f"export {name}: {r.stderr.strip()[:300]}")
-    if r.returncode:
-        continue
-    v = subprocess.run([exe, "validate", "-"], input=r.stdout, capture_output=True, text=True)
-    check(v.returncode == 0 and v.stderr == "", f"{name} validates cleanly: {v.stderr.strip()[:300]}")
-    committed = json.load(open(os.path.join(src, "samples", name + ".json")))
-    check(all(isinstance(n.get("Latency"), float) and n["Latency"] >= 0 for n in compute_nodes(committed)) and
-          not any("Latency" in n for n in committed["Nodes"] if n["Op"] in ("ALLOC", "FREE")),
-          f"samples/{name}.json: a measured Latency on every compute node, none on ALLOC/FREE")
-    for n in committed["Nodes"]:
-        n.pop("Latency", None)
-    check(r.stdout == json.dumps(committed, separators=(",", ":")) + "\n",
-          f"samples/{name}.json, its Latency fields removed, is what the exporter makes now")
+# compute node has and no ALLOC or FREE. The command line's main, in this
+# process (torch is loaded already; a process each would load it again).
+with tempfile.TemporaryDirectory(prefix="memtris-exporter.") as tmp:
+    for name, args in (("resnet50", ["resnet50"]), ("mobilenet_v2", ["mobilenet_v2"]),
+                       ("efficientnet_b0", ["efficientnet_b0"]),
+                       ("bert_base", ["models:bert_base_encoder", "--input-shape", "128,768"])):
+        out, err = os.path.join(tmp, name + ".json"), io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = graphkit.run_tool("fx2memtris", lambda: fx2memtris.main([*args, "-o", out]))
+        check(rc == 0, f"export {name}: {err.getvalue().strip()[:300]}")
+        if rc:
+            continue
+        text = open(out).read()
+        v = subprocess.run([exe, "validate", "-"], input=text, capture_output=True, text=True)
+        check(v.returncode == 0 and v.stderr == "", f"{name} validates cleanly: {v.stderr.strip()[:300]}")
+        committed = json.load(open(os.path.join(src, "samples", name + ".json")))
+        check(all(isinstance(n.get("Latency"), float) and n["Latency"] >= 0 for n in compute_nodes(committed)) and
+              not any("Latency" in n for n in committed["Nodes"] if n["Op"] in ("ALLOC", "FREE")),
+              f"samples/{name}.json: a measured Latency on every compute node, none on ALLOC/FREE")
+        for n in committed["Nodes"]:
+            n.pop("Latency", None)
+        check(text == json.dumps(committed, separators=(",", ":")) + "\n",
+              f"samples/{name}.json, its Latency fields removed, is what the exporter makes now")
 
 finish()

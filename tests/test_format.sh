@@ -7,7 +7,7 @@ set -u
 SRC=$1
 CF=$(command -v clang-format || command -v clang-format-14 || true)
 if [ -z "$CF" ]; then
-    echo "SKIP: clang-format is not installed (the README's test command installs it)"
+    echo "SKIP: needs clang-format: it is not installed (the README's test command installs it)"
     exit 77
 fi
 cd "$SRC" || exit 1

@@ -227,6 +227,7 @@ group_cuda() {
     expect_empty "$OUT" "--backend cuda without a device (stdout)"
     if [ "$(wc -l <"$ERR")" -eq 1 ]; then ok; else bad "--backend cuda: one line on stderr"; fi
     expect_grep "$ERR" "memtris iterate: cuda backend: " "--backend cuda: the backend is named"
+    echo "SKIP (part): needs a CUDA device: --backend cuda is checked to refuse (scripts/gpu-check runs it on one)"
     cp "$ERR" "$TMP/iterate.err"
     run "$M" replay "$DEMO" --backend cuda
     sed 's/memtris replay: /memtris iterate: /' "$ERR" >"$TMP/replay.err"

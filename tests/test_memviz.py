@@ -23,7 +23,7 @@ exe, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 try:
     import torch.cuda._memory_viz as mv
 except ImportError as e:
-    print(f"SKIP: torch is not importable ({e}); the README's test command installs python3-torch")
+    print(f"SKIP: needs python3-torch: torch is not importable ({e}); the README's test command installs it")
     sys.exit(77)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pycheck import check, finish  # noqa: E402

@@ -438,7 +438,7 @@ group_benchmarks() {
         expect_rc 0 "place --placer best $(basename "$f")"
         py "$(basename "$f"): a valid plan of the same rows" "$CHECK_CSV" "$OUT" "$f"
     done
-    if [ "$count" = 0 ]; then echo "skip: no MiniMalloc benchmarks in $BENCH"; fi
+    if [ "$count" = 0 ]; then echo "SKIP (part): needs MiniMalloc's benchmarks: none in $BENCH"; fi
 }
 
 run_groups

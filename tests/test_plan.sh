@@ -348,6 +348,8 @@ group_svg() {
     if command -v rsvg-convert >/dev/null 2>&1; then
         if rsvg-convert "$TMP/demo.svg" -o "$TMP/demo.png" 2>"$TMP/rsvg.err" && [ -s "$TMP/demo.png" ]; then ok
         else bad "rsvg-convert renders the SVG: $(head -c 300 "$TMP/rsvg.err")"; fi
+    else
+        echo "SKIP (part): needs librsvg2-bin (rsvg-convert): the SVG is not rendered"
     fi
 }
 

@@ -1,7 +1,7 @@
-/* test_pool.c: the pools of 'memtris iterate' on hand-made needs and graphs:
- * the elastic pool's grows, shrinks, idle count and floor (seed 4.2), the
- * static pool, the size-class pool's blocks reused across iterations (seed
- * 2.1), the seeded factors, and each iteration's need against a plain
+/* test_pool.c: the pools of 'memtris iterate' on hand-made needs and graphs
+ * (man memtris, iterate): the elastic pool's grows, shrinks, idle count and
+ * floor, the static pool, the size-class pool's blocks reused across
+ * iterations, the seeded factors, and each iteration's need against a plain
  * recomputation of the scaled live peak. */
 #include <math.h>
 #include "testutil.h"

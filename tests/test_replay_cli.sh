@@ -296,6 +296,7 @@ group_backends() {
         if [ "$(wc -l <"$ERR")" -eq 1 ]; then ok; else bad "--backend cuda: one line on stderr"; fi
         expect_grep "$ERR" "memtris replay: cuda backend: " "--backend cuda: the backend is named"
         if grep -qE 'built without CUDA support|CUDA|cuda[A-Z]' "$ERR"; then ok; else bad "--backend cuda: says why"; fi
+        echo "SKIP (part): needs a CUDA device: --backend cuda is checked to refuse (scripts/gpu-check runs it on one)"
     fi
     # No --backend: cuda where it works, else the host, saying why in one line
     # when this build has CUDA.
@@ -423,7 +424,7 @@ group_curve() {
     # pages (the shadow of every page touched, kept after it is unmapped; the
     # fuzz build's coverage counters): nothing to compare there.
     if [ -n "${MEMTRIS_TEST_SANITIZER:-}" ]; then
-        echo "skip: the measured curve (this ${MEMTRIS_TEST_SANITIZER} build's resident memory holds the sanitizer's own pages)"
+        echo "SKIP (part): needs a build without sanitizers: the measured curve (this ${MEMTRIS_TEST_SANITIZER} build's resident memory holds the sanitizer's own pages)"
         return
     fi
     local pol

@@ -23,9 +23,11 @@
 #ifdef MEMTRIS_TEST_SANITIZER
 static int skip_unmeasurable(void)
 {
-    print_message("skipped: in this %s build the resident memory the host backend reads holds the "
-                  "sanitizer's own pages, so measured bytes cannot be compared\n",
-                  MEMTRIS_TEST_SANITIZER);
+    print_message(
+        "SKIP: needs a build without sanitizers: in this %s build the resident "
+        "memory the host backend reads holds the sanitizer's own pages, so measured bytes "
+        "cannot be compared\n",
+        MEMTRIS_TEST_SANITIZER);
     return 1;
 }
 #else

@@ -280,7 +280,8 @@ if torch.cuda.is_available():
     r = runplan_cli("runplan_nets:cnn", shape, opt, "--graph", gpath, "--order", spath, "--device", "cuda")
     check(r.returncode == 0 and "results: bit for bit" in r.stdout, f"--device cuda runs: {r.stderr[-300:]}")
 else:
-    print("note: torch has no CUDA here, so --device cuda is checked to refuse (scripts/gpu-check runs it on a GPU)")
+    print("SKIP (part): needs torch with CUDA and a device: --device cuda is checked to refuse "
+          "(scripts/gpu-check runs it on a GPU)")
     r = runplan_cli("runplan_nets:cnn", shape, opt, "--graph", gpath, "--order", spath, "--device", "cuda")
     one_line(r, 1, "--device cuda: torch sees no CUDA device", "--device cuda without CUDA")
 

@@ -319,9 +319,10 @@ static void weighted_scores(void **state)
     graph_free(g);
 }
 
-/* The seed's loop (seed 000, 3.1) written out as it reads, over the graph's
- * nodes and edges as lists: ready_queues[type], served in priority_order
- * each round, pop(0) within a queue. */
+/* multiqueue as man memtris, POLICIES, states it (Kahn's algorithm with a
+ * FIFO queue per kind of work), written out plainly over the graph's nodes
+ * and edges as lists: ready_queues[type], served in priority_order each
+ * round, pop(0) within a queue. */
 static void seed_multiqueue(const graph *g, const int *priority_order, uint32_t *out)
 {
     uint32_t n = g->n, done = 0;

@@ -96,7 +96,7 @@ try:
     from onnx import helper as h
 except ImportError as e:
     onnx = None
-    print(f"SKIP (part): onnx is not importable ({e}); the onnx2memtris cases are not run")
+    print(f"SKIP (part): needs python3-onnx: onnx is not importable ({e}); the onnx2memtris cases are not run")
 
 if onnx is not None:
     import onnx2memtris
@@ -226,7 +226,7 @@ try:
     import torch  # noqa: F401
 except ImportError as e:
     torch = None
-    print(f"SKIP (part): torch is not importable ({e}); the fx2memtris cases are not run")
+    print(f"SKIP (part): needs python3-torch: torch is not importable ({e}); the fx2memtris cases are not run")
 
 if torch is not None:
     import fx2memtris

@@ -277,7 +277,7 @@ if [ -n "$failmalloc" ]; then
     T resize-window -t oom -x 120 -y 35
     rm -rf "$fmdir"
 else
-    echo "skip: the out-of-memory exit (no failmalloc library: sanitizer builds cannot preload an allocator)"
+    echo "SKIP (part): needs a build without sanitizers: the out-of-memory exit (no failmalloc library: sanitizer builds cannot preload an allocator)"
 fi
 
 # TERM=dumb: refuse and point to the text commands.

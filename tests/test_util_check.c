@@ -98,7 +98,8 @@ static void containers_assert_at_their_boundaries(void **state)
 {
     (void)state;
     if (!MEMTRIS_CHECKING) {
-        print_message("skipped: this build compiles MEMTRIS_ASSERT out\n");
+        print_message("SKIP (part): needs a build with MEMTRIS_ASSERT (the sanitizer builds): this "
+                      "one compiles it out\n");
         return;
     }
     char out[512];

@@ -11,7 +11,7 @@ SRC=$2
 GROUP=${3:-all}
 pass=0 fail=0
 if ! command -v valgrind >/dev/null 2>&1; then
-    echo "SKIP: valgrind is not installed (the README's test command installs it)"
+    echo "SKIP: needs valgrind: it is not installed (the README's test command installs it)"
     exit 77
 fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/memtris-valgrind.XXXXXX") || exit 1
@@ -100,7 +100,7 @@ group_gen() {
 # a replay on the host, then q.
 group_tui() {
     if ! command -v tmux >/dev/null 2>&1; then
-        echo "skip: the TUI under valgrind (tmux is not installed)"
+        echo "SKIP (part): needs tmux: the TUI under valgrind is not run (tmux is not installed)"
         return
     fi
     local sock="memtris-vg-$$" log="$TMP/tui.log" cmd i screen

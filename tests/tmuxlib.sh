@@ -6,7 +6,7 @@
 
 tmux_setup() {
     if ! command -v tmux >/dev/null 2>&1; then
-        echo "SKIP: tmux is not installed (the README's test command installs it)"
+        echo "SKIP: needs tmux: it is not installed (the README's test command installs it)"
         exit 77
     fi
     sock="memtris-$1-$$"

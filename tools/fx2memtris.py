@@ -41,13 +41,14 @@ Time (memtris's "Latency", in ms, and "Stream"; ALLOC and FREE get neither):
   (default 1, for steady figures), timing each node's run_node with
   time.perf_counter, and writes each compute node's median time. Aliases,
   Input and Output get their measured time too (microseconds or less);
-- --latency flops estimates from shapes: conv 2*N*Cout*Hout*Wout*(Cin/groups)
+- --latency flops estimates from shapes, by graphkit.op_flops (the estimate
+  onnx2memtris.py and --train share): conv 2*N*Cout*Hout*Wout*(Cin/groups)
   *kh*kw (transposed conv: 2*N*Cin*Hin*Win*(Cout/groups)*kh*kw), linear,
   matmul, mm, bmm, addmm, baddbmm 2*M*N*K, every other op the elements it
   reads and writes (elementwise, pool, norm, activation, cat, copies), and
   aliases, getitem, Input and Output 0; converted at a constant
-  FLOPS_PER_SECOND (50 GFLOP/s, one element counted as one operation): only
-  the ratios between ops mean something.
+  graphkit.FLOPS_PER_SECOND (50 GFLOP/s, one element counted as one
+  operation): only the ratios between ops mean something.
 Both round to 4 significant digits.
 - data-movement ops (graphkit.DATA_MOVEMENT_OPS: to, cpu, cuda, copy_,
   pin_memory; not contiguous or clone, which are kernels like any other) get
@@ -403,30 +404,30 @@ def numel(meta):
 
 
 def flops(ex, node):
-    """--latency flops: the operations of one fx node (see the docstring)."""
+    """--latency flops: the operations of one fx node, graphkit.op_flops's
+    estimate."""
     gm, t = ex.gm, node.target
     if node.op in ("placeholder", "output") or ex.is_alias(node) or t is operator.getitem:
-        return 0
+        return graphkit.op_flops("none")
     out = numel(node.meta.get("tensor_meta"))
     args = [a.meta.get("tensor_meta") for a in node.args if isinstance(a, torch.fx.Node)]
     shape = lambda k: list(args[k].shape) if len(args) > k and isinstance(args[k], TensorMetadata) else None
     if node.op == "call_module":
         mod = gm.get_submodule(t)
         if isinstance(mod, (torch.nn.ConvTranspose1d, torch.nn.ConvTranspose2d, torch.nn.ConvTranspose3d)):
-            return 2 * numel(args[0]) * mod.weight[0].numel()
+            return graphkit.op_flops("conv_transpose", src=numel(args[0]), k=mod.weight[0].numel())
         if isinstance(mod, torch.nn.modules.conv._ConvNd):
-            return 2 * out * mod.weight[0].numel()
+            return graphkit.op_flops("conv", out=out, k=mod.weight[0].numel())
         if isinstance(mod, torch.nn.Linear):
-            return 2 * out * mod.in_features
+            return graphkit.op_flops("matmul", out=out, k=mod.in_features)
     elif t in CONV_FUNCTIONS and shape(1):
-        w = shape(1)
-        return 2 * out * math.prod(w[1:])
+        return graphkit.op_flops("conv", out=out, k=math.prod(shape(1)[1:]))
     elif (node.op == "call_function" and t in MATMUL_FUNCTIONS or
           node.op == "call_method" and t in MATMUL_METHODS) and shape(0):
-        return 2 * out * shape(0)[-1]
+        return graphkit.op_flops("matmul", out=out, k=shape(0)[-1])
     elif t in ADDMM and shape(1):
-        return 2 * out * shape(1)[-1]
-    return sum(numel(a) for a in args) + out
+        return graphkit.op_flops("matmul", out=out, k=shape(1)[-1])
+    return graphkit.op_flops("other", out=out, reads=sum(numel(a) for a in args))
 
 
 def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, streams=1, use_make_fx=False,
@@ -459,7 +460,7 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
     if latency == "measure":
         ms = {n: 1e3 * s for n, s in measure(gm, example, repeats, threads).items()}
     elif latency == "flops":
-        ms = {n: 1e3 * flops(ex, n) / FLOPS_PER_SECOND for n in ex.compute_of}
+        ms = {n: graphkit.flops_ms(flops(ex, n)) for n in ex.compute_of}
     if latency != "none":
         for n, c in ex.compute_of.items():
             lat = graphkit.round_sig(ms.get(n, 0.0))

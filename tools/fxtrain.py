@@ -506,25 +506,28 @@ def _numel(v):
 
 
 def aten_flops(n, values):
-    """--latency flops on an aten op, fx2memtris's formulas: convolution
-    2*out*(Cin/groups*kh*kw), its backward twice that (input and weight
-    gradients), mm/bmm/addmm/baddbmm 2*M*N*K, aliases 0, every other op the
-    elements it reads and writes."""
+    """--latency flops on an aten op, graphkit.op_flops's estimate (the one
+    fx2memtris.py and onnx2memtris.py use): convolution 2*out*k, k the
+    elements of weight[0] (Cin/groups*kh*kw; a transposed convolution is
+    counted so too, with its weight[0] of Cout/groups*kh*kw, not as
+    "conv_transpose"), its backward twice that (input and weight gradients),
+    mm/bmm/addmm/baddbmm 2*M*N*K, aliases 0, every other op the elements it
+    reads and writes."""
     schema = getattr(n.target, "_schema", None)
     if schema is None or any(r.alias_info is not None for r in schema.returns):
-        return 0
+        return graphkit.op_flops("none")
     name = schema.name.split("::")[-1]
     args = [values.get(a) if isinstance(a, torch.fx.Node) else None for a in n.args]
     out = _numel(values.get(n))
     if name == "convolution" and isinstance(args[1], torch.Tensor):
-        return 2 * out * args[1][0].numel()
+        return graphkit.op_flops("conv", out=out, k=args[1][0].numel())
     if name == "convolution_backward" and isinstance(args[0], torch.Tensor) and isinstance(args[2], torch.Tensor):
-        return 4 * args[0].numel() * args[2][0].numel()
+        return graphkit.op_flops("conv_backward", src=args[0].numel(), k=args[2][0].numel())
     if name in ("mm", "bmm") and isinstance(args[0], torch.Tensor):
-        return 2 * out * args[0].shape[-1]
+        return graphkit.op_flops("matmul", out=out, k=args[0].shape[-1])
     if name in ("addmm", "baddbmm") and isinstance(args[1], torch.Tensor):
-        return 2 * out * args[1].shape[-1]
-    return sum(_numel(a) for a in args) + out
+        return graphkit.op_flops("matmul", out=out, k=args[1].shape[-1])
+    return graphkit.op_flops("other", out=out, reads=sum(_numel(a) for a in args))
 
 
 def set_flops_latency(graph, ex, kit):
@@ -532,7 +535,7 @@ def set_flops_latency(graph, ex, kit):
         if nd["Op"] not in ("ALLOC", "FREE"):
             nd["Latency"] = 0.0                     # Input and Output
     for n, c in ex.compute_of.items():
-        graph["Nodes"][c]["Latency"] = kit.round_sig(1e3 * aten_flops(n, ex.values) / kit.FLOPS_PER_SECOND)
+        graph["Nodes"][c]["Latency"] = kit.round_sig(kit.flops_ms(aten_flops(n, ex.values)))
 
 
 def set_measured_latency(graph, ex, gm, flat, kit, repeats=5, threads=1):

@@ -3,7 +3,8 @@ the hand-made samples (make_demo.py, make_teaching.py): one ALLOC per op
 output, ready when the op's inputs are; the op; a FREE after the last reader.
 And the fork rule that spreads any memtris graph's compute nodes over streams
 (assign_streams, set_streams), for fx2memtris.py and assign_streams.py; and
-round_sig, FLOPS_PER_SECOND and write_compact for both exporters; open_output,
+round_sig, write_compact and the FLOP estimate of --latency flops (op_flops,
+flops_ms) for the exporters; open_output,
 the output file whole or absent, for every tool that writes one; and what
 makes every tool's error one line and never a traceback (ArgumentParser, say,
 write_output, run_tool). And the exporters' post-passes: free_after_last_use
@@ -26,9 +27,12 @@ import tempfile
 DATA_MOVEMENT_OPS = frozenset({"to", "cpu", "cuda", "copy_", "pin_memory"})
 # Streams are 0..63.
 MAX_STREAMS = 64
-# --latency flops (fx2memtris.py, onnx2memtris.py): the throughput that turns
-# operations into milliseconds; only the ratios between ops mean something.
+# --latency flops (fx2memtris.py, fxtrain.py, onnx2memtris.py): the throughput
+# that turns operations into milliseconds; only the ratios between ops mean
+# something.
 FLOPS_PER_SECOND = 50e9
+# op_flops's kinds of op.
+FLOP_KINDS = ("none", "conv", "conv_transpose", "conv_backward", "matmul", "other")
 # The largest Size memtris reads: 2^53-1 bytes, a JSON number exact in a double.
 MAX_SIZE = 2**53 - 1
 # The largest Latency memtris reads, in ms.
@@ -230,6 +234,41 @@ def write_compact(graph, path, name=None):
     with open_output(path) as f:
         f.write(text)
     return 0
+
+
+def op_flops(kind, out=0, reads=0, k=0, src=0):
+    """The operations of one op, --latency flops's estimate from shapes, the
+    one every exporter uses: each says which kind its op is and counts its
+    elements (fx2memtris.py's fx nodes, fxtrain.py's aten ops, onnx2memtris.py's
+    ONNX nodes). One element read or written, or one multiply or add, counts
+    as one operation:
+    - "none": aliases, getitem, Input and Output: 0;
+    - "conv": 2*out*k, out the output's elements (N*Cout*Hout*Wout), k one
+      filter's (Cin/groups*kh*kw);
+    - "conv_transpose": 2*src*k, src the input's elements (N*Cin*Hin*Win), k
+      one filter's (Cout/groups*kh*kw);
+    - "conv_backward": the input's and the weight's gradients, a convolution's
+      2*src*k each, src the output gradient's elements, k one filter's;
+    - "matmul" (linear, matmul, mm, bmm, addmm, baddbmm, Gemm): 2*out*k, out
+      the output's elements (M*N, times the batch), k the summed dimension;
+    - "other": the elements it reads and writes, reads + out.
+    Integers in, an integer out."""
+    if kind == "none":
+        return 0
+    if kind in ("conv", "matmul"):
+        return 2 * out * k
+    if kind == "conv_transpose":
+        return 2 * src * k
+    if kind == "conv_backward":
+        return 4 * src * k
+    if kind == "other":
+        return reads + out
+    raise ValueError(f"op_flops: no kind '{kind}' (one of {', '.join(FLOP_KINDS)})")
+
+
+def flops_ms(flops):
+    """flops operations in ms at FLOPS_PER_SECOND (unrounded)."""
+    return 1e3 * flops / FLOPS_PER_SECOND
 
 
 def round_sig(x, digits=4):

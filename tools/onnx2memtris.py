@@ -61,8 +61,9 @@ range (--batch and --dim values from 1 to 2^53-1), -o '', a missing model
 file. An -o that cannot be written (a missing folder, a folder, a full disk)
 is one line and exit 1, leaving no file.
 
---latency flops estimates each compute node's time from shapes, as
-fx2memtris.py does: Conv 2*N*Cout*Hout*Wout*(Cin/group)*kh*kw (ConvTranspose
+--latency flops estimates each compute node's time from shapes by
+graphkit.op_flops, the estimate fx2memtris.py uses: Conv
+2*N*Cout*Hout*Wout*(Cin/group)*kh*kw (ConvTranspose
 2*N*Cin*Hin*Win*(Cout/group)*kh*kw), MatMul and Gemm 2*M*N*K, every other op
 the elements it reads and writes, aliases, Input and Output 0; at
 graphkit.FLOPS_PER_SECOND (50 GFLOP/s), 4 significant digits.
@@ -346,9 +347,10 @@ class Exporter(graphkit.Emitter):
 
 
 def flops(ex, n):
-    """--latency flops: the operations of one ONNX node (see the docstring)."""
+    """--latency flops: the operations of one ONNX node, graphkit.op_flops's
+    estimate."""
     if n is None or n.op_type in ALIAS_OPS:
-        return 0
+        return graphkit.op_flops("none")
 
     def shape(t):
         tp = ex.types.get(t)
@@ -365,15 +367,15 @@ def flops(ex, n):
     w = shape(n.input[1]) if len(n.input) > 1 else None
     a = shape(n.input[0]) if n.input else None
     if n.op_type == "Conv" and w:
-        return 2 * out * math.prod(w[1:])
+        return graphkit.op_flops("conv", out=out, k=math.prod(w[1:]))
     if n.op_type == "ConvTranspose" and w and a:
-        return 2 * numel(n.input[0]) * math.prod(w[1:])
+        return graphkit.op_flops("conv_transpose", src=numel(n.input[0]), k=math.prod(w[1:]))
     if n.op_type == "MatMul" and a:
-        return 2 * out * a[-1]
+        return graphkit.op_flops("matmul", out=out, k=a[-1])
     if n.op_type == "Gemm" and a:
         trans_a = next((x.i for x in n.attribute if x.name == "transA"), 0)
-        return 2 * out * (a[0] if trans_a else a[-1])
-    return sum(numel(t) for t in ins) + out
+        return graphkit.op_flops("matmul", out=out, k=a[0] if trans_a else a[-1])
+    return graphkit.op_flops("other", out=out, reads=sum(numel(t) for t in ins))
 
 
 def check_model(model):
@@ -461,7 +463,7 @@ def export(model, batch=None, dims=None, params=False, latency="none", inplace=T
     graph = ex.run()
     if latency == "flops":
         for c, n in ex.compute_of.items():
-            ms = graphkit.round_sig(1e3 * flops(ex, n) / graphkit.FLOPS_PER_SECOND)
+            ms = graphkit.round_sig(graphkit.flops_ms(flops(ex, n)))
             if ms > graphkit.MAX_LATENCY_MS:
                 raise ExportError(f"{ex.where(n, ex.index_of[c])}: --latency flops estimates {ms:g} ms, "
                                   f"more than memtris's largest Latency, {graphkit.MAX_LATENCY_MS:g} ms")

@@ -3,7 +3,8 @@
 from the samples themselves, through the memtris CLI:
   - every sample: nodes, edges, buffers, bytes allocated in all;
   - the model samples: peak with fifo and with priority (`memtris compare
-    --format json`), the saving, next to the figures seed 001 reports;
+    --format json`), the saving, next to the savings reported on a phone for
+    the same models (the table's last column);
   - the training and make_fx samples: measured, given, fifo, priority, best
     and exact peaks, and the bytes by Category at given's peak.
 Usage: results_table.py MEMTRIS [README]   (default samples/README.md)
@@ -14,7 +15,7 @@ import re
 import subprocess
 import sys
 
-# Seed 001, section 4: the saving it reports for each model.
+# The saving reported on a phone for each model (the samples/README.md table's last column).
 SEED = {"resnet50": ("ResNet-50", "about 15%"), "mobilenet_v2": ("MobileNetV2", "15.5% (342 -> 289 MB)"),
         "efficientnet_b0": ("EfficientNet-b0", "15.3% (413 -> 350 MB)"),
         "bert_base": ("BERT-base", "15.2% (587 -> 498 MB)"),

@@ -1,7 +1,7 @@
-/* cmd_whatif.c: "memtris whatif": the seed's table of training-memory techniques made real on
- * one training graph (whatif_run): the peak and time as given, under checkpointing, mixed
- * precision, gradient accumulation and fusion, alone and combined, beside the claims of the
- * seed's table (seed 000 section 6);
+/* cmd_whatif.c: "memtris whatif": a well-known table of training-memory techniques for BERT
+ * made real on one training graph (whatif_run): the peak and time as given, under checkpointing,
+ * mixed precision, gradient accumulation and fusion, alone and combined, beside the claims of
+ * that table (man memtris, whatif);
  * as text or JSON. Exports cmd_whatif. */
 #include <errno.h>
 #include <inttypes.h>
@@ -63,7 +63,7 @@ static const char help[] =
 
 static void print_help(void) { fputs(help, stdout); }
 
-/* The claims (seed 000 section 6, a table for BERT): memory saved and training speed-up, in %. */
+/* The claims of the table for BERT (man memtris, whatif): memory saved and speed-up, in %. */
 static const int claims[WHATIF_NROWS][2] = {
     [WHATIF_ROW_CHECKPOINT] = {65, 15},
     [WHATIF_ROW_MIXED] = {50, 40},

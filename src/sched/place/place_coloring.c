@@ -1,16 +1,18 @@
-/* place_coloring.c: the seed's interval coloring (seed 000, 3.2), placer
- * "coloring": each buffer a color, offset = color x the largest buffer.
+/* place_coloring.c: greedy interval coloring (the interval graph of the
+ * buffers' lifetimes colored in order of start, Golumbic 1980, "Algorithmic
+ * Graph Theory and Perfect Graphs"), placer "coloring": each buffer a
+ * color, offset = color x the largest buffer (man memtris, PLACERS).
  * Exports placer_coloring. */
 #include "place_internal.h"
 #include <stdlib.h>
 #include "util/heap.h"
 
-/* The seed's pseudocode: intervals by start, each given the smallest color
+/* The greedy coloring: intervals by start, each given the smallest color
  * that no overlapping, already colored interval holds, a new color when all
  * are taken; offset = color x BLOCK_SIZE. Walking the schedule is that order,
  * and the colors not held by a live buffer are exactly the available ones: a
  * min-heap of them (freed colors) and the count of colors so far replace the
- * seed's neighbour sets. BLOCK_SIZE is the largest span, and the plan holds
+ * interval graph's neighbour sets. BLOCK_SIZE is the largest span, and the plan holds
  * colors x BLOCK_SIZE bytes (reserved). Zero-byte buffers hold nothing and
  * take no color. */
 static int coloring_place(PLACE_ARGS)

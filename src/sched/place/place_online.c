@@ -1,7 +1,9 @@
 /* place_online.c: online placers that replay the schedule as an allocator
  * would: first fit and best fit over the coalescing free list of gaps.c, and
- * the seed's size-class pool (seed 000, section 2.1). Exports
- * placer_first_fit, placer_best_fit, placer_pool. */
+ * a size-class pool (segregated free lists of power-of-two classes, Wilson
+ * et al. 1995, "Dynamic Storage Allocation: A Survey and Critical Review";
+ * man memtris, PLACERS). Exports placer_first_fit, placer_best_fit,
+ * placer_pool. */
 #include "place.h"
 #include "util/gaps.h"
 #include "place_internal.h"
@@ -81,10 +83,10 @@ static int best_fit_place(PLACE_ARGS)
     return replay(g, r, align, pl, err, errcap, 1);
 }
 
-/* The seed's pool: a block's class is its span rounded up to a power of two
- * (spans are already multiples of the alignment, so classes are too). An
- * ALLOC pops the most recently freed block of its class (the seed's
- * free_blocks_[size].back()), else carves a new block at the end of the
+/* The size-class pool: a block's class is its span rounded up to a power of
+ * two (spans are already multiples of the alignment, so classes are too). An
+ * ALLOC pops the most recently freed block of its class (each class's free
+ * list a stack), else carves a new block at the end of the
  * reserved bytes; a FREE pushes its block back on its class's list. Nothing
  * is ever returned, so reserved only grows. Zero-byte buffers take no block. */
 static int pool_place(PLACE_ARGS)

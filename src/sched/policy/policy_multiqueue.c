@@ -1,5 +1,6 @@
-/* policy_multiqueue.c: policy "multiqueue", the seed's multi-queue
- * topological loop (seed 000, 3.1): ready nodes wait in three FIFO queues,
+/* policy_multiqueue.c: policy "multiqueue", Kahn's algorithm (Kahn 1962)
+ * with a FIFO queue per kind of work (man memtris, POLICIES): ready nodes
+ * wait in three FIFO queues,
  * compute (compute nodes on stream 0), transfer (compute nodes on another
  * stream: the exporter puts data movement on stream 1) and other (ALLOC and
  * FREE); each round serves the queues in the --queue-order, taking the front

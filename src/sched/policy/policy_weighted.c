@@ -1,5 +1,7 @@
-/* policy_weighted.c: policy "weighted", the seed's multi-objective score
- * (seed 001, 5.1): alpha x memory_score + (1 - alpha) x latency_score, with
+/* policy_weighted.c: policy "weighted", a weighted sum of two objectives
+ * (the weighted-sum method of multi-objective optimization, Marler and Arora
+ * 2004; man memtris, POLICIES): alpha x memory_score + (1 - alpha) x
+ * latency_score, with
  * memory_score = -change and latency_score = 1 / latency (0 without one),
  * each scaled to [0, 1] over the graph's nodes so the weights mean what they
  * say: memory = (largest change - change) / (largest - smallest change),

@@ -1,7 +1,7 @@
 /* pool.h: memory pools across iterations of a schedule whose buffers change
  * size (dynamic shapes): the seeded factors, the need of each iteration, and
- * three pools (static, the size-class pool of seed 000 section 2.1, the
- * elastic pool of its section 4.2) simulated over them. Exports pool_*. */
+ * three pools (static, a size-class pool as the placer "pool" is one, an
+ * elastic pool; man memtris, iterate) simulated over them. Exports pool_*. */
 #ifndef MEMTRIS_POOL_H
 #define MEMTRIS_POOL_H
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include "sched/graph/graph.h"
 #include "sched/policy/policy.h"
 
-/* The elastic pool's rule (seed 000, 4.2): it starts at POOL_START_NUM /
+/* The elastic pool's rule (man memtris, iterate): it starts at POOL_START_NUM /
  * POOL_START_DEN of the expected maximum, grows by POOL_GROW_NUM /
  * POOL_GROW_DEN, and shrinks one such step after POOL_IDLE_LIMIT idle
  * iterations. */
@@ -75,7 +75,7 @@ typedef struct pool_total {
     int64_t peak_measured;
 } pool_total;
 
-/* The elastic pool over needs[0..n) with expected maximum emax (seed 4.2):
+/* The elastic pool over needs[0..n) with expected maximum emax (man memtris, iterate):
  * it starts with one arena of ceil(emax / 2) bytes (the floor). When an
  * iteration needs more than it holds, it grows to ceil(cap * 1.5), again
  * until the need fits (k steps, one grow event and one allocation). An
@@ -91,10 +91,10 @@ void pool_elastic(const int64_t *need, uint32_t n, int64_t emax, pool_point *out
  * expected maximum's) grows it to that need (grow 1, one allocation). */
 void pool_static(const int64_t *need, uint32_t n, int64_t emax, pool_point *out);
 
-/* The size-class pool (seed 2.1): a request takes the most recently freed
- * block of its class, else a new block of 2^c bytes; a freed block goes back
- * on its class's list; nothing is given back. Blocks are numbered from 0 in
- * the order they are made (a replay's slots). */
+/* The size-class pool (segregated free lists, Wilson et al. 1995): a request takes the most
+ * recently freed block of its class, else a new block of 2^c bytes; a freed block goes back on its
+ * class's list; nothing is given back. Blocks are numbered from 0 in the order they are made (a
+ * replay's slots). */
 typedef struct pool_sc {
     uint32_t head[64]; /* per class, the top of its free stack (a block), or GRAPH_NONE */
     uint32_t *next;    /* [cap] a free block's link in its stack */

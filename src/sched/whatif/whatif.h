@@ -1,8 +1,8 @@
-/* whatif.h: the seed's table of training-memory techniques (seed 000 section 6) made real on
- * one training graph: its peak (and time) as given, under checkpointing at a share of the
- * peak (the budget solver), mixed precision, gradient accumulation over k micro-batches and
- * the fusion of elementwise ops into their producer, each alone and combined; each transform
- * a new graph (graph_build). Exports whatif_*. */
+/* whatif.h: a well-known table of training-memory techniques for BERT (man memtris, whatif)
+ * made real on one training graph: its peak (and time) as given, under checkpointing at a share of
+ * the peak (the budget solver), mixed precision, gradient accumulation over k micro-batches and the
+ * fusion of elementwise ops into their producer, each alone and combined; each transform a new
+ * graph (graph_build). Exports whatif_*. */
 #ifndef MEMTRIS_WHATIF_H
 #define MEMTRIS_WHATIF_H
 #include <stddef.h>
