@@ -1,11 +1,13 @@
 /* test_util_check.c: the generic containers' checks (gaps_check, heap_check,
  * imap_check, stepset_check): whole after every one of many random
- * operations, and each catches a structure corrupted on purpose; and what
+ * operations, and each catches a structure corrupted on purpose; the heap's
+ * growth, doubles as keys and its order among equal keys; and what
  * MEMTRIS_ASSERT does, on (it aborts naming file, line and condition, as do
  * the containers' own checks) and off (the condition is not evaluated). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -386,6 +388,91 @@ static void heap_check_catches_corruption(void **state)
     heap_free(&h);
 }
 
+/* The order among equal keys: the sifts of a plain binary heap (budget
+ * exact's queue before it was this heap, children 2i+1 and 2i+2, a swap a
+ * level), on (f, the most run, the most spent) as heap_dkey keys. */
+typedef struct ref_item {
+    double f, g;
+    uint32_t nran, idx;
+} ref_item;
+
+static int ref_less(const ref_item *a, const ref_item *b)
+{
+    return a->f != b->f ? a->f < b->f : a->nran != b->nran ? a->nran > b->nran : a->g > b->g;
+}
+
+static void ref_push(ref_item *q, uint32_t *n, ref_item it)
+{
+    uint32_t i = (*n)++;
+    for (q[i] = it; i && ref_less(&q[i], &q[(i - 1) / 2]); i = (i - 1) / 2) {
+        ref_item t = q[i];
+        q[i] = q[(i - 1) / 2];
+        q[(i - 1) / 2] = t;
+    }
+}
+
+static ref_item ref_pop(ref_item *q, uint32_t *n)
+{
+    ref_item top = q[0];
+    q[0] = q[--*n];
+    for (uint32_t i = 0, m;; i = m) {
+        uint32_t l = 2 * i + 1, r = l + 1;
+        m = i;
+        if (l < *n && ref_less(&q[l], &q[m])) m = l;
+        if (r < *n && ref_less(&q[r], &q[m])) m = r;
+        if (m == i) break;
+        ref_item t = q[i];
+        q[i] = q[m];
+        q[m] = t;
+    }
+    return top;
+}
+
+static void heap_grows_and_keeps_the_order_of_ties(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    ref_item *q = malloc(N * sizeof *q);
+    uint32_t nq = 0;
+    heap h;
+    assert_non_null(q);
+    assert_int_equal(heap_init(&h, 4, 0), 0);
+    static const double vals[] = {-1.5, -0.0, 0.0, 0.25, 1e300, 3.0};
+    for (uint32_t op = 0; op < 2 * N; op++) {
+        if (rnd(3) == 0 && nq) { /* the same item off both */
+            ref_item a = ref_pop(q, &nq);
+            heap_item b = heap_pop(&h);
+            assert_int_equal(b.node, a.idx);
+            assert_true(heap_dkey_value(b.k[0]) == a.f && heap_dkey_value(~b.k[2]) == a.g);
+            continue;
+        }
+        if (nq == N) continue;
+        ref_item it = {vals[rnd(6)], vals[rnd(6)], rnd(3), op}; /* many ties */
+        ref_push(q, &nq, it);
+        if (h.len == h.cap) assert_int_equal(heap_reserve(&h, 2 * h.cap), 0);
+        heap_push(&h, (heap_item){{heap_dkey(it.f), -(int64_t)it.nran, ~heap_dkey(it.g)}, op});
+        assert_int_equal(heap_check(&h), 0);
+    }
+    assert_true(h.cap >= 64); /* it grew */
+    while (nq) assert_int_equal(heap_pop(&h).node, ref_pop(q, &nq).idx);
+    heap_free(&h);
+    free(q);
+}
+
+static void heap_dkey_keeps_the_order_of_doubles(void **state)
+{
+    (void)state;
+    static const double v[] = {-HUGE_VAL, -1e300, -2.5, -1.0, -1e-300, 0.0,
+                               1e-310,    1e-300, 1.0,  2.5,  1e300,   HUGE_VAL};
+    enum { NV = sizeof v / sizeof v[0] };
+    for (int i = 0; i < NV; i++) {
+        assert_true(heap_dkey_value(heap_dkey(v[i])) == v[i]);
+        if (i + 1 < NV) assert_true(heap_dkey(v[i]) < heap_dkey(v[i + 1]));
+        if (i + 1 < NV) assert_true(~heap_dkey(v[i]) > ~heap_dkey(v[i + 1]));
+    }
+    assert_true(heap_dkey(-0.0) == heap_dkey(0.0)); /* equal doubles, equal keys */
+}
+
 /* ------------------------------------------------------------ imap */
 
 static void imap_whole_after_random_operations(void **state)
@@ -537,6 +624,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(gaps_check_catches_corruption),
         cmocka_unit_test(heap_whole_after_random_operations),
         cmocka_unit_test(heap_check_catches_corruption),
+        cmocka_unit_test(heap_grows_and_keeps_the_order_of_ties),
+        cmocka_unit_test(heap_dkey_keeps_the_order_of_doubles),
         cmocka_unit_test(imap_whole_after_random_operations),
         cmocka_unit_test(imap_check_catches_corruption),
         cmocka_unit_test(stepset_whole_after_random_operations),

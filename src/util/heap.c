@@ -1,5 +1,5 @@
-/* heap.c: the ready-queue min-heap (array layout, children 2i+1 and 2i+2)
- * and its check (heap_check). */
+/* heap.c: the min-heap (array layout, children 2i+1 and 2i+2) and its
+ * check (heap_check). */
 #include "heap.h"
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +29,16 @@ void heap_free(heap *h)
     free(h->a);
     free(h->pos);
     memset(h, 0, sizeof *h);
+}
+
+int heap_reserve(heap *h, uint32_t cap)
+{
+    MEMTRIS_ASSERT(cap >= h->len);
+    heap_item *a = realloc(h->a, ((size_t)cap + 1) * sizeof *a);
+    if (!a) return -1;
+    h->a = a;
+    h->cap = cap;
+    return 0;
 }
 
 void heap_clear(heap *h)

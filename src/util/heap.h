@@ -1,6 +1,10 @@
-/* heap.h: binary min-heap of ready nodes keyed by three int64s, compared in
- * order (the seed's (change, type, id) tuple, or FIFO's queue position).
- * With a position index it can also remove any node (used by undo). */
+/* heap.h: binary min-heap of nodes keyed by three int64s, compared in order:
+ * the ready queues (the seed's (change, type, id) tuple, or FIFO's queue
+ * position), exact's pieces by their peak and budget exact's open states
+ * (doubles as keys through heap_dkey). Items of equal keys come out in an
+ * order fixed by the pushes and pops alone. With a position index it can
+ * also remove any node (used by undo); without one it can grow
+ * (heap_reserve). Exports heap_*. */
 #ifndef MEMTRIS_HEAP_H
 #define MEMTRIS_HEAP_H
 #include <stdint.h>
@@ -27,6 +31,29 @@ static inline int heap_less(const heap_item *x, const heap_item *y)
     if (x->k[0] != y->k[0]) return x->k[0] < y->k[0];
     if (x->k[1] != y->k[1]) return x->k[1] < y->k[1];
     return x->k[2] < y->k[2];
+}
+/* Room for cap items (cap >= len), the items held staying; the position
+ * index stays as it is. 0, or -1 out of memory (h unchanged). */
+int heap_reserve(heap *h, uint32_t cap);
+/* A double as a key, in its order: heap_dkey(x) < heap_dkey(y) exactly when
+ * x < y, equal when x == y (x and y not NaN; -0 is taken as 0);
+ * heap_dkey_value gives the double back. ~heap_dkey(x) orders the largest
+ * first. */
+static inline int64_t heap_dkey(double x)
+{
+    union {
+        double d;
+        int64_t k;
+    } u = {.d = x == 0 ? 0.0 : x};
+    return u.k < 0 ? u.k ^ INT64_MAX : u.k; /* negatives: the larger magnitude lower */
+}
+static inline double heap_dkey_value(int64_t k)
+{
+    union {
+        int64_t k;
+        double d;
+    } u = {.k = k < 0 ? k ^ INT64_MAX : k};
+    return u.d;
 }
 void heap_push(heap *h, heap_item it);
 heap_item heap_pop(heap *h);

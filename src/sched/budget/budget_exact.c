@@ -98,68 +98,15 @@ static int normalize(xs *x, uint64_t *s, double *h, int64_t *mem)
     return 0;
 }
 
-static uint64_t hash_state(const xs *x, const uint64_t *s)
+/* Puts state k (its f, its first runs and its cost) on the open states: least f first; then
+ * the most run, then the most spent (deeper: a goal sooner); the room doubled when full. */
+static int push_open(xs *x, double f, double g, uint32_t nran, uint32_t k)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (size_t k = 0; k < x->W; k++) {
-        h ^= s[k] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-        h *= 0xff51afd7ed558ccdull;
-    }
-    return h ^ (h >> 29);
-}
-
-/* The table's slot of s: a state equal to it, or an empty slot. */
-static size_t slot_of(const xs *x, const uint64_t *s)
-{
-    size_t i = (size_t)hash_state(x, s) & (x->tabcap - 1);
-    while (x->tab[i] != NONE && memcmp(x->bits + (size_t)x->tab[i] * x->W, s, x->W * 8))
-        i = (i + 1) & (x->tabcap - 1);
-    return i;
-}
-
-/* Least f first; then the most run, then the most spent (deeper: a goal sooner). */
-static int item_less(const xitem *a, const xitem *b)
-{
-    return a->f != b->f ? a->f < b->f : a->nran != b->nran ? a->nran > b->nran : a->g > b->g;
-}
-
-static int heap_add(xs *x, xitem it)
-{
-    if (x->hn == x->hcap) {
-        size_t nc = x->hcap ? x->hcap * 2 : 1024;
-        xitem *q = realloc(x->heap, nc * sizeof *q);
-        if (!q) return -1;
-        x->heap = q;
-        x->hcap = nc;
-    }
-    size_t i = x->hn++;
-    x->heap[i] = it;
-    while (i) {
-        size_t up = (i - 1) / 2;
-        if (!item_less(&x->heap[i], &x->heap[up])) break;
-        xitem t = x->heap[i];
-        x->heap[i] = x->heap[up];
-        x->heap[up] = t;
-        i = up;
-    }
+    if (x->open.len == x->open.cap &&
+        (x->open.cap > UINT32_MAX / 2 || heap_reserve(&x->open, 2 * x->open.cap)))
+        return -1;
+    heap_push(&x->open, (heap_item){{heap_dkey(f), -(int64_t)nran, ~heap_dkey(g)}, k});
     return 0;
-}
-
-static xitem heap_take(xs *x)
-{
-    xitem top = x->heap[0];
-    x->heap[0] = x->heap[--x->hn];
-    for (size_t i = 0;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < x->hn && item_less(&x->heap[l], &x->heap[m])) m = l;
-        if (r < x->hn && item_less(&x->heap[r], &x->heap[m])) m = r;
-        if (m == i) break;
-        xitem t = x->heap[i];
-        x->heap[i] = x->heap[m];
-        x->heap[m] = t;
-        i = m;
-    }
-    return top;
 }
 
 static int out_of_memory(xs *x)
@@ -169,33 +116,21 @@ static int out_of_memory(xs *x)
     return -1;
 }
 
-/* Room for one more state (the arrays doubled up to the limit); -1 at the limit or out of
- * memory, the reason in stopped. */
+/* Room for one more state (the states and their records doubled up to the limit); -1 at the
+ * limit or out of memory, the reason in stopped. */
 static int grow(xs *x)
 {
-    if (x->n >= x->limit) {
+    uint32_t n = x->seen.n;
+    if (n >= x->limit) {
         x->stopped = x->limit < solve_max_states(x->c) ? SOLVE_MEMORY : SOLVE_STATES;
         return -1;
     }
-    if (x->n == x->cap) {
-        size_t nc = x->cap ? x->cap * 2 : 256;
+    if (n == x->seen.cap) {
+        size_t nc = n ? (size_t)n * 2 : 256;
         if (nc > x->limit) nc = x->limit;
-        uint64_t *b = realloc(x->bits, nc * x->W * 8);
-        if (b) x->bits = b;
-        xrec *r = b ? realloc(x->rec, nc * sizeof *r) : NULL;
+        xrec *r = realloc(x->rec, nc * sizeof *r);
         if (r) x->rec = r;
-        if (!b || !r) return out_of_memory(x);
-        x->cap = nc;
-    }
-    if (2 * (x->n + 1) > x->tabcap) {
-        size_t nt = x->tabcap ? x->tabcap * 2 : 1024;
-        uint32_t *t = malloc(nt * sizeof *t);
-        if (!t) return out_of_memory(x);
-        free(x->tab);
-        x->tab = t;
-        x->tabcap = nt;
-        memset(t, 0xff, nt * sizeof *t);
-        for (size_t k = 0; k < x->n; k++) t[slot_of(x, x->bits + k * x->W)] = (uint32_t)k;
+        if (!r || stateset_reserve(&x->seen, (uint32_t)nc)) return out_of_memory(x);
     }
     return 0;
 }
@@ -206,22 +141,18 @@ static int add_state(xs *x, const uint64_t *s, double g, double h, int64_t mem, 
                      uint32_t act, uint32_t nran)
 {
     if (g + h >= x->ub) return 0;
-    size_t i = slot_of(x, s);
-    uint32_t k = x->tab[i];
-    if (k != NONE) {
+    uint32_t k = stateset_find(&x->seen, s);
+    if (k != UINT32_MAX) {
         if (!(g < x->rec[k].g)) return 0;
         x->rec[k].g = g;
         x->rec[k].parent = parent;
         x->rec[k].act = act;
     } else {
         if (grow(x)) return -1;
-        i = slot_of(x, s); /* the table may have grown */
-        k = (uint32_t)x->n++;
-        memcpy(x->bits + (size_t)k * x->W, s, x->W * 8);
+        k = stateset_add(&x->seen, s);
         x->rec[k] = (xrec){g, h, mem, parent, act, nran};
-        x->tab[i] = k;
     }
-    if (heap_add(x, (xitem){g + h, g, nran, k})) return out_of_memory(x);
+    if (push_open(x, g + h, g, nran, k)) return out_of_memory(x);
     return 0;
 }
 
@@ -399,7 +330,7 @@ static int may_run(xs *x, uint32_t v, uint32_t i)
 static int expand(xs *x, uint32_t k)
 {
     const budget_model *bm = x->bm;
-    memcpy(x->cur, x->bits + (size_t)k * x->W, x->W * 8);
+    memcpy(x->cur, stateset_at(&x->seen, k), x->W * 8);
     mark_done(x);
     mark_need(x, x->cur);
     /* need[] is cur's only until a child is made: the moves are listed first */
@@ -434,6 +365,12 @@ static int topo_order(xs *x)
     return tail == g->n ? 0 : -1;
 }
 
+/* The bytes a state is counted to take against --max-memory: its words, its record, an open
+ * entry and two slots of the table. The open entry counts 24 bytes, what it took before the
+ * open states were util's heap (whose entries take 32), so that a limit of memory still makes
+ * the same limit of states. */
+#define OPEN_ENTRY_BYTES 24
+
 static int setup(xs *x)
 {
     const budget_model *bm = x->bm;
@@ -444,10 +381,10 @@ static int setup(xs *x)
     x->wp = ((size_t)x->nb + 63) / 64;
     x->W = x->wr + x->wp * (x->offload ? 2 : 1);
     if (!x->W) x->W = 1;
-    size_t per = x->W * 8 + sizeof(xrec) + sizeof(xitem) + 2 * sizeof(uint32_t);
+    size_t per = x->W * 8 + sizeof(xrec) + OPEN_ENTRY_BYTES + 2 * sizeof(uint32_t);
     uint64_t lim = (uint64_t)solve_max_memory(x->c) / per, ms = solve_max_states(x->c);
     x->limit = (size_t)(lim < ms ? lim : ms);
-    if (x->limit > NONE - 1) x->limit = NONE - 1;
+    if (x->limit > GRAPH_NONE - 1) x->limit = GRAPH_NONE - 1;
     size_t nb = (size_t)x->nb + 1, n = (size_t)g->n + 1;
     x->cur = calloc(x->W, 8);
     x->kid = calloc(x->W, 8);
@@ -459,11 +396,9 @@ static int setup(xs *x)
     x->csize = malloc(2 * (nb + 1) * sizeof *x->csize);
     x->cand = malloc(nb * sizeof *x->cand);
     x->stack = malloc((nb + n + nb) * sizeof *x->stack);
-    x->tabcap = 1024;
-    x->tab = malloc(x->tabcap * sizeof *x->tab);
-    if (x->tab) memset(x->tab, 0xff, x->tabcap * sizeof *x->tab);
-    if (!x->tab || !x->cur || !x->kid || !x->done || !x->need || !x->stamp || !x->pinned ||
-        !x->topo || !x->csize || !x->cand || !x->stack)
+    stateset_init(&x->seen, (uint32_t)x->W);
+    if (heap_init(&x->open, 1024, 0) || !x->cur || !x->kid || !x->done || !x->need || !x->stamp ||
+        !x->pinned || !x->topo || !x->csize || !x->cand || !x->stack)
         return -1;
     x->ordered = 1;
     for (uint32_t v = 0; v < g->n; v++)
@@ -476,10 +411,9 @@ static int setup(xs *x)
 
 static void teardown(xs *x)
 {
-    free(x->bits);
+    stateset_free(&x->seen);
     free(x->rec);
-    free(x->tab);
-    free(x->heap);
+    heap_free(&x->open);
     free(x->cur);
     free(x->kid);
     free(x->done);
@@ -495,39 +429,41 @@ static void teardown(xs *x)
 static int is_goal(const xs *x, uint32_t k)
 {
     if (x->rec[k].nran != x->m) return 0;
-    const uint64_t *s = x->bits + (size_t)k * x->W;
+    const uint64_t *s = stateset_at(&x->seen, k);
     for (uint32_t b = 0; b < x->nb; b++)
         if (x->bm->keep[b] && !bit(PRES(x, s), b)) return 0;
     return 1;
 }
 
-/* The search from the start: *goal the first goal state (NONE: none before the frontier
+/* The search from the start: *goal the first goal state (GRAPH_NONE: none before the frontier
  * emptied or a limit). -1 out of memory. */
 static int search(xs *x, uint32_t *goal)
 {
-    *goal = NONE;
+    *goal = GRAPH_NONE;
     memset(x->cur, 0, x->W * 8);
     for (uint32_t b = 0; b < x->nb; b++)
         if (x->bm->producer[b] == GRAPH_NONE) set1(PRES(x, x->cur), b);
     double h;
     int64_t mem;
     if (x->bm->initial > x->budget || normalize(x, x->cur, &h, &mem)) return 0;
-    if (add_state(x, x->cur, 0, h, mem, NONE, NONE, 0)) return x->oom ? -1 : 0;
-    while (x->hn) {
+    if (add_state(x, x->cur, 0, h, mem, GRAPH_NONE, GRAPH_NONE, 0)) return x->oom ? -1 : 0;
+    while (x->open.len) {
         if (limited(x)) return 0;
-        xitem it = heap_take(x);
-        if (it.g > x->rec[it.idx].g) continue; /* a copy reached since at less cost */
-        x->curf = it.f;
-        if (it.f >= x->ub) {
-            x->hn = 0;
+        heap_item it = heap_pop(&x->open);
+        uint32_t k = it.node;
+        if (heap_dkey_value(~it.k[2]) > x->rec[k].g)
+            continue; /* a copy reached since at less cost */
+        x->curf = open_f(&it);
+        if (x->curf >= x->ub) {
+            heap_clear(&x->open);
             break;
         }
-        if (is_goal(x, it.idx)) {
-            *goal = it.idx;
+        if (is_goal(x, k)) {
+            *goal = k;
             return 0;
         }
         x->expanding = 1;
-        if (expand(x, it.idx)) return x->oom ? -1 : 0;
+        if (expand(x, k)) return x->oom ? -1 : 0;
         x->expanding = 0;
     }
     return 0;
@@ -574,7 +510,7 @@ int budget_exact(BUDGET_SOLVER_ARGS)
     budget_plan inc = {0};
     int r = incumbent(bm, gl, seed, &inc, &x.ub);
     if (!r) r = setup(&x);
-    uint32_t goal = NONE;
+    uint32_t goal = GRAPH_NONE;
     if (!r) r = search(&x, &goal);
     if (!r) r = budget_exact_conclude(&x, goal, &inc, gl->bandwidth, p, o, pf);
     if (r == -2) { /* the Edges have a cycle: the model refuses such graphs first */

@@ -6,22 +6,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "budget.h"
-
-#define NONE UINT32_MAX
+#include "util/heap.h"
+#include "util/stateset.h"
 
 typedef struct xrec {
     double g;        /* the reruns' latencies so far (the least found) */
     double h;        /* the bound on those to come */
     int64_t mem;     /* bytes present */
-    uint32_t parent; /* NONE: the start */
+    uint32_t parent; /* GRAPH_NONE: the start */
     uint32_t act;    /* a compute node (run), or n + buffer (fetch) */
     uint32_t nran;
 } xrec;
-
-typedef struct xitem {
-    double f, g;
-    uint32_t nran, idx;
-} xitem;
 
 typedef struct xs {
     const budget_model *bm;
@@ -32,13 +27,10 @@ typedef struct xs {
     uint32_t m, nb;   /* nb: logical buffers (every version of every buffer) */
     size_t wr, wp, W; /* words: ran [0, wr), present [wr, wr + wp), host after */
     int offload, recompute, ordered;
-    uint64_t *bits;
+    stateset seen; /* the states found, W words each; rec[k] what is known of state k */
     xrec *rec;
-    size_t n, cap, limit;
-    uint32_t *tab;
-    size_t tabcap;
-    xitem *heap;
-    size_t hn, hcap;
+    size_t limit; /* the most states */
+    heap open;    /* states to expand: f, the most run, the most spent (budget_exact.c) */
     uint64_t *cur, *kid;
     uint8_t *done, *need; /* need: 1 may be needed, 2 surely needed (a run to come reads it) */
     uint32_t *stamp, stampv, *pinned, pinv;
@@ -60,8 +52,11 @@ static inline void set0(uint64_t *w, size_t i) { w[i >> 6] &= ~(1ull << (i & 63)
 #define PRES(x, s) ((s) + (x)->wr)
 #define HOST(x, s) ((s) + (x)->wr + (x)->wp)
 
-/* The plan of the search's goal state (NONE: none found), or the incumbent inc, with the lower
- * bound and the proof in *pf and *o. 0, or -1 out of memory. */
+/* The f of an entry of the open states. */
+static inline double open_f(const heap_item *it) { return heap_dkey_value(it->k[0]); }
+
+/* The plan of the search's goal state (GRAPH_NONE: none found), or the incumbent inc, with the
+ * lower bound and the proof in *pf and *o. 0, or -1 out of memory. */
 int budget_exact_conclude(xs *x, uint32_t goal, budget_plan *inc, double bandwidth, budget_plan *p,
                           budget_outcome *o, budget_proof *pf);
 

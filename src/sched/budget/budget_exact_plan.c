@@ -72,19 +72,19 @@ static int no_idle_copies(xs *x, budget_plan *p)
 static int build_plan(xs *x, uint32_t k, budget_plan *p)
 {
     size_t len = 0;
-    for (uint32_t s = k; s != NONE; s = x->rec[s].parent) len++;
+    for (uint32_t s = k; s != GRAPH_NONE; s = x->rec[s].parent) len++;
     uint32_t *path = malloc(len * sizeof *path);
     if (!path) return -1;
     size_t t = len;
-    for (uint32_t s = k; s != NONE; s = x->rec[s].parent) path[--t] = s;
+    for (uint32_t s = k; s != GRAPH_NONE; s = x->rec[s].parent) path[--t] = s;
     p->n = 0;
     int bad = 0;
-    const uint64_t *root = x->bits + (size_t)path[0] * x->W;
+    const uint64_t *root = stateset_at(&x->seen, path[0]);
     for (uint32_t b = 0; b < x->nb && !bad; b++)
         if (x->bm->producer[b] == GRAPH_NONE && !bit(PRES(x, root), b))
             bad = budget_plan_push(p, BUDGET_FREE, x->bm->phys[b]);
     for (t = 1; t < len && !bad; t++)
-        bad = emit_step(x, x->bits + (size_t)path[t - 1] * x->W, x->bits + (size_t)path[t] * x->W,
+        bad = emit_step(x, stateset_at(&x->seen, path[t - 1]), stateset_at(&x->seen, path[t]),
                         x->rec[path[t]].act, p);
     free(path);
     return bad ? -1 : no_idle_copies(x, p);
@@ -96,9 +96,9 @@ int budget_exact_conclude(xs *x, uint32_t goal, budget_plan *inc, double bandwid
 {
     double lb;
     int have = 0, had = isfinite(x->ub);
-    pf->states = x->n;
+    pf->states = x->seen.n;
     pf->stopped = x->stopped;
-    if (goal != NONE) {
+    if (goal != GRAPH_NONE) {
         budget_stats st;
         char err[160];
         lb = x->rec[goal].g;
@@ -110,8 +110,8 @@ int budget_exact_conclude(xs *x, uint32_t goal, budget_plan *inc, double bandwid
             have = 1;
         }
     } else if (x->stopped == SOLVE_DONE) lb = x->ub; /* nothing left below the incumbent */
-    else if (x->expanding || !x->hn) lb = x->curf;
-    else lb = x->heap[0].f;
+    else if (x->expanding || !x->open.len) lb = x->curf;
+    else lb = open_f(&x->open.a[0]);
     if (lb > x->ub) lb = x->ub;
     if (!have && had) { /* the incumbent stands */
         budget_plan t = *p;
@@ -122,13 +122,14 @@ int budget_exact_conclude(xs *x, uint32_t goal, budget_plan *inc, double bandwid
     o->found = have;
     if (o->found) {
         /* the same sums in another order may differ in their last bits */
-        if (goal != NONE && !x->offload && !o->why[0]) lb = x->ub;
+        if (goal != GRAPH_NONE && !x->offload && !o->why[0]) lb = x->ub;
         pf->proven = x->ub <= lb + 1e-9 * (1 + lb);
         pf->lower_bound_ms = pf->proven ? x->ub : lb;
     } else if (x->stopped == SOLVE_DONE && !o->why[0]) {
         pf->proven = 1;
         snprintf(o->why, sizeof o->why,
-                 "exact's search went through every way to fit (%zu states): none does", x->n);
+                 "exact's search went through every way to fit (%zu states): none does",
+                 (size_t)x->seen.n);
     } else if (!o->why[0]) {
         o->stopped = x->stopped;
         pf->lower_bound_ms = isfinite(lb) ? lb : 0;
@@ -137,7 +138,7 @@ int budget_exact_conclude(xs *x, uint32_t goal, budget_plan *inc, double bandwid
                  : x->stopped == SOLVE_STATES ? "at the limit of states"
                  : x->stopped == SOLVE_MEMORY ? "at the limit of its memory"
                                               : "on a cancel",
-                 x->n);
+                 (size_t)x->seen.n);
     }
     return 0;
 }

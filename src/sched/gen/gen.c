@@ -27,7 +27,6 @@
  * so every count from the kind's minimum up comes out exact.
  */
 
-#define NONE   GEN_NONE
 #define MAX_WS GEN_MAX_WS
 
 /* ------------------------------------------------------------ PRNG */
@@ -73,7 +72,7 @@ static uint32_t add_node(gen_graph *g, int kind, uint32_t ref, const char *op)
             resize(g, &g->phase, nc, sizeof *g->phase) ||
             resize(g, &g->mark, nc, sizeof *g->mark) ||
             resize(g, &g->in_off, nc + 1, sizeof *g->in_off))
-            return NONE;
+            return GEN_NONE;
         g->ncap = nc;
     }
     uint32_t u = g->n++;
@@ -125,12 +124,12 @@ static uint32_t add_buffer(gen_graph *g, int64_t size, uint32_t name, int suffix
         if (resize(g, &g->size, nc, sizeof *g->size) || resize(g, &g->prod, nc, sizeof *g->prod) ||
             resize(g, &g->dep, nc, sizeof *g->dep) || resize(g, &g->bname, nc, sizeof *g->bname) ||
             resize(g, &g->suffix, nc, sizeof *g->suffix) || resize(g, &g->cat, nc, sizeof *g->cat))
-            return NONE;
+            return GEN_NONE;
         g->bcap = nc;
     }
     uint32_t b = g->nb++;
     g->size[b] = size;
-    g->prod[b] = g->dep[b] = NONE;
+    g->prod[b] = g->dep[b] = GEN_NONE;
     g->bname[b] = name;
     g->suffix[b] = (uint8_t)suffix;
     g->cat[b] = 0;
@@ -170,18 +169,18 @@ __attribute__((format(printf, 2, 0))) static uint32_t pool_vadd(gen_graph *g, co
  */
 static void add_fork(gen_graph *g, uint32_t c, const uint32_t *in, uint32_t nin)
 {
-    uint32_t first = NONE, preds = 0;
+    uint32_t first = GEN_NONE, preds = 0;
     for (uint32_t j = 0; j < nin; j++) {
         uint32_t p = g->dep[in[j]];
-        if (p == NONE || g->kind[p] != NODE_COMPUTE) continue; /* a weight's ALLOC: no line */
+        if (p == GEN_NONE || g->kind[p] != NODE_COMPUTE) continue; /* a weight's ALLOC: no line */
         preds++;
         uint32_t line = g->fork[p] & ~GEN_CONSUMED;
-        if (!(g->fork[p] & GEN_CONSUMED) && (first == NONE || line < first)) first = line;
+        if (!(g->fork[p] & GEN_CONSUMED) && (first == GEN_NONE || line < first)) first = line;
     }
-    if (first != NONE) g->fork[c] = first;
+    if (first != GEN_NONE) g->fork[c] = first;
     else if (preds) g->fork[c] = ++g->nfork;
     for (uint32_t j = 0; j < nin; j++)
-        if (g->dep[in[j]] != NONE && g->kind[g->dep[in[j]]] == NODE_COMPUTE)
+        if (g->dep[in[j]] != GEN_NONE && g->kind[g->dep[in[j]]] == NODE_COMPUTE)
             g->fork[g->dep[in[j]]] |= GEN_CONSUMED;
 }
 
@@ -196,7 +195,7 @@ static uint32_t distinct_deps(gen_graph *g, const uint32_t *in, uint32_t nin, ui
     }
     for (uint32_t j = 0; j < nin; j++) {
         uint32_t p = g->dep[in[j]];
-        if (p == NONE || g->mark[p] == g->stamp) continue;
+        if (p == GEN_NONE || g->mark[p] == g->stamp) continue;
         g->mark[p] = g->stamp;
         deps[nd++] = p;
     }
@@ -208,16 +207,16 @@ add_op_v(gen_graph *g, const gen_opdef *d, uint32_t *outs, const char *fmt, va_l
 {
     if (g->oom || d->nout > 1 + MAX_WS) { /* more buffers than one op may make: a kind's bug */
         g->oom = 1;
-        return NONE;
+        return GEN_NONE;
     }
     uint32_t name = pool_vadd(g, fmt, ap);
     uint32_t bufs[1 + MAX_WS], allocs[1 + MAX_WS], nbufs = 0, few[16];
     uint32_t *deps = d->nin <= 16 ? few : malloc(d->nin * sizeof *deps);
     if (!deps) {
         g->oom = 1;
-        return NONE;
+        return GEN_NONE;
     }
-    uint32_t nd = distinct_deps(g, d->in, d->nin, deps), c = NONE;
+    uint32_t nd = distinct_deps(g, d->in, d->nin, deps), c = GEN_NONE;
     for (uint32_t k = 0; k < d->nout; k++) {
         uint32_t b = add_buffer(g, d->out[k], name, d->sfx ? d->sfx[k] : (int)k);
         uint32_t a = add_node(g, NODE_ALLOC, b, NULL);
@@ -243,7 +242,7 @@ add_op_v(gen_graph *g, const gen_opdef *d, uint32_t *outs, const char *fmt, va_l
         for (uint32_t k = 0; k < nbufs; k++) outs[k] = bufs[k];
 done:
     if (deps != few) free(deps);
-    return g->oom ? NONE : c;
+    return g->oom ? GEN_NONE : c;
 }
 
 uint32_t gen_add_ex(gen_graph *g, const gen_opdef *d, uint32_t *outs, const char *fmt, ...)
@@ -259,7 +258,7 @@ uint32_t gen_add_ex(gen_graph *g, const gen_opdef *d, uint32_t *outs, const char
  * Adds an op of type `op`, named by fmt, reading the nin distinct buffers
  * in[]. It writes a new output of out_size bytes when out_size >= 0, and nws
  * workspace buffers of ws[] bytes; with GEN_OP_INPLACE it writes in[0] in place
- * (later readers then depend on it). Returns the output buffer, or NONE.
+ * (later readers then depend on it). Returns the output buffer, or GEN_NONE.
  */
 uint32_t gen_add_op(gen_graph *g, const char *op, const uint32_t *in, uint32_t nin,
                     int64_t out_size, const int64_t *ws, uint32_t nws, int flags, const char *fmt,
@@ -284,19 +283,19 @@ uint32_t gen_add_op(gen_graph *g, const char *op, const uint32_t *in, uint32_t n
     va_start(ap, fmt);
     uint32_t c = add_op_v(g, &d, bufs, fmt, ap);
     va_end(ap);
-    return c != NONE && out_size >= 0 ? bufs[0] : NONE;
+    return c != GEN_NONE && out_size >= 0 ? bufs[0] : GEN_NONE;
 }
 
 uint32_t gen_add_param(gen_graph *g, int64_t size, uint8_t cat, const char *fmt, ...)
 {
-    if (g->oom) return NONE;
+    if (g->oom) return GEN_NONE;
     va_list ap;
     va_start(ap, fmt);
     uint32_t name = pool_vadd(g, fmt, ap);
     va_end(ap);
     uint32_t b = add_buffer(g, size, name, GEN_SFX_OUT);
     uint32_t a = add_node(g, NODE_ALLOC, b, NULL);
-    if (g->oom) return NONE;
+    if (g->oom) return GEN_NONE;
     g->cat[b] = cat;
     g->prod[b] = g->dep[b] = a;
     return b;
@@ -405,7 +404,7 @@ static void build_body(gen_graph *g, const generator *ke, uint64_t *rng, uint32_
     int64_t in_size = ke->input_size ? ke->input_size : gen_spread_size(rng);
     uint32_t x = gen_add_op(g, "Input", NULL, 0, in_size, NULL, 0, GEN_OP_NEW, "input");
     uint32_t left = 0, budget = nodes - 4; /* the input (3) and Output (1) */
-    uint32_t h = g->oom ? NONE : ke->body(g, rng, x, budget, &left);
+    uint32_t h = g->oom ? GEN_NONE : ke->body(g, rng, x, budget, &left);
     for (uint32_t i = 1; left >= 3 && !g->oom; i++, left -= 3)
         h = gen_add_op(g, "Linear", &h, 1, 4 * GEN_KiB * (1 + gen_rng_below(rng, 16)), NULL, 0,
                        GEN_OP_NEW, "tail.fc%u", i);

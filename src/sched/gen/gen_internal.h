@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gen.h"
+#include "sched/graph/graph.h"
 
 struct gen_graph {
     /* Nodes in creation order: ALLOCs and computes. The FREE of buffer b is
@@ -56,7 +57,7 @@ uint32_t gen_rng_below(uint64_t *s, uint32_t n);
 /* Log-uniform-ish sizes: a power of two from 2^8 to 2^23, then uniform up to the next. */
 int64_t gen_spread_size(uint64_t *rng);
 
-#define GEN_NONE   UINT32_MAX
+#define GEN_NONE   GRAPH_NONE
 #define GEN_KiB    ((int64_t)1024)
 #define GEN_MAX_WS 4 /* workspaces of one op */
 

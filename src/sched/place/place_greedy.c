@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT32_MAX
-
 typedef struct span_item {
     int64_t off, end;
 } span_item;
@@ -140,7 +138,7 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
     }
     for (uint32_t b = 0; b < g->nbufs; b++) {
         G->span[b] = place_span(g->buf_size[b], align);
-        G->tf[b] = NONE;
+        G->tf[b] = GRAPH_NONE;
     }
     if (solve_cancelled(c)) goto cancelled;
     /* Ticks: an ALLOC with a span starts one; a FREE ends its buffer's
@@ -157,7 +155,7 @@ static int greedy_init(greedy *G, const graph *g, const run *r, const lifetimes 
         }
     }
     for (uint32_t i = 0; i < G->pub.nb; i++)
-        if (G->tf[G->bufs[i]] == NONE) G->tf[G->bufs[i]] = G->pub.nb;
+        if (G->tf[G->bufs[i]] == GRAPH_NONE) G->tf[G->bufs[i]] = G->pub.nb;
     for (uint32_t i = 0; i < G->pub.nb; i++) {
         uint32_t b = G->bufs[i];
         G->pub.tick[i] = (place_job){G->span[b], b, G->ta[b], G->tf[b]};
@@ -483,7 +481,8 @@ int place_greedy_orders(place_greedy *pub, const place_way *ways, int nways, int
         goto out;
     }
     int64_t best = *arena;
-    uint32_t bad = NONE; /* the buffer that passed 2^63-1 bytes in the first way that failed */
+    uint32_t bad =
+        GRAPH_NONE; /* the buffer that passed 2^63-1 bytes in the first way that failed */
     int gave_up = 0;
     for (int w = 0; w < nways && (best == INT64_MAX || best > goal); w++) {
         if (best != INT64_MAX && solve_expired(G->pub.ctx)) break; /* keep the plan it has */
@@ -498,7 +497,7 @@ int place_greedy_orders(place_greedy *pub, const place_way *ways, int nways, int
             break;
         } /* past the deadline with no plan yet: the jobs in tick order, stacked at once */
         G->pub.fit = ways[w].fit;
-        uint32_t b = NONE;
+        uint32_t b = GRAPH_NONE;
         int was_cut = G->pub.expired;
         int64_t a = greedy_place(G, jobs, 0, off, best == INT64_MAX ? INT64_MAX : best - 1, &b);
         int cut = G->pub.expired && !was_cut; /* this run met the deadline */
@@ -511,7 +510,7 @@ int place_greedy_orders(place_greedy *pub, const place_way *ways, int nways, int
             gave_up = 1;
             break;
         }
-        if (a == GREEDY_TOO_BIG && bad == NONE) bad = b;
+        if (a == GREEDY_TOO_BIG && bad == GRAPH_NONE) bad = b;
         if (a >= 0 && a < best) {
             best = a;
             for (uint32_t i = 0; i < nb; i++) pl->offset[jobs[i].b] = off[i];

@@ -27,6 +27,7 @@
 #include "sched/graph/solve_watch.h"
 #include "policy_piece.h"
 #include "policy_improve.h"
+#include "util/heap.h"
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -54,39 +55,6 @@ static void publish(const solve_ctx *c, const int64_t *pub, uint32_t np, int64_t
     for (uint32_t j = 0; j < np; j++) top = pub[j] > top ? pub[j] : top;
     atomic_store(&ctl_now->best, top);
     atomic_store(&ctl_now->bound, lb);
-}
-
-/* Pieces by their peak, highest first, then in order: whether x comes
- * before y. */
-static int comes_before(const int64_t *pub, uint32_t x, uint32_t y)
-{
-    return pub[x] != pub[y] ? pub[x] > pub[y] : x < y;
-}
-
-/* The pieces still to search, h[0..m), are a heap whose top comes first (a
- * search lowers only its own piece's peak, so the order is fixed up front,
- * and taking them one by one costs no sort of them all): sift h[i] down. */
-static void sift_down(uint32_t *h, uint32_t m, uint32_t i, const int64_t *pub)
-{
-    for (;;) {
-        uint32_t c = 2 * i + 1, t;
-        if (c >= m) return;
-        if (c + 1 < m && comes_before(pub, h[c + 1], h[c])) c++;
-        if (!comes_before(pub, h[c], h[i])) return;
-        t = h[c];
-        h[c] = h[i];
-        h[i] = t;
-        i = c;
-    }
-}
-
-/* Takes the first piece off the heap h[0..*m) (*m > 0). */
-static uint32_t take_first(uint32_t *h, uint32_t *m, const int64_t *pub)
-{
-    uint32_t top = h[0];
-    h[0] = h[--*m];
-    sift_down(h, *m, 0, pub);
-    return top;
 }
 
 /* Cuts of the order (or none, L->stopped, when a limit or a cancel comes
@@ -126,9 +94,11 @@ static int find_cuts(const graph *g, const uint32_t *order, const uint32_t *rank
 /* What exact works with: the order and its memory, the cuts and pieces,
  * and scratch for a piece (all of n or nbufs). */
 typedef struct exact_ws {
-    uint32_t *order, *loc, *bloc, *starts, *byub, *path, *lorder;
+    uint32_t *order, *loc, *bloc, *starts, *path, *lorder;
     int64_t *mem, *pub;
     uint8_t *cut;
+    heap byub; /* the pieces still to search: by their peak, highest first, then in order (a
+                * search lowers only its own piece's peak, so the order is fixed up front) */
 } exact_ws;
 
 static int ws_alloc(exact_ws *W, uint32_t n, uint32_t nbufs)
@@ -138,14 +108,13 @@ static int ws_alloc(exact_ws *W, uint32_t n, uint32_t nbufs)
     W->loc = malloc(sz * sizeof *W->loc);
     W->bloc = malloc(((size_t)nbufs + 1) * sizeof *W->bloc);
     W->starts = malloc(sz * sizeof *W->starts);
-    W->byub = malloc(sz * sizeof *W->byub);
     W->path = malloc(sz * sizeof *W->path);
     W->lorder = malloc(sz * sizeof *W->lorder);
     W->mem = malloc(sz * sizeof *W->mem);
     W->pub = malloc(sz * sizeof *W->pub);
     W->cut = malloc(sz);
-    if (!W->order || !W->loc || !W->bloc || !W->starts || !W->byub || !W->path || !W->lorder ||
-        !W->mem || !W->pub || !W->cut)
+    if (!W->order || !W->loc || !W->bloc || !W->starts || !W->path || !W->lorder || !W->mem ||
+        !W->pub || !W->cut)
         return -1;
     memset(W->bloc, 0xff, ((size_t)nbufs + 1) * sizeof *W->bloc);
     return 0;
@@ -157,7 +126,7 @@ static void ws_free(exact_ws *W)
     free(W->loc);
     free(W->bloc);
     free(W->starts);
-    free(W->byub);
+    heap_free(&W->byub);
     free(W->path);
     free(W->lorder);
     free(W->mem);
@@ -167,35 +136,34 @@ static void ws_free(exact_ws *W)
 
 /* Splits the order at its cuts: the pieces' starts and peaks, and those
  * whose peak is above lb (only they may lower the peak) in the heap
- * byub[0..*nheap). Returns how many pieces, or 0 out of memory or stopped
+ * W->byub. Returns how many pieces, or 0 out of memory or stopped
  * (L->stopped). */
-static uint32_t split(const graph *g, const run *r, exact_ws *W, int64_t lb, piece_limits *L,
-                      uint32_t *nheap)
+static uint32_t split(const graph *g, const run *r, exact_ws *W, int64_t lb, piece_limits *L)
 {
-    uint32_t n = g->n, np = 0, m = 0;
+    uint32_t n = g->n, np = 0;
+    heap_free(&W->byub);
     if (find_cuts(g, W->order, r->rank, W->cut, L) || L->stopped) return 0;
     for (uint32_t s = 0; s < n; s++)
         if (s == 0 || W->cut[s - 1]) W->starts[np++] = s;
     W->starts[np] = n;
+    if (heap_init(&W->byub, np, 0)) return 0;
     for (uint32_t i = 0; i < np; i++) {
         W->pub[i] = W->starts[i] ? W->mem[W->starts[i] - 1] : 0;
         for (uint32_t s = W->starts[i]; s < W->starts[i + 1]; s++)
             if (W->mem[s] > W->pub[i]) W->pub[i] = W->mem[s];
-        if (W->pub[i] > lb) W->byub[m++] = i;
+        if (W->pub[i] > lb) heap_push(&W->byub, (heap_item){{~W->pub[i], i, 0}, i});
     }
-    for (uint32_t i = m / 2; i-- > 0;) sift_down(W->byub, m, i, W->pub);
-    *nheap = m;
     return np;
 }
 
 /* Searches the pieces, the highest first, while one may lower the peak
  * (its peak above the bound *lb) and the limits allow; adopts each better
  * order found and raises *lb by what each proves. */
-static void search_pieces(const graph *g, run *r, exact_ws *W, uint32_t np, uint32_t nheap,
-                          piece_limits *L, int64_t *lb)
+static void search_pieces(const graph *g, run *r, exact_ws *W, uint32_t np, piece_limits *L,
+                          int64_t *lb)
 {
-    while (nheap) {
-        uint32_t pi = take_first(W->byub, &nheap, W->pub);
+    while (W->byub.len) {
+        uint32_t pi = heap_pop(&W->byub).node;
         uint32_t s0 = W->starts[pi], k = W->starts[pi + 1] - s0;
         if (W->pub[pi] <= *lb) break; /* this piece and the rest cannot lower the peak */
         r->search.ran = 1;            /* needed, even when a limit ends it at once */
@@ -256,16 +224,15 @@ static void improve_then_pieces(const graph *g, run *r, exact_ws *W, piece_limit
     policy_improve(g, W->order, r->rank, L, &st); /* out of memory: L->stopped says so */
     if (st.better) r->plan_ran = 0; /* best's run is not this order's: policy_run makes it */
     char err[128];
-    uint32_t nheap = 0;
-    uint32_t np = fill_mem(g, W, err, sizeof err) ? 0 : split(g, r, W, *lb, L, &nheap);
+    uint32_t np = fill_mem(g, W, err, sizeof err) ? 0 : split(g, r, W, *lb, L);
     publish(L->ctx, W->pub, np, *lb);
     if (L->stopped || !np) return;
-    search_pieces(g, r, W, np, nheap, L, lb);
+    search_pieces(g, r, W, np, L, lb);
 }
 
 static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, size_t errcap)
 {
-    uint32_t n = g->n, nheap = 0;
+    uint32_t n = g->n;
     double t0 = solve_now(c), first = 0;
     piece_limits L = {.ctx = c,
                       .deadline = t0 + solve_seconds(c),
@@ -303,7 +270,7 @@ static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, siz
         rc = -1;
         goto done;
     }
-    uint32_t np = n ? split(g, r, &W, lb, &L, &nheap) : 0;
+    uint32_t np = n ? split(g, r, &W, lb, &L) : 0;
     if (n && !np) {
         r->search.ran = 1;
         if (!L.stopped) L.stopped = SOLVE_MEMORY;
@@ -312,7 +279,7 @@ static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, siz
     publish(c, W.pub, np, lb);
     policy_piece_tick(&L, PIECE_CHECK + (uint64_t)n);
     if (end > t0) L.deadline = t0 + PIECES_SHARE * (end - t0);
-    search_pieces(g, r, &W, np, nheap, &L, &lb); /* at a limit already: says so */
+    search_pieces(g, r, &W, np, &L, &lb); /* at a limit already: says so */
     if (L.stopped == SOLVE_TIME && L.now <= end) improve_then_pieces(g, r, &W, &L, end, &lb);
 done:
     r->search.stopped = L.stopped;

@@ -5,30 +5,25 @@
 #include "policy_piece.h"
 #include <stdlib.h>
 #include <string.h>
+#include "util/stateset.h"
 
 typedef struct bstate {
     int64_t g, m;     /* peak so far, memory now */
     uint32_t up, via; /* the parent (its place in all), the ALLOC that led here */
-    uint32_t bits;    /* its set's place in the layer's bits */
+    uint32_t bits;    /* its set's place in the layer's bits (the next layer's: in nset) */
 } bstate;
 
 typedef struct beam {
     const piece *P;
     piece_limits *L;
-    uint32_t w, *queue, *slot;
-    uint64_t *bits, *nbits; /* the layer's sets, the next's */
+    uint32_t w, *queue;
+    uint64_t *bits; /* the layer's sets */
+    stateset nset;  /* the next layer's: next[i]'s set is state i until they are sorted */
     bstate *cur, *next;
     uint32_t ncur, nnext, cnext; /* next: count, room */
     uint32_t *up, *via;          /* every layer's kept states: parent and ALLOC */
     uint32_t nall;
 } beam;
-
-static uint64_t bhash(const uint64_t *b, uint32_t w)
-{
-    uint64_t h = 0x2545f4914f6cdd1dULL;
-    for (uint32_t i = 0; i < w; i++) h = (h ^ b[i]) * 0x9e3779b97f4a7c15ULL;
-    return h ^ (h >> 29);
-}
 
 static int ready_in(const piece *P, const uint64_t *b, uint32_t v)
 {
@@ -69,34 +64,32 @@ static int cmp_state(const bstate *x, const bstate *y)
 
 static int cmp_state_q(const void *x, const void *y) { return cmp_state(x, y); }
 
-/* Adds the child (in nbits at place next->bits) unless an equal set is
- * kept already, keeping the better of the two. */
-static void offer(beam *B, bstate c, size_t hmask)
+/* Adds the child (its set in nset's room for the next state) unless an
+ * equal set is kept already, keeping the better of the two. */
+static void offer(beam *B, bstate c)
 {
-    uint32_t w = B->w;
-    const uint64_t *cb = B->nbits + (size_t)c.bits * w;
-    size_t h = bhash(cb, w) & hmask;
-    for (; B->slot[h] != UINT32_MAX; h = (h + 1) & hmask) {
-        bstate *o = &B->next[B->slot[h]];
-        if (memcmp(B->nbits + (size_t)o->bits * w, cb, (size_t)w * sizeof *cb)) continue;
+    const uint64_t *cb = stateset_at(&B->nset, c.bits);
+    uint32_t k = stateset_find(&B->nset, cb);
+    if (k != UINT32_MAX) {
+        bstate *o = &B->next[k];
         if (cmp_state(&c, o) < 0) { /* the same set, better: take its place */
             c.bits = o->bits;
             *o = c;
         }
         return;
     }
-    B->slot[h] = B->nnext;
+    stateset_add(&B->nset, cb);
     B->next[B->nnext++] = c;
 }
 
 /* One layer: every kept state's children under ub, the width best kept.
  * 0, or -1 at a limit. */
-static int layer(beam *B, uint32_t width, int64_t ub, size_t hmask)
+static int layer(beam *B, uint32_t width, int64_t ub)
 {
     const piece *P = B->P;
     uint32_t w = B->w;
     B->nnext = 0;
-    memset(B->slot, 0xff, (hmask + 1) * sizeof *B->slot);
+    stateset_clear(&B->nset);
     for (uint32_t i = 0; i < B->ncur && B->nnext < B->cnext; i++) {
         const bstate *s = &B->cur[i];
         const uint64_t *b = B->bits + (size_t)s->bits * w;
@@ -111,8 +104,8 @@ static int layer(beam *B, uint32_t width, int64_t ub, size_t hmask)
                         .up = B->nall - B->ncur + i,
                         .via = a,
                         .bits = B->nnext};
-            uint32_t v = run_into(B, b, a, B->nbits + (size_t)c.bits * w, &c.m);
-            offer(B, c, hmask);
+            uint32_t v = run_into(B, b, a, stateset_at(&B->nset, c.bits), &c.m);
+            offer(B, c);
             if (policy_piece_tick(B->L, v)) return -1;
         }
     }
@@ -120,7 +113,7 @@ static int layer(beam *B, uint32_t width, int64_t ub, size_t hmask)
     if (B->nnext > width) B->nnext = width;
     /* the kept sets to the front of bits, in their order */
     for (uint32_t i = 0; i < B->nnext; i++) {
-        memcpy(B->bits + (size_t)i * w, B->nbits + (size_t)B->next[i].bits * w,
+        memcpy(B->bits + (size_t)i * w, stateset_at(&B->nset, B->next[i].bits),
                (size_t)w * sizeof *B->bits);
         B->next[i].bits = i;
         B->up[B->nall + i] = B->next[i].up;
@@ -138,7 +131,7 @@ int64_t policy_piece_beam(const piece *P, piece_limits *L, uint32_t width, const
                           int64_t m0, uint32_t *path, uint32_t *npath)
 {
     uint32_t w = P->w ? P->w : 1, room = width * 8 + 64, hsize = 1;
-    while (hsize < room * 2) hsize *= 2;
+    while (hsize < room * 2) hsize *= 2; /* the slots of nset's table (stateset_reserve) */
     size_t total = (size_t)width * (P->na + 1) + 1;
     int64_t bytes = (int64_t)((size_t)(width + room) * w * 8 + (size_t)(width + room) * 32 +
                               total * 8 + (size_t)hsize * 4);
@@ -147,22 +140,22 @@ int64_t policy_piece_beam(const piece *P, piece_limits *L, uint32_t width, const
     for (uint32_t x = 0; x < P->na; x++) layers += P->change[P->anode[x]] > 0;
     if (bytes > L->max_bytes / 2 || !layers) return ub;
     beam B = {.P = P, .L = L, .w = w};
+    stateset_init(&B.nset, w);
     B.queue = malloc(((size_t)P->k + 1) * sizeof *B.queue);
-    B.slot = malloc((size_t)hsize * sizeof *B.slot);
+    int nset_ok = !stateset_reserve(&B.nset, room);
     B.bits = malloc((size_t)width * w * sizeof *B.bits);
-    B.nbits = malloc((size_t)room * w * sizeof *B.nbits);
     B.cur = malloc((size_t)room * sizeof *B.cur);
     B.next = malloc((size_t)room * sizeof *B.next);
     B.up = malloc(total * sizeof *B.up);
     B.via = malloc(total * sizeof *B.via);
     B.cnext = room;
-    if (B.queue && B.slot && B.bits && B.nbits && B.cur && B.next && B.up && B.via) {
+    if (B.queue && nset_ok && B.bits && B.cur && B.next && B.up && B.via) {
         memcpy(B.bits, start, (size_t)w * sizeof *B.bits);
         B.cur[0] = (bstate){.g = P->base, .m = m0, .up = UINT32_MAX, .via = UINT32_MAX};
         B.up[0] = UINT32_MAX;
         B.ncur = B.nall = 1;
         uint32_t depth = 0;
-        while (depth < layers && B.ncur && !layer(&B, width, ub, hsize - 1)) depth++;
+        while (depth < layers && B.ncur && !layer(&B, width, ub)) depth++;
         if (depth == layers && B.ncur && B.cur[0].g < ub) { /* the best complete order */
             ub = B.cur[0].g;
             *npath = depth;
@@ -171,9 +164,8 @@ int64_t policy_piece_beam(const piece *P, piece_limits *L, uint32_t width, const
         }
     }
     free(B.queue);
-    free(B.slot);
+    stateset_free(&B.nset);
     free(B.bits);
-    free(B.nbits);
     free(B.cur);
     free(B.next);
     free(B.up);

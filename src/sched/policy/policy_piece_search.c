@@ -11,6 +11,7 @@
 #include "policy_piece.h"
 #include <stdlib.h>
 #include <string.h>
+#include "util/stateset.h"
 
 typedef struct cand {
     int64_t cm, top, f; /* memory after; as it runs; the least peak through it */
@@ -36,11 +37,9 @@ typedef struct dfs {
     uint32_t *rlpos, *queue;
     int64_t m;
     uint32_t depth;
-    int table;      /* keep a table of states */
-    uint64_t *bits; /* [cap * w] */
-    int64_t *val;   /* [cap] proven: every way on from it peaks at least this */
-    uint32_t count, cap, *slot;
-    size_t hmask;
+    int table;     /* keep a table of states */
+    stateset seen; /* the states of the table */
+    int64_t *val;  /* [seen.cap] proven: every way on from it peaks at least this */
     frame *fr;
     uint32_t nfr;
     cand *cs;
@@ -120,46 +119,22 @@ static void undo(dfs *D, uint32_t nrun, uint32_t nrem, uint32_t nlog, int64_t m)
     D->m = m;
 }
 
-static uint64_t hash_bits(const uint64_t *b, uint32_t w)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (uint32_t i = 0; i < w; i++) {
-        h ^= b[i] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-        h *= 0xbf58476d1ce4e5b9ULL;
-    }
-    return h ^ (h >> 31);
-}
-
 /* Doubles the table, within the memory limit. 0, or -1 (L->stopped set). */
 static int grow(dfs *D)
 {
-    uint32_t w = D->P->w, nc = D->cap ? D->cap * 2 : 1024;
-    size_t per = (size_t)w * sizeof *D->bits + sizeof *D->val + 2 * sizeof *D->slot;
+    uint32_t w = D->P->w, cap = D->seen.cap, nc = cap ? cap * 2 : 1024;
+    size_t per = (size_t)w * sizeof(uint64_t) + sizeof *D->val + 2 * sizeof(uint32_t);
     if ((int64_t)(per * nc) > D->L->max_bytes || nc > UINT32_MAX / 4) {
         D->L->stopped = SOLVE_MEMORY;
         return -1;
     }
-    uint64_t *bits = realloc(D->bits, (size_t)nc * w * sizeof *bits);
-    if (bits) D->bits = bits;
     int64_t *val = realloc(D->val, (size_t)nc * sizeof *val);
     if (val) D->val = val;
-    uint32_t *slot = malloc((size_t)nc * 2 * sizeof *slot);
-    if (!bits || !val || !slot) {
-        free(slot);
+    if (!val || stateset_reserve(&D->seen, nc)) {
         D->L->stopped = SOLVE_MEMORY;
         return -1;
     }
-    free(D->slot);
-    D->slot = slot;
-    D->hmask = (size_t)nc * 2 - 1;
-    memset(slot, 0xff, (size_t)nc * 2 * sizeof *slot);
-    for (uint32_t i = 0; i < D->count; i++) {
-        size_t h = hash_bits(D->bits + (size_t)i * w, w) & D->hmask;
-        while (slot[h] != UINT32_MAX) h = (h + 1) & D->hmask;
-        slot[h] = i;
-    }
-    D->cap = nc;
-    policy_piece_tick(D->L, (uint64_t)D->count * w);
+    policy_piece_tick(D->L, (uint64_t)D->seen.n * w);
     return 0;
 }
 
@@ -169,19 +144,15 @@ static uint32_t lookup(dfs *D)
 {
     if (!D->table) return UINT32_MAX;
     uint32_t w = D->P->w;
-    if (D->count + 1 > D->cap && grow(D)) return UINT32_MAX;
+    if (D->seen.n + 1 > D->seen.cap && grow(D)) return UINT32_MAX;
     if (D->L->states + 1 > D->L->max_states) {
         D->L->stopped = SOLVE_STATES;
         return UINT32_MAX;
     }
-    size_t h = hash_bits(D->cur, w) & D->hmask;
-    for (; D->slot[h] != UINT32_MAX; h = (h + 1) & D->hmask)
-        if (!memcmp(D->bits + (size_t)D->slot[h] * w, D->cur, (size_t)w * sizeof *D->cur))
-            return D->slot[h];
-    uint32_t i = D->count++;
+    uint32_t i = stateset_find(&D->seen, D->cur);
+    if (i != UINT32_MAX) return i;
+    i = stateset_add(&D->seen, D->cur);
     D->L->states++;
-    memcpy(D->bits + (size_t)i * w, D->cur, (size_t)w * sizeof *D->cur);
-    D->slot[h] = i;
     D->val[i] = policy_piece_bound_after(D->P, D->cur, D->scratch);
     policy_piece_tick(D->L, (uint64_t)D->P->na * D->P->wb + w);
     return i;
@@ -335,6 +306,7 @@ static int dfs_init(dfs *D, const piece *P, piece_limits *L)
     D->P = P;
     D->L = L;
     D->table = k <= PIECE_TABLE_MAX && P->na;
+    stateset_init(&D->seen, w);
     D->cur = calloc((size_t)w + P->wb + 1, sizeof *D->cur);
     D->scratch = D->cur + w;
     D->ready = malloc(((size_t)k + 1) * sizeof *D->ready);
@@ -371,9 +343,8 @@ static void dfs_free(dfs *D)
     free(D->rlpos);
     free(D->queue);
     free(D->fr);
-    free(D->bits);
+    stateset_free(&D->seen);
     free(D->val);
-    free(D->slot);
     free(D->cs);
 }
 
