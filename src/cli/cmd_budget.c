@@ -3,7 +3,6 @@
  * the solver finds; the plan checked by the independent replay (budget_check), then written as
  * text or JSON. Exports cmd_budget. */
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"

@@ -83,7 +83,7 @@ int app_budget_peak(app_budget *b, char *msg, size_t cap)
 }
 
 /* budget_fit's answer in the view's words into msg: -1, or 0 when there is a plan. */
-static int said(const app_budget *b, const budget_result *res, int failed, char *msg, size_t cap)
+static int said(const budget_result *res, int failed, char *msg, size_t cap)
 {
     char a1[32], a2[32];
     const char *solver = DEFAULT_TUI_BUDGET_SOLVER;
@@ -104,7 +104,6 @@ static int said(const app_budget *b, const budget_result *res, int failed, char 
     else
         snprintf(msg, cap, "%s found no plan that fits in %s; none fits under %s (%.90s)", solver,
                  a1, a2, res->out.why);
-    (void)b;
     return -1;
 }
 
@@ -114,7 +113,7 @@ static int solve(app_budget *b, int64_t bytes, const solve_ctx *c, char *msg, si
     char err[256];
     budget_result res;
     int failed = fit(b, bytes, c, &res);
-    int r = said(b, &res, failed, msg, cap);
+    int r = said(&res, failed, msg, cap);
     budget_result_free(&res);
     if (r) return -1;
     if (budget_plan_graph(&b->bm, &b->plan, b->bandwidth, &b->pg, &b->map, err, sizeof err)) {
