@@ -195,7 +195,7 @@ static uint32_t check_plan_graph(const budget_model *bm, const budget_plan *p)
     }
     assert_int_equal(count[BPG_RUN], bm->m);
     assert_int_equal(count[BPG_RERUN], st.reruns);
-    uint64_t moves[4] = {0};
+    uint64_t moves[5] = {0};
     for (size_t e = 0; e < p->n; e++) moves[p->ev[e].op]++;
     assert_int_equal(count[BPG_OFFLOAD], moves[BUDGET_OFFLOAD]);
     assert_int_equal(count[BPG_FETCH], moves[BUDGET_FETCH]);

@@ -223,14 +223,14 @@ static int load_plan(loader *L, const cJSON *root, replay_result *res)
     for (const cJSON *e = ev->child; e; e = e->next, k++) {
         const cJSON *op = cJSON_GetArrayItem(e, 0), *x = cJSON_GetArrayItem(e, 1);
         int found = -1;
-        for (int o = BUDGET_RUN; op && cJSON_IsString(op) && o <= BUDGET_FETCH; o++)
+        for (int o = BUDGET_RUN; op && cJSON_IsString(op) && o <= BUDGET_HOST; o++)
             if (!strcmp(op->valuestring, budget_op_word((uint32_t)o))) found = o;
         if (!cJSON_IsArray(e) || cJSON_GetArraySize(e) != 2 || found < 0 || !cJSON_IsNumber(x) ||
             x->valuedouble != floor(x->valuedouble) || x->valuedouble < 0 ||
             x->valuedouble > (double)IO_INT_MAX)
             return bad(L,
                        "budget_plan: events[%zu] is not [\"run\", Id] or [\"free\" | \"offload\" "
-                       "| \"fetch\", BufId]",
+                       "| \"fetch\" | \"host\", BufId]",
                        k);
         res->plan_op[k] = (uint8_t)found;
         res->plan_x[k] = (int64_t)x->valuedouble;

@@ -12,8 +12,11 @@
 #include "sched/graph/graph.h"
 #include "sched/graph/solve.h"
 
-/* Events; x is a compute node's index (RUN) or a buffer's index (the others). */
-enum { BUDGET_RUN, BUDGET_FREE, BUDGET_OFFLOAD, BUDGET_FETCH };
+/* Events; x is a compute node's index (RUN) or a buffer's index (the others). HOST: a buffer
+ * present from the start starts on the host instead (its copy there, version 0; its first use
+ * fetches it), as ZeRO-Offload's and FSDP's weights and optimizer state do: only before every
+ * other event of the plan, and the start's bytes count only what starts on the device. */
+enum { BUDGET_RUN, BUDGET_FREE, BUDGET_OFFLOAD, BUDGET_FETCH, BUDGET_HOST };
 typedef struct budget_event {
     uint32_t op;
     uint32_t x;
@@ -27,7 +30,7 @@ typedef struct budget_plan {
 /* Appends an event: 0, or -1 out of memory. */
 int budget_plan_push(budget_plan *p, uint32_t op, uint32_t x);
 void budget_plan_free(budget_plan *p);
-/* "run", "free", "offload", "fetch". */
+/* "run", "free", "offload", "fetch", "host". */
 const char *budget_op_word(uint32_t op);
 
 /* What may be used to fit (--allow). */
@@ -52,7 +55,8 @@ enum { BUDGET_ALLOW_RECOMPUTE = 1, BUDGET_ALLOW_OFFLOAD = 2 };
  *   versions of a buffer share its bytes: one at most is present, and a node that writes one
  *   overwrites the one present (the k-th change consumes version k - 1);
  * - the buffers the graph never frees (no FREE) must be present at the end, at their last
- *   version.
+ *   version: on the device, or on the host (a copy of that version offloaded, as ZeRO-Offload
+ *   keeps weights and optimizer state).
  * Logical buffers [0, nbufs) are the buffers' versions 0 (index for index), the later versions
  * come after them. */
 typedef struct budget_model {
@@ -72,7 +76,8 @@ typedef struct budget_model {
     uint8_t *rerunnable;       /* [n] */
     uint8_t *keep;     /* [nl] the last version of a buffer never freed: present at the end */
     int64_t *lastread; /* [nl] the place of its last reader (else its producer's), or -1 */
-    int64_t initial;   /* bytes present at the start (buffers without a producer) */
+    int64_t initial;   /* bytes present at the start (buffers without a producer), before any
+                          starts on the host (BUDGET_HOST) */
 } budget_model;
 
 /* Buffer b's last version (a logical buffer). */
@@ -110,8 +115,10 @@ typedef struct budget_stats {
 /* Replays plan p on bm's graph with nothing from the solver that made it: every event legal
  * (a run's reads present at the versions it reads, a node's first run after the first runs of
  * the compute nodes before it along the Edges, only rerunnable nodes run again, free and
- * offload of a present buffer, fetch of one offloaded: the version last offloaded), every
- * compute node run, the never-freed buffers present at the end at their last version (a run
+ * offload of a present buffer, fetch of one offloaded: the version last offloaded; host of a
+ * buffer present from the start, before any other event), every compute node run, the
+ * never-freed buffers present at the end at their last version, on the device or as the host's
+ * copy (a run
  * that writes a buffer present writes over its version); the peak, the reruns and the time
  * (compute in plan order on one stream; offloads and fetches one at a time on the transfer
  * stream at bandwidth bytes/s, an offload once the buffer is made; a run after the fetches it
@@ -133,6 +140,10 @@ int budget_given_plan(const budget_model *bm, budget_plan *p);
  * a compute node's reads and writes together (present when it runs) and of the never-freed
  * buffers together (present at the end). */
 int64_t budget_lower_bound(const budget_model *bm);
+/* The same for the plans that use what allow allows (BUDGET_ALLOW_*): with offload, the bytes at
+ * the start and the never-freed ones together need not be on the device (they may start and
+ * end on the host), so only a node's reads and writes count. */
+int64_t budget_lower_bound_allow(const budget_model *bm, unsigned allow);
 
 /* What a solver says. */
 typedef struct budget_outcome {
@@ -241,7 +252,8 @@ int budget_best(BUDGET_SOLVER_ARGS);
 
 /* The plan as a memtris graph (budget_graph.c). Node Ids ascend in the plan's event order, so
  * that policy given replays the plan and peaks where budget_check says. The buffers present
- * from the start are ALLOCed first; a first run keeps its node's Op, Name, Latency, Stream,
+ * from the start are ALLOCed first (but those that start on the host: their first fetch makes
+ * them, under their own BufId); a first run keeps its node's Op, Name, Latency, Stream,
  * Phase and Rerun; a rerun is a new compute node named "NAME (rerun)"; a buffer made again (by
  * a rerun or a fetch) is a new ALLOC with a new BufId (past the input's largest), named
  * "NAME (rerun)" or "NAME (fetched)", its Size and Category kept, read by the later readers; a

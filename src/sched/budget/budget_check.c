@@ -1,5 +1,6 @@
 /* budget_check.c: the independent replay of a memory budget's plan: every event legal, every
- * compute node run, the never-freed buffers present at the end; the peak, the reruns, the
+ * compute node run, the never-freed buffers present at the end (on the device or the host); the
+ * peak, the reruns, the
  * offloaded bytes and the time in the plan's timeline model. Knows nothing of the solver that
  * made the plan. Exports budget_check. */
 #define _GNU_SOURCE
@@ -180,16 +181,42 @@ static int check_order(replay *r)
     return bad ? -1 : 0;
 }
 
+/* The plan's first events that start buffers on the host: each a buffer present from the start
+ * and on the device still; its copy there is version 0, whole from the start. The count. */
+static size_t start_on_host(replay *r, const budget_plan *p)
+{
+    size_t k = 0;
+    for (; k < p->n && p->ev[k].op == BUDGET_HOST; k++) {
+        const budget_event *e = &p->ev[k];
+        if (e->x >= r->g->nbufs) return fail(r, k, NULL, "no such buffer"), SIZE_MAX;
+        if (r->bm->producer[e->x] != GRAPH_NONE)
+            return fail(r, k, e, "it is not present from the start"), SIZE_MAX;
+        if (!r->present[e->x]) return fail(r, k, e, "it starts on the host already"), SIZE_MAX;
+        r->present[e->x] = 0;
+        r->host[e->x] = 1;
+        r->mem -= r->g->buf_size[e->x];
+        r->transfers = 1;
+    }
+    return k;
+}
+
 static int replay_all(replay *r, const budget_plan *p)
 {
     const graph *g = r->g;
     const budget_model *bm = r->bm;
     for (uint32_t b = 0; b < g->nbufs; b++)
         if (bm->producer[b] == GRAPH_NONE) r->present[b] = 1;
-    r->mem = r->st->peak = bm->initial;
+    r->mem = bm->initial;
+    size_t k0 = start_on_host(r, p);
+    if (k0 == SIZE_MAX) return -1;
+    r->st->peak = r->mem;
     for (size_t k = 0; k < p->n; k++) {
         const budget_event *e = &p->ev[k];
-        int bad = e->op == BUDGET_RUN     ? do_run(r, k, e)
+        int bad = k < k0                  ? 0
+                  : e->op == BUDGET_RUN   ? do_run(r, k, e)
+                  : e->op == BUDGET_HOST  ? fail(r, k, e,
+                                                 "a buffer starts on the host only "
+                                                  "before every other event")
                   : e->op <= BUDGET_FETCH ? do_buffer(r, k, e)
                                           : fail(r, k, NULL, "an unknown event");
         if (bad) return -1;
@@ -202,10 +229,11 @@ static int replay_all(replay *r, const budget_plan *p)
     for (uint32_t b = 0; b < g->nbufs; b++) {
         uint32_t l = budget_last_version(bm, b);
         if (!bm->keep[l]) continue;
+        if (!r->present[b] && r->host[b] && r->host_ver[b] == bm->ver[l]) continue; /* hosted */
         if (!r->present[b])
-            return fail(r, 0, NULL,
-                        "BufId %" PRId64 ", which the graph never frees, is not present",
-                        g->buf_id[b]);
+            return fail(
+                r, 0, NULL, "BufId %" PRId64 ", which the graph never frees, is not present%s",
+                g->buf_id[b], r->host[b] ? " (its copy on the host is of another version)" : "");
         if (r->ver[b] != bm->ver[l]) {
             char want[48], have[48];
             return fail(r, 0, NULL,

@@ -52,7 +52,7 @@ static int prepare(const budget_request *rq, budget_result *res)
     res->free_peak = st.peak;
     res->step_ms = st.makespan_ms;
     res->st = st;
-    res->bound = budget_lower_bound(&res->bm);
+    res->bound = budget_lower_bound_allow(&res->bm, rq->allow);
     MEMTRIS_ASSERT(res->bound <= res->free_peak);
     if ((rq->want & BUDGET_WANT_BASELINES) &&
         (baseline(res, rq->bandwidth, 1, &res->chen, &res->chen_st) ||

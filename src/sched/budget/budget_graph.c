@@ -265,8 +265,10 @@ static int build_nodes(pgraph *q, const budget_plan *p)
     int64_t *ins = malloc(((size_t)bm->rd_off[g->n] + g->nbufs + 1) * sizeof *ins);
     if (!present || !ins) q->oom = 1;
     q->cur = GRAPH_NONE;
+    for (size_t k = 0; !q->oom && k < p->n && p->ev[k].op == BUDGET_HOST; k++)
+        present[p->ev[k].x] = 2; /* starts on the host: no ALLOC until its first fetch */
     for (uint32_t x = 0; !q->oom && x < g->nbufs; x++)
-        if (bm->producer[x] == GRAPH_NONE) {
+        if (bm->producer[x] == GRAPH_NONE && !present[x]) {
             make_buffer(q, x, "");
             present[x] = 1;
         }
@@ -283,6 +285,7 @@ static int build_nodes(pgraph *q, const budget_plan *p)
             free_buffer(q, x);
             present[x] = 0;
             break;
+        case BUDGET_HOST: /* done above */ present[x] = 0; break;
         default:
             transfer(q, x, p->ev[k].op == BUDGET_FETCH);
             present[x] = p->ev[k].op == BUDGET_FETCH;

@@ -32,8 +32,8 @@ void budget_plan_free(budget_plan *p)
 
 const char *budget_op_word(uint32_t op)
 {
-    static const char *const w[] = {"run", "free", "offload", "fetch"};
-    return op < 4 ? w[op] : "?";
+    static const char *const w[] = {"run", "free", "offload", "fetch", "host"};
+    return op < 5 ? w[op] : "?";
 }
 
 void budget_model_free(budget_model *bm)
@@ -307,9 +307,17 @@ int budget_given_plan(const budget_model *bm, budget_plan *p)
 
 int64_t budget_lower_bound(const budget_model *bm)
 {
-    int64_t lb = bm->initial, end = 0;
-    for (uint32_t l = 0; l < bm->nl; l++)
-        if (bm->keep[l]) end += bm->size[l];
+    return budget_lower_bound_allow(bm, BUDGET_ALLOW_RECOMPUTE);
+}
+
+int64_t budget_lower_bound_allow(const budget_model *bm, unsigned allow)
+{
+    int64_t lb = 0, end = 0;
+    if (!(allow & BUDGET_ALLOW_OFFLOAD)) { /* else they may start and end on the host */
+        lb = bm->initial;
+        for (uint32_t l = 0; l < bm->nl; l++)
+            if (bm->keep[l]) end += bm->size[l];
+    }
     if (end > lb) lb = end;
     for (uint32_t s = 0; s < bm->m; s++) {
         uint32_t v = bm->order[s];
