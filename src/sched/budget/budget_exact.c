@@ -10,7 +10,9 @@
  * run, a rerun (of a node with a needed write missing) or a fetch, after evicting an
  * inclusion-minimal set of present buffers that makes room for it (none when it fits: having
  * more present is never worse, as one can free later). With offload allowed every eviction is
- * an offload (a copy on the host only adds moves; transfers cost nothing in the search).
+ * an offload (a copy on the host only adds moves; transfers cost nothing in the search), the
+ * buffers present from the start start on the host where they do not fit on the device, and a
+ * never-freed buffer may end on the host.
  *
  * The cost the search minimises is the sum of the reruns' latencies. With recompute alone that
  * is the plan's extra time, so the search's optimum is proven. With offload the extra time is a
@@ -430,8 +432,8 @@ static int is_goal(const xs *x, uint32_t k)
 {
     if (x->rec[k].nran != x->m) return 0;
     const uint64_t *s = stateset_at(&x->seen, k);
-    for (uint32_t b = 0; b < x->nb; b++)
-        if (x->bm->keep[b] && !bit(PRES(x, s), b)) return 0;
+    for (uint32_t b = 0; b < x->nb; b++) /* with offload, kept on the host will do */
+        if (x->bm->keep[b] && !bit(PRES(x, s), b) && !(x->offload && bit(HOST(x, s), b))) return 0;
     return 1;
 }
 
@@ -441,11 +443,15 @@ static int search(xs *x, uint32_t *goal)
 {
     *goal = GRAPH_NONE;
     memset(x->cur, 0, x->W * 8);
+    /* With offload, what is present from the start and does not fit starts on the host: every
+     * state with some of it on the device is a fetch (costing nothing here) away. */
+    x->host_start = x->offload && x->bm->initial > x->budget;
     for (uint32_t b = 0; b < x->nb; b++)
-        if (x->bm->producer[b] == GRAPH_NONE) set1(PRES(x, x->cur), b);
+        if (x->bm->producer[b] == GRAPH_NONE)
+            set1(x->host_start ? HOST(x, x->cur) : PRES(x, x->cur), b);
     double h;
     int64_t mem;
-    if (x->bm->initial > x->budget || normalize(x, x->cur, &h, &mem)) return 0;
+    if ((!x->host_start && x->bm->initial > x->budget) || normalize(x, x->cur, &h, &mem)) return 0;
     if (add_state(x, x->cur, 0, h, mem, GRAPH_NONE, GRAPH_NONE, 0)) return x->oom ? -1 : 0;
     while (x->open.len) {
         if (limited(x)) return 0;

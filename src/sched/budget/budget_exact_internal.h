@@ -27,7 +27,8 @@ typedef struct xs {
     uint32_t m, nb;   /* nb: logical buffers (every version of every buffer) */
     size_t wr, wp, W; /* words: ran [0, wr), present [wr, wr + wp), host after */
     int offload, recompute, ordered;
-    stateset seen; /* the states found, W words each; rec[k] what is known of state k */
+    int host_start; /* the buffers present from the start start on the host */
+    stateset seen;  /* the states found, W words each; rec[k] what is known of state k */
     xrec *rec;
     size_t limit; /* the most states */
     heap open;    /* states to expand: f, the most run, the most spent (budget_exact.c) */

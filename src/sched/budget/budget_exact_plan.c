@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "budget_exact_internal.h"
+#include "budget_offload.h"
 
 /* The events from state P to state C by act: the evictions and the frees of what act does not
  * touch before it (an offload where C has a new host copy), act, then the frees of what it
@@ -49,25 +50,6 @@ static int emit_step(xs *x, const uint64_t *P, const uint64_t *C, uint32_t act, 
     return bad ? -1 : 0;
 }
 
-/* Every eviction is an offload in the search; one whose copy is never fetched becomes a free
- * (the same plan but for a transfer that only costs time). */
-static int no_idle_copies(xs *x, budget_plan *p)
-{
-    if (!x->offload) return 0;
-    uint8_t *fetched = calloc((size_t)x->nb + 1, 1); /* a later fetch reads the copy */
-    if (!fetched) return -1;
-    for (size_t k = p->n; k-- > 0;) {
-        budget_event *e = &p->ev[k];
-        if (e->op == BUDGET_FETCH) fetched[e->x] = 1;
-        else if (e->op == BUDGET_OFFLOAD) {
-            if (!fetched[e->x]) e->op = BUDGET_FREE;
-            fetched[e->x] = 0;
-        }
-    }
-    free(fetched);
-    return 0;
-}
-
 /* The plan of the path from the start to state k. */
 static int build_plan(xs *x, uint32_t k, budget_plan *p)
 {
@@ -81,13 +63,14 @@ static int build_plan(xs *x, uint32_t k, budget_plan *p)
     int bad = 0;
     const uint64_t *root = stateset_at(&x->seen, path[0]);
     for (uint32_t b = 0; b < x->nb && !bad; b++)
-        if (x->bm->producer[b] == GRAPH_NONE && !bit(PRES(x, root), b))
-            bad = budget_plan_push(p, BUDGET_FREE, x->bm->phys[b]);
+        if (x->bm->producer[b] == GRAPH_NONE && (x->host_start || !bit(PRES(x, root), b)))
+            bad = budget_plan_push(p, x->host_start ? BUDGET_HOST : BUDGET_FREE, x->bm->phys[b]);
     for (t = 1; t < len && !bad; t++)
         bad = emit_step(x, stateset_at(&x->seen, path[t - 1]), stateset_at(&x->seen, path[t]),
                         x->rec[path[t]].act, p);
     free(path);
-    return bad ? -1 : no_idle_copies(x, p);
+    /* every eviction is an offload in the search: those whose copies are never read, frees */
+    return bad ? -1 : x->offload ? budget_offload_tidy(x->bm, p) : 0;
 }
 
 /* What the search came to: the plan (the search's, or the incumbent), the bound, the proof. */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "budget.h"
 #include "budget_greedy_internal.h"
+#include "budget_offload.h"
 #include "util/check.h"
 
 static int stop(gs *s, solve_stop why, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -362,6 +363,8 @@ static int chen_drop(gs *s, uint32_t i)
     return 0;
 }
 
+static int prefetch(gs *s, uint32_t v, uint32_t next);
+
 static int walk(gs *s)
 {
     const budget_model *bm = s->bm;
@@ -375,6 +378,12 @@ static int walk(gs *s)
     s->mem = s->peak = bm->initial;
     s->rerun_ms = 0;
     if (sweep(s, -1)) return -1;
+    /* With offload, what does not fit starts on the host (offloads that budget_offload_tidy
+     * makes BUDGET_HOST events); the peak counts from there. */
+    if (s->mem > s->budget && (s->allow & BUDGET_ALLOW_OFFLOAD)) {
+        if (make_room(s, 0)) return -1;
+        s->peak = s->mem;
+    }
     if (s->mem > s->budget)
         return stop(s, SOLVE_DONE, "the buffers present at the start do not fit");
     for (uint32_t i = 0; i < bm->m; i++) {
@@ -382,6 +391,7 @@ static int walk(gs *s)
         s->place = s->done = i;
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
             if (need(s, bm->rd[e])) return -1;
+        if (i + 1 < bm->m && prefetch(s, v, bm->order[i + 1])) return -1;
         if (run_node(s, v)) return -1;
         s->done = i + 1;
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) unpin(s, bm->rd[e]);
@@ -389,8 +399,57 @@ static int walk(gs *s)
     }
     for (uint32_t b = 0; b < bm->nl; b++) /* what stays is made last, the rest held */
         if (bm->keep[b] && s->present[b]) pin(s, b);
-    for (uint32_t b = 0; b < bm->nl; b++)
-        if (bm->keep[b] && !s->present[b] && need(s, b)) return -1;
+    for (uint32_t b = 0; b < bm->nl; b++) /* the host's copy of that version will do */
+        if (bm->keep[b] && !s->present[b] && !s->host[b] && need(s, b)) return -1;
+    return 0;
+}
+
+/* Whether next reads l. */
+static int reads(const budget_model *bm, uint32_t next, uint32_t l)
+{
+    for (uint32_t e = bm->rd_off[next]; e < bm->rd_off[next + 1]; e++)
+        if (bm->rd[e] == l) return 1;
+    return 0;
+}
+
+/* Room for bytes more by evicting only what costs nothing to leave (a copy of it on the host:
+ * the eviction key 0) and next does not read: 1 when it fits so, else 0; -1 on a stop. */
+static int free_room(gs *s, int64_t bytes, uint32_t next)
+{
+    while (s->mem + bytes > s->budget) {
+        if (!s->h.len || s->h.a[0].k[0] != 0 || reads(s->bm, next, s->h.a[0].node)) return 0;
+        uint32_t b = heap_pop(&s->h).node;
+        s->inheap[b] = 0;
+        if (drop(s, b, BUDGET_FREE)) return -1;
+    }
+    return 1;
+}
+
+/* Before v runs, the reads of the node after it (next) that the host holds are fetched where
+ * they fit beside v's writes, evicting only what costs nothing to leave: the copy then runs
+ * while v computes (budget_check's transfer stream), not before next. Offered for eviction as
+ * usual. */
+static int prefetch(gs *s, uint32_t v, uint32_t next)
+{
+    const budget_model *bm = s->bm;
+    int64_t more = 0;
+    for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
+        if (!s->present[bm->wr[e]]) more += bm->size[bm->wr[e]];
+    for (uint32_t e = bm->rd_off[next]; e < bm->rd_off[next + 1]; e++) {
+        uint32_t l = bm->rd[e];
+        if (s->present[l] || !s->host[l] || other_version(s, l, GRAPH_NONE) != GRAPH_NONE) continue;
+        for (uint32_t w = bm->wr_off[v]; w < bm->wr_off[v + 1]; w++)
+            if (bm->phys[bm->wr[w]] == bm->phys[l]) l = GRAPH_NONE; /* v writes it */
+        if (l == GRAPH_NONE) continue;
+        int room = free_room(s, more + bm->size[l], next);
+        if (room < 0) return -1;
+        if (!room) continue;
+        if (emit(s, BUDGET_FETCH, bm->phys[l])) return -1;
+        s->present[l] = 1;
+        s->mem += bm->size[l];
+        if (s->mem > s->peak) s->peak = s->mem;
+        offer(s, l);
+    }
     return 0;
 }
 
@@ -560,6 +619,8 @@ static int attempt(gs *s)
         dead_places(s);
         dead_buckets(s);
         s->o->found = walk(s) == 0;
+        if (s->o->found && (s->allow & BUDGET_ALLOW_OFFLOAD) && budget_offload_tidy(s->bm, s->p))
+            s->oom = 1;
     }
     heap_free(&s->h);
     free(s->present);
