@@ -19,3 +19,9 @@ def cnn():
                          nn.Conv2d(8, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 8, 3, padding=1), nn.Tanh(),
                          nn.Conv2d(8, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
                          nn.Dropout(0.25), nn.Linear(8 * 4 * 4, 10))
+
+
+def wide():
+    """Three Linear layers on a small batch: the weights, their gradients and Adam's state
+    outweigh the activations, so that a budget of 40% needs them on the host."""
+    return nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(), nn.Linear(128, 10))

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
 #include "sched/budget/budget.h"
@@ -42,6 +43,33 @@ static const char *STEP =
     "\"Latency\":1},"
     "{\"Id\":22,\"Op\":\"FREE\",\"BufId\":10}],\"Edges\":[[4,5],[6,7],[8,9],[10,12],[11,12],[14,15]"
     ",[5,7],[7,9],[9,12],[12,15],[15,19],[19,21],[12,13],[15,16],[15,17],[15,18],[19,20],[21,22]]}";
+
+/* STEP as fx2memtris exports a step: the Input node (Id 5) makes the weights and state too, and
+ * they are freed at the end. Recompute alone, that node's 410 B are the bound. */
+/* STEP with three changes: Input's Inputs, the FREEs after the last node, the edges. */
+static char *exported(void)
+{
+    const char *from[] = {"\"Inputs\":[5],", "\"BufId\":10}],", "[21,22]]"};
+    const char *to[] = {
+        "\"Inputs\":[5,1,2,3,4],",
+        "\"BufId\":10},{\"Id\":23,\"Op\":\"FREE\",\"BufId\":1},"
+        "{\"Id\":24,\"Op\":\"FREE\",\"BufId\":2},{\"Id\":25,\"Op\":\"FREE\",\"BufId\":3},"
+        "{\"Id\":26,\"Op\":\"FREE\",\"BufId\":4}],",
+        "[21,22],[0,5],[1,5],[2,5],[3,5],[21,23],[21,24],[21,25],[21,26]]"};
+    char *out = malloc(strlen(STEP) + 400), *w = out;
+    const char *r = STEP;
+    assert_non_null(out);
+    for (int k = 0; k < 3; k++) {
+        const char *at = strstr(r, from[k]);
+        assert_non_null(at);
+        memcpy(w, r, (size_t)(at - r));
+        w += at - r;
+        w += sprintf(w, "%s", to[k]);
+        r = at + strlen(from[k]);
+    }
+    strcpy(w, r);
+    return out;
+}
 
 /* Four layers (Ids 7, 10, 13, 16), each reading its weight (BufIds 1 to 4, 100 B, present from
  * the start, never freed) and the activation before; 1 ms each. */
@@ -140,7 +168,9 @@ static void checker_host_start_and_end(void **state)
     const char *late[] = {"h2", "r5", "h1"};
     expect_error(&bm, late, 3, "event 3 (host BufId 1): a buffer starts on the host only before");
     const char *made[] = {"h6"};
-    expect_error(&bm, made, 1, "event 1 (host BufId 6): it is not present from the start");
+    expect_error(
+        &bm, made, 1,
+        "event 1 (host BufId 6): it is neither present from the start nor made by an Input");
     const char *twice[] = {"h1", "h1"};
     expect_error(&bm, twice, 2, "event 2 (host BufId 1): it starts on the host already");
     const char *unfetched[] = {"h1", "r5", "r7"};
@@ -243,6 +273,46 @@ static void below_the_weights(void **state)
     graph_free(g);
 }
 
+/* An exported step: with offload the Input node leaves weights and state on the host (host
+ * events; the checker, the plan graph and policy given agree), so greedy and exact fit in the
+ * updates' 300 B, under the Input's 410 B; at 299 B exact's search proves that none fits. */
+static void input_leaves_them_on_the_host(void **state)
+{
+    (void)state;
+    char *json = exported();
+    graph *g = tu_load_text(json);
+    free(json);
+    budget_model bm;
+    budget_stats st;
+    budget_proof pf;
+    size_t hosted;
+    char err[256];
+    const unsigned both = BUDGET_ALLOW_RECOMPUTE | BUDGET_ALLOW_OFFLOAD;
+    assert_int_equal(budget_model_init(&bm, g, err, sizeof err), 0);
+    assert_int_equal(bm.initial, 0);
+    assert_int_equal(budget_lower_bound(&bm), 410);
+    assert_int_equal(budget_lower_bound_allow(&bm, both), 300);
+    assert_true(solved(&bm, budget_greedy, 300, both, &st, &hosted, NULL));
+    assert_true(hosted >= 1);
+    assert_true(solved(&bm, budget_exact, 300, both, &st, &hosted, &pf));
+    assert_true(hosted >= 1);
+    assert_false(solved(&bm, budget_exact, 299, both, &st, &hosted, &pf));
+    assert_true(pf.proven);
+    /* By hand: a left on the host by its Input, fetched for f1. */
+    const char *ok[] = {"h5", "r5", "g5", "r7"};
+    budget_plan p = {0};
+    int64_t after[4];
+    script(g, &p, ok, 4);
+    if (budget_check_memory(&bm, &p, BUDGET_BANDWIDTH, &st, after, err, sizeof err) == 0)
+        fail_msg("a partial plan passed");
+    assert_true(strstr(err, "never runs") != NULL);
+    budget_plan_free(&p);
+    const char *unfetched[] = {"h5", "r5", "r7"};
+    expect_error(&bm, unfetched, 3, "event 3 (run Id 7): it reads BufId 5, which is not present");
+    budget_model_free(&bm);
+    graph_free(g);
+}
+
 /* Four layers at 230 B, room for two weights: each weight fetched from the host, 0.5 ms a copy
  * (200 kB/s) under 1 ms layers. Greedy fetches a layer's weight while the layer before computes
  * where room allows, so at most one copy waits (0.5 ms), not all four (2 ms). */
@@ -283,6 +353,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(checker_host_start_and_end),
         cmocka_unit_test(bound_with_offload),
         cmocka_unit_test(below_the_weights),
+        cmocka_unit_test(input_leaves_them_on_the_host),
         cmocka_unit_test(prefetch_hides_fetches),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);

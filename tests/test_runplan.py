@@ -136,6 +136,36 @@ for spec, shape in MODELS:
 check(("rerun", "runplan_nets:mlp") in saved and ("offload", "runplan_nets:cnn") in saved,
       f"plans with reruns and with offload ran on both models: {sorted(saved)}")
 
+# Below the weights: on a step whose weights, gradients and Adam's state outweigh its
+# activations, 60% of the budget-free peak is under every plan of reruns alone (the Input makes
+# the weights and state together); with offload the plan leaves some on the host ("host"
+# events: the Input leaves them there, their first use fetches them) and runs bit for bit,
+# within its budget, nothing on the device at the start.
+g = export("runplan_nets:wide", [4, 64], "adam")
+gpath = os.path.join(tmp, "wide-adam.json")
+with open(gpath, "w") as f:
+    json.dump(g, f)
+r = memtris("budget", gpath, "-b", "60%", "-f", "json")
+alone = json.loads(r.stdout) if r.stdout else {}
+r = memtris("budget", gpath, "-b", "60%", "--allow", "recompute,offload", "-f", "json", "--time-limit", "2")
+plan = json.loads(r.stdout) if r.stdout else {}
+hosted = [e[1] for e in plan.get("events", []) if e[0] == "host"]
+check(alone.get("feasible") is False and alone.get("proven_infeasible") and plan.get("feasible") and
+      plan["peak"] < alone["least_budget_bound"] and hosted and plan["initial"] == 0,
+      f"wide-adam at 60%: no plan of reruns alone, one with offload below its bound, weights on the "
+      f"host: {alone.get('why')} {plan.get('peak')} {hosted}")
+if plan.get("feasible"):
+    tr = runplan.Traced("runplan_nets:wide", [4, 64], "adam", "sum", 0, repeats=1)
+    tr.bind(g)
+    try:
+        events, predicted = runplan.budget_plan(tr, plan, "p.json")
+        res = runplan.run_plan(tr, events, predicted, dict(plan))
+        within(res, "wide-adam, budget 60% (recompute,offload)", plan["budget"])
+        check(res["start"]["live"] == 0 and res["start"]["measured"] == 0,
+              f"wide-adam: what starts on the host is not on the device at the start: {res['start']}")
+    except runplan.RunError as e:
+        check(False, f"wide-adam, budget 60% with weights on the host runs: {e}")
+
 
 # ------------------------------------------------------------ the command line
 class Result:

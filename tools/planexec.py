@@ -1,6 +1,7 @@
 """planexec.py: runplan.py's engine. It executes the aten ops of a training
 step that fxtrain.py traced, on real tensors, one memtris event at a time
-(an order's steps or a budget plan's run, free, offload and fetch), and
+(an order's steps or a budget plan's run, free, offload and fetch, and its
+weights and state that start on the host), and
 measures memory after every event two ways: the bytes of the live tensors'
 storages (each storage once) and the allocator's (on the CPU torch.profiler's
 allocations, profile_memory; on CUDA torch.cuda.memory_allocated, its peak
@@ -235,12 +236,24 @@ class Run:
         self.present.discard(b)
         self.gone[b] = self.event
 
-    def start(self):
-        """A budget plan's start: what no run makes is present."""
+    def start(self, hosted=()):
+        """A budget plan's start: what no run makes is present, but the BufIds
+        in hosted (the plan's "host" events) start on the host, and their Input
+        leaves them there: copied there as an offload copies, counted as taken
+        in and given back at once, so that the allocator's reading holds only
+        what is on the device."""
         self.budget = True
         for ph in list(self.pending):
-            if self.bd.producer.get(ph) is None:
-                self.enter(ph)
+            b = self.bd.value[ph]
+            if b not in hosted:                 # what its Input makes waits for it
+                if self.bd.producer.get(ph) is None:
+                    self.enter(ph)
+                continue
+            t = self.pending.pop(ph)
+            self.entered += t.storage().nbytes()
+            self.final[ph] = t.detach().cpu().numpy().copy()     # its value, should it stay there
+            self.host[b] = host_copy(t, self.device)
+            del t
 
     # -------------------------------------------------------- events
     def run(self, i, why):
@@ -331,13 +344,7 @@ class Run:
             return
         t = self.base[b]
         self.keep_final(b)              # a weight or state that stays on the host ends as copied
-        whole = whole_storage(t)
-        if self.device.type == "cuda":
-            copy = torch.empty(whole.shape, dtype=t.dtype, pin_memory=True)
-            copy.copy_(whole)
-        else:                                  # outside torch's allocator: leaves what is measured
-            copy = whole.numpy().copy()
-        self.host[b] = (copy, t.dtype, t.shape, t.stride(), t.storage_offset())
+        self.host[b] = host_copy(t, self.device)
         self.drop(b)
 
     def fetch(self, b, why):
@@ -371,6 +378,18 @@ class Run:
             self.final[ph] = t.detach().cpu().numpy().copy()
 
 
+def host_copy(t, device):
+    """Tensor t's whole storage copied to the host: (copy, dtype, shape,
+    stride, offset), what fetch makes it again from."""
+    whole = whole_storage(t)
+    if device.type == "cuda":
+        copy = torch.empty(whole.shape, dtype=t.dtype, pin_memory=True)
+        copy.copy_(whole)
+    else:                                  # outside torch's allocator: leaves what is measured
+        copy = whole.numpy().copy()
+    return (copy, t.dtype, t.shape, t.stride(), t.storage_offset())
+
+
 def get_states(device):
     return (torch.get_rng_state(), torch.cuda.get_rng_state(device) if device.type == "cuda" else None)
 
@@ -396,7 +415,7 @@ def execute(run, events, on_event=None, budget=False):
     """Runs events [(kind, x, id)] in turn (a budget plan's after what
     exists before the step is present); on_event(k) after each."""
     if budget:
-        run.start()
+        run.start({x for kind, x, _ in events if kind == "host"})
         if on_event:
             on_event(-1)
     for k, (kind, x, _) in enumerate(events):
@@ -411,6 +430,9 @@ def execute(run, events, on_event=None, budget=False):
                 run.free(x, why)
             elif kind == "offload":
                 run.offload(x, why)
+            elif kind == "host":            # done at the start
+                if x not in run.host:
+                    raise PlanError(f"{why}: {run.bd.label(x)} is not present from the start")
             else:
                 run.fetch(x, why)
         except RuntimeError as e:      # torch's: out of memory, a kernel's refusal

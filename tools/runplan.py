@@ -19,7 +19,9 @@ does), and executes the traced aten ops in the plan's order
   rerun computes the node again from what is present), free, offload and
   fetch (on CUDA to and from pinned host memory; on the CPU the copy is held
   as a NumPy array outside torch's allocator, so its bytes leave what is
-  measured).
+  measured), and host: a weight or optimizer state that starts on the host
+  (copied there before the start is measured; its first use fetches it). A
+  never-freed tensor the plan leaves on the host is compared as copied there.
 A plan whose event needs a tensor that is not present is refused with the
 event's number and why. After each event it measures the bytes of the live
 tensors' storages (each storage once) and, independently, the allocator's
@@ -258,9 +260,10 @@ def budget_plan(tr, plan, pname):
         raise RunError(f"{pname} is not 'memtris budget -f json' output with a plan (\"events\" and \"memory\")")
     out = []
     for k, e in enumerate(events):
-        if not (isinstance(e, list) and len(e) == 2 and e[0] in ("run", "free", "offload", "fetch")
+        if not (isinstance(e, list) and len(e) == 2 and e[0] in ("run", "free", "offload", "fetch", "host")
                 and isinstance(e[1], int)):
-            raise RunError(f"{pname}: event {k + 1} is not [\"run\", Id] or [\"free\"|\"offload\"|\"fetch\", BufId]")
+            raise RunError(f"{pname}: event {k + 1} is not [\"run\", Id] or "
+                           f"[\"free\"|\"offload\"|\"fetch\"|\"host\", BufId]")
         if e[0] == "run" and e[1] not in tr.bd.fx:
             raise RunError(f"{pname}: event {k + 1} runs Id {e[1]}, no compute node of the graph")
         if e[0] != "run" and e[1] not in tr.bd.size:

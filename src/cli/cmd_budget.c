@@ -27,9 +27,11 @@ static const char help_options[] =
     "   or: memtris budget FILE --sweep [--points N] [--svg FILE.svg] [options]\n"
     "Fit one training step (any graph) into SIZE bytes of device memory: free\n"
     "buffers and run their producers again when they are next needed\n"
-    "(recompute), or copy them to the host and back (offload), with the least\n"
-    "extra time the solver finds. Prints the plan, event by event, its peak and\n"
-    "its extra time; every plan is checked by an independent replay first.\n"
+    "(recompute), or copy them to the host and back (offload: weights and\n"
+    "optimizer state may also start and end there, as ZeRO-Offload keeps them),\n"
+    "with the least extra time the solver finds. Prints the plan, event by\n"
+    "event, its peak and its extra time; every plan is checked by an\n"
+    "independent replay first.\n"
     "\n"
     "  -b, --budget SIZE   bytes (1048576, 8MiB, 1.5G) or N% of the budget-free\n"
     "                      peak (the given order's, each buffer freed after its\n"
@@ -80,9 +82,10 @@ static const char help_model[] =
     "       \"extra_ms\", \"reruns\"} or null, \"cheap_recompute\" (the same),\n"
     "       \"feasible\", \"peak\",\n"
     "       \"extra_ms\", \"reruns\", \"offloaded_bytes\", \"proven_optimal\",\n"
-    "       \"lower_bound_ms\", \"bandwidth\", \"initial\" (bytes present at the start),\n"
+    "       \"lower_bound_ms\", \"bandwidth\", \"initial\" (bytes on the device at the start),\n"
     "       \"events\": [[\"run\", Id] | [\"free\", BufId] | [\"offload\", BufId] |\n"
-    "       [\"fetch\", BufId], ...], \"memory\": [bytes after each event]}; without a plan\n"
+    "       [\"fetch\", BufId] | [\"host\", BufId] (starts on the host), ...],\n"
+    "       \"memory\": [bytes after each event]}; without a plan\n"
     "       {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\",\n"
     "       \"cheap_recompute\", \"feasible\": false,\n"
     "       \"proven_infeasible\", \"least_budget\" (null unless known),\n"
@@ -279,7 +282,7 @@ static void print_json(const budget_job *j)
     jw_key(&w, "lower_bound_ms");
     cli_jw_ms(&w, lower_bound(r));
     jw_kint(&w, "bandwidth", (int64_t)j->rq.bandwidth);
-    jw_kint(&w, "initial", r->bm.initial);
+    jw_kint(&w, "initial", r->st.start);
     jw_key(&w, "events");
     jw_array(&w);
     for (size_t k = 0; k < r->plan.n; k++) {

@@ -13,9 +13,10 @@
 #include "sched/graph/solve.h"
 
 /* Events; x is a compute node's index (RUN) or a buffer's index (the others). HOST: a buffer
- * present from the start starts on the host instead (its copy there, version 0; its first use
- * fetches it), as ZeRO-Offload's and FSDP's weights and optimizer state do: only before every
- * other event of the plan, and the start's bytes count only what starts on the device. */
+ * that may start on the host (budget_model.hostable) starts there (its copy there, version 0;
+ * its first use fetches it; the Input node that makes it leaves it there), as ZeRO-Offload's
+ * and FSDP's weights and optimizer state do: only before every other event of the plan, and
+ * the start's bytes count only what starts on the device. */
 enum { BUDGET_RUN, BUDGET_FREE, BUDGET_OFFLOAD, BUDGET_FETCH, BUDGET_HOST };
 typedef struct budget_event {
     uint32_t op;
@@ -76,6 +77,9 @@ typedef struct budget_model {
     uint8_t *rerunnable;       /* [n] */
     uint8_t *keep;     /* [nl] the last version of a buffer never freed: present at the end */
     int64_t *lastread; /* [nl] the place of its last reader (else its producer's), or -1 */
+    uint8_t *hostable; /* [nbufs] may start on the host (BUDGET_HOST): present from the start,
+                          or made by a node of Op Input (the step's inputs, weights and state,
+                          there before the step: that node then leaves it on the host) */
     int64_t initial;   /* bytes present at the start (buffers without a producer), before any
                           starts on the host (BUDGET_HOST) */
 } budget_model;
@@ -105,6 +109,8 @@ void budget_model_free(budget_model *bm);
 /* What a plan comes to, from the checker's replay. */
 typedef struct budget_stats {
     int64_t peak;            /* the most bytes present, after any event (or at the start) */
+    int64_t start;           /* the bytes on the device at the start (less what starts on the
+                                host: BUDGET_HOST) */
     double extra_ms;         /* makespan minus the budget-free schedule's (sum of latencies) */
     double makespan_ms;      /* the plan's, in the timeline model of budget_check */
     uint64_t reruns;         /* runs of a node after its first */

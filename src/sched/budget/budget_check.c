@@ -15,6 +15,7 @@ typedef struct replay {
     const budget_model *bm;
     const graph *g;
     uint8_t *present, *host;
+    uint8_t *hosted;    /* [nbufs] started on the host (BUDGET_HOST) */
     uint32_t *ver;      /* [nbufs] the version present (changes in place it holds) */
     uint32_t *host_ver; /* [nbufs] the version of its copy on the host */
     uint32_t *runs;     /* [n] how often each node ran */
@@ -81,12 +82,16 @@ static int do_run(replay *r, size_t k, const budget_event *e)
         if (r->ready[b] > start) start = r->ready[b];
     }
     int takes = 0;
-    for (uint32_t i = bm->wr_off[v]; i < bm->wr_off[v + 1]; i++)
-        takes |= !r->present[bm->phys[bm->wr[i]]];
+    for (uint32_t i = bm->wr_off[v]; i < bm->wr_off[v + 1]; i++) {
+        uint32_t l = bm->wr[i], b = bm->phys[l];
+        takes |= !r->present[b] && !(r->hosted[b] && l == b && bm->producer[l] == v);
+    }
     if (takes && r->freed > start) start = r->freed;
     double end = start + graph_latency(g, v);
     for (uint32_t i = bm->wr_off[v]; i < bm->wr_off[v + 1]; i++) {
         uint32_t l = bm->wr[i], b = bm->phys[l];
+        if (r->hosted[b] && l == b && bm->producer[l] == v)
+            continue; /* its Input leaves it on the host */
         if (!r->present[b]) r->mem += g->buf_size[b];
         r->present[b] = 1;
         r->ver[b] = bm->ver[l]; /* a change in place, or what was there overwritten */
@@ -189,12 +194,13 @@ static size_t start_on_host(replay *r, const budget_plan *p)
     for (; k < p->n && p->ev[k].op == BUDGET_HOST; k++) {
         const budget_event *e = &p->ev[k];
         if (e->x >= r->g->nbufs) return fail(r, k, NULL, "no such buffer"), SIZE_MAX;
-        if (r->bm->producer[e->x] != GRAPH_NONE)
-            return fail(r, k, e, "it is not present from the start"), SIZE_MAX;
-        if (!r->present[e->x]) return fail(r, k, e, "it starts on the host already"), SIZE_MAX;
+        if (!r->bm->hostable[e->x])
+            return fail(r, k, e, "it is neither present from the start nor made by an Input node"),
+                   SIZE_MAX;
+        if (r->host[e->x]) return fail(r, k, e, "it starts on the host already"), SIZE_MAX;
+        if (r->present[e->x]) r->mem -= r->g->buf_size[e->x];
         r->present[e->x] = 0;
-        r->host[e->x] = 1;
-        r->mem -= r->g->buf_size[e->x];
+        r->host[e->x] = r->hosted[e->x] = 1;
         r->transfers = 1;
     }
     return k;
@@ -209,7 +215,7 @@ static int replay_all(replay *r, const budget_plan *p)
     r->mem = bm->initial;
     size_t k0 = start_on_host(r, p);
     if (k0 == SIZE_MAX) return -1;
-    r->st->peak = r->mem;
+    r->st->peak = r->st->start = r->mem;
     for (size_t k = 0; k < p->n; k++) {
         const budget_event *e = &p->ev[k];
         int bad = k < k0                  ? 0
@@ -261,6 +267,7 @@ int budget_check_memory(const budget_model *bm, const budget_plan *p, double ban
     size_t nb = (size_t)g->nbufs + 1, n = (size_t)g->n + 1;
     r.present = calloc(nb, 1);
     r.host = calloc(nb, 1);
+    r.hosted = calloc(nb, 1);
     r.ver = calloc(nb, sizeof *r.ver);
     r.host_ver = calloc(nb, sizeof *r.host_ver);
     r.runs = calloc(n, sizeof *r.runs);
@@ -269,8 +276,8 @@ int budget_check_memory(const budget_model *bm, const budget_plan *p, double ban
     r.used = calloc(nb, sizeof *r.used);
     r.host_ready = calloc(nb, sizeof *r.host_ready);
     int bad = -1;
-    if (!r.present || !r.host || !r.ver || !r.host_ver || !r.runs || !r.first || !r.ready ||
-        !r.used || !r.host_ready)
+    if (!r.present || !r.host || !r.hosted || !r.ver || !r.host_ver || !r.runs || !r.first ||
+        !r.ready || !r.used || !r.host_ready)
         snprintf(err, errcap, "out of memory");
     else if (!(bandwidth > 0)) snprintf(err, errcap, "the bandwidth must be above 0");
     else bad = replay_all(&r, p);
@@ -287,6 +294,7 @@ int budget_check_memory(const budget_model *bm, const budget_plan *p, double ban
     }
     free(r.present);
     free(r.host);
+    free(r.hosted);
     free(r.ver);
     free(r.host_ver);
     free(r.runs);

@@ -208,6 +208,10 @@ static int child(xs *x, uint32_t from, uint32_t act, const uint32_t *pick, size_
         else nran++;
         set1(RAN(x->kid), i);
         for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++) {
+            if (budget_exact_hosted(x, act, bm->wr[e])) {
+                set1(HOST(x, x->kid), bm->wr[e]);
+                continue;
+            }
             versions0(x, PRES(x, x->kid), bm->phys[bm->wr[e]]); /* changed, or overwritten */
             set1(PRES(x, x->kid), bm->wr[e]);
         }
@@ -274,6 +278,7 @@ static int try_move(xs *x, uint32_t from, uint32_t act)
             x->pinned[bm->rd[e]] = x->pinv;
         for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++) {
             uint32_t l = bm->wr[e];
+            if (budget_exact_hosted(x, act, l)) continue;
             if (!any_version(x, x->cur, bm->phys[l])) more += bm->size[l];
             pin_versions(x, bm->phys[l]);
         }

@@ -28,7 +28,9 @@ typedef struct xs {
     size_t wr, wp, W; /* words: ran [0, wr), present [wr, wr + wp), host after */
     int offload, recompute, ordered;
     int host_start; /* the buffers present from the start start on the host */
-    stateset seen;  /* the states found, W words each; rec[k] what is known of state k */
+    /* With offload, an Input node leaves what it makes on the host (each a BUDGET_HOST event):
+     * every state with it on the device is a fetch (costing nothing here) away. */
+    stateset seen; /* the states found, W words each; rec[k] what is known of state k */
     xrec *rec;
     size_t limit; /* the most states */
     heap open;    /* states to expand: f, the most run, the most spent (budget_exact.c) */
@@ -52,6 +54,13 @@ static inline void set0(uint64_t *w, size_t i) { w[i >> 6] &= ~(1ull << (i & 63)
 #define RAN(s)     (s)
 #define PRES(x, s) ((s) + (x)->wr)
 #define HOST(x, s) ((s) + (x)->wr + (x)->wp)
+
+/* Whether run act leaves l, which it makes, on the host: an Input's making, with offload. */
+static inline int budget_exact_hosted(const xs *x, uint32_t act, uint32_t l)
+{
+    const budget_model *bm = x->bm;
+    return x->offload && l < bm->g->nbufs && bm->hostable[l] && bm->producer[l] == act;
+}
 
 /* The f of an entry of the open states. */
 static inline double open_f(const heap_item *it) { return heap_dkey_value(it->k[0]); }

@@ -39,7 +39,7 @@ static int emit_step(xs *x, const uint64_t *P, const uint64_t *C, uint32_t act, 
     if (act >= g->n) return bad || budget_plan_push(p, BUDGET_FETCH, bm->phys[act - g->n]);
     bad = bad || budget_plan_push(p, BUDGET_RUN, act);
     for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1] && !bad; e++)
-        if (!bit(PRES(x, C), bm->wr[e]))
+        if (!bit(PRES(x, C), bm->wr[e]) && !budget_exact_hosted(x, act, bm->wr[e]))
             bad = budget_plan_push(p, BUDGET_FREE, bm->phys[bm->wr[e]]);
     for (uint32_t e = bm->rd_off[act]; e < bm->rd_off[act + 1] && !bad; e++) {
         uint32_t l = bm->rd[e], gone = 0; /* a version it changed in place is gone, not freed */
@@ -65,6 +65,8 @@ static int build_plan(xs *x, uint32_t k, budget_plan *p)
     for (uint32_t b = 0; b < x->nb && !bad; b++)
         if (x->bm->producer[b] == GRAPH_NONE && (x->host_start || !bit(PRES(x, root), b)))
             bad = budget_plan_push(p, x->host_start ? BUDGET_HOST : BUDGET_FREE, x->bm->phys[b]);
+        else if (x->bm->producer[b] != GRAPH_NONE && budget_exact_hosted(x, x->bm->producer[b], b))
+            bad = budget_plan_push(p, BUDGET_HOST, b); /* its Input leaves it on the host */
     for (t = 1; t < len && !bad; t++)
         bad = emit_step(x, stateset_at(&x->seen, path[t - 1]), stateset_at(&x->seen, path[t]),
                         x->rec[path[t]].act, p);

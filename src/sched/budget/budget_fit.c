@@ -74,9 +74,11 @@ static int under_bound(const budget_request *rq, budget_result *res)
         if (r) return fail(res, BUDGET_FIT_MEMORY, NULL);
         if (o.found) res->least = res->bound;
     }
-    snprintf(res->out.why, sizeof res->out.why,
-             "a node's reads and writes, the buffers present at the start or those that end "
-             "present need more");
+    snprintf(res->out.why, sizeof res->out.why, "%s",
+             rq->allow & BUDGET_ALLOW_OFFLOAD /* the rest may start and end on the host */
+                 ? "a node's reads and writes need more"
+                 : "a node's reads and writes, the buffers present at the start or those that end "
+                   "present need more");
     return 0;
 }
 

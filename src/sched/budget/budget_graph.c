@@ -35,9 +35,10 @@ typedef struct pgraph {
     uint32_t *head;  /* the Ids that used the incarnation: a list through unext/uid */
     uint32_t *unext, *uid;
     size_t nu, ucap;
-    uint32_t *first; /* [n] the Id of a compute node's first run, or NO_USER */
-    uint32_t *reads; /* room for one node's reads */
-    char *name;      /* the last name made by named() */
+    uint32_t *first;  /* [n] the Id of a compute node's first run, or NO_USER */
+    uint32_t *reads;  /* room for one node's reads */
+    uint32_t *writes; /* room for one node's writes */
+    char *name;       /* the last name made by named() */
     size_t namecap;
     int oom;
 } pgraph;
@@ -181,22 +182,33 @@ static void order_edges(pgraph *q, uint32_t v, uint32_t id)
     }
 }
 
-static void run_node(pgraph *q, uint32_t v, const uint8_t *present, int64_t *ins)
+/* Whether run v leaves l, which it makes, on the host (present 2: it starts there). */
+static int left_on_host(const budget_model *bm, const uint8_t *present, uint32_t v, uint32_t l)
+{
+    return present[bm->phys[l]] == 2 && bm->producer[l] == v;
+}
+
+static void run_node(pgraph *q, uint32_t v, uint8_t *present, int64_t *ins)
 {
     const budget_model *bm = q->bm;
     const graph *g = q->g;
     int again = q->first[v] != NO_USER;
-    uint32_t nw = bm->wr_off[v + 1] - bm->wr_off[v], nr = 0;
-    for (uint32_t i = 0; i < nw; i++) {
-        uint32_t x = bm->phys[bm->wr[bm->wr_off[v] + i]];
+    uint32_t nw = 0, nr = 0, *writes = q->writes;
+    for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
+        uint32_t x = bm->phys[bm->wr[e]];
+        if (left_on_host(bm, present, v, bm->wr[e])) { /* an Input's, on the host: not made */
+            present[x] = 0;
+            continue;
+        }
         if (!present[x]) make_buffer(q, x, again ? " (rerun)" : "");
-        ins[i] = q->bufid[x];
+        writes[nw] = x;
+        ins[nw++] = q->bufid[x];
     }
     /* reads[]: the buffers it reads but changes in place (those are among its writes) */
     uint32_t *reads = q->reads;
     for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
         uint32_t x = bm->phys[bm->rd[e]], mine = 0;
-        for (uint32_t i = 0; i < nw; i++) mine |= bm->phys[bm->wr[bm->wr_off[v] + i]] == x;
+        for (uint32_t i = 0; i < nw; i++) mine |= writes[i] == x;
         if (!mine) reads[nr++] = x;
     }
     for (uint32_t i = 0; i < nr; i++) ins[nw + i] = q->bufid[reads[i]];
@@ -215,7 +227,8 @@ static void run_node(pgraph *q, uint32_t v, const uint8_t *present, int64_t *ins
     uint32_t id = add_node(q, &s, ins, again ? BPG_RERUN : BPG_RUN, v);
     if (id == NO_USER) return;
     for (uint32_t i = 0; i < nw; i++) {
-        uint32_t x = bm->phys[bm->wr[bm->wr_off[v] + i]];
+        uint32_t x = writes[i];
+        present[x] = 1;
         edge(q, q->maker[x], id);
         if (q->maker[x] != q->alloc[x]) use(q, x, q->maker[x]); /* overwritten: its FREE after */
         q->maker[x] = id;
@@ -276,16 +289,12 @@ static int build_nodes(pgraph *q, const budget_plan *p)
         uint32_t x = p->ev[k].x;
         q->cur = (uint32_t)k;
         switch (p->ev[k].op) {
-        case BUDGET_RUN:
-            run_node(q, x, present, ins);
-            for (uint32_t i = bm->wr_off[x]; i < bm->wr_off[x + 1]; i++)
-                present[bm->phys[bm->wr[i]]] = 1;
-            break;
+        case BUDGET_RUN: run_node(q, x, present, ins); break;
         case BUDGET_FREE:
             free_buffer(q, x);
             present[x] = 0;
             break;
-        case BUDGET_HOST: /* done above */ present[x] = 0; break;
+        case BUDGET_HOST: /* done above */ break;
         default:
             transfer(q, x, p->ev[k].op == BUDGET_FETCH);
             present[x] = p->ev[k].op == BUDGET_FETCH;
@@ -343,6 +352,7 @@ static void pgraph_free(pgraph *q)
     free(q->uid);
     free(q->first);
     free(q->reads);
+    free(q->writes);
     free(q->name);
 }
 
@@ -359,8 +369,9 @@ static int pgraph_init(pgraph *q, const budget_plan *p, char *err, size_t errcap
     q->head = malloc(nb * sizeof *q->head);
     q->first = malloc(((size_t)g->n + 1) * sizeof *q->first);
     q->reads = malloc(((size_t)q->bm->rd_off[g->n] + 1) * sizeof *q->reads);
+    q->writes = malloc(((size_t)q->bm->wr_off[g->n] + 1) * sizeof *q->writes);
     if (!q->bufid || !q->alloc || !q->maker || !q->offl || !q->incs || !q->head || !q->first ||
-        !q->reads) {
+        !q->reads || !q->writes) {
         snprintf(err, errcap, "out of memory");
         return -1;
     }

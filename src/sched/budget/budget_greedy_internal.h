@@ -19,6 +19,7 @@ typedef struct gs {
     budget_plan *p;
     budget_outcome *o;
     uint8_t *present, *host, *inheap;
+    uint8_t *hosted; /* [nl] made by an Input node that leaves it on the host (BUDGET_HOST) */
     uint32_t *pin;
     int64_t *dead; /* [nl] the place after which it is not needed (INT64_MAX: kept) */
     uint32_t *dead_off, *dead_at; /* buffers by dead place + 1 (0: at the start) */

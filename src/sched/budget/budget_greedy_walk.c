@@ -200,7 +200,7 @@ static void check_state(gs *s, uint32_t v)
     MEMTRIS_ASSERT(s->mem <= s->budget);
     MEMTRIS_ASSERT(s->peak >= s->mem);
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
-        MEMTRIS_ASSERT(s->present[bm->wr[e]]);
+        MEMTRIS_ASSERT(s->present[bm->wr[e]] || s->hosted[bm->wr[e]]);
 #if MEMTRIS_CHECKING
     if (!check_due(&s->checks)) return;
     int64_t bytes = 0;
@@ -224,6 +224,7 @@ static int run_node(gs *s, uint32_t v)
      * leaves first, but the one it changes in place (no new bytes). */
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
         uint32_t l = bm->wr[e], c = consumed(s, v, l), o = other_version(s, l, c);
+        if (s->hosted[l]) continue; /* left on the host */
         if (o != GRAPH_NONE && clear_other(s, l, o)) return -1;
         if (s->present[l]) pin(s, l);
         else if (c == GRAPH_NONE || !s->present[c]) more += bm->size[l];
@@ -234,7 +235,7 @@ static int run_node(gs *s, uint32_t v)
     if (bad || emit(s, BUDGET_RUN, v)) return -1;
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
         uint32_t b = bm->wr[e], c = consumed(s, v, b);
-        if (s->present[b]) continue;
+        if (s->present[b] || s->hosted[b]) continue;
         if (c != GRAPH_NONE && s->present[c]) { /* the bytes of what it read, changed */
             s->present[c] = 0;
             s->mem -= bm->size[c];
@@ -365,6 +366,38 @@ static int chen_drop(gs *s, uint32_t i)
 
 static int prefetch(gs *s, uint32_t v, uint32_t next);
 
+/* The first use of l after its producer (m: none). */
+static uint32_t first_use(const gs *s, uint32_t l)
+{
+    return s->use_off[l] < s->use_off[l + 1] ? s->use[s->use_off[l]] : s->bm->m;
+}
+
+/* An Input node whose reads and writes do not fit leaves what it makes on the host, the one
+ * first used last first, until they fit (BUDGET_HOST events; its first use fetches it). */
+static int host_inputs(gs *s)
+{
+    const budget_model *bm = s->bm;
+    for (uint32_t i = 0; i < bm->m; i++) {
+        uint32_t v = bm->order[i];
+        int64_t ws = 0;
+        for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) ws += bm->size[bm->rd[e]];
+        for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) ws += bm->size[bm->wr[e]];
+        while (ws > s->budget) {
+            uint32_t pick = GRAPH_NONE;
+            for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
+                uint32_t l = bm->wr[e];
+                if (l >= bm->g->nbufs || !bm->hostable[l] || s->hosted[l]) continue;
+                if (pick == GRAPH_NONE || first_use(s, l) > first_use(s, pick)) pick = l;
+            }
+            if (pick == GRAPH_NONE) break;
+            s->hosted[pick] = s->host[pick] = 1;
+            ws -= bm->size[pick];
+            if (emit(s, BUDGET_HOST, pick)) return -1;
+        }
+    }
+    return 0;
+}
+
 static int walk(gs *s)
 {
     const budget_model *bm = s->bm;
@@ -377,6 +410,7 @@ static int walk(gs *s)
         }
     s->mem = s->peak = bm->initial;
     s->rerun_ms = 0;
+    if ((s->allow & BUDGET_ALLOW_OFFLOAD) && host_inputs(s)) return -1;
     if (sweep(s, -1)) return -1;
     /* With offload, what does not fit starts on the host (offloads that budget_offload_tidy
      * makes BUDGET_HOST events); the peak counts from there. */
@@ -600,6 +634,7 @@ static int attempt(gs *s)
     size_t nb = (size_t)s->bm->nl + 1, m = (size_t)s->bm->m + 2;
     s->present = calloc(nb, 1);
     s->host = calloc(nb, 1);
+    s->hosted = calloc(nb, 1);
     s->inheap = calloc(nb, 1);
     s->pin = calloc(nb, sizeof *s->pin);
     s->nomake = calloc(nb, 1);
@@ -611,8 +646,8 @@ static int attempt(gs *s)
     s->use_off = calloc(nb + 1, sizeof *s->use_off);
     s->use = malloc(((size_t)s->bm->rd_off[g->n] + 1) * sizeof *s->use);
     s->ucur = malloc(nb * sizeof *s->ucur);
-    int ok = s->use_off && s->use && s->ucur && s->present && s->host && s->inheap && s->pin &&
-             s->nomake && s->dead && s->dead_off && s->dead_at && s->stack && s->cursor &&
+    int ok = s->use_off && s->use && s->ucur && s->present && s->host && s->hosted && s->inheap &&
+             s->pin && s->nomake && s->dead && s->dead_off && s->dead_at && s->stack && s->cursor &&
              heap_init(&s->h, s->bm->nl + 1, s->bm->nl + 1) == 0;
     if (ok) {
         uses(s);
@@ -625,6 +660,7 @@ static int attempt(gs *s)
     heap_free(&s->h);
     free(s->present);
     free(s->host);
+    free(s->hosted);
     free(s->inheap);
     free(s->pin);
     free(s->nomake);

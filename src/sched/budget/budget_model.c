@@ -52,6 +52,7 @@ void budget_model_free(budget_model *bm)
     free(bm->producer);
     free(bm->rerunnable);
     free(bm->keep);
+    free(bm->hostable);
     free(bm->lastread);
     memset(bm, 0, sizeof *bm);
 }
@@ -254,10 +255,14 @@ int budget_model_init_order(budget_model *bm, const graph *g, const policy *pol,
     free(mark);
     mark = NULL;
     bm->keep = malloc((size_t)bm->nl + 1);
+    bm->hostable = malloc((size_t)g->nbufs + 1);
     bm->lastread = malloc(((size_t)bm->nl + 1) * sizeof *bm->lastread);
-    if (!bm->keep || !bm->lastread) goto oom;
+    if (!bm->keep || !bm->hostable || !bm->lastread) goto oom;
     for (uint32_t v = 0; v < g->n; v++)
         bm->rerunnable[v] = g->kind[v] == NODE_COMPUTE && rerunnable(g, v);
+    for (uint32_t b = 0; b < g->nbufs; b++)
+        bm->hostable[b] =
+            bm->producer[b] == GRAPH_NONE || strcmp(graph_op(g, bm->producer[b]), "Input") == 0;
     for (uint32_t l = 0; l < bm->nl; l++) {
         uint32_t b = bm->phys[l];
         bm->keep[l] = g->buf_free[b] == GRAPH_NONE && budget_last_version(bm, b) == l;
@@ -313,7 +318,8 @@ int64_t budget_lower_bound(const budget_model *bm)
 int64_t budget_lower_bound_allow(const budget_model *bm, unsigned allow)
 {
     int64_t lb = 0, end = 0;
-    if (!(allow & BUDGET_ALLOW_OFFLOAD)) { /* else they may start and end on the host */
+    int off = (allow & BUDGET_ALLOW_OFFLOAD) != 0;
+    if (!off) { /* else they may start and end on the host */
         lb = bm->initial;
         for (uint32_t l = 0; l < bm->nl; l++)
             if (bm->keep[l]) end += bm->size[l];
@@ -323,9 +329,12 @@ int64_t budget_lower_bound_allow(const budget_model *bm, unsigned allow)
         uint32_t v = bm->order[s];
         int64_t ws = 0;
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) ws += bm->size[bm->rd[e]];
-        /* a change in place takes no bytes: it writes over the version it reads */
-        for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
-            if (!bm->ver[bm->wr[e]]) ws += bm->size[bm->wr[e]];
+        /* a change in place takes no bytes: it writes over the version it reads; with offload
+         * an Input node may leave what it makes on the host */
+        for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
+            uint32_t l = bm->wr[e];
+            if (!bm->ver[l] && !(off && l < bm->g->nbufs && bm->hostable[l])) ws += bm->size[l];
+        }
         if (ws > lb) lb = ws;
     }
     return lb;

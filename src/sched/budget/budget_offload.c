@@ -22,7 +22,8 @@ static void idle_copies(const budget_model *bm, budget_plan *p, uint8_t *fetched
     }
 }
 
-/* Offloads of untouched buffers present from the start become host events; their count. */
+/* Offloads of untouched buffers that may start on the host (present from the start, or
+ * made by an Input node and not used since) become host events; their count. */
 static size_t hosted(const budget_model *bm, budget_plan *p, uint8_t *touched)
 {
     size_t nh = 0;
@@ -31,9 +32,13 @@ static size_t hosted(const budget_model *bm, budget_plan *p, uint8_t *touched)
         if (e->op == BUDGET_RUN)
             for (int w = 0; w < 2; w++) {
                 const uint32_t *off = w ? bm->wr_off : bm->rd_off, *buf = w ? bm->wr : bm->rd;
-                for (uint32_t i = off[e->x]; i < off[e->x + 1]; i++) touched[bm->phys[buf[i]]] = 1;
+                for (uint32_t i = off[e->x]; i < off[e->x + 1]; i++) {
+                    uint32_t l = buf[i]; /* an Input's making: it may leave it on the host */
+                    if (!(w && l < bm->g->nbufs && bm->hostable[l] && bm->producer[l] == e->x))
+                        touched[bm->phys[l]] = 1;
+                }
             }
-        else if ((e->op == BUDGET_OFFLOAD && !touched[e->x] && bm->producer[e->x] == GRAPH_NONE) ||
+        else if ((e->op == BUDGET_OFFLOAD && !touched[e->x] && bm->hostable[e->x]) ||
                  e->op == BUDGET_HOST) {
             e->op = BUDGET_HOST;
             touched[e->x] = 1;
