@@ -451,7 +451,9 @@ static int reads(const budget_model *bm, uint32_t next, uint32_t l)
 static int free_room(gs *s, int64_t bytes, uint32_t next)
 {
     while (s->mem + bytes > s->budget) {
-        if (!s->h.len || s->h.a[0].k[0] != 0 || reads(s->bm, next, s->h.a[0].node)) return 0;
+        uint32_t top = s->h.len ? s->h.a[0].node : GRAPH_NONE;
+        if (top == GRAPH_NONE || !s->host[top] || s->h.a[0].k[0] != 0 || reads(s->bm, next, top))
+            return 0;
         uint32_t b = heap_pop(&s->h).node;
         s->inheap[b] = 0;
         if (drop(s, b, BUDGET_FREE)) return -1;
