@@ -218,7 +218,11 @@ const budget_solver *budget_solver_find(const char *name);
  * and with DTR's (the latency a byte over the places to the next use; ties and offloads: the
  * next use farthest), along the given order and, where that plan takes extra time, along
  * policy priority's (budget_model_init_order), and keeps the plan of least extra time (at
- * bandwidth bytes/s).
+ * bandwidth bytes/s). With offload it leaves on the host what an Input node makes where that
+ * node's reads and writes do not fit (first used last first) and what is present from the start
+ * where it does not fit, keeps never-freed buffers on the host at the end, fetches the next
+ * node's reads the host holds before each run where they fit (evicting only what the host
+ * holds a copy of), and tidies the plan (budget_offload_tidy).
  * O((n + e) log n) plus the reruns. Honours c's time limit, deadline and cancel. The seed is
  * ignored. 0 with *o said (a plan in p when found), or -1 out of memory. */
 int budget_greedy(BUDGET_SOLVER_ARGS);
@@ -241,7 +245,9 @@ int budget_cheap_op(const char *op);
  * seed's, when seed is not NULL; an empty seed: none) as the incumbent. Its cost is the sum of the
  * reruns' latencies: with recompute alone the extra time itself, so its optimum is proven; with
  * offload a sound lower bound on the extra time (a makespan, never below the compute stream's
- * runs), so the plan is proven only where its checked extra time meets that bound. Honours c's
+ * runs), so the plan is proven only where its checked extra time meets that bound; with offload
+ * an Input node leaves what it makes on the host, what is present from the start starts there
+ * where it does not fit, and a never-freed buffer may end there. Honours c's
  * time limit, deadline, cancel, state limit and memory (its states are at most max_states, and
  * their bytes at most max_memory): past one it keeps the incumbent, with the least f on its
  * frontier as the lower bound. Proves that no plan fits when its search ends without one. 0 with
