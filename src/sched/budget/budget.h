@@ -206,11 +206,13 @@ const budget_solver *budget_solver_find(const char *name);
  * ignored. 0 with *o said (a plan in p when found), or -1 out of memory. */
 int budget_greedy(BUDGET_SOLVER_ARGS);
 
-/* Chen et al.'s sqrt(n) checkpointing, the baseline to beat: of the f compute nodes of Phase
- * forward, the outputs of every k-th (k = ceil(sqrt(f))) stay; the other forward outputs
- * that are rerunnable are freed after their last forward reader and made again, from the
- * checkpoints, when the backward needs them. No budget: its peak is what it comes to. 0 with
- * *o said (a plan in p when found; none without a forward Phase), or -1 out of memory. */
+/* Chen et al.'s sqrt(n) checkpointing as published, the baseline to beat (budget_chen.c): the
+ * f compute nodes of Phase forward cut into segments of k = ceil(sqrt(f)), each segment's last
+ * node keeping its outputs; a segment's other outputs that the backward reads are freed after
+ * its forward and the segment runs again just before the first backward node that reads one,
+ * one segment at a time; a segment whose rerun would pass the budget-free peak keeps its outputs,
+ * so the plan never peaks above it. 0 with *o said (a plan in p when found; none without a
+ * forward Phase), or -1 out of memory. */
 int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o);
 
 /* The other baseline, recompute every cheap op: the outputs of the forward nodes whose Op is

@@ -31,7 +31,7 @@ typedef struct gs {
     heap h;
     int oom;
     uint32_t *use_off, *use, *ucur; /* each buffer's readers' places, ascending; the next */
-    const uint8_t *ckpt;            /* Chen's baseline: [n] the forward nodes whose outputs stay */
+    const uint8_t *ckpt;            /* a baseline: [n] the forward nodes whose outputs stay */
     int64_t last_fwd;               /* the place of the last forward node */
     int staleness;                  /* the eviction key divides by the places to the next use */
     double rerun_ms;                /* the walk's reruns' latencies */
