@@ -19,3 +19,11 @@ def cnn():
                          nn.Conv2d(8, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 8, 3, padding=1), nn.Tanh(),
                          nn.Conv2d(8, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
                          nn.Dropout(0.25), nn.Linear(8 * 4 * 4, 10))
+
+
+def drop():
+    """An MLP whose Dropout masks a wide activation that the backward reads
+    again anyway: its mask, made again from its generator state, is the
+    cheapest way under the budget (test_runplan_rng.py)."""
+    return nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Dropout(0.5), nn.Linear(256, 256), nn.Tanh(),
+                         nn.Linear(256, 10))
