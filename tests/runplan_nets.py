@@ -25,3 +25,11 @@ def wide():
     """Three Linear layers on a small batch: the weights, their gradients and Adam's state
     outweigh the activations, so that a budget of 40% needs them on the host."""
     return nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(), nn.Linear(128, 10))
+
+
+def drop():
+    """An MLP whose Dropout masks a wide activation that the backward reads
+    again anyway: its mask, made again from its generator state, is the
+    cheapest way under the budget (test_runplan_rng.py)."""
+    return nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Dropout(0.5), nn.Linear(256, 256), nn.Tanh(),
+                         nn.Linear(256, 10))

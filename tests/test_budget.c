@@ -330,11 +330,18 @@ static void who_may_run_again(void **state)
                        "{\"Id\": 2, \"Op\": \"add_\", \"Phase\": \"optimizer\"},"
                        "{\"Id\": 3, \"Op\": \"native_Dropout\"},"
                        "{\"Id\": 4, \"Op\": \"Conv\", \"Rerun\": false},"
-                       "{\"Id\": 5, \"Op\": \"Conv\", \"Phase\": \"backward\"}], \"Edges\": []}");
+                       "{\"Id\": 5, \"Op\": \"Conv\", \"Phase\": \"backward\"},"
+                       "{\"Id\": 6, \"Op\": \"dropout\", \"Rerun\": false},"
+                       "{\"Id\": 7, \"Op\": \"bernoulli_\", \"Rerun\": true},"
+                       "{\"Id\": 8, \"Op\": \"native_dropout_backward\"}], \"Edges\": []}");
     budget_model bm;
     model_ok(&bm, g);
-    const int want[] = {0, 1, 0, 0, 0, 1};
-    for (uint32_t i = 0; i < 6; i++) assert_int_equal(bm.rerunnable[graph_find(g, i)], want[i]);
+    /* a random op runs again from its generator state, unless it says "Rerun": false */
+    const int want[] = {0, 1, 0, 1, 0, 1, 0, 1, 1}, rng[] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    for (uint32_t i = 0; i < 9; i++) {
+        assert_int_equal(bm.rerunnable[graph_find(g, i)], want[i]);
+        assert_int_equal(bm.rng[graph_find(g, i)], rng[i]);
+    }
     assert_int_equal(graph_rerun(g, graph_find(g, 4)), GRAPH_RERUN_NO);
     assert_int_equal(graph_rerun(g, graph_find(g, 1)), GRAPH_RERUN_YES);
     assert_int_equal(graph_rerun(g, graph_find(g, 0)), GRAPH_RERUN_NONE);

@@ -44,10 +44,22 @@ cat >"$TRIO" <<'EOF'
 EOF
 
 # A replay of a budget JSON against its graph, apart from memtris: every run's Inputs present
-# (its own ALLOC's buffers aside), the peak and the budget, every node run, the extra time.
+# (its own ALLOC's buffers aside), the peak and the budget, every node run, the extra time; a
+# random op that runs again holds its generator state (5072 bytes) from its first run to its
+# last.
 CHECK='
-import json, sys
+import json, re, sys
 plan, graph = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+runs, last = {}, {}
+for k, (op, x) in enumerate(plan["events"]):
+    if op == "run":
+        runs[x] = runs.get(x, 0) + 1
+        last[x] = k
+rng = {x for x, c in runs.items() if c > 1
+       and re.search("rand|dropout|bernoulli|multinomial", graph_op := next(
+           n["Op"] for n in graph["Nodes"] if n["Id"] == x), re.I)
+       and not re.search("backward", graph_op, re.I)}
+assert plan["rng_states"] == len(rng) and plan["rng_state_bytes"] == 5072 * len(rng), (plan["rng_states"], rng)
 nodes = {n["Id"]: n for n in graph["Nodes"]}
 size = {n["BufId"]: n["Size"] for n in graph["Nodes"] if n["Op"] == "ALLOC"}
 alloc = {n["Id"]: n["BufId"] for n in graph["Nodes"] if n["Op"] == "ALLOC"}
@@ -60,8 +72,10 @@ for u, v in graph["Edges"]:
 made = {}
 for b, v in writes.items():
     made.setdefault(v, set()).add(b)
-present, ran, mem, peak, extra, hosted = set(), {}, 0, 0, 0.0, set()
-for op, x in plan["events"]:
+present, ran, mem, peak, extra, hosted, going = set(), {}, 0, 0, 0.0, set(), 0
+for k, (op, x) in enumerate(plan["events"]):
+    mem -= going
+    going = 0
     if op == "host":  # an Input leaves it on the host: only before every other event
         assert not ran and x not in hosted, (op, x)
         hosted.add(x)
@@ -74,6 +88,10 @@ for op, x in plan["events"]:
             mem += size[b]
         if x in ran:
             extra += n.get("Latency", 0)
+        elif x in rng:
+            mem += 5072
+        if x in rng and k == last[x]:
+            going = 5072
         ran[x] = ran.get(x, 0) + 1
     elif op in ("free", "offload"):
         assert x in present, (op, x)
@@ -179,6 +197,30 @@ assert d["offloaded_bytes"] == 0 and d["extra_ms"] == 100 and not d["proven_opti
     expect_rc 0 "500 B text"
     expect_grep "$OUT" "host     BufId 10" "text: the host event"
     expect_grep "$OUT" "peak 500 B (500 bytes)" "text: the peak"
+    # A dropout made again from its generator state (tests/data/budget_dropout.json: without
+    # the rerun no plan fits under 300000 B): the plan says so, the replay counts the state.
+    DROP=$SRC/tests/data/budget_dropout.json
+    run "$M" budget "$DROP" --budget 220000 --format json
+    expect_rc 0 "dropout rerun"
+    cp "$OUT" "$TMP/drop.json"
+    py "dropout rerun: its state" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["rng_states"] == 1 and d["rng_state_bytes"] == 5072 and d["reruns"] == 1, d
+assert d["events"].count(["run", 6]) == 2 and d["proven_optimal"], d["events"]
+' "$TMP/drop.json"
+    py "dropout rerun: replayed" "$CHECK" "$TMP/drop.json" "$DROP"
+    run "$M" budget "$DROP" --budget 220000 -o "$TMP/dropplan.json"
+    expect_rc 0 "dropout rerun text"
+    expect_grep "$OUT" "1 random op rerun from its generator state, kept from the first run to \
+the last rerun (5.0 KiB)" "text: the state kept"
+    expect_grep "$TMP/dropplan.json" '"rng state of drop"' "plan graph: the state's ALLOC"
+    run "$M" schedule "$TMP/dropplan.json" -p given --format json
+    expect_rc 0 "plan graph of the dropout rerun replays"
+    py "plan graph: the plan's peak" '
+import json, sys
+assert json.load(open(sys.argv[1]))["peak"] == json.load(open(sys.argv[2]))["peak"]
+' "$OUT" "$TMP/drop.json"
     # Greedy, walking the given order, fits no plan in 500 B by recompute alone (x is an
     # Input's): it says it found none, and that a plan may exist, never "no plan fits" (the
     # bound, 500 B, does not prove it). One does: A and B before the Input (exact finds it).
@@ -450,7 +492,7 @@ assert d["extra_ms"] == 3 and d["reruns"] == 4, d
 node has Phase forward)" "chain: not a chain, why"
     run "$M" budget "$TRANSFORMER" --budget 60% --solver chain --format json
     expect_rc 1 "chain on the transformer"
-    expect_grep "$ERR" "not a chain of segments: node Id 93 (bernoulli_) of the forward cannot run" \
+    expect_grep "$ERR" "not a chain of segments: node Id 93 (bernoulli_) of the forward is a random op" \
         "chain: the transformer's dropout named"
     py "chain JSON without a plan" '
 import json, sys

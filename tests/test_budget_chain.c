@@ -470,7 +470,8 @@ static void not_chains_say_why(void **state)
                      " {\"Id\": 1, \"Op\": \"Dropout\", \"Phase\": \"forward\"},"
                      " {\"Id\": 2, \"Op\": \"C\", \"Phase\": \"backward\"}],"
                      " \"Edges\": [[0, 1], [1, 2]]}",
-                     "node Id 1 (Dropout) of the forward cannot run again");
+                     "node Id 1 (Dropout) of the forward is a random op (its generator state is "
+                     "not in the chain's model)");
     expect_not_chain("{\"Nodes\": [{\"Id\": 0, \"Op\": \"A\", \"Phase\": \"forward\"},"
                      " {\"Id\": 1, \"Op\": \"C\", \"Phase\": \"backward\"},"
                      " {\"Id\": 2, \"Op\": \"B\", \"Phase\": \"forward\"}],"

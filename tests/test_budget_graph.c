@@ -161,7 +161,7 @@ static uint32_t check_plan_graph(const budget_model *bm, const budget_plan *p)
     assert_int_equal(r.peak, st.peak);
     policy_run_free(&r);
     /* Each event's nodes: counted by kind, their Ops, Names, Streams and BufIds. */
-    uint64_t count[6] = {0};
+    uint64_t count[6] = {0}, rng[2] = {0};
     int64_t most = 0;
     for (uint32_t x = 0; x < bm->g->nbufs; x++)
         if (bm->g->buf_id[x] > most) most = bm->g->buf_id[x];
@@ -183,6 +183,12 @@ static uint32_t check_plan_graph(const budget_model *bm, const budget_plan *p)
             assert_int_equal(graph_stream(pg, i), 1);
             assert_true(fabs(graph_latency(pg, i) -
                              (double)bm->g->buf_size[x] / BUDGET_BANDWIDTH * 1000) < 1e-12);
+        } else if (x == GRAPH_NONE) { /* a random op's generator state, kept for its reruns */
+            uint32_t b = pg->buf[i];
+            assert_int_equal(pg->buf_size[b], BUDGET_RNG_BYTES);
+            assert_true(pg->buf_id[b] > most);
+            if (k == BPG_ALLOC) assert_true(!strncmp(name, "rng state of ", 13));
+            rng[k == BPG_FREE]++;
         } else {
             uint32_t b = pg->buf[i];
             assert_int_equal(pg->buf_size[b], bm->g->buf_size[x]);
@@ -199,7 +205,9 @@ static uint32_t check_plan_graph(const budget_model *bm, const budget_plan *p)
     for (size_t e = 0; e < p->n; e++) moves[p->ev[e].op]++;
     assert_int_equal(count[BPG_OFFLOAD], moves[BUDGET_OFFLOAD]);
     assert_int_equal(count[BPG_FETCH], moves[BUDGET_FETCH]);
-    assert_int_equal(count[BPG_FREE], moves[BUDGET_FREE] + moves[BUDGET_OFFLOAD]);
+    assert_int_equal(count[BPG_FREE], moves[BUDGET_FREE] + moves[BUDGET_OFFLOAD] + rng[1]);
+    assert_int_equal(rng[0], st.rng_states); /* an ALLOC and a FREE each */
+    assert_int_equal(rng[1], st.rng_states);
     /* Written and read back: the same peak under given. */
     char *text = NULL;
     size_t len = 0;

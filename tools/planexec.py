@@ -15,7 +15,9 @@ from what is present when a run reads them (a view by running its op, an
 in-place result as the tensor it changed), so that dropping a buffer drops
 every reference to its storage. Random ops (a Generator argument, or rand,
 bernoulli, dropout, normal, uniform, ... in the name) run with the generator
-state they had in the plain step, which the given order's run records."""
+state they had in the plain step, which the given order's run records; a
+budget plan's run holds, for a random op it runs again, RNG_STATE_BYTES on
+the device from its first run to its last, as memtris counts its state."""
 import re
 import time
 import weakref
@@ -29,6 +31,12 @@ import torch
 MARKER_BYTES = 4099
 RANDOM_NAME = re.compile(r"rand|bernoulli|dropout|normal|uniform|exponential|cauchy|geometric|multinomial",
                          re.IGNORECASE)
+# memtris's budgets keep a random op's generator state for its reruns (an Op with one of
+# these words, not backward): this many bytes (torch.get_rng_state()'s 5056 and a CUDA
+# Philox seed and offset), from its first run to its last. A budget plan's run holds them
+# on the device, as the plan's memory counts them.
+RNG_OP = re.compile(r"rand|dropout|bernoulli|multinomial", re.IGNORECASE)
+RNG_STATE_BYTES = 5056 + 16
 
 
 class PlanError(Exception):
@@ -63,6 +71,8 @@ class Binding:
         self.name = {nd["BufId"]: nd["Name"] for nd in graph["Nodes"] if nd["Op"] == "ALLOC" and "Name" in nd}
         self.name.update(ex.buf_name)
         self.size = {nd["BufId"]: nd["Size"] for nd in graph["Nodes"] if nd["Op"] == "ALLOC"}
+        self.rng_state = {nd["Id"] for nd in graph["Nodes"] if nd["Op"] not in ("ALLOC", "FREE")
+                          and RNG_OP.search(nd["Op"]) and not re.search("backward", nd["Op"], re.I)}
         self.value = ex.value        # fx node -> BufId, tuple of them, or None
         self.holders = {}            # BufId -> fx nodes whose value lies in it
         for n, v in ex.value.items():
@@ -414,15 +424,23 @@ def order_events(bd, order):
 def execute(run, events, on_event=None, budget=False):
     """Runs events [(kind, x, id)] in turn (a budget plan's after what
     exists before the step is present); on_event(k) after each."""
+    span = {}                   # a random op run again: its first run's event and its last's
     if budget:
         run.start({x for kind, x, _ in events if kind == "host"})
         if on_event:
             on_event(-1)
+        for k, (kind, x, _) in enumerate(events):
+            if kind == "run" and x in run.bd.rng_state:
+                span[x] = (span.get(x, (k, k))[0], k)
     for k, (kind, x, _) in enumerate(events):
         run.event = k + 1
         why = f"event {k + 1} ({kind} {'Id' if kind == 'run' else 'BufId'} {x})"
         try:
             if kind == "run":
+                first, last = span.get(x, (k, k))
+                if k == first and last > k:    # its generator state, kept for its reruns
+                    run.reserved[("rng", x)] = torch.empty(RNG_STATE_BYTES, dtype=torch.uint8, device=run.device)
+                    run.live.add(run.reserved[("rng", x)])     # (no other reference: popped, it goes)
                 run.run(x, why)
             elif kind == "alloc":
                 run.alloc(x)
@@ -441,6 +459,8 @@ def execute(run, events, on_event=None, budget=False):
                             f"{type(e).__name__}: {lines[0] if lines else ''}")
         if on_event:
             on_event(k)
+        if kind == "run" and span.get(x, (k, k))[0] < k == span[x][1]:
+            run.reserved.pop(("rng", x), None)      # its last rerun is over: the state goes
     run.finish()
 
 

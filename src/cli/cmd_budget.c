@@ -67,21 +67,29 @@ static const char help_options[] =
 static const char help_model[] =
     "The model (memtris(1), BUDGETS): a compute node reads its Inputs and writes\n"
     "the buffers it produces (it is the first compute node its ALLOC has an edge\n"
-    "to); Input ops, optimizer updates, random ops and nodes with \"Rerun\": false\n"
-    "never run again; a buffer changed in place (\"InPlace\") has a version for\n"
-    "each change, each node reads the version the changes before it (in the given\n"
-    "order) made, and a version is made again by rerunning its producer, then its\n"
-    "changers in order;\n"
+    "to); Input ops, optimizer updates and nodes with \"Rerun\": false never run\n"
+    "again; a random op (rand, dropout, bernoulli, multinomial) runs again from\n"
+    "its generator state, saved before its first run and kept to its last rerun\n"
+    "(5072 bytes: torch.get_rng_state() and a CUDA Philox seed and offset), as\n"
+    "torch.utils.checkpoint(preserve_rng_state=True) does; a buffer changed in\n"
+    "place (\"InPlace\") has a version for each change, each node reads the\n"
+    "version the changes before it (in the given order) made, and a version is\n"
+    "made again by rerunning its producer, then its changers in order;\n"
     "the buffers the graph never frees end present, at their last version.\n"
     "Beside the plan, the baselines to beat (graphs with Phases), their peak,\n"
-    "reruns and extra time: Chen's sqrt(n) checkpointing (every ceil(sqrt(f))-th\n"
-    "of the f forward nodes keeps its outputs, the backward makes the others\n"
-    "again), and recomputing every cheap op (the forward's pointwise ops and\n"
+    "reruns and extra time: Chen's sqrt(n) checkpointing as published (the f\n"
+    "forward nodes cut into segments of ceil(sqrt(f)), each segment's last node\n"
+    "keeps its outputs, the others are freed after the forward and the segment\n"
+    "runs again just before its backward, one at a time; a segment whose rerun\n"
+    "would pass the budget-free peak keeps its outputs: never above that peak),\n"
+    "and recomputing every cheap op (the forward's pointwise ops and\n"
     "views make their outputs again in the backward, the others keep theirs).\n"
     "JSON: {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\": {\"peak\",\n"
     "       \"extra_ms\", \"reruns\"} or null, \"cheap_recompute\" (the same),\n"
     "       \"feasible\", \"peak\",\n"
-    "       \"extra_ms\", \"reruns\", \"offloaded_bytes\", \"proven_optimal\",\n"
+    "       \"extra_ms\", \"reruns\", \"offloaded_bytes\", \"rng_states\",\n"
+    "       \"rng_state_bytes\" (random ops rerun, their generator states' bytes),\n"
+    "       \"proven_optimal\",\n"
     "       \"lower_bound_ms\", \"bandwidth\", \"initial\" (bytes on the device at the start),\n"
     "       \"events\": [[\"run\", Id] | [\"free\", BufId] | [\"offload\", BufId] |\n"
     "       [\"fetch\", BufId] | [\"host\", BufId] (starts on the host), ...],\n"
@@ -212,6 +220,12 @@ static void print_text(const budget_job *j)
     printf("peak %s (%" PRId64 " bytes), %" PRIu64 " reruns, %s offloaded, %" PRIu64 " events\n",
            units_bytes(a, sizeof a, r->st.peak, 0), r->st.peak, r->st.reruns,
            units_bytes(b, sizeof b, r->st.offloaded_bytes, 0), r->st.events);
+    if (r->st.rng_states)
+        printf("%" PRIu64 " random op%s rerun from %s generator state, kept from the first run "
+               "to the last rerun (%s)\n",
+               r->st.rng_states, r->st.rng_states == 1 ? "" : "s",
+               r->st.rng_states == 1 ? "its" : "their",
+               units_bytes(a, sizeof a, r->st.rng_bytes, 0));
     print_proof(r);
     if (j->rq.solver == &budget_solver_chain && r->out.found) printf("chain: %s\n", r->out.why);
     if (r->chen)
@@ -278,6 +292,8 @@ static void print_json(const budget_job *j)
     cli_jw_ms(&w, r->st.extra_ms);
     jw_kuint(&w, "reruns", r->st.reruns);
     jw_kint(&w, "offloaded_bytes", r->st.offloaded_bytes);
+    jw_kuint(&w, "rng_states", r->st.rng_states);
+    jw_kint(&w, "rng_state_bytes", r->st.rng_bytes);
     jw_kbool(&w, "proven_optimal", proven(r));
     jw_key(&w, "lower_bound_ms");
     cli_jw_ms(&w, lower_bound(r));

@@ -12,6 +12,10 @@
 #include "sched/graph/graph.h"
 #include "sched/graph/solve.h"
 
+/* The bytes of a random op's generator state, kept for its reruns: the CPU generator's state
+ * (torch.get_rng_state(), 5056 bytes) and a CUDA Philox seed and offset (8 bytes each). */
+#define BUDGET_RNG_BYTES (5056 + 16)
+
 /* Events; x is a compute node's index (RUN) or a buffer's index (the others). HOST: a buffer
  * that may start on the host (budget_model.hostable) starts there (its copy there, version 0;
  * its first use fetches it; the Input node that makes it leaves it there), as ZeRO-Offload's
@@ -44,9 +48,13 @@ enum { BUDGET_ALLOW_RECOMPUTE = 1, BUDGET_ALLOW_OFFLOAD = 2 };
  * - a buffer's producer is the first compute node, in the given order, that its ALLOC has an
  *   edge to; a compute node writes the buffers it produces and reads its other Inputs; a
  *   buffer with no producer is present from the start;
- * - a node may run again unless its Op is Input, its Phase optimizer, its Op random (one that
- *   has rand, dropout, bernoulli or multinomial in it, any case) or it says "Rerun": false;
+ * - a node may run again unless its Op is Input, its Phase optimizer or it says "Rerun": false;
  *   "Rerun": true allows it whatever the rest says;
+ * - a random op (its Op has rand, dropout, bernoulli or multinomial in it, any case) that may
+ *   run again does so as torch.utils.checkpoint(preserve_rng_state=True) does: from the
+ *   generator state saved before its first run, a logical buffer of BUDGET_RNG_BYTES (the CPU
+ *   generator's state, torch.get_rng_state(), and a CUDA Philox seed and offset) present from
+ *   its first run to its last rerun in a plan that reruns it (none where it never reruns);
  * - a buffer changed in place ("InPlace") by c nodes has c + 1 versions, each a logical buffer
  *   of the model: version 0 is what its producer makes, version k what the k-th node that
  *   changes it (along the given order, whatever order the model follows) makes of version
@@ -75,6 +83,7 @@ typedef struct budget_model {
                                 * vers[vers_off[b]..vers_off[b+1]), vers[vers_off[b]] == b */
     int64_t *size;             /* [nl] its buffer's bytes */
     uint8_t *rerunnable;       /* [n] */
+    uint8_t *rng;              /* [n] a random op that may run again: from its generator state */
     uint8_t *keep;     /* [nl] the last version of a buffer never freed: present at the end */
     int64_t *lastread; /* [nl] the place of its last reader (else its producer's), or -1 */
     uint8_t *hostable; /* [nbufs] may start on the host (BUDGET_HOST): present from the start,
@@ -115,6 +124,8 @@ typedef struct budget_stats {
     double makespan_ms;      /* the plan's, in the timeline model of budget_check */
     uint64_t reruns;         /* runs of a node after its first */
     int64_t offloaded_bytes; /* bytes copied out */
+    uint64_t rng_states;     /* random ops run again, each from its generator state kept */
+    int64_t rng_bytes;       /* those states' bytes together */
     uint64_t events;
 } budget_stats;
 
@@ -227,11 +238,13 @@ const budget_solver *budget_solver_find(const char *name);
  * ignored. 0 with *o said (a plan in p when found), or -1 out of memory. */
 int budget_greedy(BUDGET_SOLVER_ARGS);
 
-/* Chen et al.'s sqrt(n) checkpointing, the baseline to beat: of the f compute nodes of Phase
- * forward, the outputs of every k-th (k = ceil(sqrt(f))) stay; the other forward outputs
- * that are rerunnable are freed after their last forward reader and made again, from the
- * checkpoints, when the backward needs them. No budget: its peak is what it comes to. 0 with
- * *o said (a plan in p when found; none without a forward Phase), or -1 out of memory. */
+/* Chen et al.'s sqrt(n) checkpointing as published, the baseline to beat (budget_chen.c): the
+ * f compute nodes of Phase forward cut into segments of k = ceil(sqrt(f)), each segment's last
+ * node keeping its outputs; a segment's other outputs that the backward reads are freed after
+ * its forward and the segment runs again just before the first backward node that reads one,
+ * one segment at a time; a segment whose rerun would pass the budget-free peak keeps its outputs,
+ * so the plan never peaks above it. 0 with *o said (a plan in p when found; none without a
+ * forward Phase), or -1 out of memory. */
 int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o);
 
 /* The other baseline, recompute every cheap op: the outputs of the forward nodes whose Op is
@@ -274,12 +287,15 @@ int budget_best(BUDGET_SOLVER_ARGS);
  * buffer, then its FREE; a fetch is the new ALLOC, then a compute node of Op "Fetch" after the
  * offload. Edges go from what makes a buffer to what reads it, from its users to its FREE, and
  * between first runs as the input's Edges between compute nodes (directly or through one ALLOC
- * or FREE). map (when not NULL) says what each node is, by the node's index (its Id). */
+ * or FREE). A random op that runs again reads its generator state: an ALLOC "rng state of NAME"
+ * (BUDGET_RNG_BYTES, a new BufId) before its first run, each run after the one before, its FREE
+ * after the last. map (when not NULL) says what each node is, by the node's index (its Id). */
 enum { BPG_RUN, BPG_RERUN, BPG_OFFLOAD, BPG_FETCH, BPG_ALLOC, BPG_FREE };
 typedef struct budget_graph_map {
     uint32_t *kind;  /* [plan graph's nodes] BPG_* */
     uint32_t *of;    /* [plan graph's nodes] the input graph's node index (RUN, RERUN) or
-                        buffer index (OFFLOAD, FETCH, ALLOC, FREE) */
+                        buffer index (OFFLOAD, FETCH, ALLOC, FREE; GRAPH_NONE: the ALLOC or
+                        FREE of a random op's generator state) */
     uint32_t *event; /* [plan graph's nodes] the plan's event it is part of (GRAPH_NONE: the
                         ALLOCs of the buffers present from the start) */
 } budget_graph_map;

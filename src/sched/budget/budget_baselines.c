@@ -1,7 +1,6 @@
-/* budget_baselines.c: the baselines a memory budget's plan is shown beside, on the greedy
- * solver's walk (budget_greedy_walk.c): Chen et al.'s sqrt(n) checkpointing (2016) and
- * recomputing every cheap op (as PyTorch's min-cut partitioner does by default). Exports
- * budget_chen, budget_cheap and budget_cheap_op. */
+/* budget_baselines.c: the baseline of recomputing every cheap op (as PyTorch's min-cut
+ * partitioner does by default), on the greedy solver's walk (budget_greedy_walk.c); Chen's
+ * sqrt(n) is budget_chen.c. Exports budget_cheap and budget_cheap_op. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <stdio.h>
@@ -43,22 +42,6 @@ static uint32_t forward_nodes(const budget_model *bm, int64_t *last, budget_outc
         }
     if (!nf) snprintf(o->why, sizeof o->why, "no compute node has Phase forward");
     return nf;
-}
-
-int budget_chen(const budget_model *bm, const solve_ctx *c, budget_plan *p, budget_outcome *o)
-{
-    const graph *g = bm->g;
-    int64_t last;
-    uint32_t nf = forward_nodes(bm, &last, o);
-    if (!nf) return 0;
-    uint8_t *ckpt = calloc((size_t)g->n + 1, 1);
-    if (!ckpt) return -1;
-    uint32_t k = 1, f = 0;
-    while ((uint64_t)k * k < nf) k++;
-    for (uint32_t i = 0; i < bm->m; i++)
-        if (graph_phase(g, bm->order[i]) == GRAPH_PHASE_FORWARD && ++f % k == 0)
-            ckpt[bm->order[i]] = 1;
-    return baseline(bm, c, ckpt, last, p, o);
 }
 
 /* Pointwise ops and views, by name (lower case, a word in it; not where a word of a costly

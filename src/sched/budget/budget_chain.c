@@ -63,6 +63,11 @@ static int phases(chain *ch)
             if (!bm->rerunnable[v])
                 return why(ch, "not a chain of segments: node %s of the forward cannot run again",
                            nm(ch, v, a, sizeof a));
+            if (bm->rng[v]) /* its rerun needs its generator state: not in the chain's model */
+                return why(ch,
+                           "not a chain of segments: node %s of the forward is a random op (its "
+                           "generator state is not in the chain's model)",
+                           nm(ch, v, a, sizeof a));
             if (state == 0) ch->f0 = s;
             state = 1;
         } else if (ph == GRAPH_PHASE_BACKWARD) {

@@ -28,7 +28,8 @@ typedef struct replay {
     double bw;          /* bytes a second */
     int transfers;      /* the plan moves a buffer */
     int64_t mem;
-    int64_t *after; /* [events] the bytes present after each event, or NULL */
+    size_t *lastrun; /* [n] a random op's last run's event, where it runs more than once */
+    int64_t *after;  /* [events] the bytes present after each event, or NULL */
     budget_stats *st;
     char *err;
     size_t errcap;
@@ -105,6 +106,13 @@ static int do_run(replay *r, size_t k, const budget_event *e)
     r->comp = end;
     if (r->runs[v]++) r->st->reruns++;
     else r->first[v] = k;
+    /* a random op that runs again: its generator state, saved before its first run, is present
+     * from then to its last rerun */
+    if (bm->rng[v] && r->runs[v] == 1 && r->lastrun[v] > k) {
+        r->mem += BUDGET_RNG_BYTES;
+        r->st->rng_states++;
+        r->st->rng_bytes += BUDGET_RNG_BYTES;
+    }
     return 0;
 }
 
@@ -212,6 +220,8 @@ static int replay_all(replay *r, const budget_plan *p)
     const budget_model *bm = r->bm;
     for (uint32_t b = 0; b < g->nbufs; b++)
         if (bm->producer[b] == GRAPH_NONE) r->present[b] = 1;
+    for (size_t k = 0; k < p->n; k++)
+        if (p->ev[k].op == BUDGET_RUN && p->ev[k].x < g->n) r->lastrun[p->ev[k].x] = k;
     r->mem = bm->initial;
     size_t k0 = start_on_host(r, p);
     if (k0 == SIZE_MAX) return -1;
@@ -228,6 +238,8 @@ static int replay_all(replay *r, const budget_plan *p)
         if (bad) return -1;
         if (r->mem > r->st->peak) r->st->peak = r->mem;
         if (r->after) r->after[k] = r->mem;
+        if (e->op == BUDGET_RUN && bm->rng[e->x] && r->runs[e->x] > 1 && r->lastrun[e->x] == k)
+            r->mem -= BUDGET_RNG_BYTES; /* its last rerun is over: the state goes */
     }
     for (uint32_t s = 0; s < bm->m; s++)
         if (!r->runs[bm->order[s]])
@@ -275,9 +287,10 @@ int budget_check_memory(const budget_model *bm, const budget_plan *p, double ban
     r.ready = calloc(nb, sizeof *r.ready);
     r.used = calloc(nb, sizeof *r.used);
     r.host_ready = calloc(nb, sizeof *r.host_ready);
+    r.lastrun = calloc(n, sizeof *r.lastrun);
     int bad = -1;
     if (!r.present || !r.host || !r.hosted || !r.ver || !r.host_ver || !r.runs || !r.first ||
-        !r.ready || !r.used || !r.host_ready)
+        !r.ready || !r.used || !r.host_ready || !r.lastrun)
         snprintf(err, errcap, "out of memory");
     else if (!(bandwidth > 0)) snprintf(err, errcap, "the bandwidth must be above 0");
     else bad = replay_all(&r, p);
@@ -302,5 +315,6 @@ int budget_check_memory(const budget_model *bm, const budget_plan *p, double ban
     free(r.ready);
     free(r.used);
     free(r.host_ready);
+    free(r.lastrun);
     return bad;
 }

@@ -44,7 +44,7 @@ static int limited(xs *x)
 static void mark_need(xs *x, const uint64_t *s)
 {
     const budget_model *bm = x->bm;
-    for (uint32_t b = 0; b < x->nb; b++) x->need[b] = bm->keep[b] ? 3 : 0;
+    for (uint32_t b = 0; b < x->np; b++) x->need[b] = b < x->nb && bm->keep[b] ? 3 : 0;
     int changed;
     do {
         changed = 0;
@@ -55,6 +55,7 @@ static void mark_need(xs *x, const uint64_t *s)
                 for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1] && !f; e++)
                     if (x->need[bm->wr[e]]) f = 1;
             if (!f) continue;
+            if (f == 1 && bm->rng[v]) x->need[x->sbit[v]] = 1; /* its rerun reads its state */
             for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
                 uint32_t b = bm->rd[e];
                 if ((x->need[b] | f) != x->need[b]) changed = 1;
@@ -92,10 +93,15 @@ static int normalize(xs *x, uint64_t *s, double *h, int64_t *mem)
         if (p == GRAPH_NONE) return -1;
         if (!bit(RAN(s), bm->pos[p])) continue;
         if (!x->recompute || !bm->rerunnable[p]) return -1;
+        if (bm->rng[p] && !bit(PRES(x, s), x->sbit[p])) return -1; /* its state is gone */
         if (x->stamp[p] != x->stampv) {
             x->stamp[p] = x->stampv;
             *h += graph_latency(g, p);
         }
+    }
+    for (uint32_t b = x->nb; b < x->np; b++) { /* the generator states */
+        if (bit(PRES(x, s), b) && !x->need[b]) set0(PRES(x, s), b);
+        if (bit(PRES(x, s), b)) *mem += x->sz[b];
     }
     return 0;
 }
@@ -194,7 +200,7 @@ static int child(xs *x, uint32_t from, uint32_t act, const uint32_t *pick, size_
     for (size_t k = 0; k < npick; k++) {
         uint32_t b = x->cand[pick[k]];
         set0(PRES(x, x->kid), b);
-        if (x->offload) { /* one copy of a buffer on the host: the last offloaded */
+        if (x->offload && b < x->nb) { /* one copy of a buffer on the host: the last offloaded */
             versions0(x, HOST(x, x->kid), bm->phys[b]);
             set1(HOST(x, x->kid), b);
         }
@@ -206,6 +212,7 @@ static int child(xs *x, uint32_t from, uint32_t act, const uint32_t *pick, size_
         uint32_t i = bm->pos[act];
         if (bit(RAN(x->kid), i)) gc += graph_latency(g, act);
         else nran++;
+        if (x->with_state) set1(PRES(x, x->kid), x->sbit[act]);
         set1(RAN(x->kid), i);
         for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++) {
             if (budget_exact_hosted(x, act, bm->wr[e])) {
@@ -259,14 +266,15 @@ static int by_size_desc(const void *a, const void *b, void *arg)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* The children of move act (a run, or n + b: fetch b) from state from (in cur). */
-static int try_move(xs *x, uint32_t from, uint32_t act)
+/* The children of move act (a run, or n + b: fetch b) from state from (in cur); a first run of
+ * a random op that may run again saves its generator state or not (with_state). */
+static int try_move1(xs *x, uint32_t from, uint32_t act)
 {
     const budget_model *bm = x->bm;
     const graph *g = x->g;
-    int64_t more = 0;
+    int64_t more = x->with_state ? BUDGET_RNG_BYTES : 0;
     if (++x->pinv == 0) {
-        memset(x->pinned, 0, (size_t)x->nb * sizeof *x->pinned);
+        memset(x->pinned, 0, (size_t)x->np * sizeof *x->pinned);
         x->pinv = 1;
     }
     if (act >= g->n) {
@@ -276,6 +284,7 @@ static int try_move(xs *x, uint32_t from, uint32_t act)
     } else {
         for (uint32_t e = bm->rd_off[act]; e < bm->rd_off[act + 1]; e++)
             x->pinned[bm->rd[e]] = x->pinv;
+        if (bm->rng[act]) x->pinned[x->sbit[act]] = x->pinv; /* a rerun reads it */
         for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++) {
             uint32_t l = bm->wr[e];
             if (budget_exact_hosted(x, act, l)) continue;
@@ -286,14 +295,26 @@ static int try_move(xs *x, uint32_t from, uint32_t act)
     int64_t over = x->rec[from].mem + more - x->budget;
     if (over <= 0) return child(x, from, act, NULL, 0);
     size_t nc = 0;
-    for (uint32_t b = 0; b < x->nb; b++) {
+    for (uint32_t b = 0; b < x->np; b++) {
         /* one that cannot come back is a dead end (normalize) only where it is surely needed */
-        if (bit(PRES(x, x->cur), b) && x->pinned[b] != x->pinv && bm->size[b] > 0)
-            x->cand[nc++] = b;
+        if (bit(PRES(x, x->cur), b) && x->pinned[b] != x->pinv && x->sz[b] > 0) x->cand[nc++] = b;
     }
-    qsort_r(x->cand, nc, sizeof *x->cand, by_size_desc, (void *)bm->size);
-    for (size_t k = 0; k < nc; k++) x->csize[k] = bm->size[x->cand[k]];
+    qsort_r(x->cand, nc, sizeof *x->cand, by_size_desc, (void *)x->sz);
+    for (size_t k = 0; k < nc; k++) x->csize[k] = x->sz[x->cand[k]];
     return minimal_sets(x, from, act, nc, over);
+}
+
+static int try_move(xs *x, uint32_t from, uint32_t act)
+{
+    const budget_model *bm = x->bm;
+    x->with_state = 0;
+    if (try_move1(x, from, act)) return -1;
+    if (act >= x->g->n || !bm->rng[act] || !x->recompute || bit(RAN(x->cur), bm->pos[act]))
+        return 0;
+    x->with_state = 1;
+    int r = try_move1(x, from, act);
+    x->with_state = 0;
+    return r;
 }
 
 /* done[] of cur: a compute node's first run made, an ALLOC's or FREE's predecessors done. */
@@ -326,6 +347,7 @@ static int may_run(xs *x, uint32_t v, uint32_t i)
         return 1;
     }
     if (!x->recompute || !bm->rerunnable[v]) return 0;
+    if (bm->rng[v] && !bit(PRES(x, x->cur), x->sbit[v])) return 0; /* no state, no rerun */
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
         uint32_t b = bm->wr[e];
         if (x->need[b] && !bit(PRES(x, x->cur), b) && !(x->offload && bit(HOST(x, x->cur), b)))
@@ -343,12 +365,12 @@ static int expand(xs *x, uint32_t k)
     /* need[] is cur's only until a child is made: the moves are listed first */
     uint32_t nmov = 0;
     for (uint32_t i = 0; i < x->m; i++)
-        if (may_run(x, bm->order[i], i)) x->stack[x->nb + nmov++] = bm->order[i];
+        if (may_run(x, bm->order[i], i)) x->stack[x->np + nmov++] = bm->order[i];
     for (uint32_t b = 0; x->offload && b < x->nb; b++)
         if (x->need[b] && !bit(PRES(x, x->cur), b) && bit(HOST(x, x->cur), b))
-            x->stack[x->nb + nmov++] = x->g->n + b;
+            x->stack[x->np + nmov++] = x->g->n + b;
     for (uint32_t q = 0; q < nmov; q++)
-        if (try_move(x, k, x->stack[x->nb + q])) return -1;
+        if (try_move(x, k, x->stack[x->np + q])) return -1;
     return 0;
 }
 
@@ -383,16 +405,17 @@ static int setup(xs *x)
     const budget_model *bm = x->bm;
     const graph *g = x->g;
     x->m = bm->m;
-    x->nb = bm->nl;
+    x->nb = x->np = bm->nl;
+    for (uint32_t v = 0; v < g->n; v++) x->np += bm->rng[v];
     x->wr = ((size_t)x->m + 63) / 64;
-    x->wp = ((size_t)x->nb + 63) / 64;
+    x->wp = ((size_t)x->np + 63) / 64;
     x->W = x->wr + x->wp * (x->offload ? 2 : 1);
     if (!x->W) x->W = 1;
     size_t per = x->W * 8 + sizeof(xrec) + OPEN_ENTRY_BYTES + 2 * sizeof(uint32_t);
     uint64_t lim = (uint64_t)solve_max_memory(x->c) / per, ms = solve_max_states(x->c);
     x->limit = (size_t)(lim < ms ? lim : ms);
     if (x->limit > GRAPH_NONE - 1) x->limit = GRAPH_NONE - 1;
-    size_t nb = (size_t)x->nb + 1, n = (size_t)g->n + 1;
+    size_t nb = (size_t)x->np + 1, n = (size_t)g->n + 1;
     x->cur = calloc(x->W, 8);
     x->kid = calloc(x->W, 8);
     x->done = malloc(n);
@@ -403,10 +426,17 @@ static int setup(xs *x)
     x->csize = malloc(2 * (nb + 1) * sizeof *x->csize);
     x->cand = malloc(nb * sizeof *x->cand);
     x->stack = malloc((nb + n + nb) * sizeof *x->stack);
+    x->sbit = malloc(n * sizeof *x->sbit);
+    x->sz = malloc(nb * sizeof *x->sz);
     stateset_init(&x->seen, (uint32_t)x->W);
     if (heap_init(&x->open, 1024, 0) || !x->cur || !x->kid || !x->done || !x->need || !x->stamp ||
-        !x->pinned || !x->topo || !x->csize || !x->cand || !x->stack)
+        !x->pinned || !x->topo || !x->csize || !x->cand || !x->stack || !x->sbit || !x->sz)
         return -1;
+    memcpy(x->sz, bm->size, (size_t)x->nb * sizeof *x->sz);
+    for (uint32_t v = 0, j = x->nb; v < g->n; v++) {
+        x->sbit[v] = bm->rng[v] ? j : GRAPH_NONE;
+        if (bm->rng[v]) x->sz[j++] = BUDGET_RNG_BYTES;
+    }
     x->ordered = 1;
     for (uint32_t v = 0; v < g->n; v++)
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
@@ -431,6 +461,8 @@ static void teardown(xs *x)
     free(x->csize);
     free(x->cand);
     free(x->stack);
+    free(x->sbit);
+    free(x->sz);
 }
 
 static int is_goal(const xs *x, uint32_t k)

@@ -25,6 +25,10 @@ typedef struct xs {
     const solve_ctx *c;
     double start, seconds;
     uint32_t m, nb;   /* nb: logical buffers (every version of every buffer) */
+    uint32_t np;      /* present bits: the nb buffers, then a random op's generator state each */
+    uint32_t *sbit;   /* [n] a random op's state's bit (nb + its index), or GRAPH_NONE */
+    int64_t *sz;      /* [np] each present bit's bytes */
+    int with_state;   /* the first run being made saves its random op's generator state */
     size_t wr, wp, W; /* words: ran [0, wr), present [wr, wr + wp), host after */
     int offload, recompute, ordered;
     int host_start; /* the buffers present from the start start on the host */

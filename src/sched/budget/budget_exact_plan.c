@@ -18,7 +18,7 @@ static int emit_step(xs *x, const uint64_t *P, const uint64_t *C, uint32_t act, 
     const graph *g = x->g;
     int bad = 0;
     if (++x->pinv == 0) {
-        memset(x->pinned, 0, (size_t)x->nb * sizeof *x->pinned);
+        memset(x->pinned, 0, (size_t)x->np * sizeof *x->pinned);
         x->pinv = 1;
     }
     if (act >= g->n) x->pinned[act - g->n] = x->pinv; /* other versions: freed before */

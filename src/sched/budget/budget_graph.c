@@ -35,10 +35,15 @@ typedef struct pgraph {
     uint32_t *head;  /* the Ids that used the incarnation: a list through unext/uid */
     uint32_t *unext, *uid;
     size_t nu, ucap;
-    uint32_t *first;  /* [n] the Id of a compute node's first run, or NO_USER */
-    uint32_t *reads;  /* room for one node's reads */
-    uint32_t *writes; /* room for one node's writes */
-    char *name;       /* the last name made by named() */
+    uint32_t *first; /* [n] the Id of a compute node's first run, or NO_USER */
+    /* A random op that runs again: its generator state, an ALLOC before its first run read by
+     * its runs, freed after its last rerun: */
+    size_t *lastrun;   /* [n] the event of its last run */
+    uint32_t *prevrun; /* [n] the Id of its run before (the state's users, in a line) */
+    int64_t *rngbuf;   /* [n] the state's BufId */
+    uint32_t *reads;   /* room for one node's reads */
+    uint32_t *writes;  /* room for one node's writes */
+    char *name;        /* the last name made by named() */
     size_t namecap;
     int oom;
 } pgraph;
@@ -188,7 +193,9 @@ static int left_on_host(const budget_model *bm, const uint8_t *present, uint32_t
     return present[bm->phys[l]] == 2 && bm->producer[l] == v;
 }
 
-static void run_node(pgraph *q, uint32_t v, uint8_t *present, int64_t *ins)
+/* Node v's run (state: the BufId of its generator state that it reads, or -1): its Id, or
+ * NO_USER. */
+static uint32_t run_node(pgraph *q, uint32_t v, uint8_t *present, int64_t *ins, int64_t state)
 {
     const budget_model *bm = q->bm;
     const graph *g = q->g;
@@ -212,6 +219,7 @@ static void run_node(pgraph *q, uint32_t v, uint8_t *present, int64_t *ins)
         if (!mine) reads[nr++] = x;
     }
     for (uint32_t i = 0; i < nr; i++) ins[nw + i] = q->bufid[reads[i]];
+    if (state >= 0) ins[nw + nr++] = state;
     double lat = g->latency ? g->latency[v] : (double)NAN;
     graph_node_spec s = {.kind = NODE_COMPUTE,
                          .op = graph_op(g, v),
@@ -225,7 +233,8 @@ static void run_node(pgraph *q, uint32_t v, uint8_t *present, int64_t *ins)
                          .rerun = graph_rerun(g, v),
                          .ninputs = nw + nr};
     uint32_t id = add_node(q, &s, ins, again ? BPG_RERUN : BPG_RUN, v);
-    if (id == NO_USER) return;
+    if (id == NO_USER) return NO_USER;
+    if (state >= 0) nr--; /* the state's edges are the caller's */
     for (uint32_t i = 0; i < nw; i++) {
         uint32_t x = writes[i];
         present[x] = 1;
@@ -240,6 +249,37 @@ static void run_node(pgraph *q, uint32_t v, uint8_t *present, int64_t *ins)
     }
     if (!again) order_edges(q, v, id);
     if (!again) q->first[v] = id;
+    return id;
+}
+
+/* Run event k of random op v, which runs again in the plan, with its generator state: an
+ * ALLOC "rng state of NAME" before its first run, read by every run of it (each after the
+ * one before), freed after its last. */
+static void rng_run(pgraph *q, size_t k, uint32_t v, uint8_t *present, int64_t *ins)
+{
+    uint32_t prev;
+    if (q->first[v] == NO_USER) {
+        q->rngbuf[v] = q->next_bufid++;
+        graph_node_spec a = {.kind = NODE_ALLOC,
+                             .op = "ALLOC",
+                             .name = named(q, "rng state of ", v, ""),
+                             .size = BUDGET_RNG_BYTES,
+                             .bufid = q->rngbuf[v],
+                             .stream = -1};
+        uint32_t other;
+        prev = add_node(q, &a, NULL, BPG_ALLOC, GRAPH_NONE);
+        if (prev != NO_USER && graph_build_buffer(&q->b, prev, a.bufid, a.size, &other)) q->oom = 1;
+    } else prev = q->prevrun[v];
+    uint32_t id = run_node(q, v, present, ins, q->rngbuf[v]);
+    edge(q, prev, id);
+    q->prevrun[v] = id;
+    if (k != q->lastrun[v] || id == NO_USER) return;
+    graph_node_spec f = {
+        .kind = NODE_FREE, .op = "FREE", .size = -1, .bufid = q->rngbuf[v], .stream = -1};
+    uint32_t fid = add_node(q, &f, NULL, BPG_FREE, GRAPH_NONE), other;
+    if (fid == NO_USER) return;
+    if (graph_build_buffer(&q->b, fid, f.bufid, -1, &other)) q->oom = 1;
+    edge(q, id, fid);
 }
 
 /* An offload (then the FREE) or a fetch (after its ALLOC) of buffer x: a transfer node. */
@@ -275,7 +315,7 @@ static int build_nodes(pgraph *q, const budget_plan *p)
     const graph *g = q->g;
     const budget_model *bm = q->bm;
     uint8_t *present = calloc((size_t)g->nbufs + 1, 1);
-    int64_t *ins = malloc(((size_t)bm->rd_off[g->n] + g->nbufs + 1) * sizeof *ins);
+    int64_t *ins = malloc(((size_t)bm->rd_off[g->n] + g->nbufs + 2) * sizeof *ins);
     if (!present || !ins) q->oom = 1;
     q->cur = GRAPH_NONE;
     for (size_t k = 0; !q->oom && k < p->n && p->ev[k].op == BUDGET_HOST; k++)
@@ -289,7 +329,11 @@ static int build_nodes(pgraph *q, const budget_plan *p)
         uint32_t x = p->ev[k].x;
         q->cur = (uint32_t)k;
         switch (p->ev[k].op) {
-        case BUDGET_RUN: run_node(q, x, present, ins); break;
+        case BUDGET_RUN:
+            if (bm->rng[x] && (q->first[x] != NO_USER || q->lastrun[x] > k))
+                rng_run(q, k, x, present, ins); /* it runs again: with its generator state */
+            else run_node(q, x, present, ins, -1);
+            break;
         case BUDGET_FREE:
             free_buffer(q, x);
             present[x] = 0;
@@ -351,6 +395,9 @@ static void pgraph_free(pgraph *q)
     free(q->unext);
     free(q->uid);
     free(q->first);
+    free(q->lastrun);
+    free(q->prevrun);
+    free(q->rngbuf);
     free(q->reads);
     free(q->writes);
     free(q->name);
@@ -370,18 +417,23 @@ static int pgraph_init(pgraph *q, const budget_plan *p, char *err, size_t errcap
     q->first = malloc(((size_t)g->n + 1) * sizeof *q->first);
     q->reads = malloc(((size_t)q->bm->rd_off[g->n] + 1) * sizeof *q->reads);
     q->writes = malloc(((size_t)q->bm->wr_off[g->n] + 1) * sizeof *q->writes);
+    q->lastrun = calloc((size_t)g->n + 1, sizeof *q->lastrun);
+    q->prevrun = malloc(((size_t)g->n + 1) * sizeof *q->prevrun);
+    q->rngbuf = malloc(((size_t)g->n + 1) * sizeof *q->rngbuf);
     if (!q->bufid || !q->alloc || !q->maker || !q->offl || !q->incs || !q->head || !q->first ||
-        !q->reads || !q->writes) {
+        !q->reads || !q->writes || !q->lastrun || !q->prevrun || !q->rngbuf) {
         snprintf(err, errcap, "out of memory");
         return -1;
     }
     for (uint32_t x = 0; x < g->nbufs; x++) q->offl[x] = q->head[x] = NO_USER;
     for (uint32_t v = 0; v < g->n; v++) q->first[v] = NO_USER;
+    for (size_t k = 0; k < p->n; k++)
+        if (p->ev[k].op == BUDGET_RUN) q->lastrun[p->ev[k].x] = k;
     int64_t most = 0;
     for (uint32_t x = 0; x < g->nbufs; x++)
         if (g->buf_id[x] > most) most = g->buf_id[x];
-    if ((uint64_t)most + p->n + 1 > (uint64_t)GRAPH_MAX_SIZE ||
-        p->n + g->nbufs >= GRAPH_MAX_NODES) {
+    if ((uint64_t)most + p->n + g->n + 1 > (uint64_t)GRAPH_MAX_SIZE ||
+        p->n + g->nbufs + 2 * (size_t)g->n >= GRAPH_MAX_NODES) {
         snprintf(err, errcap, "the plan graph would need BufIds or Ids past 2^53 - 1");
         return -1;
     }

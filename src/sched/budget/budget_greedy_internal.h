@@ -29,10 +29,12 @@ typedef struct gs {
     uint32_t *made;               /* what need's reruns made (freed after if dead), nmade of them */
     size_t nmade, madecap;
     int64_t mem;
+    int64_t rngmem;  /* of mem: the generator states of the random ops that ran and may rerun */
+    int64_t reserve; /* the first run under way takes this much more: a generator state */
     heap h;
     int oom;
     uint32_t *use_off, *use, *ucur; /* each buffer's readers' places, ascending; the next */
-    const uint8_t *ckpt;            /* Chen's baseline: [n] the forward nodes whose outputs stay */
+    const uint8_t *ckpt;            /* a baseline: [n] the forward nodes whose outputs stay */
     int64_t last_fwd;               /* the place of the last forward node */
     int staleness;                  /* the eviction key divides by the places to the next use */
     double rerun_ms;                /* the walk's reruns' latencies */

@@ -212,7 +212,7 @@ static void check_state(gs *s, uint32_t v)
         }
         MEMTRIS_ASSERT(here <= 1);
     }
-    MEMTRIS_ASSERT(bytes == s->mem);
+    MEMTRIS_ASSERT(bytes + s->rngmem == s->mem);
 #endif
 }
 
@@ -229,10 +229,14 @@ static int run_node(gs *s, uint32_t v)
         if (s->present[l]) pin(s, l);
         else if (c == GRAPH_NONE || !s->present[c]) more += bm->size[l];
     }
-    int bad = make_room(s, more);
+    int bad = make_room(s, more + s->reserve);
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++)
         if (s->pin[bm->wr[e]]) unpin(s, bm->wr[e]);
     if (bad || emit(s, BUDGET_RUN, v)) return -1;
+    s->mem += s->reserve; /* counted to the end of the walk: a rerun may come at any place */
+    s->rngmem += s->reserve;
+    if (s->mem > s->peak) s->peak = s->mem;
+    s->reserve = 0;
     for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1]; e++) {
         uint32_t b = bm->wr[e], c = consumed(s, v, b);
         if (s->present[b] || s->hosted[b]) continue;
@@ -409,6 +413,7 @@ static int walk(gs *s)
             offer(s, b);
         }
     s->mem = s->peak = bm->initial;
+    s->rngmem = s->reserve = 0;
     s->rerun_ms = 0;
     if ((s->allow & BUDGET_ALLOW_OFFLOAD) && host_inputs(s)) return -1;
     if (sweep(s, -1)) return -1;
@@ -426,6 +431,9 @@ static int walk(gs *s)
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++)
             if (need(s, bm->rd[e])) return -1;
         if (i + 1 < bm->m && prefetch(s, v, bm->order[i + 1])) return -1;
+        /* a random op that may run again keeps its generator state from its first run on */
+        if (bm->rng[v] && s->rr[v] && (s->allow & BUDGET_ALLOW_RECOMPUTE))
+            s->reserve = BUDGET_RNG_BYTES;
         if (run_node(s, v)) return -1;
         s->done = i + 1;
         for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) unpin(s, bm->rd[e]);

@@ -51,13 +51,15 @@ void budget_model_free(budget_model *bm)
     free(bm->wr);
     free(bm->producer);
     free(bm->rerunnable);
+    free(bm->rng);
     free(bm->keep);
     free(bm->hostable);
     free(bm->lastread);
     memset(bm, 0, sizeof *bm);
 }
 
-/* Whether an Op draws random numbers: rand, dropout, bernoulli or multinomial in it. */
+/* Whether an Op draws random numbers: rand, dropout, bernoulli or multinomial in it, but not
+ * backward (native_dropout_backward multiplies by the mask it is given). */
 static int random_op(const char *op)
 {
     static const char *const words[] = {"rand", "dropout", "bernoulli", "multinomial"};
@@ -65,6 +67,7 @@ static int random_op(const char *op)
     size_t k = 0;
     for (; op[k] && k + 1 < sizeof low; k++) low[k] = (char)tolower((unsigned char)op[k]);
     low[k] = 0;
+    if (strstr(low, "backward")) return 0;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strstr(low, words[i])) return 1;
     return 0;
@@ -75,7 +78,7 @@ static int rerunnable(const graph *g, uint32_t v)
     int r = graph_rerun(g, v);
     if (r != GRAPH_RERUN_NONE) return r == GRAPH_RERUN_YES;
     const char *op = graph_op(g, v);
-    return strcmp(op, "Input") != 0 && graph_phase(g, v) != GRAPH_PHASE_OPTIMIZER && !random_op(op);
+    return strcmp(op, "Input") != 0 && graph_phase(g, v) != GRAPH_PHASE_OPTIMIZER;
 }
 
 /* The order (pol's run, policy given's when NULL), the compute nodes' places and the
@@ -240,7 +243,8 @@ int budget_model_init_order(budget_model *bm, const graph *g, const policy *pol,
     uint32_t *mark = malloc(((size_t)g->nbufs + 1) * sizeof *mark);
     uint32_t *gorder = NULL;
     bm->rerunnable = malloc((size_t)g->n + 1);
-    if (!mark || !bm->rerunnable) goto oom;
+    bm->rng = calloc((size_t)g->n + 1, 1);
+    if (!mark || !bm->rerunnable || !bm->rng) goto oom;
     for (uint32_t b = 0; b < g->nbufs; b++) mark[b] = GRAPH_NONE;
     if (model_reads(bm, mark)) goto oom;
     gorder = given_order(bm, pol, err, errcap);
@@ -258,8 +262,10 @@ int budget_model_init_order(budget_model *bm, const graph *g, const policy *pol,
     bm->hostable = malloc((size_t)g->nbufs + 1);
     bm->lastread = malloc(((size_t)bm->nl + 1) * sizeof *bm->lastread);
     if (!bm->keep || !bm->hostable || !bm->lastread) goto oom;
-    for (uint32_t v = 0; v < g->n; v++)
+    for (uint32_t v = 0; v < g->n; v++) {
         bm->rerunnable[v] = g->kind[v] == NODE_COMPUTE && rerunnable(g, v);
+        bm->rng[v] = bm->rerunnable[v] && random_op(graph_op(g, v));
+    }
     for (uint32_t b = 0; b < g->nbufs; b++)
         bm->hostable[b] =
             bm->producer[b] == GRAPH_NONE || strcmp(graph_op(g, bm->producer[b]), "Input") == 0;
