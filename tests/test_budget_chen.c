@@ -101,34 +101,31 @@ static void chen_never_above_the_free_peak(void **state)
 /* Segment 0 (f0, f1) drops A, which f0 made beside a large T that only f1 reads; made again
  * before b1, when the gradient G1 is present, T would pass the budget-free peak: segment 0
  * keeps A. Segment 1 (f2, f3) drops C, made again before b0 with nothing large beside it. */
-#define ALLOC(id, buf, size) \
-    "{\"Id\": " #id ", \"Op\": \"ALLOC\", \"BufId\": " #buf ", \"Size\": " #size "}"
-#define FREE(id, buf) "{\"Id\": " #id ", \"Op\": \"FREE\", \"BufId\": " #buf "}"
-#define RUN(id, name, phase, ins)                                                         \
-    "{\"Id\": " #id ", \"Op\": \"" name "\", \"Name\": \"" name "\", \"Phase\": \"" phase \
-    "\", \"Inputs\": " ins "}"
-static const char
-    *const HOLD =
-        "{\"Nodes\": [" ALLOC(0, 1, 10) "," ALLOC(1, 2, 1000) "," RUN(2, "f0", "forward", "[1, 2]") "," ALLOC(3, 3, 10) "," RUN(4, "f1", "forward", "[1, 2, 3]") "," FREE(5, 2) "," ALLOC(
-            6, 4,
-            10) "," RUN(7, "f2", "forward",
-                        "[3, 4]") "," ALLOC(8, 5,
-                                            10) "," RUN(9, "f3", "forward",
-                                                        "[4, 5]") "," ALLOC(10, 6,
-                                                                            2000) "," RUN(11, "b0",
-                                                                                          "backwar"
-                                                                                          "d",
-                                                                                          "[4, 5, "
-                                                                                          "6]") "," FREE(12,
-                                                                                                         4) "," FREE(13,
-                                                                                                                     5) "," ALLOC(14,
-                                                                                                                                  7,
-                                                                                                                                  10) "," RUN(15,
-                                                                                                                                              "b1",
-                                                                                                                                              "backward",
-                                                                                                                                              "[1, 3, 6, 7]") "," FREE(16, 1) "," FREE(17, 3) "," FREE(18, 6) "],"
-                                                                                                                                                                                                              " \"Edges\": [[0, 2], [1, 2], [2, 3], [3, 4], [4, 5], [4, 6], [6, 7], [7, 8], [8, 9], [9, 10],"
-                                                                                                                                                                                                              " [10, 11], [11, 12], [11, 13], [11, 14], [14, 15], [15, 16], [15, 17], [15, 18]]}";
+static const char *const HOLD =
+    "{\"Nodes\": ["
+    "{\"Id\": 0, \"Op\": \"ALLOC\", \"BufId\": 1, \"Size\": 10},"
+    "{\"Id\": 1, \"Op\": \"ALLOC\", \"BufId\": 2, \"Size\": 1000},"
+    "{\"Id\": 2, \"Op\": \"f0\", \"Name\": \"f0\", \"Phase\": \"forward\", \"Inputs\": [1, 2]},"
+    "{\"Id\": 3, \"Op\": \"ALLOC\", \"BufId\": 3, \"Size\": 10},"
+    "{\"Id\": 4, \"Op\": \"f1\", \"Name\": \"f1\", \"Phase\": \"forward\", \"Inputs\": [1, 2, 3]},"
+    "{\"Id\": 5, \"Op\": \"FREE\", \"BufId\": 2},"
+    "{\"Id\": 6, \"Op\": \"ALLOC\", \"BufId\": 4, \"Size\": 10},"
+    "{\"Id\": 7, \"Op\": \"f2\", \"Name\": \"f2\", \"Phase\": \"forward\", \"Inputs\": [3, 4]},"
+    "{\"Id\": 8, \"Op\": \"ALLOC\", \"BufId\": 5, \"Size\": 10},"
+    "{\"Id\": 9, \"Op\": \"f3\", \"Name\": \"f3\", \"Phase\": \"forward\", \"Inputs\": [4, 5]},"
+    "{\"Id\": 10, \"Op\": \"ALLOC\", \"BufId\": 6, \"Size\": 2000},"
+    "{\"Id\": 11, \"Op\": \"b0\", \"Name\": \"b0\", \"Phase\": \"backward\", \"Inputs\": [4, 5, "
+    "6]},"
+    "{\"Id\": 12, \"Op\": \"FREE\", \"BufId\": 4},"
+    "{\"Id\": 13, \"Op\": \"FREE\", \"BufId\": 5},"
+    "{\"Id\": 14, \"Op\": \"ALLOC\", \"BufId\": 7, \"Size\": 10},"
+    "{\"Id\": 15, \"Op\": \"b1\", \"Name\": \"b1\", \"Phase\": \"backward\", \"Inputs\": [1, 3, 6, "
+    "7]},"
+    "{\"Id\": 16, \"Op\": \"FREE\", \"BufId\": 1},"
+    "{\"Id\": 17, \"Op\": \"FREE\", \"BufId\": 3},"
+    "{\"Id\": 18, \"Op\": \"FREE\", \"BufId\": 6}],"
+    " \"Edges\": [[0, 2], [1, 2], [2, 3], [3, 4], [4, 5], [4, 6], [6, 7], [7, 8], [8, 9], [9, 10],"
+    " [10, 11], [11, 12], [11, 13], [11, 14], [14, 15], [15, 16], [15, 17], [15, 18]]}";
 
 static void chen_segment_keeps_where_rerun_passes(void **state)
 {

@@ -141,8 +141,10 @@ typedef struct budget_stats {
  * stream at bandwidth bytes/s, an offload once the buffer is made; a run after the fetches it
  * reads; an event that takes bytes (a run that makes a buffer, a fetch) after every earlier
  * free and offload has taken effect: a free when the runs that used the buffer have ended, an
- * offload when its copy has too). 0 with st filled, or -1 with the first wrong event named in
- * err ("event 12 (run Id 7): ..."). */
+ * offload when its copy has too); a random op that runs again (budget_model.rng) holds its
+ * generator state's BUDGET_RNG_BYTES from its first run to its last (st->rng_states,
+ * st->rng_bytes). 0 with st filled, or -1 with the first wrong event named in err ("event 12
+ * (run Id 7): ..."). */
 int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth, budget_stats *st,
                  char *err, size_t errcap);
 /* budget_check, also filling after[k] (p->n of them) with the bytes present after event k. */
