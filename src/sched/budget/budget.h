@@ -181,7 +181,7 @@ typedef struct budget_solver {
 /* The solvers, in the order --help lists them and best runs them: best first (the default),
  * then the fast ones, exact last (it starts from the best plan the others found). A new solver
  * is one file (budget_NAME.c, defining budget_solver_NAME) and one name here. */
-#define BUDGET_SOLVER_LIST(X)       X(best) X(greedy) X(chain) X(exact)
+#define BUDGET_SOLVER_LIST(X)       X(best) X(greedy) X(chain) X(repair) X(exact)
 #define BUDGET_SOLVER_DECLARE(name) extern const budget_solver budget_solver_##name;
 BUDGET_SOLVER_LIST(BUDGET_SOLVER_DECLARE)
 
@@ -285,5 +285,19 @@ void budget_graph_map_free(budget_graph_map *map);
  * memory (the table's bytes over solve_max_memory: refused, SOLVE_MEMORY). The seed is ignored.
  * 0 with *o said, or -1 out of memory. */
 int budget_chain(BUDGET_SOLVER_ARGS);
+
+/* The repair solver: from seed's plan (when within the budget, else greedy's), greedy along
+ * every heuristic policy's first-run order, the training orders (each optimizer update right
+ * after its gradient is complete; and the backward of a branch finished before another starts;
+ * from the given order and from priority's) and seed's own first-run order, the plan of least
+ * extra time; then a large-neighbourhood search on it (recompute only; a plan with offloads is
+ * left as it is): windows of 12, 20 and 32 first runs, each re-solved by the exact solver (at
+ * most 20000 states a window) as a graph of its own, with the state at its ends fixed (what is
+ * present at its start, what the rest of the plan needs present at its end), kept where the whole
+ * plan, checked, takes less extra time; passes over the plan until one keeps nothing. Honours
+ * c's time limit, deadline and cancel, and stops after c's max_states (all windows together).
+ * Proves nothing. 0 with *o said (o->why: the orders walked, the windows re-solved and kept),
+ * or -1 out of memory. */
+int budget_repair(BUDGET_SOLVER_ARGS);
 
 #endif
