@@ -231,8 +231,8 @@ int budget_cheap_op(const char *op);
  * *o and *pf said (a plan in p when found), or -1 out of memory. */
 int budget_exact(BUDGET_SOLVER_ARGS);
 
-/* best: each solver of the list marked in_best in turn, sharing c's time limit (exact and
- * chain only on graphs of at most BUDGET_BEST_EXACT_NODES compute nodes), each seeded with the
+/* best: each solver of the list marked in_best in turn, sharing c's time limit (chain, repair
+ * and exact only on graphs of at most BUDGET_BEST_EXACT_NODES compute nodes), each seeded with the
  * best plan so far (itself starting from seed's when it is within the budget); the plan of
  * least extra time (checked), the highest lower bound any proved, proven when they meet or
  * when exact proves that none fits. 0, or -1 out of memory. */

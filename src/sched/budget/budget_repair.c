@@ -494,6 +494,7 @@ int budget_repair(BUDGET_SOLVER_ARGS)
 
 const budget_solver budget_solver_repair = {
     "repair",
-    "greedy along every policy's order and the training orders, then windows of the plan "
-    "re-solved exactly (large-neighbourhood search), recompute only",
+    "greedy along every policy's order and the training orders, its evictions moved one at a "
+    "time, then windows of the plan re-solved exactly (large-neighbourhood search), recompute "
+    "only",
     1, BUDGET_BEST_EXACT_NODES, budget_repair};
