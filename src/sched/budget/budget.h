@@ -288,16 +288,21 @@ int budget_chain(BUDGET_SOLVER_ARGS);
 
 /* The repair solver: from seed's plan (when within the budget, else greedy's), greedy along
  * every heuristic policy's first-run order, the training orders (each optimizer update right
- * after its gradient is complete; and the backward of a branch finished before another starts;
- * from the given order and from priority's) and seed's own first-run order, the plan of least
- * extra time; then a large-neighbourhood search on it (recompute only; a plan with offloads is
- * left as it is): windows of 12, 20 and 32 first runs, each re-solved by the exact solver (at
- * most 20000 states a window) as a graph of its own, with the state at its ends fixed (what is
- * present at its start, what the rest of the plan needs present at its end), kept where the whole
- * plan, checked, takes less extra time; passes over the plan until one keeps nothing. Honours
- * c's time limit, deadline and cancel, and stops after c's max_states (all windows together).
- * Proves nothing. 0 with *o said (o->why: the orders walked, the windows re-solved and kept),
- * or -1 out of memory. */
+ * after its gradient is complete, and that with the backward of a branch finished before another
+ * starts, from the given order and from priority's; the first k updates early, the rest where
+ * the given order puts them) and seed's own first-run order, each with greedy's rules and with
+ * one more (evict the cheapest buffer that alone makes the room); the plan of least extra time.
+ * Then ruin and recreate: one buffer a rerun makes kept from eviction, or one that can be made
+ * again evicted first, greedy walked again along the plan's order and the given one, the first
+ * improvement taken, REPAIR_WALKS (256) walks at most. Then a large-neighbourhood search
+ * (recompute only; a plan with offloads is left as it is): windows of 8, 12 and 16 first runs,
+ * each re-solved by the exact solver (at most 2000 states a window) as a graph of its own, with
+ * the state at its ends fixed (what is present at its start, what the rest of the plan needs
+ * present at its end), kept where the whole plan, checked, takes less extra time; passes over
+ * the plan until one keeps nothing. Every plan kept is checked by budget_check. Honours c's
+ * deadline and cancel and half its time limit (exact, after it in best, keeps the rest), and
+ * stops after c's max_states (the windows' states together). Proves nothing. 0 with *o said
+ * (o->why: the orders and moves walked, the windows re-solved and kept), or -1 out of memory. */
 int budget_repair(BUDGET_SOLVER_ARGS);
 
 #endif

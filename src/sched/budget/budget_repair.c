@@ -1,8 +1,9 @@
 /* budget_repair.c: the repair solver of a memory budget: greedy along every first-run order
- * worth trying (budget_orders.c), then a large-neighbourhood search over its plan: a window of
- * first runs freed, re-solved exactly (the exact solver on the window as a graph of its own, the
- * state at its ends fixed), kept where the whole plan, checked, takes less extra time. Exports
- * budget_repair_lns and budget_solver_repair. */
+ * worth trying (budget_orders.c), ruin-and-recreate moves of its evictions, then a
+ * large-neighbourhood search over its plan: a window of first runs freed, re-solved exactly (the
+ * exact solver on the window as a graph of its own, the state at its ends fixed), kept where the
+ * whole plan, checked, takes less extra time. Exports budget_repair, budget_repair_lns and
+ * budget_solver_repair. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -458,8 +459,10 @@ int budget_repair(BUDGET_SOLVER_ARGS)
     memset(o, 0, sizeof *o);
     memset(pf, 0, sizeof *pf);
     p->n = 0;
+    /* Half the time limit at most, so that exact, after it in best, keeps the rest. */
     solve_ctx cc = gl->c ? *gl->c : (solve_ctx){0};
-    if (!(cc.deadline > 0)) cc.deadline = solve_now(gl->c) + solve_seconds(gl->c);
+    double half = solve_now(gl->c) + 0.5 * solve_seconds(gl->c);
+    if (!(cc.deadline > 0) || cc.deadline > half) cc.deadline = half;
     budget_goal g = *gl;
     g.c = &cc;
     double pe = HUGE_VAL;
@@ -487,8 +490,9 @@ int budget_repair(BUDGET_SOLVER_ARGS)
     }
     o->found = 1;
     o->stopped = SOLVE_DONE;
-    snprintf(o->why, sizeof o->why, "%u orders walked, %u windows re-solved, %u kept", tried,
-             windows, kept);
+    snprintf(o->why, sizeof o->why,
+             "%u orders and %u moves walked (%u kept), %u windows re-solved (%u kept)", tried,
+             walks, moved, windows, kept);
     return 0;
 }
 
