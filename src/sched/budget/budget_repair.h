@@ -16,9 +16,11 @@
 int budget_greedy_along(const budget_model *given, const budget_model *along, const budget_goal *gl,
                         const uint8_t *keepers, int fit, budget_plan *p, budget_outcome *o);
 
-/* bm along another first-run order (bm->m compute nodes; each after its predecessors along the
- * Edges): bm's arrays shared, but order, pos and lastread, which are view's own. 1 made, 0 when
- * order is not such an order or moves a buffer's producer (view untouched), -1 out of memory.
+/* bm along another first-run order (bm->m compute nodes, each once; that each comes after its
+ * predecessors along the Edges is the caller's to keep, and the checker's to catch in any plan
+ * walked along it): bm's arrays shared, but order, pos and lastread, which are view's own. 1
+ * made, 0 when order is not a permutation of the compute nodes or moves a buffer's producer
+ * (view untouched), -1 out of memory.
  * Free it with budget_orders_view_free, never budget_model_free. */
 int budget_orders_view(const budget_model *bm, const uint32_t *order, budget_model *view);
 void budget_orders_view_free(budget_model *view);
