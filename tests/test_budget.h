@@ -57,6 +57,11 @@ void greedy_on_generated_training(void **state);
 void greedy_walks_priority_order(void **state);
 void greedy_prefers_hidden_offload(void **state);
 
+/* test_budget_repair.c */
+void repair_against_brute_force(void **state);
+void repair_on_generated_training(void **state);
+void repair_honours_limits(void **state);
+
 /* test_budget_inplace.c */
 void inplace_against_brute_force(void **state);
 

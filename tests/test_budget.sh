@@ -150,13 +150,13 @@ group_usage() {
     want=$(awk '/^Solvers/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }' "$OUT")
     got=$(awk '/is one of these/ { on = 1; next } on && /^\.RE/ { on = 0 }
                on && tag { print $2; tag = 0; next } on && /^\.TP/ { tag = 1 }' "$SRC/man/memtris.1")
-    if [ "$(echo $want)" = "best greedy chain exact" ]; then ok
+    if [ "$(echo $want)" = "best greedy chain repair exact" ]; then ok
     else bad "budget --help lists the solvers $(echo $want)"; fi
     if [ "$want" = "$got" ]; then ok
     else bad "man/memtris.1's --solver list ($(echo $got)) is not --help's ($(echo $want))"; fi
     run "$M" budget "$TRIO" --budget 1K --solver tetris
     expect_rc 2 "--solver tetris"
-    expect_grep "$ERR" "unknown solver 'tetris' (best, greedy, chain, exact)" "--solver tetris: the list"
+    expect_grep "$ERR" "unknown solver 'tetris' (best, greedy, chain, repair, exact)" "--solver tetris: the list"
     run "$M" --help
     expect_grep "$OUT" "  budget" "memtris --help lists budget"
 }
@@ -259,8 +259,18 @@ assert d["least_budget"] is None and d["least_budget_bound"] == 500, d
 # -o PLAN.json: the plan as a graph that every command opens; policy given replays it at the
 # plan's peak (and, on the trio with offload, at the plan's time); whole or absent.
 group_output() {
+    # best runs Input after B (repair's orders): 500 B with no copy and no extra time, proven.
+    run "$M" budget "$TRIO" --budget 500 --allow recompute,offload --bandwidth 1000 --format json
+    expect_rc 0 "the trio at 500 B by best"
+    py "the trio at 500 B by best: reordered, no extra time" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["peak"] == 500 and d["extra_ms"] == 0 and d["proven_optimal"], d
+assert d["events"][:4] == [["run", 3], ["run", 5], ["free", 20], ["run", 1]], d["events"]
+' "$OUT"
+    # greedy keeps the given order: an offload and a fetch, the plan graph's Stream 1 nodes.
     run "$M" budget "$TRIO" --budget 500 --allow recompute,offload --bandwidth 1000 \
-        --format json -o "$TMP/plan.json"
+        --solver greedy --format json -o "$TMP/plan.json"
     expect_rc 0 "-o: the trio at 500 B"
     cp "$OUT" "$TMP/b.json"
     run "$M" validate "$TMP/plan.json"
@@ -401,7 +411,8 @@ import json, subprocess, sys
 d = json.load(open(sys.argv[1]))
 p = [p for p in d["points"] if p["solver_found"] and p["plan_budget"] == p["budget"]][0]
 one = json.loads(subprocess.run([sys.argv[2], "budget", sys.argv[3], "--budget", str(p["budget"]),
-                 "--allow", "recompute,offload", "--format", "json"], capture_output=True).stdout)
+                 "--allow", "recompute,offload", "--solver", d["solver"], "--format", "json"],
+                 capture_output=True).stdout)
 assert one["peak"] == p["peak"] and one["extra_ms"] == p["extra_ms"], (one, p)
 ' "$TMP/sweep.json" "$M" "$TMP/train.json"
     run "$M" budget "$RESNET" --sweep --points 4

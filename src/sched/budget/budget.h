@@ -211,7 +211,7 @@ typedef struct budget_solver {
 /* The solvers, in the order --help lists them and best runs them: best first (the default),
  * then the fast ones, exact last (it starts from the best plan the others found). A new solver
  * is one file (budget_NAME.c, defining budget_solver_NAME) and one name here. */
-#define BUDGET_SOLVER_LIST(X)       X(best) X(greedy) X(chain) X(exact)
+#define BUDGET_SOLVER_LIST(X)       X(best) X(greedy) X(chain) X(repair) X(exact)
 #define BUDGET_SOLVER_DECLARE(name) extern const budget_solver budget_solver_##name;
 BUDGET_SOLVER_LIST(BUDGET_SOLVER_DECLARE)
 
@@ -269,8 +269,8 @@ int budget_cheap_op(const char *op);
  * *o and *pf said (a plan in p when found), or -1 out of memory. */
 int budget_exact(BUDGET_SOLVER_ARGS);
 
-/* best: each solver of the list marked in_best in turn, sharing c's time limit (exact and
- * chain only on graphs of at most BUDGET_BEST_EXACT_NODES compute nodes), each seeded with the
+/* best: each solver of the list marked in_best in turn, sharing c's time limit (chain, repair
+ * and exact only on graphs of at most BUDGET_BEST_EXACT_NODES compute nodes), each seeded with the
  * best plan so far (itself starting from seed's when it is within the budget); the plan of
  * least extra time (checked), the highest lower bound any proved, proven when they meet or
  * when exact proves that none fits. 0, or -1 out of memory. */
@@ -327,5 +327,24 @@ void budget_graph_map_free(budget_graph_map *map);
  * memory (the table's bytes over solve_max_memory: refused, SOLVE_MEMORY). The seed is ignored.
  * 0 with *o said, or -1 out of memory. */
 int budget_chain(BUDGET_SOLVER_ARGS);
+
+/* The repair solver: from seed's plan (when within the budget, else greedy's), greedy along
+ * every heuristic policy's first-run order, the training orders (each optimizer update right
+ * after its gradient is complete, and that with the backward of a branch finished before another
+ * starts, from the given order and from priority's; the first k updates early, the rest where
+ * the given order puts them) and seed's own first-run order, each with greedy's rules and with
+ * one more (evict the cheapest buffer that alone makes the room); the plan of least extra time.
+ * Then ruin and recreate: one buffer a rerun makes kept from eviction, or one that can be made
+ * again evicted first, greedy walked again along the plan's order and the given one, the first
+ * improvement taken, REPAIR_WALKS (256) walks at most. Then a large-neighbourhood search
+ * (recompute only; a plan with offloads is left as it is): windows of 8, 12 and 16 first runs,
+ * each re-solved by the exact solver (at most 2000 states a window) as a graph of its own, with
+ * the state at its ends fixed (what is present at its start, what the rest of the plan needs
+ * present at its end), kept where the whole plan, checked, takes less extra time; passes over
+ * the plan until one keeps nothing. Every plan kept is checked by budget_check. Honours c's
+ * deadline and cancel and half its time limit (exact, after it in best, keeps the rest), and
+ * stops after c's max_states (the windows' states together). Proves nothing. 0 with *o said
+ * (o->why: the orders and moves walked, the windows re-solved and kept), or -1 out of memory. */
+int budget_repair(BUDGET_SOLVER_ARGS);
 
 #endif

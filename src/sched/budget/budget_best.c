@@ -98,6 +98,6 @@ int budget_best(BUDGET_SOLVER_ARGS)
 
 const budget_solver budget_solver_best = {
     "best",
-    "the least extra time of greedy's, chain's and exact's plans, each from the best so far "
-    "(chain and exact on graphs of at most 20000 compute nodes)",
+    "the least extra time of greedy's, chain's, repair's and exact's plans, each from the best "
+    "so far (chain, repair and exact on graphs of at most 20000 compute nodes)",
     0, 0, budget_best};

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "budget_greedy_internal.h"
+#include "budget_repair.h"
 #include "sched/policy/policy.h"
 
 /* The checked extra time of plan p on bm (the given order's model); HUGE_VAL when it fails. */
@@ -105,6 +106,26 @@ static int along_priority(gs s, double *pe)
     }
     budget_plan_free(&other);
     return r;
+}
+
+int budget_greedy_along(const budget_model *given, const budget_model *along, const budget_goal *gl,
+                        const uint8_t *keepers, int fit, budget_plan *p, budget_outcome *o)
+{
+    gs s = {.bm = along,
+            .g = along->g,
+            .budget = gl->budget,
+            .allow = gl->allow,
+            .c = gl->c,
+            .p = p,
+            .o = o,
+            .bw = gl->bandwidth,
+            .keepers = keepers,
+            .fit = fit};
+    s.start = solve_now(gl->c);
+    double pe;
+    if (rules(s, given, &pe)) return -1;
+    if (!o->found) p->n = 0;
+    return 0;
 }
 
 int budget_greedy(BUDGET_SOLVER_ARGS)

@@ -49,10 +49,13 @@ typedef struct gs {
     uint8_t *cok;     /* [nl] every one of those producers exists and may run again */
     double *remake;   /* [nl] their latencies together */
     uint8_t *rr;      /* [n] may run again: rerunnable, and with frozen_versions no changer */
-    int frozen_versions; /* none made again: a producer reruns only until what it writes is
-                          * changed in place, and a version changed in place never */
-    double bw;           /* bytes a second each way */
-    uint64_t checks;     /* run_node's calls: its sampled check (util/check.h) */
+    int frozen_versions;    /* none made again: a producer reruns only until what it writes is
+                             * changed in place, and a version changed in place never */
+    double bw;              /* bytes a second each way */
+    uint64_t checks;        /* run_node's calls: its sampled check (util/check.h) */
+    const uint8_t *keepers; /* [nl] or NULL: repair's moves: 1 never evicted under pressure, 2
+                             * evicted first */
+    int fit; /* repair's rule: evict the cheapest buffer that alone makes the room (fitting) */
 } gs;
 
 /* The walks of one rule (s's staleness, allow, ckpt) along s->bm's order: the first plan found

@@ -52,6 +52,7 @@ static int may_rerun(const gs *s, uint32_t p)
  * offloaded, 0 not at all. */
 static int leave(const gs *s, uint32_t b)
 {
+    if (s->keepers && s->keepers[b]) return 0;
     if (s->host[b]) return 1;
     /* Freed only if it can be made again wherever it may be needed: by producers that may
      * run again until then (a version changed in place: those of the versions before too). */
@@ -104,6 +105,7 @@ static void offer(gs *s, uint32_t b)
             offload_ms(s, b) / ((double)(size > 0 ? size : 1) * (double)(s->staleness ? dist : 1));
         memcpy(&it.k[0], &per, sizeof per);
     }
+    if (s->keepers && s->keepers[b] == 2) it.k[0] = -1; /* repair's move: evicted first */
     heap_push(&s->h, it);
     s->inheap[b] = 1;
 }
@@ -136,6 +138,24 @@ static int drop(gs *s, uint32_t b, uint32_t op)
     return emit(s, op, s->bm->phys[b]);
 }
 
+/* Repair's rule: of the buffers offered, the one that alone frees want bytes at the least
+ * cost (a rerun's latency, an offload's copies), or GRAPH_NONE. O(offered). */
+static uint32_t fitting(gs *s, int64_t want)
+{
+    uint32_t best = GRAPH_NONE;
+    double bc = HUGE_VAL;
+    for (uint32_t i = 0; i < s->h.len; i++) {
+        uint32_t b = s->h.a[i].node;
+        int how = way(s, b);
+        double c = how == 1 ? (s->host[b] ? 0 : s->remake[b]) : offload_ms(s, b);
+        if (how && s->bm->size[b] >= want && c < bc) {
+            bc = c;
+            best = b;
+        }
+    }
+    return best;
+}
+
 /* Evicts until bytes more fit. */
 static int make_room(gs *s, int64_t bytes)
 {
@@ -145,8 +165,9 @@ static int make_room(gs *s, int64_t bytes)
                         "at node %u of %u of the given order (Id %" PRId64 "), %" PRId64
                         " bytes more do not fit beside %" PRId64 " bytes that cannot leave",
                         s->place + 1, s->bm->m, s->g->id[s->bm->order[s->place]], bytes, s->mem);
-        heap_item it = heap_pop(&s->h);
-        uint32_t b = it.node;
+        uint32_t b = s->fit ? fitting(s, s->mem + bytes - s->budget) : GRAPH_NONE;
+        if (b != GRAPH_NONE) heap_remove(&s->h, b);
+        else b = heap_pop(&s->h).node;
         s->inheap[b] = 0;
         int how = way(s, b); /* a change in place since the offer may forbid the rerun */
         if (how && drop(s, b, how == 1 ? BUDGET_FREE : BUDGET_OFFLOAD)) return -1;
