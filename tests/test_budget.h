@@ -60,4 +60,8 @@ void greedy_prefers_hidden_offload(void **state);
 /* test_budget_inplace.c */
 void inplace_against_brute_force(void **state);
 
+/* test_budget_bound.c */
+void bound_against_brute_force(void **state);
+void bound_proves_in_fit(void **state);
+
 #endif

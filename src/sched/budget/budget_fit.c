@@ -11,6 +11,7 @@
 
 void budget_result_free(budget_result *res)
 {
+    budget_bound_free(&res->bb);
     if (res->bm.g) budget_model_free(&res->bm);
     budget_plan_free(&res->plan);
     memset(res, 0, sizeof *res);
@@ -36,6 +37,17 @@ static int baseline(budget_result *res, double bw, int chen, int *has, budget_st
     return r;
 }
 
+/* The bounds for rq's allow: on the peak (res->bound) and the extra time (res->bb). */
+static int bound(const budget_request *rq, budget_result *res)
+{
+    budget_bound_free(&res->bb);
+    if (budget_bound_init(&res->bb, &res->bm, rq->allow)) return fail(res, BUDGET_FIT_MEMORY, NULL);
+    res->bb_allow = rq->allow;
+    res->bound = res->bb.peak;
+    MEMTRIS_ASSERT(res->bound <= res->free_peak);
+    return 0;
+}
+
 /* What the graph alone says, once: the model, the budget-free plan and peak, the bound, the
  * baselines. */
 static int prepare(const budget_request *rq, budget_result *res)
@@ -52,8 +64,7 @@ static int prepare(const budget_request *rq, budget_result *res)
     res->free_peak = st.peak;
     res->step_ms = st.makespan_ms;
     res->st = st;
-    res->bound = budget_lower_bound(&res->bm);
-    MEMTRIS_ASSERT(res->bound <= res->free_peak);
+    if (bound(rq, res)) return -1;
     if ((rq->want & BUDGET_WANT_BASELINES) &&
         (baseline(res, rq->bandwidth, 1, &res->chen, &res->chen_st) ||
          baseline(res, rq->bandwidth, 0, &res->cheap, &res->cheap_st)))
@@ -75,8 +86,9 @@ static int under_bound(const budget_request *rq, budget_result *res)
         if (o.found) res->least = res->bound;
     }
     snprintf(res->out.why, sizeof res->out.why,
-             "a node's reads and writes, the buffers present at the start or those that end "
-             "present need more");
+             "a node's reads and writes%s, the buffers present at the start or those that end "
+             "present need more",
+             res->bb.peak_at != GRAPH_NONE ? " with the buffers that must stay across it" : "");
     return 0;
 }
 
@@ -103,6 +115,7 @@ int budget_fit(const budget_request *rq, budget_result *res)
 {
     if (!res->bm.g && prepare(rq, res)) return -1;
     MEMTRIS_ASSERT(res->bm.g == rq->g);
+    if (res->bb_allow != rq->allow && bound(rq, res)) return -1;
     res->budget = rq->pct > 0 ? budget_arg_of_pct(res->free_peak, rq->pct) : rq->budget;
     res->found = res->proven_infeasible = res->exact_none = 0;
     res->least = -1;
@@ -118,5 +131,10 @@ int budget_fit(const budget_request *rq, budget_result *res)
         return fail(res, BUDGET_FIT_INVALID, err);
     if (res->st.peak > res->budget)
         return fail(res, BUDGET_FIT_INVALID, "its peak passes the budget");
+    /* the bound for any order beside the solver's; float sums meet within a rounding */
+    res->bound_ms = budget_bound_ms(&res->bb, res->budget);
+    double lb = res->bound_ms < res->st.extra_ms ? res->bound_ms : res->st.extra_ms;
+    if (lb > res->proof.lower_bound_ms) res->proof.lower_bound_ms = lb;
+    if (res->proof.lower_bound_ms >= res->st.extra_ms * (1 - 1e-9)) res->proof.proven = 1;
     return 0;
 }
