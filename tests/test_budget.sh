@@ -233,6 +233,18 @@ assert any(n.get("Name", "").endswith(" (fetched)") for n in g["Nodes"]), g["Nod
 assert [n["Id"] for n in g["Nodes"]] == list(range(len(g["Nodes"])))
 ' "$TMP/b.json" "$OUT" "$TMP/plan.json"
     # Reruns on the training samples and gen train (with latencies); the paths may hold spaces.
+    # the gap column: generated training at 60% and less takes extra time with a bound above 0
+    "$M" gen train -n 200 --seed 1 -o "$TMP/t200s.json"
+    run "$M" budget "$TMP/t200s.json" --sweep --points 8 --format json
+    py "sweep: train 200, a gap where it takes time" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+costly = [p for p in d["points"] if p["feasible"] and p["extra_ms"] > 0]
+assert costly and all(p["lower_bound_ms"] > 0 for p in costly), d["points"]
+' "$OUT"
+    run "$M" budget "$TMP/t200s.json" --sweep --points 8
+    expect_grep "$OUT" "offloaded   gap" "sweep text: the gap column"
+    expect_grep "$OUT" " optimal" "sweep text: a point proven"
     "$M" gen train -n 600 -o "$TMP/train.json"
     for c in "$RESNET|80%|recompute" "$TRANSFORMER|92%|recompute" \
         "$TMP/train.json|60%|recompute"; do
@@ -307,6 +319,15 @@ for p in pts:
         assert p["peak"] <= p["plan_budget"] <= p["budget"], p
     if p["solver_found"]:
         assert p["feasible"], p
+    if p["feasible"]:  # the bound and the gap it gives
+        lb, x = p["lower_bound_ms"], p["extra_ms"]
+        assert 0 <= lb <= x, p
+        if lb > 0:
+            assert abs(p["gap"] - (x - lb) / lb) < 1e-4 * (1 + p["gap"]), p
+        else:
+            assert p["gap"] == (0 if x == 0 else None), p
+    else:
+        assert p["lower_bound_ms"] is None and p["gap"] is None, p
 c = d["seed_claim"]
 assert c["budget"] == int(d["budget_free_peak"] * 0.35), c
 assert abs(c["extra_ms"] - 0.15 * d["step_ms"]) < 1e-9, (c, d["step_ms"])
@@ -320,6 +341,18 @@ d = json.load(open(sys.argv[1]))
 assert d["chen_sqrt_n"] is None and d["step_ms"] == 13, d
 assert [p["budget"] for p in d["points"]] == [500, 525, 550, 575, 600], d["points"]
 ' "$OUT"
+    # the gap column: generated training at 60% and less takes extra time with a bound above 0
+    "$M" gen train -n 200 --seed 1 -o "$TMP/t200s.json"
+    run "$M" budget "$TMP/t200s.json" --sweep --points 8 --format json
+    py "sweep: train 200, a gap where it takes time" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+costly = [p for p in d["points"] if p["feasible"] and p["extra_ms"] > 0]
+assert costly and all(p["lower_bound_ms"] > 0 for p in costly), d["points"]
+' "$OUT"
+    run "$M" budget "$TMP/t200s.json" --sweep --points 8
+    expect_grep "$OUT" "offloaded   gap" "sweep text: the gap column"
+    expect_grep "$OUT" " optimal" "sweep text: a point proven"
     "$M" gen train -n 600 -o "$TMP/train.json"
     for c in "$RESNET|recompute" "$TMP/train.json|recompute,offload"; do
         IFS='|' read -r f1 f2 <<<"$c"

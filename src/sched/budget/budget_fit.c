@@ -124,6 +124,7 @@ int budget_fit(const budget_request *rq, budget_result *res)
     memset(&res->out, 0, sizeof res->out);
     memset(&res->proof, 0, sizeof res->proof);
     if (solve(rq, res)) return -1;
+    res->bound_ms = budget_bound_ms(&res->bb, res->budget);
     if (!res->found) return 0;
     /* The independent check: the solver's word is not taken. */
     char err[480];
@@ -132,7 +133,6 @@ int budget_fit(const budget_request *rq, budget_result *res)
     if (res->st.peak > res->budget)
         return fail(res, BUDGET_FIT_INVALID, "its peak passes the budget");
     /* the bound for any order beside the solver's; float sums meet within a rounding */
-    res->bound_ms = budget_bound_ms(&res->bb, res->budget);
     double lb = res->bound_ms < res->st.extra_ms ? res->bound_ms : res->st.extra_ms;
     if (lb > res->proof.lower_bound_ms) res->proof.lower_bound_ms = lb;
     if (res->proof.lower_bound_ms >= res->st.extra_ms * (1 - 1e-9)) res->proof.proven = 1;

@@ -59,7 +59,8 @@ typedef struct budget_result {
     budget_outcome out;    /* the solver's words (no plan: why) */
     budget_proof proof;    /* what the solver proved, with lower_bound_ms the larger of the
                               solver's and budget_bound_ms's (proven when the plan meets it) */
-    double bound_ms;       /* budget_bound_ms at this budget (INFINITY: none fits) */
+    double bound_ms;       /* budget_bound_ms at this budget (INFINITY: none fits): every plan
+                              within it takes at least this much extra time */
     int proven_infeasible; /* no plan fits: the budget is under the bound, or exact's search */
     int exact_none;        /* exact's search (or best's) proved that none fits */
     int64_t least;         /* under the bound (BUDGET_WANT_LEAST): the bound when a plan fits
