@@ -223,7 +223,7 @@ static void print_text(const cli_budget_sweep *s, const cli_budget_point *pt, ui
         char e[32];
         if (gap == 0) snprintf(e, sizeof e, "optimal");
         else if (gap < 0) snprintf(e, sizeof e, "?");
-        else snprintf(e, sizeof e, "%.0f%%", ceil(gap * 100) < 1 ? 1 : ceil(gap * 100));
+        else snprintf(e, sizeof e, "%d%%", budget_gap_pct(gap));
         printf("%-12s %-12s %8s %7" PRIu64 "  %-11s %s%s\n",
                units_bytes(a, sizeof a, q->best.peak, 0), units_ms(b, sizeof b, q->best.extra_ms),
                pct(c, sizeof c, q->best.extra_ms, s->step_ms), q->best.reruns,

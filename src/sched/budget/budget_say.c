@@ -1,6 +1,6 @@
 /* budget_say.c: the gap of a plan to the lower bound, and what fills the least budget by
- * Category, in the words every view shares. Exports budget_gap, budget_gap_words, budget_fill,
- * budget_fill_words. */
+ * Category, in the words every view shares. Exports budget_gap, budget_gap_pct, budget_gap_words,
+ * budget_fill, budget_fill_words. */
 #include "budget_say.h"
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +15,12 @@ double budget_gap(double extra_ms, double lb_ms, int proven)
     return (extra_ms - lb_ms) / lb_ms;
 }
 
+int budget_gap_pct(double gap)
+{
+    double pct = ceil(gap * 100);
+    return pct < 1 ? 1 : pct > 1e6 ? 1000000 : (int)pct;
+}
+
 char *budget_gap_words(char *out, size_t cap, double extra_ms, double lb_ms, int proven)
 {
     char l[32];
@@ -22,10 +28,7 @@ char *budget_gap_words(char *out, size_t cap, double extra_ms, double lb_ms, int
     units_ms(l, sizeof l, lb_ms > 0 ? lb_ms : 0);
     if (gap == 0) snprintf(out, cap, "proven optimal");
     else if (gap < 0) snprintf(out, cap, "gap unknown (lower bound %s)", l);
-    else {
-        double pct = ceil(gap * 100);
-        snprintf(out, cap, "within %.0f%% of optimal (lower bound %s)", pct < 1 ? 1 : pct, l);
-    }
+    else snprintf(out, cap, "within %d%% of optimal (lower bound %s)", budget_gap_pct(gap), l);
     return out;
 }
 
