@@ -92,8 +92,8 @@ void bound_against_brute_force(void **state)
 }
 
 /* A chain whose middle buffer must be dropped at the last node: the bound is the rerun of its
- * producer, budget_fit says proven optimal with any solver, and the forced bytes name the
- * buffers a node needs. */
+ * producer, budget_fit says proven optimal with any solver; two buffers that must both go
+ * (whole buffers, not bytes); the forced bytes name the buffers a node needs. */
 void bound_proves_in_fit(void **state)
 {
     (void)state;
@@ -126,6 +126,36 @@ void bound_proves_in_fit(void **state)
         assert_true(res.st.extra_ms == 3.0);
         assert_true(res.proof.lower_bound_ms == 3.0 && res.proof.proven);
     }
+    budget_result_free(&res);
+    graph_free(g);
+    /* whole buffers: at R, x (kept, an Input's), c and d leave 100 B of 600 B, so a (2 ms) and
+     * b (3 ms), 200 B each, must both go: 5 ms, where dropping bytes fractionally says 3.5 */
+    g = load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 100, \"BufId\": 1},"
+                "{\"Id\": 1, \"Op\": \"Input\", \"Inputs\": [1]},"
+                "{\"Id\": 2, \"Op\": \"ALLOC\", \"Size\": 200, \"BufId\": 2},"
+                "{\"Id\": 3, \"Op\": \"P1\", \"Latency\": 2, \"Inputs\": [1, 2]},"
+                "{\"Id\": 4, \"Op\": \"ALLOC\", \"Size\": 200, \"BufId\": 3},"
+                "{\"Id\": 5, \"Op\": \"P2\", \"Latency\": 3, \"Inputs\": [1, 3]},"
+                "{\"Id\": 6, \"Op\": \"ALLOC\", \"Size\": 300, \"BufId\": 4},"
+                "{\"Id\": 7, \"Op\": \"Q\", \"Latency\": 1, \"Inputs\": [1, 4]},"
+                "{\"Id\": 8, \"Op\": \"ALLOC\", \"Size\": 100, \"BufId\": 5},"
+                "{\"Id\": 9, \"Op\": \"R\", \"Latency\": 1, \"Inputs\": [4, 5]},"
+                "{\"Id\": 10, \"Op\": \"FREE\", \"BufId\": 4},"
+                "{\"Id\": 11, \"Op\": \"S\", \"Latency\": 1, \"Inputs\": [2, 3, 5]},"
+                "{\"Id\": 12, \"Op\": \"FREE\", \"BufId\": 2},"
+                "{\"Id\": 13, \"Op\": \"FREE\", \"BufId\": 3},"
+                "{\"Id\": 14, \"Op\": \"FREE\", \"BufId\": 5}],"
+                "\"Edges\": [[0, 1], [1, 3], [2, 3], [3, 5], [4, 5], [5, 7], [6, 7], [7, 9],"
+                "[8, 9], [9, 10], [9, 11], [11, 12], [11, 13], [11, 14]]}");
+    budget_request rw = {
+        g, 600, 0, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, budget_solver_find("greedy"), NULL, 0};
+    res = (budget_result){0};
+    assert_int_equal(budget_fit(&rw, &res), 0);
+    assert_true(res.found && res.free_peak == 900);
+    assert_true(res.bound_ms == 5.0 && res.st.extra_ms == 5.0 && res.proof.proven);
+    budget_result_free(&res);
+    graph_free(g);
+    g = load_ok(json);
     budget_request rq = {
         g, 799, 0, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, budget_solver_find("greedy"), NULL, 0};
     assert_int_equal(budget_fit(&rq, &res), 0);

@@ -352,6 +352,83 @@ static double cover(const budget_bound *bb, uint32_t s, int64_t budget, item *it
     return c;
 }
 
+/* The least cost of a whole-buffer cover of need (branch and bound over the items sorted by
+ * cost a byte, pruned by the fractional bound from prefix sums), when found within
+ * BOUND_KNAP_NODES nodes; else -1. */
+#define BOUND_KNAP_NODES 4000
+#define BOUND_REFINED    32 /* points refined at most */
+typedef struct knap {
+    const item *it;
+    size_t n;
+    const int64_t *psize; /* [n+1] prefix sums of sizes */
+    const double *pcost;  /* [n+1] prefix sums of costs */
+    double best;
+    long nodes;
+} knap;
+
+/* The fractional cost of covering need with items k.. (INFINITY: they cannot). */
+static double frac(const knap *kn, size_t k, int64_t need)
+{
+    if (kn->psize[kn->n] - kn->psize[k] < need) return INFINITY;
+    size_t lo = k, hi = kn->n; /* the least j with psize[j] - psize[k] >= need */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (kn->psize[mid] - kn->psize[k] >= need) hi = mid;
+        else lo = mid + 1;
+    }
+    int64_t before = kn->psize[lo - 1] - kn->psize[k];
+    const item *last = &kn->it[lo - 1];
+    return kn->pcost[lo - 1] - kn->pcost[k] +
+           last->cost * ((double)(need - before) / (double)last->size);
+}
+
+static void dfs(knap *kn, size_t k, int64_t need, double cost)
+{
+    if (need <= 0) {
+        if (cost < kn->best) kn->best = cost;
+        return;
+    }
+    if (k == kn->n || ++kn->nodes > BOUND_KNAP_NODES) return;
+    if (cost + frac(kn, k, need) >= kn->best) return;
+    dfs(kn, k + 1, need - kn->it[k].size, cost + kn->it[k].cost);
+    dfs(kn, k + 1, need, cost);
+}
+
+static double whole_cover(item *it, size_t n, int64_t need)
+{
+    for (size_t k = 0; k < n; k++) it[k].ratio = it[k].cost / (double)it[k].size;
+    qsort(it, n, sizeof *it, by_item);
+    int64_t *psize = malloc((n + 1) * sizeof *psize);
+    double *pcost = malloc((n + 1) * sizeof *pcost);
+    double r = -1;
+    if (psize && pcost) {
+        psize[0] = 0;
+        pcost[0] = 0;
+        for (size_t k = 0; k < n; k++) {
+            psize[k + 1] = psize[k] + it[k].size;
+            pcost[k + 1] = pcost[k] + it[k].cost;
+        }
+        knap kn = {it, n, psize, pcost, INFINITY, 0};
+        dfs(&kn, 0, need, 0);
+        if (kn.nodes <= BOUND_KNAP_NODES && !isinf(kn.best)) r = kn.best;
+    }
+    free(psize);
+    free(pcost);
+    return r;
+}
+
+/* Point s's bound refined: the least whole-buffer cover when the search ends, else lp. */
+static double refine(const budget_bound *bb, uint32_t s, int64_t budget, item *it, double lp)
+{
+    int64_t need = bb->forced[s] + bb->across[s] - budget;
+    const graph *g = bb->bm->g;
+    size_t n = 0;
+    for (uint32_t e = bb->ent_off[s]; e < bb->ent_off[s + 1] && !isinf(bb->ent_cost[e]); e++)
+        it[n++] = (item){0, bb->ent_cost[e], g->buf_size[bb->ent_buf[e]]};
+    double w = whole_cover(it, n, need);
+    return w > lp ? w : lp;
+}
+
 typedef struct scored {
     double c;
     uint32_t s;
@@ -375,17 +452,27 @@ double budget_bound_ms(const budget_bound *bb, int64_t budget)
     item *it = malloc(((size_t)most + 1) * sizeof *it);
     double best = 0, sum = 0;
     uint32_t ns = 0;
-    for (uint32_t s = 0; it && s < bb->np; s++) {
+    for (uint32_t s = 0; it && sc && s < bb->np; s++) {
         double c = cover(bb, s, budget, it);
         if (c > best) best = c;
         if (sc && c > 0) sc[ns++] = (scored){c, s};
     }
-    free(it);
-    if (!sc || !used || isinf(best)) { /* out of memory: what is known so far */
+    if (!sc || !used || !it || isinf(best)) { /* out of memory: what is known so far */
+        free(it);
         free(sc);
         free(used);
         return best;
     }
+    /* the points of the largest fractional bounds, refined by whole buffers, while they can
+     * pass the largest refined bound */
+    qsort(sc, ns, sizeof *sc, by_cover);
+    double whole = 0;
+    for (uint32_t i = 0; i < ns && i < BOUND_REFINED && sc[i].c > whole; i++) {
+        sc[i].c = refine(bb, sc[i].s, budget, it, sc[i].c);
+        if (sc[i].c > whole) whole = sc[i].c;
+    }
+    if (whole > best) best = whole;
+    free(it);
     /* points whose droppable chains meet no node counted before: their reruns are distinct */
     qsort(sc, ns, sizeof *sc, by_cover);
     const budget_model *bm = bb->bm;

@@ -39,7 +39,9 @@ void budget_bound_free(budget_bound *bb);
 
 /* The least extra time (ms) of any plan whose peak is at most budget: the largest covering
  * bound of a point (a fractional knapsack: the bytes over the budget dropped at the least cost
- * a byte), plus those of further points whose droppable buffers' rerun nodes are disjoint from
+ * a byte, a buffer counted up to those bytes; at the points of the largest, the least cover by
+ * whole buffers where a search of at most BOUND_KNAP_NODES nodes finds it), plus those of
+ * further points whose droppable buffers' rerun nodes are disjoint from
  * the points' counted before (reruns counted twice are left out). INFINITY when some point's
  * forced bytes pass the budget (no plan fits). 0 when nothing is known. */
 double budget_bound_ms(const budget_bound *bb, int64_t budget);
