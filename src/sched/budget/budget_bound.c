@@ -193,10 +193,12 @@ static size_t point(work *wk, budget_bound *bb, uint32_t s)
     return ne;
 }
 
-/* Appends n entries to bb's arrays (grown as needed): 0, or -1 out of memory. */
+/* Appends n entries to bb's arrays (grown as needed): 0, 1 past BUDGET_BOUND_MAX_ENTRIES, or
+ * -1 out of memory. */
 static int append(budget_bound *bb, size_t *cap, const entry *ent, size_t n)
 {
     size_t at = bb->ent_off[bb->np];
+    if (at + n > BUDGET_BOUND_MAX_ENTRIES) return 1;
     if (at + n > *cap) {
         size_t nc = (at + n) * 2 + 64;
         uint32_t *eb = realloc(bb->ent_buf, nc * sizeof *eb);
@@ -308,11 +310,14 @@ int budget_bound_init(budget_bound *bb, const budget_model *bm, unsigned allow)
     bb->ent_off = calloc((size_t)bm->m + 2, sizeof *bb->ent_off);
     r = !bb->node || !bb->forced || !bb->across || !bb->ent_off ? -1 : points(bb, w, anc);
     free(anc);
-    if (r) {
+    if (r) { /* out of memory, or too many entries: no points */
         budget_bound_free(bb);
-        return -1;
+        bb->bm = bm;
+        bb->allow = allow;
+        bb->peak = budget_lower_bound(bm);
+        bb->peak_at = GRAPH_NONE;
     }
-    return 0;
+    return r < 0 ? -1 : 0;
 }
 
 typedef struct item {

@@ -32,8 +32,11 @@ typedef struct budget_bound {
 } budget_bound;
 
 /* Works out bb for bm and allow: 0, or -1 out of memory. Past BUDGET_BOUND_MAX_WORK bits of
- * reachability or entries it works out no points (np 0; peak is budget_lower_bound). */
-#define BUDGET_BOUND_MAX_WORK (1ull << 29)
+ * reachability or steps of the scan of buffers at each point, or past BUDGET_BOUND_MAX_ENTRIES
+ * buffers over all points (16 bytes each), it works out no points (np 0; peak is
+ * budget_lower_bound): about a second of work and 64 MiB at most. */
+#define BUDGET_BOUND_MAX_WORK    (1ull << 27)
+#define BUDGET_BOUND_MAX_ENTRIES (1u << 22)
 int budget_bound_init(budget_bound *bb, const budget_model *bm, unsigned allow);
 void budget_bound_free(budget_bound *bb);
 
