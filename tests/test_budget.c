@@ -525,6 +525,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(repair_against_brute_force),
         cmocka_unit_test(repair_on_generated_training),
         cmocka_unit_test(repair_honours_limits),
+        cmocka_unit_test(bound_against_brute_force),
+        cmocka_unit_test(bound_proves_in_fit),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

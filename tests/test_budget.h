@@ -65,4 +65,8 @@ void repair_honours_limits(void **state);
 /* test_budget_inplace.c */
 void inplace_against_brute_force(void **state);
 
+/* test_budget_bound.c */
+void bound_against_brute_force(void **state);
+void bound_proves_in_fit(void **state);
+
 #endif

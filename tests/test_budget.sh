@@ -292,6 +292,18 @@ assert [n.get("Inputs", []) for n in g["Nodes"] if n["Op"] == "Input"] == [[]], 
 assert [n["Id"] for n in g["Nodes"]] == list(range(len(g["Nodes"])))
 ' "$TMP/b.json" "$OUT" "$TMP/plan.json"
     # Reruns on the training samples and gen train (with latencies); the paths may hold spaces.
+    # the gap column: generated training at 60% and less takes extra time with a bound above 0
+    "$M" gen train -n 200 --seed 1 -o "$TMP/t200s.json"
+    run "$M" budget "$TMP/t200s.json" --sweep --points 8 --format json
+    py "sweep: train 200, a gap where it takes time" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+costly = [p for p in d["points"] if p["feasible"] and p["extra_ms"] > 0]
+assert costly and all(p["lower_bound_ms"] > 0 for p in costly), d["points"]
+' "$OUT"
+    run "$M" budget "$TMP/t200s.json" --sweep --points 8
+    expect_grep "$OUT" "offloaded   gap" "sweep text: the gap column"
+    expect_grep "$OUT" " optimal" "sweep text: a point proven"
     "$M" gen train -n 600 -o "$TMP/train.json"
     for c in "$RESNET|80%|recompute" "$TRANSFORMER|92%|recompute" \
         "$TMP/train.json|60%|recompute"; do
@@ -366,6 +378,15 @@ for p in pts:
         assert p["peak"] <= p["plan_budget"] <= p["budget"], p
     if p["solver_found"]:
         assert p["feasible"], p
+    if p["feasible"]:  # the bound and the gap it gives
+        lb, x = p["lower_bound_ms"], p["extra_ms"]
+        assert 0 <= lb <= x, p
+        if lb > 0:
+            assert abs(p["gap"] - (x - lb) / lb) < 1e-4 * (1 + p["gap"]), p
+        else:
+            assert p["gap"] == (0 if x == 0 else None), p
+    else:
+        assert p["lower_bound_ms"] is None and p["gap"] is None, p
 c = d["seed_claim"]
 assert c["budget"] == int(d["budget_free_peak"] * 0.35), c
 assert abs(c["extra_ms"] - 0.15 * d["step_ms"]) < 1e-9, (c, d["step_ms"])
@@ -379,6 +400,18 @@ d = json.load(open(sys.argv[1]))
 assert d["chen_sqrt_n"] is None and d["step_ms"] == 13, d
 assert [p["budget"] for p in d["points"]] == [500, 525, 550, 575, 600], d["points"]
 ' "$OUT"
+    # the gap column: generated training at 60% and less takes extra time with a bound above 0
+    "$M" gen train -n 200 --seed 1 -o "$TMP/t200s.json"
+    run "$M" budget "$TMP/t200s.json" --sweep --points 8 --format json
+    py "sweep: train 200, a gap where it takes time" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+costly = [p for p in d["points"] if p["feasible"] and p["extra_ms"] > 0]
+assert costly and all(p["lower_bound_ms"] > 0 for p in costly), d["points"]
+' "$OUT"
+    run "$M" budget "$TMP/t200s.json" --sweep --points 8
+    expect_grep "$OUT" "offloaded   gap" "sweep text: the gap column"
+    expect_grep "$OUT" " optimal" "sweep text: a point proven"
     "$M" gen train -n 600 -o "$TMP/train.json"
     for c in "$RESNET|recompute" "$TMP/train.json|recompute,offload"; do
         IFS='|' read -r f1 f2 <<<"$c"
@@ -441,7 +474,16 @@ group_samples() {
                     cp "$OUT" "$TMP/s.json"
                     py "$(basename "$f") $p $a replayed" "$CHECK" "$TMP/s.json" "$f"
                 elif [ "$rc" -eq 1 ]; then
-                    expect_grep "$ERR" "greedy found no plan" "$(basename "$f") $p $a: honest"
+                    # no plan: "no plan fits" only when the bound proves it, with what
+                    # fills the least budget; else greedy says it found none
+                    if grep -q '"proven_infeasible": true' "$OUT"; then
+                        expect_grep "$ERR" "every plan needs at least" \
+                            "$(basename "$f") $p $a: proven"
+                        expect_grep "$ERR" "what fills" "$(basename "$f") $p $a: what fills it"
+                    else
+                        expect_grep "$ERR" "greedy found no plan" \
+                            "$(basename "$f") $p $a: honest"
+                    fi
                 else bad "$(basename "$f") $p $a: status $rc"; fi
             done
         done
@@ -554,12 +596,15 @@ assert d["extra_ms"] == d["lower_bound_ms"] == 5 and d["reruns"] == 1, d
         run "$M" budget "$CHAIN" --budget 300 --solver "$s"
         expect_grep "$OUT" "extra time 5.00 ms: proven optimal" "chain 300 B $s: text"
     done
-    # greedy claims no proof of what only exact proves
+    # greedy's plan is proven by the bound for any order (budget_bound.c): at D, a (100 B),
+    # c and d are needed and b (200 B) was made before and is read after: 100 B of it must go,
+    # so A runs again (5 ms)
     run "$M" budget "$CHAIN" --budget 300 --solver greedy --format json
-    py "chain 300 B greedy: no claim" '
+    py "chain 300 B greedy: proven by the bound" '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["extra_ms"] >= 5 and d["proven_optimal"] is False and d["lower_bound_ms"] == 0, d
+assert d["extra_ms"] == 5 and d["proven_optimal"] is True and d["lower_bound_ms"] == 5, d
+assert d["gap"] == 0, d
 ' "$OUT"
     # a tiny --max-states: greedy's plan and a gap, never a claim of proof
     run "$M" gen train --nodes 200 --seed 1 -o "$TMP/t200.json"
@@ -572,20 +617,61 @@ d = json.load(open(sys.argv[1]))
 assert d["proven_optimal"] is False and 0 <= d["lower_bound_ms"] < d["extra_ms"], d
 ' "$TMP/gap.json"
     py "train 200 at 60% --max-states 1: replayed" "$CHECK" "$TMP/gap.json" "$TMP/t200.json"
+    py "train 200 at 60% --max-states 1: the gap said" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["lower_bound_ms"] > 0, d
+assert abs(d["gap"] - (d["extra_ms"] - d["lower_bound_ms"]) / d["lower_bound_ms"]) < 1e-4, d
+' "$TMP/gap.json"
     run "$M" budget "$TMP/t200.json" --budget 60% --solver exact --max-states 1
-    expect_grep "$OUT" "(lower bound 0 ms), exact stopped at the limit of states" \
-        "text: the gap and why"
-    # Infeasibility proven by the search (not by the bound, 300 B): when A cannot run again,
-    # a must stay and nothing fits in 300 B.
+    expect_grep "$OUT" "% of optimal (lower bound 0.0" "text: the gap"
+    expect_grep "$OUT" "), exact stopped at the limit of states" "text: why exact stopped"
+    # greedy claims no proof it does not have: above the bound, a gap
+    run "$M" budget "$TMP/t200.json" --budget 60% --solver greedy --format json
+    py "train 200 at 60% greedy: no claim" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["proven_optimal"] is False and 0 < d["lower_bound_ms"] < d["extra_ms"], d
+assert d["gap"] > 0, d
+' "$OUT"
+    # Infeasibility proven by the bound: when A cannot run again, a (100 B) must stay across
+    # C, which needs b and c (250 B): nothing fits under 350 B, and what fills it is said.
     sed 's/"Op": "A",/"Op": "A", "Rerun": false,/' "$CHAIN" >"$TMP/once.json"
-    for s in exact best; do
+    for s in exact best greedy; do
         run "$M" budget "$TMP/once.json" --budget 300 --solver "$s" --format json
         expect_rc 1 "A once, 300 B $s"
-        expect_grep "$ERR" "no plan fits in 300 B (exact proves it" "A once, 300 B $s: proven"
+        expect_grep "$ERR" "no plan fits in 300 B; the least budget any plan fits in is 350 B" \
+            "A once, 300 B $s: proven"
+        expect_grep "$ERR" "what fills 350 B: other 350 B (100%) at Id 5 (C)" \
+            "A once, 300 B $s: what fills it"
         py "A once, 300 B $s: JSON" '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["feasible"] is False and d["proven_infeasible"] is True, d
+assert d["least_budget_bound"] == 350 and d["least_budget"] == 350, d
+assert d["least_budget_fill"] == {"at": 5, "bytes": {"other": 350}}, d
+' "$OUT"
+    done
+    # Infeasibility proven by the search (the bound, 1000 B, does not see it): X runs after
+    # the Input and before its buffer is freed, beside it or beside Y's output, both kept.
+    cat >"$TMP/unseen.json" <<'EOF'
+{"Nodes": [{"Id": 0, "Op": "ALLOC", "Size": 500, "BufId": 0},
+{"Id": 1, "Op": "Input", "Latency": 4, "Inputs": [0]},
+{"Id": 2, "Op": "ALLOC", "Size": 300, "BufId": 1},
+{"Id": 3, "Op": "X", "Latency": 4, "Inputs": [0, 1]},
+{"Id": 4, "Op": "ALLOC", "Size": 500, "BufId": 2},
+{"Id": 5, "Op": "Y", "Latency": 5, "Inputs": [0, 2]},
+{"Id": 6, "Op": "FREE", "BufId": 0}], "Edges": [[0, 1], [1, 3], [2, 3], [1, 5], [4, 5], [5, 6]]}
+EOF
+    for s in exact best; do
+        run "$M" budget "$TMP/unseen.json" --budget 1000 --solver "$s" --format json
+        expect_rc 1 "unseen, 1000 B $s"
+        expect_grep "$ERR" "no plan fits in 1000 B (exact proves it" "unseen, 1000 B $s: proven"
+        py "unseen, 1000 B $s: JSON" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["feasible"] is False and d["proven_infeasible"] is True, d
+assert d["least_budget_bound"] == 1000, d
 ' "$OUT"
     done
     # with offload exact finds a plan there (a to the host and back), its bound the reruns'

@@ -4,6 +4,8 @@
  * whatif_run, checkpointing through a swapped-in solver, and a graph without Categories. */
 #include "testutil.h"
 #include "sched/whatif/whatif.h"
+#include "sched/gen/gen.h"
+#include "test_gen.h"
 #include "sched/graph/validate.h"
 #include "sched/time/timeline.h"
 
@@ -254,8 +256,9 @@ static int counting_solve(BUDGET_SOLVER_ARGS)
 }
 static const budget_solver counting = {"counting", "greedy, counted", 0, 0, counting_solve};
 
-/* whatif_run's rows. At 50% (250 B) no plan fits (relu's A and R and W are 500 B); at 100% the
- * given order's plan; a swapped-in solver is the one called. */
+/* whatif_run's rows. At 50% (250 B) no plan fits (relu's A and R and W are 500 B), said by
+ * Category with the bound with offload; at 100% the given order's plan; a swapped-in solver is
+ * the one called. */
 static void rows(void **state)
 {
     (void)state;
@@ -274,13 +277,22 @@ static void rows(void **state)
         if (peak[i]) assert_true(r.row[i].time_ms == 13);
     }
     assert_int_equal(r.row[WHATIF_ROW_CHECKPOINT].budget, 250);
-    assert_non_null(strstr(r.row[WHATIF_ROW_CHECKPOINT].why, "no plan fits in 250 B"));
+    /* the weight cannot be made again: at relu every plan holds 500 B; by Category */
+    assert_non_null(strstr(r.row[WHATIF_ROW_CHECKPOINT].why,
+                           "no plan fits in 250 B: every plan needs 500 B, 100% of the peak "
+                           "(activation 400 B (80%), weight 100 B (20%) at Id 7"));
+    assert_non_null(strstr(r.row[WHATIF_ROW_CHECKPOINT].why, "; with offload: 460 B (92%)"));
     assert_int_equal(r.row[WHATIF_ROW_FUSION].fused, 1);
-    o.pct = 95; /* 475 B: passes the bound (400 B), below the given 500: the solver runs */
+    /* a generated step at 80%: past the bound, below the given peak: the solver runs */
+    membuf m = gen_json("train", 200, 1);
+    graph *t = load(m.p);
+    free(m.p);
+    o.pct = 80;
     o.solver = &counting;
     fit_calls = 0;
-    assert_int_equal(whatif_run(g, &o, &r, err, sizeof err), 0);
+    assert_int_equal(whatif_run(t, &o, &r, err, sizeof err), 0);
     assert_true(fit_calls >= 1);
+    graph_free(t);
     o.pct = 100;
     assert_int_equal(whatif_run(g, &o, &r, err, sizeof err), 0);
     assert_int_equal(r.row[WHATIF_ROW_CHECKPOINT].peak, 500);

@@ -86,8 +86,12 @@ group_by_hand() {
     expect_grep "$OUT" "accumulation k=4              300 B   40.0%" "text: accumulation"
     expect_grep "$OUT" "fusion (1 ops)                460 B    8.0%" "text: fusion"
     expect_grep "$OUT" "mixed+accum+fusion            185 B   63.0%" "text: all three"
-    expect_grep "$OUT" "checkpointing 50%        n/a: no plan fits in 250 B: every plan needs 460 B" \
+    # the bound: at relu, its input and output (400 B) and the weight, which cannot be made
+    # again (present from the start, kept), are all there; with offload the weight may go
+    expect_grep "$OUT" "checkpointing 50%        n/a: no plan fits in 250 B: every plan needs 500 B" \
         "text: no checkpoint plan at 50%"
+    expect_grep "$OUT" "100% of the peak (activation 400 B (80%), weight 100 B (20%) at Id 7 (aten::ReLU.default)); with offload: 460 B (92%)" \
+        "text: what fills the least budget, and with offload"
     expect_grep "$OUT" "time unchanged: memtris has no speed model for" "text: the footnote"
     run "$M" whatif "$TRAIN" --format json -k 1
     expect_rc 0 "json, k 1"

@@ -30,6 +30,8 @@ typedef struct cli_budget_point {
     int feasible;
     int64_t from; /* the budget whose plan it is */
     budget_stats best;
+    double lb_ms; /* every plan within this budget takes at least this much extra time: the
+                     solver's bound or budget_bound_ms, whichever is larger */
 } cli_budget_point;
 
 typedef struct cli_budget_sweep {

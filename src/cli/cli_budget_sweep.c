@@ -14,6 +14,7 @@
 #include "cli_opts.h"
 #include "cli_plan.h"
 #include "cli_time.h"
+#include "sched/budget/budget_say.h"
 #include "sched/graph/graph_write.h"
 #include "svg/svg.h"
 #include "util/units.h"
@@ -101,6 +102,10 @@ static int solve_points(const cli_budget_sweep *s, cli_budget_point *pt, uint32_
             q->feasible = 1;
             q->from = best->budget;
             q->best = best == q ? q->st : best->best;
+            /* the bound at this budget holds for every plan within it, the best one's too */
+            double lb = s->res->bound_ms;
+            if (q->found && s->res->proof.lower_bound_ms > lb) lb = s->res->proof.lower_bound_ms;
+            q->lb_ms = lb < q->best.extra_ms ? lb : q->best.extra_ms;
         }
     }
     return EXIT_OK;
@@ -118,6 +123,12 @@ static void json_stats(jw *w, int has, const budget_stats *st)
     cli_jw_ms(w, st->extra_ms);
     jw_kuint(w, "reruns", st->reruns);
     jw_object_end(w);
+}
+
+/* A feasible point's gap (budget_gap): proven where its bound meets its extra time. */
+static double point_gap(const cli_budget_point *q)
+{
+    return budget_gap(q->best.extra_ms, q->lb_ms, q->lb_ms >= q->best.extra_ms * (1 - 1e-9));
 }
 
 static void print_json(const cli_budget_sweep *s, const cli_budget_point *pt, uint32_t n)
@@ -156,6 +167,13 @@ static void print_json(const cli_budget_sweep *s, const cli_budget_point *pt, ui
         jw_key(&w, "offloaded_bytes");
         if (q->feasible) jw_int(&w, q->best.offloaded_bytes);
         else jw_null(&w);
+        jw_key(&w, "lower_bound_ms");
+        if (q->feasible) cli_jw_ms(&w, q->lb_ms);
+        else jw_null(&w);
+        double gap = q->feasible ? point_gap(q) : -1;
+        jw_key(&w, "gap");
+        if (gap >= 0) jw_g(&w, gap, 6);
+        else jw_null(&w);
         jw_object_end(&w);
     }
     jw_break(&w, "\n");
@@ -190,8 +208,8 @@ static void print_text(const cli_budget_sweep *s, const cli_budget_point *pt, ui
     printf("budget-free peak %s, step %s; no plan fits under %s (a bound)\n",
            units_bytes(a, sizeof a, s->free_peak, 0), units_ms(b, sizeof b, s->step_ms),
            units_bytes(c, sizeof c, s->bound, 0));
-    printf("  %-12s %7s  %-12s %-12s %8s %7s  %s\n", "budget", "of peak", "peak", "extra time",
-           "of step", "reruns", "offloaded");
+    printf("  %-12s %7s  %-12s %-12s %8s %7s  %-11s %s\n", "budget", "of peak", "peak",
+           "extra time", "of step", "reruns", "offloaded", "gap");
     for (uint32_t k = 0; k < n; k++) {
         const cli_budget_point *q = &pt[k];
         printf("  %-12s %7s  ", units_bytes(a, sizeof a, q->budget, 0),
@@ -201,15 +219,22 @@ static void print_text(const cli_budget_sweep *s, const cli_budget_point *pt, ui
             continue;
         }
         starred |= q->from != q->budget;
-        printf("%-12s %-12s %8s %7" PRIu64 "  %s%s\n", units_bytes(a, sizeof a, q->best.peak, 0),
-               units_ms(b, sizeof b, q->best.extra_ms),
+        double gap = point_gap(q);
+        char e[32];
+        if (gap == 0) snprintf(e, sizeof e, "optimal");
+        else if (gap < 0) snprintf(e, sizeof e, "?");
+        else snprintf(e, sizeof e, "%d%%", budget_gap_pct(gap));
+        printf("%-12s %-12s %8s %7" PRIu64 "  %-11s %s%s\n",
+               units_bytes(a, sizeof a, q->best.peak, 0), units_ms(b, sizeof b, q->best.extra_ms),
                pct(c, sizeof c, q->best.extra_ms, s->step_ms), q->best.reruns,
-               units_bytes(d, sizeof d, q->best.offloaded_bytes, 0),
+               units_bytes(d, sizeof d, q->best.offloaded_bytes, 0), e,
                q->from != q->budget ? "  *" : "");
     }
     if (starred)
         printf("* the plan of a smaller budget: the solver's own plan here costs more time, or "
                "it found none\n");
+    printf("gap: how far the extra time may be above the least any plan takes, from a lower "
+           "bound (\"optimal\": proven; \"?\": no bound above 0)\n");
     if (s->chen)
         printf("Chen's sqrt(n) checkpointing: peak %s (%s of the budget-free peak), %s extra "
                "(%s of the step)\n",

@@ -16,6 +16,7 @@
 #include "sched/budget/budget.h"
 #include "sched/budget/budget_arg.h"
 #include "sched/budget/budget_fit.h"
+#include "sched/budget/budget_say.h"
 #include "util/units.h"
 #include "util/utf8.h"
 
@@ -90,22 +91,26 @@ static const char help_model[] =
     "       \"extra_ms\", \"reruns\", \"offloaded_bytes\", \"rng_states\",\n"
     "       \"rng_state_bytes\" (random ops rerun, their generator states' bytes),\n"
     "       \"proven_optimal\",\n"
-    "       \"lower_bound_ms\", \"bandwidth\", \"initial\" (bytes on the device at the start),\n"
+    "       \"lower_bound_ms\", \"gap\" ((extra - bound) / bound; null: unknown),\n"
+    "       \"bandwidth\", \"initial\" (bytes on the device at the start),\n"
     "       \"events\": [[\"run\", Id] | [\"free\", BufId] | [\"offload\", BufId] |\n"
     "       [\"fetch\", BufId] | [\"host\", BufId] (starts on the host), ...],\n"
     "       \"memory\": [bytes after each event]}; without a plan\n"
     "       {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\",\n"
     "       \"cheap_recompute\", \"feasible\": false,\n"
     "       \"proven_infeasible\", \"least_budget\" (null unless known),\n"
-    "       \"least_budget_bound\", \"why\"}.\n"
+    "       \"least_budget_bound\", \"least_budget_fill\": {\"at\": Id, \"bytes\":\n"
+    "       {CATEGORY: bytes, ...}} (what fills it) or null, \"why\"}.\n"
     "Sweep JSON: {\"source\", \"budget_free_peak\", \"step_ms\", \"solver\", \"allow\",\n"
     "       \"least_budget_bound\", \"points\": [{\"budget\", \"feasible\",\n"
     "       \"solver_found\", \"plan_budget\", \"peak\", \"extra_ms\", \"reruns\",\n"
-    "       \"offloaded_bytes\"}, ...], \"chen_sqrt_n\", \"seed_claim\": {\"budget\",\n"
+    "       \"offloaded_bytes\", \"lower_bound_ms\", \"gap\"}, ...], \"chen_sqrt_n\",\n"
+    "       \"seed_claim\": {\"budget\",\n"
     "       \"extra_ms\", \"says\"}}.\n"
 
     "\"proven optimal\" only when no plan takes less extra time (exact's search\n"
-    "ended, or the extra time is 0), else \"gap X ms (lower bound Y ms)\"; with\n"
+    "ended, the plan meets the lower bound, which holds for any order, or the\n"
+    "extra time is 0), else \"within N% of optimal (lower bound Y ms)\"; with\n"
     "offload exact's bound is the reruns' time alone (transfers may hide under\n"
     "compute), so it proves less. Exit status 1 when no plan is found: \"no plan\n"
     "fits in X\" only when none can (X is below a bound every plan's peak reaches,\n"
@@ -186,15 +191,14 @@ static const char *allow_words(unsigned allow)
 
 static void print_proof(const budget_result *r)
 {
-    char t[32], g[32], l[32];
+    char t[32], g[96];
     units_ms(t, sizeof t, r->st.extra_ms);
+    printf("extra time %s: %s", t,
+           budget_gap_words(g, sizeof g, r->st.extra_ms, lower_bound(r), proven(r)));
     if (proven(r)) {
-        printf("extra time %s: proven optimal\n", t);
+        printf("\n");
         return;
     }
-    printf("extra time %s: gap %s (lower bound %s)", t,
-           units_ms(g, sizeof g, r->st.extra_ms - lower_bound(r)),
-           units_ms(l, sizeof l, lower_bound(r)));
     if (r->proof.stopped == SOLVE_TOO_LARGE)
         printf(", exact not run (over %d compute nodes)", BUDGET_BEST_EXACT_NODES);
     else if (r->proof.stopped != SOLVE_DONE)
@@ -266,6 +270,36 @@ static void json_head(jw *w, const budget_job *j)
     json_baseline(w, "cheap_recompute", r->cheap, &r->cheap_st);
 }
 
+/* "least_budget_fill": what fills least_budget_bound at the node where it is forced, by
+ * Category: {"at": Id, "bytes": {"CATEGORY": bytes, ...}}, or null. */
+static void json_fill(jw *w, const budget_result *r)
+{
+    int64_t bytes[GRAPH_NCAT];
+    uint32_t v = budget_fill(r, bytes);
+    jw_key(w, "least_budget_fill");
+    if (v == GRAPH_NONE) {
+        jw_null(w);
+        return;
+    }
+    jw_object(w);
+    jw_kint(w, "at", r->bm.g->id[v]);
+    jw_key(w, "bytes");
+    jw_object(w);
+    for (int c = 0; c < GRAPH_NCAT; c++)
+        if (bytes[c] > 0) jw_kint(w, c ? graph_category_word(c) : "other", bytes[c]);
+    jw_object_end(w);
+    jw_object_end(w);
+}
+
+/* "gap": (extra_ms - lower_bound_ms) / lower_bound_ms, 0 proven, null unknown. */
+static void json_gap(jw *w, double extra, double lb, int proven)
+{
+    double gap = budget_gap(extra, lb, proven);
+    jw_key(w, "gap");
+    if (gap < 0) jw_null(w);
+    else jw_g(w, gap, 6);
+}
+
 static void print_json(const budget_job *j)
 {
     const graph *g = j->g;
@@ -282,6 +316,7 @@ static void print_json(const budget_job *j)
         if (r->least >= 0) jw_int(&w, r->least);
         else jw_null(&w);
         jw_kint(&w, "least_budget_bound", r->bound);
+        json_fill(&w, r);
         jw_kstring(&w, "why", r->out.why);
         jw_object_end(&w);
         jw_end(&w);
@@ -297,6 +332,7 @@ static void print_json(const budget_job *j)
     jw_kbool(&w, "proven_optimal", proven(r));
     jw_key(&w, "lower_bound_ms");
     cli_jw_ms(&w, lower_bound(r));
+    json_gap(&w, r->st.extra_ms, lower_bound(r), proven(r));
     jw_kint(&w, "bandwidth", (int64_t)j->rq.bandwidth);
     jw_kint(&w, "initial", r->st.start);
     jw_key(&w, "events");
@@ -329,9 +365,10 @@ static void print_json(const budget_job *j)
 static void say_none(const budget_job *j)
 {
     const budget_result *r = &j->res;
-    char a[32], b[32];
+    char a[32], b[32], fill[320];
     units_bytes(a, sizeof a, r->budget, 0);
     units_bytes(b, sizeof b, r->bound, 0);
+    budget_fill_words(fill, sizeof fill, r);
     if (r->exact_none)
         cli_eprintf("memtris budget: %s: no plan fits in %s (exact proves it: %s); no plan can "
                     "fit under %s\n",
@@ -348,6 +385,7 @@ static void say_none(const budget_job *j)
         cli_eprintf("memtris budget: %s: %s found no plan that fits in %s (%s); a plan may "
                     "still exist: no plan can fit under %s\n",
                     j->g->source, j->rq.solver->name, a, r->out.why, b);
+    if (fill[0]) cli_eprintf("memtris budget: %s: what fills %s: %s\n", j->g->source, b, fill);
 }
 
 static int run_budget(budget_job *j, const solve_ctx *ctx, int format)

@@ -62,6 +62,8 @@ static int fit(app_budget *b, int64_t bytes, const solve_ctx *c, budget_result *
     b->bm = res->bm;
     b->plan = res->plan;
     b->st = res->st;
+    b->lb_ms = res->proof.lower_bound_ms;
+    b->proven = res->proof.proven || res->st.extra_ms <= 0;
     b->free_peak = res->free_peak;
     b->budget = res->budget;
     memset(&res->bm, 0, sizeof res->bm);

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "sched/budget/budget_say.h"
 #include "util/units.h"
 #include "util/utf8.h"
 #include "view.h"
@@ -27,6 +28,7 @@ enum {
     F_BUDGET, /* the budget view's: "budget 8.0 MiB", " · extra +12.3 ms", " · 5 reruns" */
     F_EXTRA,
     F_RERUNS,
+    F_GAP, /* " · within 13% of optimal", " · optimal": the plan against the lower bound */
     F_PLAY,
     F_TAG,
     NFIELD
@@ -37,12 +39,13 @@ enum {
  * the label, the file's name, the other order's numbers (compare mode; the
  * summary panel shows them too), the makespan, the peak's step, the
  * replay's backend (the curve's legend names it), the reading's difference,
- * the budget view's reruns, the phase, the reading, auto-play, the peak, the policy, the budget
- * view's extra time and budget, the live bytes; the step last. Each goes whole, never in part, and
- * a field goes only after every field of less worth has gone: the peak outranks the file name. */
-static const int drop_order[] = {F_POPPED, F_LABEL,  F_NAME,   F_OTHER,  F_SPAN,     F_AT,
-                                 F_TAG,    F_DIFF,   F_RERUNS, F_PHASE,  F_MEASURED, F_PLAY,
-                                 F_PEAK,   F_POLICY, F_EXTRA,  F_BUDGET, F_MEM,      F_STEP};
+ * the budget view's gap to the optimum and its reruns, the phase, the reading, auto-play, the peak,
+ * the policy, the budget view's extra time and budget, the live bytes; the step last. Each goes
+ * whole, never in part, and a field goes only after every field of less worth has gone: the peak
+ * outranks the file name. */
+static const int drop_order[] = {F_POPPED, F_LABEL, F_NAME,   F_OTHER, F_SPAN,     F_AT,   F_TAG,
+                                 F_DIFF,   F_GAP,   F_RERUNS, F_PHASE, F_MEASURED, F_PLAY, F_PEAK,
+                                 F_POLICY, F_EXTRA, F_BUDGET, F_MEM,   F_STEP};
 
 /* Bytes as the status bar shows them; worst: as wide as any value from 0
  * to max can be ("1023.9 KiB" once max passes 1000 KiB), so that which
@@ -145,6 +148,10 @@ static void fields(char f[NFIELD][256], char *shorttag, const app *a, int utf8, 
         snprintf(f[F_EXTRA], 256, "%sextra +%s", dot, units_ms(b2, sizeof b2, a->bud.st.extra_ms));
         snprintf(f[F_RERUNS], 256, "%s%" PRIu64 " rerun%s", dot, a->bud.st.reruns,
                  a->bud.st.reruns == 1 ? "" : "s");
+        double gap = budget_gap(a->bud.st.extra_ms, a->bud.lb_ms, a->bud.proven);
+        if (gap == 0) snprintf(f[F_GAP], 256, "%soptimal", dot);
+        else if (gap > 0)
+            snprintf(f[F_GAP], 256, "%swithin %d%% of optimal", dot, budget_gap_pct(gap));
     }
     if (a->play.playing)
         snprintf(f[F_PLAY], 256, "  %s %u/s", utf8 ? "\u25b6" : ">", app_steps_per_sec(a));

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "budget.h"
+#include "budget_bound.h"
 
 /* What budget_fit works out beside the plan (budget_request.want). */
 enum {
@@ -44,7 +45,10 @@ typedef struct budget_result {
     budget_model bm;
     int64_t free_peak; /* the budget-free peak: the given order's plan's */
     double step_ms;    /* the budget-free plan's makespan */
-    int64_t bound;     /* budget_lower_bound: no plan peaks below it */
+    int64_t bound;     /* no plan peaks below it: budget_lower_bound, or the bytes forced at
+                          a compute node (budget_bound, for allow) */
+    budget_bound bb;   /* the bound on extra time for any order (budget_bound.h), for allow */
+    unsigned bb_allow; /* the allow bb and bound were worked out for */
     int chen, cheap;   /* the baselines have plans (BUDGET_WANT_BASELINES): their figures */
     budget_stats chen_st, cheap_st;
     /* Of this budget: */
@@ -53,7 +57,10 @@ typedef struct budget_result {
     budget_plan plan;
     budget_stats st;
     budget_outcome out;    /* the solver's words (no plan: why) */
-    budget_proof proof;    /* what the solver proved */
+    budget_proof proof;    /* what the solver proved, with lower_bound_ms the larger of the
+                              solver's and budget_bound_ms's (proven when the plan meets it) */
+    double bound_ms;       /* budget_bound_ms at this budget (INFINITY: none fits): every plan
+                              within it takes at least this much extra time */
     int proven_infeasible; /* no plan fits: the budget is under the bound, or exact's search */
     int exact_none;        /* exact's search (or best's) proved that none fits */
     int64_t least;         /* under the bound (BUDGET_WANT_LEAST): the bound when a plan fits

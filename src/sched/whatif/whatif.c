@@ -8,6 +8,7 @@
 #include "sched/whatif/whatif.h"
 #include "defaults.h"
 #include "sched/budget/budget_fit.h"
+#include "sched/budget/budget_say.h"
 #include "sched/time/timeline.h"
 #include "util/units.h"
 
@@ -57,13 +58,31 @@ static double update_ms(const graph *g)
     return s;
 }
 
+/* Why no plan fits in res's budget, with the bound: "no plan fits in 250 B: every plan needs
+ * 460 B, 92% of the peak (weight 200 B (43%), ... at Id 5 (relu)); with offload: 300 B
+ * (60%)": what fills the least budget by Category, and the least with offload (the bytes a
+ * node reads and writes, at the start or at the end: budget_lower_bound). */
+static void why_none(const budget_result *res, char *out, size_t cap)
+{
+    char a[32], b[32], c[32], fill[320];
+    int64_t off = budget_lower_bound(&res->bm);
+    double peak = res->free_peak > 0 ? (double)res->free_peak : 1;
+    budget_fill_words(fill, sizeof fill, res);
+    snprintf(out, cap,
+             "no plan fits in %s: every plan needs %s, %.0f%% of the peak%s%s%s; with "
+             "offload: %s (%.0f%%)",
+             units_bytes(a, sizeof a, res->budget, 0), units_bytes(b, sizeof b, res->bound, 0),
+             100.0 * (double)res->bound / peak, fill[0] ? " (" : "", fill, fill[0] ? ")" : "",
+             units_bytes(c, sizeof c, off, 0), 100.0 * (double)off / peak);
+}
+
 /* Checkpointing g at o->pct% of its budget-free peak (budget_fit, recompute only): the plan's
  * peak, its reruns and extra time (times k: every micro-batch reruns), on top of base's time.
  * 0, or -1 out of memory. */
 static int checkpoint(const graph *g, const whatif_opts *o, uint32_t k, double update,
                       const whatif_row *base, whatif_row *row)
 {
-    char a[32], b[32];
+    char a[32];
     budget_request rq = {.g = g,
                          .pct = o->pct,
                          .allow = BUDGET_ALLOW_RECOMPUTE,
@@ -81,8 +100,7 @@ static int checkpoint(const graph *g, const whatif_opts *o, uint32_t k, double u
         else rc = -1;
     } else if (res.budget < res.bound) {
         row->budget = res.budget;
-        snprintf(row->why, sizeof row->why, "no plan fits in %s: every plan needs %s",
-                 units_bytes(a, sizeof a, res.budget, 0), units_bytes(b, sizeof b, res.bound, 0));
+        why_none(&res, row->why, sizeof row->why);
     } else if (!res.found) {
         row->budget = res.budget;
         snprintf(row->why, sizeof row->why, "the solver found no plan within %s: %s",

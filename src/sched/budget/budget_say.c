@@ -1,0 +1,76 @@
+/* budget_say.c: the gap of a plan to the lower bound, and what fills the least budget by
+ * Category, in the words every view shares. Exports budget_gap, budget_gap_pct, budget_gap_words,
+ * budget_fill, budget_fill_words. */
+#include "budget_say.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "util/units.h"
+#include "util/utf8.h"
+
+double budget_gap(double extra_ms, double lb_ms, int proven)
+{
+    if (proven || extra_ms <= 0) return 0;
+    if (lb_ms <= 0) return -1;
+    return (extra_ms - lb_ms) / lb_ms;
+}
+
+int budget_gap_pct(double gap)
+{
+    double pct = ceil(gap * 100);
+    return pct < 1 ? 1 : pct > 1e6 ? 1000000 : (int)pct;
+}
+
+char *budget_gap_words(char *out, size_t cap, double extra_ms, double lb_ms, int proven)
+{
+    char l[32];
+    double gap = budget_gap(extra_ms, lb_ms, proven);
+    units_ms(l, sizeof l, lb_ms > 0 ? lb_ms : 0);
+    if (gap == 0) snprintf(out, cap, "proven optimal");
+    else if (gap < 0) snprintf(out, cap, "gap unknown (lower bound %s)", l);
+    else snprintf(out, cap, "within %d%% of optimal (lower bound %s)", budget_gap_pct(gap), l);
+    return out;
+}
+
+uint32_t budget_fill(const budget_result *res, int64_t bytes[GRAPH_NCAT])
+{
+    const budget_bound *bb = &res->bb;
+    const graph *g = res->bm.g;
+    for (int c = 0; c < GRAPH_NCAT; c++) bytes[c] = 0;
+    if (bb->peak_at == GRAPH_NONE) return GRAPH_NONE;
+    uint32_t n = bb->ent_off[bb->peak_at + 1] - bb->ent_off[bb->peak_at];
+    uint32_t *f = malloc(((size_t)n + 1) * sizeof *f);
+    if (!f) return GRAPH_NONE;
+    size_t k = budget_bound_forced_at(bb, bb->peak_at, f, n);
+    for (size_t i = 0; i < k; i++) bytes[graph_buf_category(g, f[i])] += g->buf_size[f[i]];
+    free(f);
+    return bb->node[bb->peak_at];
+}
+
+char *budget_fill_words(char *out, size_t cap, const budget_result *res)
+{
+    int64_t bytes[GRAPH_NCAT];
+    uint32_t v = budget_fill(res, bytes);
+    size_t len = 0;
+    out[0] = 0;
+    if (v == GRAPH_NONE || res->bb.peak <= 0) return out;
+    int done[GRAPH_NCAT] = {0};
+    for (;;) { /* biggest first */
+        int c = -1;
+        for (int k = 0; k < GRAPH_NCAT; k++)
+            if (!done[k] && bytes[k] > 0 && (c < 0 || bytes[k] > bytes[c])) c = k;
+        if (c < 0 || len >= cap) break;
+        done[c] = 1;
+        char sz[32];
+        len += (size_t)snprintf(out + len, cap - len, "%s%s %s (%.0f%%)", len ? ", " : "",
+                                c == GRAPH_CAT_NONE ? "other" : graph_category_word(c),
+                                units_bytes(sz, sizeof sz, bytes[c], 0),
+                                100.0 * (double)bytes[c] / (double)res->bb.peak);
+    }
+    if (len < cap) {
+        char name[48];
+        snprintf(out + len, cap - len, " at Id %lld (%s)", (long long)res->bm.g->id[v],
+                 utf8_printable(graph_name(res->bm.g, v), name, sizeof name));
+    }
+    return out;
+}

@@ -1,0 +1,29 @@
+/* budget_say.h: budget answers in words that every view shares: how far a plan may be from
+ * the optimum (the gap to the lower bound) and, when no plan fits, what fills the least budget
+ * by Category. Exports budget_gap, budget_gap_pct, budget_gap_words, budget_fill,
+ * budget_fill_words. */
+#ifndef MEMTRIS_BUDGET_SAY_H
+#define MEMTRIS_BUDGET_SAY_H
+#include <stddef.h>
+#include <stdint.h>
+#include "budget_fit.h"
+
+/* The relative gap of a plan's extra time to the lower bound: (extra - lb) / lb; 0 when proven
+ * (or extra is 0); -1 when unknown (the bound is 0 and the plan takes time). */
+double budget_gap(double extra_ms, double lb_ms, int proven);
+/* A gap above 0 as a whole percent, rounded up, at least 1 (capped at 1000000). */
+int budget_gap_pct(double gap);
+/* "proven optimal", "within 12% of optimal (lower bound 0.27 ms)" (the percent rounded up), or
+ * "gap unknown (lower bound 0 ms)"; out. */
+char *budget_gap_words(char *out, size_t cap, double extra_ms, double lb_ms, int proven);
+
+/* What fills the least budget: the bytes forced at the compute node where they are most
+ * (res->bb.peak_at), by Category (bytes[GRAPH_CAT_*], GRAPH_CAT_NONE: untagged); the node (or
+ * GRAPH_NONE when the bound is another: the buffers present at the start or at the end). The
+ * total is res->bb.peak. */
+uint32_t budget_fill(const budget_result *res, int64_t bytes[GRAPH_NCAT]);
+/* "weight 44.7 MiB (48%), gradient 44.7 MiB (48%), activation 3.2 MiB (4%) at Id 81 (name)",
+ * biggest first, "other" for untagged; "" when nothing is known; out. */
+char *budget_fill_words(char *out, size_t cap, const budget_result *res);
+
+#endif
