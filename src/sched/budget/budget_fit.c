@@ -85,8 +85,7 @@ static int under_bound(const budget_request *rq, budget_result *res)
         if (r) return fail(res, BUDGET_FIT_MEMORY, NULL);
         if (o.found) res->least = res->bound;
     }
-    snprintf(res->out.why, sizeof res->out.why, "%s%s%s",
-             "a node's reads and writes",
+    snprintf(res->out.why, sizeof res->out.why, "%s%s%s", "a node's reads and writes",
              rq->allow & BUDGET_ALLOW_OFFLOAD /* the rest may start and end on the host */
                  ? ""
                  : res->bb.peak_at != GRAPH_NONE ? " with the buffers that must stay across it"
