@@ -64,4 +64,15 @@ typedef struct gs {
  * budget_greedy_walk.c). 0, or -1 out of memory. */
 int budget_greedy_walks(gs *s);
 
+/* The walk's tables (budget_greedy_tables.c). uses: each buffer's readers' places, ascending
+ * (use_off, use, ucur). dead_places: when each buffer is no longer needed at s->hold (dead);
+ * dead_buckets: the buffers by that place (dead_off, dead_at). chains: rr, frozen, cfrozen, cok
+ * and remake with s->frozen_versions: 0, or -1 out of memory (chains_free frees them either
+ * way). */
+void budget_greedy_uses(gs *s);
+void budget_greedy_dead_places(gs *s);
+void budget_greedy_dead_buckets(gs *s);
+int budget_greedy_chains(gs *s);
+void budget_greedy_chains_free(gs *s);
+
 #endif
