@@ -39,12 +39,12 @@ enum {
  * the label, the file's name, the other order's numbers (compare mode; the
  * summary panel shows them too), the makespan, the peak's step, the
  * replay's backend (the curve's legend names it), the reading's difference,
- * the budget view's gap to the optimum and its reruns, the phase, the reading, auto-play, the peak,
+ * the phase, the budget view's reruns and its gap to the optimum, the reading, auto-play, the peak,
  * the policy, the budget view's extra time and budget, the live bytes; the step last. Each goes
  * whole, never in part, and a field goes only after every field of less worth has gone: the peak
  * outranks the file name. */
 static const int drop_order[] = {F_POPPED, F_LABEL, F_NAME,   F_OTHER, F_SPAN,     F_AT,   F_TAG,
-                                 F_DIFF,   F_GAP,   F_RERUNS, F_PHASE, F_MEASURED, F_PLAY, F_PEAK,
+                                 F_DIFF,   F_PHASE, F_RERUNS, F_GAP,   F_MEASURED, F_PLAY, F_PEAK,
                                  F_POLICY, F_EXTRA, F_BUDGET, F_MEM,   F_STEP};
 
 /* Bytes as the status bar shows them; worst: as wide as any value from 0
