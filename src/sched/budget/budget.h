@@ -151,6 +151,10 @@ int budget_check(const budget_model *bm, const budget_plan *p, double bandwidth,
 int budget_check_memory(const budget_model *bm, const budget_plan *p, double bandwidth,
                         budget_stats *st, int64_t *after, char *err, size_t errcap);
 
+/* The checked extra time of plan p (budget_check) when it is whole and within budget, else
+ * HUGE_VAL: how solvers that try many plans compare them. */
+double budget_plan_extra(const budget_model *bm, const budget_plan *p, int64_t budget, double bw);
+
 /* The plan of the given order with no budget: each node run once in order, each buffer freed
  * right after its last reader; its peak is the budget-free peak. 0, or -1 out of memory. */
 int budget_given_plan(const budget_model *bm, budget_plan *p);

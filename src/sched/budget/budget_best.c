@@ -7,15 +7,6 @@
 #include <string.h>
 #include "budget.h"
 
-/* The extra time of plan p when it is whole and within budget, else HUGE_VAL. */
-static double extra_of(const budget_model *bm, const budget_plan *p, int64_t budget, double bw)
-{
-    budget_stats st;
-    char err[8];
-    if (budget_check(bm, p, bw, &st, err, sizeof err) || st.peak > budget) return HUGE_VAL;
-    return st.extra_ms;
-}
-
 /* One solver's turn: its plan in cur, taken into p when of less extra time than *best. */
 static int one(const budget_solver *s, const budget_model *bm, const budget_goal *gl,
                budget_plan *p, budget_plan *cur, double *best, budget_outcome *so, budget_proof *sp)
@@ -23,7 +14,7 @@ static int one(const budget_solver *s, const budget_model *bm, const budget_goal
     memset(sp, 0, sizeof *sp);
     cur->n = 0;
     if (s->solve(bm, gl, p, cur, so, sp)) return -1;
-    double e = so->found ? extra_of(bm, cur, gl->budget, gl->bandwidth) : HUGE_VAL;
+    double e = so->found ? budget_plan_extra(bm, cur, gl->budget, gl->bandwidth) : HUGE_VAL;
     if (e < *best) {
         budget_plan t = *p;
         *p = *cur;
@@ -64,7 +55,7 @@ int budget_best(BUDGET_SOLVER_ARGS)
     double best = HUGE_VAL, lb = 0;
     for (size_t k = 0; seed && k < seed->n; k++)
         if (budget_plan_push(p, seed->ev[k].op, seed->ev[k].x)) return -1;
-    if (p->n) best = extra_of(bm, p, gl->budget, gl->bandwidth);
+    if (p->n) best = budget_plan_extra(bm, p, gl->budget, gl->bandwidth);
     if (!isfinite(best)) p->n = 0;
     budget_plan cur = {0};
     budget_outcome so = {0};

@@ -2,9 +2,10 @@
  * compute node run, the never-freed buffers present at the end (on the device or the host); the
  * peak, the reruns, the
  * offloaded bytes and the time in the plan's timeline model. Knows nothing of the solver that
- * made the plan. Exports budget_check. */
+ * made the plan. Exports budget_check and budget_plan_extra. */
 #define _GNU_SOURCE
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,4 +318,12 @@ int budget_check_memory(const budget_model *bm, const budget_plan *p, double ban
     free(r.host_ready);
     free(r.lastrun);
     return bad;
+}
+
+double budget_plan_extra(const budget_model *bm, const budget_plan *p, int64_t budget, double bw)
+{
+    budget_stats st;
+    char err[8];
+    if (budget_check(bm, p, bw, &st, err, sizeof err) || st.peak > budget) return HUGE_VAL;
+    return st.extra_ms;
 }

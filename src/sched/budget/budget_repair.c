@@ -19,15 +19,6 @@ static const uint32_t window_sizes[] = {8, 12, 16};
 /* The greedy walks of the ruin-and-recreate moves at most. */
 #define REPAIR_WALKS 256
 
-/* The checked extra time of p when it is whole and within budget, else HUGE_VAL. */
-static double extra_of(const budget_model *bm, const budget_plan *p, int64_t budget, double bw)
-{
-    budget_stats st;
-    char err[8];
-    if (budget_check(bm, p, bw, &st, err, sizeof err) || st.peak > budget) return HUGE_VAL;
-    return st.extra_ms;
-}
-
 /* One window's work: the plan's state at its start, its nodes and buffers, the graph. */
 typedef struct rwin {
     const budget_model *bm;
@@ -294,12 +285,12 @@ static int window(rwin *w, budget_plan *p, size_t a, size_t e, double *pe)
     budget_proof spf = {0};
     r = budget_solver_find("exact")->solve(&sbm, &sgl, NULL, &sp, &so, &spf);
     w->states += spf.states;
-    double sx = !r && so.found ? extra_of(&sbm, &sp, sgl.budget, gl->bandwidth) : HUGE_VAL;
+    double sx = !r && so.found ? budget_plan_extra(&sbm, &sp, sgl.budget, gl->bandwidth) : HUGE_VAL;
     if (!r && fixed + sx < cost - 1e-9 * (1 + cost)) {
         uint8_t *pres = malloc((size_t)g->nbufs + 1);
         r = pres ? splice(w, p, a, e, sg, &sp, pres, &q) : -1;
         free(pres);
-        double qe = r ? HUGE_VAL : extra_of(bm, &q, gl->budget, gl->bandwidth);
+        double qe = r ? HUGE_VAL : budget_plan_extra(bm, &q, gl->budget, gl->bandwidth);
         if (r > 0) r = 0;
         if (qe < *pe - 1e-9 * (1 + *pe)) {
             budget_plan t = *p;
@@ -431,7 +422,8 @@ static int keep_search(const budget_model *bm, const budget_goal *gl, budget_pla
                 q.n = 0;
                 r = budget_greedy_along(bm, &view, gl, keep, along < 2, &q, &oc);
                 (*walks)++;
-                double qe = !r && oc.found ? extra_of(bm, &q, gl->budget, gl->bandwidth) : HUGE_VAL;
+                double qe = !r && oc.found ? budget_plan_extra(bm, &q, gl->budget, gl->bandwidth)
+                                           : HUGE_VAL;
                 if (qe < *pe - 1e-9 * (1 + *pe)) {
                     budget_plan tp = *p;
                     *p = q;
@@ -468,11 +460,11 @@ int budget_repair(BUDGET_SOLVER_ARGS)
     double pe = HUGE_VAL;
     for (size_t k = 0; seed && k < seed->n; k++)
         if (budget_plan_push(p, seed->ev[k].op, seed->ev[k].x)) return -1;
-    if (p->n) pe = extra_of(bm, p, gl->budget, gl->bandwidth);
+    if (p->n) pe = budget_plan_extra(bm, p, gl->budget, gl->bandwidth);
     if (!isfinite(pe)) { /* greedy's plan to start from */
         p->n = 0;
         if (budget_greedy(bm, &g, NULL, p, o, NULL)) return -1;
-        pe = o->found ? extra_of(bm, p, gl->budget, gl->bandwidth) : HUGE_VAL;
+        pe = o->found ? budget_plan_extra(bm, p, gl->budget, gl->bandwidth) : HUGE_VAL;
     }
     uint32_t tried = 0, windows = 0, kept = 0, walks = 0, moved = 0;
     if ((pe > 0 && budget_orders_search(bm, &g, seed, p, &pe, &tried)) ||
