@@ -26,7 +26,7 @@ typedef struct xs {
     double start, seconds;
     uint32_t m, nb;   /* nb: logical buffers (every version of every buffer) */
     size_t wr, wp, W; /* words: ran [0, wr), present [wr, wr + wp), host after */
-    int offload, recompute, ordered;
+    int offload, recompute;
     stateset seen; /* the states found, W words each; rec[k] what is known of state k */
     xrec *rec;
     size_t limit; /* the most states */
@@ -37,9 +37,14 @@ typedef struct xs {
     uint32_t *topo;
     int64_t *csize;
     uint32_t *cand, *stack;
-    double ub;     /* the incumbent's extra time, HUGE_VAL without one */
-    double curf;   /* the f of the state being expanded */
-    int expanding; /* a limit met while a state's moves were being made */
+    uint32_t *bq;             /* [nb] buffers to visit (mark_need) */
+    uint32_t *hq;             /* [n] reruns certain to come, to visit (normalize) */
+    uint32_t *cprod, *pcount; /* an eviction's rerun to come (GRAPH_NONE: none), and how many
+                                 evictions of the set being made count each node's */
+    double *ccost;            /* the latency of cprod */
+    double ub;                /* the incumbent's extra time, HUGE_VAL without one */
+    double curf;              /* the f of the state being expanded */
+    int expanding;            /* a limit met while a state's moves were being made */
     uint64_t work;
     solve_stop stopped;
     int oom;
