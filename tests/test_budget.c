@@ -515,6 +515,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(greedy_on_generated_training),
         cmocka_unit_test(greedy_walks_priority_order),
         cmocka_unit_test(inplace_against_brute_force),
+        cmocka_unit_test(exact_bounds_whole_chains),
+        cmocka_unit_test(exact_drops_doomed_evictions),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,5 +59,8 @@ void greedy_prefers_hidden_offload(void **state);
 
 /* test_budget_inplace.c */
 void inplace_against_brute_force(void **state);
+/* test_budget_exact_scale.c */
+void exact_bounds_whole_chains(void **state);
+void exact_drops_doomed_evictions(void **state);
 
 #endif
