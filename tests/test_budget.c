@@ -517,6 +517,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(inplace_against_brute_force),
         cmocka_unit_test(exact_bounds_whole_chains),
         cmocka_unit_test(exact_drops_doomed_evictions),
+        cmocka_unit_test(exact_dominance_on_present_sets),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,5 +62,6 @@ void inplace_against_brute_force(void **state);
 /* test_budget_exact_scale.c */
 void exact_bounds_whole_chains(void **state);
 void exact_drops_doomed_evictions(void **state);
+void exact_dominance_on_present_sets(void **state);
 
 #endif

@@ -153,7 +153,8 @@ static int grow(xs *x)
         if (nc > x->limit) nc = x->limit;
         xrec *r = realloc(x->rec, nc * sizeof *r);
         if (r) x->rec = r;
-        if (!r || stateset_reserve(&x->seen, (uint32_t)nc)) return out_of_memory(x);
+        if (!r || stateset_reserve(&x->seen, (uint32_t)nc) || xdom_reserve(x, (uint32_t)nc))
+            return out_of_memory(x);
     }
     return 0;
 }
@@ -166,14 +167,17 @@ static int add_state(xs *x, const uint64_t *s, double g, double h, int64_t mem, 
     if (g + h >= x->ub) return 0;
     uint32_t k = stateset_find(&x->seen, s);
     if (k != UINT32_MAX) {
-        if (!(g < x->rec[k].g)) return 0;
+        if (!(g < x->rec[k].g) || xdom_pruned(x, s, g, k)) return 0;
         x->rec[k].g = g;
         x->rec[k].parent = parent;
         x->rec[k].act = act;
+        xdom_add(x, k, g, 0);
     } else {
+        if (xdom_pruned(x, s, g, UINT32_MAX)) return 0;
         if (grow(x)) return -1;
         k = stateset_add(&x->seen, s);
         x->rec[k] = (xrec){g, h, mem, parent, act, nran};
+        xdom_add(x, k, g, 1);
     }
     if (push_open(x, g + h, g, nran, k)) return out_of_memory(x);
     return 0;
@@ -499,6 +503,7 @@ static void teardown(xs *x)
     free(x->cprod);
     free(x->ccost);
     free(x->pcount);
+    xdom_free(x);
 }
 
 static int is_goal(const xs *x, uint32_t k)
@@ -528,7 +533,8 @@ static int search(xs *x, uint32_t *goal)
         heap_item it = heap_pop(&x->open);
         uint32_t k = it.node;
         if (heap_dkey_value(~it.k[2]) > x->rec[k].g)
-            continue; /* a copy reached since at less cost */
+            continue;                        /* a copy reached since at less cost */
+        if (x->dead && x->dead[k]) continue; /* dominated by a state kept since */
         x->curf = open_f(&it);
         if (x->curf >= x->ub) {
             heap_clear(&x->open);

@@ -42,9 +42,14 @@ typedef struct xs {
     uint32_t *cprod, *pcount; /* an eviction's rerun to come (GRAPH_NONE: none), and how many
                                  evictions of the set being made count each node's */
     double *ccost;            /* the latency of cprod */
-    double ub;                /* the incumbent's extra time, HUGE_VAL without one */
-    double curf;              /* the f of the state being expanded */
-    int expanding;            /* a limit met while a state's moves were being made */
+    uint32_t *dslot, *dnext;  /* dominance (budget_exact_dom.c): the newest state of each group
+                                 of the same runs, hashed; the one before it in its group */
+    size_t dcap;
+    uint8_t *dead;           /* [state] dominated by a state kept since: not expanded */
+    uint64_t pruned, killed; /* states not kept, and not expanded, as dominated */
+    double ub;               /* the incumbent's extra time, HUGE_VAL without one */
+    double curf;             /* the f of the state being expanded */
+    int expanding;           /* a limit met while a state's moves were being made */
     uint64_t work;
     solve_stop stopped;
     int oom;
@@ -59,6 +64,14 @@ static inline void set0(uint64_t *w, size_t i) { w[i >> 6] &= ~(1ull << (i & 63)
 
 /* The f of an entry of the open states. */
 static inline double open_f(const heap_item *it) { return heap_dkey_value(it->k[0]); }
+
+/* Dominance, with recompute alone (budget_exact_dom.c): room for that many states; whether a
+ * state kept (other than self) with the same runs holds every version s holds at cost at most
+ * g; state k (fresh: just added) kept at cost g, the states it dominates marked dead. */
+int xdom_reserve(xs *x, uint32_t states);
+int xdom_pruned(xs *x, const uint64_t *s, double g, uint32_t self);
+void xdom_add(xs *x, uint32_t k, double g, int fresh);
+void xdom_free(xs *x);
 
 /* The plan of the search's goal state (GRAPH_NONE: none found), or the incumbent inc, with the
  * lower bound and the proof in *pf and *o. 0, or -1 out of memory. */
