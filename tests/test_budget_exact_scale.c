@@ -162,3 +162,68 @@ void exact_dominance_on_present_sets(void **state)
     train_200_at_60(1, &(solve_ctx){.max_states = 100000}, &states);
     assert_true(states <= 1500);
 }
+
+/* With the order fixed (an Edge from each compute node to the next), the bound from memory
+ * (budget_exact_bound.c) is on: on random graphs with versions exact equals the brute force
+ * (whose first runs keep that order too) at every budget, proven. */
+void exact_fixed_order_against_brute_force(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x510e527fade682d1ull;
+    int cases = 0, feasible = 0, reruns = 0;
+    for (int t = 0; t < 120; t++) {
+        small sg;
+        small_random_inplace(&sg, &seed, t % 2 ? 9 : 14);
+        small_chain(&sg);
+        graph *g = load_ok(sg.json);
+        budget_model bm;
+        model_ok(&bm, g);
+        int64_t budgets[8], peak;
+        size_t nb = budgets_of(&bm, budgets, &peak);
+        for (size_t k = 0; k < nb; k++) {
+            long opt = brute_capped(&sg, budgets[k], 60000);
+            if (opt == -2) continue;
+            cases++;
+            feasible += opt >= 0;
+            reruns += opt > 0;
+            budget_proof pf;
+            budget_outcome o;
+            double extra;
+            int f =
+                exact_checked(&bm, budgets[k], BUDGET_ALLOW_RECOMPUTE, NULL, NULL, &extra, &pf, &o);
+            if (f != (opt >= 0) || (f && extra != (double)opt))
+                fail_msg("graph %d budget %lld: brute force %ld, exact %s %g (%s)\n%s", t,
+                         (long long)budgets[k], opt, f ? "a plan" : "none", extra, o.why, sg.json);
+            assert_true(pf.proven);
+        }
+        budget_model_free(&bm);
+        graph_free(g);
+    }
+    print_message("order fixed: %d budgets (%d feasible, %d with reruns): exact equals the brute "
+                  "force\n",
+                  cases, feasible, reruns);
+    assert_true(feasible > cases / 3 && feasible < cases && reruns > cases / 10);
+}
+
+/* The bound from memory where the Edges leave one order (budget_exact_bound.c): on the chains
+ * above (one order), at W the x_j (held until R), Z's buffer and W's pass 1010 bytes by 300,
+ * and each x_j is made again by its last changer (latency 1) for 100 bytes: the start's bound
+ * is 3, what exact reports when it stops after its first state (the other bound says 0 there,
+ * nothing being gone yet). */
+void exact_bound_from_memory(void **state)
+{
+    (void)state;
+    graph *g = chains_graph(3, 4);
+    budget_model bm;
+    model_ok(&bm, g);
+    budget_proof pf;
+    budget_outcome o;
+    double extra;
+    solve_ctx one = {.max_states = 1};
+    assert_true(exact_checked(&bm, 1010, BUDGET_ALLOW_RECOMPUTE, &one, NULL, &extra, &pf, &o));
+    assert_int_equal(pf.stopped, SOLVE_STATES);
+    assert_false(pf.proven);
+    assert_true(pf.lower_bound_ms == 3);
+    budget_model_free(&bm);
+    graph_free(g);
+}

@@ -70,9 +70,10 @@ static void mark_need(xs *x, const uint64_t *s)
 /* Frees (and forgets the host copies of) what is no longer needed (need[], of s's runs), and
  * bounds the reruns to come: every surely needed buffer missing (not on the host either) whose
  * producer has run needs a rerun of that producer, and each such rerun needs its missing reads
- * made again the same way; each node counted once. -1: a dead end (such a buffer cannot be
- * made again). */
-static int normalize(xs *x, uint64_t *s, double *h, int64_t *mem)
+ * made again the same way; each node counted once; with from_memory, plus the bound from
+ * memory where the order is fixed (budget_exact_bound.c). -1: a dead end (such a buffer cannot
+ * be made again, or what must be held passes the budget). */
+static int normalize(xs *x, uint64_t *s, double *h, int64_t *mem, int from_memory)
 {
     const budget_model *bm = x->bm;
     const graph *g = x->g;
@@ -118,6 +119,10 @@ static int normalize(xs *x, uint64_t *s, double *h, int64_t *mem)
             x->hq[nq++] = q;
         }
     }
+    double add;
+    if (!from_memory) return 0;
+    if (xbound_mem(x, s, &add)) return -1;
+    *h += add;
     return 0;
 }
 
@@ -247,7 +252,7 @@ static int child(xs *x, uint32_t from, uint32_t act, const uint32_t *pick, size_
     uint32_t nran;
     int64_t mem;
     apply(x, from, act, pick, npick, &gc, &nran);
-    if (normalize(x, x->kid, &h, &mem)) return 0;
+    if (normalize(x, x->kid, &h, &mem, 1)) return 0;
     return add_state(x, x->kid, gc, h, mem, from, act, nran);
 }
 
@@ -335,7 +340,8 @@ static int try_move(xs *x, uint32_t from, uint32_t act)
     uint32_t nran;
     int64_t mem;
     apply(x, from, act, NULL, 0, &gc, &nran);
-    if (normalize(x, x->kid, &h, &mem)) return 0; /* evicting more only makes it worse */
+    /* without the bound from memory, which evicting may lower: the rest only grows with it */
+    if (normalize(x, x->kid, &h, &mem, 0)) return 0; /* evicting more only makes it worse */
     base = gc + h;
     if (base >= x->ub) return 0;
     size_t nc = 0;
@@ -480,6 +486,7 @@ static int setup(xs *x)
         !x->pinned || !x->topo || !x->csize || !x->cand || !x->stack || !x->bq || !x->hq ||
         !x->cprod || !x->ccost || !x->pcount)
         return -1;
+    if (xbound_setup(x)) return -1;
     return topo_order(x) ? -2 : 0;
 }
 
@@ -504,6 +511,7 @@ static void teardown(xs *x)
     free(x->ccost);
     free(x->pcount);
     xdom_free(x);
+    xbound_free(x);
 }
 
 static int is_goal(const xs *x, uint32_t k)
@@ -526,7 +534,7 @@ static int search(xs *x, uint32_t *goal)
     double h;
     int64_t mem;
     mark_need(x, x->cur);
-    if (x->bm->initial > x->budget || normalize(x, x->cur, &h, &mem)) return 0;
+    if (x->bm->initial > x->budget || normalize(x, x->cur, &h, &mem, 1)) return 0;
     if (add_state(x, x->cur, 0, h, mem, GRAPH_NONE, GRAPH_NONE, 0)) return x->oom ? -1 : 0;
     while (x->open.len) {
         if (limited(x)) return 0;

@@ -47,9 +47,12 @@ typedef struct xs {
     size_t dcap;
     uint8_t *dead;           /* [state] dominated by a state kept since: not expanded */
     uint64_t pruned, killed; /* states not kept, and not expanded, as dominated */
-    double ub;               /* the incumbent's extra time, HUGE_VAL without one */
-    double curf;             /* the f of the state being expanded */
-    int expanding;           /* a limit met while a state's moves were being made */
+    int forced;              /* one order of first runs (budget_exact_bound.c) */
+    int64_t *tbytes, *lend, *pbytes;
+    uint32_t *pmark, pmarkv, *plist;
+    double ub;     /* the incumbent's extra time, HUGE_VAL without one */
+    double curf;   /* the f of the state being expanded */
+    int expanding; /* a limit met while a state's moves were being made */
     uint64_t work;
     solve_stop stopped;
     int oom;
@@ -72,6 +75,13 @@ int xdom_reserve(xs *x, uint32_t states);
 int xdom_pruned(xs *x, const uint64_t *s, double g, uint32_t self);
 void xdom_add(xs *x, uint32_t k, double g, int fresh);
 void xdom_free(xs *x);
+
+/* The bound from memory where the Edges leave one order of first runs, recompute alone
+ * (budget_exact_bound.c): setup (0, or -1 out of memory); for state s, normalized (its counted
+ * reruns stamped), *add to its bound, or -1 where no plan can go on from it. */
+int xbound_setup(xs *x);
+int xbound_mem(xs *x, const uint64_t *s, double *add);
+void xbound_free(xs *x);
 
 /* The plan of the search's goal state (GRAPH_NONE: none found), or the incumbent inc, with the
  * lower bound and the proof in *pf and *o. 0, or -1 out of memory. */
