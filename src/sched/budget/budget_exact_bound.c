@@ -6,6 +6,7 @@
  * are gone at t: the least latency of reruns that frees them (a fractional knapsack over the
  * producers, each counted once, those the other bound counts already free) is a bound; the
  * largest over t is added to the other. Recompute alone. Exports xbound_*. */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 #include "budget_exact_internal.h"
@@ -58,10 +59,10 @@ void xbound_free(xs *x)
     free(x->plist);
 }
 
-static const xs *sort_x;
-static int by_ratio(const void *a, const void *b)
+/* Producers by latency a byte held, least first (ties: by index). */
+static int by_ratio(const void *a, const void *b, void *arg)
 {
-    const xs *x = sort_x;
+    const xs *x = arg;
     uint32_t p = *(const uint32_t *)a, q = *(const uint32_t *)b;
     double rp = graph_latency(x->g, p) / (double)x->pbytes[p];
     double rq = graph_latency(x->g, q) / (double)x->pbytes[q];
@@ -78,10 +79,55 @@ static uint32_t start_of(const xs *x, const uint64_t *s, uint32_t l, uint32_t P)
     return bm->pos[p];
 }
 
-int xbound_mem(xs *x, const uint64_t *s, double *add)
+/* The least latency of reruns that frees what is held at place t past the budget (over bytes),
+ * in *cost; -1 where what must be held there passes the budget alone. */
+static int knapsack_at(xs *x, const uint64_t *s, uint32_t P, uint32_t t, int64_t over, double *cost)
 {
     const budget_model *bm = x->bm;
     const graph *g = x->g;
+    /* the producers whose rerun may free bytes held at t: not the node at t's own */
+    uint32_t v = bm->order[t], np = 0;
+    if (++x->pmarkv == 0) {
+        memset(x->pmark, 0, ((size_t)g->n + 1) * sizeof *x->pmark);
+        x->pmarkv = 1;
+    }
+    for (uint32_t l = 0; l < x->nb; l++) {
+        uint32_t st = start_of(x, s, l, P), p = bm->producer[l];
+        if (st == GRAPH_NONE || st > t || x->lend[l] < (int64_t)t) continue;
+        if (p == GRAPH_NONE || !bm->rerunnable[p] || p == v) continue; /* v's output */
+        int read = 0;
+        for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1] && !read; e++) read = bm->rd[e] == l;
+        if (read) continue;
+        if (x->stamp[p] == x->stampv) { /* rerun already counted: free to free */
+            over -= bm->size[l];
+            continue;
+        }
+        if (x->pmark[p] != x->pmarkv) {
+            x->pmark[p] = x->pmarkv;
+            x->pbytes[p] = 0;
+            x->plist[np++] = p;
+        }
+        x->pbytes[p] += bm->size[l];
+    }
+    if (over <= 0) return 0;
+    qsort_r(x->plist, np, sizeof *x->plist, by_ratio, x);
+    for (uint32_t k = 0; k < np && over > 0; k++) {
+        uint32_t p = x->plist[k];
+        double lat = graph_latency(g, p);
+        if (x->pbytes[p] >= over) *cost += lat * (double)over / (double)x->pbytes[p];
+        else *cost += lat;
+        over -= x->pbytes[p];
+    }
+    return over > 0 ? -1 : 0; /* what must be held at t passes the budget */
+}
+
+/* The places whose bound is worked out: the XBOUND_PLACES that hold the most (a bound at
+ * fewer places is still a bound), so that a state costs O(places x versions), not more. */
+#define XBOUND_PLACES 8
+
+int xbound_mem(xs *x, const uint64_t *s, double *add)
+{
+    const budget_model *bm = x->bm;
     *add = 0;
     if (!x->forced) return 0;
     uint32_t P = 0;
@@ -94,48 +140,23 @@ int xbound_mem(xs *x, const uint64_t *s, double *add)
         x->tbytes[st] += bm->size[l];
         x->tbytes[x->lend[l] + 1] -= bm->size[l];
     }
-    int64_t held = 0;
+    uint32_t top[XBOUND_PLACES];
+    int64_t topb[XBOUND_PLACES], held = 0;
+    int nt = 0;
     for (uint32_t t = P; t < x->m; t++) {
         held += x->tbytes[t];
-        int64_t over = held - x->budget;
-        if (over <= 0) continue;
-        /* the producers whose rerun may free bytes held at t: not the node at t's own */
-        uint32_t v = bm->order[t], np = 0;
-        if (++x->pmarkv == 0) {
-            memset(x->pmark, 0, ((size_t)g->n + 1) * sizeof *x->pmark);
-            x->pmarkv = 1;
+        if (held <= x->budget || (nt == XBOUND_PLACES && held <= topb[nt - 1])) continue;
+        int k = nt < XBOUND_PLACES ? nt++ : nt - 1; /* insert by bytes, most first */
+        for (; k > 0 && topb[k - 1] < held; k--) {
+            top[k] = top[k - 1];
+            topb[k] = topb[k - 1];
         }
-        for (uint32_t l = 0; l < x->nb; l++) {
-            uint32_t st = start_of(x, s, l, P), p = bm->producer[l];
-            if (st == GRAPH_NONE || st > t || x->lend[l] < (int64_t)t) continue;
-            if (p == GRAPH_NONE || !bm->rerunnable[p] || p == v) continue; /* v's output */
-            int read = 0;
-            for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1] && !read; e++)
-                read = bm->rd[e] == l;
-            if (read) continue;
-            if (x->stamp[p] == x->stampv) { /* rerun already counted: free to free */
-                over -= bm->size[l];
-                continue;
-            }
-            if (x->pmark[p] != x->pmarkv) {
-                x->pmark[p] = x->pmarkv;
-                x->pbytes[p] = 0;
-                x->plist[np++] = p;
-            }
-            x->pbytes[p] += bm->size[l];
-        }
-        if (over <= 0) continue;
-        sort_x = x;
-        qsort(x->plist, np, sizeof *x->plist, by_ratio);
+        top[k] = t;
+        topb[k] = held;
+    }
+    for (int k = 0; k < nt; k++) {
         double cost = 0;
-        for (uint32_t k = 0; k < np && over > 0; k++) {
-            uint32_t p = x->plist[k];
-            double lat = graph_latency(g, p);
-            if (x->pbytes[p] >= over) cost += lat * (double)over / (double)x->pbytes[p];
-            else cost += lat;
-            over -= x->pbytes[p];
-        }
-        if (over > 0) return -1; /* what must be held at t passes the budget */
+        if (knapsack_at(x, s, P, top[k], topb[k] - x->budget, &cost)) return -1;
         if (cost > *add) *add = cost;
     }
     return 0;
