@@ -446,9 +446,10 @@ static int topo_order(xs *x)
 }
 
 /* The bytes a state is counted to take against --max-memory: its words, its record, an open
- * entry and two slots of the table. The open entry counts 24 bytes, what it took before the
- * open states were util's heap (whose entries take 32), so that a limit of memory still makes
- * the same limit of states. */
+ * entry and two slots of the table (with recompute alone, dominance's link, flag and two
+ * slots too). The open entry counts 24 bytes, what it took before the open states were util's
+ * heap (whose entries take 32), so that a limit of memory still makes the same limit of
+ * states. */
 #define OPEN_ENTRY_BYTES 24
 
 static int setup(xs *x)
@@ -462,6 +463,7 @@ static int setup(xs *x)
     x->W = x->wr + x->wp * (x->offload ? 2 : 1);
     if (!x->W) x->W = 1;
     size_t per = x->W * 8 + sizeof(xrec) + OPEN_ENTRY_BYTES + 2 * sizeof(uint32_t);
+    if (!x->offload) per += 3 * sizeof(uint32_t) + 1; /* dominance: its link, flag, 2 slots */
     uint64_t lim = (uint64_t)solve_max_memory(x->c) / per, ms = solve_max_states(x->c);
     x->limit = (size_t)(lim < ms ? lim : ms);
     if (x->limit > GRAPH_NONE - 1) x->limit = GRAPH_NONE - 1;

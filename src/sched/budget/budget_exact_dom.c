@@ -72,10 +72,7 @@ int xdom_pruned(xs *x, const uint64_t *s, double g, uint32_t self)
     if (x->offload || !x->dcap) return 0;
     uint32_t j = x->dslot[slot_of(x, s)];
     for (int n = 0; j != UINT32_MAX && n < XDOM_SCAN; j = x->dnext[j], n++)
-        if (j != self && x->rec[j].g <= g && superset(x, stateset_at(&x->seen, j), s)) {
-            x->pruned++;
-            return 1;
-        }
+        if (j != self && x->rec[j].g <= g && superset(x, stateset_at(&x->seen, j), s)) return 1;
     return 0;
 }
 
@@ -92,10 +89,8 @@ void xdom_add(xs *x, uint32_t k, double g, int fresh)
     /* the states it dominates are not expanded (they stay, so that their copies are known) */
     uint32_t j = x->dslot[h];
     for (int n = 0; j != UINT32_MAX && n < XDOM_SCAN; j = x->dnext[j], n++)
-        if (j != k && !x->dead[j] && g <= x->rec[j].g && superset(x, s, stateset_at(&x->seen, j))) {
+        if (j != k && !x->dead[j] && g <= x->rec[j].g && superset(x, s, stateset_at(&x->seen, j)))
             x->dead[j] = 1;
-            x->killed++;
-        }
 }
 
 void xdom_free(xs *x)

@@ -45,9 +45,8 @@ typedef struct xs {
     uint32_t *dslot, *dnext;  /* dominance (budget_exact_dom.c): the newest state of each group
                                  of the same runs, hashed; the one before it in its group */
     size_t dcap;
-    uint8_t *dead;           /* [state] dominated by a state kept since: not expanded */
-    uint64_t pruned, killed; /* states not kept, and not expanded, as dominated */
-    int forced;              /* one order of first runs (budget_exact_bound.c) */
+    uint8_t *dead; /* [state] dominated by a state kept since: not expanded */
+    int forced;    /* one order of first runs (budget_exact_bound.c) */
     int64_t *tbytes, *lend, *pbytes;
     uint32_t *pmark, pmarkv, *plist;
     double ub;     /* the incumbent's extra time, HUGE_VAL without one */
