@@ -76,6 +76,8 @@ static void small_json(small *g)
         }
         for (int b = 0; b < g->nb; b++)
             if (g->chg[v] >> b & 1) mk[b] = v;
+        if (g->chained && v)
+            le += (size_t)snprintf(edges + le, sizeof edges - le, "[%d, %d], ", nid[v - 1], nid[v]);
         for (int b = 0; b < g->nb; b++)
             if (last[b] == v && !(g->keep >> b & 1)) {
                 fid[b] = id++;
@@ -127,6 +129,11 @@ static void small_make(small *g, uint64_t *s, int maxn, int inplace)
 
 void small_random(small *g, uint64_t *s, int maxn) { small_make(g, s, maxn, 0); }
 void small_random_inplace(small *g, uint64_t *s, int maxn) { small_make(g, s, maxn, 1); }
+void small_chain(small *g)
+{
+    g->chained = 1;
+    small_json(g);
+}
 
 graph *load_ok(const char *json)
 {
@@ -527,6 +534,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(repair_honours_limits),
         cmocka_unit_test(bound_against_brute_force),
         cmocka_unit_test(bound_proves_in_fit),
+        cmocka_unit_test(exact_bounds_whole_chains),
+        cmocka_unit_test(exact_drops_doomed_evictions),
+        cmocka_unit_test(exact_dominance_on_present_sets),
+        cmocka_unit_test(exact_fixed_order_against_brute_force),
+        cmocka_unit_test(exact_bound_from_memory),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

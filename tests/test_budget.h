@@ -15,6 +15,7 @@
 typedef struct small {
     int m, nb;
     int inplace; /* small_random: some nodes change a buffer they read in place */
+    int chained; /* small_chain: each node's first run after the one before it (Edges) */
     unsigned out[MAXN], in[MAXN], chg[MAXN];
     int lat[MAXN], rerun[MAXN];
     int64_t size[MAXB];
@@ -27,6 +28,8 @@ int rnd(uint64_t *s, int n);
  * some nodes change a buffer they read in place (at most 4 buffers, twice each). */
 void small_random(small *g, uint64_t *s, int maxn);
 void small_random_inplace(small *g, uint64_t *s, int maxn);
+/* g with its order fixed: an Edge from each compute node to the next (its JSON made again). */
+void small_chain(small *g);
 /* The least extra time (sum of the reruns' latencies) of any plan within budget, recompute
  * only, or -1: Dijkstra over the (ran, present, version) states reached, every run and free a
  * move. A node reads each buffer as the changes in place before it (by index) left it; a
@@ -64,6 +67,12 @@ void repair_honours_limits(void **state);
 
 /* test_budget_inplace.c */
 void inplace_against_brute_force(void **state);
+/* test_budget_exact_scale.c */
+void exact_bounds_whole_chains(void **state);
+void exact_drops_doomed_evictions(void **state);
+void exact_dominance_on_present_sets(void **state);
+void exact_fixed_order_against_brute_force(void **state);
+void exact_bound_from_memory(void **state);
 
 /* test_budget_bound.c */
 void bound_against_brute_force(void **state);

@@ -154,6 +154,7 @@ static void bctx_init(bctx *c, const small *g)
             c->rv[v][b] = c->nchg[b];
             if (g->in[v] >> b & 1) c->prodmask[v] |= 1u << mk[b];
         }
+        if (g->chained) c->prodmask[v] |= (1u << v) - 1;
         for (int b = 0; b < g->nb; b++) {
             if (g->out[v] >> b & 1) mk[b] = v;
             if (g->chg[v] >> b & 1) {

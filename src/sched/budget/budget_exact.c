@@ -40,40 +40,48 @@ static int limited(xs *x)
 }
 
 /* need[] of state s: may be needed (kept, read by a node still to run, or by a rerunnable node
- * with a write that may be needed) and surely needed (kept, or read by a node still to run). */
+ * with a write that may be needed; a random op's generator state where its rerun may be
+ * needed) and surely needed (kept, or read by a node still to run). The first two are read off
+ * directly; the third is a walk back from each buffer that may be needed to its producer's reads
+ * (each buffer entered once), so O(nodes + reads) a state. */
 static void mark_need(xs *x, const uint64_t *s)
 {
     const budget_model *bm = x->bm;
+    uint32_t nq = 0;
     for (uint32_t b = 0; b < x->np; b++) x->need[b] = b < x->nb && bm->keep[b] ? 3 : 0;
-    int changed;
-    do {
-        changed = 0;
-        for (uint32_t i = x->m; i-- > 0;) {
-            uint32_t v = bm->order[i];
-            uint8_t f = bit(RAN(s), i) ? 0 : 3;
-            if (!f && x->recompute && bm->rerunnable[v])
-                for (uint32_t e = bm->wr_off[v]; e < bm->wr_off[v + 1] && !f; e++)
-                    if (x->need[bm->wr[e]]) f = 1;
-            if (!f) continue;
-            if (f == 1 && bm->rng[v]) x->need[x->sbit[v]] = 1; /* its rerun reads its state */
-            for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
-                uint32_t b = bm->rd[e];
-                if ((x->need[b] | f) != x->need[b]) changed = 1;
-                x->need[b] |= f;
+    for (uint32_t i = 0; i < x->m; i++) {
+        if (bit(RAN(s), i)) continue;
+        uint32_t v = bm->order[i];
+        for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) x->need[bm->rd[e]] = 3;
+    }
+    if (!x->recompute) return;
+    for (uint32_t b = 0; b < x->nb; b++)
+        if (x->need[b]) x->bq[nq++] = b;
+    while (nq) {
+        uint32_t p = bm->producer[x->bq[--nq]];
+        if (p == GRAPH_NONE || !bm->rerunnable[p] || !bit(RAN(s), bm->pos[p])) continue;
+        if (bm->rng[p]) x->need[x->sbit[p]] = 1; /* its rerun reads its state */
+        for (uint32_t e = bm->rd_off[p]; e < bm->rd_off[p + 1]; e++) {
+            uint32_t r = bm->rd[e];
+            if (!x->need[r]) {
+                x->need[r] = 1;
+                x->bq[nq++] = r;
             }
         }
-    } while (changed && !x->ordered);
+    }
 }
 
-/* Frees (and forgets the host copies of) what is no longer needed, and bounds the reruns to
- * come: every surely needed buffer missing (not on the host either) whose producer has run
- * needs a rerun of that producer, each producer counted once. -1: a dead end (such a buffer
- * cannot be made again). */
-static int normalize(xs *x, uint64_t *s, double *h, int64_t *mem)
+/* Frees (and forgets the host copies of) what is no longer needed (need[], of s's runs), and
+ * bounds the reruns to come: every surely needed buffer missing (not on the host either) whose
+ * producer has run needs a rerun of that producer, and each such rerun needs its missing reads
+ * made again the same way; each node counted once; with from_memory, plus the bound from
+ * memory where the order is fixed (budget_exact_bound.c). -1: a dead end (such a buffer cannot
+ * be made again, or what must be held passes the budget). */
+static int normalize(xs *x, uint64_t *s, double *h, int64_t *mem, int from_memory)
 {
     const budget_model *bm = x->bm;
     const graph *g = x->g;
-    mark_need(x, s);
+    uint32_t nq = 0;
     *h = 0;
     *mem = 0;
     if (++x->stampv == 0) {
@@ -97,12 +105,34 @@ static int normalize(xs *x, uint64_t *s, double *h, int64_t *mem)
         if (x->stamp[p] != x->stampv) {
             x->stamp[p] = x->stampv;
             *h += graph_latency(g, p);
+            x->hq[nq++] = p;
         }
     }
     for (uint32_t b = x->nb; b < x->np; b++) { /* the generator states */
         if (bit(PRES(x, s), b) && !x->need[b]) set0(PRES(x, s), b);
         if (bit(PRES(x, s), b)) *mem += x->sz[b];
     }
+    /* a rerun certain to come needs its reads present: each one missing (not on the host
+     * either) whose producer has run needs that producer rerun too (a version changed in place
+     * needs its changers back to one present), and a random op's rerun its generator state */
+    while (nq) {
+        uint32_t p = x->hq[--nq];
+        for (uint32_t e = bm->rd_off[p]; e < bm->rd_off[p + 1]; e++) {
+            uint32_t b = bm->rd[e], q = bm->producer[b];
+            if (bit(PRES(x, s), b) || (x->offload && bit(HOST(x, s), b))) continue;
+            if (q == GRAPH_NONE) return -1;
+            if (!bit(RAN(s), bm->pos[q]) || x->stamp[q] == x->stampv) continue;
+            if (!bm->rerunnable[q]) return -1;
+            if (bm->rng[q] && !bit(PRES(x, s), x->sbit[q])) return -1; /* its state is gone */
+            x->stamp[q] = x->stampv;
+            *h += graph_latency(g, q);
+            x->hq[nq++] = q;
+        }
+    }
+    double add;
+    if (!from_memory) return 0;
+    if (xbound_mem(x, s, &add)) return -1;
+    *h += add;
     return 0;
 }
 
@@ -138,7 +168,8 @@ static int grow(xs *x)
         if (nc > x->limit) nc = x->limit;
         xrec *r = realloc(x->rec, nc * sizeof *r);
         if (r) x->rec = r;
-        if (!r || stateset_reserve(&x->seen, (uint32_t)nc)) return out_of_memory(x);
+        if (!r || stateset_reserve(&x->seen, (uint32_t)nc) || xdom_reserve(x, (uint32_t)nc))
+            return out_of_memory(x);
     }
     return 0;
 }
@@ -151,14 +182,17 @@ static int add_state(xs *x, const uint64_t *s, double g, double h, int64_t mem, 
     if (g + h >= x->ub) return 0;
     uint32_t k = stateset_find(&x->seen, s);
     if (k != UINT32_MAX) {
-        if (!(g < x->rec[k].g)) return 0;
+        if (!(g < x->rec[k].g) || xdom_pruned(x, s, g, k)) return 0;
         x->rec[k].g = g;
         x->rec[k].parent = parent;
         x->rec[k].act = act;
+        xdom_add(x, k, g, 0);
     } else {
+        if (xdom_pruned(x, s, g, UINT32_MAX)) return 0;
         if (grow(x)) return -1;
         k = stateset_add(&x->seen, s);
         x->rec[k] = (xrec){g, h, mem, parent, act, nran};
+        xdom_add(x, k, g, 1);
     }
     if (push_open(x, g + h, g, nran, k)) return out_of_memory(x);
     return 0;
@@ -188,14 +222,15 @@ static void pin_versions(xs *x, uint32_t b)
         x->pinned[bm->vers[k]] = x->pinv;
 }
 
-/* The child of cur: evict the npick candidates in stack (by index into cand), then act. */
-static int child(xs *x, uint32_t from, uint32_t act, const uint32_t *pick, size_t npick)
+/* kid := cur with the npick candidates in stack (by index into cand) evicted, then act done; its
+ * cost in *gc and its first runs in *nran. */
+static void apply(xs *x, uint32_t from, uint32_t act, const uint32_t *pick, size_t npick,
+                  double *gc, uint32_t *nran)
 {
     const budget_model *bm = x->bm;
     const graph *g = x->g;
-    const xrec *r = &x->rec[from];
-    double gc = r->g;
-    uint32_t nran = r->nran;
+    *gc = x->rec[from].g;
+    *nran = x->rec[from].nran;
     memcpy(x->kid, x->cur, x->W * 8);
     for (size_t k = 0; k < npick; k++) {
         uint32_t b = x->cand[pick[k]];
@@ -210,8 +245,8 @@ static int child(xs *x, uint32_t from, uint32_t act, const uint32_t *pick, size_
         set1(PRES(x, x->kid), act - g->n);
     } else {
         uint32_t i = bm->pos[act];
-        if (bit(RAN(x->kid), i)) gc += graph_latency(g, act);
-        else nran++;
+        if (bit(RAN(x->kid), i)) *gc += graph_latency(g, act);
+        else ++*nran;
         if (x->with_state) set1(PRES(x, x->kid), x->sbit[act]);
         set1(RAN(x->kid), i);
         for (uint32_t e = bm->wr_off[act]; e < bm->wr_off[act + 1]; e++) {
@@ -223,15 +258,24 @@ static int child(xs *x, uint32_t from, uint32_t act, const uint32_t *pick, size_
             set1(PRES(x, x->kid), bm->wr[e]);
         }
     }
-    double h;
+}
+
+/* The child of cur: evict the npick candidates in stack (by index into cand), then act. */
+static int child(xs *x, uint32_t from, uint32_t act, const uint32_t *pick, size_t npick)
+{
+    double gc, h;
+    uint32_t nran;
     int64_t mem;
-    if (normalize(x, x->kid, &h, &mem)) return 0;
+    apply(x, from, act, pick, npick, &gc, &nran);
+    if (normalize(x, x->kid, &h, &mem, 1)) return 0;
     return add_state(x, x->kid, gc, h, mem, from, act, nran);
 }
 
 /* Each inclusion-minimal set of the nc candidates (by size, descending) that frees at least
- * need bytes, one child each. */
-static int minimal_sets(xs *x, uint32_t from, uint32_t act, size_t nc, int64_t need)
+ * need bytes, one child each; with recompute alone, none whose f surely reaches the incumbent:
+ * base is the f of the move's child without evictions, and evicting candidate j adds at least
+ * the rerun of cprod[j] (ccost[j]; GRAPH_NONE: nothing), each node counted once. */
+static int minimal_sets(xs *x, uint32_t from, uint32_t act, size_t nc, int64_t need, double base)
 {
     /* suffix sums: whether the candidates from j on can still reach need */
     int64_t *suf = x->csize + nc + 1;
@@ -239,14 +283,23 @@ static int minimal_sets(xs *x, uint32_t from, uint32_t act, size_t nc, int64_t n
     for (size_t j = nc; j-- > 0;) suf[j] = suf[j + 1] + x->csize[j];
     size_t depth = 0, j = 0;
     int64_t sum = 0;
+    double f = base;
     for (;;) {
         if (j < nc && sum + suf[j] >= need) {
+            uint32_t q = x->cprod[j];
+            int fresh = q != GRAPH_NONE && !x->pcount[q];
+            if (fresh && f + x->ccost[j] >= x->ub) { /* every set with it reaches the incumbent */
+                j++;
+                continue;
+            }
+            if (q != GRAPH_NONE && !x->pcount[q]++) f += x->ccost[j];
             x->stack[depth++] = (uint32_t)j;
             sum += x->csize[j];
             if (sum >= need) {
                 if (child(x, from, act, x->stack, depth)) return -1;
                 if ((++x->work & 255) == 0 && limited(x)) return -1;
                 sum -= x->csize[j];
+                if (q != GRAPH_NONE && !--x->pcount[q]) f -= x->ccost[j];
                 depth--;
             }
             j++;
@@ -255,6 +308,8 @@ static int minimal_sets(xs *x, uint32_t from, uint32_t act, size_t nc, int64_t n
         if (!depth) return 0;
         size_t k = x->stack[--depth];
         sum -= x->csize[k];
+        uint32_t q = x->cprod[k];
+        if (q != GRAPH_NONE && !--x->pcount[q]) f -= x->ccost[k];
         j = k + 1;
     }
 }
@@ -292,16 +347,45 @@ static int try_move1(xs *x, uint32_t from, uint32_t act)
             pin_versions(x, bm->phys[l]);
         }
     }
+    /* need[] depends on the runs alone: the same for every child of this move */
+    memcpy(RAN(x->kid), RAN(x->cur), x->wr * 8);
+    if (act < g->n) set1(RAN(x->kid), bm->pos[act]);
+    mark_need(x, x->kid);
     int64_t over = x->rec[from].mem + more - x->budget;
     if (over <= 0) return child(x, from, act, NULL, 0);
+    /* the child without evictions: its f, and the reruns its bound counts (stamped) */
+    double gc, h, base = 0;
+    uint32_t nran;
+    int64_t mem;
+    apply(x, from, act, NULL, 0, &gc, &nran);
+    /* without the bound from memory, which evicting may lower: the rest only grows with it */
+    if (normalize(x, x->kid, &h, &mem, 0)) return 0; /* evicting more only makes it worse */
+    base = gc + h;
+    if (base >= x->ub) return 0;
     size_t nc = 0;
     for (uint32_t b = 0; b < x->np; b++) {
-        /* one that cannot come back is a dead end (normalize) only where it is surely needed */
-        if (bit(PRES(x, x->cur), b) && x->pinned[b] != x->pinv && x->sz[b] > 0) x->cand[nc++] = b;
+        if (!bit(PRES(x, x->cur), b) || x->pinned[b] == x->pinv || x->sz[b] <= 0) continue;
+        /* with recompute alone, a surely needed buffer that cannot come back is no candidate
+         * (evicting it is a dead end); one that can adds its producer's rerun to the bound,
+         * unless the bound counts that rerun already (a generator state is never surely
+         * needed: evicting it adds no rerun, and normalize finds where it ends a plan) */
+        uint32_t p = b < x->nb ? bm->producer[b] : GRAPH_NONE;
+        if (!x->offload && x->need[b] & 2 &&
+            (p == GRAPH_NONE || !x->recompute || !bm->rerunnable[p]))
+            continue;
+        x->cand[nc++] = b;
     }
     qsort_r(x->cand, nc, sizeof *x->cand, by_size_desc, (void *)x->sz);
-    for (size_t k = 0; k < nc; k++) x->csize[k] = x->sz[x->cand[k]];
-    return minimal_sets(x, from, act, nc, over);
+    for (size_t k = 0; k < nc; k++) {
+        uint32_t b = x->cand[k];
+        x->csize[k] = x->sz[b];
+        x->cprod[k] = GRAPH_NONE;
+        if (!x->offload && x->need[b] & 2 && x->stamp[bm->producer[b]] != x->stampv) {
+            x->cprod[k] = bm->producer[b];
+            x->ccost[k] = graph_latency(g, bm->producer[b]);
+        }
+    }
+    return minimal_sets(x, from, act, nc, over, base);
 }
 
 static int try_move(xs *x, uint32_t from, uint32_t act)
@@ -395,9 +479,10 @@ static int topo_order(xs *x)
 }
 
 /* The bytes a state is counted to take against --max-memory: its words, its record, an open
- * entry and two slots of the table. The open entry counts 24 bytes, what it took before the
- * open states were util's heap (whose entries take 32), so that a limit of memory still makes
- * the same limit of states. */
+ * entry and two slots of the table (with recompute alone, dominance's link, flag and two
+ * slots too). The open entry counts 24 bytes, what it took before the open states were util's
+ * heap (whose entries take 32), so that a limit of memory still makes the same limit of
+ * states. */
 #define OPEN_ENTRY_BYTES 24
 
 static int setup(xs *x)
@@ -412,6 +497,7 @@ static int setup(xs *x)
     x->W = x->wr + x->wp * (x->offload ? 2 : 1);
     if (!x->W) x->W = 1;
     size_t per = x->W * 8 + sizeof(xrec) + OPEN_ENTRY_BYTES + 2 * sizeof(uint32_t);
+    if (!x->offload) per += 3 * sizeof(uint32_t) + 1; /* dominance: its link, flag, 2 slots */
     uint64_t lim = (uint64_t)solve_max_memory(x->c) / per, ms = solve_max_states(x->c);
     x->limit = (size_t)(lim < ms ? lim : ms);
     if (x->limit > GRAPH_NONE - 1) x->limit = GRAPH_NONE - 1;
@@ -428,21 +514,22 @@ static int setup(xs *x)
     x->stack = malloc((nb + n + nb) * sizeof *x->stack);
     x->sbit = malloc(n * sizeof *x->sbit);
     x->sz = malloc(nb * sizeof *x->sz);
+    x->bq = malloc(nb * sizeof *x->bq);
+    x->hq = malloc(n * sizeof *x->hq);
+    x->cprod = malloc(nb * sizeof *x->cprod);
+    x->ccost = malloc(nb * sizeof *x->ccost);
+    x->pcount = calloc(n, sizeof *x->pcount);
     stateset_init(&x->seen, (uint32_t)x->W);
     if (heap_init(&x->open, 1024, 0) || !x->cur || !x->kid || !x->done || !x->need || !x->stamp ||
-        !x->pinned || !x->topo || !x->csize || !x->cand || !x->stack || !x->sbit || !x->sz)
+        !x->pinned || !x->topo || !x->csize || !x->cand || !x->stack || !x->sbit || !x->sz ||
+        !x->bq || !x->hq || !x->cprod || !x->ccost || !x->pcount)
         return -1;
     memcpy(x->sz, bm->size, (size_t)x->nb * sizeof *x->sz);
     for (uint32_t v = 0, j = x->nb; v < g->n; v++) {
         x->sbit[v] = bm->rng[v] ? j : GRAPH_NONE;
         if (bm->rng[v]) x->sz[j++] = BUDGET_RNG_BYTES;
     }
-    x->ordered = 1;
-    for (uint32_t v = 0; v < g->n; v++)
-        for (uint32_t e = bm->rd_off[v]; e < bm->rd_off[v + 1]; e++) {
-            uint32_t p = bm->producer[bm->rd[e]];
-            if (p != GRAPH_NONE && bm->pos[p] >= bm->pos[v]) x->ordered = 0;
-        }
+    if (xbound_setup(x)) return -1;
     return topo_order(x) ? -2 : 0;
 }
 
@@ -463,6 +550,13 @@ static void teardown(xs *x)
     free(x->stack);
     free(x->sbit);
     free(x->sz);
+    free(x->bq);
+    free(x->hq);
+    free(x->cprod);
+    free(x->ccost);
+    free(x->pcount);
+    xdom_free(x);
+    xbound_free(x);
 }
 
 static int is_goal(const xs *x, uint32_t k)
@@ -488,14 +582,17 @@ static int search(xs *x, uint32_t *goal)
             set1(x->host_start ? HOST(x, x->cur) : PRES(x, x->cur), b);
     double h;
     int64_t mem;
-    if ((!x->host_start && x->bm->initial > x->budget) || normalize(x, x->cur, &h, &mem)) return 0;
+    mark_need(x, x->cur);
+    if ((!x->host_start && x->bm->initial > x->budget) || normalize(x, x->cur, &h, &mem, 1))
+        return 0;
     if (add_state(x, x->cur, 0, h, mem, GRAPH_NONE, GRAPH_NONE, 0)) return x->oom ? -1 : 0;
     while (x->open.len) {
         if (limited(x)) return 0;
         heap_item it = heap_pop(&x->open);
         uint32_t k = it.node;
         if (heap_dkey_value(~it.k[2]) > x->rec[k].g)
-            continue; /* a copy reached since at less cost */
+            continue;                        /* a copy reached since at less cost */
+        if (x->dead && x->dead[k]) continue; /* dominated by a state kept since */
         x->curf = open_f(&it);
         if (x->curf >= x->ub) {
             heap_clear(&x->open);

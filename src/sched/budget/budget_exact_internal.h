@@ -30,7 +30,7 @@ typedef struct xs {
     int64_t *sz;      /* [np] each present bit's bytes */
     int with_state;   /* the first run being made saves its random op's generator state */
     size_t wr, wp, W; /* words: ran [0, wr), present [wr, wr + wp), host after */
-    int offload, recompute, ordered;
+    int offload, recompute;
     int host_start; /* the buffers present from the start start on the host */
     /* With offload, an Input node leaves what it makes on the host (each a BUDGET_HOST event):
      * every state with it on the device is a fetch (costing nothing here) away. */
@@ -44,6 +44,18 @@ typedef struct xs {
     uint32_t *topo;
     int64_t *csize;
     uint32_t *cand, *stack;
+    uint32_t *bq;             /* [nb] buffers to visit (mark_need) */
+    uint32_t *hq;             /* [n] reruns certain to come, to visit (normalize) */
+    uint32_t *cprod, *pcount; /* an eviction's rerun to come (GRAPH_NONE: none), and how many
+                                 evictions of the set being made count each node's */
+    double *ccost;            /* the latency of cprod */
+    uint32_t *dslot, *dnext;  /* dominance (budget_exact_dom.c): the newest state of each group
+                                 of the same runs, hashed; the one before it in its group */
+    size_t dcap;
+    uint8_t *dead; /* [state] dominated by a state kept since: not expanded */
+    int forced;    /* one order of first runs (budget_exact_bound.c) */
+    int64_t *tbytes, *lend, *pbytes;
+    uint32_t *pmark, pmarkv, *plist;
     double ub;     /* the incumbent's extra time, HUGE_VAL without one */
     double curf;   /* the f of the state being expanded */
     int expanding; /* a limit met while a state's moves were being made */
@@ -68,6 +80,21 @@ static inline int budget_exact_hosted(const xs *x, uint32_t act, uint32_t l)
 
 /* The f of an entry of the open states. */
 static inline double open_f(const heap_item *it) { return heap_dkey_value(it->k[0]); }
+
+/* Dominance, with recompute alone (budget_exact_dom.c): room for that many states; whether a
+ * state kept (other than self) with the same runs holds every version s holds at cost at most
+ * g; state k (fresh: just added) kept at cost g, the states it dominates marked dead. */
+int xdom_reserve(xs *x, uint32_t states);
+int xdom_pruned(xs *x, const uint64_t *s, double g, uint32_t self);
+void xdom_add(xs *x, uint32_t k, double g, int fresh);
+void xdom_free(xs *x);
+
+/* The bound from memory where the Edges leave one order of first runs, recompute alone
+ * (budget_exact_bound.c): setup (0, or -1 out of memory); for state s, normalized (its counted
+ * reruns stamped), *add to its bound, or -1 where no plan can go on from it. */
+int xbound_setup(xs *x);
+int xbound_mem(xs *x, const uint64_t *s, double *add);
+void xbound_free(xs *x);
 
 /* The plan of the search's goal state (GRAPH_NONE: none found), or the incumbent inc, with the
  * lower bound and the proof in *pf and *o. 0, or -1 out of memory. */
