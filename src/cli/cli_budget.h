@@ -30,8 +30,9 @@ typedef struct cli_budget_point {
     int feasible;
     int64_t from; /* the budget whose plan it is */
     budget_stats best;
-    double lb_ms; /* every plan within this budget takes at least this much extra time: the
-                     solver's bound or budget_bound_ms, whichever is larger */
+    int none_fits; /* not feasible, and none can be: under the series' bound, or proven */
+    double lb_ms;  /* every plan within this budget takes at least this much extra time: the
+                      solver's bound or budget_bound_ms, whichever is larger */
 } cli_budget_point;
 
 typedef struct cli_budget_sweep {
@@ -42,20 +43,22 @@ typedef struct cli_budget_sweep {
     uint32_t points;    /* budgets from the bound to the budget-free peak, evenly spaced (2+) */
     int format;         /* CLI_TEXT or CLI_JSON */
     const char *svg;    /* --svg's path, or NULL */
+    int both;           /* two series: rq's allow (recompute only) and recompute + offload
+                           beside it, over budgets from the lower of their bounds */
     /* Filled by cli_budget_sweep_run from res after the first fit: */
     const budget_model *bm;
     const char *solver; /* its name, as --solver takes it */
     int64_t free_peak;  /* the budget-free peak: the last budget */
-    int64_t bound;      /* budget_lower_bound: the first budget */
+    int64_t bound;      /* no plan of rq's allow peaks below it (the first budget of one series) */
     double step_ms;     /* the budget-free plan's makespan */
     int chen;           /* Chen's sqrt(n) baseline has a plan: chen_st */
     budget_stats chen_st;
 } cli_budget_sweep;
 
-/* Runs the sweep (budget_fit at each budget, after one at the budget-free peak for the graph's
- * figures) and writes it (the table or JSON to standard output, the SVG to s->svg; with
- * --svg -, the SVG alone): EXIT_OK, or EXIT_BAD after a message (a solver interrupted, out of
- * memory, a write failed). */
+/* Runs the sweep (budget_fit at each budget of each series, after one at the budget-free
+ * peak for the graph's figures) and writes it (the table or JSON to standard output, the SVG
+ * to s->svg; with --svg -, the SVG alone): EXIT_OK, or EXIT_BAD after a message (a solver
+ * interrupted, out of memory, a write failed). */
 int cli_budget_sweep_run(const cli_budget_sweep *s);
 
 #endif

@@ -58,7 +58,10 @@ static const char help_options[] =
     "                      extra time of the plans found at or under its budget),\n"
     "                      beside Chen's sqrt(n) and the claim \"65% less memory for\n"
     "                      15% more time\"; no --budget then; --time-limit is\n"
-    "                      each budget's\n"
+    "                      each budget's; without --allow, two series side by side,\n"
+    "                      recompute only and with offload (recompute,offload),\n"
+    "                      from the lower of their bounds, and the least budget a\n"
+    "                      plan was found for in each (--allow: that series alone)\n"
     "      --points N      the sweep's budgets, 2 to 1000 (default 16)\n"
     "      --svg FILE      also draw the sweep as an SVG curve, the two marks\n"
     "                      labelled ('-': the SVG alone to standard output)\n"
@@ -102,9 +105,13 @@ static const char help_model[] =
     "       \"least_budget_bound\", \"least_budget_fill\": {\"at\": Id, \"bytes\":\n"
     "       {CATEGORY: bytes, ...}} (what fills it) or null, \"why\"}.\n"
     "Sweep JSON: {\"source\", \"budget_free_peak\", \"step_ms\", \"solver\", \"allow\",\n"
-    "       \"least_budget_bound\", \"points\": [{\"budget\", \"feasible\",\n"
+    "       \"least_budget_bound\", \"least_plan_budget\" (null: none found),\n"
+    "       \"points\": [{\"budget\", \"feasible\",\n"
     "       \"solver_found\", \"plan_budget\", \"peak\", \"extra_ms\", \"reruns\",\n"
-    "       \"offloaded_bytes\", \"lower_bound_ms\", \"gap\"}, ...], \"chen_sqrt_n\",\n"
+    "       \"offloaded_bytes\", \"lower_bound_ms\", \"gap\"}, ...] (the first\n"
+    "       series: --allow's, or recompute only), \"with_offload\": {\"allow\",\n"
+    "       \"least_budget_bound\", \"least_plan_budget\", \"points\"} (the second\n"
+    "       series at the same budgets; null with --allow), \"chen_sqrt_n\",\n"
     "       \"seed_claim\": {\"budget\",\n"
     "       \"extra_ms\", \"says\"}}.\n"
 
@@ -406,13 +413,14 @@ static int run_budget(budget_job *j, const solve_ctx *ctx, int format)
 }
 
 static int run_sweep(budget_job *j, const solve_ctx *ctx, int format, uint32_t points,
-                     const char *svg)
+                     const char *svg, int both)
 {
     solve_ctx c = cli_search_begin(ctx);
     j->rq.c = &c;
     cli_budget_sweep s = {.rq = &j->rq,
                           .res = &j->res,
                           .allow = allow_words(j->rq.allow),
+                          .both = both,
                           .points = points,
                           .format = format,
                           .svg = svg};
@@ -464,7 +472,7 @@ int cmd_budget(int argc, char **argv)
                            .want = BUDGET_WANT_BASELINES | BUDGET_WANT_LEAST}};
     solve_ctx ctx = {0};
     const char *fname = DEFAULT_FORMAT, *barg = NULL, *parg = NULL, *svg = NULL;
-    int c, status, sweep = 0, solver_given = 0;
+    int c, status, sweep = 0, solver_given = 0, allow_given = 0;
     while ((c = cli_opt(&opts, argc, argv, &status)) >= 0) {
         switch (c) {
         case 'b': barg = optarg; break;
@@ -479,6 +487,7 @@ int cmd_budget(int argc, char **argv)
         case 'f': fname = optarg; break;
         case OPT_ALLOW:
             if (parse_allow(optarg, &j.rq.allow)) return EXIT_USAGE;
+            allow_given = 1;
             break;
         case OPT_BANDWIDTH: {
             int64_t v = units_parse(optarg);
@@ -512,7 +521,8 @@ int cmd_budget(int argc, char **argv)
         return status;
     if (!(j.g = cli_load(j.file, 0))) return EXIT_BAD;
     j.rq.g = j.g;
-    status = sweep ? run_sweep(&j, &ctx, format, points, svg) : run_budget(&j, &ctx, format);
+    status = sweep ? run_sweep(&j, &ctx, format, points, svg, !allow_given)
+                   : run_budget(&j, &ctx, format);
     budget_result_free(&j.res);
     graph_free(j.g);
     return status;

@@ -85,9 +85,16 @@ typedef struct svg_sweep {
     const char *claim;          /* in words ("65% less memory, 15% more time") */
     uint32_t n;
     const svg_sweep_point *pt;
+    int64_t bound; /* no plan of allow peaks below it (drawn when above 0) */
+    /* A second series beside the first (pt2 NULL: none), at the same n budgets: */
+    const svg_sweep_point *pt2;
+    const char *label, *label2; /* the two series in words ("recompute only", "with offload") */
+    const char *allow2;         /* the second's allow */
+    int64_t bound2;             /* its bound */
 } svg_sweep;
-/* Writes the budget against extra time: the curve through the budgets with a plan, a
- * cross where none, Chen's point and the claim's, each labelled, and a legend. */
+/* Writes the budget against extra time: the curve through the budgets with a plan (one per
+ * series), a cross where none, each series' bound as a dashed line (labelled where there is
+ * room), Chen's point and the claim's, each labelled, and a legend. */
 void svg_write_sweep(FILE *f, const svg_sweep *s);
 
 #endif

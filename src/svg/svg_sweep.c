@@ -1,6 +1,7 @@
 /* svg_sweep.c: budget --sweep's trade-off of memory against time as an SVG (svg.h): the extra
  * time of the plans found at each budget, from the lower bound to the budget-free peak (bytes
- * below, percentages of that peak above), a cross where no plan was found, Chen's sqrt(n)
+ * below, percentages of that peak above), one curve per series (recompute only, with offload),
+ * a cross where no plan was found, each series' bound as a dashed line, Chen's sqrt(n)
  * checkpointing and what checkpointing is said to give as two labelled marks, and a legend.
  * Exports svg_write_sweep. */
 #include "svg.h"
@@ -8,7 +9,7 @@
 #include "svg_internal.h"
 #include "util/units.h"
 
-enum { PW_ = 640, PH_ = 400, L_ = 96, R_ = 300, T_ = 80, B_ = 64 };
+enum { PW_ = 640, PH_ = 400, L_ = 96, R_ = 320, T_ = 80, B_ = 64 };
 
 /* The grid: bytes below, percentages of the budget-free peak above, ms on the left. */
 static void axes(FILE *f, const svg_sweep *s, const svg_frame *fr, double xstep, double unit,
@@ -23,12 +24,20 @@ static void axes(FILE *f, const svg_sweep *s, const svg_frame *fr, double xstep,
     svg_chart_titles(f, fr, "memory budget (above: % of the budget-free peak)", "extra time");
 }
 
-/* The curve through the budgets with a plan, each a dot; a cross on the axis where none. */
-static void curve(FILE *f, const svg_sweep *s, const svg_frame *fr)
+/* The colours of the two series. */
+static const char *const colour[2] = {"#4e79a7", "#f28e2b"};
+
+/* Series i's curve through the budgets with a plan, each a dot; a cross where none (the
+ * second series' a row above the first's). The second is drawn first and wider, so that the
+ * first shows inside it where the two meet. */
+static void curve(FILE *f, const svg_sweep *s, const svg_frame *fr, int i)
 {
-    const svg_sweep_point *pt = s->pt;
-    fprintf(f, "<polyline class=\"curve\" fill=\"none\" stroke=\"#4e79a7\" stroke-width=\"2\" "
-               "points=\"");
+    const svg_sweep_point *pt = i ? s->pt2 : s->pt;
+    const char *sfx = i ? "-offload" : "";
+    fprintf(f,
+            "<polyline class=\"curve%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%d\" "
+            "points=\"",
+            sfx, colour[i], i ? 5 : 2);
     for (uint32_t k = 0; k < s->n; k++)
         if (pt[k].feasible)
             fprintf(f, "%.1f,%.1f ", svg_fx(fr, (double)pt[k].budget), svg_fy(fr, pt[k].extra_ms));
@@ -36,15 +45,40 @@ static void curve(FILE *f, const svg_sweep *s, const svg_frame *fr)
     for (uint32_t k = 0; k < s->n; k++) {
         double x = svg_fx(fr, (double)pt[k].budget);
         if (pt[k].feasible)
-            fprintf(
-                f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#4e79a7\"/>\n",
-                x, svg_fy(fr, pt[k].extra_ms));
+            fprintf(f,
+                    "<circle class=\"point%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" "
+                    "fill=\"%s\"/>\n",
+                    sfx, x, svg_fy(fr, pt[k].extra_ms), i ? "5" : "3.5", colour[i]);
         else
             fprintf(f,
-                    "<path class=\"none\" d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"#e15759\" "
+                    "<path class=\"none%s\" d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"%s\" "
                     "stroke-width=\"2\"/>\n",
-                    x - 4, svg_fy(fr, 0) - 4);
+                    sfx, x - 4, svg_fy(fr, 0) - 4 - 12 * i, i ? colour[i] : "#e15759");
     }
+}
+
+/* Series i's bound: a dashed line up the plot, labelled along it where it is clear of the
+ * other's and of the left edge. */
+static void bound(FILE *f, const svg_sweep *s, const svg_frame *fr, int i)
+{
+    int64_t b = i ? s->bound2 : s->bound, other = i ? s->bound : s->bound2;
+    if (b <= 0) return;
+    double x = svg_fx(fr, (double)b);
+    fprintf(f,
+            "<line class=\"bound%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+            "stroke=\"%s\" stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n",
+            i ? "-offload" : "", x, T_, x, T_ + PH_, colour[i]);
+    /* room: clear of the left edge, and of the first series' label */
+    if (x - L_ < 16 || (i && fabs(svg_fx(fr, (double)other) - x) < 16)) return;
+    fprintf(f,
+            "<text class=\"mark\" x=\"%.1f\" y=\"%d\" fill=\"%s\" "
+            "transform=\"rotate(-90 %.1f %d)\">",
+            x - 4, T_ + PH_ - 24, colour[i], x - 4, T_ + PH_ - 24);
+    if (s->pt2) {
+        svg_escape(f, i ? s->label2 : s->label);
+        fprintf(f, ": ");
+    }
+    fprintf(f, "no plan below</text>\n");
 }
 
 /* The two marks, each labelled beside it: Chen's sqrt(n) and the claim. */
@@ -66,25 +100,47 @@ static void marks(FILE *f, const svg_sweep *s, const svg_frame *fr)
             x, y - 7, x + 9, ly);
 }
 
+/* A legend line: a line of colour c (NULL: none), width wd, dashed or not, and the words a b. */
+static void legend_line(FILE *f, int x, int y, const char *c, int wd, int dashed, const char *a,
+                        const char *b)
+{
+    if (c)
+        fprintf(f,
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+                "stroke-width=\"%d\"%s/>",
+                x, y - 4, x + 16, y - 4, c, wd, dashed ? " stroke-dasharray=\"4 3\"" : "");
+    fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">", x + 22, y);
+    svg_escape(f, a);
+    svg_escape(f, b);
+    fprintf(f, "</text>\n");
+}
+
 static void legend(FILE *f, const svg_sweep *s)
 {
     int x = L_ + PW_ + 24, y = T_ + 12;
+    if (s->pt2) {
+        legend_line(f, x, y, colour[0], 2, 0, s->label, "");
+        legend_line(f, x, y + 16, colour[1], 5, 0, s->label2, "");
+        legend_line(f, x, y + 32, NULL, 0, 0, s->solver, ": the least extra time found");
+        y += 32;
+    } else {
+        legend_line(f, x, y, colour[0], 2, 0, s->solver, ": the least extra time found");
+    }
+    legend_line(f, x, y + 16, NULL, 0, 0, "at or under the budget", "");
+    y += 16;
+    if (s->bound > 0 || (s->pt2 && s->bound2 > 0)) {
+        legend_line(f, x, y + 16, "#555555", 1, 1, "the bound: no plan ", "below it");
+        y += 16;
+    }
     fprintf(f,
-            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#4e79a7\" "
-            "stroke-width=\"2\"/><text class=\"legend\" x=\"%d\" y=\"%d\">",
-            x, y - 4, x + 16, y - 4, x + 22, y);
-    svg_escape(f, s->solver);
-    fprintf(f,
-            ": the least extra time found</text>\n"
-            "<text class=\"legend\" x=\"%d\" y=\"%d\">at or under the budget</text>\n"
             "<path d=\"M%d %dl8 8m0 -8l-8 8\" stroke=\"#e15759\" stroke-width=\"2\"/>"
             "<text class=\"legend\" x=\"%d\" y=\"%d\">no plan found</text>\n"
             "<path d=\"M%d %dl7 7l-7 7l-7 -7z\" fill=\"#e15759\"/>"
             "<text class=\"legend\" x=\"%d\" y=\"%d\">Chen&#39;s sqrt(n)%s</text>\n"
             "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#59a14f\"/>"
             "<text class=\"legend\" x=\"%d\" y=\"%d\">claim: ",
-            x + 22, y + 16, x + 4, y + 30, x + 22, y + 38, x + 8, y + 50, x + 22, y + 62,
-            s->chen ? "" : ": no plan", x + 3, y + 76, x + 22, y + 86);
+            x + 4, y + 14, x + 22, y + 22, x + 8, y + 34, x + 22, y + 46,
+            s->chen ? "" : ": no plan", x + 3, y + 60, x + 22, y + 70);
     svg_escape(f, s->claim);
     fprintf(f, "</text>\n");
 }
@@ -94,8 +150,10 @@ void svg_write_sweep(FILE *f, const svg_sweep *s)
     double xmax = (double)s->free_peak, ymax = s->claim_ms;
     if (s->chen && (double)s->chen_peak > xmax) xmax = (double)s->chen_peak;
     if (s->chen && s->chen_ms > ymax) ymax = s->chen_ms;
-    for (uint32_t k = 0; k < s->n; k++)
+    for (uint32_t k = 0; k < s->n; k++) {
         if (s->pt[k].feasible && s->pt[k].extra_ms > ymax) ymax = s->pt[k].extra_ms;
+        if (s->pt2 && s->pt2[k].feasible && s->pt2[k].extra_ms > ymax) ymax = s->pt2[k].extra_ms;
+    }
     const char *uname;
     double unit, xstep = svg_byte_step(xmax > 1 ? xmax * 1.05 : 1, &unit, &uname);
     double ystep = svg_ms_step(ymax);
@@ -109,14 +167,18 @@ void svg_write_sweep(FILE *f, const svg_sweep *s)
                    s->source);
     fprintf(f, "<text x=\"%d\" y=\"48\" fill=\"#555555\">solver ", L_);
     svg_escape(f, s->solver);
-    fprintf(f, ", allow ");
-    svg_escape(f, s->allow);
+    char what[256];
+    if (s->pt2)
+        snprintf(what, sizeof what, ", %s and %s (allow %s)", s->label, s->label2, s->allow2);
+    else snprintf(what, sizeof what, ", allow %s", s->allow);
+    svg_escape(f, what);
     fprintf(f, "; the budget-free step takes ");
     char a[32];
     svg_escape(f, units_ms(a, sizeof a, s->step_ms));
     fprintf(f, "</text>\n");
     axes(f, s, &fr, xstep, unit, uname, ystep);
-    curve(f, s, &fr);
+    for (int i = 0; i < (s->pt2 ? 2 : 1); i++) bound(f, s, &fr, i);
+    for (int i = s->pt2 ? 1 : 0; i >= 0; i--) curve(f, s, &fr, i);
     marks(f, s, &fr);
     legend(f, s);
     fprintf(f, "</svg>\n");
