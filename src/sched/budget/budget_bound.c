@@ -167,7 +167,7 @@ static size_t point(work *wk, budget_bound *bb, uint32_t s)
         int64_t size = g->buf_size[b];
         if (size <= 0) continue;
         entry *en = &wk->ent[ne++];
-        *en = (entry){b, wk->touched[b] ? 0 : (uint32_t)wk->top[b], size, INFINITY};
+        *en = (entry){b, wk->touched[b] ? 0 : (uint32_t)wk->top[b], size, (double)INFINITY};
         if (wk->touched[b]) continue;
         if (bb->allow & BUDGET_ALLOW_OFFLOAD) en->cost = 0;
         else if (remakable(bm, b, en->top)) {
@@ -340,7 +340,7 @@ static int by_item(const void *x, const void *y)
  * holds the point's entries (scratch). */
 static double cover(const budget_bound *bb, uint32_t s, int64_t budget, item *it)
 {
-    if (bb->forced[s] > budget) return INFINITY;
+    if (bb->forced[s] > budget) return (double)INFINITY;
     int64_t need = bb->forced[s] + bb->across[s] - budget;
     if (need <= 0) return 0;
     const graph *g = bb->bm->g;
@@ -377,7 +377,7 @@ typedef struct knap {
 /* The fractional cost of covering need with items k.. (INFINITY: they cannot). */
 static double frac(const knap *kn, size_t k, int64_t need)
 {
-    if (kn->psize[kn->n] - kn->psize[k] < need) return INFINITY;
+    if (kn->psize[kn->n] - kn->psize[k] < need) return (double)INFINITY;
     size_t lo = k, hi = kn->n; /* the least j with psize[j] - psize[k] >= need */
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -416,7 +416,7 @@ static double whole_cover(item *it, size_t n, int64_t need)
             psize[k + 1] = psize[k] + it[k].size;
             pcost[k + 1] = pcost[k] + it[k].cost;
         }
-        knap kn = {it, n, psize, pcost, INFINITY, 0};
+        knap kn = {it, n, psize, pcost, (double)INFINITY, 0};
         dfs(&kn, 0, need, 0);
         if (kn.nodes <= BOUND_KNAP_NODES && !isinf(kn.best)) r = kn.best;
     }
@@ -450,7 +450,7 @@ static int by_cover(const void *x, const void *y)
 
 double budget_bound_ms(const budget_bound *bb, int64_t budget)
 {
-    if (bb->peak > budget) return INFINITY;
+    if (bb->peak > budget) return (double)INFINITY;
     if (!bb->np) return 0;
     uint32_t most = 0;
     for (uint32_t s = 0; s < bb->np; s++)

@@ -202,11 +202,15 @@ static size_t start_on_host(replay *r, const budget_plan *p)
     size_t k = 0;
     for (; k < p->n && p->ev[k].op == BUDGET_HOST; k++) {
         const budget_event *e = &p->ev[k];
-        if (e->x >= r->g->nbufs) return fail(r, k, NULL, "no such buffer"), SIZE_MAX;
-        if (!r->bm->hostable[e->x])
-            return fail(r, k, e, "it is neither present from the start nor made by an Input node"),
-                   SIZE_MAX;
-        if (r->host[e->x]) return fail(r, k, e, "it starts on the host already"), SIZE_MAX;
+        const char *why = e->x >= r->g->nbufs      ? "no such buffer"
+                          : !r->bm->hostable[e->x] ? "it is neither present from the start nor "
+                                                     "made by an Input node"
+                          : r->host[e->x]          ? "it starts on the host already"
+                                                   : NULL;
+        if (why) {
+            fail(r, k, e->x >= r->g->nbufs ? NULL : e, "%s", why);
+            return SIZE_MAX;
+        }
         if (r->present[e->x]) r->mem -= r->g->buf_size[e->x];
         r->present[e->x] = 0;
         r->host[e->x] = r->hosted[e->x] = 1;

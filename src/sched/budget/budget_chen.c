@@ -283,7 +283,10 @@ static int32_t culprit(const chen *c, size_t k)
         }
     }
     for (uint32_t s = 0; s < c->nseg; s++)
-        if (by[s] > best) best = by[s], who = (int32_t)s;
+        if (by[s] > best) {
+            best = by[s];
+            who = (int32_t)s;
+        }
     free(by);
     return who;
 }
@@ -298,7 +301,8 @@ int budget_chen(const budget_model *bm, const solve_ctx *sc, budget_plan *p, bud
     uint32_t nf = 0;
     for (uint32_t i = 0; i < bm->m; i++) {
         int ph = graph_phase(g, bm->order[i]);
-        if (ph == GRAPH_PHASE_FORWARD) nf++, c.last_fwd = i;
+        nf += ph == GRAPH_PHASE_FORWARD;
+        if (ph == GRAPH_PHASE_FORWARD) c.last_fwd = i;
         if (ph == GRAPH_PHASE_BACKWARD) c.last_bwd = i;
     }
     if (!nf) {
