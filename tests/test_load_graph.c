@@ -409,6 +409,27 @@ static void empty_graph_loads(void **state)
     diag_free(&d);
 }
 
+/* A buffer is shown by its ALLOC's Name less fx2memtris's ".out", else its BufId. */
+static void buffer_display_names(void **state)
+{
+    (void)state;
+    diag d;
+    graph *g =
+        tu_load_ok("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 16, \"BufId\": 7, "
+                   "\"Name\": \"param.fc.weight.out\"}, {\"Id\": 1, \"Op\": \"ALLOC\", "
+                   "\"Size\": 16, \"BufId\": 9}, {\"Id\": 2, \"Op\": \"ALLOC\", \"Size\": 16, "
+                   "\"BufId\": 3, \"Name\": \".out\"}], \"Edges\": []}",
+                   &d);
+    char buf[GRAPH_LABEL_MAX], small[6];
+    assert_string_equal(graph_buf_display(g, graph_find_buf(g, 7), buf, sizeof buf),
+                        "param.fc.weight");
+    assert_string_equal(graph_buf_display(g, graph_find_buf(g, 9), buf, sizeof buf), "b9");
+    assert_string_equal(graph_buf_display(g, graph_find_buf(g, 3), buf, sizeof buf), ".out");
+    assert_string_equal(graph_buf_display(g, graph_find_buf(g, 7), small, sizeof small), "param");
+    graph_free(g);
+    diag_free(&d);
+}
+
 /* ------------------------------------------------------ many messages */
 
 static void many_leaks_keep_few_lines(void **state)
@@ -607,6 +628,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(category_phase_measured_kept),
         cmocka_unit_test(bad_category_phase_measured),
         cmocka_unit_test(empty_graph_loads),
+        cmocka_unit_test(buffer_display_names),
         cmocka_unit_test(many_leaks_keep_few_lines),
         cmocka_unit_test(many_errors_keep_few_lines),
         cmocka_unit_test(too_many_nodes_is_too_large),

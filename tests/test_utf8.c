@@ -150,6 +150,29 @@ static void json_replaces_invalid(void **state)
                              "\\ufffd\\ufffd\\ufffd\"");
 }
 
+/* A long name shortened from the left keeps its end; widths count characters. */
+static void fit_left(void **state)
+{
+    (void)state;
+    char out[64], tiny[5];
+    assert_string_equal(utf8_fit_left("layer4.weight", 20, out, sizeof out), "layer4.weight");
+    assert_string_equal(utf8_fit_left("layer4.weight", 13, out, sizeof out), "layer4.weight");
+    assert_string_equal(utf8_fit_left("layer4.weight", 7, out, sizeof out), "\xe2\x80\xa6weight");
+    assert_string_equal(utf8_fit_left("\xe5\x8d\xb7\xe5\x8d\xb7"
+                                      "ab",
+                                      3, out, sizeof out),
+                        "\xe2\x80\xa6"
+                        "ab");
+    assert_string_equal(utf8_fit_left("\xe5\x8d\xb7\xe5\x8d\xb7\xe5\x8d\xb7"
+                                      "ab",
+                                      4, out, sizeof out),
+                        "\xe2\x80\xa6\xe5\x8d\xb7"
+                        "ab");
+    assert_int_equal(utf8_count(utf8_fit_left("abcdefgh", 5, out, sizeof out)), 5);
+    assert_string_equal(utf8_fit_left("abc", 0, out, sizeof out), "");
+    assert_string_equal(utf8_fit_left("abcdefgh", 3, tiny, sizeof tiny), "\xe2\x80\xa6g");
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +183,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(written_unbounded),     /* to a FILE */
         cmocka_unit_test(json_escapes_controls), /* JSON's escapes */
         cmocka_unit_test(json_replaces_invalid), /* always valid JSON */
+        cmocka_unit_test(fit_left),              /* "…weight" */
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,6 +40,32 @@ int utf8_count(const char *s)
     return n;
 }
 
+const char *utf8_fit_left(const char *s, int width, char *out, size_t cap)
+{
+    if (!cap) return out;
+    int n = utf8_count(s);
+    const char *from = s;
+    size_t at = 0;
+    out[0] = 0;
+    if (width < 1) return out;
+    if (n > width) {
+        static const char ell[] = "\xe2\x80\xa6";
+        if (cap < sizeof ell) return out;
+        memcpy(out, ell, sizeof ell - 1);
+        at = sizeof ell - 1;
+        for (int skip = n - (width - 1); *from && skip; from++)
+            skip -= ((unsigned char)from[1] & 0xC0) != 0x80;
+    }
+    size_t len = strlen(from);
+    if (at + len >= cap) {
+        len = cap - 1 - at;
+        while (len && ((unsigned char)from[len] & 0xC0) == 0x80) len--;
+    }
+    memcpy(out + at, from, len);
+    out[at + len] = 0;
+    return out;
+}
+
 /* The printable text of the character at p (before end) into out (room for
  * 16 bytes, no NUL): its bytes, or \xNN for each of them; *took: the bytes
  * of p it covers. Returns the bytes written. */

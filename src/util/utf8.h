@@ -15,6 +15,12 @@ int utf8_decode(const char *p, const char *end, uint32_t *cp);
 /* Code points in a NUL-terminated string (each byte of an ill-formed
  * sequence counts as one): the columns it takes on the canvas. */
 int utf8_count(const char *s);
+/* s in at most width columns (as utf8_count counts them), shortened from the
+ * left where it is longer: "\u2026" (one column) and the last width-1
+ * characters, as "…layer4.0.conv2.weight" for a long name whose end tells
+ * it apart. Written into out (cap bytes, cut at a character); returns out.
+ * A width under 1 gives "". */
+const char *utf8_fit_left(const char *s, int width, char *out, size_t cap);
 
 /* User text (a name, an op, a CSV field, a file name, an option's value)
  * as memtris shows it in a message or a text or CSV output: valid UTF-8 as

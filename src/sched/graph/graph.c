@@ -91,6 +91,24 @@ const char *graph_display(const graph *g, uint32_t i, char *buf, size_t cap)
     return buf;
 }
 
+const char *graph_buf_display(const graph *g, uint32_t b, char *buf, size_t cap)
+{
+    uint32_t a = g->buf_alloc[b];
+    if (!cap) return buf;
+    if (a == GRAPH_NONE || !g->name[a]) {
+        snprintf(buf, cap, "b%" PRId64, g->buf_id[b]);
+        return buf;
+    }
+    const char *name = g->strpool + g->name[a];
+    size_t n = strlen(name);
+    if (n > 4 && !strcmp(name + n - 4, ".out")) n -= 4;
+    if (n >= cap) n = cap - 1;
+    while (n && ((unsigned char)name[n] & 0xC0) == 0x80) n--; /* at a character */
+    memcpy(buf, name, n);
+    buf[n] = 0;
+    return buf;
+}
+
 int graph_stream(const graph *g, uint32_t i)
 {
     if (g->kind[i] != NODE_COMPUTE) return -1;

@@ -104,6 +104,11 @@ const char *graph_label(const graph *g, uint32_t i, char *buf, size_t cap);
  * "alloc b1", "free b1", or a compute node's Op and Id ("Input 1"). Returns
  * a string of the graph's or buf, as graph_label. */
 const char *graph_display(const graph *g, uint32_t i, char *buf, size_t cap);
+/* Buffer b's name where a buffer is shown: its ALLOC's Name less a trailing
+ * ".out" (fx2memtris's name for an op's output), else "b" and its BufId.
+ * Written into buf (cap bytes; GRAPH_LABEL_MAX for an unnamed one; a longer
+ * Name is cut at a character); returns buf. */
+const char *graph_buf_display(const graph *g, uint32_t b, char *buf, size_t cap);
 
 /* The stream node i runs on: its Stream (compute nodes; 0 without one), or
  * -1 for an ALLOC or FREE. */
