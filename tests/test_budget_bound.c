@@ -17,7 +17,8 @@ static int exact_proves_none(const graph *g, int64_t b)
 {
     budget_result res = {0};
     budget_request rq = {
-        g, b, 0, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, budget_solver_find("exact"), NULL, 0};
+        g,    b, 0,   BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, budget_solver_find("exact"),
+        NULL, 0, NULL};
     assert_int_equal(budget_fit(&rq, &res), 0);
     assert_true(!res.found && res.exact_none && res.proven_infeasible && b >= res.bound);
     budget_result_free(&res);
@@ -117,9 +118,15 @@ void bound_proves_in_fit(void **state)
     budget_result res = {0};
     const char *solvers[] = {"best", "greedy", "exact"}; /* chain: not a chain (no Phase) */
     for (size_t i = 0; i < 3; i++) {
-        budget_request rq = {
-            g,    800, 0, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, budget_solver_find(solvers[i]),
-            NULL, 0};
+        budget_request rq = {g,
+                             800,
+                             0,
+                             BUDGET_ALLOW_RECOMPUTE,
+                             BUDGET_BANDWIDTH,
+                             budget_solver_find(solvers[i]),
+                             NULL,
+                             0,
+                             NULL};
         assert_int_equal(budget_fit(&rq, &res), 0);
         if (!res.found) fail_msg("%s: %s", solvers[i], res.out.why);
         assert_true(res.free_peak == 1100);
@@ -150,7 +157,8 @@ void bound_proves_in_fit(void **state)
                 "\"Edges\": [[0, 1], [1, 3], [2, 3], [3, 5], [4, 5], [5, 7], [6, 7], [7, 9],"
                 "[8, 9], [9, 10], [9, 11], [11, 12], [11, 13], [11, 14]]}");
     budget_request rw = {
-        g, 600, 0, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, budget_solver_find("greedy"), NULL, 0};
+        g,    600, 0,   BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, budget_solver_find("greedy"),
+        NULL, 0,   NULL};
     res = (budget_result){0};
     assert_int_equal(budget_fit(&rw, &res), 0);
     assert_true(res.found && res.free_peak == 900);
@@ -159,7 +167,8 @@ void bound_proves_in_fit(void **state)
     graph_free(g);
     g = load_ok(json);
     budget_request rq = {
-        g, 799, 0, BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, budget_solver_find("greedy"), NULL, 0};
+        g,    799, 0,   BUDGET_ALLOW_RECOMPUTE, BUDGET_BANDWIDTH, budget_solver_find("greedy"),
+        NULL, 0,   NULL};
     assert_int_equal(budget_fit(&rq, &res), 0);
     assert_false(res.found);
     assert_true(res.proven_infeasible && res.bound == 800);

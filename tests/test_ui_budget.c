@@ -14,6 +14,16 @@
 
 #define SAMPLE "resnet18_train.json" /* a training step: greedy reruns its activations */
 
+/* The sample opened as memtris view opens a training step: stepping given, the framework's
+ * order, which m plans from (as memtris budget does). */
+static void open_given(fixture *f, const char *sample, int compare)
+{
+    f->g = tu_load_sample(sample, NULL);
+    assert_int_equal(app_init(&f->a, f->g, sample, policy_find("given"), policy_find("priority"),
+                              compare, NULL, NULL),
+                     0);
+}
+
 /* Types answer into the budget prompt and presses Enter. */
 static void set_budget(app *a, const char *answer)
 {
@@ -49,7 +59,7 @@ static void test_set_budget(void **state)
 {
     (void)state;
     fixture f;
-    open_app(&f, SAMPLE, 1); /* compare mode: the budget view ends it */
+    open_given(&f, SAMPLE, 1); /* compare mode: the budget view ends it */
     app *a = &f.a;
     app_resize(a, 200, 60);
     set_budget(a, "80%");
@@ -95,7 +105,7 @@ static void test_status_fields(void **state)
 {
     (void)state;
     fixture f;
-    open_app(&f, SAMPLE, 0);
+    open_given(&f, SAMPLE, 0);
     app *a = &f.a;
     set_budget(a, "80%");
     for (int w = 60; w <= 200; w++) {
@@ -120,7 +130,7 @@ static void test_plan_view(void **state)
 {
     (void)state;
     fixture f;
-    open_app(&f, SAMPLE, 0);
+    open_given(&f, SAMPLE, 0);
     app *a = &f.a;
     set_budget(a, "80%");
     uint32_t v = app_budget_rerun_near(&a->bud, &a->st[0].r, 0); /* the first rerun */
@@ -185,7 +195,7 @@ static void test_explain(void **state)
 {
     (void)state;
     fixture f;
-    open_app(&f, SAMPLE, 0);
+    open_given(&f, SAMPLE, 0);
     app *a = &f.a;
     set_budget(a, "80%");
     const run *r = &a->st[0].r;
@@ -231,7 +241,7 @@ static void test_bad_answers(void **state)
 {
     (void)state;
     fixture f;
-    open_app(&f, SAMPLE, 0);
+    open_given(&f, SAMPLE, 0);
     app *a = &f.a;
     static const char *const bad[] = {"50 %", "0", "-1MiB", "nan%", "60%%", "8MiB swap"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -256,7 +266,7 @@ static void test_clear_and_keys(void **state)
 {
     (void)state;
     fixture f;
-    open_app(&f, SAMPLE, 0);
+    open_given(&f, SAMPLE, 0);
     app *a = &f.a;
     const policy *pol = a->pol;
     app_key(a, 'w');
@@ -288,7 +298,7 @@ static void test_host_lane(void **state)
 {
     (void)state;
     fixture f;
-    open_app(&f, SAMPLE, 0);
+    open_given(&f, SAMPLE, 0);
     app *a = &f.a;
     set_budget(a, "50% offload");
     int64_t budget;
@@ -311,7 +321,7 @@ static void test_golden_budget(void **state)
 {
     (void)state;
     fixture f;
-    open_app(&f, SAMPLE, 0);
+    open_given(&f, SAMPLE, 0);
     app *a = &f.a;
     set_budget(a, "80%");
     uint32_t v = app_budget_rerun_near(&a->bud, &a->st[0].r, 0);
@@ -390,7 +400,7 @@ static void test_replay_of_a_plan(void **state)
 {
     (void)state;
     fixture f;
-    open_app(&f, SAMPLE, 0);
+    open_given(&f, SAMPLE, 0);
     app *a = &f.a;
     replay_result r, bad;
     int64_t *after;

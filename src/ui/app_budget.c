@@ -56,7 +56,8 @@ static int fit(app_budget *b, int64_t bytes, const solve_ctx *c, budget_result *
                          .bandwidth = b->bandwidth,
                          .solver = budget_solver_find(DEFAULT_TUI_BUDGET_SOLVER),
                          .c = c,
-                         .want = BUDGET_WANT_LEAST};
+                         .want = BUDGET_WANT_LEAST,
+                         .order = b->order};
     memset(res, 0, sizeof *res);
     int r = budget_fit(&rq, res);
     b->bm = res->bm;
@@ -65,6 +66,8 @@ static int fit(app_budget *b, int64_t bytes, const solve_ctx *c, budget_result *
     b->lb_ms = res->proof.lower_bound_ms;
     b->proven = res->proof.proven || res->st.extra_ms <= 0;
     b->free_peak = res->free_peak;
+    b->order_peak = res->order_peak;
+    b->as_is = !r && res->found && res->budget >= res->order_peak;
     b->budget = res->budget;
     memset(&res->bm, 0, sizeof res->bm);
     memset(&res->plan, 0, sizeof res->plan);
@@ -77,6 +80,7 @@ int app_budget_peak(app_budget *b, char *msg, size_t cap)
     int64_t budget = b->budget;
     int r = fit(b, INT64_MAX, NULL, &res);
     b->budget = budget;
+    b->as_is = 0; /* the peak alone: no budget was met */
     budget_plan_free(&b->plan);
     if (r && res.error == BUDGET_FIT_MODEL) snprintf(msg, cap, "%s", res.err);
     else if (r) snprintf(msg, cap, "its plan is not one of this graph's: %s", res.err);
@@ -126,11 +130,12 @@ static int solve(app_budget *b, int64_t bytes, const solve_ctx *c, char *msg, si
     return 0;
 }
 
-int app_budget_solve(app_budget *b, const graph *g, int64_t bytes, double pct, unsigned allow,
-                     const solve_ctx *c, char *msg, size_t cap)
+int app_budget_solve(app_budget *b, const graph *g, const policy *order, int64_t bytes, double pct,
+                     unsigned allow, const solve_ctx *c, char *msg, size_t cap)
 {
     memset(b, 0, sizeof *b);
     b->g = g;
+    b->order = order;
     b->pct = pct;
     b->allow = allow;
     b->bandwidth = BUDGET_BANDWIDTH;

@@ -29,6 +29,11 @@ typedef struct app_budget {
     budget_graph_map map;
     int64_t *host;     /* [pg->n + 1]: bytes on the host after t steps (app_budget_host) */
     int64_t host_peak; /* their most; 0: nothing offloaded */
+    /* The order planned from, the stepped policy's (NULL: the given order); its budget-free
+     * peak; whether its own plan fits the budget as it is (no rerun, no offload). */
+    const policy *order;
+    int64_t order_peak;
+    int as_is;
 } app_budget;
 
 /* The prompt's answer: "SIZE [ALLOW]", SIZE as memtris budget's --budget takes it (8MiB, or
@@ -36,12 +41,13 @@ typedef struct app_budget {
  * recompute,offload). 0, or -1 with the reason in msg. */
 int app_budget_read(const char *text, int64_t *bytes, double *pct, unsigned *allow, char *msg,
                     size_t cap);
-/* Solves g under the budget (bytes, or pct% of the budget-free peak) with what allow allows,
+/* Solves g under the budget (bytes, or pct% of the given order's budget-free peak) with what
+ * allow allows, walking order's run (NULL: the given order; its own plan where that fits),
  * within c's limits, and makes the plan graph: 0 with b filled (b->on still 0; b's old contents
  * are not looked at), or -1 with b empty and why in msg ("no plan fits in 6.0 MiB; the least
  * budget any plan fits in is 7.5 MiB"). */
-int app_budget_solve(app_budget *b, const graph *g, int64_t bytes, double pct, unsigned allow,
-                     const solve_ctx *c, char *msg, size_t cap);
+int app_budget_solve(app_budget *b, const graph *g, const policy *order, int64_t bytes, double pct,
+                     unsigned allow, const solve_ctx *c, char *msg, size_t cap);
 /* b->g's model and budget-free peak into b->bm and b->free_peak (b->bandwidth set): 0, or -1
  * with why in msg. */
 int app_budget_peak(app_budget *b, char *msg, size_t cap);

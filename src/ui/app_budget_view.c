@@ -1,5 +1,6 @@
 /* app_budget_view.c: the budget view's moves on the app: m opens the budget prompt; its answer
- * solves the graph the app was opened on under the budget and steps the plan, as a graph, under
+ * solves the graph the app was opened on under the budget, along the stepped policy's order (its
+ * own plan where that order fits), and steps the plan, as a graph, under
  * policy given (or goes back to the plain view); w explains a rerun; s, c and o are off there;
  * a plan that tools/runplan.py ran opens from its saved replay, measured over the curve.
  * Exports the app_budget_* of app_internal.h and app_budget_replay. */
@@ -53,6 +54,19 @@ static void say(app *a)
     const app_budget *b = &a->bud;
     char x[32], y[32], z[32], t[32], pc[48] = "", off[48] = "";
     units_bytes(x, sizeof x, b->budget, 0);
+    if (b->as_is) { /* "priority's order already fits in 70% (86.7 MiB): no reruns needed" */
+        char who[64] = "the given order";
+        if (b->order && b->order != policy_find("given"))
+            snprintf(who, sizeof who, "%s's order", b->order->name);
+        if (b->pct > 0) snprintf(pc, sizeof pc, "%g%% (%s)", b->pct, x);
+        const char *in = b->pct > 0 ? pc : x;
+        snprintf(a->msg, sizeof a->msg,
+                 "%s already fits in %s: no reruns needed (its peak %s)%c"
+                 "%s already fits in %s: no reruns needed%c%s fits in %s: no reruns",
+                 who, in, units_bytes(z, sizeof z, b->st.peak, 0), APP_MSG_ALT, who, in,
+                 APP_MSG_ALT, who, x);
+        return;
+    }
     if (b->pct > 0)
         snprintf(pc, sizeof pc, " (%g%% of %s)", b->pct, units_bytes(y, sizeof y, b->free_peak, 0));
     if (b->allow & BUDGET_ALLOW_OFFLOAD)
@@ -77,7 +91,7 @@ static void set(app *a, const char *text)
     const graph *g = a->bud.on ? a->bud.g : a->g;
     const policy *pol = a->bud.on ? a->bud.pol : a->pol;
     app_budget nb, old = a->bud;
-    if (app_budget_solve(&nb, g, bytes, pct, allow, &a->ctx, a->msg, sizeof a->msg)) return;
+    if (app_budget_solve(&nb, g, pol, bytes, pct, allow, &a->ctx, a->msg, sizeof a->msg)) return;
     nb.pol = pol;
     nb.on = 1;
     a->bud = nb; /* the views read it once the graph is the plan's */

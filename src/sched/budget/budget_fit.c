@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "budget_arg.h"
+#include "sched/policy/policy.h"
 #include "util/check.h"
 
 void budget_result_free(budget_result *res)
@@ -44,24 +45,50 @@ static int bound(const budget_request *rq, budget_result *res)
     if (budget_bound_init(&res->bb, &res->bm, rq->allow)) return fail(res, BUDGET_FIT_MEMORY, NULL);
     res->bb_allow = rq->allow;
     res->bound = res->bb.peak;
-    MEMTRIS_ASSERT(res->bound <= res->free_peak);
+    MEMTRIS_ASSERT(res->bound <= res->order_peak);
     return 0;
 }
 
-/* What the graph alone says, once: the model, the budget-free plan and peak, the bound, the
- * baselines. */
-static int prepare(const budget_request *rq, budget_result *res)
+/* The budget-free peak of the plan of bm's own order into *peak (and its figures into *st). 0,
+ * or -1 with res->error. */
+static int order_plan(const budget_model *bm, double bw, budget_result *res, int64_t *peak,
+                      budget_stats *st)
 {
     char err[512];
-    budget_stats st;
-    if (budget_model_init(&res->bm, rq->g, err, sizeof err)) {
-        memset(&res->bm, 0, sizeof res->bm);
-        return fail(res, strstr(err, "out of memory") ? BUDGET_FIT_MEMORY : BUDGET_FIT_MODEL, err);
-    }
-    if (budget_given_plan(&res->bm, &res->plan)) return fail(res, BUDGET_FIT_MEMORY, NULL);
-    if (budget_check(&res->bm, &res->plan, rq->bandwidth, &st, err, sizeof err))
+    budget_plan_free(&res->plan);
+    if (budget_given_plan(bm, &res->plan)) return fail(res, BUDGET_FIT_MEMORY, NULL);
+    if (budget_check(bm, &res->plan, bw, st, err, sizeof err))
         return fail(res, BUDGET_FIT_GIVEN, err);
-    res->free_peak = st.peak;
+    *peak = st->peak;
+    return 0;
+}
+
+/* The model of g along pol's run (NULL: the given order) into bm: 0, or -1 with res->error. */
+static int model(const graph *g, const policy *pol, budget_model *bm, budget_result *res)
+{
+    char err[512];
+    if (!budget_model_init_order(bm, g, pol, err, sizeof err)) return 0;
+    memset(bm, 0, sizeof *bm);
+    return fail(res, strstr(err, "out of memory") ? BUDGET_FIT_MEMORY : BUDGET_FIT_MODEL, err);
+}
+
+/* What the graph alone says, once: the model (along rq->order), the budget-free plans and
+ * peaks (the given order's and the order walked), the bound, the baselines. */
+static int prepare(const budget_request *rq, budget_result *res)
+{
+    budget_stats st;
+    const policy *along = rq->order == policy_find("given") ? NULL : rq->order;
+    if (along) { /* the given order's peak first: a percentage's base, as memtris budget's */
+        budget_model gm;
+        if (model(rq->g, NULL, &gm, res)) return -1;
+        int r = order_plan(&gm, rq->bandwidth, res, &res->free_peak, &st);
+        budget_model_free(&gm);
+        if (r) return -1;
+    }
+    if (model(rq->g, along, &res->bm, res) ||
+        order_plan(&res->bm, rq->bandwidth, res, &res->order_peak, &st))
+        return -1;
+    if (!along) res->free_peak = res->order_peak;
     res->step_ms = st.makespan_ms;
     res->st = st;
     if (bound(rq, res)) return -1;
@@ -77,7 +104,7 @@ static int under_bound(const budget_request *rq, budget_result *res)
 {
     res->proven_infeasible = 1;
     if (rq->want & BUDGET_WANT_LEAST) {
-        budget_outcome o = {.found = res->bound >= res->free_peak}; /* the given order's plan */
+        budget_outcome o = {.found = res->bound >= res->order_peak}; /* the order's plan */
         budget_plan p = {0};
         budget_goal gl = {res->bound, rq->allow, rq->bandwidth, rq->c};
         int r = !o.found && budget_greedy(&res->bm, &gl, NULL, &p, &o, NULL);
@@ -100,7 +127,7 @@ static int under_bound(const budget_request *rq, budget_result *res)
 static int solve(const budget_request *rq, budget_result *res)
 {
     budget_plan_free(&res->plan);
-    if (res->budget >= res->free_peak) { /* the given order's plan */
+    if (res->budget >= res->order_peak) { /* the order's own plan */
         if (budget_given_plan(&res->bm, &res->plan)) return fail(res, BUDGET_FIT_MEMORY, NULL);
         res->found = 1;
         return 0;

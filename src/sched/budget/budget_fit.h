@@ -28,6 +28,9 @@ typedef struct budget_request {
     const budget_solver *solver;
     const solve_ctx *c; /* the solver's limits, watcher and clock (NULL: the defaults) */
     unsigned want;      /* BUDGET_WANT_* */
+    /* The order walked: NULL (or given) the given order, else the model follows this policy's
+     * run (budget_model_init_order): the TUI's budget view plans from the order it steps. */
+    const struct policy *order;
 } budget_request;
 
 /* Why budget_fit failed (budget_result.error). */
@@ -43,7 +46,7 @@ typedef struct budget_result {
     /* Of the graph, worked out on the first fit and kept for the next fits of the same graph
      * (the sweep's points): */
     budget_model bm;
-    int64_t free_peak; /* the budget-free peak: the given order's plan's */
+    int64_t free_peak; /* the budget-free peak: the given order's plan's (pct's base) */
     double step_ms;    /* the budget-free plan's makespan */
     int64_t bound;     /* no plan peaks below it: budget_lower_bound, or the bytes forced at
                           a compute node (budget_bound, for allow) */
@@ -51,6 +54,9 @@ typedef struct budget_result {
     unsigned bb_allow; /* the allow bb and bound were worked out for */
     int chen, cheap;   /* the baselines have plans (BUDGET_WANT_BASELINES): their figures */
     budget_stats chen_st, cheap_st;
+    /* The budget-free peak of the order walked (rq->order's; free_peak for the given order): a
+     * budget at or above it is met by that order's own plan, with no rerun. */
+    int64_t order_peak;
     /* Of this budget: */
     int64_t budget; /* in bytes */
     int found;      /* plan is a whole plan within budget, checked: st its figures */
@@ -71,7 +77,8 @@ typedef struct budget_result {
 
 /* Answers rq into res. res is zeroed memory, or the result of an earlier budget_fit of the same
  * graph (its model, peak, bound and baselines are reused, the rest made again). A budget at or
- * above the budget-free peak is met by the given order's plan; one under the bound has no plan
+ * above the order's budget-free peak is met by that order's own plan (the given order's, or
+ * rq->order's); one under the bound has no plan
  * (proven_infeasible; with BUDGET_WANT_LEAST, least says whether the bound itself is met);
  * else rq->solver's plan. A plan found is replayed by budget_check before it is given. 0 (a
  * plan or not: found says), or -1 with res->error and res->err. */
