@@ -454,9 +454,10 @@ keys q
 check "q exits the 80x24 session" "EXIT=0"
 
 # A training graph (tests/data/ui-train.json: Categories, Phases, a Measured peak), at 120x35
-# and 80x24: the phase in the status bar, the measured peak's row, C stacks the curve by
-# Category with its legend, C again is the curve.
-start train "$bin" view "$src/tests/data/ui-train.json"
+# and 80x24, stepped under priority (it opens on given: test_ui_train_tmux.sh): the phase in the
+# status bar, the measured peak's row, C stacks the curve by Category with its legend, C again
+# is the curve.
+start train "$bin" view -p priority "$src/tests/data/ui-train.json"
 check "training graph: the phase at the start" "step 0/26  forward"
 check "... the measured peak's row" "measured 10.5 MiB"
 keys P n

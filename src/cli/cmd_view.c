@@ -16,6 +16,7 @@
 #include "gpu/replay.h"
 #include "sched/graph/load.h"
 #include "sched/place/place.h"
+#include "ui/app_train.h"
 #include "ui/ui.h"
 
 extern const char memtris_demo_json[];
@@ -32,9 +33,11 @@ static const char help[] =
     "Without FILE, a built-in demo graph (a small CNN block) is shown.\n"
     "\n"
     "  -p, --policy NAME    the stepped policy, one of those below (default priority;\n"
-    "                       the s key cycles them)\n"
+    "                       a training step, a graph with Phase or Category: given,\n"
+    "                       the framework's own order; the s key cycles them)\n"
     "  -c, --compare NAME   start in compare mode against NAME (default side: fifo;\n"
-    "                       the o key compares with exact's optimum)\n"
+    "                       priority where given is stepped on a training step; the o\n"
+    "                       key compares with exact's optimum)\n"
     "  -l, --placer NAME    the arena panel's placer (default first-fit; the a key cycles)\n"
     "      --ascii          draw with ASCII only (also when the locale is not UTF-8)\n"
     "      --no-color       monochrome (also when NO_COLOR is set)\n"
@@ -64,6 +67,7 @@ static void print_help(void)
 typedef struct view_opts {
     const char *file; /* NULL: the demo */
     const policy *pol;
+    int pol_named;     /* -p, or the saved replay's policy: no training default */
     const char *cname; /* --compare, or NULL */
     const placer *plc; /* --placer */
     int ascii, mono, mouse;
@@ -81,18 +85,31 @@ typedef struct view_opts {
 static int view_run(const view_opts *o, graph *g, const char *title, const policy *pol,
                     const policy *cmp, const placer *plc, int utf8, int mono, const diag *d);
 
+/* A training step (a graph with Phase or Category) opens on given, the framework's own order,
+ * unless -p (or a saved replay) names the policy or --compare names given; compared with
+ * priority unless --compare names another side. */
+static void train_defaults(const view_opts *o, const graph *g, const policy **pol,
+                           const policy **cmp)
+{
+    const policy *given = policy_find("given");
+    if (!g->tag || o->pol_named || (o->cname && policy_find(o->cname) == given)) return;
+    *pol = given;
+    if (!o->cname) *cmp = app_train_other(g, given);
+}
+
 static int view_open(view_opts *o)
 {
     const policy *pol = o->pol;
     const policy *cmp = cli_policy("view", o->cname ? o->cname : DEFAULT_COMPARE_POLICY);
     if (!cmp) return EXIT_USAGE;
+    const policy *named = o->cname ? cmp : NULL; /* --compare's */
     if (cmp == pol) {
         for (size_t i = 0; policy_at(i); i++)
             if (policy_at(i) != pol) {
                 cmp = policy_at(i);
                 break;
             }
-        if (o->cname)
+        if (o->cname && o->pol_named) /* else a training step may step given */
             return cli_usage_error("view", "--compare needs a policy other than %s", pol->name);
     }
     const placer *plc = o->plc;
@@ -123,6 +140,13 @@ static int view_open(view_opts *o)
         diag_free(&d);
         return EXIT_BAD;
     }
+    train_defaults(o, g, &pol, &cmp);
+    if (named && named == pol) {
+        diag_free(&d);
+        graph_free(g);
+        return cli_usage_error("view", "--compare needs a policy other than %s", pol->name);
+    }
+    if (named) cmp = named;
     int status = view_run(o, g, title, pol, cmp, plc, utf8, mono, &d);
     diag_free(&d);
     return status;
@@ -147,6 +171,7 @@ static int view_run(const view_opts *o, graph *g, const char *title, const polic
     a.rp.mode = o->mode;
     a.poolp = o->pp;
     app_set_warnings(&a, d->lines, d->nlines);
+    app_train_hello(&a);                /* given on a training step: what it is, what c does */
     if (o->saved && o->saved->plan_n) { /* a budget plan's replay: the budget view of it */
         char err[512];
         if (app_budget_replay(&a, o->saved, err, sizeof err)) {
@@ -275,6 +300,7 @@ int cmd_view(int argc, char **argv)
                 goto out;
             }
             pname = saved.policy;
+            o.pol_named = 1;
         } else if (policy_find(saved.policy) != policy_find(pname)) {
             cli_eprintf("memtris: %s is a replay of policy %s, not %s (drop -p, or give -p %s)\n",
                         o.rname, saved.policy, pname, saved.policy);
@@ -282,6 +308,7 @@ int cmd_view(int argc, char **argv)
         }
     }
     status = EXIT_USAGE;
+    o.pol_named |= pgiven;
     if ((o.pol = cli_policy("view", pname))) status = view_open(&o);
 out:
     replay_result_free(&saved);

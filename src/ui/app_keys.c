@@ -9,6 +9,7 @@
 #include <string.h>
 #include "app_internal.h"
 #include "app_lesson.h"
+#include "app_train.h"
 #include "sched/policy/bycat.h"
 #include "util/units.h"
 
@@ -286,7 +287,10 @@ static app_reaction act_policy(app *a, int key)
 
 static app_reaction act_compare(app *a, int key)
 {
-    return must_wait(a, key) ? APP_REDRAW : app_toggle_compare(a);
+    if (must_wait(a, key)) return APP_REDRAW;
+    app_reaction r = app_toggle_compare(a);
+    app_train_compared(a); /* from the framework's order: what the other side saves */
+    return r;
 }
 
 static app_reaction act_placer(app *a, int key)

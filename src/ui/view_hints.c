@@ -6,6 +6,7 @@
 #include "util/units.h"
 #include "util/utf8.h"
 #include "app_keys.h"
+#include "app_train.h"
 #include "view.h"
 
 /* The row of the key table that the bar of mode shows at place rank, or NULL;
@@ -207,9 +208,12 @@ void view_hints(canvas *cv, const app *a, rect r)
                        (row = bar_row(a->lesson ? APP_MODE_LESSON : APP_MODE_MAIN, rank)) != NULL;
          rank++) {
         const char *k = !cv->utf8 && row->bar.ascii ? row->bar.ascii : row->bar.key;
-        if (x + utf8_count(k) + utf8_count(row->bar.word) > r.x + r.w) break; /* whole keys only */
+        const char *word = row->bar.word;
+        char vs[64]; /* c on a training step's given: "VsPriority" */
+        if (row->keys[0] == 'c' && app_train_bar_word(a, vs, sizeof vs)) word = vs;
+        if (x + utf8_count(k) + utf8_count(word) > r.x + r.w) break; /* whole keys only */
         x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT_KEY, k);
-        x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT, row->bar.word);
+        x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT, word);
         x += canvas_text(cv, x, r.y, r.x + r.w - x, ST_HINT, " ");
     }
 }

@@ -8,6 +8,7 @@
 #include "sched/budget/budget_say.h"
 #include "util/units.h"
 #include "util/utf8.h"
+#include "app_train.h"
 #include "view.h"
 
 /* The fields, in the order they are shown. */
@@ -15,6 +16,7 @@ enum {
     F_LABEL,
     F_NAME,
     F_POLICY,
+    F_ORDER, /* " (the framework's order)": given on a training step */
     F_STEP,
     F_PHASE,
     F_POPPED,
@@ -37,15 +39,16 @@ enum {
 /* Which field goes first when the line is too narrow, then the next...
  * (the replay's device has gone before, leaving its backend): the last pop,
  * the label, the file's name, the other order's numbers (compare mode; the
- * summary panel shows them too), the makespan, the peak's step, the
+ * summary panel shows them too), the makespan, the peak's step, what the policy's order is (a
+ * training step's given: the framework's; the opening message says it too), the
  * replay's backend (the curve's legend names it), the reading's difference,
  * the phase, the budget view's reruns and its gap to the optimum, the reading, auto-play, the peak,
  * the policy, the budget view's extra time and budget, the live bytes; the step last. Each goes
  * whole, never in part, and a field goes only after every field of less worth has gone: the peak
  * outranks the file name. */
-static const int drop_order[] = {F_POPPED, F_LABEL, F_NAME,   F_OTHER, F_SPAN,     F_AT,   F_TAG,
-                                 F_DIFF,   F_PHASE, F_RERUNS, F_GAP,   F_MEASURED, F_PLAY, F_PEAK,
-                                 F_POLICY, F_EXTRA, F_BUDGET, F_MEM,   F_STEP};
+static const int drop_order[] = {F_POPPED, F_LABEL,  F_NAME,  F_OTHER,  F_SPAN, F_AT,       F_ORDER,
+                                 F_TAG,    F_DIFF,   F_PHASE, F_RERUNS, F_GAP,  F_MEASURED, F_PLAY,
+                                 F_PEAK,   F_POLICY, F_EXTRA, F_BUDGET, F_MEM,  F_STEP};
 
 /* Bytes as the status bar shows them; worst: as wide as any value from 0
  * to max can be ("1023.9 KiB" once max passes 1000 KiB), so that which
@@ -114,6 +117,7 @@ static void fields(char f[NFIELD][256], char *shorttag, const app *a, int utf8, 
     snprintf(f[F_NAME], 256, " %s", name);
     if (!a->cmp.shown) /* compare mode names each number's policy instead */
         snprintf(f[F_POLICY], 256, "  %s", a->pol->name);
+    if (!a->cmp.shown) snprintf(f[F_ORDER], 256, "%s", app_train_label(a));
     snprintf(f[F_STEP], 256, "  step %u/%u", worst ? g->n : s->k, g->n);
     int ph = cursor_phase(g, s);
     if (ph) /* as wide as the widest word, so that the fields keep still */
