@@ -174,7 +174,7 @@ static int check_stops(app *a, const char *source)
         }
     size_t n = a->lesson->nstops;
     printf("%s: %zu stop%s on %s (%u nodes): ok\n", source, n, n == 1 ? "" : "s", a->lesson->graph,
-           a->g->n);
+           (a->bud.on ? a->bud.g : a->g)->n); /* the lesson's graph, not a budget's plan */
     return EXIT_OK;
 }
 

@@ -5,6 +5,7 @@
  * (app_internal.h). */
 #include <stddef.h>
 #include "app_internal.h"
+#include "app_train.h"
 #include "lesson.h"
 
 /* The app made again for stop s on the same graph, the display's settings
@@ -12,12 +13,12 @@
 static int reset(app *a, const lesson_stop *s)
 {
     app keep = *a;
+    const graph *g = a->bud.on ? a->bud.g : a->g; /* the lesson's, not a budget's plan */
     app_free(a);
-    const policy *other = s->cmp;
+    const policy *other = s->cmp ? s->cmp : app_train_other(g, s->pol); /* given: priority */
     for (size_t i = 0; !other && policy_at(i); i++)
         if (policy_at(i) != s->pol) other = policy_at(i); /* compare's side until c picks one */
-    if (app_init(a, keep.g, keep.title, s->pol, other, s->cmp != NULL, s->plc, &keep.ctx))
-        return -1;
+    if (app_init(a, g, keep.title, s->pol, other, s->cmp != NULL, s->plc, &keep.ctx)) return -1;
     a->utf8 = keep.utf8;
     a->mono = keep.mono;
     a->mouse = keep.mouse;
