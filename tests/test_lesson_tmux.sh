@@ -3,7 +3,8 @@
 # folder outside the checkout (the built-in lessons and their graphs are compiled in), Space, n
 # and p through a built-in lesson with other keys in between, the narration whole on screen; a
 # teacher's lesson file next to its graph; a bad one refused with FILE:LINE:COLUMN and status 1.
-# Usage: test_lesson_tmux.sh MEMTRIS SRCDIR
+# The training step's and the budget's lessons: each stop's figures on the screen, the sweep's
+# from memtris budget. Usage: test_lesson_tmux.sh MEMTRIS SRCDIR
 set -u
 bin=$1
 src=$2
@@ -45,6 +46,61 @@ keys '?'
 check "? says what Space and p do in a lesson" "step forward; in a lesson: next stop"
 keys Escape q
 check "q quits with status 0" "EXIT=0"
+
+# The training step's lesson at 80x24: each stop's figures, as the narration gives them, on
+# the screen (the status bar, the curve, the Compare panel).
+start train "$bin" lesson training-step
+check "training-step: its first stop" "Lesson 1/6 The weights"
+check "... the weights' 44.6 MiB live" "step 122/1139  forward  mem 44.6 MiB"
+check "... c compares the framework's order with priority" " cVsPriority "
+keys n
+check "... the forward's last step, 58.5 MiB" "step 432/1139  forward  mem 58.5 MiB"
+keys n
+check "... the peak in the backward" "step 535/1139  backward  mem 123.8 MiB"
+keys n
+check "... the measured line" " measured "
+check "... at 123.8 MiB" "123.8 MiB┤"
+keys n
+check "... every gradient live, the backward done" "step 891/1139  backward  mem 89.2 MiB"
+keys n
+check "... priority's peak" "priority peak 103.6 MiB (optimal) at step 498"
+check "... what it saves" "saving 20.2 MiB (16.3%) with priority"
+check "... the narration's last words whole" " MiB less than the framework's."
+keys q
+check "training-step: q quits" "EXIT=0"
+
+# The budget's lesson at 80x24, and the sweep's figures its last stop gives, from memtris budget.
+start budget "$bin" lesson budget
+check "budget: its first stop" "Lesson 1/5 A budget line"
+check "... greedy's plan at 90%" " budget 111.4 MiB (90% of 123.8 MiB): peak 111.3 MiB, 12 reruns, +9.57 ms"
+check "... the budget's row on the curve" "budget 111.4 MiB ─"
+keys n
+check "... step 510 of the plan" "step 510/1183"
+keys n
+check "... w explains the rerun at 1171" "freed at step 510, rerun at 1171: kept, it peaks at 113.3 MiB > 111.4 MiB"
+keys n
+check "... priority's order fits as it is" " priority's order already fits in 90% (111.4 MiB): no reruns needed"
+check "... its plan's peak" "peak 101.6 MiB"
+keys n
+check "... 82%: 20 reruns, 21.7 ms" " budget 101.5 MiB (82% of 123.8 MiB): peak 100.3 MiB, 20 reruns, +21.7 ms"
+keys q
+check "budget: q quits" "EXIT=0"
+sweep=$("$bin" budget --sweep "$src/samples/resnet18_train.json" 2>&1)
+said=$(grep '^say' "$src/samples/lessons/budget.lesson" | sed 's/^say //' | tr '\n' ' ')
+for fig in "81.3% (100.6 MiB)" "43.8% (54.3 MiB)" "143.0 ms" "21.7 ms, 15.2%" "9.42 ms"; do
+    case $said in *"$fig"*) ;; *) bad "the budget lesson does not say '$fig'" ;; esac
+done
+case $sweep in
+*"least budget a plan was found for: 81.3% (100.6 MiB) recompute only, 43.8% (54.3 MiB) with offload"*) ok "the sweep's least budgets are the lesson's" ;;
+*) bad "the sweep's least budgets: $sweep" ;;
+esac
+case $sweep in *"step 143.0 ms"*) ok "the sweep's step is the lesson's" ;; *) bad "the sweep's step: $sweep" ;; esac
+if echo "$sweep" | grep -qE '^  100\.6 MiB +81\.3% +100\.3 MiB +21\.7 ms +15\.2% +20 '; then
+    ok "the sweep's 81.3%: 21.7 ms, 15.2% of the step"
+else bad "the sweep's 81.3% row: $sweep"; fi
+if echo "$sweep" | grep -qE '^  54\.3 MiB +43\.8% +no plan found.* 54\.3 MiB +9\.42 ms '; then
+    ok "the sweep's 43.8% with offload: 9.42 ms"
+else bad "the sweep's 43.8% row: $sweep"; fi
 
 # A teacher's lesson next to its graph, run from another folder.
 mkdir -p "$work/class" "$work/elsewhere"
@@ -95,7 +151,7 @@ case $out in
 esac
 out=$("$bin" lesson --list)
 case $out in
-*"fifo-vs-priority"*"greedy-loses"*"holes"*) ok "--list lists the built-in lessons" ;;
+*"fifo-vs-priority"*"greedy-loses"*"holes"*"training-step"*"budget"*) ok "--list lists the built-in lessons" ;;
 *) bad "--list: $out" ;;
 esac
 

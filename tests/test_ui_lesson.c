@@ -172,6 +172,174 @@ static void test_holes(void **state)
     close_tour(&t);
 }
 
+/* Bytes as the narration writes them ("44.6 MiB"), checked against a figure of the stop. */
+static void mib(int64_t v, const char *want)
+{
+    char b[32];
+    assert_string_equal(units_bytes(b, sizeof b, v, 0), want);
+}
+
+/* The bytes of Category cat live at the stepped policy's cursor; *n: how many buffers. */
+static int64_t live_of(const app *a, int cat, int *n)
+{
+    int64_t sum = 0;
+    *n = 0;
+    for (uint32_t b = 0; b < a->g->nbufs; b++)
+        if (graph_buf_category(a->g, b) == cat && step_buf_live(&a->st[0], b)) {
+            sum += a->g->buf_size[b];
+            ++*n;
+        }
+    return sum;
+}
+
+/* The status bar at 80x24 holds text. */
+static void status_says(app *a, const char *text)
+{
+    size_t n;
+    char *got = render(a, 80, 24, 1, 0, &n);
+    char *nl = strchr(got, '\n');
+    if (nl) *nl = 0;
+    if (!strstr(got, text)) fail_msg("'%s' is not in the status bar '%s'", text, got);
+    free(got);
+    app_resize(a, 80, 24);
+}
+
+/* training-step: every figure its narration gives is the stop's. */
+static void test_training_step(void **state)
+{
+    (void)state;
+    tour t;
+    app *a = open_tour(&t, "training-step");
+    const graph *g = a->g;
+    int n, all = 0;
+    int64_t weights = 0, grads = 0;
+    for (uint32_t b = 0; b < g->nbufs; b++) {
+        all += graph_buf_category(g, b) == GRAPH_CAT_WEIGHT;
+        if (graph_buf_category(g, b) == GRAPH_CAT_WEIGHT) weights += g->buf_size[b];
+        if (graph_buf_category(g, b) == GRAPH_CAT_GRADIENT) grads += g->buf_size[b];
+    }
+    /* 1: the weights, every one live, nothing else */
+    assert_string_equal(a->pol->name, "given");
+    assert_int_equal(a->st[0].k, 122);
+    assert_true(a->stacked);
+    assert_int_equal(live_of(a, GRAPH_CAT_WEIGHT, &n), weights);
+    assert_int_equal(n, 122);
+    assert_int_equal(all, 122);
+    assert_int_equal(step_memory(&a->st[0]), weights);
+    mib(weights, "44.6 MiB");
+    status_says(a, "mem 44.6 MiB");
+    /* 2: the forward's last step */
+    key(a, ' ');
+    assert_int_equal(a->st[0].k, 432);
+    assert_int_equal(graph_phase(g, a->st[0].r.order[432]), GRAPH_PHASE_BACKWARD); /* next pop */
+    status_says(a, "step 432/1139  forward  mem 58.5 MiB");
+    mib(live_of(a, GRAPH_CAT_ACTIVATION, &n), "13.5 MiB");
+    mib(live_of(a, GRAPH_CAT_INPUT, &n), "384.0 KiB");
+    assert_int_equal(live_of(a, GRAPH_CAT_WEIGHT, &n), weights);
+    /* 3: the peak, in the backward, at a convolution backward's workspace */
+    key(a, ' ');
+    assert_int_equal(a->st[0].k, a->st[0].r.peak_step);
+    assert_int_equal(a->st[0].k, 535);
+    status_says(a, "step 535/1139  backward  mem 123.8 MiB");
+    uint32_t u = step_last(&a->st[0]);
+    assert_int_equal(graph_category(g, u), GRAPH_CAT_WORKSPACE);
+    assert_non_null(strstr(graph_name(g, u), "convolution_backward"));
+    mib(g->buf_size[g->buf[u]], "36.1 MiB");
+    mib(live_of(a, GRAPH_CAT_GRADIENT, &n), "29.5 MiB");
+    /* 4: the measured line, within 4 bytes of the prediction */
+    key(a, ' ');
+    assert_int_equal(a->st[0].k, 535);
+    assert_int_equal(g->measured_peak - a->st[0].r.peak, 4);
+    mib(g->measured_peak, "123.8 MiB");
+    /* 5: the backward done, every gradient live, the optimizer next */
+    key(a, ' ');
+    assert_int_equal(a->st[0].k, 891);
+    assert_int_equal(live_of(a, GRAPH_CAT_GRADIENT, &n), grads);
+    mib(grads, "44.6 MiB");
+    status_says(a, "mem 89.2 MiB");
+    uint32_t first_opt = GRAPH_NONE;
+    for (uint32_t k = 0; k < a->st[0].r.n && first_opt == GRAPH_NONE; k++)
+        if (graph_phase(g, a->st[0].r.order[k]) == GRAPH_PHASE_OPTIMIZER) first_opt = k;
+    assert_int_equal(first_opt, 891); /* the 892nd pop: the first update */
+    /* 6: priority against the framework's order, at priority's peak */
+    key(a, ' ');
+    assert_string_equal(a->pol->name, "priority");
+    assert_true(a->cmp.shown);
+    assert_string_equal(a->cmp.pol->name, "given");
+    assert_int_equal(a->st[0].k, a->st[0].r.peak_step);
+    assert_int_equal(a->st[0].k, 498);
+    mib(a->st[0].r.peak, "103.6 MiB");
+    mib(live_of(a, GRAPH_CAT_GRADIENT, &n), "9.0 MiB");
+    mib(a->st[1].r.peak - a->st[0].r.peak, "20.2 MiB");
+    for (uint32_t k = 0; k < a->st[0].k; k++) /* updates run inside the backward */
+        if (graph_phase(g, a->st[0].r.order[k]) == GRAPH_PHASE_OPTIMIZER) first_opt = k;
+    assert_true(first_opt < a->st[0].k);
+    narration_whole(a, 80, 24);
+    close_tour(&t);
+}
+
+/* budget: every figure its narration gives is the stop's, as the status bar and the why line
+ * show them. */
+static void test_budget(void **state)
+{
+    (void)state;
+    tour t;
+    app *a = open_tour(&t, "budget");
+    char b[32];
+    /* 1: 90% of the framework's order's peak: greedy's plan */
+    assert_true(a->bud.on && !a->bud.as_is);
+    assert_true(a->bud.pct == 90);
+    mib(a->bud.free_peak, "123.8 MiB");
+    mib(a->bud.budget, "111.4 MiB");
+    mib(a->bud.st.peak, "111.3 MiB");
+    assert_int_equal(a->bud.st.reruns, 12);
+    assert_string_equal(units_ms(b, sizeof b, a->bud.st.extra_ms), "9.57 ms");
+    assert_non_null(
+        strstr(a->msg, "budget 111.4 MiB (90% of 123.8 MiB): peak 111.3 MiB, 12 reruns, +9.57 ms"));
+    status_says(a, "budget 111.4 MiB");
+    /* 2 and 3: mm_1's output (the last layer's weight gradient) freed at step 510, made again
+     * by mm_1 at step 1171, just before the update that reads it; kept, 113.3 MiB */
+    key(a, ' ');
+    assert_int_equal(a->st[0].k, 510);
+    key(a, ' ');
+    assert_int_equal(a->st[0].k, 1171);
+    uint32_t v = step_last(&a->st[0]);
+    assert_true(app_budget_is_rerun(&a->bud, v));
+    app_budget_why w = app_budget_why_of(&a->bud, &a->st[0].r, v);
+    const graph *g = a->bud.g;
+    assert_string_equal(graph_name(g, g->buf_alloc[w.buf]), "mm_1.out");
+    assert_int_equal(graph_buf_category(g, w.buf), GRAPH_CAT_GRADIENT);
+    mib(g->buf_size[w.buf], "2.0 MiB");
+    assert_int_equal(w.freed_step, 510);
+    assert_int_equal(w.rerun_step, 1171);
+    mib(w.would_peak, "113.3 MiB");
+    assert_non_null(strstr(a->msg, "113.3 MiB"));
+    assert_non_null(strstr(a->msg, "111.4 MiB"));
+    uint32_t next = GRAPH_NONE; /* the next compute node: the update reading it */
+    for (uint32_t k = a->st[0].k; k < a->st[0].r.n && next == GRAPH_NONE; k++)
+        if (a->g->kind[a->st[0].r.order[k]] == NODE_COMPUTE) next = a->st[0].r.order[k];
+    assert_string_equal(graph_name(a->g, next), "add__88");
+    uint32_t upd = GRAPH_NONE;
+    for (uint32_t i = 0; i < g->n; i++)
+        if (!strcmp(graph_name(g, i), "add__88")) upd = i;
+    assert_int_equal(graph_phase(g, upd), GRAPH_PHASE_OPTIMIZER);
+    /* 4: priority's order fits 111.4 MiB as it is */
+    key(a, ' ');
+    assert_true(a->bud.on && a->bud.as_is);
+    assert_ptr_equal(a->bud.order, policy_find("priority"));
+    assert_int_equal(a->bud.st.reruns, 0);
+    mib(a->bud.budget, "111.4 MiB");
+    mib(a->bud.order_peak, "101.6 MiB");
+    assert_non_null(strstr(a->msg, "priority's order already fits in 90% (111.4 MiB)"));
+    /* 5: 82%: 20 reruns, 21.7 ms (the sweep's figures: test_lesson_tmux.sh) */
+    key(a, ' ');
+    assert_true(a->bud.pct == 82);
+    assert_int_equal(a->bud.st.reruns, 20);
+    assert_string_equal(units_ms(b, sizeof b, a->bud.st.extra_ms), "21.7 ms");
+    narration_whole(a, 80, 24);
+    close_tour(&t);
+}
+
 /* Every stop of every built-in lesson: its narration whole at 80x24 and
  * 200x60, in UTF-8 and ASCII. */
 static void test_every_stop_whole(void **state)
@@ -225,6 +393,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fifo_vs_priority),
         cmocka_unit_test(test_greedy_loses),
         cmocka_unit_test(test_holes),
+        cmocka_unit_test(test_training_step),
+        cmocka_unit_test(test_budget),
         cmocka_unit_test(test_every_stop_whole),
         cmocka_unit_test(test_golden_stop),
     };
