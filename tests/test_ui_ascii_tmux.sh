@@ -4,8 +4,8 @@
 # ASCII (no braille, no box drawing), while TERM=xterm-256color still draws both.
 # Usage: test_ui_ascii_tmux.sh MEMTRIS SRCDIR
 set -u
-bin=$1
-src=$2
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+src=$(cd "$2" && pwd)
 pass=0 fail=0
 . "$(dirname "$0")/tmuxlib.sh"
 tmux_setup ascii
@@ -31,8 +31,12 @@ ascii_screen() {
 }
 
 for term in vt100 linux; do
-    # The view on the demo, stepped until the curve has points to draw, then the peak.
-    start "view-$term" "$term" "$bin" "$src/samples/demo.json"
+    # The view on the demo at its peak. TERM=linux runs with --no-mouse: for that terminal
+    # ncurses opens libgpm for the mouse, whose 10 bytes LeakSanitizer reports at exit in the
+    # ASan build (memtris allocates none of them).
+    opts=()
+    [ "$term" = linux ] && opts=(--no-mouse)
+    start "view-$term" "$term" "$bin" "${opts[@]}" "$src/samples/demo.json"
     check "TERM=$term: the view opens" "step 0/61"
     check "TERM=$term: ASCII borders" "+- Ready priority (1) -"
     keys P
