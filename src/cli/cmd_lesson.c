@@ -2,7 +2,6 @@
  * (samples/lessons/, compiled into the binary with the graphs they show) or a teacher's lesson
  * file, read with FILE:LINE:COLUMN errors; --list, --check. Exports cmd_lesson, cli_lesson_open. */
 #define _GNU_SOURCE
-#include <langinfo.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +45,8 @@ static void print_help(void)
           "  -l, --list       list the built-in lessons and exit\n"
           "      --check      read the lesson and its graph, set every stop up without\n"
           "                   the UI, report any error (FILE:LINE:COLUMN) and exit\n"
-          "      --ascii      draw with ASCII only (also when the locale is not UTF-8)\n"
+          "      --ascii      draw with ASCII only (also when the locale is not UTF-8\n"
+          "                   or TERM cannot draw braille: vt100, linux, ...)\n"
           "      --no-color   monochrome (also when NO_COLOR is set)\n"
           "      --no-mouse   ignore the mouse\n"
           "  -h, --help       show this help and exit\n"
@@ -208,7 +208,7 @@ static int run_lesson(const lesson_opts *o, const char *arg)
     else {
         setlocale(LC_ALL, "");
         const char *nc = getenv("NO_COLOR");
-        a.utf8 = !o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+        a.utf8 = ui_draws_utf8(o->ascii);
         a.mono = o->mono || (nc && *nc);
         a.mouse = o->mouse;
         if (app_lesson_go(&a, 0) & APP_QUIT) cli_eprintf("%s: error: %s\n", source, a.err);

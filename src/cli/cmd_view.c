@@ -2,7 +2,6 @@
  * built-in demo graph when no FILE is given; the replay options (what R runs,
  * a saved replay to overlay). Exports cmd_view. */
 #define _GNU_SOURCE
-#include <langinfo.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +38,8 @@ static const char help[] =
     "                       priority where given is stepped on a training step; the o\n"
     "                       key compares with exact's optimum)\n"
     "  -l, --placer NAME    the arena panel's placer (default first-fit; the a key cycles)\n"
-    "      --ascii          draw with ASCII only (also when the locale is not UTF-8)\n"
+    "      --ascii          draw with ASCII only (also when the locale is not UTF-8\n"
+    "                       or TERM cannot draw braille: vt100, linux, ...)\n"
     "      --no-color       monochrome (also when NO_COLOR is set)\n"
     "      --no-mouse       ignore the mouse\n"
     "  -b, --backend NAME   where the R key replays the schedule: cuda or host (default\n"
@@ -122,7 +122,7 @@ static int view_open(view_opts *o)
     }
 
     setlocale(LC_ALL, "");
-    int utf8 = !o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    int utf8 = ui_draws_utf8(o->ascii);
     const char *nc = getenv("NO_COLOR");
     int mono = o->mono || (nc && *nc);
 

@@ -1,5 +1,7 @@
-/* style.c: the color and monochrome schemes for the semantic styles. Exports style_*. */
+/* style.c: the color and monochrome schemes for the semantic styles, and whether the
+ * terminal draws UTF-8. Exports style_*. */
 #include "style.h"
+#include <string.h>
 
 enum { BLACK, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN, WHITE };
 #define DEF (-1)
@@ -93,3 +95,20 @@ unsigned style_buf_glyph(int bufno, int is_mono, int utf8)
 }
 
 int style_buf(int bufno) { return ST_BUF0 + bufno % STYLE_NBUF; }
+
+int style_term_ascii(const char *term)
+{
+    static const char *const names[] = {"dumb", "cons25", "pcansi", "sun", "wsvt25"};
+    if (!term || !*term) return 1;
+    size_t n = strcspn(term, "-."); /* the family, before a suffix */
+    if (n > 2 && !strncmp(term, "vt", 2) && term[2] >= '0' && term[2] <= '9') return 1;
+    if (!strncmp(term, "ansi", 4) || !strncmp(term, "linux", 5)) return 1;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == n && !strncmp(term, names[i], n)) return 1;
+    return 0;
+}
+
+int style_utf8(int ascii, const char *codeset, const char *term)
+{
+    return !ascii && codeset && !strcmp(codeset, "UTF-8") && !style_term_ascii(term);
+}

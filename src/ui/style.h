@@ -58,5 +58,15 @@ char style_letter(int style); /* one letter per style, for golden dumps */
  * pattern per buffer (UTF-8 shades or ASCII characters). */
 unsigned style_buf_glyph(int bufno, int mono, int utf8);
 int style_buf(int bufno); /* ST_BUF0 + bufno % STYLE_NBUF */
+/* 1 if the TUI draws with UTF-8 (braille, box drawing, shades), 0 for ASCII
+ * only: ASCII when asked (--ascii), when the locale's codeset is not UTF-8,
+ * or when TERM names a terminal that cannot draw braille (style_term_ascii). */
+int style_utf8(int ascii, const char *codeset, const char *term);
+/* 1 if TERM names a terminal known to lack UTF-8 or braille: the DEC VT
+ * family (vt52, vt100, vt102, vt220, ...: "vt" and a digit), ansi*, linux*
+ * (the console's font has no braille), dumb, cons25, pcansi, sun, wsvt25;
+ * each also with a suffix after '-' or '.' (vt100-am, linux-16color). An
+ * unset or empty TERM counts as lacking it. */
+int style_term_ascii(const char *term);
 
 #endif

@@ -1,11 +1,13 @@
 /* ui_curses.c: the one file that talks to ncurses: terminal setup and restore
  * (every exit path, signals too), keys and mouse into the app, acting on its
- * reactions, the canvas onto the screen. Exports ui_run, ui_signal, ui_check_terminal. */
+ * reactions, the canvas onto the screen. Exports ui_run, ui_signal, ui_check_terminal,
+ * ui_draws_utf8. */
 #define _XOPEN_SOURCE_EXTENDED 1
 #define _GNU_SOURCE
 #include "ui.h"
 #include <curses.h>
 #include <errno.h>
+#include <langinfo.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+#include "style.h"
 #include "util/utf8.h"
 #include "view.h"
 
@@ -186,6 +189,8 @@ int ui_check_terminal(char *why, size_t cap)
     else return 0;
     return -1;
 }
+
+int ui_draws_utf8(int ascii) { return style_utf8(ascii, nl_langinfo(CODESET), getenv("TERM")); }
 
 int ui_run(app *a)
 {
