@@ -119,6 +119,32 @@ static void test_why_whole(void **state)
     close_app(&f);
 }
 
+/* A one-shot message wraps in the why's rows as the why does: its first form that fits them
+ * whole, the rows given back once a key takes it away. */
+static void test_message_wraps(void **state)
+{
+    (void)state;
+    fixture f;
+    app *a = open_sized(&f, "demo.json", 80, 24);
+    static const char msg[] = "a message longer than a row of the screen, so that it takes two "
+                              "rows of the why line: 64 KiB freed at step 12";
+    snprintf(a->msg, sizeof a->msg, "%s%cthe short form", msg, APP_MSG_ALT);
+    assert_int_equal(app_why_relayout(a), APP_REDRAW);
+    assert_int_equal(a->lay.r[P_WHY].h, 2);
+    size_t len;
+    char *screen = render(a, 80, 24, 1, 0, &len), got[1024];
+    assert_string_equal(why_rows(a, screen, got, sizeof got), msg);
+    free(screen);
+    screen = render(a, 60, 16, 1, 0, &len); /* no row to spare: the form that fits one */
+    assert_int_equal(a->lay.r[P_WHY].h, 1);
+    assert_string_equal(why_rows(a, screen, got, sizeof got), "the short form");
+    free(screen);
+    app_resize(a, 80, 24);
+    app_key(a, K_ESC);
+    assert_int_equal(a->lay.r[P_WHY].h, 1);
+    close_app(&f);
+}
+
 /* w on the two-buffer graph at 80x24: both buffers by their ALLOC names, largest first, never
  * "and 2 more" for a graph with 2 buffers. */
 static void test_better_names_two_buffers(void **state)
@@ -231,6 +257,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_wrap_words_and_units),
         cmocka_unit_test(test_layout_wrap_rows),
         cmocka_unit_test(test_why_whole),
+        cmocka_unit_test(test_message_wraps),
         cmocka_unit_test(test_better_names_two_buffers),
         cmocka_unit_test(test_better_names_demo),
         cmocka_unit_test(test_queue_keeps_name_and_key),
