@@ -103,7 +103,7 @@ static void test_why_whole(void **state)
     app *a = &f.a;
     app_resize(a, 80, 24);
     app_jump(a, 5);
-    assert_int_equal(app_why_relayout(a), APP_REDRAW);
+    assert_int_equal(app_why_follow(a), APP_REDRAW);
     assert_true(strlen(a->why[0]) > 80);
     size_t len;
     char *screen = render(a, 80, 24, 1, 0, &len), got[1024];
@@ -129,7 +129,7 @@ static void test_message_wraps(void **state)
     static const char msg[] = "a message longer than a row of the screen, so that it takes two "
                               "rows of the why line: 64 KiB freed at step 12";
     snprintf(a->msg, sizeof a->msg, "%s%cthe short form", msg, APP_MSG_ALT);
-    assert_int_equal(app_why_relayout(a), APP_REDRAW);
+    assert_int_equal(app_why_follow(a), APP_REDRAW);
     assert_int_equal(a->lay.r[P_WHY].h, 2);
     size_t len;
     char *screen = render(a, 80, 24, 1, 0, &len), got[1024];

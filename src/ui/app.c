@@ -294,10 +294,27 @@ void app_free(app *a)
     app_budget_free(&a->bud); /* after the steppers: g may be its plan graph */
 }
 
+/* The selected buffer's details, the why line's words while it is selected; NULL for none. */
+static const char *sel_details(const app *a, char *out, size_t cap)
+{
+    if (a->sel == GRAPH_NONE) return NULL;
+    app_buffer_details(a, a->sel, out, cap);
+    return out;
+}
+
+app_reaction app_why_follow(app *a)
+{
+    char details[APP_WHY_TEXT];
+    if (!app_why_stale(a, sel_details(a, details, sizeof details))) return 0;
+    app_resize(a, a->lay.w, a->lay.h);
+    return APP_REDRAW;
+}
+
 void app_resize(app *a, int w, int h)
 {
     a->lesson_rows = lesson_rows(a->lesson, a->lesson_at, w, h); /* 0 outside a lesson */
-    app_why_layout(a, w, h); /* the why line's rows whole, the narration's above it */
+    char details[APP_WHY_TEXT];
+    app_why_layout(a, sel_details(a, details, sizeof details), w, h); /* the why's rows whole */
     if (!a->lay.used[a->focus]) a->focus = P_READY;
 }
 
@@ -435,7 +452,7 @@ static app_reaction tick(app *a)
 app_reaction app_tick(app *a)
 {
     app_reaction r = tick(a);
-    return r ? r | app_why_relayout(a) : r;
+    return r ? r | app_why_follow(a) : r;
 }
 
 static void take_main(app *a, stepper *st, placement *pl, const policy *pol)
@@ -531,7 +548,7 @@ static app_reaction click(app *a, int x, int y)
 app_reaction app_click(app *a, int x, int y)
 {
     app_reaction r = click(a, x, y);
-    return r ? r | app_why_relayout(a) : r;
+    return r ? r | app_why_follow(a) : r;
 }
 
 static void take_other(app *a, stepper *st, const policy *pol)

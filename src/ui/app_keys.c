@@ -594,7 +594,7 @@ app_reaction app_key(app *a, int key)
     if (key == K_RESIZE) return APP_RELAYOUT | APP_REDRAW;
     app_reaction r = dispatch(a, app_key_mode(a), key);
     r = r || !had_msg ? r : APP_REDRAW; /* a key that did nothing still took the message away */
-    return r | app_why_relayout(a);     /* the why's words whole: its rows, again */
+    return r | app_why_follow(a);       /* the why's words whole: its rows, again */
 }
 
 const char *app_key_name(int key, char *buf, size_t cap)

@@ -1,6 +1,6 @@
 /* app_why.c: the why line's words and rows: the last pop's reason, a selected buffer's details or
  * a one-shot message over either, wrapped whole in rows the layout takes from the panels above
- * it. Exports app_why_text, app_why_rows and app_why_relayout. */
+ * it. Exports app_why_text, app_why_layout and app_why_stale. */
 #include <stdio.h>
 #include <string.h>
 #include "util/wrap.h"
@@ -21,20 +21,11 @@ static const char *msg_fit(const char *msg, int w, int rows, char *out, size_t c
     }
 }
 
-const char *app_why_text(const app *a, int w, int rows, char *out, size_t cap)
+const char *app_why_text(const app *a, const char *details, int w, int rows, char *out, size_t cap)
 {
     if (a->msg[0]) return msg_fit(a->msg, w, rows, out, cap);
-    if (a->sel != GRAPH_NONE) app_buffer_details(a, a->sel, out, cap);
-    else snprintf(out, cap, "%s", a->why[0]);
+    snprintf(out, cap, "%s", details ? details : a->why[0]);
     return out;
-}
-
-int app_why_rows(const app *a, int w, int most)
-{
-    char text[APP_WHY_TEXT];
-    if (most < 1) return 1;
-    int n = wrap_count(app_why_text(a, w, most, text, sizeof text), w);
-    return n < 1 ? 1 : n > most ? most : n;
 }
 
 /* The rows the why line may take at a terminal of h rows with the lesson's narration: at most
@@ -45,9 +36,17 @@ static int why_room(const app *a, int h)
     return room > APP_WHY_MAX_ROWS ? APP_WHY_MAX_ROWS : room < 1 ? 1 : room;
 }
 
-void app_why_layout(app *a, int w, int h)
+/* The rows the why's words take whole in w columns, at most most. */
+static int why_rows(const app *a, const char *details, int w, int most)
 {
-    int rows = app_why_rows(a, w - APP_WHY_MARGIN, why_room(a, h));
+    char text[APP_WHY_TEXT];
+    int n = wrap_count(app_why_text(a, details, w, most, text, sizeof text), w);
+    return n < 1 ? 1 : n > most ? most : n;
+}
+
+void app_why_layout(app *a, const char *details, int w, int h)
+{
+    int rows = why_rows(a, details, w - APP_WHY_MARGIN, why_room(a, h));
     layout_compute(w, h - a->lesson_rows - (rows - 1), a->cmp.shown, &a->lay);
     lesson_room(&a->lay, a->lesson_rows, h);
     if (a->lay.too_small || rows < 2) return;
@@ -55,11 +54,9 @@ void app_why_layout(app *a, int w, int h)
     a->lay.r[P_HINTS].y += rows - 1;
 }
 
-app_reaction app_why_relayout(app *a)
+int app_why_stale(const app *a, const char *details)
 {
     const layout *l = &a->lay;
     if (l->too_small || !l->w) return 0;
-    if (app_why_rows(a, l->w - APP_WHY_MARGIN, why_room(a, l->h)) == l->r[P_WHY].h) return 0;
-    app_resize(a, l->w, l->h);
-    return APP_REDRAW;
+    return why_rows(a, details, l->w - APP_WHY_MARGIN, why_room(a, l->h)) != l->r[P_WHY].h;
 }

@@ -37,24 +37,24 @@ static uint32_t held(const graph *g, const stepper *has, const stepper * not, ui
 /* One side's list: the buffers it holds that the other does not, largest first, and the
  * sentence that heads them. */
 typedef struct held_list {
-    const stepper *has, *not ;
+    const stepper *has, *lacks; /* the side that holds them, the side that does not */
     uint32_t *buf, n;
     int64_t sum;
     int style;
     char head[200];
 } held_list;
 
-static void held_make(held_list *l, const graph *g, const stepper *has, const stepper * not,
+static void held_make(held_list *l, const graph *g, const stepper *has, const stepper *lacks,
                       uint32_t k, uint32_t *buf, int style)
 {
     char b1[32];
     l->has = has;
-    l->not = not ;
+    l->lacks = lacks;
     l->buf = buf;
     l->style = style;
-    l->n = held(g, has, not, k, buf, &l->sum);
+    l->n = held(g, has, lacks, k, buf, &l->sum);
     snprintf(l->head, sizeof l->head, "%s holds %u buffer%s %s does not, %s%s", has->pol->name,
-             l->n, l->n == 1 ? "" : "s", not ->pol->name, units_bytes(b1, sizeof b1, l->sum, 0),
+             l->n, l->n == 1 ? "" : "s", lacks->pol->name, units_bytes(b1, sizeof b1, l->sum, 0),
              l->n ? ":" : "");
 }
 
