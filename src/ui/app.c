@@ -294,11 +294,27 @@ void app_free(app *a)
     app_budget_free(&a->bud); /* after the steppers: g may be its plan graph */
 }
 
+/* The selected buffer's details, the why line's words while it is selected; NULL for none. */
+static const char *sel_details(const app *a, char *out, size_t cap)
+{
+    if (a->sel == GRAPH_NONE) return NULL;
+    app_buffer_details(a, a->sel, out, cap);
+    return out;
+}
+
+app_reaction app_why_follow(app *a)
+{
+    char details[APP_WHY_TEXT];
+    if (!app_why_stale(a, sel_details(a, details, sizeof details))) return 0;
+    app_resize(a, a->lay.w, a->lay.h);
+    return APP_REDRAW;
+}
+
 void app_resize(app *a, int w, int h)
 {
     a->lesson_rows = lesson_rows(a->lesson, a->lesson_at, w, h); /* 0 outside a lesson */
-    layout_compute(w, h - a->lesson_rows, a->cmp.shown, &a->lay);
-    lesson_room(&a->lay, a->lesson_rows, h);
+    char details[APP_WHY_TEXT];
+    app_why_layout(a, sel_details(a, details, sizeof details), w, h); /* the why's rows whole */
     if (!a->lay.used[a->focus]) a->focus = P_READY;
 }
 
@@ -412,7 +428,7 @@ static app_reaction play_step(app *a)
     return APP_REDRAW;
 }
 
-app_reaction app_tick(app *a)
+static app_reaction tick(app *a)
 {
     int polled = a->rp.job != NULL || a->place.job != NULL; /* ticks come every APP_POLL_MS */
     app_reaction r = a->place.job ? poll_place(a) : 0;
@@ -431,6 +447,12 @@ app_reaction app_tick(app *a)
         a->play.wait = 0;
     }
     return play_step(a);
+}
+
+app_reaction app_tick(app *a)
+{
+    app_reaction r = tick(a);
+    return r ? r | app_why_follow(a) : r;
 }
 
 static void take_main(app *a, stepper *st, placement *pl, const policy *pol)
@@ -503,7 +525,7 @@ void app_next_placer(app *a)
     take_plan(a, &pl, next);
 }
 
-app_reaction app_click(app *a, int x, int y)
+static app_reaction click(app *a, int x, int y)
 {
     hit_frame f = {&a->lay, a->utf8,   app_arena_base(a) == ARENA_TIMELINE,
                    a->g,    &a->st[0], &a->pl,
@@ -521,6 +543,12 @@ app_reaction app_click(app *a, int x, int y)
         return APP_REDRAW;
     default: return 0;
     }
+}
+
+app_reaction app_click(app *a, int x, int y)
+{
+    app_reaction r = click(a, x, y);
+    return r ? r | app_why_follow(a) : r;
 }
 
 static void take_other(app *a, stepper *st, const policy *pol)

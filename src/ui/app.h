@@ -170,4 +170,17 @@ app_reaction app_pool_toggle(app *a);
  * searches proved); *optimal: a run peaks there (so it is the optimum). */
 int64_t app_bound(const app *a, int *optimal);
 
+/* The why line (app_why.c): its text for rows rows of w columns (the first form of a message that
+ * fits them; details: the selected buffer's, NULL for none); the layout of a terminal of w x h
+ * with the rows that text takes whole given to the why line (at most APP_WHY_MAX_ROWS, taken from
+ * the panels above it, never leaving them under LAYOUT_MIN_H); whether the layout's why rows
+ * differ from what the text takes now. */
+enum { APP_WHY_MAX_ROWS = 4, APP_WHY_MARGIN = 2, APP_WHY_TEXT = 512 };
+const char *app_why_text(const app *a, const char *details, int w, int rows, char *out, size_t cap);
+void app_why_layout(app *a, const char *details, int w, int h);
+int app_why_stale(const app *a, const char *details);
+/* After a key, a click or a tick: the layout again where the why's rows changed (APP_REDRAW
+ * then, else 0). */
+app_reaction app_why_follow(app *a);
+
 #endif

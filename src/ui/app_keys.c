@@ -597,7 +597,8 @@ app_reaction app_key(app *a, int key)
     /* Not a key but the terminal's size: the same in every mode, and nothing else. */
     if (key == K_RESIZE) return APP_RELAYOUT | APP_REDRAW;
     app_reaction r = dispatch(a, app_key_mode(a), key);
-    return r || !had_msg ? r : APP_REDRAW; /* a key that did nothing still took the message away */
+    r = r || !had_msg ? r : APP_REDRAW; /* a key that did nothing still took the message away */
+    return r | app_why_follow(a);       /* the why's words whole: its rows, again */
 }
 
 const char *app_key_name(int key, char *buf, size_t cap)

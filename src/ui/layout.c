@@ -4,7 +4,8 @@
  * panel has. Exports layout_compute and layout_wrap. */
 #include "layout.h"
 #include <string.h>
-#include "util/utf8.h"
+#include <stdio.h>
+#include "util/wrap.h"
 
 static void use(layout *l, panel_id p, int x, int y, int w, int h)
 {
@@ -57,46 +58,23 @@ void layout_compute(int w, int h, int compare, layout *l)
     }
 }
 
-/* Whether a unit of bytes starts at p: a number and its unit stay on one
- * row, as canvas_fit keeps them. */
-static int unit_at(const char *p)
-{
-    if (*p == 'B') p++;
-    else if (*p && strchr("KMGTPE", *p) && p[1] == 'i' && p[2] == 'B') p += 3;
-    else return 0;
-    return !*p || strchr(" ),;:", *p);
-}
-
 int layout_wrap(canvas *cv, int x, int y, int w, int rows, int style, const char *s)
 {
     int used = 0;
+    const char *row;
+    size_t len;
     if (w <= 0) return 0;
     while (*s == ' ') s++;
     while (*s && used < rows) {
-        if (used == rows - 1 || utf8_count(s) <= w) {
+        if (used == rows - 1) { /* the last row: the rest, shortened with a mark */
             if (cv) canvas_fit(cv, x, y + used, w, style, s);
             return used + 1;
         }
-        /* the last space within w columns where no unit follows */
-        const char *p = s, *brk = NULL;
-        for (int k = 0; k <= w && *p; k++) {
-            if (*p == ' ' && p > s && !unit_at(p + 1)) brk = p;
-            uint32_t cp;
-            int n = utf8_decode(p, NULL, &cp);
-            p += n ? n : 1;
-        }
-        if (!brk) { /* one word longer than the row: shortened, marked */
-            if (cv) canvas_fit(cv, x, y + used, w, style, s);
-            return used + 1;
-        }
-        char row[512];
-        size_t len = (size_t)(brk - s) < sizeof row - 1 ? (size_t)(brk - s) : sizeof row - 1;
-        memcpy(row, s, len);
-        row[len] = 0;
-        if (cv) canvas_text(cv, x, y + used, w, style, row);
+        wrap_next(&s, w, &row, &len);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", (int)len, row);
+        if (cv) canvas_text(cv, x, y + used, w, style, buf);
         used++;
-        s = brk;
-        while (*s == ' ') s++;
     }
     return used;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/utf8.h"
+#include "util/wrap.h"
 #include "keys.h"
 
 /* The keys a 'keys' line names by word; any other key is one character. */
@@ -361,45 +362,14 @@ void lesson_free(lesson *ls)
     memset(ls, 0, sizeof *ls);
 }
 
-/* The byte length of the first cols code points of s (at most len). */
-static size_t cut_at(const char *s, size_t len, int cols)
-{
-    int c = 0;
-    for (size_t i = 0; i < len; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80 && c++ == cols) return i;
-    return len;
-}
-
-/* Code points in the len bytes at s. */
-static int cols_of(const char *s, size_t len)
-{
-    int c = 0;
-    for (size_t i = 0; i < len; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return c;
-}
-
 int lesson_wrap(const char *s, int width, void (*line)(const char *, size_t, void *), void *ctx)
 {
     int lines = 0;
-    if (width < 1) width = 1;
-    const char *p = s;
-    while (*p == ' ') p++;
-    while (*p) {
-        /* as many whole words as fit */
-        const char *e = p, *fit = NULL;
-        while (*e) {
-            const char *we = e;
-            while (*we && *we != ' ') we++;
-            if (cols_of(p, (size_t)(we - p)) > width) break;
-            fit = we;
-            e = we;
-            while (*e == ' ') e++;
-        }
-        if (!fit) fit = p + cut_at(p, strlen(p), width); /* a word longer than the line */
-        if (line) line(p, (size_t)(fit - p), ctx);
+    const char *row;
+    size_t len;
+    while (wrap_next(&s, width, &row, &len)) {
+        if (line) line(row, len, ctx);
         lines++;
-        p = fit;
-        while (*p == ' ') p++;
     }
     return lines;
 }

@@ -52,9 +52,10 @@ int lesson_parse(const char *text, size_t len, lesson *ls, diag *d);
 int lesson_check(const lesson *ls, const graph *g, diag *d);
 void lesson_free(lesson *ls);
 
-/* Splits s at spaces into lines of at most width columns (a word longer
- * than a line is cut); calls line(s, len, ctx) for each unless it is NULL.
- * Returns the number of lines. */
+/* Splits s into lines of at most width columns as wrap_next does (at
+ * spaces, never between a number and its unit; a word longer than a line is
+ * cut); calls line(s, len, ctx) for each unless it is NULL. Returns the
+ * number of lines. */
 int lesson_wrap(const char *s, int width, void (*line)(const char *, size_t, void *), void *ctx);
 /* The rows stop `at` takes at the bottom of a w x h screen: a title line
  * and its narration, at most what leaves LAYOUT_MIN_H rows to the panels;

@@ -66,8 +66,4 @@ void view_lesson(canvas *cv, const app *a, rect r); /* a lesson's narration (mem
  * high-water mark, around drawing area `area`. */
 void view_arena_frame(canvas *cv, const app *a, rect r, rect area, int64_t hwm);
 
-/* The first form of msg (forms between APP_MSG_ALT, longest first) that fits in w columns, or
- * its last, copied into out. */
-const char *view_msg_fit(const char *msg, int w, char *out, size_t cap);
-
 #endif

@@ -82,7 +82,7 @@ static const legend_line legend[] = {
     {"(c,t,id)", "(c,t,id)", ST_DIM, "priority's key: the smallest pops", NULL},
     {"", "", ST_DIM, "first: change in bytes, then type (FREE 0 <", NULL},
     {"", "", ST_DIM, "compute 1 < ALLOC 2), then id", NULL},
-    {"queued", "queued", ST_DIM, "fifo's key: the order nodes got ready", NULL},
+    {"queued", "queued", ST_DIM, "fifo's key: the order nodes got ready, from 1", NULL},
     {"rank", "rank", ST_DIM, "dfs ... exact: the place in their order", NULL},
 };
 

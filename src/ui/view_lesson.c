@@ -1,27 +1,11 @@
 /* view_lesson.c: a lesson's narration (memtris lesson), above the why line: a rule naming the
  * lesson, the stop and the keys that move between stops, then the stop's words wrapped at
- * spaces. Exports view_lesson. */
+ * words (layout_wrap). Exports view_lesson. */
 #include <stdio.h>
 #include <string.h>
 #include "util/utf8.h"
 #include "lesson.h"
 #include "view.h"
-
-typedef struct wrap_ctx {
-    canvas *cv;
-    rect r;
-    int y;
-} wrap_ctx;
-
-static void draw_line(const char *s, size_t len, void *ctx)
-{
-    wrap_ctx *w = ctx;
-    char buf[LESSON_SAY_MAX];
-    if (w->y >= w->r.y + w->r.h || len >= sizeof buf) return;
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    canvas_text(w->cv, w->r.x + 1, w->y++, w->r.w - 2, ST_NORMAL, buf);
-}
 
 void view_lesson(canvas *cv, const app *a, rect r)
 {
@@ -53,6 +37,7 @@ void view_lesson(canvas *cv, const app *a, rect r)
         snprintf(title, sizeof title, "%s ", t);
         canvas_fit(cv, x, r.y, right - x, ST_TITLE, title);
     }
-    wrap_ctx w = {cv, r, r.y + 1};
-    lesson_wrap(s->say, r.w - 2, draw_line, &w);
+    /* the wrapper of every sentence (never a number from its unit); the last row marked where
+     * the narration has more words than the screen has rows */
+    layout_wrap(cv, r.x + 1, r.y + 1, r.w - 2, r.h - 1, ST_NORMAL, s->say);
 }

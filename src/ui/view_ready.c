@@ -22,8 +22,9 @@ static void key_text(char *out, size_t cap, const stepper *s, const heap_item *i
 {
     const policy *p = s->pol;
     if (p->show) p->show(s->g, &s->r, it->node, it->k, out, cap);
-    /* a whole-order policy's rank counts from 1, as steps do */
-    else if (p->nkeys == 1) snprintf(out, cap, "(%" PRId64 ")", it->k[0] + (p->plan != NULL));
+    /* one numbering, from 1: a whole-order policy's rank, as steps do, and fifo's queued, as
+     * the why's "queued 5th" */
+    else if (p->nkeys == 1) snprintf(out, cap, "(%" PRId64 ")", it->k[0] + 1);
     else snprintf(out, cap, "(%" PRId64 ",%" PRId64 ",%" PRId64 ")", it->k[0], it->k[1], it->k[2]);
 }
 
@@ -57,22 +58,26 @@ static int fit_columns(int cw[NCOL], int show[NCOL], int w, int keyhead)
         cw[C_KEY] -= give;
         need -= give;
     }
-    /* Then the name down to 10, the type, the name down to 4 (marked), the
-     * name, the key, the change, the id. */
-    for (int pass = 0; pass < 2 && need > w; pass++) {
-        int floor = pass ? 4 : 10, room = cw[C_NAME] - floor > 0 ? cw[C_NAME] - floor : 0;
-        int cut = need - w < room ? need - w : room;
-        cw[C_NAME] -= cut;
-        need -= cut;
-        if (!pass && need > w) {
-            show[C_TYPE] = 0;
-            need -= cw[C_TYPE] + 1;
+    /* Then the name down to 10, the type, the name down to 7, the change (the key says it),
+     * the id, the name down to 4 (marked), the name, the key: the name and the key the policy
+     * pops by are the last to go. */
+    static const int step[] = {10, -C_TYPE, 7, -C_CHANGE, -C_ID, 4};
+    for (size_t i = 0; i < sizeof step / sizeof step[0] && need > w; i++) {
+        if (step[i] <= 0) { /* a column goes */
+            show[-step[i]] = 0;
+            need -= cw[-step[i]] + 1;
+            continue;
+        }
+        int cut = need - w < cw[C_NAME] - step[i] ? need - w : cw[C_NAME] - step[i];
+        if (cut > 0) {
+            cw[C_NAME] -= cut;
+            need -= cut;
         }
     }
-    static const int drop[] = {C_NAME, C_KEY, C_CHANGE, C_ID};
-    for (size_t d = 0; d < sizeof drop / sizeof drop[0] && need > w; d++) {
-        show[drop[d]] = 0;
-        need -= cw[drop[d]] + 1;
+    static const int last[] = {C_NAME, C_KEY};
+    for (size_t d = 0; d < sizeof last / sizeof last[0] && need > w; d++) {
+        show[last[d]] = 0;
+        need -= cw[last[d]] + 1;
     }
     if (need > w) return -1;
     if (show[C_NAME] && need < w) cw[C_NAME] += w - need; /* the rest to the name */
@@ -113,8 +118,9 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
 
     /* Each column as wide as its widest cell (header included), so no
      * number is ever cut; when the panel is narrow the name is shortened
-     * (to 4 at least, marked), then the type goes (the colour and the key
-     * say it), then the name, then the key, then the change. */
+     * (to 10), then the type goes (the colour and the key say it), the
+     * name to 7, the change and the id go, the name is shortened to 4
+     * (marked), then it goes, then the key. */
     static const char *const head[NCOL] = {"#", "Id", "type", "change", "op / name", NULL};
     char keyhead[48]; /* "queued", "rank", or "(change,type,id)": the policy's key names */
     if (s->pol->show) s->pol->show(g, &s->r, GRAPH_NONE, NULL, keyhead, sizeof keyhead);

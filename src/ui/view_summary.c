@@ -7,6 +7,7 @@
 #include "util/optimal.h"
 #include "util/units.h"
 #include "util/utf8.h"
+#include "util/wrap.h"
 #include "view.h"
 
 /* Whether side s is exact's search stopped short of a proof: never its optimum. */
@@ -121,17 +122,30 @@ void view_summary(canvas *cv, const app *a, rect r)
         else snprintf(line, sizeof line, "same peak: no saving");
         put(cv, x, &y, w, ymax, 2, save > 0 ? ST_GOOD : save < 0 ? ST_WARN : ST_NORMAL, line);
     }
-    if (y < ymax) {
-        uint32_t d = a->cmp.diverge;
-        if (d >= g->n) snprintf(line, sizeof line, "the two orders are identical");
-        else
-            snprintf(line, sizeof line, "orders diverge first at step %u: %s", d + 1,
-                     app_part_words(a, d, words, sizeof words));
-        put(cv, x, &y, w, ymax, 1, ST_NORMAL, line);
+    /* The sentences after the peaks and the saving, each whole or not at all, granted rows by
+     * worth (why the stepped side took its node at the parting, where the orders first
+     * diverge, why the other side took its, the other side's last pop) and drawn in reading
+     * order. */
+    char text[4][320];
+    uint32_t d = a->cmp.diverge;
+    if (d >= g->n) snprintf(text[0], sizeof text[0], "the two orders are identical");
+    else
+        snprintf(text[0], sizeof text[0], "orders diverge first at step %u: %s", d + 1,
+                 app_part_words(a, d, words, sizeof words));
+    for (int i = 0; i < 2; i++) {
+        text[1 + i][0] = 0;
+        if (d < g->n) app_part_why(a, i, text[1 + i], sizeof text[1 + i]);
     }
-    /* why each took its node there: the stepped side's, then the other's,
-     * wrapped while rows are free (one kept for each sentence after) */
-    for (int i = 0; i < 2 && a->cmp.diverge < g->n; i++)
-        put(cv, x, &y, w, ymax, 2 - i, ST_WHY, app_part_why(a, i, line, sizeof line));
-    put(cv, x, &y, w, ymax, 0, ST_WHY, a->why[1]);
+    snprintf(text[3], sizeof text[3], "%s", a->why[1]);
+    static const int worth[] = {1, 0, 2, 3}, style[] = {ST_NORMAL, ST_WHY, ST_WHY, ST_WHY};
+    int left = ymax - y, shown[4] = {0};
+    for (int i = 0; i < 4; i++) {
+        int k = worth[i], n = wrap_count(text[k], w);
+        if (n && n <= left) {
+            shown[k] = 1;
+            left -= n;
+        }
+    }
+    for (int k = 0; k < 4; k++)
+        if (shown[k]) y += layout_wrap(cv, x, y, w, ymax - y, style[k], text[k]);
 }

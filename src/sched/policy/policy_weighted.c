@@ -88,7 +88,8 @@ static void weighted_show(const graph *g, const run *r, uint32_t i, const int64_
     else if (r->alpha > 0)
         snprintf(out, cap, "(%.3f,%lld,%d,%lld)", (double)-k[0] / 4503599627370496.0,
                  (long long)k[1], (int)(k[2] >> 53), (long long)(k[2] & (((int64_t)1 << 53) - 1)));
-    else snprintf(out, cap, "(%.3f,%lld)", (double)-k[0] / 4503599627370496.0, (long long)k[2]);
+    else /* queued counts from 1, as the why's "queued 5th" */
+        snprintf(out, cap, "(%.3f,%lld)", (double)-k[0] / 4503599627370496.0, (long long)k[2] + 1);
 }
 
 const policy policy_weighted = {
