@@ -312,6 +312,43 @@ static void flat_list(void **state)
     close_app(&f);
 }
 
+/* t: the timeline names buffers by their ALLOC names (whole or shortened from the left), never
+ * by ids, at 80x24 and 200x60, no word cut. */
+static void timeline_names(void **state)
+{
+    (void)state;
+    static const int sizes[][2] = {{80, 24}, {200, 60}};
+    for (size_t i = 0; i < 2; i++) {
+        fixture f;
+        int w = sizes[i][0], h = sizes[i][1];
+        app *a = open_backward(&f, w, h);
+        app_key(a, 't');
+        assert_int_equal(a->arena, ARENA_TIMELINE);
+        canvas cv;
+        assert_int_equal(canvas_init(&cv, w, h, 1), 0);
+        a->utf8 = 1;
+        app_resize(a, w, h);
+        view_render(&cv, a, NULL);
+        rect r = a->lay.r[P_TETRIS];
+        int labels = 0;
+        for (int y = r.y + 2; y < r.y + r.h - 2; y++) {
+            char row[512];
+            int q = 0;
+            for (int x = r.x; x < r.x + r.w; x++) {
+                uint32_t ch = cv.c[y * cv.w + x].ch;
+                row[q++] = ch == 0x2026 ? '~' : ch < 0x80 ? (char)ch : ' ';
+            }
+            row[q] = 0;
+            labels += strstr(row, "param.") || strchr(row, '~'); /* a name, or its end */
+            expect_no_ids(row);
+        }
+        if (!labels) fail_msg("%dx%d: no buffer named on the timeline", w, h);
+        assert_int_equal(cv.cuts, 0);
+        canvas_free(&cv);
+        close_app(&f);
+    }
+}
+
 /* C: every category the graph has is in the legend, or the legend ends in "+N", N those left
  * out; at every size from 80x24. */
 static void legend_every_category(void **state)
@@ -368,6 +405,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(every_header_first), cmocka_unit_test(names_not_ids),
         cmocka_unit_test(scroll_and_fold),    cmocka_unit_test(no_cuts),
         cmocka_unit_test(flat_list),          cmocka_unit_test(legend_every_category),
+        cmocka_unit_test(timeline_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
