@@ -84,8 +84,9 @@ static void group_row(canvas *cv, int x, int y, int w, const live_row *r)
 }
 
 /* The columns' widths for rows row[0..n) (their cells in txt) in w columns: as wide as their
- * cells; where they do not fit, the nodes' names go first, then the name column shrinks to no
- * fewer than 16 columns while the columns go from the right. Returns how many show. */
+ * cells; where they do not fit, the nodes' names go first, then the columns from the right
+ * (the size stays) unless the buffers' names can give up to 6 columns for the next one, and
+ * only then are those names shortened. Returns how many show. */
 static int col_widths(const graph *g, const stepper *s, const live_row *row, uint32_t n,
                       char (*txt)[NLCOL][CELL], int w, int cw[NLCOL])
 {
@@ -103,9 +104,11 @@ static int col_widths(const graph *g, const stepper *s, const live_row *row, uin
     }
     int show = NLCOL, rest = 0; /* the columns right of the name, with their gaps */
     for (int c = 1; c < NLCOL; c++) rest += cw[c] + 2;
-    while (show > 2 && (cw[L_BUF] + rest > w && w - rest < 16)) rest -= cw[--show] + 2;
+    while (show > 2 && cw[L_BUF] + rest > w) rest -= cw[--show] + 2;
+    int over = show < NLCOL ? cw[L_BUF] + rest + cw[show] + 2 - w : 7;
+    if (over <= 6 && cw[L_BUF] - over >= 16) rest += cw[show++] + 2; /* back, the names shorter */
     if (cw[L_BUF] + rest > w) cw[L_BUF] = w - rest;
-    return cw[L_BUF] >= 4 ? show : 0;
+    return cw[L_BUF] >= utf8_count(head[L_BUF]) ? show : 0;
 }
 
 /* The first line: how many are live and their bytes, the longest form that fits. */
