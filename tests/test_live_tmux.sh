@@ -87,15 +87,16 @@ for _ in 1 2 3 4 5; do
     sleep 0.2
 done
 if panel | grep -qF $'\u25b8'; then ok "Tab gives the list the focus (its cursor)"; else bad "no cursor on the list"; fi
+if panel | tail -1 | grep -qF " Enter folds "; then ok "its border says what Enter does"; else bad "no 'Enter folds' in the border"; fi
 keys Home Enter
 sleep 0.3
-total=$(panel | tail -1 | sed -n 's/.* rows 1-[0-9]* of \([0-9]*\) .*/\1/p')
+total=$(panel | tail -1 | sed -n 's/.* rows 1-[0-9]* of \([0-9]*\)[ ,].*/\1/p')
 if [ -n "$total" ] && [ "$total" -gt 122 ]; then ok "Enter on weight: every weight listed ($total rows)"; else bad "Enter on weight: '$total' rows"; fi
 if list_rows | grep -qE 'layer[0-9]\.[0-9]\.conv[0-9]\.weight '; then ok "weights by their ALLOC names"; else bad "no weight named"; fi
 if panel | grep -qE '(^|[ ])b[0-9]+[ ]|node [0-9]'; then bad "an id in the opened list"; else ok "no id in the opened list"; fi
 keys End
 sleep 0.3
-rows=$(panel | tail -1 | sed -n 's/.* rows \([0-9]*\)-\([0-9]*\) of \([0-9]*\) .*/\2 \3/p')
+rows=$(panel | tail -1 | sed -n 's/.* rows \([0-9]*\)-\([0-9]*\) of \([0-9]*\)[ ,].*/\2 \3/p')
 set -- $rows
 if [ $# -eq 2 ] && [ "$1" = "$2" ] && [ "$2" = "$total" ]; then ok "End scrolls to the last row ($1 of $2)"; else bad "End: rows '$rows' of $total"; fi
 if list_rows | tail -1 | grep -qF "${heads[${#heads[@]} - 1]%%:*}"; then ok "the last group at the end"; else bad "the last group is not at the end"; fi

@@ -180,6 +180,9 @@ static void scroll_and_fold(void **state)
     assert_int_equal(weights, 122);
     uint32_t n = lr.n;
     live_rows_free(&lr);
+    s = panel_text(a, 80, 24, 1, NULL); /* the focus: the border says what Enter does */
+    if (!strstr(s, " Enter folds ")) fail_msg("no 'Enter folds':\n%s", s);
+    free(s);
     app_key(a, K_END);
     assert_int_equal(a->st[0].k, k);
     assert_int_equal(a->live_cur, n - 1);

@@ -123,13 +123,18 @@ static void live_totals(canvas *cv, int x, int y, int w, const live_rows *lr)
     draw_form(cv, x, y, w, ST_AXIS, f, 3);
 }
 
-/* The bottom border, when the list scrolls: the rows shown of how many. */
-static void live_position(canvas *cv, rect r, uint32_t top, uint32_t shown, uint32_t n)
+/* The bottom border: the rows shown of how many when the list scrolls, and, with the focus on
+ * a list of groups, what Enter does; the longest form that fits. */
+static void live_border(canvas *cv, rect r, uint32_t top, uint32_t shown, uint32_t n, int hint)
 {
-    char f[2][96];
-    snprintf(f[0], sizeof f[0], " rows %u-%u of %u ", top + 1, top + shown, n);
-    snprintf(f[1], sizeof f[1], " %u-%u/%u ", top + 1, top + shown, n);
-    draw_form(cv, r.x + 2, r.y + r.h - 1, r.w - 4, ST_TITLE, f, 2);
+    char f[3][96] = {"", "", ""};
+    if (shown < n) {
+        snprintf(f[1], sizeof f[1], " rows %u-%u of %u ", top + 1, top + shown, n);
+        snprintf(f[2], sizeof f[2], " %u-%u/%u ", top + 1, top + shown, n);
+        if (hint)
+            snprintf(f[0], sizeof f[0], " rows %u-%u of %u, Enter folds ", top + 1, top + shown, n);
+    } else if (hint) snprintf(f[0], sizeof f[0], " Enter folds ");
+    draw_form(cv, r.x + 2, r.y + r.h - 1, r.w - 4, ST_TITLE, f, 3);
 }
 
 /* Buffer row i's cells at y in the columns' widths, its name shortened from the left. */
@@ -182,7 +187,7 @@ void view_live(canvas *cv, const app *a, rect r)
         if (focused && top + i == cur)
             canvas_put(cv, r.x + 1, y, cv->utf8 ? 0x25B8 : '>', ST_FOCUS);
     }
-    if (shown < n) live_position(cv, r, top, shown, n);
+    live_border(cv, r, top, shown, n, focused && lr.grouped);
     free(txt);
     live_rows_free(&lr);
 }
