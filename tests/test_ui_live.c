@@ -242,6 +242,37 @@ static void scroll_and_fold(void **state)
     close_app(&f);
 }
 
+/* A click on a row of the list gives it the focus and puts the cursor there (a buffer's row:
+ * that buffer selected), not on the arena hidden under it. */
+static void click_a_row(void **state)
+{
+    (void)state;
+    fixture f;
+    app *a = open_backward(&f, 120, 40);
+    app_key(a, 'l');
+    char *s = panel_text(a, 120, 40, 1, NULL);
+    free(s);
+    int p = app_live_panel(a);
+    rect r = a->lay.r[p];
+    live_rows lr;
+    assert_int_equal(app_live_rows(a, &lr), 0);
+    uint32_t buf = lr.n, head = lr.n;
+    for (uint32_t i = 1; i < lr.n && i < (uint32_t)(r.h - 4); i++) {
+        if (lr.row[i].kind == LIVE_BUF && buf == lr.n) buf = i;
+        if (lr.row[i].kind == LIVE_HEAD && head == lr.n) head = i;
+    }
+    assert_true(buf < lr.n && head < lr.n);
+    assert_true(app_click(a, r.x + 4, r.y + 3 + (int)head) != 0);
+    assert_int_equal(a->focus, p);
+    assert_int_equal(a->live_cur, head);
+    assert_int_equal(a->sel, GRAPH_NONE);
+    app_click(a, r.x + 4, r.y + 3 + (int)buf);
+    assert_int_equal(a->live_cur, buf);
+    assert_int_equal(a->sel, lr.row[buf].buf);
+    live_rows_free(&lr);
+    close_app(&f);
+}
+
 /* Scrolled anywhere, folded or not, at every size and step: no word cut. */
 static void no_cuts(void **state)
 {
@@ -408,7 +439,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(every_header_first), cmocka_unit_test(names_not_ids),
         cmocka_unit_test(scroll_and_fold),    cmocka_unit_test(no_cuts),
         cmocka_unit_test(flat_list),          cmocka_unit_test(legend_every_category),
-        cmocka_unit_test(timeline_names),
+        cmocka_unit_test(timeline_names),     cmocka_unit_test(click_a_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -504,6 +504,8 @@ void app_next_placer(app *a)
 
 app_reaction app_click(app *a, int x, int y)
 {
+    app_reaction live = app_live_click(a, x, y); /* the list hides the arena under it */
+    if (live) return live;
     hit_frame f = {&a->lay, a->utf8,   app_arena_base(a) == ARENA_TIMELINE,
                    a->g,    &a->st[0], &a->pl,
                    0,       0,         a->curve == CURVE_LANES};

@@ -169,6 +169,9 @@ int app_live_panel(const app *a);
 const stepper *app_live_stepper(const app *a);
 int app_live_rows(const app *a, live_rows *lr);
 app_reaction app_live_key(app *a, int key);
+/* A click at (x, y) on the live list's panel: the focus there, the cursor on the row clicked
+ * (a buffer's: selected); 0 when the click is elsewhere. */
+app_reaction app_live_click(app *a, int x, int y);
 
 /* The load's n warnings (the caller keeps them while the app runs): the
  * first as the opening message, all on the ? page. */

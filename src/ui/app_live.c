@@ -1,7 +1,8 @@
 /* app_live.c: the live list's moves (l): which panel shows it and which side it lists, its rows
  * at the cursor's step, and its keys while it has the focus: the cursor over the rows (the list
  * scrolls with it; a buffer there is the selection) and Enter, which folds a group or shows all
- * of it. Exports app_live_panel, app_live_stepper, app_live_rows, app_live_key. */
+ * of it; a click on a row puts the cursor there. Exports app_live_panel, app_live_stepper,
+ * app_live_rows, app_live_key, app_live_click. */
 #include <string.h>
 #include "app.h"
 #include "keys.h"
@@ -54,6 +55,27 @@ static void follow(app *a, uint32_t n, int room)
     if (a->live_cur >= *top + (uint32_t)room) *top = a->live_cur - (uint32_t)room + 1;
     uint32_t most = n > (uint32_t)room ? n - (uint32_t)room : 0;
     if (*top > most) *top = most;
+}
+
+app_reaction app_live_click(app *a, int x, int y)
+{
+    int p = app_live_panel(a);
+    if (p < 0) return 0;
+    rect r = a->lay.r[p];
+    if (x < r.x || x >= r.x + r.w || y < r.y || y >= r.y + r.h) return 0;
+    a->focus = p;
+    live_rows lr;
+    if (app_live_rows(a, &lr)) return APP_REDRAW;
+    int room = live_room(a);
+    uint32_t most = lr.n > (uint32_t)room ? lr.n - (uint32_t)room : 0;
+    uint32_t top = a->scroll[p] < most ? a->scroll[p] : most; /* as the view shows it */
+    uint32_t at = top + (uint32_t)(y - (r.y + 3));
+    if (y >= r.y + 3 && y < r.y + 3 + room && at < lr.n) {
+        a->live_cur = at;
+        a->sel = lr.row[at].kind == LIVE_BUF ? lr.row[at].buf : GRAPH_NONE;
+    }
+    live_rows_free(&lr);
+    return APP_REDRAW;
 }
 
 app_reaction app_live_key(app *a, int key)
