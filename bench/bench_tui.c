@@ -90,6 +90,9 @@ int main(int argc, char **argv)
     app_key(&a, 't');
     frames(&a, &cv, "timeline view: step + frame, mid-run", n / 2, ' ', 100);
     app_key(&a, 't');
+    app_key(&a, 'l');
+    frames(&a, &cv, "live list (l): step + frame, mid-run", n / 2, ' ', 100);
+    app_key(&a, 'l');
     app_key(&a, 'c');
     frames(&a, &cv, "compare mode: step + frame, mid-run", n / 2, ' ', 100);
     canvas_free(&cv);

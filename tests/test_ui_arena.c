@@ -71,27 +71,40 @@ static void subrow_hole(void **state)
     graph_free(g);
 }
 
-/* The buffers named in the stack's rows (" b12 ", "b12 1.0 MiB"), each once. */
+/* The live buffers named on their widest parts (arena_rows' lab_*), by their ALLOC's Name less
+ * ".out" ("b12" without one), whole or shortened from the left ("…conv2.weight"); a label
+ * there that is not its buffer's name fails. */
 static uint32_t named_in(const canvas *cv, const app *a)
 {
     rect area = geom_arena_area((rect){0, 0, cv->w, cv->h}, 0);
+    arena_rows ar;
+    if (area.w < 4 || area.h < 1 || a->pl.arena <= 0) return 0; /* no stack drawn */
+    assert_int_equal(arena_rows_build(&ar, a->g, &a->pl, &a->st[0], area.h, area.w), 0);
     uint32_t n = 0;
-    for (int y = area.y; y < area.y + area.h; y++) {
-        char line[256], *p;
-        row_text(cv, y, line);
-        for (p = line + area.x; (p = strchr(p, 'b'));) {
-            long long id;
-            int used;
-            if ((p == line + area.x || p[-1] == ' ' || p[-1] == '#' || !isalnum(p[-1])) &&
-                sscanf(p, "b%lld%n", &id, &used) == 1) {
-                uint32_t b = graph_find_buf(a->g, id);
-                if (b == GRAPH_NONE || !step_buf_live(&a->st[0], b))
-                    fail_msg("b%lld is named but not live", id);
-                n++;
-                p += used;
-            } else p++;
+    for (uint32_t i = 0; i < ar.nlive; i++) {
+        if (ar.lab_w[i] < 3) continue;
+        int y = area.y + ar.ph - 1 - ar.lab_y[i], x = area.x + ar.lab_x[i], k = 0;
+        char got[256], nm[256];
+        for (int j = 0; j < ar.lab_w[i] && k < 250; j++) {
+            uint32_t ch = cv->c[y * cv->w + x + j].ch;
+            if (ch == ' ' && !k) continue; /* the label's pad */
+            if (ch == ' ') break;          /* its size follows */
+            if (ch != 0x2026 && (ch >= 128 || ch < 32)) {
+                k = 0; /* a block's glyph: no label */
+                break;
+            }
+            got[k++] = ch == 0x2026 ? '~' : (char)ch;
         }
+        got[k] = 0;
+        if (!k) continue;
+        graph_buf_display(a->g, ar.live_buf[i], nm, sizeof nm);
+        size_t gl = strlen(got), nl = strlen(nm);
+        if (strcmp(got, nm) &&
+            !(got[0] == '~' && gl - 1 < nl && !strcmp(nm + nl - (gl - 1), got + 1)))
+            fail_msg("buffer %s is labelled '%s'", nm, got);
+        n++;
     }
+    arena_rows_free(&ar);
     return n;
 }
 

@@ -210,14 +210,15 @@ static void test_live_list(void **state)
     char title[64];
     snprintf(title, sizeof title, " Live at step %u of priority ", s->k);
     assert_non_null(strstr(screen, title));
-    /* The largest first: its row is the first after the header. */
+    /* The largest first, by its ALLOC's Name: its row is the first after the header. */
     const char *h = strstr(screen, "live for");
     assert_non_null(h);
-    snprintf(want, sizeof want, "b%lld ", (long long)g->buf_id[big]);
+    char nm[64];
+    snprintf(want, sizeof want, " %s ", graph_buf_display(g, big, nm, sizeof nm));
     const char *row = strchr(h, '\n');
     assert_non_null(row);
-    const char *first = strstr(row, "b");
-    assert_true(first && !strncmp(first, want, strlen(want)));
+    const char *first = strstr(row, want), *end = strchr(row + 1, '\n');
+    if (!first || first > end) fail_msg("the first row is not '%s':\n%s", want, screen);
     free(screen);
     app_key(a, 'l');
     assert_false(a->arena == ARENA_LIVE);
@@ -425,7 +426,8 @@ static void test_arena_keys(void **state)
     char d[512];
     app_buffer_details(a, lowest, d, sizeof d);
     char want[64];
-    snprintf(want, sizeof want, "b%lld: ", (long long)f.g->buf_id[lowest]);
+    char nm[64]; /* by its ALLOC's Name */
+    snprintf(want, sizeof want, "%s: ", graph_buf_display(f.g, lowest, nm, sizeof nm));
     assert_non_null(strstr(d, want));
     assert_non_null(strstr(d, "allocated at step"));
     assert_non_null(strstr(d, "used by"));

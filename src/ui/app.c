@@ -180,24 +180,23 @@ void app_buffer_details(const app *a, uint32_t b, char *out, size_t cap)
 {
     const graph *g = a->g;
     const run *r = &a->st[0].r;
-    char sz[32], off[32];
+    char sz[32], off[32], nm[256];
     uint32_t f = g->buf_free[b];
     char lb[GRAPH_LABEL_MAX];
-    int n = snprintf(out, cap, "b%" PRId64 ": %s at %s, allocated at step %u (node %" PRId64 "), ",
-                     g->buf_id[b], units_bytes(sz, sizeof sz, g->buf_size[b], 0),
-                     units_bytes(off, sizeof off, a->pl.offset[b], 0), r->pos[g->buf_alloc[b]] + 1,
-                     g->id[g->buf_alloc[b]]);
+    /* By names: the buffer's (its ALLOC's), the users'; ids only where a node has none. */
+    int n = snprintf(out, cap, "%s: %s at %s, allocated at step %u, ",
+                     graph_buf_display(g, b, nm, sizeof nm),
+                     units_bytes(sz, sizeof sz, g->buf_size[b], 0),
+                     units_bytes(off, sizeof off, a->pl.offset[b], 0), r->pos[g->buf_alloc[b]] + 1);
     if (n < 0 || (size_t)n >= cap) return;
     if (f == GRAPH_NONE) n += snprintf(out + n, cap - (size_t)n, "never freed; used by");
-    else
-        n += snprintf(out + n, cap - (size_t)n, "freed at step %u (node %" PRId64 "); used by",
-                      r->pos[f] + 1, g->id[f]);
+    else n += snprintf(out + n, cap - (size_t)n, "freed at step %u; used by", r->pos[f] + 1);
     int users = 0;
     for (uint32_t i = 0; i < g->n && (size_t)n < cap; i++)
         for (uint32_t j = g->in_off[i]; j < g->in_off[i + 1]; j++)
             if (g->inputs[j] == g->buf_id[b]) {
-                n += snprintf(out + n, cap - (size_t)n, "%s node %" PRId64 " (%s)",
-                              users++ ? "," : "", g->id[i], graph_display(g, i, lb, sizeof lb));
+                n += snprintf(out + n, cap - (size_t)n, "%s %s", users++ ? "," : "",
+                              graph_display(g, i, lb, sizeof lb));
                 break;
             }
     if (!users && (size_t)n < cap) snprintf(out + n, cap - (size_t)n, " no node's Inputs");
@@ -527,6 +526,8 @@ void app_next_placer(app *a)
 
 static app_reaction click(app *a, int x, int y)
 {
+    app_reaction live = app_live_click(a, x, y); /* the list hides the arena under it */
+    if (live) return live;
     hit_frame f = {&a->lay, a->utf8,   app_arena_base(a) == ARENA_TIMELINE,
                    a->g,    &a->st[0], &a->pl,
                    0,       0,         a->curve == CURVE_LANES};

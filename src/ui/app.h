@@ -13,6 +13,7 @@
 #include "gpu/replay.h"
 #include "keys.h"
 #include "layout.h"
+#include "live_rows.h"
 #include "sched/graph/graph.h"
 #include "sched/place/place.h"
 #include "sched/time/pool.h"
@@ -61,11 +62,13 @@ typedef struct app {
     arena_mode arena;            /* what the arena's panel shows */
     arena_mode arena_back;       /* ARENA_LIVE: what l goes back to (blocks or timeline) */
     int live_side; /* ARENA_LIVE: the buffers of 1 the stepped policy, 2 the other (compare) */
-    int stacked;   /* C: the memory curve stacked by Category (a graph with Categories) */
-    int holes;     /* the curve shades the plan's holes: its high-water mark above the live bytes */
-    timeline tl;   /* st[0]'s run timed on the graph's streams (tl.n 0: not known) */
-    uint32_t sel;  /* the selected buffer, or GRAPH_NONE */
-    int focus;     /* panel_id with keyboard focus */
+    uint8_t live_fold[LIVE_NGROUP]; /* ARENA_LIVE: each group's state (live_rows.h) */
+    uint32_t live_cur; /* ARENA_LIVE: the list's row at its cursor (the list scrolls with it) */
+    int stacked;       /* C: the memory curve stacked by Category (a graph with Categories) */
+    int holes;    /* the curve shades the plan's holes: its high-water mark above the live bytes */
+    timeline tl;  /* st[0]'s run timed on the graph's streams (tl.n 0: not known) */
+    uint32_t sel; /* the selected buffer, or GRAPH_NONE */
+    int focus;    /* panel_id with keyboard focus */
     uint32_t scroll[P_COUNT];
     int help;          /* help overlay shown: 1 the keys, 2 the legend, 3 the policies */
     app_play play;     /* auto-play and breakpoints (app_play.c) */
@@ -156,6 +159,20 @@ void app_set_replay(app *a, replay_result *res);
  * taken (left empty) on success. 0, or -1 with why in err (the plan is not this graph's, or its
  * predictions are not memtris's) and the app as it was. */
 int app_budget_replay(app *a, replay_result *res, char *err, size_t cap);
+/* The live list (l, app_live.c): the panel that shows it (P_TETRIS, P_SUMMARY in compare mode),
+ * or -1 when it is not shown; the stepper it lists; its rows at the cursor's step with the room
+ * its panel gives them (0, or -1 out of memory); and its keys while it has the focus (Up, Down,
+ * PgUp, PgDn, Home, End move its cursor; Enter folds the group there or shows all of it):
+ * what they changed, 0 when the list does not have the focus (the key does what it does
+ * elsewhere). */
+int app_live_panel(const app *a);
+const stepper *app_live_stepper(const app *a);
+int app_live_rows(const app *a, live_rows *lr);
+app_reaction app_live_key(app *a, int key);
+/* A click at (x, y) on the live list's panel: the focus there, the cursor on the row clicked
+ * (a buffer's: selected); 0 when the click is elsewhere. */
+app_reaction app_live_click(app *a, int x, int y);
+
 /* The load's n warnings (the caller keeps them while the app runs): the
  * first as the opening message, all on the ? page. */
 void app_set_warnings(app *a, char *const *lines, size_t n);

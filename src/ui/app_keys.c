@@ -139,16 +139,17 @@ static app_reaction act_back(app *a, int key)
     return APP_REDRAW;
 }
 
+/* Home, End: the first or last step; the live list's first or last row when it has the focus. */
 static app_reaction act_home(app *a, int key)
 {
-    (void)key;
+    if (app_live_key(a, key)) return APP_REDRAW;
     app_jump(a, 0);
     return APP_REDRAW;
 }
 
 static app_reaction act_end(app *a, int key)
 {
-    (void)key;
+    if (app_live_key(a, key)) return APP_REDRAW;
     app_jump(a, a->g->n);
     return APP_REDRAW;
 }
@@ -262,9 +263,10 @@ static app_reaction act_focus(app *a, int key)
 }
 
 /* Up and Down: on the arena, the next live buffer up (higher addresses) or
- * down; elsewhere the focused panel scrolls. */
+ * down; on the live list its cursor; elsewhere the focused panel scrolls. */
 static app_reaction act_up_down(app *a, int key)
 {
+    if (app_live_key(a, key)) return APP_REDRAW;
     int up = key == K_UP;
     if (a->focus == P_TETRIS) select_live(a, up ? 1 : -1);
     else scroll(a, up ? -1 : 1);
@@ -273,6 +275,7 @@ static app_reaction act_up_down(app *a, int key)
 
 static app_reaction act_page(app *a, int key)
 {
+    if (app_live_key(a, key)) return APP_REDRAW;
     int page = a->lay.used[a->focus] ? a->lay.r[a->focus].h - 3 : 10;
     if (page < 1) page = 1;
     scroll(a, key == K_PGUP ? -page : page);
@@ -323,9 +326,18 @@ static app_reaction act_live(app *a, int key)
         a->arena_back = a->arena;
         a->arena = ARENA_LIVE;
         a->live_side = 1;
+        a->live_cur = a->scroll[P_TETRIS] = a->scroll[P_SUMMARY] = 0;
     } else if (a->cmp.shown && a->live_side == 1) a->live_side = 2;
     else a->arena = a->arena_back;
     a->better = 0;
+    return APP_REDRAW;
+}
+
+/* Enter: on the live list (with the focus), folds the group at its cursor or shows all of it. */
+static app_reaction act_live_fold(app *a, int key)
+{
+    if (app_live_key(a, key)) return APP_REDRAW;
+    snprintf(a->msg, sizeof a->msg, "Enter folds a group of the live list: l shows it, Tab to it");
     return APP_REDRAW;
 }
 
@@ -543,7 +555,7 @@ const app_key_row app_keys[] = {
      {"Tab  Shift-Tab", "move the focus between panels"}, {"Tab", NULL, "Focus", 22}},
     {{K_BTAB}, M, act_focus, NO_HELP, NO_BAR},
     {{K_UP, K_DOWN}, M, act_up_down,
-     {"Up Down PgUp PgDn", "scroll; on the arena: select a buffer"}, NO_BAR},
+     {"Up Down PgUp PgDn", "scroll, select; Enter: fold a group"}, NO_BAR},
     {{K_PGUP, K_PGDN}, M, act_page, NO_HELP, NO_BAR},
     {{'s'}, M, act_policy,
      {"s  c  a  t", "policy, compare, placer, timeline"}, {"s", NULL, "Policy", 17}},
@@ -552,6 +564,7 @@ const app_key_row app_keys[] = {
     {{'t'}, M, act_timeline, NO_HELP, {"t", NULL, "Timeline", 19}},
     {{'l'}, M, act_live, {"l  C", "live list (each side); stacked curve"}, {"l", NULL, "Live", 6}},
     {{'C'}, M, act_stack, NO_HELP, NO_BAR},
+    {{K_ENTER}, M, act_live_fold, NO_HELP, {"Enter", NULL, "Fold", 24}},
     {{'o'}, M, act_optimum,
      {"o  w", "compare with exact; why lower / rerun"}, {"o", NULL, "Optimum", 9}},
     {{'w'}, M, act_why, NO_HELP, {"w", NULL, "Why", 10}},

@@ -56,7 +56,7 @@ void canvas_fill(canvas *cv, rect r, uint32_t ch, int style)
  * where wcwidth() does not know them (the C locale of tests). */
 static int cp_width(uint32_t cp)
 {
-    if (cp < 0x300) return 1;
+    if (cp < 0x300 || cp == 0x2026) return 1; /* the mark of a name shortened (utf8_fit_left) */
     if ((cp >= 0x2190 && cp <= 0x21FF) || (cp >= 0x2500 && cp <= 0x25FF) ||
         (cp >= 0x2800 && cp <= 0x28FF))
         return 1;

@@ -54,6 +54,9 @@ void view_summary(canvas *cv, const app *a, rect r);
 const char *view_peak_gap(const app *a, const stepper *s, char *out, size_t cap);
 void view_live(canvas *cv, const app *a, rect r);
 void view_better(canvas *cv, const app *a, rect r); /* compare: why one order is lower (w) */
+/* s (a buffer's name) in at most w columns, shortened from the left as utf8_fit_left does, its
+ * mark '~' on an ASCII canvas; into out, returned. */
+const char *view_fit_left(const canvas *cv, const char *s, int w, char *out, size_t cap);
 /* Sorts buffers largest first (then by BufId), as the live lists show them. */
 void view_by_size(const graph *g, uint32_t *bufs, uint32_t n);
 /* the buffers live at the cursor (l) */            /* compare mode's peaks and divergence */

@@ -10,6 +10,7 @@
 #include "geom.h"
 #include "util/optimal.h"
 #include "util/units.h"
+#include "util/utf8.h"
 #include "view.h"
 
 /* The header rows and the address axis, shared with the timeline. */
@@ -72,23 +73,26 @@ void view_arena_frame(canvas *cv, const app *a, rect r, rect area, int64_t hwm)
                              f[i][pick[i]]);
 }
 
-/* A buffer's name on its widest part: with its size, or alone, or none. */
+/* A buffer's name (its ALLOC's, ids only without one) on its widest part: with its size, or
+ * alone, or shortened from the left ("…conv2.weight", '~' in ASCII) to no fewer than 8
+ * columns, or none. */
 static int arena_label(canvas *cv, const app *a, rect area, const arena_rows *ar, uint32_t i)
 {
     const graph *g = a->g;
     uint32_t b = ar->live_buf[i];
     int w = ar->lab_w[i];
-    char lab[4][96], id[24], b1[32];
-    int idl = snprintf(id, sizeof id, "b%" PRId64, g->buf_id[b]);
-    if (idl + 1 > w) return 0; /* not even the bare name: no formatting */
+    char lab[5][300], id[256], b1[32];
+    graph_buf_display(g, b, id, sizeof id);
     units_bytes(b1, sizeof b1, g->buf_size[b], 0);
     snprintf(lab[0], sizeof lab[0], " %s %s ", id, b1);
     snprintf(lab[1], sizeof lab[1], "%s %s", id, b1);
     snprintf(lab[2], sizeof lab[2], " %s ", id);
     snprintf(lab[3], sizeof lab[3], "%s", id);
-    for (int k = 0; k < 4; k++) { /* a bare name keeps a cell after it: "b5b7" reads as one */
-        int len = (int)strlen(lab[k]), pad = k == 0 && w > len;
-        if (len + (k & 1) > w) continue;
+    lab[4][0] = 0;
+    if (w - 1 >= 8 && utf8_count(id) > w - 1) view_fit_left(cv, id, w - 1, lab[4], sizeof lab[4]);
+    for (int k = 0; k < 5; k++) { /* a bare name keeps a cell after it: "b5b7" reads as one */
+        int len = utf8_count(lab[k]), pad = k == 0 && w > len;
+        if (!len || len + (k & 1 || k == 4) > w) continue;
         canvas_text(cv, area.x + ar->lab_x[i] + pad, area.y + ar->ph - 1 - ar->lab_y[i], len,
                     b == a->sel ? ST_NEXT : style_buf((int)b), lab[k]);
         return 1;

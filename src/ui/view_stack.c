@@ -1,8 +1,8 @@
 /* view_stack.c: the memory curve stacked by Category (C, a training graph's): each column
  * the live bytes of its highest step split into bands, weights at the bottom, each category a
  * letter of its own on a colour (told apart in ASCII and monochrome too), and the legend of the
- * categories the graph has in the panel's borders, whole entries or none. Exports
- * view_stack_fill, view_stack_legend, view_stack_mark. */
+ * categories the graph has in the panel's borders, whole entries, "+N" for those that do not
+ * fit. Exports view_stack_fill, view_stack_legend, view_stack_mark. */
 #include <stdio.h>
 #include <string.h>
 #include "geom.h"
@@ -105,23 +105,60 @@ static int legend_order(const graph *g, const run *r, int order[GRAPH_NCAT])
     return n;
 }
 
+/* A legend entry's text: " W weight ". */
+static int entry_text(int cat, char *out, size_t cap)
+{
+    snprintf(out, cap, " %c %s ", view_stack_mark(cat), bycat_word(cat));
+    return utf8_count(out);
+}
+
+/* Where entries order[0..m) go, each on the bottom border, else the top, after the one before
+ * on its row (x[i], row[i]: 0 bottom, 1 top), and then a text `tail` columns long (0: none) at
+ * *tx, *trow. Whether they all fit. */
+static int legend_fit(const canvas *cv, rect r, const int *order, int m, int tail, int *x, int *row,
+                      int *tx, int *trow)
+{
+    int rows[2] = {r.y + r.h - 1, r.y}, maxx = r.x + r.w - 1, from[2] = {r.x + 2, r.x + 2};
+    for (int i = 0; i <= m; i++) {
+        char text[48];
+        int len = i < m ? entry_text(order[i], text, sizeof text) : tail, k = 0, at = -1;
+        if (!len) break;
+        for (; k < 2 && at < 0; k++) { /* the bottom border, else the top */
+            at = from[k];
+            while (at + len < maxx && !border_run(cv, at, rows[k], len, maxx)) at++;
+            if (at + len >= maxx) at = -1;
+        }
+        if (at < 0) return 0;
+        from[k - 1] = at + len + 1;
+        if (i < m) {
+            x[i] = at;
+            row[i] = rows[k - 1];
+        } else {
+            *tx = at;
+            *trow = rows[k - 1];
+        }
+    }
+    return 1;
+}
+
+/* The categories drawn, each "W weight" in a border; as many as fit and then "+N" (those left
+ * out) when not all do. */
 void view_stack_legend(canvas *cv, const app *a, rect r)
 {
     int order[GRAPH_NCAT], n = legend_order(a->g, &a->st[0].r, order);
-    int rows[2] = {r.y + r.h - 1, r.y}, maxx = r.x + r.w - 1, from[2] = {r.x + 2, r.x + 2};
-    for (int i = 0; i < n; i++) {
-        int c = order[i];
-        char text[48];
-        snprintf(text, sizeof text, " %c %s ", view_stack_mark(c), bycat_word(c));
-        int len = utf8_count(text);
-        for (int k = 0; k < 2; k++) { /* the bottom border, else the top */
-            int x = from[k];
-            while (x + len < maxx && !border_run(cv, x, rows[k], len, maxx)) x++;
-            if (x + len >= maxx) continue;
-            canvas_text(cv, x, rows[k], len, ST_AXIS, text);
-            canvas_put(cv, x + 1, rows[k], (uint32_t)view_stack_mark(c), cat_style(c));
-            from[k] = x + len + 1;
-            break;
-        }
+    int x[GRAPH_NCAT], row[GRAPH_NCAT], tx = 0, trow = 0, m = n;
+    char more[16] = "";
+    while (m > 0 && !legend_fit(cv, r, order, m, utf8_count(more), x, row, &tx, &trow)) {
+        m--;
+        snprintf(more, sizeof more, " +%d ", n - m);
     }
+    if (m == 0 && more[0] && !legend_fit(cv, r, order, 0, utf8_count(more), x, row, &tx, &trow))
+        return;
+    for (int i = 0; i < m; i++) {
+        char text[48];
+        int len = entry_text(order[i], text, sizeof text);
+        canvas_text(cv, x[i], row[i], len, ST_AXIS, text);
+        canvas_put(cv, x[i] + 1, row[i], (uint32_t)view_stack_mark(order[i]), cat_style(order[i]));
+    }
+    if (more[0]) canvas_text(cv, tx, trow, utf8_count(more), ST_AXIS, more);
 }

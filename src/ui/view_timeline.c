@@ -1,12 +1,14 @@
 /* view_timeline.c: the arena panel as the whole run's timeline (t): lifetime x
- * address rectangles and the step as a cursor; the raster is kept in the caller's
- * view_cache, keyed on app.place_gen and the size. Exports view_timeline. */
+ * address rectangles, named where a row of one holds its name, and the step as a cursor; the
+ * raster is kept in the caller's view_cache, keyed on app.place_gen and the size. Exports
+ * view_timeline. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "geom.h"
 #include "util/units.h"
+#include "util/utf8.h"
 #include "view.h"
 
 /* Paints the raster of pw x ph cells into c (which buffer each cell shows,
@@ -33,6 +35,54 @@ static int paint(const app *a, int pw, int ph, view_cache *c)
                 raster[(size_t)(ph - 1 - j) * (size_t)pw + (size_t)x] = b;
     }
     return 0;
+}
+
+typedef struct run_at {
+    uint32_t buf;
+    int x, y, len;
+} run_at;
+
+static int longer_first(const void *p, const void *q)
+{
+    const run_at *u = p, *v = q;
+    if (u->len != v->len) return u->len < v->len ? 1 : -1;
+    return u->y != v->y ? u->y - v->y : u->x - v->x;
+}
+
+/* Names the buffers on the raster (pw x ph cells at area's corner) where a row of one holds its
+ * name whole, or shortened from the left to no fewer than 8 columns, with a cell either side:
+ * each buffer once, on its longest run of cells, the longest runs first. */
+static void label_buffers(canvas *cv, const app *a, rect area, const uint32_t *raster, int pw,
+                          int ph)
+{
+    enum { MIN_RUN = 10 };
+    size_t cap = (size_t)pw * (size_t)ph / MIN_RUN + 1, n = 0;
+    run_at *rs = malloc(cap * sizeof *rs);
+    if (!rs) return;
+    for (int y = 0; y < ph; y++)
+        for (int x = 0; x < pw;) {
+            uint32_t b = raster[(size_t)y * (size_t)pw + (size_t)x];
+            int len = 1;
+            while (x + len < pw && raster[(size_t)y * (size_t)pw + (size_t)(x + len)] == b) len++;
+            if (b != GRAPH_NONE && len >= MIN_RUN && n < cap) rs[n++] = (run_at){b, x, y, len};
+            x += len;
+        }
+    qsort(rs, n, sizeof *rs, longer_first);
+    uint8_t *done = calloc(a->g->nbufs ? a->g->nbufs : 1, 1);
+    for (size_t i = 0; done && i < n; i++) {
+        uint32_t b = rs[i].buf;
+        if (done[b]) continue;
+        done[b] = 1;
+        char name[256], fit[256];
+        graph_buf_display(a->g, b, name, sizeof name);
+        const char *t = name;
+        if (utf8_count(name) > rs[i].len - 2)
+            t = view_fit_left(cv, name, rs[i].len - 2, fit, sizeof fit);
+        canvas_text(cv, area.x + rs[i].x + 1, area.y + rs[i].y, rs[i].len - 2,
+                    b == a->sel ? ST_NEXT : style_buf((int)b), t);
+    }
+    free(done);
+    free(rs);
 }
 
 /* The whole run: x is the step, y the address; each buffer a rectangle from
@@ -70,6 +120,7 @@ void view_timeline(canvas *cv, const app *a, rect r, view_cache *vc)
                 canvas_put(cv, area.x + x, area.y + y, style_buf_glyph((int)b, a->mono, cv->utf8),
                            style_buf((int)b));
         }
+    label_buffers(cv, a, area, raster, pw, ph);
     free(once.timeline.cell); /* a cache of one frame */
     /* The current step as a cursor, the step axis below. */
     int cx = area.x + geom_step_col(s->k, n, pw);
