@@ -9,6 +9,8 @@
 #include <inttypes.h>
 #include <math.h>
 #include "sched/budget/budget.h"
+#include "sched/budget/budget_bound.h"
+#include "sched/budget/budget_say.h"
 #include "util/units.h"
 #include "uiutil.h"
 
@@ -24,8 +26,10 @@ static void set_budget(app *a, const char *answer)
     app_key(a, K_ENTER);
 }
 
-/* What memtris budget --budget PCT% finds for g, worked out here: the plan's figures. */
-static void expected(const graph *g, double pct, unsigned allow, int64_t *budget, budget_stats *st)
+/* What memtris budget --budget PCT% finds for g, worked out here: the plan's figures and the
+ * least extra time any plan within the budget takes (the bound the gap is judged by). */
+static void expected(const graph *g, double pct, unsigned allow, int64_t *budget, budget_stats *st,
+                     double *lb_ms)
 {
     budget_model bm;
     budget_plan p = {0};
@@ -42,6 +46,10 @@ static void expected(const graph *g, double pct, unsigned allow, int64_t *budget
     assert_true(o.found);
     assert_int_equal(budget_check(&bm, &p, BUDGET_BANDWIDTH, st, err, sizeof err), 0);
     budget_plan_free(&p);
+    budget_bound bb;
+    assert_int_equal(budget_bound_init(&bb, &bm, allow), 0);
+    *lb_ms = budget_bound_ms(&bb, *budget);
+    budget_bound_free(&bb);
     budget_model_free(&bm);
 }
 
@@ -55,7 +63,8 @@ static void test_set_budget(void **state)
     set_budget(a, "80%");
     int64_t budget;
     budget_stats st;
-    expected(f.g, 80, BUDGET_ALLOW_RECOMPUTE, &budget, &st);
+    double lb;
+    expected(f.g, 80, BUDGET_ALLOW_RECOMPUTE, &budget, &st, &lb);
     assert_true(a->bud.on);
     assert_ptr_equal(a->g, a->bud.pg);
     assert_ptr_equal(a->bud.g, f.g);
@@ -76,12 +85,16 @@ static void test_set_budget(void **state)
             assert_non_null(strstr(graph_name(a->g, i), "(rerun)"));
     }
     assert_int_equal(reruns, st.reruns);
-    /* The status bar: "budget 99.0 MiB · extra +0 ms · 79 reruns · optimal" (no extra time:
-     * proven). */
-    char b[32], t[32], want[160];
+    /* The status bar: "budget 99.0 MiB · extra +28.4 ms · 28 reruns · within 309293% of
+     * optimal" (the sample has Latency: the reruns cost time, judged against the bound, as
+     * memtris budget --solver greedy says). */
+    assert_true(st.extra_ms > 0 && lb > 0 && lb < st.extra_ms);
+    assert_false(a->bud.proven);
+    char b[32], t[32], want[200];
     snprintf(want, sizeof want,
-             "budget %s \u00b7 extra +%s \u00b7 %" PRIu64 " reruns \u00b7 optimal",
-             units_bytes(b, sizeof b, budget, 0), units_ms(t, sizeof t, st.extra_ms), st.reruns);
+             "budget %s \u00b7 extra +%s \u00b7 %" PRIu64 " reruns \u00b7 within %d%% of optimal",
+             units_bytes(b, sizeof b, budget, 0), units_ms(t, sizeof t, st.extra_ms), st.reruns,
+             budget_gap_pct((st.extra_ms - lb) / lb));
     assert_true(status_has(a, 200, 60, want));
     assert_string_equal(a->msg[0] ? "said" : "", "said");
     assert_non_null(strstr(a->msg, "(80% of "));
@@ -98,11 +111,14 @@ static void test_status_fields(void **state)
     open_app(&f, SAMPLE, 0);
     app *a = &f.a;
     set_budget(a, "80%");
+    char t[32], x[48];
+    assert_true(a->bud.st.extra_ms > 0); /* the sample has Latency: "extra +28.4 ms" */
+    snprintf(x, sizeof x, "extra +%s", units_ms(t, sizeof t, a->bud.st.extra_ms));
     for (int w = 60; w <= 200; w++) {
         size_t n;
         char *s = render(a, w, 24, 1, 0, &n);
         *strchr(s, '\n') = 0;
-        int has_b = strstr(s, "budget 99.0 MiB") != NULL, has_x = strstr(s, "extra +0 ms") != NULL,
+        int has_b = strstr(s, "budget 99.0 MiB") != NULL, has_x = strstr(s, x) != NULL,
             has_r = strstr(s, " reruns") != NULL, has_g = strstr(s, " optimal") != NULL;
         assert_true(has_b || !strstr(s, "budget"));
         if (has_r) assert_true(has_g);
@@ -293,7 +309,8 @@ static void test_host_lane(void **state)
     set_budget(a, "50% offload");
     int64_t budget;
     budget_stats st;
-    expected(f.g, 50, BUDGET_ALLOW_OFFLOAD, &budget, &st);
+    double lb;
+    expected(f.g, 50, BUDGET_ALLOW_OFFLOAD, &budget, &st, &lb);
     assert_true(a->bud.on);
     assert_int_equal(a->bud.st.offloaded_bytes, st.offloaded_bytes);
     assert_true(a->bud.host_peak > 0);
