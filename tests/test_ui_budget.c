@@ -5,7 +5,8 @@
  * none); w's explanation of a rerun, its figures recomputed here from the plan graph; bad
  * answers and budgets no plan fits refused with the view as it was; an empty answer or Esc back
  * to the plain view; s, c and o off there; a golden screen at 80x24; a plan that ran, opened
- * from its saved replay with the measured bytes over its steps. */
+ * from its saved replay with the measured bytes over its steps; a graph without Latency said
+ * to cost 0 ms a plan. */
 #include <inttypes.h>
 #include <math.h>
 #include "sched/budget/budget.h"
@@ -455,6 +456,50 @@ static void test_replay_of_a_plan(void **state)
     close_app(&f);
 }
 
+/* A graph without Latency: every rerun costs 0 ms, and the budget view says so: the message
+ * line in budget's words (the terse form at 80 columns), the status bar's extra time marked,
+ * no "optimal" to judge; with offload the words for copies. */
+static void test_no_latency(void **state)
+{
+    (void)state;
+    fixture f;
+    f.g = tu_load_sample(SAMPLE, NULL);
+    free(f.g->latency); /* as exported without --latency */
+    f.g->latency = NULL;
+    assert_false(budget_has_latency(f.g));
+    assert_int_equal(
+        app_init(&f.a, f.g, SAMPLE, policy_find("priority"), policy_find("fifo"), 0, NULL, NULL),
+        0);
+    app *a = &f.a;
+    app_resize(a, 200, 60);
+    set_budget(a, "80%");
+    assert_true(a->bud.on && a->bud.timeless);
+    assert_true(a->bud.st.reruns > 0 && a->bud.st.extra_ms == 0);
+    char want[240];
+    snprintf(want, sizeof want, "+0 ms; w: why; %s",
+             budget_no_latency_words(BUDGET_ALLOW_RECOMPUTE, 0));
+    assert_true(has(a, 200, 60, want));
+    assert_true(has(a, 200, 60,
+                    "the graph has no Latency: every plan costs 0 ms; export with --latency "
+                    "flops|measure"));
+    assert_true(status_has(a, 200, 60, " \u00b7 extra +0 ms (no Latency) \u00b7 "));
+    assert_false(status_has(a, 200, 60, "optimal"));
+    assert_true(has(a, 80, 24,
+                    "no Latency: every plan costs 0 ms; export with --latency "
+                    "flops|measure"));
+    assert_string_equal(budget_no_latency_words(BUDGET_ALLOW_RECOMPUTE, 1),
+                        "no Latency: every plan costs 0 ms; export with --latency flops|measure");
+    expect_no_cuts(a, 80, 24, 1, "no Latency at 80x24");
+    set_budget(a, "60% recompute,offload"); /* copies take time, reruns none */
+    assert_true(a->bud.on && a->bud.st.offloaded_bytes > 0);
+    assert_true(has(a, 200, 60,
+                    "the graph has no Latency: every rerun costs 0 ms, only copies take time; "
+                    "export with --latency flops|measure"));
+    assert_true(
+        has(a, 80, 24, "no Latency: reruns cost 0 ms; export with --latency flops|measure"));
+    close_app(&f);
+}
+
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
@@ -468,6 +513,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_clear_and_keys),
         cmocka_unit_test(test_host_lane),
         cmocka_unit_test(test_golden_budget),
+        cmocka_unit_test(test_no_latency),
         cmocka_unit_test(test_replay_of_a_plan),
     };
     // clang-format on

@@ -83,6 +83,8 @@ typedef struct svg_sweep {
     double claim_budget;        /* what checkpointing is said to give: this budget */
     double claim_ms;            /* for this extra time, */
     const char *claim;          /* in words ("65% less memory, 15% more time") */
+    const char *warning; /* NULL, or why the claim is not judged ("the graph has no Latency: ...":
+                            every plan costs 0 ms): said under the title, the claim not drawn */
     uint32_t n;
     const svg_sweep_point *pt;
     int64_t bound; /* no plan of allow peaks below it (drawn when above 0) */
@@ -94,7 +96,7 @@ typedef struct svg_sweep {
 } svg_sweep;
 /* Writes the budget against extra time: the curve through the budgets with a plan (one per
  * series), a cross where none, each series' bound as a dashed line (labelled where there is
- * room), Chen's point and the claim's, each labelled, and a legend. */
+ * room), Chen's point and the claim's (not drawn with a warning), each labelled, and a legend. */
 void svg_write_sweep(FILE *f, const svg_sweep *s);
 
 #endif
