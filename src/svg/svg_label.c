@@ -104,7 +104,7 @@ static int clear(const svg_labels *L, const double b[4])
         if (h[0] > b[1] - 1 && h[0] < b[3] + 1 && h[2] > b[0] && h[1] < b[2]) return 0;
     }
     if (L->lo) {
-        int a = (int)floor(b[0]) - L->ml - 1, e = (int)ceil(b[2]) - L->ml + 1;
+        int a = (int)floor(b[0]) - L->ml, e = (int)ceil(b[2]) - L->ml; /* its pixel columns */
         for (int i = a < 0 ? 0 : a; i < e && i < L->w; i++)
             if (L->lo[i] <= b[3] + 1 && L->hi[i] >= b[1] - 1) return 0;
     }
