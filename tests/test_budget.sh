@@ -293,7 +293,8 @@ assert [n["Id"] for n in g["Nodes"]] == list(range(len(g["Nodes"])))
 ' "$TMP/b.json" "$OUT" "$TMP/plan.json"
     # Reruns on the training samples and gen train (with latencies); the paths may hold spaces.
     "$M" gen train -n 600 -o "$TMP/train.json"
-    for c in "$RESNET|80%|recompute" "$TRANSFORMER|92%|recompute" \
+    # (with Latency the transformer fits 92% by reordering alone: 90% needs reruns)
+    for c in "$RESNET|80%|recompute" "$TRANSFORMER|90%|recompute" \
         "$TMP/train.json|60%|recompute"; do
         IFS='|' read -r f1 f2 f3 <<<"$c"
         set -- "$f1" "$f2" "$f3"
@@ -490,7 +491,7 @@ group_samples() {
 import json, sys
 d = json.load(open(sys.argv[1]))
 for k in ("chen_sqrt_n", "cheap_recompute"):
-    assert d[k]["peak"] > 0 and d[k]["reruns"] > 0 and d[k]["extra_ms"] == 0, d[k]
+    assert d[k]["peak"] > 0 and d[k]["reruns"] > 0 and d[k]["extra_ms"] > 0, d[k]
 ' "$TMP/base.json"
     # best at its state limit: at least greedy's plan, replayed
     run "$M" budget "$RESNET" --budget 80% --max-states 2000 --format json

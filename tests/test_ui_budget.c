@@ -5,10 +5,13 @@
  * none); w's explanation of a rerun, its figures recomputed here from the plan graph; bad
  * answers and budgets no plan fits refused with the view as it was; an empty answer or Esc back
  * to the plain view; s, c and o off there; a golden screen at 80x24; a plan that ran, opened
- * from its saved replay with the measured bytes over its steps. */
+ * from its saved replay with the measured bytes over its steps; a graph without Latency said
+ * to cost 0 ms a plan. */
 #include <inttypes.h>
 #include <math.h>
 #include "sched/budget/budget.h"
+#include "sched/budget/budget_bound.h"
+#include "sched/budget/budget_say.h"
 #include "util/units.h"
 #include "uiutil.h"
 
@@ -34,8 +37,10 @@ static void set_budget(app *a, const char *answer)
     app_key(a, K_ENTER);
 }
 
-/* What memtris budget --budget PCT% finds for g, worked out here: the plan's figures. */
-static void expected(const graph *g, double pct, unsigned allow, int64_t *budget, budget_stats *st)
+/* What memtris budget --budget PCT% finds for g, worked out here: the plan's figures and the
+ * least extra time any plan within the budget takes (the bound the gap is judged by). */
+static void expected(const graph *g, double pct, unsigned allow, int64_t *budget, budget_stats *st,
+                     double *lb_ms)
 {
     budget_model bm;
     budget_plan p = {0};
@@ -52,6 +57,10 @@ static void expected(const graph *g, double pct, unsigned allow, int64_t *budget
     assert_true(o.found);
     assert_int_equal(budget_check(&bm, &p, BUDGET_BANDWIDTH, st, err, sizeof err), 0);
     budget_plan_free(&p);
+    budget_bound bb;
+    assert_int_equal(budget_bound_init(&bb, &bm, allow), 0);
+    *lb_ms = budget_bound_ms(&bb, *budget);
+    budget_bound_free(&bb);
     budget_model_free(&bm);
 }
 
@@ -65,7 +74,8 @@ static void test_set_budget(void **state)
     set_budget(a, "80%");
     int64_t budget;
     budget_stats st;
-    expected(f.g, 80, BUDGET_ALLOW_RECOMPUTE, &budget, &st);
+    double lb;
+    expected(f.g, 80, BUDGET_ALLOW_RECOMPUTE, &budget, &st, &lb);
     assert_true(a->bud.on);
     assert_ptr_equal(a->g, a->bud.pg);
     assert_ptr_equal(a->bud.g, f.g);
@@ -86,12 +96,16 @@ static void test_set_budget(void **state)
             assert_non_null(strstr(graph_name(a->g, i), "(rerun)"));
     }
     assert_int_equal(reruns, st.reruns);
-    /* The status bar: "budget 99.0 MiB · extra +0 ms · 79 reruns · optimal" (no extra time:
-     * proven). */
-    char b[32], t[32], want[160];
+    /* The status bar: "budget 99.0 MiB · extra +28.4 ms · 28 reruns · within 309293% of
+     * optimal" (the sample has Latency: the reruns cost time, judged against the bound, as
+     * memtris budget --solver greedy says). */
+    assert_true(st.extra_ms > 0 && lb > 0 && lb < st.extra_ms);
+    assert_false(a->bud.proven);
+    char b[32], t[32], want[200];
     snprintf(want, sizeof want,
-             "budget %s \u00b7 extra +%s \u00b7 %" PRIu64 " reruns \u00b7 optimal",
-             units_bytes(b, sizeof b, budget, 0), units_ms(t, sizeof t, st.extra_ms), st.reruns);
+             "budget %s \u00b7 extra +%s \u00b7 %" PRIu64 " reruns \u00b7 within %d%% of optimal",
+             units_bytes(b, sizeof b, budget, 0), units_ms(t, sizeof t, st.extra_ms), st.reruns,
+             budget_gap_pct((st.extra_ms - lb) / lb));
     assert_true(status_has(a, 200, 60, want));
     assert_string_equal(a->msg[0] ? "said" : "", "said");
     assert_non_null(strstr(a->msg, "(80% of "));
@@ -108,11 +122,14 @@ static void test_status_fields(void **state)
     open_given(&f, SAMPLE, 0);
     app *a = &f.a;
     set_budget(a, "80%");
+    char t[32], x[48];
+    assert_true(a->bud.st.extra_ms > 0); /* the sample has Latency: "extra +28.4 ms" */
+    snprintf(x, sizeof x, "extra +%s", units_ms(t, sizeof t, a->bud.st.extra_ms));
     for (int w = 60; w <= 200; w++) {
         size_t n;
         char *s = render(a, w, 24, 1, 0, &n);
         *strchr(s, '\n') = 0;
-        int has_b = strstr(s, "budget 99.0 MiB") != NULL, has_x = strstr(s, "extra +0 ms") != NULL,
+        int has_b = strstr(s, "budget 99.0 MiB") != NULL, has_x = strstr(s, x) != NULL,
             has_r = strstr(s, " reruns") != NULL, has_g = strstr(s, " optimal") != NULL;
         assert_true(has_b || !strstr(s, "budget"));
         if (has_r) assert_true(has_g);
@@ -303,7 +320,8 @@ static void test_host_lane(void **state)
     set_budget(a, "50% offload");
     int64_t budget;
     budget_stats st;
-    expected(f.g, 50, BUDGET_ALLOW_OFFLOAD, &budget, &st);
+    double lb;
+    expected(f.g, 50, BUDGET_ALLOW_OFFLOAD, &budget, &st, &lb);
     assert_true(a->bud.on);
     assert_int_equal(a->bud.st.offloaded_bytes, st.offloaded_bytes);
     assert_true(a->bud.host_peak > 0);
@@ -448,6 +466,50 @@ static void test_replay_of_a_plan(void **state)
     close_app(&f);
 }
 
+/* A graph without Latency: every rerun costs 0 ms, and the budget view says so: the message
+ * line in budget's words (the terse form at 80 columns), the status bar's extra time marked,
+ * no "optimal" to judge; with offload the words for copies. */
+static void test_no_latency(void **state)
+{
+    (void)state;
+    fixture f;
+    f.g = tu_load_sample(SAMPLE, NULL);
+    free(f.g->latency); /* as exported without --latency */
+    f.g->latency = NULL;
+    assert_false(budget_has_latency(f.g));
+    assert_int_equal(
+        app_init(&f.a, f.g, SAMPLE, policy_find("priority"), policy_find("fifo"), 0, NULL, NULL),
+        0);
+    app *a = &f.a;
+    app_resize(a, 200, 60);
+    set_budget(a, "80%");
+    assert_true(a->bud.on && a->bud.timeless);
+    assert_true(a->bud.st.reruns > 0 && a->bud.st.extra_ms == 0);
+    char want[240];
+    snprintf(want, sizeof want, "+0 ms; w: why; %s",
+             budget_no_latency_words(BUDGET_ALLOW_RECOMPUTE, 0));
+    assert_true(has(a, 200, 60, want));
+    assert_true(has(a, 200, 60,
+                    "the graph has no Latency: every plan costs 0 ms; export with --latency "
+                    "flops|measure"));
+    assert_true(status_has(a, 200, 60, " \u00b7 extra +0 ms (no Latency) \u00b7 "));
+    assert_false(status_has(a, 200, 60, "optimal"));
+    assert_true(has(a, 80, 24,
+                    "no Latency: every plan costs 0 ms; export with --latency "
+                    "flops|measure"));
+    assert_string_equal(budget_no_latency_words(BUDGET_ALLOW_RECOMPUTE, 1),
+                        "no Latency: every plan costs 0 ms; export with --latency flops|measure");
+    expect_no_cuts(a, 80, 24, 1, "no Latency at 80x24");
+    set_budget(a, "60% recompute,offload"); /* copies take time, reruns none */
+    assert_true(a->bud.on && a->bud.st.offloaded_bytes > 0);
+    assert_true(has(a, 200, 60,
+                    "the graph has no Latency: every rerun costs 0 ms, only copies take time; "
+                    "export with --latency flops|measure"));
+    assert_true(
+        has(a, 80, 24, "no Latency: reruns cost 0 ms; export with --latency flops|measure"));
+    close_app(&f);
+}
+
 int main(int argc, char **argv)
 {
     uiu_args(argc, argv);
@@ -461,6 +523,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_clear_and_keys),
         cmocka_unit_test(test_host_lane),
         cmocka_unit_test(test_golden_budget),
+        cmocka_unit_test(test_no_latency),
         cmocka_unit_test(test_replay_of_a_plan),
     };
     // clang-format on

@@ -192,18 +192,7 @@ static void test_two_orders_without_colour(void **state)
 static void labels_apart(const char *svg, uint32_t k)
 {
     double b[16][4];
-    int n = 0;
-    for (const char *p = strstr(svg, "data-box=\""); p; p = strstr(p + 1, "data-box=\"")) {
-        assert_true(n < 16);
-        assert_int_equal(sscanf(p + 10, "%lf %lf %lf %lf", &b[n][0], &b[n][1], &b[n][2], &b[n][3]),
-                         4);
-        for (int j = 0; j < n; j++)
-            if (!(b[n][2] <= b[j][0] || b[n][0] >= b[j][2] || b[n][3] <= b[j][1] ||
-                  b[n][1] >= b[j][3]))
-                fail_msg("step %u: label %d over label %d", k, n, j);
-        n++;
-    }
-    assert_true(n >= 2); /* a peak's and the cursor's at least */
+    assert_true(svg_label_boxes(svg, b, 16, k) >= 2); /* a peak's and the cursor's at least */
 }
 
 /* e in compare mode: one SVG with both curves, both names in the title and
@@ -222,12 +211,7 @@ static void test_export_compare(void **state)
     snprintf(path, sizeof path, "%s/slide.svg", dir);
     uint32_t n = f.g->n;
     for (uint32_t k = 0; k <= n; k++) {
-        app_jump(a, k);
-        unlink(path);
-        assert_int_equal(app_export_svg(a, path), 0);
-        size_t len;
-        char *svg = slurp(path, &len);
-        assert_non_null(svg);
+        char *svg = export_at(a, k, path);
         assert_non_null(strstr(svg, "policy priority vs fifo"));
         assert_non_null(strstr(svg, "class=\"curve\""));
         assert_non_null(strstr(svg, "class=\"curve2\""));

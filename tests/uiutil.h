@@ -301,6 +301,36 @@ UIU_HELPER int status_has(app *a, int w, int h, const char *text)
     return found;
 }
 
+/* e's export of a at step k into path, read back (the caller frees it). */
+UIU_HELPER char *export_at(app *a, uint32_t k, const char *path)
+{
+    app_jump(a, k);
+    unlink(path);
+    assert_int_equal(app_export_svg(a, path), 0);
+    size_t len;
+    char *svg = slurp(path, &len);
+    assert_non_null(svg);
+    return svg;
+}
+
+/* An SVG's label boxes (data-box: x0 y0 x1 y1) into b (room for cap), pairwise apart (k: the
+ * step, for the message). Returns how many. */
+UIU_HELPER int svg_label_boxes(const char *svg, double (*b)[4], int cap, uint32_t k)
+{
+    int n = 0;
+    for (const char *p = strstr(svg, "data-box=\""); p; p = strstr(p + 1, "data-box=\"")) {
+        assert_true(n < cap);
+        assert_int_equal(sscanf(p + 10, "%lf %lf %lf %lf", &b[n][0], &b[n][1], &b[n][2], &b[n][3]),
+                         4);
+        for (int j = 0; j < n; j++)
+            if (!(b[n][2] <= b[j][0] || b[n][0] >= b[j][2] || b[n][3] <= b[j][1] ||
+                  b[n][1] >= b[j][3]))
+                fail_msg("step %u: label %d over label %d", k, n, j);
+        n++;
+    }
+    return n;
+}
+
 UIU_HELPER void nap(void)
 {
     struct timespec ts = {0, 2 * 1000 * 1000};

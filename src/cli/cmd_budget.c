@@ -88,7 +88,9 @@ static const char help_model[] =
     "would pass the budget-free peak keeps its outputs: never above that peak),\n"
     "and recomputing every cheap op (the forward's pointwise ops and\n"
     "views make their outputs again in the backward, the others keep theirs).\n"
-    "JSON: {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\": {\"peak\",\n"
+    "JSON: {\"budget\", \"budget_free_peak\", \"solver\", \"latency\" (a compute node\n"
+    "       takes time), \"warning\" (without: \"the graph has no Latency: ...\") or\n"
+    "       null, \"chen_sqrt_n\": {\"peak\",\n"
     "       \"extra_ms\", \"reruns\"} or null, \"cheap_recompute\" (the same),\n"
     "       \"feasible\", \"peak\",\n"
     "       \"extra_ms\", \"reruns\", \"offloaded_bytes\", \"rng_states\",\n"
@@ -99,12 +101,14 @@ static const char help_model[] =
     "       \"events\": [[\"run\", Id] | [\"free\", BufId] | [\"offload\", BufId] |\n"
     "       [\"fetch\", BufId] | [\"host\", BufId] (starts on the host), ...],\n"
     "       \"memory\": [bytes after each event]}; without a plan\n"
-    "       {\"budget\", \"budget_free_peak\", \"solver\", \"chen_sqrt_n\",\n"
+    "       {\"budget\", \"budget_free_peak\", \"solver\", \"latency\", \"warning\",\n"
+    "       \"chen_sqrt_n\",\n"
     "       \"cheap_recompute\", \"feasible\": false,\n"
     "       \"proven_infeasible\", \"least_budget\" (null unless known),\n"
     "       \"least_budget_bound\", \"least_budget_fill\": {\"at\": Id, \"bytes\":\n"
     "       {CATEGORY: bytes, ...}} (what fills it) or null, \"why\"}.\n"
-    "Sweep JSON: {\"source\", \"budget_free_peak\", \"step_ms\", \"solver\", \"allow\",\n"
+    "Sweep JSON: {\"source\", \"budget_free_peak\", \"step_ms\", \"solver\", \"latency\",\n"
+    "       \"warning\" (as above), \"allow\",\n"
     "       \"least_budget_bound\", \"least_plan_budget\" (null: none found),\n"
     "       \"points\": [{\"budget\", \"feasible\",\n"
     "       \"solver_found\", \"plan_budget\", \"peak\", \"extra_ms\", \"reruns\",\n"
@@ -113,7 +117,8 @@ static const char help_model[] =
     "       \"least_budget_bound\", \"least_plan_budget\", \"points\"} (the second\n"
     "       series at the same budgets; null with --allow), \"chen_sqrt_n\",\n"
     "       \"seed_claim\": {\"budget\",\n"
-    "       \"extra_ms\", \"says\"}}.\n"
+    "       \"extra_ms\", \"says\", \"judged\" (false without Latency: at 0 ms every\n"
+    "       plan would meet it)}}.\n"
 
     "\"proven optimal\" only when no plan takes less extra time (exact's search\n"
     "ended, the plan meets the lower bound, which holds for any order, or the\n"
@@ -238,6 +243,7 @@ static void print_text(const budget_job *j)
                r->st.rng_states == 1 ? "its" : "their",
                units_bytes(a, sizeof a, r->st.rng_bytes, 0));
     print_proof(r);
+    if (!budget_has_latency(j->g)) printf("%s\n", budget_no_latency_words(j->rq.allow, 0));
     if (j->rq.solver == &budget_solver_chain && r->out.found) printf("chain: %s\n", r->out.why);
     if (r->chen)
         printf("beside: Chen's sqrt(n) checkpointing peaks at %s with %" PRIu64 " reruns, %s "
@@ -273,6 +279,11 @@ static void json_head(jw *w, const budget_job *j)
     jw_kint(w, "budget", r->budget);
     jw_kint(w, "budget_free_peak", r->free_peak);
     jw_kstring(w, "solver", j->rq.solver->name);
+    int timed = budget_has_latency(j->g);
+    jw_kbool(w, "latency", timed);
+    jw_key(w, "warning");
+    if (timed) jw_null(w);
+    else jw_string(w, budget_no_latency_words(j->rq.allow, 0));
     json_baseline(w, "chen_sqrt_n", r->chen, &r->chen_st);
     json_baseline(w, "cheap_recompute", r->cheap, &r->cheap_st);
 }

@@ -14,6 +14,7 @@
 #include "cli_sigint.h"
 #include "cli_time.h"
 #include "defaults.h"
+#include "sched/budget/budget_say.h"
 #include "sched/whatif/whatif.h"
 #include "util/units.h"
 #include "util/utf8.h"
@@ -54,7 +55,8 @@ static const char help[] =
     "  -h, --help          show this help and exit\n"
     "\n"
     "JSON: {\"source\", \"policy\", \"k\", \"checkpoint_pct\", \"solver\",\n"
-    "       \"has_categories\", \"has_phases\", \"has_latency\", \"rows\": [{\"name\",\n"
+    "       \"has_categories\", \"has_phases\", \"has_latency\", \"warning\" (without\n"
+    "       Latency: \"the graph has no Latency: ...\"; else null), \"rows\": [{\"name\",\n"
     "       \"peak\", \"saving_pct\", \"time_ms\", \"time_change_pct\" (null when not\n"
     "       known), \"budget\", \"extra_ms\", \"reruns\" (checkpointing rows),\n"
     "       \"fused\", \"why\" (a row without a peak), \"claim\": {\"memory_saving_pct\",\n"
@@ -159,7 +161,8 @@ static void print_text(const whatif_job *j)
            j->k, j->k, j->k);
     printf("fusion: elementwise ops (graphkit's --inplace list) folded into the compute node\n"
            "  just before them, their input buffer gone, latencies summed\n");
-    if (!r->has_latency) printf("time: the graph has no Latency\n");
+    if (!r->has_latency) /* the words budget and its sweep say */
+        printf("time: %s\n", budget_no_latency_words(BUDGET_ALLOW_RECOMPUTE, 0));
     printf("claimed: a published table for BERT (memory saved, training speed-up)\n");
 }
 
@@ -215,6 +218,9 @@ static void print_json(const whatif_job *j)
     jw_kbool(&w, "has_categories", j->r.has_categories);
     jw_kbool(&w, "has_phases", j->r.has_phases);
     jw_kbool(&w, "has_latency", j->r.has_latency);
+    jw_key(&w, "warning");
+    if (j->r.has_latency) jw_null(&w);
+    else jw_string(&w, budget_no_latency_words(BUDGET_ALLOW_RECOMPUTE, 0));
     jw_key(&w, "rows");
     jw_array(&w);
     for (int i = 0; i < WHATIF_NROWS; i++) json_row(&w, j, i);

@@ -27,6 +27,11 @@ typedef struct svg_plan {
     const char *policy2;      /* its name */
     const char *const *notes; /* lines under the picture (the TUI's why list), or NULL */
     uint32_t nnotes;
+    /* A training step as the TUI shows it (0: none of these): */
+    int stacked;       /* the curve stacked by Category (g's tags), a legend of them under it */
+    int64_t measured;  /* > 0: the measured peak, a line across the curve */
+    uint32_t backward; /* > 0: the step of the first backward node, a line "backward" */
+    int64_t budget;    /* > 0: the budget view's budget, a line across the curve */
 } svg_plan;
 
 /* Writes the picture: a title (graph, policy, placer, arena, lower bound),
@@ -35,9 +40,10 @@ typedef struct svg_plan {
  * high-water mark as a line; with has_cursor, a line at the cursor's step
  * labelled with its live bytes, and the title says the step; with r2, the
  * other policy's curve dashed beside the first, both named in a legend and
- * in the title, each peak labelled; labels never overlap (one that finds
- * no free place is left out); notes, one text line each under it. Returns 0, or -1 with a message
- * in err (out of memory); write errors are left to the caller (ferror, fclose). */
+ * in the title, each peak labelled; a training step's stacked categories, measured line,
+ * backward mark and budget line; labels never overlap one another, a line or the curve (one
+ * that finds no free place is left out); notes, one text line each under it. Returns 0, or -1 with
+ * a message in err (out of memory); write errors are left to the caller (ferror, fclose). */
 int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap);
 
 /* Writes s as XML text or attribute value: & < > " ' as entities, control
@@ -83,6 +89,8 @@ typedef struct svg_sweep {
     double claim_budget;        /* what checkpointing is said to give: this budget */
     double claim_ms;            /* for this extra time, */
     const char *claim;          /* in words ("65% less memory, 15% more time") */
+    const char *warning; /* NULL, or why the claim is not judged ("the graph has no Latency: ...":
+                            every plan costs 0 ms): said under the title, the claim not drawn */
     uint32_t n;
     const svg_sweep_point *pt;
     int64_t bound; /* no plan of allow peaks below it (drawn when above 0) */
@@ -94,7 +102,7 @@ typedef struct svg_sweep {
 } svg_sweep;
 /* Writes the budget against extra time: the curve through the budgets with a plan (one per
  * series), a cross where none, each series' bound as a dashed line (labelled where there is
- * room), Chen's point and the claim's, each labelled, and a legend. */
+ * room), Chen's point and the claim's (not drawn with a warning), each labelled, and a legend. */
 void svg_write_sweep(FILE *f, const svg_sweep *s);
 
 #endif

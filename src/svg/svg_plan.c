@@ -3,17 +3,17 @@
  * per pixel column, buffers past SVG_MAX_RECTS counted in a note. Exports
  * svg_write_plan. */
 #include "svg.h"
-#include "util/utf8.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "svg_internal.h"
 #include "util/optimal.h"
 #include "util/units.h"
 
 /* Layout, in pixels: the curve panel [CT, CT+CH) above the chart [AT, AT+AH),
  * both over the same step axis from ML to W-MR. */
 enum {
-    W = 960,
+    W = SVG_PLAN_W,
     ML = 96,
     MR = 28,
     PW = W - ML - MR,
@@ -250,64 +250,24 @@ static void write_head(FILE *f, const svg_plan *p, const plan_draw *d, int h)
             units_bytes(a3, sizeof a3, pl->align, 0));
 }
 
-/* The labels placed so far, none over another. */
-typedef struct labels {
-    double box[8][4]; /* x0, y0, x1, y1 */
-    int n;
-} labels;
-
-/* Writes text at (x, y) (anchored at its end when end) in colour col, at the
- * first of y, y + 16, y - 16, y + 32, y - 32 ... (kept in [lo, hi]) where its
- * box meets no label placed before; none: it is left out (returns 0). Its box
- * (12-pixel text, 7 pixels a character at most) is in data-box. */
-static int put_label(FILE *f, labels *L, double x, double y, int end, const char *col,
-                     const char *text, double lo, double hi)
-{
-    double w = 7.0 * (double)utf8_count(text), x0 = end ? x - w : x, x1 = x0 + w;
-    if (x0 < 2) {
-        x0 = 2;
-        x1 = x0 + w;
-    }
-    if (x1 > W - 2) {
-        x1 = W - 2;
-        x0 = x1 - w;
-    }
-    for (int i = 0; i < 16 && L->n < 8; i++) {
-        double yy = y + (i + 1) / 2 * 16 * (i % 2 ? 1 : -1), y0 = yy - 11, y1 = yy + 3;
-        if (y0 < lo || y1 > hi) continue;
-        int free_ = 1;
-        for (int j = 0; j < L->n && free_; j++)
-            free_ = x1 <= L->box[j][0] || x0 >= L->box[j][2] || y1 <= L->box[j][1] ||
-                    y0 >= L->box[j][3];
-        if (!free_) continue;
-        fprintf(f,
-                "<text class=\"label\" data-box=\"%.1f %.1f %.1f %.1f\" x=\"%.1f\" y=\"%.1f\" "
-                "font-size=\"12\" fill=\"%s\"" HALO ">",
-                x0, y0, x1, y1, x0, yy, col);
-        svg_escape(f, text);
-        fprintf(f, "</text>\n");
-        double *bx = L->box[L->n++];
-        bx[0] = x0;
-        bx[1] = y0;
-        bx[2] = x1;
-        bx[3] = y1;
-        return 1;
-    }
-    return 0;
-}
-
-/* One run's curve, folded per pixel column: filled (the first) or dashed. */
-static void curve_path(FILE *f, const run *r, plan_draw *d, const axis *ac, int dashed)
+/* One run's curve, folded per pixel column: filled (mode 0: the first), dashed (1: compare
+ * mode's other) or its outline alone (2: over the bands of a stacked curve). */
+static void curve_path(FILE *f, const run *r, plan_draw *d, const axis *ac, int mode)
 {
     uint32_t ncol = columns(r->memory, d->n, d->col, d->col_end);
     if (!ncol) return;
-    fprintf(f, "<path class=\"%s\" d=\"M%d,%d", dashed ? "curve2" : "curve", ML, CT + CH);
+    fprintf(f, "<path class=\"%s\" d=\"M%d,%d", mode == 1 ? "curve2" : "curve", ML, CT + CH);
     for (uint32_t c = 0; c < ncol; c++)
         fprintf(f, "V%.1fH%.1f", CT + CH - (double)d->col[c] / ac->max * CH,
                 xs(d->col_end[c], d->n));
-    if (dashed)
+    if (mode == 1)
         fprintf(f, "\" fill=\"none\" stroke=\"#e15759\" stroke-width=\"1.6\" "
                    "stroke-dasharray=\"5,3\"/>\n");
+    else if (mode == 2)
+        fprintf(f,
+                "V%dZ\" fill=\"none\" stroke=\"#2f5f8f\" stroke-width=\"1.2\" "
+                "stroke-linejoin=\"round\"/>\n",
+                CT + CH);
     else
         fprintf(f,
                 "V%dZ\" fill=\"#4e79a7\" fill-opacity=\"0.25\" stroke=\"#2f5f8f\" "
@@ -316,7 +276,7 @@ static void curve_path(FILE *f, const run *r, plan_draw *d, const axis *ac, int 
 }
 
 /* A run's peak: a dot and its label (named by policy in compare mode). */
-static void peak_mark(FILE *f, labels *L, const run *r, uint32_t n, const axis *ac,
+static void peak_mark(FILE *f, svg_labels *L, const run *r, uint32_t n, const axis *ac,
                       const char *name, const char *col)
 {
     if (!r->peak_step) return;
@@ -327,25 +287,74 @@ static void peak_mark(FILE *f, labels *L, const run *r, uint32_t n, const axis *
     fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", px, py, col);
     snprintf(t, sizeof t, "%s%speak %s at step %u", name ? name : "", name ? " " : "",
              units_bytes(a1, sizeof a1, r->peak, 0), r->peak_step);
-    put_label(f, L, right ? px - 8 : px + 8, py - 4, right, col, t, CT - 6, CT + CH);
+    svg_label(f, L, px, 8, py - 4, right, 9, col, "label", t, CT - 24, CT + CH);
 }
 
-/* The memory curve: live bytes after each step, folded per pixel column,
- * its peak, the TUI's cursor; in compare mode the other policy's dashed,
- * a legend naming both. */
-static void write_curve(FILE *f, const svg_plan *p, plan_draw *d)
+/* The lines through the picture (the peak's and the cursor's down both panels, the
+ * backward's down the curve's): where they are, for the labels to keep off. */
+static void vertical_lines(const svg_plan *p, const plan_draw *d, svg_labels *L)
+{
+    uint32_t n = d->n;
+    if (d->r->peak_step) {
+        uint32_t ps = d->r->peak_step - 1;
+        svg_labels_line(L, 1, (xs(ps, n) + xs(ps + 1, n)) / 2, CT, AB);
+    }
+    if (p->has_cursor && p->cursor <= n) svg_labels_line(L, 1, xs(p->cursor, n), CT, AB);
+    if (p->backward && p->backward <= n) svg_labels_line(L, 1, xs(p->backward - 1, n), CT, CT + CH);
+}
+
+/* A line across the curve at bytes v (class cls, colour col, dashes dash), labelled
+ * "word X" above its right end, else its left end. */
+static void across(FILE *f, svg_labels *L, const svg_strip *st, int64_t v, const char *cls,
+                   const char *col, const char *dash, const char *word)
+{
+    char a1[32], t[96], lc[48];
+    double y = svg_strip_y(st, (double)v);
+    fprintf(f,
+            "<line class=\"%s\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+            "stroke-width=\"1.6\" stroke-dasharray=\"%s\"/>\n",
+            cls, ML, y, W - MR, y, col, dash);
+    snprintf(t, sizeof t, "%s %s", word, units_bytes(a1, sizeof a1, v, 0));
+    snprintf(lc, sizeof lc, "label %s-label", cls);
+    if (!svg_label(f, L, W - MR, 4, y - 4, 1, 2, col, lc, t, CT - 24, CT + CH))
+        svg_label(f, L, ML, 4, y - 4, 0, 2, col, lc, t, CT - 24, CT + CH);
+}
+
+/* The memory curve: live bytes after each step, folded per pixel column (stacked by Category
+ * with p->stacked), its peak, the TUI's cursor; in compare mode the other policy's dashed, a
+ * legend naming both; the measured peak, the budget and the backward's first step as lines.
+ * Labels go where no line crosses them. 0, or -1 out of memory. */
+static int write_curve(FILE *f, const svg_plan *p, plan_draw *d, svg_labels *L)
 {
     const run *r = d->r, *r2 = p->r2;
     uint32_t n = d->n;
     char a1[32], t[160];
-    labels L = {.n = 0};
-    axis ac = byte_axis(r2 && r2->peak > d->lb ? r2->peak : d->lb, 1.15);
+    int64_t top = r2 && r2->peak > d->lb ? r2->peak : d->lb;
+    if (p->measured > top) top = p->measured;
+    if (p->budget > top) top = p->budget;
+    axis ac = byte_axis(top, 1.15);
+    svg_strip st = {ML, PW, CT, CH, n, ac.max};
+    svg_labels_curve(L, &st, r);
+    if (r2) svg_labels_curve(L, &st, r2);
+    vertical_lines(p, d, L);
+    if (p->measured > 0) svg_labels_line(L, 0, svg_strip_y(&st, (double)p->measured), ML, W - MR);
+    if (p->budget > 0) svg_labels_line(L, 0, svg_strip_y(&st, (double)p->budget), ML, W - MR);
+    const char *head =
+        p->stacked ? "live memory after each step, by category" : "live memory after each step";
     fprintf(f,
-            "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\" fill=\"#333333\">live "
-            "memory after each step</text>\n",
-            ML, CT - 10);
+            "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\" "
+            "fill=\"#333333\">%s</text>\n",
+            ML, CT - 10, head);
+    L->box[L->n][0] = ML; /* the labels may go over the panel, beside its head */
+    L->box[L->n][1] = CT - 24;
+    L->box[L->n][2] = ML + 7.5 * (double)strlen(head);
+    L->box[L->n++][3] = CT - 4;
     draw_byte_axis(f, &ac, CT, CH, "live bytes");
-    curve_path(f, r, d, &ac, 0);
+    if (p->stacked) {
+        if (svg_stack(f, &st, d->g, r)) return -1;
+        curve_path(f, r, d, &ac, 2);
+        svg_stack_legend(f, d->g, r, ML, CT + CH + 17);
+    } else curve_path(f, r, d, &ac, 0);
     if (r2) { /* the legend, right-aligned over the panel: "— priority  - - fifo" */
         int x = W - MR - 7 * (int)(strlen(p->policy) + strlen(p->policy2)) - 90;
         fprintf(f,
@@ -361,10 +370,10 @@ static void write_curve(FILE *f, const svg_plan *p, plan_draw *d)
                 x, CT - 14, x + 22, CT - 14, x + 27, CT - 10);
         svg_escape(f, p->policy2);
         fprintf(f, "</text></g>\n");
-        L.box[L.n][0] = ML + 180; /* the title and legend's row */
-        L.box[L.n][1] = CT - 24;
-        L.box[L.n][2] = W - MR;
-        L.box[L.n++][3] = CT - 4;
+        L->box[L->n][0] = ML + 180; /* the title and legend's row */
+        L->box[L->n][1] = CT - 24;
+        L->box[L->n][2] = W - MR;
+        L->box[L->n++][3] = CT - 4;
         curve_path(f, r2, d, &ac, 1);
     }
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n", ML, CT + CH,
@@ -373,21 +382,28 @@ static void write_curve(FILE *f, const svg_plan *p, plan_draw *d)
         uint32_t ps = r->peak_step - 1;
         double px = (xs(ps, n) + xs(ps + 1, n)) / 2;
         fprintf(f,
-                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b2182b\" "
-                "stroke-width=\"0.8\" stroke-dasharray=\"3,3\"/>\n",
+                "<line class=\"peak\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+                "stroke=\"#b2182b\" stroke-width=\"0.8\" stroke-dasharray=\"3,3\"/>\n",
                 px, CT, px, AB);
     }
-    peak_mark(f, &L, r, n, &ac, r2 ? p->policy : NULL, "#b2182b");
-    if (r2) peak_mark(f, &L, r2, n, &ac, p->policy2, "#e15759");
+    double bx = p->backward && p->backward <= n ? xs(p->backward - 1, n) : -1;
+    if (bx >= 0)
+        fprintf(f,
+                "<line class=\"backward\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+                "stroke=\"#666666\" stroke-width=\"1\" stroke-dasharray=\"1,3\"/>\n",
+                bx, CT, bx, CT + CH);
+    if (p->has_cursor && p->cursor <= n)
+        fprintf(f,
+                "<line class=\"cursor\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+                "stroke=\"#1a9850\" stroke-width=\"1.4\"/>\n",
+                xs(p->cursor, n), CT, xs(p->cursor, n), AB);
+    peak_mark(f, L, r, n, &ac, r2 ? p->policy : NULL, "#b2182b");
+    if (r2) peak_mark(f, L, r2, n, &ac, p->policy2, "#e15759");
     if (p->has_cursor && p->cursor <= n) {
         /* The TUI's cursor: step k's state ends at x(k); its live bytes. */
         uint32_t k = p->cursor;
         double x = xs(k, n);
         int64_t live = k ? r->memory[k - 1] : 0;
-        fprintf(f,
-                "<line class=\"cursor\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-                "stroke=\"#1a9850\" stroke-width=\"1.4\"/>\n",
-                x, CT, x, AB);
         snprintf(t, sizeof t, "step %u: %s live", k,
                  units_bytes(a1, sizeof a1, live > 0 ? live : 0, 0));
         if (r2 && r2->n == n) { /* both sides' live bytes, named */
@@ -396,9 +412,15 @@ static void write_curve(FILE *f, const svg_plan *p, plan_draw *d)
             snprintf(t, sizeof t, "step %u: %s %s, %s %s live", k, p->policy, a1, p->policy2,
                      units_bytes(a2, sizeof a2, l2 > 0 ? l2 : 0, 0));
         }
-        put_label(f, &L, x > ML + PW * 0.7 ? x - 6 : x + 6, CT + 12, x > ML + PW * 0.7, "#1a9850",
-                  t, CT - 6, CT + CH);
+        svg_label(f, L, x, 6, CT + 12, x > ML + PW * 0.7, 9, "#1a9850", "label", t, CT - 24,
+                  CT + CH);
     }
+    if (p->measured > 0) across(f, L, &st, p->measured, "measured", "#8c2d04", "8,3", "measured");
+    if (p->budget > 0) across(f, L, &st, p->budget, "budget", "#e08214", "4,3", "budget");
+    if (bx >= 0)
+        svg_label(f, L, bx, 4, CT + 12, 0, 9, "#555555", "label backward-label", "\u25b8backward",
+                  CT - 24, CT + CH);
+    return 0;
 }
 
 /* The lifetime x address chart's rectangles, one per buffer drawn. */
@@ -449,12 +471,13 @@ static void write_buffers(FILE *f, const plan_draw *d, const axis *aa)
     fprintf(f, "</g>\n");
 }
 
-/* The arena's high-water mark over the steps, and the lower bound. */
-static void write_hwm(FILE *f, plan_draw *d, const axis *aa)
+/* The arena's high-water mark over the steps, and the lower bound, each labelled where no
+ * line crosses it (L: the lines down the chart). */
+static void write_hwm(FILE *f, plan_draw *d, const axis *aa, svg_labels *L)
 {
     const placement *pl = d->pl;
     uint32_t n = d->n;
-    char a1[32];
+    char a1[32], t[96];
     uint32_t ncol = columns(pl->hwm, n, d->col, d->col_end);
     if (ncol) {
         fprintf(f, "<path d=\"M%d,%.1f", ML, AB - (double)d->col[0] / aa->max * AH);
@@ -468,15 +491,13 @@ static void write_hwm(FILE *f, plan_draw *d, const axis *aa)
         "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b2182b\" stroke-width=\"1\" "
         "stroke-dasharray=\"6,4\"/>\n",
         ML, yl, W - MR, yl);
-    fprintf(f,
-            "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#222222\" text-anchor=\"end\"" HALO
-            ">arena %s "
-            "(high-water mark)</text>\n",
-            W - MR - 4, ya - 5, units_bytes(a1, sizeof a1, d->arena, 0));
-    fprintf(f,
-            "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#b2182b\"" HALO
-            ">lower bound %s</text>\n",
-            ML + 4, yl - 5, units_bytes(a1, sizeof a1, d->lb, 0));
+    svg_labels_line(L, 0, yl, ML, W - MR);
+    snprintf(t, sizeof t, "arena %s (high-water mark)", units_bytes(a1, sizeof a1, d->arena, 0));
+    if (!svg_label(f, L, W - MR, 4, ya - 5, 1, 1, "#222222", "label", t, AT - 24, AB))
+        svg_label(f, L, ML, 4, ya - 5, 0, 1, "#222222", "label", t, AT - 24, AB);
+    snprintf(t, sizeof t, "lower bound %s", units_bytes(a1, sizeof a1, d->lb, 0));
+    if (!svg_label(f, L, ML, 4, yl - 5, 0, 2, "#b2182b", "label", t, AT - 24, AB))
+        svg_label(f, L, W - MR, 4, yl - 5, 1, 2, "#b2182b", "label", t, AT - 24, AB);
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n", ML, AB,
             W - MR, AB);
 }
@@ -567,7 +588,14 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
     d.arena = d.pl->arena;
     int foot = AB + 76 + (d.ndraw < d.nvis ? 32 : 0);
     write_head(f, p, &d, foot + (p->nnotes ? 8 + 16 * (int)p->nnotes : 0));
-    write_curve(f, p, &d);
+    svg_labels L, LC; /* the curve's labels, the chart's */
+    if (svg_labels_init(&L, ML, PW) || svg_labels_init(&LC, 0, 0) || write_curve(f, p, &d, &L)) {
+        svg_labels_free(&L);
+        snprintf(err, errcap, "out of memory drawing %u buffers", g->nbufs);
+        plan_draw_free(&d);
+        return -1;
+    }
+    vertical_lines(p, &d, &LC);
 
     /* The lifetime x address chart. */
     axis aa = byte_axis(d.arena, 1.08);
@@ -579,11 +607,12 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
     draw_byte_axis(f, &aa, AT, AH, "address in the arena");
     if (d.ndraw < d.nvis && draw_merged(f, g, d.pl, &d.lt, d.drawn, n, aa.max)) {
         snprintf(err, errcap, "out of memory drawing %u buffers", g->nbufs);
+        svg_labels_free(&L);
         plan_draw_free(&d);
         return -1;
     }
     write_buffers(f, &d, &aa);
-    write_hwm(f, &d, &aa);
+    write_hwm(f, &d, &aa, &LC);
     write_step_axis(f, n);
     write_legend(f, &d);
     for (uint32_t i = 0; i < p->nnotes; i++) { /* the TUI's why list */
@@ -593,6 +622,7 @@ int svg_write_plan(FILE *f, const svg_plan *p, char *err, size_t errcap)
         fprintf(f, "</text>\n");
     }
     fprintf(f, "</svg>\n");
+    svg_labels_free(&L);
     plan_draw_free(&d);
     return 0;
 }

@@ -9,7 +9,7 @@
 #include "svg_internal.h"
 #include "util/units.h"
 
-enum { PW_ = 640, PH_ = 400, L_ = 96, R_ = 320, T_ = 80, B_ = 64 };
+enum { PW_ = 640, PH_ = 400, L_ = 96, R_ = 320, T_ = 96, B_ = 64 }; /* T_: room for a warning */
 
 /* The grid: bytes below, percentages of the budget-free peak above, ms on the left. */
 static void axes(FILE *f, const svg_sweep *s, const svg_frame *fr, double xstep, double unit,
@@ -81,16 +81,19 @@ static void bound(FILE *f, const svg_sweep *s, const svg_frame *fr, int i)
     fprintf(f, "no plan below</text>\n");
 }
 
-/* The two marks, each labelled beside it: Chen's sqrt(n) and the claim. */
+/* The two marks, each labelled beside it: Chen's sqrt(n) and the claim (not with a warning:
+ * at 0 ms every plan would seem to meet it). */
 static void marks(FILE *f, const svg_sweep *s, const svg_frame *fr)
 {
-    double cx = svg_fx(fr, s->claim_budget), cy = svg_fy(fr, s->claim_ms);
-    fprintf(f,
-            "<rect class=\"claim\" x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" "
-            "fill=\"#59a14f\"/>\n<text class=\"mark\" x=\"%.1f\" y=\"%.1f\">",
-            cx - 5, cy - 5, cx + 9, cy - 8);
-    svg_escape(f, s->claim);
-    fprintf(f, "</text>\n");
+    double cx = svg_fx(fr, s->claim_budget), cy = s->warning ? -100 : svg_fy(fr, s->claim_ms);
+    if (!s->warning) {
+        fprintf(f,
+                "<rect class=\"claim\" x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" "
+                "fill=\"#59a14f\"/>\n<text class=\"mark\" x=\"%.1f\" y=\"%.1f\">",
+                cx - 5, cy - 5, cx + 9, cy - 8);
+        svg_escape(f, s->claim);
+        fprintf(f, "</text>\n");
+    }
     if (!s->chen) return;
     double x = svg_fx(fr, (double)s->chen_peak), y = svg_fy(fr, s->chen_ms);
     double ly = fabs(y - (cy - 8)) < 16 && fabs(x - cx) < 220 ? y + 20 : y - 8;
@@ -137,12 +140,16 @@ static void legend(FILE *f, const svg_sweep *s)
             "<text class=\"legend\" x=\"%d\" y=\"%d\">no plan found</text>\n"
             "<path d=\"M%d %dl7 7l-7 7l-7 -7z\" fill=\"#e15759\"/>"
             "<text class=\"legend\" x=\"%d\" y=\"%d\">Chen&#39;s sqrt(n)%s</text>\n"
-            "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#59a14f\"/>"
+            "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
             "<text class=\"legend\" x=\"%d\" y=\"%d\">claim: ",
             x + 4, y + 14, x + 22, y + 22, x + 8, y + 34, x + 22, y + 46,
-            s->chen ? "" : ": no plan", x + 3, y + 60, x + 22, y + 70);
+            s->chen ? "" : ": no plan", x + 3, y + 60, s->warning ? "#bbbbbb" : "#59a14f", x + 22,
+            y + 70);
     svg_escape(f, s->claim);
     fprintf(f, "</text>\n");
+    if (s->warning) /* the claim's time is 15% of 0 ms: every plan would meet it */
+        fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">not judged: no Latency</text>\n",
+                x + 22, y + 86);
 }
 
 void svg_write_sweep(FILE *f, const svg_sweep *s)
@@ -176,6 +183,11 @@ void svg_write_sweep(FILE *f, const svg_sweep *s)
     char a[32];
     svg_escape(f, units_ms(a, sizeof a, s->step_ms));
     fprintf(f, "</text>\n");
+    if (s->warning) {
+        fprintf(f, "<text class=\"warning\" x=\"%d\" y=\"70\" fill=\"#e15759\">", L_);
+        svg_escape(f, s->warning);
+        fprintf(f, "</text>\n");
+    }
     axes(f, s, &fr, xstep, unit, uname, ystep);
     for (int i = 0; i < (s->pt2 ? 2 : 1); i++) bound(f, s, &fr, i);
     for (int i = s->pt2 ? 1 : 0; i >= 0; i--) curve(f, s, &fr, i);

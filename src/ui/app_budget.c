@@ -10,6 +10,7 @@
 #include "defaults.h"
 #include "sched/budget/budget_arg.h"
 #include "sched/budget/budget_fit.h"
+#include "sched/budget/budget_say.h"
 #include "util/units.h"
 #include "util/utf8.h"
 
@@ -65,6 +66,7 @@ static int fit(app_budget *b, int64_t bytes, const solve_ctx *c, budget_result *
     b->st = res->st;
     b->lb_ms = res->proof.lower_bound_ms;
     b->proven = res->proof.proven || res->st.extra_ms <= 0;
+    b->timeless = !budget_has_latency(b->g);
     b->free_peak = res->free_peak;
     b->order_peak = res->order_peak;
     b->as_is = !r && res->found && res->budget >= res->order_peak;

@@ -25,6 +25,7 @@ typedef struct app_budget {
     budget_stats st;   /* the plan's figures, from budget_check */
     double lb_ms;      /* every plan within the budget takes at least this much extra time */
     int proven;        /* none takes less than the plan (lb_ms meets st.extra_ms) */
+    int timeless;      /* no compute node of g takes time: every rerun costs 0 ms */
     graph *pg;         /* the plan as a graph (budget_plan_graph) */
     budget_graph_map map;
     int64_t *host;     /* [pg->n + 1]: bytes on the host after t steps (app_budget_host) */

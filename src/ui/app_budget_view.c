@@ -10,6 +10,7 @@
 #include <string.h>
 #include "app_internal.h"
 #include "keys.h"
+#include "sched/budget/budget_say.h"
 #include "util/units.h"
 
 #define BUDGET_PROMPT 'm' /* the prompt's kind: the key that opens it */
@@ -48,7 +49,9 @@ static void clear(app *a)
 }
 
 /* What a budget set says: "budget 60.0 MiB (60% of 100.0 MiB): peak 59.9 MiB, 79 reruns,
- * +12.3 ms; w: why" (the bytes offloaded too where offload is allowed). */
+ * +12.3 ms; w: why" (the bytes offloaded too where offload is allowed); on a graph without
+ * Latency, then what that means (budget_no_latency_words), and that alone where the line is
+ * narrower. */
 static void say(app *a)
 {
     const app_budget *b = &a->bud;
@@ -75,6 +78,11 @@ static void say(app *a)
     snprintf(a->msg, sizeof a->msg, "budget %s%s: peak %s, %llu rerun%s%s, +%s; w: why", x, pc,
              units_bytes(z, sizeof z, b->st.peak, 0), (unsigned long long)b->st.reruns,
              b->st.reruns == 1 ? "" : "s", off, units_ms(t, sizeof t, b->st.extra_ms));
+    if (!b->timeless) return;
+    size_t n = strlen(a->msg);
+    snprintf(a->msg + n, sizeof a->msg - n, "; %s%c%s%c%s", budget_no_latency_words(b->allow, 0),
+             APP_MSG_ALT, budget_no_latency_words(b->allow, 0), APP_MSG_ALT,
+             budget_no_latency_words(b->allow, 1));
 }
 
 /* Enter: the answer's budget, solved and shown; the view as it was on any refusal. */

@@ -1,7 +1,9 @@
 /* app_export.c: the TUI's export (e): the curve and the arena of the stepped
  * policy as an SVG picture, drawn as plan --svg draws them, with the cursor's
  * step marked (in compare mode the other policy's curve too, and the why
- * lines), whole or absent (atomic_out). Exports app_export_name,
+ * lines; a training step's categories stacked as C shows them, its measured
+ * line, the backward's first step and the budget's line as the screen has
+ * them), whole or absent (atomic_out). Exports app_export_name,
  * app_export_svg. */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +23,15 @@ void app_export_name(const app *a, char *out, size_t cap)
         snprintf(out, cap, "%.*s-%s-vs-%s-step%u.svg", (int)len, base, a->pol->name,
                  a->st[1].pol->name, a->st[0].k);
     else snprintf(out, cap, "%.*s-%s-step%u.svg", (int)len, base, a->pol->name, a->st[0].k);
+}
+
+/* The step of the first backward node (the curve's mark), or 0. */
+static uint32_t backward_step(const graph *g, const run *r)
+{
+    if (!g->tag) return 0;
+    for (uint32_t t = 0; t < r->n; t++)
+        if (graph_phase(g, r->order[t]) == GRAPH_PHASE_BACKWARD) return t + 1;
+    return 0;
 }
 
 int app_export_svg(app *a, const char *path)
@@ -66,7 +77,11 @@ int app_export_svg(app *a, const char *path)
                    .r2 = a->cmp.shown ? &a->st[1].r : NULL,
                    .policy2 = a->cmp.shown ? a->st[1].pol->name : NULL,
                    .notes = nn ? notes : NULL,
-                   .nnotes = nn};
+                   .nnotes = nn,
+                   .stacked = a->stacked && a->g->tag,
+                   .measured = a->g->measured_peak > 0 ? a->g->measured_peak : 0,
+                   .backward = backward_step(a->g, &a->st[0].r),
+                   .budget = a->bud.on ? a->bud.budget : 0};
     int rc = svg_write_plan(out.f, &sp, err, sizeof err), e = 0;
     if (rc) atomic_out_abandon(&out);
     else if (atomic_out_commit(&out)) e = errno ? errno : EIO;

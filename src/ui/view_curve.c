@@ -266,11 +266,19 @@ static int step_label(char *out, size_t cap, const char *mark, const char *left_
     return px - *len + 1 >= gm->plot.x ? px - *len + 1 : -1;
 }
 
+/* Whether the axis row holds a rerun's tick (view_budget's) in columns x .. x + len - 1. */
+static int axis_has_tick(const canvas *cv, int x, int y, int len)
+{
+    for (int i = x; i < x + len; i++)
+        if (cv->c[(size_t)y * (size_t)cv->w + (size_t)i].style == ST_CURVE2) return 1;
+    return 0;
+}
+
 /* X axis: the cursor's step (at the cursor's column, or pointing off the
  * edge when a pan left it outside), the peak mark (beside the cursor's, or
  * hidden), then the window's first and last steps where they do not touch
- * those: every label whole or none. curx: the cursor's column (-1: not in
- * the window). */
+ * those nor a rerun's tick: every label whole or none. curx: the cursor's
+ * column (-1: not in the window). */
 static void x_axis(canvas *cv, const geom_curve *gm_, geom_window win, const stepper *s, int curx)
 {
     geom_curve gm = *gm_;
@@ -307,7 +315,8 @@ static void x_axis(canvas *cv, const geom_curve *gm_, geom_window win, const ste
         int len = (int)strlen(lab), x = i ? right - len : gm.plot.x;
         int free_ = cx0 < 0 || x + len < cx0 || x > cx0 + clen; /* a column apart from the others */
         if (px0 >= 0) free_ = free_ && (x + len < px0 || x > px0 + plen);
-        if (free_) canvas_text(cv, x, gm.axis_y, len, ST_AXIS, lab);
+        if (free_ && !axis_has_tick(cv, x, gm.axis_y, len))
+            canvas_text(cv, x, gm.axis_y, len, ST_AXIS, lab);
     }
 }
 

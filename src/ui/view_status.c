@@ -149,10 +149,13 @@ static void fields(char f[NFIELD][256], char *shorttag, const app *a, int utf8, 
     if (a->bud.on) {
         const char *dot = utf8 ? " \u00b7 " : ", ";
         snprintf(f[F_BUDGET], 256, "  budget %s", units_bytes(b1, sizeof b1, a->bud.budget, 0));
-        snprintf(f[F_EXTRA], 256, "%sextra +%s", dot, units_ms(b2, sizeof b2, a->bud.st.extra_ms));
+        snprintf(f[F_EXTRA], 256, "%sextra +%s%s", dot, units_ms(b2, sizeof b2, a->bud.st.extra_ms),
+                 a->bud.timeless ? " (no Latency)" : "");
         snprintf(f[F_RERUNS], 256, "%s%" PRIu64 " rerun%s", dot, a->bud.st.reruns,
                  a->bud.st.reruns == 1 ? "" : "s");
-        double gap = budget_gap(a->bud.st.extra_ms, a->bud.lb_ms, a->bud.proven);
+        /* without Latency no time to judge: "optimal" at 0 ms would mislead */
+        double gap =
+            a->bud.timeless ? -1 : budget_gap(a->bud.st.extra_ms, a->bud.lb_ms, a->bud.proven);
         if (gap == 0) snprintf(f[F_GAP], 256, "%soptimal", dot);
         else if (gap > 0)
             snprintf(f[F_GAP], 256, "%swithin %d%% of optimal", dot, budget_gap_pct(gap));

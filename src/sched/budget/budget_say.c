@@ -1,6 +1,7 @@
 /* budget_say.c: the gap of a plan to the lower bound, and what fills the least budget by
- * Category, in the words every view shares. Exports budget_gap, budget_gap_pct, budget_gap_words,
- * budget_fill, budget_fill_words. */
+ * Category, and a graph without Latency, in the words every view shares. Exports budget_gap,
+ * budget_gap_pct, budget_gap_words, budget_fill, budget_fill_words, budget_has_latency,
+ * budget_no_latency_words. */
 #include "budget_say.h"
 #include <math.h>
 #include <stdio.h>
@@ -73,4 +74,23 @@ char *budget_fill_words(char *out, size_t cap, const budget_result *res)
                  utf8_printable(graph_name(res->bm.g, v), name, sizeof name));
     }
     return out;
+}
+
+int budget_has_latency(const graph *g)
+{
+    if (!g->latency) return 0;
+    for (uint32_t i = 0; i < g->n; i++)
+        if (g->kind[i] == NODE_COMPUTE && graph_latency(g, i) > 0) return 1;
+    return 0;
+}
+
+const char *budget_no_latency_words(unsigned allow, int terse)
+{
+    static const char *const words[2][2] = {
+        {"the graph has no Latency: every plan costs 0 ms; export with --latency flops|measure",
+         "the graph has no Latency: every rerun costs 0 ms, only copies take time; export with "
+         "--latency flops|measure"},
+        {"no Latency: every plan costs 0 ms; export with --latency flops|measure",
+         "no Latency: reruns cost 0 ms; export with --latency flops|measure"}};
+    return words[terse ? 1 : 0][allow & BUDGET_ALLOW_OFFLOAD ? 1 : 0];
 }

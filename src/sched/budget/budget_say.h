@@ -1,7 +1,8 @@
 /* budget_say.h: budget answers in words that every view shares: how far a plan may be from
  * the optimum (the gap to the lower bound) and, when no plan fits, what fills the least budget
- * by Category. Exports budget_gap, budget_gap_pct, budget_gap_words, budget_fill,
- * budget_fill_words. */
+ * by Category, and what a graph without Latency makes of every plan's time. Exports
+ * budget_gap, budget_gap_pct, budget_gap_words, budget_fill, budget_fill_words,
+ * budget_has_latency, budget_no_latency_words. */
 #ifndef MEMTRIS_BUDGET_SAY_H
 #define MEMTRIS_BUDGET_SAY_H
 #include <stddef.h>
@@ -25,5 +26,16 @@ uint32_t budget_fill(const budget_result *res, int64_t bytes[GRAPH_NCAT]);
 /* "weight 44.7 MiB (48%), gradient 44.7 MiB (48%), activation 3.2 MiB (4%) at Id 81 (name)",
  * biggest first, "other" for untagged; "" when nothing is known; out. */
 char *budget_fill_words(char *out, size_t cap, const budget_result *res);
+
+/* Whether a compute node of g takes time (a Latency above 0): without one every rerun costs
+ * 0 ms, and a plan's extra time (and the claim of checkpointing, "65% less memory for 15% more
+ * time") says nothing. */
+int budget_has_latency(const graph *g);
+/* What that means, in the words budget, its sweep, whatif and the TUI share: "the graph has no
+ * Latency: every plan costs 0 ms; export with --latency flops|measure" (allow with
+ * BUDGET_ALLOW_OFFLOAD: every rerun costs 0 ms, only copies take time); terse, for a narrow
+ * line (at most 70 columns): "no Latency: every plan costs 0 ms; export with ..." ("reruns cost
+ * 0 ms" with offload). */
+const char *budget_no_latency_words(unsigned allow, int terse);
 
 #endif

@@ -147,7 +147,7 @@ static int transformed(const graph *g, const whatif_opts *o, unsigned what, int 
 int whatif_run(const graph *g, const whatif_opts *o, whatif_result *r, char *err, size_t errcap)
 {
     memset(r, 0, sizeof *r);
-    r->has_latency = g->latency != NULL;
+    r->has_latency = budget_has_latency(g); /* a compute node takes time */
     for (uint32_t i = 0; i < g->n && g->tag; i++) {
         if (g->kind[i] == NODE_ALLOC && g->tag[i]) r->has_categories = 1;
         if (g->kind[i] == NODE_COMPUTE && g->tag[i]) r->has_phases = 1;
