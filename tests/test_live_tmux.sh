@@ -101,10 +101,11 @@ set -- $rows
 if [ $# -eq 2 ] && [ "$1" = "$2" ] && [ "$2" = "$total" ]; then ok "End scrolls to the last row ($1 of $2)"; else bad "End: rows '$rows' of $total"; fi
 if list_rows | tail -1 | grep -qF "${heads[${#heads[@]} - 1]%%:*}"; then ok "the last group at the end"; else bad "the last group is not at the end"; fi
 if screen | head -1 | grep -qF "step $step/"; then ok "End moved the list, not the step"; else bad "End moved the step"; fi
+# The why's rows (up to 4 of them, above the key bar): the details may wrap.
 keys Home
 keys Down
 sleep 0.2
-if screen | tail -2 | head -1 | grep -qE '^ (…|param\.)[^ ]*weight: [0-9.]+ [KM]iB at '; then ok "the buffer at the cursor: its details, by name"; else bad "no details by name"; fi
+if screen | tail -5 | head -4 | grep -qE '^ (…|param\.)[^ ]*weight: [0-9.]+ [KM]iB at '; then ok "the buffer at the cursor: its details, by name"; else bad "no details by name"; fi
 keys Up Enter
 sleep 0.3
 second=$(list_rows | sed -n 2p)

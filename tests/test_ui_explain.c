@@ -128,12 +128,19 @@ static void test_message_wraps(void **state)
     app *a = open_sized(&f, "demo.json", 80, 24);
     static const char msg[] = "a message longer than a row of the screen, so that it takes two "
                               "rows of the why line: 64 KiB freed at step 12";
-    snprintf(a->msg, sizeof a->msg, "%s%cthe short form", msg, APP_MSG_ALT);
+    snprintf(a->msg, sizeof a->msg, "%s", msg); /* one form: wrapped */
     assert_int_equal(app_why_follow(a), APP_REDRAW);
     assert_int_equal(a->lay.r[P_WHY].h, 2);
     size_t len;
     char *screen = render(a, 80, 24, 1, 0, &len), got[1024];
     assert_string_equal(why_rows(a, screen, got, sizeof got), msg);
+    free(screen);
+    /* A shorter form that fits one row is shown before a longer one is wrapped: the panels
+     * keep their rows. */
+    snprintf(a->msg, sizeof a->msg, "%s%cthe short form", msg, APP_MSG_ALT);
+    screen = render(a, 80, 24, 1, 0, &len);
+    assert_int_equal(a->lay.r[P_WHY].h, 1);
+    assert_string_equal(why_rows(a, screen, got, sizeof got), "the short form");
     free(screen);
     screen = render(a, 60, 16, 1, 0, &len); /* no row to spare: the form that fits one */
     assert_int_equal(a->lay.r[P_WHY].h, 1);

@@ -316,8 +316,13 @@ static void across(FILE *f, svg_labels *L, const svg_strip *st, int64_t v, const
             cls, ML, y, W - MR, y, col, dash);
     snprintf(t, sizeof t, "%s %s", word, units_bytes(a1, sizeof a1, v, 0));
     snprintf(lc, sizeof lc, "label %s-label", cls);
-    if (!svg_label(f, L, W - MR, 4, y - 4, 1, 2, col, lc, t, CT - 24, CT + CH))
-        svg_label(f, L, ML, 4, y - 4, 0, 2, col, lc, t, CT - 24, CT + CH);
+    if (svg_label(f, L, W - MR, 4, y - 4, 1, 2, col, lc, t, CT - 24, CT + CH) ||
+        svg_label(f, L, ML, 4, y - 4, 0, 2, col, lc, t, CT - 24, CT + CH))
+        return;
+    for (int i = 1; i < 8; i++) /* along the line, where no other line crosses the label */
+        if (svg_label(f, L, ML + (W - MR - ML) * i / 8, 0, y - 4, 0, 4, col, lc, t, CT - 24,
+                      CT + CH))
+            return;
 }
 
 /* The memory curve: live bytes after each step, folded per pixel column (stacked by Category

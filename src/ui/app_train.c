@@ -24,7 +24,7 @@ const char *app_train_label(const app *a)
 
 const char *app_train_bar_word(const app *a, char *buf, size_t cap)
 {
-    if (!app_train_given(a) || a->cmp.shown) return NULL;
+    if (!app_train_given(a) || a->cmp.shown || !a->cmp.pol) return NULL;
     const char *n = a->cmp.pol->name;
     snprintf(buf, cap, "Vs%c%s", n[0] >= 'a' && n[0] <= 'z' ? n[0] - 'a' + 'A' : n[0], n + 1);
     return buf;
@@ -32,7 +32,7 @@ const char *app_train_bar_word(const app *a, char *buf, size_t cap)
 
 void app_train_hello(app *a)
 {
-    if (!app_train_given(a) || a->msg[0]) return; /* a load warning says more */
+    if (!app_train_given(a) || a->msg[0] || !a->cmp.pol) return; /* a load warning says more */
     const char *o = a->cmp.pol->name;
     snprintf(a->msg, sizeof a->msg,
              "given: the framework's own order, as the file lists it; c compares it with %s: "
@@ -44,7 +44,7 @@ void app_train_hello(app *a)
 
 void app_train_compared(app *a)
 {
-    if (!app_train_given(a) || !a->cmp.shown) return;
+    if (!app_train_given(a) || !a->cmp.shown || !a->cmp.pol) return;
     const char *o = a->cmp.pol->name;
     int64_t mine = a->st[0].r.peak, other = a->st[1].r.peak, save = mine - other;
     char s[32], p1[32], p2[32];

@@ -7,17 +7,22 @@
 #include "app.h"
 #include "lesson.h"
 
-/* The first form of msg (forms between APP_MSG_ALT, longest first) that
- * wraps into rows rows of w columns, or its last. */
+/* The form of msg (forms between APP_MSG_ALT, longest first) to show in w
+ * columns: the first that fits one row, so that the panels keep their rows
+ * while a shorter form says it; else the first that wraps into rows rows; else
+ * its last. */
 static const char *msg_fit(const char *msg, int w, int rows, char *out, size_t cap)
 {
-    const char *p = msg;
-    for (;;) {
-        const char *end = strchr(p, APP_MSG_ALT);
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        snprintf(out, cap, "%.*s", (int)n, p);
-        if (!end || wrap_count(out, w) <= rows) return out;
-        p = end + 1;
+    for (int most = 1;; most = rows) {
+        for (const char *p = msg;;) {
+            const char *end = strchr(p, APP_MSG_ALT);
+            size_t n = end ? (size_t)(end - p) : strlen(p);
+            snprintf(out, cap, "%.*s", (int)n, p);
+            if (wrap_count(out, w) <= most || (!end && most == rows)) return out;
+            if (!end) break;
+            p = end + 1;
+        }
+        if (most == rows) return out;
     }
 }
 
@@ -44,14 +49,39 @@ static int why_rows(const app *a, const char *details, int w, int most)
     return n < 1 ? 1 : n > most ? most : n;
 }
 
+/* Takes k rows for the why line from the curve (it keeps 6), so that the lists beside and
+ * under it (the ready queue loses them too: it spans the height) keep theirs: the curve says
+ * the same in fewer rows. Returns 0 when the curve has not the rows. */
+static int take_from_curve(layout *l, int k)
+{
+    rect *c = &l->r[P_CURVE], *why = &l->r[P_WHY];
+    if (c->h - k < 6) return 0;
+    for (int p = 0; p < P_COUNT; p++) {
+        rect *r = &l->r[p];
+        if (!l->used[p] || p == P_CURVE || p == P_STATUS || p == P_WHY || p == P_HINTS ||
+            r->y + r->h != why->y)
+            continue;                               /* not down to the why */
+        if (r->x == c->x && r->y > c->y) r->y -= k; /* under the curve: moved up */
+        else r->h -= k;                             /* beside it: shorter */
+    }
+    c->h -= k;
+    why->y -= k;
+    why->h += k;
+    return 1;
+}
+
 void app_why_layout(app *a, const char *details, int w, int h)
 {
     int rows = why_rows(a, details, w - APP_WHY_MARGIN, why_room(a, h));
-    layout_compute(w, h - a->lesson_rows - (rows - 1), a->cmp.shown, &a->lay);
+    layout_compute(w, h - a->lesson_rows, a->cmp.shown, &a->lay);
+    if (rows > 1 && !a->lay.too_small && !take_from_curve(&a->lay, rows - 1)) {
+        layout_compute(w, h - a->lesson_rows - (rows - 1), a->cmp.shown, &a->lay);
+        if (!a->lay.too_small) {
+            a->lay.r[P_WHY].h = rows;
+            a->lay.r[P_HINTS].y += rows - 1;
+        }
+    }
     lesson_room(&a->lay, a->lesson_rows, h);
-    if (a->lay.too_small || rows < 2) return;
-    a->lay.r[P_WHY].h = rows;
-    a->lay.r[P_HINTS].y += rows - 1;
 }
 
 int app_why_stale(const app *a, const char *details)
