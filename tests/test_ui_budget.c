@@ -237,10 +237,11 @@ static void test_explain(void **state)
             snprintf(x, sizeof x, "%" PRId64 " B", would);
             snprintf(y, sizeof y, "%" PRId64 " B", a->bud.budget);
         }
+        char bn[256]; /* the buffer by its ALLOC's name */
         snprintf(want, sizeof want,
-                 "b%" PRId64 " freed at step %u, rerun at step %u: keeping it would have peaked "
+                 "%s freed at step %u, rerun at step %u: keeping it would have peaked "
                  "at %s %s the %s budget",
-                 a->bud.g->buf_id[w.buf], freed, t + 1, x,
+                 graph_buf_display(a->bud.g, w.buf, bn, sizeof bn), freed, t + 1, x,
                  would > a->bud.budget ? "over" : "within", y);
         assert_memory_equal(out, want, strlen(want));
         /* w at the rerun's step (or after it, before the next) says the same */

@@ -13,6 +13,7 @@
 #include "sched/budget/budget_say.h"
 #include "util/units.h"
 #include "util/utf8.h"
+#include "util/utf8.h"
 
 int app_budget_read(const char *text, int64_t *bytes, double *pct, unsigned *allow, char *msg,
                     size_t cap)
@@ -223,11 +224,10 @@ const char *app_budget_explain(const app_budget *b, const run *r, uint32_t v, ch
                  w.rerun_step);
         return out;
     }
-    uint32_t al = g->buf_alloc[w.buf];
-    char named[96] = ""; /* last: on a narrow screen the figures come first */
-    if (g->name[al])
-        snprintf(named, sizeof named, " (b%" PRId64 " is %s)", g->buf_id[w.buf],
-                 utf8_printable(graph_name(g, al), pr, sizeof pr));
+    /* the buffer by its name (its ALLOC's, else bN); shortened from the left in the short forms */
+    char bn[256], full[300], brief[96];
+    utf8_printable(graph_buf_display(g, w.buf, bn, sizeof bn), full, sizeof full);
+    utf8_fit_left(full, 24, brief, sizeof brief);
     units_bytes(a1, sizeof a1, w.would_peak, 0);
     units_bytes(a2, sizeof a2, b->budget, 0);
     if (!strcmp(a1, a2)) { /* "9.1 MiB over the 9.1 MiB budget": the bytes say it */
@@ -239,12 +239,11 @@ const char *app_budget_explain(const app_budget *b, const run *r, uint32_t v, ch
     /* The sentence, then shorter forms for a narrow screen (the why line shows the first
      * that fits): never a cut word or figure. */
     snprintf(out, cap,
-             "b%" PRId64 " freed at step %u, rerun at step %u: keeping it would have peaked at %s "
-             "%s the %s budget%s%c"
-             "b%" PRId64 " freed at step %u, rerun at %u: kept, it peaks at %s %s %s%c"
-             "b%" PRId64 " rerun at step %u: kept, %s %s %s",
-             g->buf_id[w.buf], w.freed_step, w.rerun_step, a1, over, a2, named, APP_MSG_ALT,
-             g->buf_id[w.buf], w.freed_step, w.rerun_step, a1, cmp, a2, APP_MSG_ALT,
-             g->buf_id[w.buf], w.rerun_step, a1, cmp, a2);
+             "%s freed at step %u, rerun at step %u: keeping it would have peaked at %s %s the "
+             "%s budget%c"
+             "%s freed at step %u, rerun at %u: kept, it peaks at %s %s %s%c"
+             "%s rerun at step %u: kept, %s %s %s",
+             full, w.freed_step, w.rerun_step, a1, over, a2, APP_MSG_ALT, brief, w.freed_step,
+             w.rerun_step, a1, cmp, a2, APP_MSG_ALT, brief, w.rerun_step, a1, cmp, a2);
     return out;
 }

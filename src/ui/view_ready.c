@@ -84,6 +84,17 @@ static int fit_columns(int cw[NCOL], int show[NCOL], int w, int keyhead)
     return 0;
 }
 
+/* Node u's name in the queue: its Name; an unnamed ALLOC's or FREE's, its buffer's name (the
+ * ALLOC's Name, graph_buf_display), the type column saying which; else what graph_display
+ * calls it. */
+static const char *queue_name(const graph *g, uint32_t u, char *buf, size_t cap)
+{
+    if (!g->name[u] && g->kind[u] != NODE_COMPUTE && g->buf[u] != GRAPH_NONE &&
+        g->name[g->buf_alloc[g->buf[u]]])
+        return graph_buf_display(g, g->buf[u], buf, cap);
+    return graph_display(g, u, buf, cap);
+}
+
 /* A name in w columns, shortened to fit; a name that ends in " (rerun)" (the budget view's
  * reruns) keeps that end whole where the column has room for some of the name before it. */
 static void name_cell(canvas *cv, int x, int y, int w, int st, const char *name)
@@ -105,7 +116,7 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
     const stepper *s = app_ready_stepper(a, panel);
     const graph *g = a->g;
     uint32_t count = step_ready_count(s);
-    char title[96], lb[GRAPH_LABEL_MAX];
+    char title[96], lb[256];
     snprintf(title, sizeof title, " Ready %s (%u) ", s->pol->name, count);
     int focused = a->focus == panel;
     canvas_box(cv, r, title, focused ? ST_FOCUS : ST_BORDER, focused ? ST_FOCUS : ST_TITLE);
@@ -146,8 +157,8 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
         txt[i][C_NAME][0] = 0; /* drawn from the graph, shortened to fit */
         key_text(txt[i][C_KEY], CELL, s, it);
         for (int c = 0; c < NCOL; c++) {
-            int n = c == C_NAME ? utf8_count(graph_display(g, u, lb, sizeof lb))
-                                : (int)strlen(txt[i][c]);
+            int n =
+                c == C_NAME ? utf8_count(queue_name(g, u, lb, sizeof lb)) : (int)strlen(txt[i][c]);
             if (n > cw[c]) cw[c] = n;
         }
     }
@@ -182,7 +193,7 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
                                   : base;
             if (!next && (c == C_TYPE || c == C_NAME) && app_budget_is_rerun(&a->bud, u))
                 st = ST_CURVE2;
-            if (c == C_NAME) name_cell(cv, x, y, cw[c], st, graph_display(g, u, lb, sizeof lb));
+            if (c == C_NAME) name_cell(cv, x, y, cw[c], st, queue_name(g, u, lb, sizeof lb));
             else {
                 int pad = c == C_TYPE || c == C_KEY ? 0 : cw[c] - (int)strlen(txt[i][c]);
                 canvas_text(cv, x + pad, y, cw[c], st, txt[i][c]);
