@@ -89,6 +89,7 @@ int canvas_text(canvas *cv, int x, int y, int maxw, int style, const char *s)
         /* C0 and C1 controls (U+0080..U+009F: 0x9B is CSI to a terminal;
          * found by tests/fuzz in a saved replay's device name) */
         if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) cp = '?';
+        else if (cp == 0x2026 && !cv->utf8) cp = '~'; /* a name shortened, as canvas_fit marks it */
         else if (cp > 0x7e && (!cv->utf8 || cp_width(cp) != 1)) cp = '?';
         if (canvas_at(cv, x + w, y)) {
             canvas_put(cv, x + w, y, cp, style);

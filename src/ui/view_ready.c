@@ -84,31 +84,32 @@ static int fit_columns(int cw[NCOL], int show[NCOL], int w, int keyhead)
     return 0;
 }
 
-/* Node u's name in the queue: its Name; an unnamed ALLOC's or FREE's, its buffer's name (the
- * ALLOC's Name, graph_buf_display), the type column saying which; else what graph_display
+/* Node u's name in the queue: an ALLOC's or FREE's, its buffer's name (the ALLOC's Name less
+ * ".out", graph_buf_display; the type column says which); else its Name, or what graph_display
  * calls it. */
 static const char *queue_name(const graph *g, uint32_t u, char *buf, size_t cap)
 {
-    if (!g->name[u] && g->kind[u] != NODE_COMPUTE && g->buf[u] != GRAPH_NONE &&
-        g->name[g->buf_alloc[g->buf[u]]])
+    if (g->kind[u] != NODE_COMPUTE && g->buf[u] != GRAPH_NONE && g->name[g->buf_alloc[g->buf[u]]])
         return graph_buf_display(g, g->buf[u], buf, cap);
     return graph_display(g, u, buf, cap);
 }
 
-/* A name in w columns, shortened to fit; a name that ends in " (rerun)" (the budget view's
- * reruns) keeps that end whole where the column has room for some of the name before it. */
-static void name_cell(canvas *cv, int x, int y, int w, int st, const char *name)
+/* A name in w columns, shortened to fit: a buffer's (left) from the left, where names that
+ * share a prefix ("param.layer4...") differ, an op's from the right; a name that ends in
+ * " (rerun)" (the budget view's reruns) keeps that end whole where the column has room for
+ * some of the name before it. */
+static void name_cell(canvas *cv, int x, int y, int w, int st, const char *name, int left)
 {
     static const char tail[] = " (rerun)";
+    char head[GRAPH_LABEL_MAX + 256], fit[GRAPH_LABEL_MAX + 256];
     size_t n = strlen(name), t = sizeof tail - 1;
-    if (utf8_count(name) <= w || n <= t || strcmp(name + n - t, tail) || w < (int)t + 4) {
-        canvas_fit(cv, x, y, w, st, name);
-        return;
-    }
-    char head[GRAPH_LABEL_MAX + 256];
-    snprintf(head, sizeof head, "%.*s", (int)(n - t), name);
-    int used = canvas_fit(cv, x, y, w - (int)t, st, head);
-    canvas_text(cv, x + used, y, w - used, st, tail);
+    int rerun = n > t && !strcmp(name + n - t, tail), keep = rerun && w >= (int)t + 4;
+    if (utf8_count(name) <= w) keep = rerun = 0; /* whole */
+    snprintf(head, sizeof head, "%.*s", (int)(rerun ? n - t : n), name);
+    int room = keep ? w - (int)t : w, used;
+    if (left) used = canvas_text(cv, x, y, room, st, utf8_fit_left(head, room, fit, sizeof fit));
+    else used = canvas_fit(cv, x, y, room, st, head);
+    if (keep) canvas_text(cv, x + used, y, w - used, st, tail);
 }
 
 void view_ready(canvas *cv, const app *a, int panel, rect r)
@@ -193,7 +194,9 @@ void view_ready(canvas *cv, const app *a, int panel, rect r)
                                   : base;
             if (!next && (c == C_TYPE || c == C_NAME) && app_budget_is_rerun(&a->bud, u))
                 st = ST_CURVE2;
-            if (c == C_NAME) name_cell(cv, x, y, cw[c], st, queue_name(g, u, lb, sizeof lb));
+            if (c == C_NAME)
+                name_cell(cv, x, y, cw[c], st, queue_name(g, u, lb, sizeof lb),
+                          g->kind[u] != NODE_COMPUTE);
             else {
                 int pad = c == C_TYPE || c == C_KEY ? 0 : cw[c] - (int)strlen(txt[i][c]);
                 canvas_text(cv, x + pad, y, cw[c], st, txt[i][c]);
