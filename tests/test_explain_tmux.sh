@@ -51,7 +51,7 @@ start tour "$bin" lesson fifo-vs-priority
 check "the lesson opens" "Lesson 1/5"
 keys n
 check "stop 2" "Lesson 2/5 Where the orders part"
-check_whole "the why line whole at stop 2" "priority: popped node 41 (free b1, -1.0 MiB): the smallest change of 4 ready; next best node 4 (alloc b3, +1.0 MiB)"
+check_whole "the why line whole at stop 2" "priority: popped node 41 (free input, -1.0 MiB): the smallest change of 4 ready; next best node 4 (alloc block1.b1.conv1x1, +1.0 MiB)"
 if [ -z "$(why_cut)" ]; then ok "no why row cut with a mark"; else bad "a why row cut: $(why_cut)"; fi
 check_whole "the Compare panel's why whole at stop 2" "priority took node 41: change -1.0 MiB beats node 4's +1.0 MiB" right
 keys q

@@ -42,13 +42,20 @@ def span(size, align):
 
 
 def names(path):
-    """BufId -> (ALLOC's Id, name shown, FREE's Id or None, its name)."""
+    """BufId -> (ALLOC's Id, name shown, FREE's Id or None, its name): a node's Name, else
+    what it does to its buffer, by the ALLOC's Name less ".out" (shortened from the left past
+    32 columns) or by its BufId, as graph_display says it."""
     nodes = json.load(open(path))["Nodes"]
+    alloc_name = {n["BufId"]: n.get("Name") for n in nodes if n["Op"] == "ALLOC"}
     out = {}
     for n in nodes:
         if n["Op"] not in ("ALLOC", "FREE"):
             continue
-        shown = n.get("Name") or f"{n['Op'].lower()} b{n['BufId']}"
+        nm = alloc_name.get(n["BufId"])
+        if nm:
+            nm = nm[:-4] if len(nm) > 4 and nm.endswith(".out") else nm
+            nm = nm if len(nm) <= 32 else "\u2026" + nm[-31:]
+        shown = n.get("Name") or f"{n['Op'].lower()} {nm or 'b' + str(n['BufId'])}"
         a = out.setdefault(n["BufId"], [None, None, None, None])
         if n["Op"] == "ALLOC":
             a[0], a[1] = n["Id"], shown

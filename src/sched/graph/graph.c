@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/utf8.h"
 
 void graph_free(graph *g)
 {
@@ -69,12 +70,20 @@ const char *graph_kind_word(int kind)
     }
 }
 
-/* "alloc b1" / "free b1": what an ALLOC or FREE node does, by its buffer. */
+/* "alloc b1" / "free b1": what an ALLOC or FREE node does, to its buffer by
+ * its name where its ALLOC has one ("free layer1.0.conv1.weight", shortened
+ * from the left past GRAPH_BUF_WORDS columns), else by its BufId. */
 static const char *buffer_deed(const graph *g, uint32_t i, char *buf, size_t cap)
 {
     uint32_t b = g->buf[i];
     if (b == GRAPH_NONE) return graph_kind_word(g->kind[i]);
-    snprintf(buf, cap, "%s b%" PRId64, g->kind[i] == NODE_ALLOC ? "alloc" : "free", g->buf_id[b]);
+    const char *verb = g->kind[i] == NODE_ALLOC ? "alloc" : "free";
+    uint32_t a = g->buf_alloc[b];
+    if (a != GRAPH_NONE && g->name[a]) {
+        char nm[256], fit[GRAPH_LABEL_MAX];
+        graph_buf_display(g, b, nm, sizeof nm);
+        snprintf(buf, cap, "%s %s", verb, utf8_fit_left(nm, GRAPH_BUF_WORDS, fit, sizeof fit));
+    } else snprintf(buf, cap, "%s b%" PRId64, verb, g->buf_id[b]);
     return buf;
 }
 

@@ -94,10 +94,14 @@ const char *graph_op(const graph *g, uint32_t i);
 const char *graph_name(const graph *g, uint32_t i); /* Name, else Op */
 /* "ALLOC", "FREE" or "compute". */
 const char *graph_kind_word(int kind);
-/* Room for what graph_label and graph_display write into the caller's buffer. */
-#define GRAPH_LABEL_MAX 48
+/* Room for what graph_label and graph_display write into the caller's buffer;
+ * the columns of a buffer's name in a sentence ("free …layer4.0.conv2.weight"). */
+#define GRAPH_LABEL_MAX 128
+#define GRAPH_BUF_WORDS 32
 /* How a node is called in sentences, before its id: what an ALLOC or FREE
- * does ("alloc b1", "free b1"), a compute node's Name (else its Op). Returns
+ * does to its buffer, by its ALLOC's Name ("free layer1.conv", shortened from
+ * the left past GRAPH_BUF_WORDS columns) or BufId ("alloc b1", "free b1"), a
+ * compute node's Name (else its Op). Returns
  * a string of the graph's or buf (cap bytes, GRAPH_LABEL_MAX is enough). */
 const char *graph_label(const graph *g, uint32_t i, char *buf, size_t cap);
 /* A node's name where a name is shown: its Name, else something readable:
