@@ -258,8 +258,6 @@ int app_init(app *a, const graph *g, const char *title, const policy *pol, const
     a->bound = policy_lower_bound(g);
     a->title = title;
     a->cmp.pol = cmp_pol;
-    if (!cmp_pol && g->tag && pol == policy_find("given")) /* a training step: as app_train_other */
-        a->cmp.pol = policy_find("priority");
     a->focus = P_READY;
     a->sel = GRAPH_NONE;
     app_play_init(&a->play);

@@ -7,23 +7,25 @@
 #include "app.h"
 #include "lesson.h"
 
-/* The form of msg (forms between APP_MSG_ALT, longest first) to show in w
- * columns: the first that fits one row, so that the panels keep their rows
- * while a shorter form says it; else the first that wraps into rows rows; else
- * its last. */
+/* The first form of msg (forms between APP_MSG_ALT, longest first) that wraps
+ * into rows rows of w columns, into out: 1; else its last form there: 0. */
+static int form_in(const char *msg, int w, int rows, char *out, size_t cap)
+{
+    for (const char *p = msg;; p = strchr(p, APP_MSG_ALT) + 1) {
+        const char *end = strchr(p, APP_MSG_ALT);
+        snprintf(out, cap, "%.*s", (int)(end ? (size_t)(end - p) : strlen(p)), p);
+        if (wrap_count(out, w) <= rows) return 1;
+        if (!end) return 0;
+    }
+}
+
+/* The form of msg to show in w columns: the first that fits one row, so that the panels keep
+ * their rows while a shorter form says it; else the first that wraps into rows rows; else its
+ * last. */
 static const char *msg_fit(const char *msg, int w, int rows, char *out, size_t cap)
 {
-    for (int most = 1;; most = rows) {
-        for (const char *p = msg;;) {
-            const char *end = strchr(p, APP_MSG_ALT);
-            size_t n = end ? (size_t)(end - p) : strlen(p);
-            snprintf(out, cap, "%.*s", (int)n, p);
-            if (wrap_count(out, w) <= most || (!end && most == rows)) return out;
-            if (!end) break;
-            p = end + 1;
-        }
-        if (most == rows) return out;
-    }
+    if (!form_in(msg, w, 1, out, cap)) form_in(msg, w, rows, out, cap);
+    return out;
 }
 
 const char *app_why_text(const app *a, const char *details, int w, int rows, char *out, size_t cap)
