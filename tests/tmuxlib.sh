@@ -1,8 +1,8 @@
 # tmuxlib.sh: what the tmux tests share, sourced after `pass=0 fail=0`:
 # tmux_setup NAME (a server and a work folder of their own, both gone on
-# exit; exit 77 when tmux is missing), T (tmux on that server), screen, ok,
-# bad (with the screen), wait_for TEXT [TENTHS] and check WHAT TEXT [TENTHS]. $session names
-# the session screen reads.
+# exit; the server stays up between sessions; exit 77 when tmux is missing),
+# T (tmux on that server), screen, ok, bad (with the screen), wait_for TEXT
+# [TENTHS] and check WHAT TEXT [TENTHS]. $session names the session screen reads.
 
 tmux_setup() {
     if ! command -v tmux >/dev/null 2>&1; then
@@ -15,6 +15,9 @@ tmux_setup() {
     # with bash whatever the user's SHELL, and is not nested in the user's tmux.
     unset TMUX
     trap cleanup EXIT
+    # A server that outlives its sessions: killing the last one would make it exit,
+    # and a new-session racing that exit fails with "server exited unexpectedly".
+    T start-server \; set-option -s exit-empty off
 }
 T() { SHELL=/bin/bash tmux -L "$sock" -f /dev/null "$@"; }
 cleanup() { T kill-server 2>/dev/null; rm -rf "$work"; }
