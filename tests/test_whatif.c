@@ -254,7 +254,7 @@ static int counting_solve(BUDGET_SOLVER_ARGS)
     fit_calls++;
     return budget_greedy(bm, gl, seed, p, o, pf);
 }
-static const budget_solver counting = {"counting", "greedy, counted", 0, 0, counting_solve};
+static const budget_solver counting = {"counting", "greedy, counted", 0, 0, counting_solve, 0};
 
 /* whatif_run's rows. At 50% (250 B) no plan fits (relu's A and R and W are 500 B), said by
  * Category with the bound with offload; at 100% the given order's plan; a swapped-in solver is

@@ -181,6 +181,8 @@ typedef struct budget_proof {
     double lower_bound_ms; /* every plan takes at least this much extra time (0: none known) */
     solve_stop stopped;    /* SOLVE_DONE, or the limit or cancel that ended the search */
     uint64_t states;       /* the states it kept */
+    int searched;          /* exact's search ran: SOLVE_DONE with no proof then means that its
+                              bound (with offload: the reruns alone) stops short of the plan */
 } budget_proof;
 
 /* What a solver is asked: a plan whose peak is at most budget bytes, using what allow allows
@@ -210,6 +212,8 @@ typedef struct budget_solver {
     int in_best;       /* best runs it (in the list's order, each from the best plan so far) */
     uint32_t best_max; /* best runs it only on graphs of at most this many compute nodes (0: any) */
     int (*solve)(BUDGET_SOLVER_ARGS);
+    int seed_alone; /* given a seed, it starts from that plan alone, making none of its own
+                       (exact: no greedy plan then); budget_solve weighs greedy's beside it */
 } budget_solver;
 
 /* The solvers, in the order --help lists them and best runs them: best first (the default),
@@ -224,6 +228,17 @@ size_t budget_solver_count(void);
 const budget_solver *budget_solver_at(size_t i);
 /* The solver of that name, or NULL. */
 const budget_solver *budget_solver_find(const char *name);
+/* Solver s's answer, never worse for allowing more: with recompute and offload both allowed, s
+ * solves recompute alone and offload alone first (each where the budget is not under its bound,
+ * each with a quarter of c's time limit) and then both together, from the plan of least extra
+ * time so far (the caller's seed, the restricted plans and, for a solver that starts from its
+ * seed alone, greedy's joint plan) for the rest of the time; the plan of least extra time
+ * (checked) is p. What is proven is the joint search's alone (a restricted optimum proves
+ * nothing of the joint problem): proven where its lower bound meets p's extra time, its lower
+ * bound never above p's, never "no plan fits" beside a restricted plan. Any other allow: s
+ * itself. 0, or -1 out of memory. */
+int budget_solve(const budget_solver *s, BUDGET_SOLVER_ARGS);
+
 /* The greedy solver: walks an order; when the next event would pass the budget it
  * frees the present buffer not needed by the node about to run with the least rerun latency a
  * byte (recompute allowed, the buffer's producer rerunnable; ties: the largest), then offloads

@@ -76,6 +76,7 @@ int budget_best(BUDGET_SOLVER_ARGS)
         none |= !so.found && sp.proven;
         if (sp.stopped != SOLVE_DONE) pf->stopped = sp.stopped;
         pf->states += sp.states;
+        pf->searched |= sp.searched;
         if (!so.found) { /* the last one's words: exact's, when it ran */
             memcpy(o->why, so.why, sizeof o->why);
             o->stopped = so.stopped;
@@ -91,4 +92,7 @@ const budget_solver budget_solver_best = {
     "best",
     "the least extra time of greedy's, chain's, repair's and exact's plans, each from the best "
     "so far (chain, repair and exact on graphs of at most 20000 compute nodes)",
-    0, 0, budget_best};
+    0,
+    0,
+    budget_best,
+    0};

@@ -574,4 +574,7 @@ const budget_solver budget_solver_chain = {
     "chain",
     "rotor's dynamic programme where the graph is a chain of segments, recompute only; else it "
     "says what breaks it",
-    1, BUDGET_BEST_EXACT_NODES, budget_chain};
+    1,
+    BUDGET_BEST_EXACT_NODES,
+    budget_chain,
+    0};

@@ -667,4 +667,7 @@ const budget_solver budget_solver_exact = {
     "exact",
     "an A* search over states from greedy's plan: proven optimal, or a gap to its lower bound "
     "past a limit",
-    1, BUDGET_BEST_EXACT_NODES, budget_exact};
+    1,
+    BUDGET_BEST_EXACT_NODES,
+    budget_exact,
+    1};

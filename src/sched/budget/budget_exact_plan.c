@@ -83,6 +83,7 @@ int budget_exact_conclude(xs *x, uint32_t goal, budget_plan *inc, double bandwid
     int have = 0, had = isfinite(x->ub);
     pf->states = x->seen.n;
     pf->stopped = x->stopped;
+    pf->searched = 1;
     if (goal != GRAPH_NONE) {
         budget_stats st;
         char err[160];

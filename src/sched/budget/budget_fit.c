@@ -134,7 +134,7 @@ static int solve(const budget_request *rq, budget_result *res)
     }
     if (res->budget < res->bound) return under_bound(rq, res);
     budget_goal gl = {res->budget, rq->allow, rq->bandwidth, rq->c};
-    if (rq->solver->solve(&res->bm, &gl, NULL, &res->plan, &res->out, &res->proof))
+    if (budget_solve(rq->solver, &res->bm, &gl, NULL, &res->plan, &res->out, &res->proof))
         return fail(res, BUDGET_FIT_MEMORY, NULL);
     res->found = res->out.found;
     res->exact_none = !res->found && res->proof.proven;

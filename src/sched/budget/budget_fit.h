@@ -80,7 +80,8 @@ typedef struct budget_result {
  * above the order's budget-free peak is met by that order's own plan (the given order's, or
  * rq->order's); one under the bound has no plan
  * (proven_infeasible; with BUDGET_WANT_LEAST, least says whether the bound itself is met);
- * else rq->solver's plan. A plan found is replayed by budget_check before it is given. 0 (a
+ * else rq->solver's plan (budget_solve: with recompute and offload, never worse than either
+ * alone). A plan found is replayed by budget_check before it is given. 0 (a
  * plan or not: found says), or -1 with res->error and res->err. */
 int budget_fit(const budget_request *rq, budget_result *res);
 void budget_result_free(budget_result *res);

@@ -153,5 +153,9 @@ int budget_greedy(BUDGET_SOLVER_ARGS)
 }
 
 const budget_solver budget_solver_greedy = {
-    "greedy", "DTR's eviction by rerun time a byte, along the given order and priority's", 1, 0,
-    budget_greedy};
+    "greedy",
+    "DTR's eviction by rerun time a byte, along the given order and priority's",
+    1,
+    0,
+    budget_greedy,
+    0};

@@ -493,4 +493,7 @@ const budget_solver budget_solver_repair = {
     "greedy along every policy's order and the training orders, its evictions moved one at a "
     "time, then windows of the plan re-solved exactly (large-neighbourhood search), recompute "
     "only",
-    1, BUDGET_BEST_EXACT_NODES, budget_repair};
+    1,
+    BUDGET_BEST_EXACT_NODES,
+    budget_repair,
+    0};
