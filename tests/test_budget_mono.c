@@ -1,7 +1,8 @@
 /* test_budget_mono.c: budget answers never get worse with more freedom: for every solver, graph,
  * budget and bandwidth, the plan for recompute,offload takes no more extra time than the better
  * of recompute alone and offload alone, "no plan" only when neither has one, and every claim
- * (proven optimal, the lower bound, proven infeasible) agrees across the three. */
+ * (proven optimal, the lower bound, proven infeasible) agrees across the three; and exact says
+ * why it stopped short of a proof, in the words and the JSON name every view takes. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include "testutil.h"
 #include "sched/budget/budget.h"
 #include "sched/budget/budget_fit.h"
+#include "sched/budget/budget_say.h"
 
 /* A small forward/backward step as JSON, drawn from seed: k layers (2 to 5) with weights present
  * from the start and never freed (sizes in bytes, 50 to 400), an Input node making x, layer i's
@@ -240,11 +242,69 @@ static void mono_on_generated_training(void **state)
     print_message("%d cases, %d where both together beat either alone\n", cases, better);
 }
 
+/* budget_fit of g at budget (pct: percent of the budget-free peak) with solver, allow, bandwidth
+ * and limits c; JSON's "stopped" must be want, and the text's words hold has (when not NULL; ""
+ * when want is "done"). */
+static void says(const graph *g, const char *solver, unsigned allow, int64_t budget, double pct,
+                 double bw, const solve_ctx *c, const char *want, const char *has)
+{
+    budget_request rq = {.g = g,
+                         .budget = budget,
+                         .pct = pct,
+                         .allow = allow,
+                         .bandwidth = bw,
+                         .solver = budget_solver_find(solver),
+                         .c = c};
+    budget_result res = {0};
+    char words[200];
+    assert_int_equal(budget_fit(&rq, &res), 0);
+    budget_stop_words(words, sizeof words, &res, solver);
+    if (strcmp(budget_stop_name(&res), want) || (has && !strstr(words, has)))
+        fail_msg("%s at %lld B: stopped \"%s\" (\"%s\"), not \"%s\" (\"%s\")", solver,
+                 (long long)res.budget, budget_stop_name(&res), words, want, has ? has : "");
+    if (!strcmp(want, "done")) assert_string_equal(words, "");
+    budget_result_free(&res);
+}
+
+static double fake_now;
+static double fake_clock(void) { return fake_now += 1000; }
+
+/* Why exact stopped short of a proof, in every case: a limit (states, memory, time), or its
+ * search ended with offload, whose bound counts the reruns alone (the review's "gap (lower
+ * bound 0 ms)" after 0.04 s with no reason); greedy proves nothing of its own; a proof stops. */
+static void exact_says_why_it_stopped(void **state)
+{
+    (void)state;
+    const unsigned rec = BUDGET_ALLOW_RECOMPUTE, off = BUDGET_ALLOW_OFFLOAD;
+    graph *g = tu_gen_load("train", 200, 1);
+    solve_ctx few = {.max_states = 1}, mem = {.max_memory = 1},
+              late = {.seconds = 1, .clock = fake_clock};
+    says(g, "exact", rec, 0, 60, 16e9, &few, "states",
+         ", exact stopped at the limit of states (--max-states) after 1 states");
+    says(g, "exact", rec, 0, 60, 16e9, &mem, "memory",
+         ", exact stopped at the limit of its memory");
+    says(g, "exact", rec, 0, 60, 16e9, &late, "time", NULL); /* greedy stops too: no plan */
+    says(g, "greedy", rec, 0, 60, 16e9, NULL, "no-search",
+         ", greedy proves no bound of its own (exact searches for one)");
+    says(g, "exact", rec, 0, 100, 16e9, NULL, "done", NULL);
+    says(g, "exact", rec | off, 0, 100, 16e9, &few, "done", NULL);
+    graph_free(g);
+    g = tu_gen_load("train", 44, 5);
+    const char *ended = ", exact's search ended after ";
+    says(g, "exact", off, 1671168, 0, 1e8, NULL, "offload-bound", ended);
+    says(g, "exact", rec | off, 1671168, 0, 1e8, NULL, "offload-bound",
+         "states: with offload its bound counts the reruns alone, not the copies' time");
+    says(g, "best", off, 1671168, 0, 1e8, NULL, "offload-bound", ended);
+    says(g, "exact", rec | off, 1671168, 0, 1e8, &few, "states", ", exact stopped at the limit");
+    graph_free(g);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mono_on_forward_backward),
         cmocka_unit_test(mono_on_generated_training),
+        cmocka_unit_test(exact_says_why_it_stopped),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

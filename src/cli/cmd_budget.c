@@ -100,6 +100,11 @@ static const char help_model[] =
     "       \"rng_state_bytes\" (random ops rerun, their generator states' bytes),\n"
     "       \"proven_optimal\",\n"
     "       \"lower_bound_ms\", \"gap\" ((extra - bound) / bound; null: unknown),\n"
+    "       \"stopped\" (why the search for better ended: \"done\" (proven),\n"
+    "       \"time\", \"states\", \"memory\", \"cancelled\" (exact's limits), \"too-large\"\n"
+    "       (exact not run), \"offload-bound\" (exact's search ended, but with\n"
+    "       offload its bound counts the reruns alone), \"no-search\" (greedy,\n"
+    "       chain and repair prove no bound of their own)),\n"
     "       \"bandwidth\", \"initial\" (bytes on the device at the start),\n"
     "       \"events\": [[\"run\", Id] | [\"free\", BufId] | [\"offload\", BufId] |\n"
     "       [\"fetch\", BufId] | [\"host\", BufId] (starts on the host), ...],\n"
@@ -109,7 +114,7 @@ static const char help_model[] =
     "       \"cheap_recompute\", \"feasible\": false,\n"
     "       \"proven_infeasible\", \"least_budget\" (null unless known),\n"
     "       \"least_budget_bound\", \"least_budget_fill\": {\"at\": Id, \"bytes\":\n"
-    "       {CATEGORY: bytes, ...}} (what fills it) or null, \"why\"}.\n"
+    "       {CATEGORY: bytes, ...}} (what fills it) or null, \"why\", \"stopped\"}.\n"
     "Sweep JSON: {\"source\", \"budget_free_peak\", \"step_ms\", \"solver\", \"latency\",\n"
     "       \"warning\" (as above), \"allow\",\n"
     "       \"least_budget_bound\", \"least_plan_budget\" (null: none found),\n"
@@ -127,10 +132,11 @@ static const char help_model[] =
     "ended, the plan meets the lower bound, which holds for any order, or the\n"
     "extra time is 0), else \"within N% of optimal (lower bound Y ms)\"; with\n"
     "offload exact's bound is the reruns' time alone (transfers may hide under\n"
-    "compute), so it proves less. Exit status 1 when no plan is found: \"no plan\n"
-    "fits in X\" only when none can (X is below a bound every plan's peak reaches,\n"
-    "or exact's search went through every way to fit), else \"SOLVER found no\n"
-    "plan\".\n"
+    "compute), so it proves less; the line says why the search stopped short of a\n"
+    "proof (a limit, that bound, or a solver that proves none). Exit status 1 when\n"
+    "no plan is found: \"no plan fits in X\" only when none can (X is below a\n"
+    "bound every plan's peak reaches, or exact's search went through every way to\n"
+    "fit), else \"SOLVER found no plan\".\n"
     "\n"
     "Run a plan on the real model in PyTorch, measured event by event against\n"
     "\"memory\" and its results bit for bit the plain step's (memtris(1), PLANS IN\n"
@@ -204,26 +210,14 @@ static const char *allow_words(unsigned allow)
                                            : "recompute,offload";
 }
 
-static void print_proof(const budget_result *r)
+static void print_proof(const budget_job *j)
 {
-    char t[32], g[96];
+    const budget_result *r = &j->res;
+    char t[32], g[96], why[160];
     units_ms(t, sizeof t, r->st.extra_ms);
-    printf("extra time %s: %s", t,
-           budget_gap_words(g, sizeof g, r->st.extra_ms, lower_bound(r), proven(r)));
-    if (proven(r)) {
-        printf("\n");
-        return;
-    }
-    if (r->proof.stopped == SOLVE_TOO_LARGE)
-        printf(", exact not run (over %d compute nodes)", BUDGET_BEST_EXACT_NODES);
-    else if (r->proof.stopped != SOLVE_DONE)
-        printf(", exact stopped at the %s after %" PRIu64 " states",
-               r->proof.stopped == SOLVE_TIME     ? "time limit"
-               : r->proof.stopped == SOLVE_STATES ? "limit of states (--max-states)"
-               : r->proof.stopped == SOLVE_MEMORY ? "limit of its memory"
-                                                  : "cancel",
-               r->proof.states);
-    printf("\n");
+    printf("extra time %s: %s%s\n", t,
+           budget_gap_words(g, sizeof g, r->st.extra_ms, lower_bound(r), proven(r)),
+           budget_stop_words(why, sizeof why, r, j->rq.solver->name));
 }
 
 static void print_text(const budget_job *j)
@@ -245,7 +239,7 @@ static void print_text(const budget_job *j)
                r->st.rng_states, r->st.rng_states == 1 ? "" : "s",
                r->st.rng_states == 1 ? "its" : "their",
                units_bytes(a, sizeof a, r->st.rng_bytes, 0));
-    print_proof(r);
+    print_proof(j);
     if (!budget_has_latency(j->g)) printf("%s\n", budget_no_latency_words(j->rq.allow, 0));
     if (j->rq.solver == &budget_solver_chain && r->out.found) printf("chain: %s\n", r->out.why);
     if (r->chen)
@@ -339,6 +333,7 @@ static void print_json(const budget_job *j)
         jw_kint(&w, "least_budget_bound", r->bound);
         json_fill(&w, r);
         jw_kstring(&w, "why", r->out.why);
+        jw_kstring(&w, "stopped", budget_stop_name(r));
         jw_object_end(&w);
         jw_end(&w);
         return;
@@ -354,6 +349,7 @@ static void print_json(const budget_job *j)
     jw_key(&w, "lower_bound_ms");
     cli_jw_ms(&w, lower_bound(r));
     json_gap(&w, r->st.extra_ms, lower_bound(r), proven(r));
+    jw_kstring(&w, "stopped", budget_stop_name(r));
     jw_kint(&w, "bandwidth", (int64_t)j->rq.bandwidth);
     jw_kint(&w, "initial", r->st.start);
     jw_key(&w, "events");

@@ -1,10 +1,12 @@
-/* budget_say.c: the gap of a plan to the lower bound, and what fills the least budget by
- * Category, and a graph without Latency, in the words every view shares. Exports budget_gap,
- * budget_gap_pct, budget_gap_words, budget_fill, budget_fill_words, budget_has_latency,
+/* budget_say.c: the gap of a plan to the lower bound and why the search stopped short of a
+ * proof, what fills the least budget by Category, and a graph without Latency, in the words
+ * every view shares. Exports budget_gap, budget_gap_pct, budget_gap_words, budget_stop_name,
+ * budget_stop_words, budget_fill, budget_fill_words, budget_has_latency,
  * budget_no_latency_words. */
 #include "budget_say.h"
 #include <math.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include "util/units.h"
 #include "util/utf8.h"
@@ -30,6 +32,51 @@ char *budget_gap_words(char *out, size_t cap, double extra_ms, double lb_ms, int
     if (gap == 0) snprintf(out, cap, "proven optimal");
     else if (gap < 0) snprintf(out, cap, "gap unknown (lower bound %s)", l);
     else snprintf(out, cap, "within %d%% of optimal (lower bound %s)", budget_gap_pct(gap), l);
+    return out;
+}
+
+/* Whether res's answer is proven: its plan optimal, or no plan fits. */
+static int proven(const budget_result *res)
+{
+    return res->found ? res->proof.proven || res->st.extra_ms <= 0 : res->proven_infeasible;
+}
+
+/* The limit or cancel that stopped the search, or SOLVE_DONE. */
+static solve_stop stop_of(const budget_result *res)
+{
+    if (!res->found && res->out.stopped != SOLVE_DONE) return res->out.stopped;
+    return res->proof.stopped;
+}
+
+const char *budget_stop_name(const budget_result *res)
+{
+    if (proven(res)) return "done";
+    solve_stop s = stop_of(res);
+    if (s != SOLVE_DONE) return solve_stop_name(s);
+    return res->proof.searched ? "offload-bound" : "no-search";
+}
+
+char *budget_stop_words(char *out, size_t cap, const budget_result *res, const char *solver)
+{
+    solve_stop s = stop_of(res);
+    const char *who = res->proof.searched ? "exact" : solver;
+    uint64_t n = res->proof.states;
+    if (proven(res)) snprintf(out, cap, "%s", "");
+    else if (s == SOLVE_TOO_LARGE)
+        snprintf(out, cap, ", exact not run (over %d compute nodes)", BUDGET_BEST_EXACT_NODES);
+    else if (s != SOLVE_DONE)
+        snprintf(out, cap, ", %s stopped at the %s after %" PRIu64 " states", who,
+                 s == SOLVE_TIME     ? "time limit"
+                 : s == SOLVE_STATES ? "limit of states (--max-states)"
+                 : s == SOLVE_MEMORY ? "limit of its memory"
+                                     : "cancel",
+                 n);
+    else if (res->proof.searched)
+        snprintf(out, cap,
+                 ", exact's search ended after %" PRIu64 " states: with offload its bound counts "
+                 "the reruns alone, not the copies' time",
+                 n);
+    else snprintf(out, cap, ", %s proves no bound of its own (exact searches for one)", solver);
     return out;
 }
 

@@ -1,8 +1,9 @@
 /* budget_say.h: budget answers in words that every view shares: how far a plan may be from
- * the optimum (the gap to the lower bound) and, when no plan fits, what fills the least budget
- * by Category, and what a graph without Latency makes of every plan's time. Exports
- * budget_gap, budget_gap_pct, budget_gap_words, budget_fill, budget_fill_words,
- * budget_has_latency, budget_no_latency_words. */
+ * the optimum (the gap to the lower bound) and why the search stopped short of a proof, when no
+ * plan fits what fills the least budget by Category, and what a graph without Latency makes of
+ * every plan's time. Exports budget_gap, budget_gap_pct, budget_gap_words, budget_stop_name,
+ * budget_stop_words, budget_fill, budget_fill_words, budget_has_latency,
+ * budget_no_latency_words. */
 #ifndef MEMTRIS_BUDGET_SAY_H
 #define MEMTRIS_BUDGET_SAY_H
 #include <stddef.h>
@@ -17,6 +18,17 @@ int budget_gap_pct(double gap);
 /* "proven optimal", "within 12% of optimal (lower bound 0.27 ms)" (the percent rounded up), or
  * "gap unknown (lower bound 0 ms)"; out. */
 char *budget_gap_words(char *out, size_t cap, double extra_ms, double lb_ms, int proven);
+
+/* Why the search for a better plan (or a higher bound) ended, as JSON's "stopped" says it:
+ * "done" (proven: the plan is optimal, or no plan fits), "time", "states", "memory",
+ * "cancelled" (exact stopped at that limit), "too-large" (best did not run exact: the graph is
+ * past BUDGET_BEST_EXACT_NODES), "offload-bound" (exact's search ended, but with offload its
+ * bound counts the reruns alone, not the copies' time), or "no-search" (the solver proves
+ * nothing of its own: greedy, chain, repair). */
+const char *budget_stop_name(const budget_result *res);
+/* The same for the text line after the gap, with the solver's name: "" when proven, else
+ * ", exact stopped at the time limit after 120 states" and the like; out. */
+char *budget_stop_words(char *out, size_t cap, const budget_result *res, const char *solver);
 
 /* What fills the least budget: the bytes forced at the compute node where they are most
  * (res->bb.peak_at), by Category (bytes[GRAPH_CAT_*], GRAPH_CAT_NONE: untagged); the node (or
