@@ -193,10 +193,15 @@ group_long_path() {
     expect_line "place, a long path: the reading" "reading " "$d/p.csv" "..."
     expect_line "place, a long path: the graph" "making the graph of " "$d/p.csv" "..."
     fits "place, a long path"
-    # a terminal too narrow for the figures: whole words only, never a cut one
+    # a terminal too narrow for the figures: whole fields only, never a cut word or figure
+    TTY_COLS=40 on_tty "iterate, 40 columns" "$M" iterate "$DEMO" --iterations 5 -o "$TMP/it.txt"
+    expect_grep "$TMP/tty" $'\r'"iterate: iteration 1 of 5 (20%)"$'\033[K' "40 columns: the time left dropped"
     TTY_COLS=24 on_tty "a long path, 24 columns" "$M" iterate "$d/demo.json" --iterations 5 -o "$TMP/it.txt"
-    expect_grep "$TMP/tty" $'\r'"loading …: checking the"$'\033[K' "24 columns: the path dropped, whole words"
+    expect_grep "$TMP/tty" $'\r'"loading …"$'\033[K' "24 columns: the path and the stage dropped"
     fits "a long path at 24 columns" 24
+    TTY_COLS=30 on_tty "iterate, 30 columns" "$M" iterate "$DEMO" --iterations 5 -o "$TMP/it.txt"
+    expect_grep "$TMP/tty" $'\r'"iterate: iteration 1 of 5"$'\033[K' "30 columns: whole fields"
+    fits "iterate at 30 columns" 30
 }
 
 # quiet ARGS...: memtris ARGS with stderr a file, then a pipe: status 0 and

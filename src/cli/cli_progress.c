@@ -82,19 +82,24 @@ static void fit_path(const char *path, int room, char *out, size_t cap)
     utf8_printable(from, out + n, cap - n);
 }
 
-/* line cut to at most cols characters (bytes that start one), at the last
- * space where there is one, so that no figure or word is cut. */
+/* line cut to at most cols characters (bytes that start one): its last
+ * fields dropped (what follows ", ", ": " or starts " ("), or where it has
+ * none its last words, so that no figure or word is cut. */
 static void cut_line(char *line, int cols)
 {
-    size_t n = 0, space = 0;
+    size_t n = 0, field = 0, space = 0;
     int chars = 0;
     for (; line[n]; n++) {
         if (((unsigned char)line[n] & 0xc0) == 0x80) continue;
-        if (line[n] == ' ') space = n;
+        if (line[n] == ' ' && n) {
+            space = n;
+            if (line[n - 1] == ',' || line[n - 1] == ':') field = n - 1;
+            else if (line[n + 1] == '(') field = n;
+        }
         if (++chars > cols) break;
     }
-    if (line[n] && space) n = space;
-    line[n] = 0;
+    if (!line[n]) return;
+    line[field ? field : space ? space : n] = 0;
 }
 
 /* Draws head, path (shortened to fit, when given) and fmt's text as one line. */
