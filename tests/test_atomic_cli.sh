@@ -4,9 +4,11 @@
 # --sweep --svg, replay and iterate on the host backend, the Python tools)
 # replaces an old file whole, its permissions kept; killed mid-write by
 # SIGINT, SIGTERM or SIGHUP, or failing mid-write (file size limit, a full
-# tmpfs), it leaves the old file byte-identical and no temporary file beside it.
+# tmpfs), it leaves the old file byte-identical and no temporary file beside it;
+# killed by SIGKILL, it leaves its temporary file, which the next writer of the
+# same file removes (a live writer's kept).
 # Usage: test_atomic_cli.sh MEMTRIS SRCDIR [GROUP]   (GROUP: replace, signals,
-# errors or tools; all of them when omitted). Prints "N passed, M failed" last.
+# stale, errors or tools; all of them when omitted). Prints "N passed, M failed" last.
 set -u
 
 if [ $# -lt 2 ]; then
@@ -134,42 +136,55 @@ state() {
     st=${line%% *}
 }
 
+# stop_writing PID DIR: waits until the writer PID has a temporary file
+# (".out." and six characters) in DIR with bytes in it, so past its open,
+# then stops it (SIGSTOP): status 0, the writer stopped and its file in
+# $tmp; 1 when it ended first (polled without a fork).
+stop_writing() {
+    local pid=$1 d=$2 i tmps
+    tmp=
+    shopt -s nullglob
+    for ((i = 0; i < 5000000; i++)); do
+        tmps=("$d"/.out.??????)
+        [ ${#tmps[@]} -gt 0 ] && [ -s "${tmps[0]}" ] && break
+        state "$pid"
+        [[ $st == [RSDT] ]] || break
+    done
+    shopt -u nullglob
+    { [ ${#tmps[@]} -gt 0 ] && kill -STOP "$pid" 2>/dev/null; } || return 1
+    for ((i = 0; i < 5000000; i++)); do
+        state "$pid"
+        [[ $st == [RSD] ]] || break
+    done
+    if [ "$st" = T ] && [ -e "${tmps[0]}" ]; then
+        tmp=${tmps[0]}
+        return 0
+    fi
+    kill -CONT "$pid"
+    return 1
+}
+
 # killed SIG DESC CMD...: runs CMD (writing $TMP/k/out over the old one) in
 # the background, stops it once its temporary file is there and still there,
 # sends SIG: the process ends by SIG, the old file is byte-identical, no
 # temporary file is left. A run that ends before it is caught is tried again.
 killed() {
-    local sig=$1 desc=$2 d=$TMP/k try i pid caught= tmps
+    local sig=$1 desc=$2 d=$TMP/k try pid caught=
     shift 2
-    shopt -s nullglob
     for ((try = 0; try < 5 && !caught; try++)); do
         fresh "$d"
         set -m # the job gets SIGINT (a script's background jobs ignore it)
         "$@" >/dev/null 2>"$ERR" &
         pid=$!
         set +m
-        # polled without a fork: the temporary file, or the writer's end
-        for ((i = 0; i < 5000000; i++)); do
-            tmps=("$d"/.out.*)
-            [ ${#tmps[@]} -gt 0 ] && break
-            state "$pid"
-            [[ $st == [RSDT] ]] || break
-        done
-        if [ ${#tmps[@]} -gt 0 ] && kill -STOP "$pid" 2>/dev/null; then
-            for ((i = 0; i < 5000000; i++)); do
-                state "$pid"
-                [[ $st == [RSD] ]] || break
-            done
-            if [ "$st" = T ] && [ -e "${tmps[0]}" ]; then
-                caught=1
-                kill "-$sig" "$pid"
-            fi
+        if stop_writing "$pid" "$d"; then
+            caught=1
+            kill "-$sig" "$pid"
             kill -CONT "$pid"
         fi
         wait "$pid" 2>/dev/null # (no "Hangup" line from the shell)
         rc=$?
     done
-    shopt -u nullglob
     if [ -z "$caught" ]; then
         bad "$desc: never caught writing (5 runs ended first)"
         return
@@ -197,6 +212,66 @@ group_signals() {
     # search installs (cli_sigint.c), after which it writes
     killed HUP "gen -o" "$M" gen random --nodes $nodes --seed 2 -o "$d/out"
     killed HUP "plan -f json -o" "$M" plan "$big" --placer first-fit -f json -o "$d/out"
+}
+
+# writer DIR NODES: starts gen of NODES nodes (seed 2) writing DIR/out over
+# the old one in the background and stops it mid-write (stop_writing): 0
+# with the writer in $pid and its temporary file in $tmp; 1 when 5 runs
+# ended before they were caught.
+writer() {
+    local d=$1 nodes=$2 try
+    for ((try = 0; try < 5; try++)); do
+        fresh "$d"
+        "$M" gen random --nodes "$nodes" --seed 2 -o "$d/out" >/dev/null 2>"$ERR" &
+        pid=$!
+        stop_writing "$pid" "$d" && return 0
+        wait "$pid"
+    done
+    bad "gen -o: never caught writing (5 runs ended first)"
+    return 1
+}
+
+# Killed outright (SIGKILL: no handler runs), a writer leaves its temporary
+# file; the next run that writes the same file removes it, and only files of
+# its own pattern that no live process holds.
+group_stale() {
+    local d=$TMP/s ref=$TMP/ref big=$TMP/big.json nodes=200000 ino f
+    local others=(.out.abcde .out.abcdefgh .other.abcdef out.abcdef .out.ab-def)
+    if [ -n "${MEMTRIS_TEST_SANITIZER:-}" ]; then nodes=50000; fi
+    "$M" gen random --nodes 300 --seed 3 >"$ref"
+    writer "$d" $nodes || return
+    kill -KILL "$pid"
+    wait "$pid" 2>/dev/null
+    rc=$?
+    expect_rc 137 "gen -o killed by SIGKILL"
+    if [ -s "$tmp" ]; then ok; else bad "SIGKILL: no temporary file left behind ($tmp)"; fi
+    for f in "${others[@]}"; do echo kept >"$d/$f"; done
+    run "$M" gen random --nodes 300 --seed 3 -o "$d/out"
+    expect_rc 0 "the next gen -o"
+    expect_same "$d/out" "$ref" "the next gen -o: the whole new file"
+    if [ ! -e "$tmp" ]; then ok; else bad "the next gen -o left the stale $tmp"; fi
+    for f in "${others[@]}"; do
+        if [ -f "$d/$f" ]; then ok; else bad "$f (not of the pattern) was removed"; fi
+        rm -f "$d/$f"
+    done
+    expect_alone "$d" "the next gen -o"
+    # a live writer (stopped mid-write) keeps its file through a second run
+    "$M" gen random --nodes $nodes --seed 2 >"$big"
+    writer "$d" $nodes || return
+    ino=$(stat -c %i "$tmp")
+    if awk -v pid="$pid" -v ino="$ino" '$2 == "FLOCK" && $5 == pid && $6 ~ ":" ino "$" { f = 1 }
+        END { exit !f }' /proc/locks; then ok; else bad "the writer holds no flock on $tmp"; fi
+    run "$M" gen random --nodes 300 --seed 3 -o "$d/out"
+    expect_rc 0 "a second gen -o beside a live one"
+    expect_same "$d/out" "$ref" "a second gen -o beside a live one: its file"
+    if [ "$(stat -c %i "$tmp" 2>/dev/null)" = "$ino" ]; then ok
+    else bad "a second gen -o removed the live writer's $tmp"; fi
+    kill -CONT "$pid"
+    wait "$pid"
+    rc=$?
+    expect_rc 0 "the live writer, let go on"
+    expect_same "$d/out" "$big" "the live writer's whole file"
+    expect_alone "$d" "the live writer, done"
 }
 
 group_errors() {

@@ -2,23 +2,28 @@
  * file and its mode, an old one untouched until the commit (its mode kept),
  * abandoned, a write error, SIGINT, SIGTERM and SIGHUP mid-write (no
  * temporary file left), an ignored signal left ignored, devices and a
- * symbolic link written through, and the files fopen would refuse. */
+ * symbolic link written through, the files fopen would refuse, and the
+ * temporary files a killed writer left, removed by the next writer when no
+ * live one holds their lock (atomic_sweep.h). */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "util/atomic_out.h"
+#include "util/atomic_sweep.h"
 
 static char dir[64];
 static char path[128];
@@ -287,6 +292,141 @@ static void refused_as_fopen_would(void **state)
     assert_string_equal(text_of(path), "new\n");
 }
 
+/* dir/name made with text. */
+static void put(const char *name, const char *text)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    write_text(p, text);
+}
+
+/* Whether dir/name is there (a link not followed). */
+static int there(const char *name)
+{
+    char p[512];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return lstat(p, &st) == 0;
+}
+
+static void stale_temps_swept(void **state)
+{
+    (void)state;
+    clean();
+    write_text(path, "old\n");
+    put(".out.txt.AbC123", "left by a writer killed outright");
+    put(".out.txt.zzzzzz", "another");
+    /* not of the pattern: kept */
+    static const char *const others[] = {
+        ".out.txt.AbC12",    /* five characters */
+        ".out.txt.AbCd1234", /* eight, as Python's tempfile (tools/graphkit.py) */
+        ".out.txt.Ab-123",   /* not a letter or a digit */
+        ".out.tx.AbC123",    /* another target's */
+        "out.txt.AbC123",    /* no dot first */
+        ".out.txt.AbC123.x",
+    };
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) put(others[i], "kept");
+    char p[512], q[512];
+    snprintf(p, sizeof p, "%s/.out.txt.DirABC", dir);
+    assert_int_equal(mkdir(p, 0700), 0); /* not a regular file */
+    snprintf(p, sizeof p, "%s/.out.txt.LnkABC", dir);
+    assert_int_equal(symlink("out.txt", p), 0);
+    put("hard", "two names");
+    snprintf(p, sizeof p, "%s/hard", dir);
+    snprintf(q, sizeof q, "%s/.out.txt.HrdABC", dir);
+    assert_int_equal(link(p, q), 0); /* a second link: not one memtris made */
+    atomic_out o;
+    assert_int_equal(atomic_out_open(&o, path), 0);
+    assert_false(there(".out.txt.AbC123"));
+    assert_false(there(".out.txt.zzzzzz"));
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) assert_true(there(others[i]));
+    assert_true(there(".out.txt.DirABC") && there(".out.txt.LnkABC") && there(".out.txt.HrdABC"));
+    fputs("new\n", o.f);
+    assert_int_equal(atomic_out_commit(&o), 0);
+    assert_string_equal(text_of(path), "new\n");
+    assert_int_equal(entries(), 11); /* out.txt, hard and the nine kept */
+    snprintf(p, sizeof p, "%s/.out.txt.DirABC", dir);
+    rmdir(p);
+}
+
+/* A child holds the lock on dir/name (as a live writer does) until killed
+ * by SIGKILL; *pid: the child. */
+static void child_holds(const char *name, pid_t *pid)
+{
+    char p[512];
+    int sync[2];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    assert_int_equal(pipe(sync), 0);
+    *pid = fork();
+    assert_true(*pid >= 0);
+    if (*pid == 0) {
+        int fd = open(p, O_RDWR | O_CREAT, 0600);
+        if (fd < 0 || flock(fd, LOCK_EX)) _exit(3);
+        (void)!write(sync[1], "x", 1);
+        for (;;) pause();
+    }
+    char c;
+    close(sync[1]);
+    assert_int_equal(read(sync[0], &c, 1), 1);
+    close(sync[0]);
+}
+
+static void live_temps_kept(void **state)
+{
+    (void)state;
+    clean();
+    pid_t pid;
+    child_holds(".out.txt.Live01", &pid);
+    atomic_out o;
+    assert_int_equal(atomic_out_open(&o, path), 0);
+    assert_true(there(".out.txt.Live01")); /* its writer lives */
+    /* this writer's own file is locked too: a second writer keeps it */
+    atomic_out o2;
+    assert_int_equal(atomic_out_open(&o2, path), 0);
+    assert_true(there(strrchr(o.temp, '/') + 1));
+    fputs("one\n", o.f);
+    fputs("two\n", o2.f);
+    assert_int_equal(atomic_out_commit(&o), 0);
+    assert_int_equal(atomic_out_commit(&o2), 0);
+    assert_string_equal(text_of(path), "two\n");
+    assert_true(there(".out.txt.Live01"));
+    /* killed outright: its lock goes with it, and so does its file */
+    kill(pid, SIGKILL);
+    assert_int_equal(waitpid(pid, NULL, 0), pid);
+    assert_int_equal(atomic_out_open(&o, path), 0);
+    assert_false(there(".out.txt.Live01"));
+    atomic_out_abandon(&o);
+    assert_int_equal(entries(), 1);
+}
+
+/* The writer's side: its lock taken at once, and a file a sweep took
+ * first (locked, or already unlinked) told apart, to be made anew. */
+static void writer_lock(void **state)
+{
+    (void)state;
+    clean();
+    char t[512];
+    snprintf(t, sizeof t, "%s/.out.txt.XXXXXX", dir);
+    int fd = mkstemp(t);
+    assert_true(fd >= 0);
+    assert_int_equal(atomic_sweep_lock(fd, t), 0);
+    int other = open(t, O_RDONLY);
+    assert_true(other >= 0);
+    assert_int_equal(flock(other, LOCK_EX | LOCK_NB), -1); /* held */
+    assert_int_equal(errno, EWOULDBLOCK);
+    assert_int_equal(atomic_sweep(dir, ".out.txt.XXXXXX"), 0);
+    assert_true(there(strrchr(t, '/') + 1));
+    close(fd); /* the writer gone: the sweep's */
+    assert_int_equal(flock(other, LOCK_EX), 0);
+    fd = open(t, O_RDWR);
+    assert_int_equal(atomic_sweep_lock(fd, t), 1); /* a sweep holds it */
+    unlink(t);
+    close(other);
+    assert_int_equal(atomic_sweep_lock(fd, t), 1); /* and removed it */
+    close(fd);
+    assert_int_equal(entries(), 0);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +439,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(devices_in_place),
         cmocka_unit_test(through_a_link),
         cmocka_unit_test(refused_as_fopen_would),
+        cmocka_unit_test(stale_temps_swept),
+        cmocka_unit_test(live_temps_kept),
+        cmocka_unit_test(writer_lock),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

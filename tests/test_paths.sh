@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # test_paths.sh: the suite must pass wherever the repository sits and
 # whatever the user's environment. Copies the working tree into a deep path
-# with spaces in it, builds memtris there (a build folder with a space too),
-# and runs the TUI tmux test and the command-line tests from there, from
+# with spaces in it (at least 150 characters, spaces in more than two of its
+# folders: longer than a terminal's line, so that a test that assumes a
+# path fits one fails here first), builds memtris there (a build folder with
+# a space too), and runs the TUI tmux test, the command-line tests and the
+# progress tests from there, from
 # another working directory, with HOME, TMPDIR, TZ, the locale, TERM,
 # COLUMNS/LINES and NO_COLOR all changed. Usage: test_paths.sh SOURCE_DIR [CC]
 set -u
@@ -12,9 +15,14 @@ pass=0 fail=0
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/memtris ci.XXXXXX") || exit 1
 trap 'chmod -R u+w "$root" 2>/dev/null; rm -rf "$root"' EXIT
-deep="$root/a very/long/directory/name/that a user/might have/for their own/projects (2026)/memtris"
+deep="$root/a very/long/directory/name/that a user/might have/for their own/projects (2026)/and some/more folders/of a checkout/of the sources/for a test/memtris"
 mkdir -p "$deep" "$root/home dir" "$root/tmp dir" "$root/elsewhere dir"
 echo "copy: $deep (${#deep} characters)"
+if [ ${#deep} -lt 150 ]; then
+    echo "FAIL: the deep path has ${#deep} characters, fewer than 150"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
 
 # The working tree as it is (tracked and untracked files git does not
 # ignore); a plain copy without the build folders when it is not a git checkout.
@@ -65,6 +73,7 @@ suite "test_cli" bash "$T/test_cli.sh" "$bin" "$deep"
 suite "test_plan" bash "$T/test_plan.sh" "$bin" "$deep"
 suite "test_replay_cli" bash "$T/test_replay_cli.sh" "$bin" "$deep"
 suite "test_gen_cli" bash "$T/test_gen_cli.sh" "$bin"
+suite "test_progress" bash "$T/test_progress.sh" "$bin" "$deep"
 suite "test_samples" python3 "$T/test_samples.py" "$bin" "$deep"
 suite "seed_reference" python3 "$T/seed_reference.py" "$bin"
 

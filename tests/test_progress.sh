@@ -4,7 +4,10 @@
 # refuses a run its first iterations say would pass --max-seconds (the time of
 # an iteration injected with MEMTRIS_TEST_ITERATION_SECONDS, so nothing here
 # depends on the machine's speed); SIGINT ends iterate and compare cleanly:
-# status 130, the progress line cleared, an output file left as it was.
+# status 130, the progress line cleared, an output file left as it was. On a
+# terminal of a given width each progress line fits it whole: a long path is
+# shortened from the left, its file name and the figures after it kept (the
+# expected lines are made for the width, never assuming that the path fits).
 # Usage: test_progress.sh MEMTRIS SOURCE_DIR [GROUP]. Prints "N passed, M failed" last.
 set -u
 
@@ -62,14 +65,54 @@ group_max_seconds() {
     expect_grep "$OUT" "--max-seconds S" "--help names --max-seconds"
 }
 
-# on_tty DESC CMD...: runs CMD with a terminal for its stdout and stderr
-# (script(1)); what the terminal got in $TMP/tty, the status in $rc.
+# tty_run CMD...: runs CMD with a terminal for its stdout and stderr
+# (script(1)) of $TTY_COLS columns (80 unless set) and 24 rows, in the locale
+# $TTY_LC (C.UTF-8 unless set: the ellipsis "…"); what the terminal got in
+# $TMP/tty, the status in $rc.
+tty_run() {
+    LC_ALL=${TTY_LC:-C.UTF-8} script -qec "stty cols ${TTY_COLS:-80} rows 24 && $(printf '%q ' "$@")" \
+        /dev/null >"$TMP/tty" 2>&1 </dev/null
+    rc=$?
+}
+
+# on_tty DESC CMD...: tty_run CMD, which must succeed.
 on_tty() {
     local desc=$1
     shift
-    script -qec "$(printf '%q ' "$@")" /dev/null >"$TMP/tty" 2>&1 </dev/null
-    rc=$?
+    tty_run "$@"
     expect_rc 0 "$desc (on a terminal)"
+}
+
+# fitted HEAD PATH TAIL [COLUMNS [ELLIPSIS]]: the progress line HEAD PATH TAIL
+# as a terminal of COLUMNS (80) shows it: in COLUMNS-1 characters, PATH
+# shortened from the left to ELLIPSIS ("…") and its end where it is longer.
+fitted() {
+    python3 -c 'import sys
+head, path, tail, cols, ell = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+room = cols - 1 - len(head) - len(tail)
+assert room > len(ell), "no room for the path"
+if len(path) > room:
+    path = ell + path[len(path) - (room - len(ell)):]
+print(head + path + tail, end="")' "$1" "$2" "$3" "${4:-80}" "${5:-…}"
+}
+
+# expect_line DESC HEAD PATH TAIL [COLUMNS [ELLIPSIS]]: the terminal got the
+# line fitted HEAD PATH TAIL whole, from its "\r" to its "ESC[K".
+expect_line() {
+    local desc=$1
+    shift
+    expect_grep "$TMP/tty" $'\r'"$(fitted "$@")"$'\033[K' "$desc"
+}
+
+# fits DESC [COLUMNS]: every progress line the terminal got takes at most
+# COLUMNS-1 (79) characters.
+fits() {
+    py "$1: every progress line fits ${2:-80} columns" 'import re, sys
+text = open(sys.argv[1], encoding="utf-8", errors="replace", newline="").read()
+lines = re.findall("\r([^\r\n\x1b]*)\x1b\\[K", text)
+assert any(lines), "no progress line in %r" % text[:300]
+wide = [s for s in lines if len(s) > int(sys.argv[2]) - 1]
+assert not wide, "wider than the terminal: %r" % wide' "$TMP/tty" "${2:-80}"
 }
 
 group_tty() {
@@ -80,22 +123,24 @@ group_tty() {
     local cr=$'\r' clear=$'\r\033[K'
     on_tty "iterate" "$M" iterate "$DEMO" --iterations 5 -o "$TMP/it.txt"
     expect_grep "$TMP/tty" "${cr}iterate: iteration 1 of 5 (20%), about" "iterate: the iteration and time left"
-    expect_grep "$TMP/tty" "${cr}loading $DEMO: " "iterate: the loading"
+    expect_line "iterate: the loading" "loading " "$DEMO" ": checking the graph..."
     expect_grep "$TMP/tty" "${cr}scheduling with policy priority..." "iterate: the policy"
     # the line is cleared: the terminal's last bytes are the clear, nothing after
     if [ "$(tail -c 4 "$TMP/tty")" = "$clear" ]; then ok; else bad "iterate: the line is not cleared last"; fi
+    fits "iterate"
     on_tty "compare" "$M" compare "$BERT" --policies fifo,priority --placers first-fit,best-fit
     expect_grep "$TMP/tty" "${cr}compare: policy 2 of 2 (priority)" "compare: the policy of how many"
     expect_grep "$TMP/tty" "${cr}compare: placing 4 of 4 (placer best-fit, policy priority's schedule)" \
         "compare: the placing of how many"
     # the table starts on a line of its own: the progress line was cleared first
     expect_grep "$TMP/tty" "${clear}$BERT: 712 nodes" "compare: the line cleared before the table"
+    fits "compare"
     on_tty "compare --pareto" "$M" compare "$DEMO" --pareto
     expect_grep "$TMP/tty" "${cr}compare --pareto: point 1 of 19 (fifo)" "compare --pareto: the points"
     expect_grep "$TMP/tty" "${cr}compare --pareto: point 8 of 19 (weighted)" "compare --pareto: a new stage at once"
     printf 'id,lower,upper,size\nb1,0,2,8\nb2,1,3,8\n' >"$TMP/p.csv"
     on_tty "place" "$M" place "$TMP/p.csv" --placer exact --time-limit 1
-    expect_grep "$TMP/tty" "${cr}reading $TMP/p.csv..." "place: the reading"
+    expect_line "place: the reading" "reading " "$TMP/p.csv" "..."
     expect_grep "$TMP/tty" "${cr}placing with exact (--time-limit 1 s)..." "place: the placer and its limit"
     on_tty "gen" "$M" gen random -n 20000 -o "$TMP/g.json"
     expect_grep "$TMP/tty" "${cr}gen: making 20000 nodes of random..." "gen: the making"
@@ -105,8 +150,9 @@ group_tty() {
     # a message is never on the progress line: it starts on a line of its own
     printf '%s' '{"Nodes": [{"Id": 1, "Op": "a"}, {"Id": 2, "Op": "b"}], "Edges": [[1, 2], [2, 1]]}' \
         >"$TMP/cycle.json"
-    script -qec "$(printf '%q ' "$M" iterate "$TMP/cycle.json")" /dev/null >"$TMP/tty" 2>&1 </dev/null
-    expect_grep "$TMP/tty" "${cr}loading $TMP/cycle.json" "a graph refused: the loading shown"
+    tty_run "$M" iterate "$TMP/cycle.json"
+    expect_rc 1 "a graph refused (on a terminal)"
+    expect_line "a graph refused: the loading shown" "loading " "$TMP/cycle.json" ": checking the graph..."
     expect_grep "$TMP/tty" "${clear}$TMP/cycle.json: error: the graph has a cycle" "a message after a progress line starts cleared"
     # with stderr a file or a pipe there is none of it (paths may hold spaces)
     quiet iterate "$DEMO" --iterations 5
@@ -115,6 +161,47 @@ group_tty() {
     quiet plan "$DEMO"
     quiet place "$TMP/p.csv" --placer exact
     quiet gen random -n 20000 -o "$TMP/g2.json"
+}
+
+# A path far longer than the terminal is wide (at least 150 characters, with
+# spaces): shortened from the left, its file name and the figures kept whole.
+group_long_path() {
+    local d=$TMP part
+    for part in "a folder with spaces" "and another one with spaces" abcdefghijklmnopqrstuvwxyz0123456789 \
+        abcdefghijklmnopqrstuvwxyz0123456789 ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 samples; do
+        d=$d/$part
+    done
+    mkdir -p "$d"
+    cp "$DEMO" "$d/demo.json"
+    printf 'id,lower,upper,size\nb1,0,2,8\nb2,1,3,8\n' >"$d/p.csv"
+    on_tty "a long path" "$M" iterate "$d/demo.json" --iterations 5 -o "$TMP/it.txt"
+    if [ ${#d} -ge 150 ] && [[ $(fitted "loading " "$d/demo.json" ": checking the graph...") == "loading …"*"/samples/demo.json: checking the graph..." ]]
+    then ok; else bad "the long path (${#d} characters) is not shortened by fitted"; fi
+    expect_line "a long path: the loading at 80 columns" "loading " "$d/demo.json" ": checking the graph..."
+    expect_grep "$TMP/tty" $'\r'"iterate: iteration 1 of 5 (20%), about" "a long path: the iterations"
+    fits "a long path at 80 columns"
+    for cols in 40 132; do
+        TTY_COLS=$cols on_tty "a long path, $cols columns" "$M" iterate "$d/demo.json" --iterations 5 -o "$TMP/it.txt"
+        expect_line "a long path at $cols columns" "loading " "$d/demo.json" ": checking the graph..." $cols
+        fits "a long path at $cols columns" $cols
+    done
+    # where the locale is not UTF-8 the ellipsis is ASCII
+    TTY_LC=C on_tty "a long path, C locale" "$M" iterate "$d/demo.json" --iterations 5 -o "$TMP/it.txt"
+    expect_line "a long path, C locale" "loading " "$d/demo.json" ": checking the graph..." 80 "..."
+    fits "a long path, C locale"
+    on_tty "place, a long path" "$M" place "$d/p.csv" --placer exact --time-limit 1
+    expect_line "place, a long path: the reading" "reading " "$d/p.csv" "..."
+    expect_line "place, a long path: the graph" "making the graph of " "$d/p.csv" "..."
+    fits "place, a long path"
+    # a terminal too narrow for the figures: whole fields only, never a cut word or figure
+    TTY_COLS=40 on_tty "iterate, 40 columns" "$M" iterate "$DEMO" --iterations 5 -o "$TMP/it.txt"
+    expect_grep "$TMP/tty" $'\r'"iterate: iteration 1 of 5 (20%)"$'\033[K' "40 columns: the time left dropped"
+    TTY_COLS=24 on_tty "a long path, 24 columns" "$M" iterate "$d/demo.json" --iterations 5 -o "$TMP/it.txt"
+    expect_grep "$TMP/tty" $'\r'"loading …"$'\033[K' "24 columns: the path and the stage dropped"
+    fits "a long path at 24 columns" 24
+    TTY_COLS=30 on_tty "iterate, 30 columns" "$M" iterate "$DEMO" --iterations 5 -o "$TMP/it.txt"
+    expect_grep "$TMP/tty" $'\r'"iterate: iteration 1 of 5"$'\033[K' "30 columns: whole fields"
+    fits "iterate at 30 columns" 30
 }
 
 # quiet ARGS...: memtris ARGS with stderr a file, then a pipe: status 0 and

@@ -14,8 +14,8 @@
 /* The loader's progress: "loading NAME: 42%", then the checks. */
 static void load_progress(void *ctx, size_t done, size_t total)
 {
-    if (done < total) cli_progress("loading %s: %zu%%", (const char *)ctx, done * 100 / total);
-    else cli_progress("loading %s: checking the graph...", (const char *)ctx);
+    if (done < total) cli_progress_path("loading ", ctx, ": %zu%%", done * 100 / total);
+    else cli_progress_path("loading ", ctx, ": checking the graph...");
 }
 
 graph *cli_load_diag(const char *path, int quiet_warnings, diag *d)

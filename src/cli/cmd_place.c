@@ -74,9 +74,9 @@ static int load_problem(cli_job *j, const char *file, int64_t *align)
 {
     diag d;
     diag_init(&d, strcmp(file, "-") == 0 ? "<stdin>" : file);
-    cli_progress("reading %s...", d.source);
+    cli_progress_path("reading ", d.source, "...");
     j->prob = problem_read(file, &d);
-    if (j->prob) cli_progress("making the graph of %s...", d.source);
+    if (j->prob) cli_progress_path("making the graph of ", d.source, "...");
     j->g = j->prob ? problem_graph(j->prob, &d) : NULL;
     cli_progress_clear();
     for (size_t i = 0; i < d.nlines; i++) cli_eprintf("%s\n", d.lines[i]);

@@ -1,6 +1,7 @@
 /* atomic_out.c: output files that are whole or absent (atomic_out.h). */
 #define _GNU_SOURCE
 #include "atomic_out.h"
+#include "atomic_sweep.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -81,8 +82,12 @@ static int take_slot(const char *name)
     return -1;
 }
 
+/* Ends o's temporary file's time: its slot, and its lock (let go after
+ * the rename or the unlink). */
 static void free_slot(atomic_out *o)
 {
+    if (o->lock >= 0) close(o->lock);
+    o->lock = -1;
     if (o->slot < 0) return;
     live[o->slot] = 0;
     o->slot = -1;
@@ -119,21 +124,47 @@ static int open_in_place(atomic_out *o, const char *path, atomic_out_mode mode)
     return o->f ? 0 : -1;
 }
 
-/* Makes the temporary file for o->target (exists: its stat): 0, -1 with
- * errno, or 1 when the folder refuses it (write in place instead). */
+static int folder_of(const char *path, char *dir, size_t cap);
+
+/* Makes the temporary file o->temp (a template) with its lock held (see
+ * atomic_sweep.h), in o->slot: its descriptor, or -1 with errno set. */
+static int make_locked(atomic_out *o)
+{
+    char template[PATH_MAX];
+    memcpy(template, o->temp, sizeof template);
+    for (int tries = 0; tries < 100; tries++) {
+        memcpy(o->temp, template, sizeof template);
+        int slot = take_slot(o->temp);
+        int fd = mkostemp(slot >= 0 ? temps[slot] : o->temp, O_CLOEXEC);
+        if (slot >= 0) memcpy(o->temp, temps[slot], sizeof o->temp);
+        o->slot = slot;
+        if (fd < 0 || !atomic_sweep_lock(fd, o->temp)) return fd;
+        /* a sweep took it between mkstemp and the lock, and removed it */
+        close(fd);
+        free_slot(o);
+    }
+    errno = EBUSY;
+    return -1;
+}
+
+/* Makes the temporary file for o->target (exists: its stat), first
+ * removing the stale ones a killed writer left: 0, -1 with errno, or 1
+ * when the folder refuses it (write in place instead). */
 static int open_temp(atomic_out *o, const struct stat *old)
 {
     if (temp_name(o)) return -1;
-    int slot = take_slot(o->temp);
-    int fd = mkostemp(slot >= 0 ? temps[slot] : o->temp, O_CLOEXEC);
-    if (slot >= 0) memcpy(o->temp, temps[slot], sizeof o->temp);
-    o->slot = slot;
+    char dir[PATH_MAX];
+    const char *base = strrchr(o->temp, '/');
+    if (!folder_of(o->target, dir, sizeof dir)) atomic_sweep(dir, base ? base + 1 : o->temp);
+    int fd = make_locked(o);
     if (fd < 0) {
         int e = errno;
         free_slot(o);
         errno = e;
         return e == EACCES || e == EPERM || e == EROFS ? 1 : -1;
     }
+    /* the lock stays with a copy of fd until the rename (fclose comes first) */
+    o->lock = fcntl(fd, F_DUPFD_CLOEXEC, 0);
     if (old && (old->st_uid != geteuid() || old->st_gid != getegid()))
         (void)!fchown(fd, old->st_uid, old->st_gid); /* where allowed */
     if (fchmod(fd, old ? old->st_mode & 07777 : new_file_mode()) || !(o->f = fdopen(fd, "w"))) {
@@ -152,6 +183,7 @@ int atomic_out_open(atomic_out *o, const char *path)
 {
     o->f = NULL;
     o->slot = -1;
+    o->lock = -1;
     o->temp[0] = 0;
     if (!*path) {
         errno = ENOENT; /* as fopen("") */

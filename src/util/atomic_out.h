@@ -5,8 +5,10 @@
  * and synced; an error, atomic_out_abandon, or SIGINT, SIGTERM or SIGHUP
  * while it is written removes the temporary file and leaves the old one as
  * it was. A device, a FIFO or a folder that cannot hold the temporary file
- * (not writable) is written in place, as fopen(path, "w") would. Exports
- * atomic_out_*. */
+ * (not writable) is written in place, as fopen(path, "w") would. The
+ * temporary file is flock(2)ed while it lives, and opening a target first
+ * removes the temporary files a killed writer of it left (atomic_sweep.h).
+ * Exports atomic_out_*. */
 #ifndef MEMTRIS_ATOMIC_OUT_H
 #define MEMTRIS_ATOMIC_OUT_H
 #include <limits.h>
@@ -26,6 +28,7 @@ typedef struct atomic_out {
     FILE *f;
     atomic_out_mode mode;
     int slot; /* the signal handler's entry for temp, or -1 */
+    int lock; /* a copy of temp's descriptor holding its flock, or -1 */
     char target[PATH_MAX];
     char temp[PATH_MAX];
 } atomic_out;
