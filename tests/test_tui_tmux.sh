@@ -44,7 +44,7 @@ start() {
     # shellcheck disable=SC2016
     cmd=$(printf '%q ' sh -c 'echo $$ >"$0"; exec "$@"' "$work/$session.pid" \
         env -u COLUMNS -u LINES -u LANGUAGE LC_ALL=C.UTF-8 "$@")
-    T new-session -d -s "$session" -x 120 -y 35 \
+    T new-session -d -s "$session" -x 120 -y 35 -c "$work" \
         "$cmd; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo|icrnl)$' | tr '\n' ' '; echo; exec bash --norc --noprofile -i"
 }
 # given_back WHAT: after memtris has exited in this session, the terminal is
@@ -175,9 +175,9 @@ check "B clears the breakpoints" "1 breakpoint cleared"
 keys e
 check "e offers a file name" "demo-priority-step"
 for _ in $(seq 40); do keys BSpace; done
-keys -l "$work/view.svg"
+keys -l "view.svg" # relative to the session's folder: the message does not depend on $TMPDIR's length
 keys Enter
-check "e writes the SVG" "wrote $work/view.svg: the curve and the"
+check "e writes the SVG" "wrote view.svg: the curve and the"
 if grep -q 'class="cursor"' "$work/view.svg" 2>/dev/null; then ok "the SVG marks the cursor"; else bad "the SVG marks the cursor"; fi
 keys q
 check "q exits with status 0" "EXIT=0"
