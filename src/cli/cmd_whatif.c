@@ -14,6 +14,7 @@
 #include "cli_sigint.h"
 #include "cli_time.h"
 #include "defaults.h"
+#include "sched/budget/budget_arg.h"
 #include "sched/budget/budget_say.h"
 #include "sched/whatif/whatif.h"
 #include "util/units.h"
@@ -99,11 +100,11 @@ static const char *label(const whatif_job *j, int i, char *out, size_t cap)
     const whatif_row *w = &j->r.row[i];
     switch (i) {
     case WHATIF_ROW_BASELINE: snprintf(out, cap, "baseline (%s)", j->pol->name); break;
-    case WHATIF_ROW_CHECKPOINT: snprintf(out, cap, "checkpointing %g%%", PCT); break;
+    case WHATIF_ROW_CHECKPOINT: snprintf(out, cap, "checkpointing %d%%", PCT); break;
     case WHATIF_ROW_ACCUM: snprintf(out, cap, "accumulation k=%" PRIu32, j->k); break;
     case WHATIF_ROW_FUSION: snprintf(out, cap, "fusion (%" PRIu32 " ops)", w->fused); break;
     case WHATIF_ROW_THREE: snprintf(out, cap, "mixed+accum+fusion"); break;
-    case WHATIF_ROW_ALL: snprintf(out, cap, "  + checkpointing %g%%", PCT); break;
+    case WHATIF_ROW_ALL: snprintf(out, cap, "  + checkpointing %d%%", PCT); break;
     default: snprintf(out, cap, "%s", "mixed precision");
     }
     return out;
@@ -143,7 +144,7 @@ static void print_text(const whatif_job *j)
     for (int i = 0; i < WHATIF_NROWS; i++) text_row(j, i);
     printf("\n");
     if (c->has_peak)
-        printf("checkpointing: greedy's plan within %s (%g%% of the budget-free peak, each\n"
+        printf("checkpointing: greedy's plan within %s (%d%% of the budget-free peak, each\n"
                "  buffer freed after its last reader); %" PRIu64 " reruns, %s more time\n",
                units_bytes(x, sizeof x, c->budget, 0), PCT, c->reruns,
                units_ms(y, sizeof y, c->extra_ms));
@@ -213,7 +214,7 @@ static void print_json(const whatif_job *j)
     jw_kstring(&w, "source", j->g->source);
     jw_kstring(&w, "policy", j->pol->name);
     jw_kuint(&w, "k", j->k);
-    jw_kg(&w, "checkpoint_pct", PCT, 6);
+    jw_kint(&w, "checkpoint_pct", PCT);
     jw_kstring(&w, "solver", "greedy");
     jw_kbool(&w, "has_categories", j->r.has_categories);
     jw_kbool(&w, "has_phases", j->r.has_phases);
@@ -273,7 +274,7 @@ int cmd_whatif(int argc, char **argv)
     if (!g) return EXIT_BAD;
     j.g = g;
     char err[512];
-    whatif_opts o = {.pol = j.pol, .k = j.k, .pct = PCT};
+    whatif_opts o = {.pol = j.pol, .k = j.k, .pct_micro = PCT * BUDGET_PCT_ONE};
     solve_ctx ctx = cli_search_begin(NULL);
     o.c = &ctx;
     status = whatif_run(g, &o, &j.r, err, sizeof err);

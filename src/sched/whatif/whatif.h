@@ -58,7 +58,7 @@ typedef struct whatif_row {
     int64_t peak;
     int has_time; /* the graph has Latency */
     double time_ms;
-    int64_t budget;  /* checkpointing rows: pct of the budget-free peak; else 0 */
+    int64_t budget;  /* checkpointing rows: pct_micro of the budget-free peak, rounded down */
     double extra_ms; /* checkpointing rows: the reruns' time, in the whole step */
     uint64_t reruns; /* checkpointing rows, in one (micro-batch) step */
     uint32_t fused;  /* nodes folded by fusion */
@@ -68,7 +68,8 @@ typedef struct whatif_row {
 typedef struct whatif_opts {
     const policy *pol;           /* the baseline's policy, run on every graph */
     uint32_t k;                  /* micro-batches, 1..WHATIF_MAX_K */
-    double pct;                  /* checkpointing's budget: pct% of the budget-free peak */
+    int64_t pct_micro;           /* checkpointing's budget: millionths of a percent of the
+                                    budget-free peak (budget_arg.h), rounded down */
     const budget_solver *solver; /* checkpointing's (NULL: DEFAULT_WHATIF_SOLVER) */
     const solve_ctx *c;
 } whatif_opts;
