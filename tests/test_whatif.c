@@ -325,6 +325,11 @@ static void no_categories(void **state)
         assert_false(r.row[missing[i]].has_peak);
         assert_non_null(strstr(r.row[missing[i]].why, "needs Categories"));
     }
+    /* checkpointing at 50% of 16 B: the budget worked out, no plan; its combined row has none */
+    assert_true(r.row[WHATIF_ROW_CHECKPOINT].has_budget);
+    assert_int_equal(r.row[WHATIF_ROW_CHECKPOINT].budget, 8);
+    assert_false(r.row[WHATIF_ROW_CHECKPOINT].has_peak);
+    assert_false(r.row[WHATIF_ROW_ALL].has_budget);
     graph_free(g);
 }
 

@@ -78,8 +78,8 @@ static void why_none(const budget_result *res, char *out, size_t cap)
 }
 
 /* Checkpointing g at o->pct_micro of its budget-free peak (budget_fit, recompute only): the
- * plan's peak, its reruns and extra time (times k: every micro-batch reruns), on top of base's
- * time. 0, or -1 out of memory. */
+ * budget (has_budget), the plan's peak, its reruns and extra time (times k: every micro-batch
+ * reruns), on top of base's time; without a plan, why not. 0, or -1 out of memory. */
 static int checkpoint(const graph *g, const whatif_opts *o, uint32_t k, double update,
                       const whatif_row *base, whatif_row *row)
 {
@@ -93,21 +93,21 @@ static int checkpoint(const graph *g, const whatif_opts *o, uint32_t k, double u
                          .c = o->c};
     budget_result res = {0};
     int rc = 0;
-    if (budget_fit(&rq, &res)) {
-        if (res.error == BUDGET_FIT_MODEL) snprintf(row->why, sizeof row->why, "%s", res.err);
+    int failed = budget_fit(&rq, &res);
+    row->has_budget = !failed || res.error == BUDGET_FIT_INVALID; /* worked out before the plan */
+    row->budget = row->has_budget ? res.budget : 0;
+    if (failed) {
+        if (res.error == BUDGET_FIT_MEMORY) rc = -1;
         else if (res.error == BUDGET_FIT_INVALID)
             snprintf(row->why, sizeof row->why, "internal error: the plan fails the check: %.150s",
                      res.err);
-        else rc = -1;
+        else snprintf(row->why, sizeof row->why, "%s", res.err);
     } else if (res.budget < res.bound) {
-        row->budget = res.budget;
         why_none(&res, row->why, sizeof row->why);
     } else if (!res.found) {
-        row->budget = res.budget;
         snprintf(row->why, sizeof row->why, "the solver found no plan within %s: %s",
                  units_bytes(a, sizeof a, res.budget, 0), res.out.why);
     } else {
-        row->budget = res.budget;
         row->has_peak = 1;
         row->peak = res.st.peak;
         row->reruns = res.st.reruns;

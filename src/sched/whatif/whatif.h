@@ -58,10 +58,11 @@ typedef struct whatif_row {
     int64_t peak;
     int has_time; /* the graph has Latency */
     double time_ms;
+    int has_budget;  /* checkpointing rows: the budget was worked out (the graph had a model) */
     int64_t budget;  /* checkpointing rows: pct_micro of the budget-free peak, rounded down */
-    double extra_ms; /* checkpointing rows: the reruns' time, in the whole step */
-    uint64_t reruns; /* checkpointing rows, in one (micro-batch) step */
-    uint32_t fused;  /* nodes folded by fusion */
+    double extra_ms; /* checkpointing rows with a peak: the reruns' time, in the whole step */
+    uint64_t reruns; /* checkpointing rows with a peak, in one (micro-batch) step */
+    uint32_t fused;  /* nodes folded by fusion (a row with a peak) */
     char why[512];   /* !has_peak: why not, in words */
 } whatif_row;
 
