@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "sched/budget/budget_arg.h"
 #include "sched/budget/budget_fit.h"
 #include "sched/graph/diag.h"
 #include "sched/graph/graph.h"
@@ -43,8 +44,15 @@ int main(int argc, char **argv)
         snprintf(pcts, sizeof pcts, "%s", argv[2]);
         for (char *tok = strtok(pcts, ","); tok; tok = strtok(NULL, ",")) {
             solve_ctx c = {.seconds = secs, .clock = cpu_seconds};
+            char arg[64];
+            int64_t bytes, pct;
+            snprintf(arg, sizeof arg, "%s%%", tok);
+            if (budget_arg_parse(arg, &bytes, &pct)) {
+                fprintf(stderr, "bench_exact: '%s' is not a percentage\n", tok);
+                return 2;
+            }
             budget_request rq = {.g = g,
-                                 .pct = atof(tok),
+                                 .pct_micro = pct,
                                  .allow = BUDGET_ALLOW_RECOMPUTE,
                                  .bandwidth = BUDGET_BANDWIDTH,
                                  .solver = budget_solver_find("exact"),

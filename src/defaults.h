@@ -24,6 +24,6 @@
 #define DEFAULT_TUI_BUDGET_SOLVER "greedy" /* the TUI's m: the screen waits for it */
 #define DEFAULT_BUDGET_BANDWIDTH  16e9     /* bytes a second each way between device and host */
 #define DEFAULT_WHATIF_SOLVER     "greedy" /* whatif's checkpointing rows */
-#define DEFAULT_WHATIF_PCT        50.0     /* their budget, % of the budget-free peak */
+#define DEFAULT_WHATIF_PCT        50       /* their budget, % of the budget-free peak (whole) */
 
 #endif

@@ -245,12 +245,12 @@ static void mono_on_generated_training(void **state)
 /* budget_fit of g at budget (pct: percent of the budget-free peak) with solver, allow, bandwidth
  * and limits c; JSON's "stopped" must be want, and the text's words hold has (when not NULL; ""
  * when want is "done"). */
-static void says(const graph *g, const char *solver, unsigned allow, int64_t budget, double pct,
+static void says(const graph *g, const char *solver, unsigned allow, int64_t budget, int64_t pct,
                  double bw, const solve_ctx *c, const char *want, const char *has)
 {
     budget_request rq = {.g = g,
                          .budget = budget,
-                         .pct = pct,
+                         .pct_micro = pct * 1000000,
                          .allow = allow,
                          .bandwidth = bw,
                          .solver = budget_solver_find(solver),

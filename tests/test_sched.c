@@ -319,7 +319,8 @@ static void largest_total_below_overflow_is_exact(void **state)
 
 /* ------------------------------------------------------ misc */
 
-/* Sizes as people write them (the TUI's memory breakpoints). */
+/* Sizes as people write them (the TUI's memory breakpoints), as memtris writes them too ("8 MiB");
+ * test_budget_arg.c has the edges. */
 static void units_parse_sizes(void **state)
 {
     (void)state;
@@ -330,7 +331,7 @@ static void units_parse_sizes(void **state)
     assert_int_equal(units_parse("2G"), (int64_t)2 << 30);
     assert_int_equal(units_parse("0.5k"), 512);
     assert_int_equal(units_parse("7 B"), 7);
-    const char *bad[] = {"", "MiB", "-1", "8 XB", "1e30", "nan", "8 MiB x", "inf"};
+    const char *bad[] = {"", "MiB", "-1", "8 XB", "1e30", "nan", "8 MiB x", "inf", "1.5", "1.5 B"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_int_equal(units_parse(bad[i]), -1);
 }
 

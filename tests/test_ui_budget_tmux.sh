@@ -5,7 +5,7 @@
 # bar's extra time and reruns as `memtris budget FILE --budget P% --solver greedy` gives them
 # (its text and its JSON's extra_ms), w's explanation; a budget no plan fits refused with the
 # view as it was; an empty answer back to the plain view. Usage: test_ui_budget_tmux.sh
-# MEMTRIS SRCDIR
+# MEMTRIS SRCDIR. Then the budgets of a graph whose peak is 2^53+1 bytes, read exactly.
 set -u
 bin=$1
 src=$2
@@ -97,6 +97,44 @@ keys m Escape
 check "Esc in the prompt: the plain view" "budget cleared"
 keys q
 check "q quits" "EXIT=0"
+
+# Budgets in integers (issue 45) at 80x24: on a graph whose budget-free peak is 2^53+1 bytes,
+# the peak typed in bytes or as 100% fits (a double would read it as 2^53, a byte short), a
+# byte less is refused in words that tell the two apart, 1.5 and 0x10 are refused whole, and
+# the budget set is offered back exactly.
+cat >"$work/huge.json" <<'JSON'
+{"Nodes": [{"Id": 0, "Op": "ALLOC", "Size": 9007199254740991, "BufId": 1},
+  {"Id": 1, "Op": "ALLOC", "Size": 2, "BufId": 2}, {"Id": 2, "Op": "mm", "Inputs": [1, 2]},
+  {"Id": 3, "Op": "FREE", "BufId": 1}, {"Id": 4, "Op": "FREE", "BufId": 2}],
+ "Edges": [[0, 2], [1, 2], [2, 3], [2, 4]]}
+JSON
+back() { for _ in $(seq "$1"); do keys BSpace; done; }
+start huge 80 24 "$work/huge.json"
+check "2^53+1: the view opens" "step 0/"
+keys m 9007199254740993 Enter
+check "2^53+1 bytes: the peak itself fits" "order already fits in 8.0 PiB: no reruns"
+keys m
+check "2^53+1 bytes: offered back exactly" "9007199254740993"
+back 16
+keys 100% Enter
+check "100%: the peak itself fits" "already fits in 100% (8.0 PiB)"
+keys m
+back 4
+keys 9007199254740992 Enter
+check "2^53: a byte short, refused" "no plan fits in 8.0 PiB (9007199254740992 bytes); the least"
+keys m
+back 4
+keys 1.5 Enter
+check "1.5: refused" "the budget wants a size from 1 byte to 2^63-1 bytes"
+check "1.5: the message whole, to its end" "not '1.5'"
+keys m
+back 4
+keys -l 0x10 # literally: tmux reads 0x10 as a key's code
+keys Enter
+check "0x10: refused whole" "not '0x10'"
+if screen | head -1 | grep -qF "budget 8.0 PiB"; then ok "refusals: the plan shown stays"; else bad "refusals: the plan shown went"; fi
+keys q
+check "2^53+1: q quits" "EXIT=0"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -7,6 +7,7 @@
 #include "ui/app_keys.h"
 #include "ui/app_lesson.h"
 #include "ui/keys.h"
+#include "sched/budget/budget_arg.h"
 
 extern const char *const memtris_lesson_names[];
 
@@ -288,7 +289,7 @@ static void test_budget(void **state)
     char b[32];
     /* 1: 90% of the framework's order's peak: greedy's plan */
     assert_true(a->bud.on && !a->bud.as_is);
-    assert_true(a->bud.pct == 90);
+    assert_true(a->bud.pct_micro == 90 * BUDGET_PCT_ONE);
     mib(a->bud.free_peak, "123.8 MiB");
     mib(a->bud.budget, "111.4 MiB");
     mib(a->bud.st.peak, "111.3 MiB");
@@ -333,7 +334,7 @@ static void test_budget(void **state)
     assert_non_null(strstr(a->msg, "priority's order already fits in 90% (111.4 MiB)"));
     /* 5: 82%: 20 reruns, 21.7 ms (the sweep's figures: test_lesson_tmux.sh) */
     key(a, ' ');
-    assert_true(a->bud.pct == 82);
+    assert_true(a->bud.pct_micro == 82 * BUDGET_PCT_ONE);
     assert_int_equal(a->bud.st.reruns, 20);
     assert_string_equal(units_ms(b, sizeof b, a->bud.st.extra_ms), "21.7 ms");
     narration_whole(a, 80, 24);

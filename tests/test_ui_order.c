@@ -4,6 +4,7 @@
  * budget view (m) plans from the order stepped (budget_fit's order), saying so when that order
  * fits as it is, and the given order's plan is memtris budget's (no order). */
 #include <math.h>
+#include "sched/budget/budget_arg.h"
 #include "sched/budget/budget_fit.h"
 #include "ui/app_train.h"
 #include "uiutil.h"
@@ -117,10 +118,11 @@ static void test_opens_on_given(void **state)
 }
 
 /* The budget the app asked for, as memtris budget's budget_fit answers it along order. */
-static void fit_along(const graph *g, const policy *order, double pct, budget_result *res)
+/* pct: whole percents of the given order's budget-free peak. */
+static void fit_along(const graph *g, const policy *order, int64_t pct, budget_result *res)
 {
     budget_request rq = {.g = g,
-                         .pct = pct,
+                         .pct_micro = pct * BUDGET_PCT_ONE,
                          .allow = BUDGET_ALLOW_RECOMPUTE,
                          .bandwidth = BUDGET_BANDWIDTH,
                          .solver = budget_solver_find("greedy"),

@@ -4,6 +4,7 @@
  * whatif_run, checkpointing through a swapped-in solver, and a graph without Categories. */
 #include "testutil.h"
 #include "sched/whatif/whatif.h"
+#include "sched/budget/budget_arg.h"
 #include "sched/gen/gen.h"
 #include "test_gen.h"
 #include "sched/graph/validate.h"
@@ -265,7 +266,7 @@ static void rows(void **state)
     graph *g = load(train);
     whatif_result r;
     char err[200];
-    whatif_opts o = {.pol = policy_find("given"), .k = 4, .pct = 50};
+    whatif_opts o = {.pol = policy_find("given"), .k = 4, .pct_micro = 50 * BUDGET_PCT_ONE};
     assert_int_equal(whatif_run(g, &o, &r, err, sizeof err), 0);
     assert_true(r.has_categories && r.has_phases && r.has_latency);
     static const int64_t peak[WHATIF_NROWS] = {500, 0, 300, 300, 460, 185, 0};
@@ -287,13 +288,13 @@ static void rows(void **state)
     membuf m = gen_json("train", 200, 1);
     graph *t = load(m.p);
     free(m.p);
-    o.pct = 80;
+    o.pct_micro = 80 * BUDGET_PCT_ONE;
     o.solver = &counting;
     fit_calls = 0;
     assert_int_equal(whatif_run(t, &o, &r, err, sizeof err), 0);
     assert_true(fit_calls >= 1);
     graph_free(t);
-    o.pct = 100;
+    o.pct_micro = 100 * BUDGET_PCT_ONE;
     assert_int_equal(whatif_run(g, &o, &r, err, sizeof err), 0);
     assert_int_equal(r.row[WHATIF_ROW_CHECKPOINT].peak, 500);
     assert_true(r.row[WHATIF_ROW_CHECKPOINT].extra_ms == 0);
@@ -313,7 +314,7 @@ static void no_categories(void **state)
                     "\"Edges\": [[0, 1], [2, 3], [1, 3], [3, 4], [3, 5]]}");
     whatif_result r;
     char err[200];
-    whatif_opts o = {.pol = policy_find("given"), .k = 4, .pct = 50};
+    whatif_opts o = {.pol = policy_find("given"), .k = 4, .pct_micro = 50 * BUDGET_PCT_ONE};
     assert_int_equal(whatif_run(g, &o, &r, err, sizeof err), 0);
     assert_false(r.has_categories);
     assert_int_equal(r.row[WHATIF_ROW_BASELINE].peak, 16);
@@ -324,6 +325,11 @@ static void no_categories(void **state)
         assert_false(r.row[missing[i]].has_peak);
         assert_non_null(strstr(r.row[missing[i]].why, "needs Categories"));
     }
+    /* checkpointing at 50% of 16 B: the budget worked out, no plan; its combined row has none */
+    assert_true(r.row[WHATIF_ROW_CHECKPOINT].has_budget);
+    assert_int_equal(r.row[WHATIF_ROW_CHECKPOINT].budget, 8);
+    assert_false(r.row[WHATIF_ROW_CHECKPOINT].has_peak);
+    assert_false(r.row[WHATIF_ROW_ALL].has_budget);
     graph_free(g);
 }
 

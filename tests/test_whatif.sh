@@ -71,6 +71,10 @@ group_usage() {
     expect_grep "$OUT" "Usage: memtris whatif FILE [-k K] [-p POLICY] [--format text|json]" \
         "--help: usage"
     expect_grep "$OUT" "no speed model for precision" "--help: mixed precision's time"
+    # the claim as the seed's table and the sweep say it: checkpointing costs time
+    expect_grep "$OUT" "(claim: 65% less memory for 15%" "--help: checkpointing's claim"
+    expect_grep "$OUT" "\"extra_time_pct\" (checkpointing's: more time" "--help: the claim's key"
+    if grep -q "15% faster" "$OUT"; then bad "--help: checkpointing is not 15% faster"; else ok; fi
     run "$M" --help
     expect_grep "$OUT" "  whatif FILE" "memtris --help lists whatif"
     run "$M" whatif "$TMP/missing.json"
@@ -81,7 +85,7 @@ group_by_hand() {
     run "$M" whatif "$TRAIN"
     expect_rc 0 "text"
     expect_grep "$OUT" "baseline (given)              500 B       -    13.0 ms" "text: baseline"
-    expect_grep "$OUT" "mixed precision               300 B   40.0%    13.0 ms   +0.0%  50% less, 40% faster" \
+    expect_grep "$OUT" "mixed precision               300 B   40.0%    13.0 ms   +0.0%  50% less memory, 40% faster" \
         "text: mixed precision"
     expect_grep "$OUT" "accumulation k=4              300 B   40.0%" "text: accumulation"
     expect_grep "$OUT" "fusion (1 ops)                460 B    8.0%" "text: fusion"
@@ -109,8 +113,18 @@ assert rows["mixed_precision"]["peak"] == 300 and rows["fusion"]["peak"] == 460
 assert rows["fusion"]["fused"] == 1
 assert rows["checkpointing"]["peak"] is None and rows["checkpointing"]["budget"] == 250
 assert "no plan fits" in rows["checkpointing"]["why"]
-assert rows["mixed_precision"]["claim"] == {"memory_saving_pct": 50, "speedup_pct": 40}
-assert rows["checkpointing"]["claim"] == {"memory_saving_pct": 65, "speedup_pct": 15}
+assert rows["mixed_precision"]["claim"] == {"memory_saving_pct": 50, "speedup_pct": 40,
+                                           "extra_time_pct": None}
+# checkpointing is claimed to cost 15% more time, not to be 15% faster
+assert rows["checkpointing"]["claim"] == {"memory_saving_pct": 65, "speedup_pct": None,
+                                         "extra_time_pct": 15}, rows["checkpointing"]["claim"]
+# a row without a plan: every figure null, not 0; the budget asked stays
+c = rows["checkpointing"]
+assert [c[k] for k in ("peak", "saving_pct", "time_ms", "time_change_pct", "extra_ms", "reruns",
+                       "fused")] == [None] * 7, c
+for r in d["rows"]:
+    if r["peak"] is None:
+        assert all(r[k] is None for k in r if k not in ("name", "why", "claim", "budget")), r
 assert rows["accumulation"]["claim"]["memory_saving_pct"] == 75
 assert rows["fusion"]["claim"]["memory_saving_pct"] == 30
 assert rows["combined"]["claim"] is None
@@ -136,6 +150,17 @@ EOF
     expect_grep "$OUT" "mixed precision          n/a: needs Categories" "no Categories: mixed"
     expect_grep "$OUT" "accumulation k=4         n/a: needs Categories" "no Categories: accumulation"
     expect_grep "$OUT" "time: the graph has no Latency" "no Latency: said"
+    run "$M" whatif "$TMP/plain.json" --format json
+    expect_rc 0 "no Categories: json"
+    py "no Categories: null figures, a budget only where worked out" '
+import json, sys
+rows = {r["name"]: r for r in json.load(open(sys.argv[1]))["rows"]}
+c, a = rows["checkpointing"], rows["combined_checkpointing"]
+assert c["budget"] == 8 and c["peak"] is None and c["extra_ms"] is None and c["reruns"] is None, c
+assert a["budget"] is None and a["extra_ms"] is None and a["reruns"] is None, a
+assert a["fused"] is None and rows["mixed_precision"]["fused"] is None, a
+assert rows["fusion"]["fused"] == 1 and rows["baseline"]["fused"] == 0, rows
+' "$OUT"
 }
 
 # Ids that are not a topological order: given refuses the graph (status 1, its reason); under
@@ -203,6 +228,17 @@ assert abs(c["time_ms"] - (b["time_ms"] + c["extra_ms"])) < 1e-6 * b["time_ms"],
 for n in ("mixed_precision", "accumulation", "fusion", "combined"):
     assert abs(rows[n]["time_ms"] - b["time_ms"]) < 1e-6 * b["time_ms"], rows[n]
     assert rows[n]["time_change_pct"] == 0, rows[n]
+assert c["claim"] == {"memory_saving_pct": 65, "speedup_pct": None, "extra_time_pct": 15}, c
+' "$OUT"
+    # the text's checkpointing row, with a plan: the claim in the sweep's words
+    run "$M" whatif "$TMP/gt.json"
+    expect_rc 0 "gen train: whatif text"
+    py "gen train: the checkpointing row says 65% less memory for 15% more time" '
+import sys
+row = [l for l in open(sys.argv[1]) if l.startswith("checkpointing 50%")]
+assert len(row) == 1 and "n/a" not in row[0], row
+assert row[0].rstrip().endswith("65% less memory for 15% more time"), row
+assert "faster" not in row[0], row
 ' "$OUT"
 }
 

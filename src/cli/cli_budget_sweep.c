@@ -8,7 +8,6 @@
 #include "cli_budget.h"
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -21,9 +20,16 @@
 #include "util/units.h"
 #include "util/utf8.h"
 
-/* The claim's point: 35% of the budget-free peak for 15% more time than the step's. */
-#define CLAIM_MEMORY 0.35
-#define CLAIM_TIME   0.15
+/* The claim's point: 35% of the budget-free peak (rounded down) for 15% more time than the
+ * step's. */
+#define CLAIM_MEMORY_PCT 35
+#define CLAIM_TIME       0.15
+
+/* The claim's budget: CLAIM_MEMORY_PCT% of peak, rounded down, in integers. */
+static int64_t claim_budget(int64_t peak)
+{
+    return (int64_t)((unsigned __int128)peak * CLAIM_MEMORY_PCT / 100);
+}
 
 int cli_budget_fit_failed(const budget_request *rq, const budget_result *res, int at_budget)
 {
@@ -42,6 +48,7 @@ int cli_budget_fit_failed(const budget_request *rq, const budget_result *res, in
             cli_eprintf("memtris budget: internal error: %s made an invalid plan for %s: %s\n",
                         rq->solver->name, src, res->err);
         break;
+    case BUDGET_FIT_RANGE: cli_eprintf("memtris budget: %s: %s\n", src, res->err); break;
     default: cli_eprintf("memtris budget: out of memory\n");
     }
     return EXIT_BAD;
@@ -95,14 +102,16 @@ static int solve_points(const cli_budget_sweep *s, series *sr, int64_t lo)
     sr->n = 0;
     sr->least = -1;
     for (uint32_t k = 0; k < s->points; k++) {
-        int64_t b = lo + (int64_t)((double)span * k / (s->points - 1) + 0.5);
+        /* lo + span * k / (points - 1), rounded half up, in integers */
+        int64_t b = lo + (int64_t)(((unsigned __int128)span * k * 2 + (s->points - 1)) /
+                                   ((unsigned __int128)(s->points - 1) * 2));
         if (k == s->points - 1) b = s->free_peak;
         if (sr->n && b <= pt[sr->n - 1].budget) continue;
         cli_budget_point *q = &pt[sr->n++];
         memset(q, 0, sizeof *q);
         q->budget = b;
         sr->rq.budget = b;
-        sr->rq.pct = 0;
+        sr->rq.pct_micro = 0;
         if (budget_fit(&sr->rq, sr->res)) return cli_budget_fit_failed(&sr->rq, sr->res, 1);
         q->found = sr->res->found;
         q->stopped = sr->res->out.stopped;
@@ -234,7 +243,7 @@ static void print_json(const cli_budget_sweep *s, const series *sr, int nsr)
     json_stats(&w, s->chen, &s->chen_st);
     jw_key(&w, "seed_claim");
     jw_object(&w);
-    jw_kint(&w, "budget", (int64_t)floor((double)s->free_peak * CLAIM_MEMORY));
+    jw_kint(&w, "budget", claim_budget(s->free_peak));
     jw_key(&w, "extra_ms");
     cli_jw_ms(&w, s->step_ms * CLAIM_TIME);
     jw_kstring(&w, "says", "65% less memory for 15% more time");
@@ -359,7 +368,7 @@ static void print_text(const cli_budget_sweep *s, const series *sr, int nsr)
                units_ms(c, sizeof c, s->chen_st.extra_ms),
                pct(d, sizeof d, s->chen_st.extra_ms, s->step_ms));
     else printf("Chen's sqrt(n) checkpointing: no plan (the graph has no forward Phase)\n");
-    units_bytes(a, sizeof a, (int64_t)floor((double)s->free_peak * CLAIM_MEMORY), 0);
+    units_bytes(a, sizeof a, claim_budget(s->free_peak), 0);
     if (warn)
         printf("65%% less memory for 15%% more time, as checkpointing is said to give: not judged "
                "without Latency (a budget of %s)\n",
@@ -390,7 +399,7 @@ static void svg_write(FILE *f, const cli_budget_sweep *s, const series *sr, int 
                     .chen = s->chen,
                     .chen_peak = s->chen_st.peak,
                     .chen_ms = s->chen_st.extra_ms,
-                    .claim_budget = floor((double)s->free_peak * CLAIM_MEMORY),
+                    .claim_budget = (double)claim_budget(s->free_peak),
                     .claim_ms = s->step_ms * CLAIM_TIME,
                     .claim = "65% less memory, 15% more time",
                     .warning = no_latency(s, sr, nsr),
@@ -413,7 +422,7 @@ static void svg_write(FILE *f, const cli_budget_sweep *s, const series *sr, int 
 static int figures(cli_budget_sweep *w, series *sr)
 {
     sr->rq.budget = INT64_MAX;
-    sr->rq.pct = 0;
+    sr->rq.pct_micro = 0;
     if (budget_fit(&sr->rq, sr->res)) return cli_budget_fit_failed(&sr->rq, sr->res, 0);
     const budget_result *r = sr->res;
     sr->bound = r->bound;

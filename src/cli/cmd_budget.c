@@ -34,17 +34,18 @@ static const char help_options[] =
     "event, its peak and its extra time; every plan is checked by an\n"
     "independent replay first.\n"
     "\n"
-    "  -b, --budget SIZE   bytes (1048576, 8MiB, 1.5G) or N% of the budget-free\n"
-    "                      peak (the given order's, each buffer freed after its\n"
-    "                      last reader), as 60%\n"
+    "  -b, --budget SIZE   bytes (1048576, 8MiB, 1.5G; whole bytes, at most 2^63-1)\n"
+    "                      or N% of the budget-free peak (the given order's, each\n"
+    "                      buffer freed after its last reader), as 60% or 12.5%\n"
+    "                      (at most 6 decimals; rounded down to a whole byte)\n"
     "  -s, --solver NAME   one of the solvers below (default " DEFAULT_BUDGET_SOLVER "; with\n"
     "                      --sweep " DEFAULT_SWEEP_SOLVER ")\n"
     "      --allow LIST    recompute (the default), offload, or both: recompute,offload\n"
     "                      (never worse than either alone: the solver solves each\n"
     "                      alone first, a quarter of --time-limit each, and both\n"
     "                      together from the better plan for the rest)\n"
-    "      --bandwidth B   bytes a second each way between device and host, as a size\n"
-    "                      (16G: 16 GiB/s; default 16000000000)\n"
+    "      --bandwidth B   bytes a second each way between device and host, a whole\n"
+    "                      number or a size (16G: 16 GiB/s; default 16000000000)\n"
     "      --time-limit S  stop after S seconds (default 10): greedy without a plan,\n"
     "                      exact and best with the best plan found and a gap\n"
     "      --max-states N  exact: stop after keeping N states (default 4000000)\n"
@@ -163,12 +164,13 @@ typedef struct budget_job {
     budget_request rq;
     budget_result res;
     const char *output; /* -o: the plan as a graph */
+    int64_t bandwidth;  /* --bandwidth's bytes a second, exactly (rq's: for the timeline) */
 } budget_job;
 
 /* --budget: bytes, or N% (no space) of the budget-free peak (budget_arg.h). */
 static int parse_budget(const char *arg, budget_job *j)
 {
-    if (budget_arg_parse(arg, &j->rq.budget, &j->rq.pct) == 0) return 0;
+    if (budget_arg_parse(arg, &j->rq.budget, &j->rq.pct_micro) == 0) return 0;
     cli_usage_error("budget", "--budget wants " BUDGET_ARG_WANTS ", not '%s'", arg);
     return -1;
 }
@@ -226,7 +228,8 @@ static void print_text(const budget_job *j)
     char src[1024], a[32], b[32], t[32];
     printf("%s: budget %s", utf8_printable(j->g->source, src, sizeof src),
            units_bytes(a, sizeof a, r->budget, 0));
-    if (j->rq.pct > 0) printf(" (%g%% of the budget-free peak)", j->rq.pct);
+    if (j->rq.pct_micro > 0)
+        printf(" (%s of the budget-free peak)", budget_arg_pct_words(t, sizeof t, j->rq.pct_micro));
     printf(", budget-free peak %s, solver %s, allow %s\n",
            units_bytes(b, sizeof b, r->free_peak, 0), j->rq.solver->name, allow_words(j->rq.allow));
     for (size_t k = 0; k < r->plan.n; k++) text_event(j, k);
@@ -350,7 +353,7 @@ static void print_json(const budget_job *j)
     cli_jw_ms(&w, lower_bound(r));
     json_gap(&w, r->st.extra_ms, lower_bound(r), proven(r));
     jw_kstring(&w, "stopped", budget_stop_name(r));
-    jw_kint(&w, "bandwidth", (int64_t)j->rq.bandwidth);
+    jw_kint(&w, "bandwidth", j->bandwidth);
     jw_kint(&w, "initial", r->st.start);
     jw_key(&w, "events");
     jw_array(&w);
@@ -382,8 +385,8 @@ static void print_json(const budget_job *j)
 static void say_none(const budget_job *j)
 {
     const budget_result *r = &j->res;
-    char a[32], b[32], fill[320];
-    units_bytes(a, sizeof a, r->budget, 0);
+    char a[64], b[32], fill[320];
+    units_bytes_beside(a, sizeof a, r->budget, r->bound); /* its bytes where both read 8.0 PiB */
     units_bytes(b, sizeof b, r->bound, 0);
     budget_fill_words(fill, sizeof fill, r);
     if (r->exact_none)
@@ -476,7 +479,8 @@ int cmd_budget(int argc, char **argv)
         {0, 0, 0, 0},
     };
     static const cli_opts opts = {"budget", "b:s:f:o:", longopts, NULL, print_help};
-    budget_job j = {.rq = {.allow = BUDGET_ALLOW_RECOMPUTE,
+    budget_job j = {.bandwidth = (int64_t)BUDGET_BANDWIDTH,
+                    .rq = {.allow = BUDGET_ALLOW_RECOMPUTE,
                            .bandwidth = BUDGET_BANDWIDTH,
                            .solver = budget_solver_find(DEFAULT_BUDGET_SOLVER),
                            .want = BUDGET_WANT_BASELINES | BUDGET_WANT_LEAST}};
@@ -502,9 +506,11 @@ int cmd_budget(int argc, char **argv)
         case OPT_BANDWIDTH: {
             int64_t v = units_parse(optarg);
             if (v < 1)
-                return cli_usage_error(
-                    "budget", "--bandwidth wants bytes a second, at least 1 (as 16G), not '%s'",
-                    optarg);
+                return cli_usage_error("budget",
+                                       "--bandwidth wants bytes a second, a whole number from 1 "
+                                       "to 2^63-1 or a size (as 16G), not '%s'",
+                                       optarg);
+            j.bandwidth = v;
             j.rq.bandwidth = (double)v;
             break;
         }

@@ -14,6 +14,7 @@
 #include "cli_sigint.h"
 #include "cli_time.h"
 #include "defaults.h"
+#include "sched/budget/budget_arg.h"
 #include "sched/budget/budget_say.h"
 #include "sched/whatif/whatif.h"
 #include "util/units.h"
@@ -24,25 +25,26 @@ static const char help[] =
     "For a training graph (ALLOCs with a Category, compute nodes with a Phase),\n"
     "the peak (and, where the graph has Latency, the step's time) as given and\n"
     "under the techniques of a well-known table for BERT, each beside what it\n"
-    "claims (memory saved, training speed-up):\n"
+    "claims (memory saved; a training speed-up, or the time it costs):\n"
     "  checkpointing   the budget solver (greedy) at 50% of the budget-free peak\n"
     "                  (as memtris budget --budget 50%): the plan's peak; time\n"
-    "                  plus the reruns' latency (claim: 65% less, 15% faster)\n"
+    "                  plus the reruns' latency (claim: 65% less memory for 15%\n"
+    "                  more time)\n"
     "  mixed precision activations, gradients and the workspaces of forward and\n"
     "                  backward at half size; weights, optimizer state, inputs and\n"
     "                  outputs unchanged (fp32 master weights, as AMP keeps them);\n"
     "                  time unchanged: memtris has no speed model for precision\n"
-    "                  (claim: 50% less, 40% faster)\n"
+    "                  (claim: 50% less memory, 40% faster)\n"
     "  accumulation    K micro-batches: activation, workspace and input bytes / K\n"
     "                  (rounded up), the gradients present from the start (they\n"
     "                  accumulate); each forward and backward node runs K times at\n"
     "                  1/K of its latency (compute unchanged), the update once\n"
-    "                  (claim: 75% less, 22% faster)\n"
+    "                  (claim: 75% less memory, 22% faster)\n"
     "  fusion          an elementwise op (relu, add, mul, sigmoid, gelu, ...: the\n"
     "                  list of tools/graphkit.py's --inplace) whose input is made\n"
     "                  by the compute node just before it and read by no other\n"
     "                  joins that node: the input buffer is gone, the latencies\n"
-    "                  are summed (claim: 30% less, 18% faster)\n"
+    "                  are summed (claim: 30% less memory, 18% faster)\n"
     "and mixed + accumulation + fusion together, then with checkpointing at 50%\n"
     "of that graph's budget-free peak. Every graph runs the same policy.\n"
     "A graph without Categories gets the rows that need none (baseline,\n"
@@ -58,20 +60,38 @@ static const char help[] =
     "       \"has_categories\", \"has_phases\", \"has_latency\", \"warning\" (without\n"
     "       Latency: \"the graph has no Latency: ...\"; else null), \"rows\": [{\"name\",\n"
     "       \"peak\", \"saving_pct\", \"time_ms\", \"time_change_pct\" (null when not\n"
-    "       known), \"budget\", \"extra_ms\", \"reruns\" (checkpointing rows),\n"
-    "       \"fused\", \"why\" (a row without a peak), \"claim\": {\"memory_saving_pct\",\n"
-    "       \"speedup_pct\"} or null}, ...]}; rows baseline, checkpointing,\n"
-    "       mixed_precision, accumulation, fusion, combined, combined_checkpointing.\n";
+    "       known), \"budget\" (null when not worked out), \"extra_ms\", \"reruns\"\n"
+    "       (checkpointing rows), \"fused\", \"why\" (a row without a peak: its\n"
+    "       figures are null), \"claim\": {\"memory_saving_pct\", \"speedup_pct\" (null\n"
+    "       for checkpointing), \"extra_time_pct\" (checkpointing's: more time; else\n"
+    "       null)} or null}, ...]}; rows baseline, checkpointing, mixed_precision,\n"
+    "       accumulation, fusion, combined, combined_checkpointing.\n";
 
 static void print_help(void) { fputs(help, stdout); }
 
-/* The claims of the table for BERT (man memtris, whatif): memory saved and speed-up, in %. */
-static const int claims[WHATIF_NROWS][2] = {
-    [WHATIF_ROW_CHECKPOINT] = {65, 15},
-    [WHATIF_ROW_MIXED] = {50, 40},
-    [WHATIF_ROW_ACCUM] = {75, 22},
-    [WHATIF_ROW_FUSION] = {30, 18},
+/* The claims of the table for BERT (man memtris, whatif), in %: the memory saved, and the
+ * training speed-up or (checkpointing, which runs nodes again) the time it adds, as the sweep
+ * says the claim: "65% less memory for 15% more time". 0: none. */
+static const struct {
+    int memory, speedup, extra_time;
+} claims[WHATIF_NROWS] = {
+    [WHATIF_ROW_CHECKPOINT] = {65, 0, 15},
+    [WHATIF_ROW_MIXED] = {50, 40, 0},
+    [WHATIF_ROW_ACCUM] = {75, 22, 0},
+    [WHATIF_ROW_FUSION] = {30, 18, 0},
 };
+
+/* Row i's claim in words: "65% less memory for 15% more time", "50% less memory, 40% faster",
+ * or "-". */
+static const char *claim_words(int i, char *out, size_t cap)
+{
+    if (!claims[i].memory) snprintf(out, cap, "-");
+    else if (claims[i].extra_time)
+        snprintf(out, cap, "%d%% less memory for %d%% more time", claims[i].memory,
+                 claims[i].extra_time);
+    else snprintf(out, cap, "%d%% less memory, %d%% faster", claims[i].memory, claims[i].speedup);
+    return out;
+}
 
 #define PCT DEFAULT_WHATIF_PCT /* checkpointing's budget, % of the budget-free peak */
 
@@ -99,11 +119,14 @@ static const char *label(const whatif_job *j, int i, char *out, size_t cap)
     const whatif_row *w = &j->r.row[i];
     switch (i) {
     case WHATIF_ROW_BASELINE: snprintf(out, cap, "baseline (%s)", j->pol->name); break;
-    case WHATIF_ROW_CHECKPOINT: snprintf(out, cap, "checkpointing %g%%", PCT); break;
+    case WHATIF_ROW_CHECKPOINT: snprintf(out, cap, "checkpointing %d%%", PCT); break;
     case WHATIF_ROW_ACCUM: snprintf(out, cap, "accumulation k=%" PRIu32, j->k); break;
-    case WHATIF_ROW_FUSION: snprintf(out, cap, "fusion (%" PRIu32 " ops)", w->fused); break;
+    case WHATIF_ROW_FUSION: /* the count of a row with a peak (else the transform failed) */
+        if (w->has_peak) snprintf(out, cap, "fusion (%" PRIu32 " ops)", w->fused);
+        else snprintf(out, cap, "fusion");
+        break;
     case WHATIF_ROW_THREE: snprintf(out, cap, "mixed+accum+fusion"); break;
-    case WHATIF_ROW_ALL: snprintf(out, cap, "  + checkpointing %g%%", PCT); break;
+    case WHATIF_ROW_ALL: snprintf(out, cap, "  + checkpointing %d%%", PCT); break;
     default: snprintf(out, cap, "%s", "mixed precision");
     }
     return out;
@@ -112,10 +135,9 @@ static const char *label(const whatif_job *j, int i, char *out, size_t cap)
 static void text_row(const whatif_job *j, int i)
 {
     const whatif_row *w = &j->r.row[i], *b = &j->r.row[WHATIF_ROW_BASELINE];
-    char name[48], peak[32], save[16] = "-", t[32] = "-", tc[16] = "-", claim[32] = "-";
+    char name[48], peak[32], save[16] = "-", t[32] = "-", tc[16] = "-", claim[48];
     label(j, i, name, sizeof name);
-    if (claims[i][0])
-        snprintf(claim, sizeof claim, "%d%% less, %d%% faster", claims[i][0], claims[i][1]);
+    claim_words(i, claim, sizeof claim);
     if (!w->has_peak) {
         printf("%-24s n/a: %s\n", name, w->why);
         return;
@@ -143,7 +165,7 @@ static void print_text(const whatif_job *j)
     for (int i = 0; i < WHATIF_NROWS; i++) text_row(j, i);
     printf("\n");
     if (c->has_peak)
-        printf("checkpointing: greedy's plan within %s (%g%% of the budget-free peak, each\n"
+        printf("checkpointing: greedy's plan within %s (%d%% of the budget-free peak, each\n"
                "  buffer freed after its last reader); %" PRIu64 " reruns, %s more time\n",
                units_bytes(x, sizeof x, c->budget, 0), PCT, c->reruns,
                units_ms(y, sizeof y, c->extra_ms));
@@ -163,13 +185,22 @@ static void print_text(const whatif_job *j)
            "  just before them, their input buffer gone, latencies summed\n");
     if (!r->has_latency) /* the words budget and its sweep say */
         printf("time: %s\n", budget_no_latency_words(BUDGET_ALLOW_RECOMPUTE, 0));
-    printf("claimed: a published table for BERT (memory saved, training speed-up)\n");
+    printf("claimed: a published table for BERT (memory saved, training speed-up; for\n"
+           "  checkpointing, which runs nodes again, the time it adds)\n");
 }
 
 static void json_opt_pct(jw *w, const char *k, int has, double v)
 {
     jw_key(w, k);
     if (has) jw_f(w, v, 2);
+    else jw_null(w);
+}
+
+/* A claim's figure, or null when 0 (none). */
+static void json_opt_int(jw *w, const char *k, int v)
+{
+    jw_key(w, k);
+    if (v) jw_int(w, v);
     else jw_null(w);
 }
 
@@ -187,19 +218,27 @@ static void json_row(jw *w, const whatif_job *j, int i)
     else jw_null(w);
     json_opt_pct(w, "time_change_pct", r->has_peak && r->has_time,
                  change_pct(r->time_ms, b->time_ms));
-    if (i == WHATIF_ROW_CHECKPOINT || i == WHATIF_ROW_ALL) {
-        jw_kint(w, "budget", r->budget);
+    if (i == WHATIF_ROW_CHECKPOINT || i == WHATIF_ROW_ALL) { /* null: not worked out, no plan */
+        jw_key(w, "budget");
+        if (r->has_budget) jw_int(w, r->budget);
+        else jw_null(w);
         jw_key(w, "extra_ms");
-        cli_jw_ms(w, r->extra_ms);
-        jw_kuint(w, "reruns", r->reruns);
+        if (r->has_peak) cli_jw_ms(w, r->extra_ms);
+        else jw_null(w);
+        jw_key(w, "reruns");
+        if (r->has_peak) jw_uint(w, r->reruns);
+        else jw_null(w);
     }
-    jw_kuint(w, "fused", r->fused);
+    jw_key(w, "fused");
+    if (r->has_peak) jw_uint(w, r->fused);
+    else jw_null(w);
     if (!r->has_peak) jw_kstring(w, "why", r->why);
     jw_key(w, "claim");
-    if (claims[i][0]) {
+    if (claims[i].memory) {
         jw_object(w);
-        jw_kint(w, "memory_saving_pct", claims[i][0]);
-        jw_kint(w, "speedup_pct", claims[i][1]);
+        jw_kint(w, "memory_saving_pct", claims[i].memory);
+        json_opt_int(w, "speedup_pct", claims[i].speedup);
+        json_opt_int(w, "extra_time_pct", claims[i].extra_time);
         jw_object_end(w);
     } else jw_null(w);
     jw_object_end(w);
@@ -213,7 +252,7 @@ static void print_json(const whatif_job *j)
     jw_kstring(&w, "source", j->g->source);
     jw_kstring(&w, "policy", j->pol->name);
     jw_kuint(&w, "k", j->k);
-    jw_kg(&w, "checkpoint_pct", PCT, 6);
+    jw_kint(&w, "checkpoint_pct", PCT);
     jw_kstring(&w, "solver", "greedy");
     jw_kbool(&w, "has_categories", j->r.has_categories);
     jw_kbool(&w, "has_phases", j->r.has_phases);
@@ -273,7 +312,7 @@ int cmd_whatif(int argc, char **argv)
     if (!g) return EXIT_BAD;
     j.g = g;
     char err[512];
-    whatif_opts o = {.pol = j.pol, .k = j.k, .pct = PCT};
+    whatif_opts o = {.pol = j.pol, .k = j.k, .pct_micro = PCT * BUDGET_PCT_ONE};
     solve_ctx ctx = cli_search_begin(NULL);
     o.c = &ctx;
     status = whatif_run(g, &o, &j.r, err, sizeof err);

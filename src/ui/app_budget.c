@@ -13,9 +13,8 @@
 #include "sched/budget/budget_say.h"
 #include "util/units.h"
 #include "util/utf8.h"
-#include "util/utf8.h"
 
-int app_budget_read(const char *text, int64_t *bytes, double *pct, unsigned *allow, char *msg,
+int app_budget_read(const char *text, int64_t *bytes, int64_t *pct, unsigned *allow, char *msg,
                     size_t cap)
 {
     char size[64];
@@ -23,6 +22,12 @@ int app_budget_read(const char *text, int64_t *bytes, double *pct, unsigned *all
     size_t n = strcspn(text, " ");
     const char *rest = text + n;
     while (*rest == ' ') rest++;
+    size_t unit = strcspn(rest, " "); /* "99.0 MiB", as the status bar writes it */
+    snprintf(size, sizeof size, "%.*s", (int)(rest + unit - text), text);
+    if (*rest && rest + unit - text < (ptrdiff_t)sizeof size && units_parse(size) >= 0) {
+        n = (size_t)(rest + unit - text);
+        for (rest += unit; *rest == ' '; rest++) {}
+    }
     snprintf(size, sizeof size, "%.*s", (int)(n < sizeof size ? n : sizeof size - 1), text);
     if (n >= sizeof size || budget_arg_parse(size, bytes, pct)) {
         snprintf(msg, cap, "the budget wants " BUDGET_ARG_WANTS ", not '%.40s'", text);
@@ -47,13 +52,13 @@ void app_budget_free(app_budget *b)
     memset(b, 0, sizeof *b);
 }
 
-/* budget_fit of b->g at bytes (or b->pct%) with the TUI's solver; the model, the plan and its
- * figures moved into b (b owns them whatever the answer). 0 with *res said, or -1. */
+/* budget_fit of b->g at bytes (or b->pct_micro of its peak) with the TUI's solver; the model, the
+ * plan and its figures moved into b (b owns them whatever the answer). 0 with *res said, or -1. */
 static int fit(app_budget *b, int64_t bytes, const solve_ctx *c, budget_result *res)
 {
     budget_request rq = {.g = b->g,
                          .budget = bytes,
-                         .pct = b->pct,
+                         .pct_micro = b->pct_micro,
                          .allow = b->allow,
                          .bandwidth = b->bandwidth,
                          .solver = budget_solver_find(DEFAULT_TUI_BUDGET_SOLVER),
@@ -94,14 +99,15 @@ int app_budget_peak(app_budget *b, char *msg, size_t cap)
 /* budget_fit's answer in the view's words into msg: -1, or 0 when there is a plan. */
 static int said(const budget_result *res, int failed, char *msg, size_t cap)
 {
-    char a1[32], a2[32];
+    char a1[64], a2[32];
     const char *solver = DEFAULT_TUI_BUDGET_SOLVER;
-    units_bytes(a1, sizeof a1, res->budget, 0);
+    units_bytes_beside(a1, sizeof a1, res->budget, res->bound); /* both 8.0 PiB: its bytes */
     units_bytes(a2, sizeof a2, res->bound, 0);
     if (failed && res->error == BUDGET_FIT_MODEL)
         snprintf(msg, cap, "no budget view: %.150s", res->err);
     else if (failed && res->error == BUDGET_FIT_GIVEN)
         snprintf(msg, cap, "no budget view: the given order's plan: %.140s", res->err);
+    else if (failed && res->error == BUDGET_FIT_RANGE) snprintf(msg, cap, "%.190s", res->err);
     else if (failed && res->error == BUDGET_FIT_INVALID)
         snprintf(msg, cap, "internal error: %s made an invalid plan: %.130s", solver, res->err);
     else if (failed) snprintf(msg, cap, "no budget view: out of memory");
@@ -133,13 +139,13 @@ static int solve(app_budget *b, int64_t bytes, const solve_ctx *c, char *msg, si
     return 0;
 }
 
-int app_budget_solve(app_budget *b, const graph *g, const policy *order, int64_t bytes, double pct,
+int app_budget_solve(app_budget *b, const graph *g, const policy *order, int64_t bytes, int64_t pct,
                      unsigned allow, const solve_ctx *c, char *msg, size_t cap)
 {
     memset(b, 0, sizeof *b);
     b->g = g;
     b->order = order;
-    b->pct = pct;
+    b->pct_micro = pct;
     b->allow = allow;
     b->bandwidth = BUDGET_BANDWIDTH;
     if (solve(b, bytes, c, msg, cap) == 0) return 0;

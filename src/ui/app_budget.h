@@ -17,7 +17,8 @@ typedef struct app_budget {
     const policy *pol; /* the stepped policy before the budget (back with the input graph) */
     int64_t budget;    /* bytes */
     int64_t free_peak; /* the budget-free peak (the given order's plan) */
-    double pct;        /* > 0: the budget was asked as pct% of free_peak */
+    int64_t pct_micro; /* > 0: the budget was asked as pct_micro millionths of a percent of
+                          free_peak (budget_arg.h) */
     unsigned allow;    /* BUDGET_ALLOW_* */
     double bandwidth;  /* bytes a second each way (offload) */
     budget_model bm;   /* g's model */
@@ -40,14 +41,15 @@ typedef struct app_budget {
 /* The prompt's answer: "SIZE [ALLOW]", SIZE as memtris budget's --budget takes it (8MiB, or
  * 60% of the budget-free peak) and ALLOW as its --allow (recompute, the default; offload;
  * recompute,offload). 0, or -1 with the reason in msg. */
-int app_budget_read(const char *text, int64_t *bytes, double *pct, unsigned *allow, char *msg,
+int app_budget_read(const char *text, int64_t *bytes, int64_t *pct, unsigned *allow, char *msg,
                     size_t cap);
-/* Solves g under the budget (bytes, or pct% of the given order's budget-free peak) with what
+/* Solves g under the budget (bytes, or pct millionths of a percent of the given order's
+ * budget-free peak, budget_arg.h) with what
  * allow allows, walking order's run (NULL: the given order; its own plan where that fits),
  * within c's limits, and makes the plan graph: 0 with b filled (b->on still 0; b's old contents
  * are not looked at), or -1 with b empty and why in msg ("no plan fits in 6.0 MiB; the least
  * budget any plan fits in is 7.5 MiB"). */
-int app_budget_solve(app_budget *b, const graph *g, const policy *order, int64_t bytes, double pct,
+int app_budget_solve(app_budget *b, const graph *g, const policy *order, int64_t bytes, int64_t pct,
                      unsigned allow, const solve_ctx *c, char *msg, size_t cap);
 /* b->g's model and budget-free peak into b->bm and b->free_peak (b->bandwidth set): 0, or -1
  * with why in msg. */

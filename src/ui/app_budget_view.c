@@ -10,6 +10,7 @@
 #include <string.h>
 #include "app_internal.h"
 #include "keys.h"
+#include "sched/budget/budget_arg.h"
 #include "sched/budget/budget_say.h"
 #include "util/units.h"
 
@@ -20,10 +21,12 @@ app_reaction app_budget_open(app *a)
     char offered[64] = "";
     if (a->bud.on) { /* the budget set, to edit */
         char b[32];
-        if (a->bud.pct > 0) snprintf(offered, sizeof offered, "%g%%", a->bud.pct);
+        if (a->bud.pct_micro > 0) budget_arg_pct_words(offered, sizeof offered, a->bud.pct_micro);
         else snprintf(offered, sizeof offered, "%s", units_bytes(b, sizeof b, a->bud.budget, 0));
         for (char *p = offered; *p; p++) /* "8.0 MiB" as the parser takes it: "8.0MiB" */
             if (*p == ' ') memmove(p, p + 1, strlen(p));
+        if (!a->bud.pct_micro && units_parse(offered) != a->bud.budget) /* not exact: bytes */
+            snprintf(offered, sizeof offered, "%" PRId64, a->bud.budget);
         if (a->bud.allow & BUDGET_ALLOW_OFFLOAD)
             snprintf(offered + strlen(offered), sizeof offered - strlen(offered), " %s",
                      a->bud.allow & BUDGET_ALLOW_RECOMPUTE ? "recompute,offload" : "offload");
@@ -61,8 +64,9 @@ static void say(app *a)
         char who[64] = "the given order";
         if (b->order && b->order != policy_find("given"))
             snprintf(who, sizeof who, "%s's order", b->order->name);
-        if (b->pct > 0) snprintf(pc, sizeof pc, "%g%% (%s)", b->pct, x);
-        const char *in = b->pct > 0 ? pc : x;
+        if (b->pct_micro > 0)
+            snprintf(pc, sizeof pc, "%s (%s)", budget_arg_pct_words(z, sizeof z, b->pct_micro), x);
+        const char *in = b->pct_micro > 0 ? pc : x;
         snprintf(a->msg, sizeof a->msg,
                  "%s already fits in %s: no reruns needed (its peak %s)%c"
                  "%s already fits in %s: no reruns needed%c%s fits in %s: no reruns",
@@ -70,8 +74,9 @@ static void say(app *a)
                  APP_MSG_ALT, who, x);
         return;
     }
-    if (b->pct > 0)
-        snprintf(pc, sizeof pc, " (%g%% of %s)", b->pct, units_bytes(y, sizeof y, b->free_peak, 0));
+    if (b->pct_micro > 0)
+        snprintf(pc, sizeof pc, " (%s of %s)", budget_arg_pct_words(t, sizeof t, b->pct_micro),
+                 units_bytes(y, sizeof y, b->free_peak, 0));
     if (b->allow & BUDGET_ALLOW_OFFLOAD)
         snprintf(off, sizeof off, ", %s offloaded",
                  units_bytes(y, sizeof y, b->st.offloaded_bytes, 0));
@@ -88,8 +93,7 @@ static void say(app *a)
 /* Enter: the answer's budget, solved and shown; the view as it was on any refusal. */
 static void set(app *a, const char *text)
 {
-    int64_t bytes;
-    double pct;
+    int64_t bytes, pct;
     unsigned allow;
     if (app_budget_read(text, &bytes, &pct, &allow, a->msg, sizeof a->msg)) return;
     if (a->place.job || a->rp.job) {

@@ -4,6 +4,7 @@
 #include "app_play.h"
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include "find.h"
 #include "util/units.h"
 
@@ -155,7 +156,12 @@ int app_break_add(app_play *p, const graph *g, const char *text, char *msg, size
     char b1[32];
     if (*text == '>') {
         const char *size = text + 1 + (text[1] == '=');
-        b.bytes = units_parse(size);
+        char exact[64]; /* the size without the spaces around it, read exactly */
+        while (*size == ' ') size++;
+        size_t n = strlen(size);
+        while (n && size[n - 1] == ' ') n--;
+        snprintf(exact, sizeof exact, "%.*s", (int)(n < sizeof exact ? n : sizeof exact - 1), size);
+        b.bytes = n < sizeof exact ? units_parse(exact) : -1;
         if (b.bytes <= 0) {
             snprintf(msg, cap, "'%.60s' is not a size: write a number and a unit, as in >8MiB",
                      size);

@@ -147,13 +147,21 @@ int budget_fit(const budget_request *rq, budget_result *res)
     if (!res->bm.g && prepare(rq, res)) return -1;
     MEMTRIS_ASSERT(res->bm.g == rq->g);
     if (res->bb_allow != rq->allow && bound(rq, res)) return -1;
-    res->budget = rq->pct > 0 ? budget_arg_of_pct(res->free_peak, rq->pct) : rq->budget;
     res->found = res->proven_infeasible = res->exact_none = 0;
     res->least = -1;
     res->error = BUDGET_FIT_OK;
     res->err[0] = 0;
     memset(&res->out, 0, sizeof res->out);
     memset(&res->proof, 0, sizeof res->proof);
+    res->budget = rq->budget;
+    if (rq->pct_micro > 0 && budget_arg_of_pct(res->free_peak, rq->pct_micro, &res->budget)) {
+        char pc[32];
+        snprintf(res->err, sizeof res->err,
+                 "%s of the budget-free peak (%" PRId64 " bytes) is past 2^63-1 bytes",
+                 budget_arg_pct_words(pc, sizeof pc, rq->pct_micro), res->free_peak);
+        res->error = BUDGET_FIT_RANGE;
+        return -1;
+    }
     if (solve(rq, res)) return -1;
     res->bound_ms = budget_bound_ms(&res->bb, res->budget);
     if (!res->found) return 0;

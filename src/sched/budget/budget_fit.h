@@ -21,9 +21,10 @@ enum {
 
 typedef struct budget_request {
     const graph *g;
-    int64_t budget; /* bytes, when pct is 0 */
-    double pct;     /* > 0: the budget is pct% of the budget-free peak (budget_arg_of_pct) */
-    unsigned allow; /* BUDGET_ALLOW_* */
+    int64_t budget;    /* bytes, when pct_micro is 0 */
+    int64_t pct_micro; /* > 0: the budget is pct_micro millionths of a percent of the
+                          budget-free peak, rounded down (budget_arg_of_pct) */
+    unsigned allow;    /* BUDGET_ALLOW_* */
     double bandwidth;
     const budget_solver *solver;
     const solve_ctx *c; /* the solver's limits, watcher and clock (NULL: the defaults) */
@@ -40,6 +41,7 @@ enum {
     BUDGET_FIT_GIVEN,   /* the given order's plan fails the check (err: the checker's words) */
     BUDGET_FIT_MEMORY,  /* out of memory */
     BUDGET_FIT_INVALID, /* the solver's plan fails the check or passes the budget (err) */
+    BUDGET_FIT_RANGE,   /* the percentage of the peak is past 2^63-1 bytes (err says it) */
 };
 
 typedef struct budget_result {

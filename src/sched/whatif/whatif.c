@@ -64,27 +64,28 @@ static double update_ms(const graph *g)
  * node reads and writes, at the start or at the end: budget_lower_bound). */
 static void why_none(const budget_result *res, char *out, size_t cap)
 {
-    char a[32], b[32], c[32], fill[320];
+    char a[64], b[32], c[32], fill[320];
     int64_t off = budget_lower_bound(&res->bm);
     double peak = res->free_peak > 0 ? (double)res->free_peak : 1;
     budget_fill_words(fill, sizeof fill, res);
     snprintf(out, cap,
              "no plan fits in %s: every plan needs %s, %.0f%% of the peak%s%s%s; with "
              "offload: %s (%.0f%%)",
-             units_bytes(a, sizeof a, res->budget, 0), units_bytes(b, sizeof b, res->bound, 0),
-             100.0 * (double)res->bound / peak, fill[0] ? " (" : "", fill, fill[0] ? ")" : "",
-             units_bytes(c, sizeof c, off, 0), 100.0 * (double)off / peak);
+             units_bytes_beside(a, sizeof a, res->budget, res->bound),
+             units_bytes(b, sizeof b, res->bound, 0), 100.0 * (double)res->bound / peak,
+             fill[0] ? " (" : "", fill, fill[0] ? ")" : "", units_bytes(c, sizeof c, off, 0),
+             100.0 * (double)off / peak);
 }
 
-/* Checkpointing g at o->pct% of its budget-free peak (budget_fit, recompute only): the plan's
- * peak, its reruns and extra time (times k: every micro-batch reruns), on top of base's time.
- * 0, or -1 out of memory. */
+/* Checkpointing g at o->pct_micro of its budget-free peak (budget_fit, recompute only): the
+ * budget (has_budget), the plan's peak, its reruns and extra time (times k: every micro-batch
+ * reruns), on top of base's time; without a plan, why not. 0, or -1 out of memory. */
 static int checkpoint(const graph *g, const whatif_opts *o, uint32_t k, double update,
                       const whatif_row *base, whatif_row *row)
 {
     char a[32];
     budget_request rq = {.g = g,
-                         .pct = o->pct,
+                         .pct_micro = o->pct_micro,
                          .allow = BUDGET_ALLOW_RECOMPUTE,
                          .bandwidth = BUDGET_BANDWIDTH,
                          .solver =
@@ -92,21 +93,21 @@ static int checkpoint(const graph *g, const whatif_opts *o, uint32_t k, double u
                          .c = o->c};
     budget_result res = {0};
     int rc = 0;
-    if (budget_fit(&rq, &res)) {
-        if (res.error == BUDGET_FIT_MODEL) snprintf(row->why, sizeof row->why, "%s", res.err);
+    int failed = budget_fit(&rq, &res);
+    row->has_budget = !failed || res.error == BUDGET_FIT_INVALID; /* worked out before the plan */
+    row->budget = row->has_budget ? res.budget : 0;
+    if (failed) {
+        if (res.error == BUDGET_FIT_MEMORY) rc = -1;
         else if (res.error == BUDGET_FIT_INVALID)
             snprintf(row->why, sizeof row->why, "internal error: the plan fails the check: %.150s",
                      res.err);
-        else rc = -1;
+        else snprintf(row->why, sizeof row->why, "%s", res.err);
     } else if (res.budget < res.bound) {
-        row->budget = res.budget;
         why_none(&res, row->why, sizeof row->why);
     } else if (!res.found) {
-        row->budget = res.budget;
         snprintf(row->why, sizeof row->why, "the solver found no plan within %s: %s",
                  units_bytes(a, sizeof a, res.budget, 0), res.out.why);
     } else {
-        row->budget = res.budget;
         row->has_peak = 1;
         row->peak = res.st.peak;
         row->reruns = res.st.reruns;

@@ -58,17 +58,19 @@ typedef struct whatif_row {
     int64_t peak;
     int has_time; /* the graph has Latency */
     double time_ms;
-    int64_t budget;  /* checkpointing rows: pct of the budget-free peak; else 0 */
-    double extra_ms; /* checkpointing rows: the reruns' time, in the whole step */
-    uint64_t reruns; /* checkpointing rows, in one (micro-batch) step */
-    uint32_t fused;  /* nodes folded by fusion */
+    int has_budget;  /* checkpointing rows: the budget was worked out (the graph had a model) */
+    int64_t budget;  /* checkpointing rows: pct_micro of the budget-free peak, rounded down */
+    double extra_ms; /* checkpointing rows with a peak: the reruns' time, in the whole step */
+    uint64_t reruns; /* checkpointing rows with a peak, in one (micro-batch) step */
+    uint32_t fused;  /* nodes folded by fusion (a row with a peak) */
     char why[512];   /* !has_peak: why not, in words */
 } whatif_row;
 
 typedef struct whatif_opts {
     const policy *pol;           /* the baseline's policy, run on every graph */
     uint32_t k;                  /* micro-batches, 1..WHATIF_MAX_K */
-    double pct;                  /* checkpointing's budget: pct% of the budget-free peak */
+    int64_t pct_micro;           /* checkpointing's budget: millionths of a percent of the
+                                    budget-free peak (budget_arg.h), rounded down */
     const budget_solver *solver; /* checkpointing's (NULL: DEFAULT_WHATIF_SOLVER) */
     const solve_ctx *c;
 } whatif_opts;
