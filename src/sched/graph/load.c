@@ -64,6 +64,19 @@ static void syntax_error(reader *r, const char *p, const char *what)
     diag_add(r->d, DIAG_ERROR, DC_SYNTAX, rep.line, rep.col, "invalid JSON: %s", rep.msg);
 }
 
+/* What jscan_value refused (rc, its result): a syntax error, or valid JSON
+ * memtris cannot keep (a \u0000 in a string, JSCAN_NUL), each at its place. */
+static void scan_error(reader *r, const char *p, const char *what, int rc)
+{
+    if (rc != JSCAN_NUL) {
+        syntax_error(r, p, what);
+        return;
+    }
+    jscan_report rep;
+    jscan_report_at(&r->tp, p, what, &rep);
+    diag_add(r->d, DIAG_ERROR, DC_FIELD, rep.line, rep.col, "%s", rep.msg);
+}
+
 /* Parses one JSON value at p; on failure reports where and why (cJSON only
  * says roughly where, so jscan finds the exact place) and returns NULL. */
 static cJSON *parse_value(reader *r, const char *p, const char **after)
@@ -80,11 +93,13 @@ static cJSON *parse_value(reader *r, const char *p, const char **after)
     if (r->timing) r->parse_s += (clock_seconds() - t0) * weight;
     if (!v) {
         const char *where, *what;
-        if (jscan_value(p, end, &where, &what) == 0) {
+        int rc = jscan_value(p, end, &where, &what);
+        if (rc == 0) {
             where = stop && stop >= p && stop <= end ? stop : p;
             what = "cJSON cannot parse this value";
+            rc = -1;
         }
-        syntax_error(r, where, what);
+        scan_error(r, where, what, rc);
         return NULL;
     }
     *after = stop;
@@ -631,9 +646,9 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     const char *bad_at, *bad_why, *start = text, *end = text + len;
     if (len >= 3 && !memcmp(start, "\xEF\xBB\xBF", 3)) start += 3; /* a UTF-8 byte order mark */
     double ts = clock_seconds();
-    int bad = skip_ws(start, end) < end && jscan_value(start, end, &bad_at, &bad_why);
+    int bad = skip_ws(start, end) < end ? jscan_value(start, end, &bad_at, &bad_why) : 0;
     double syntax_s = clock_seconds() - ts;
-    if (bad) syntax_error(&r, bad_at, bad_why);
+    if (bad) scan_error(&r, bad_at, bad_why, bad);
     else bad = read_document(&r) || r.b.oom;
     if (release) release(ctx);
     r.text = NULL;
