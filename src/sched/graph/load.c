@@ -56,26 +56,18 @@ static const char *skip_ws(const char *p, const char *end)
     return p;
 }
 
-/* Reports a syntax error at p (at the end of the input: a truncation). */
-static void syntax_error(reader *r, const char *p, const char *what)
-{
-    jscan_report rep;
-    jscan_report_at(&r->tp, p, what, &rep);
-    diag_add(r->d, DIAG_ERROR, DC_SYNTAX, rep.line, rep.col, "invalid JSON: %s", rep.msg);
-}
-
-/* What jscan_value refused (rc, its result): a syntax error, or valid JSON
- * memtris cannot keep (a \u0000 in a string, JSCAN_NUL), each at its place. */
+/* Reports what jscan_value refused (rc, its result) at p (at the end of the
+ * input: a truncation): a syntax error, or valid JSON memtris cannot keep (a
+ * \u0000 in a string, JSCAN_NUL). */
 static void scan_error(reader *r, const char *p, const char *what, int rc)
 {
-    if (rc != JSCAN_NUL) {
-        syntax_error(r, p, what);
-        return;
-    }
     jscan_report rep;
     jscan_report_at(&r->tp, p, what, &rep);
-    diag_add(r->d, DIAG_ERROR, DC_FIELD, rep.line, rep.col, "%s", rep.msg);
+    diag_add(r->d, DIAG_ERROR, rc == JSCAN_NUL ? DC_FIELD : DC_SYNTAX, rep.line, rep.col, "%s%s",
+             rc == JSCAN_NUL ? "" : "invalid JSON: ", rep.msg);
 }
+
+static void syntax_error(reader *r, const char *p, const char *what) { scan_error(r, p, what, -1); }
 
 /* Parses one JSON value at p; on failure reports where and why (cJSON only
  * says roughly where, so jscan finds the exact place) and returns NULL. */
