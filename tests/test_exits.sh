@@ -204,6 +204,15 @@ group_iterate() {
 
 group_validate() {
     operands validate ""
+    # a \u0000 in a string (issue 45: "weight\u0000x" was read as "weight"): bad input, at its place
+    printf '{"Nodes": [{"Id": 0, "Op": "ALLOC", "Size": 4, "BufId": 1, "Category": "weight\\u0000x"},\n' \
+        >"$TMP/nul.json"
+    printf '  {"Id": 1, "Op": "FREE", "BufId": 1}], "Edges": [[0, 1]]}\n' >>"$TMP/nul.json"
+    for cmd in validate schedule plan; do
+        status 1 "$cmd: a NUL in a string" "$cmd" "$TMP/nul.json"
+        expect_grep "$ERR" "nul.json:1:79: error: \\u0000 (a NUL character) inside a string" \
+            "$cmd: a NUL in a string: its line and column"
+    done
 }
 
 group_gen() {

@@ -139,7 +139,17 @@ static void test_bad_lines(void **state)
                               "'compare' needs another policy (or 'none')");
     BAD("say caf\xc3\xa9 \x1b[2J\n",
         "t.lesson:4:10: error: byte 0x1B is not text (a lesson is UTF-8 text)");
-    BAD("say \xff\n", "t.lesson:4:5: error: byte 0xFF is not text (a lesson is UTF-8 text)");
+    BAD("say \xff\n", "t.lesson:4:5: error: byte 0xFF is not valid UTF-8 (a lesson is UTF-8 text)");
+    BAD("keys \xc3\n",
+        "t.lesson:4:6: error: byte 0xC3 is not valid UTF-8 (a lesson is UTF-8 text)");
+    BAD("keys a \xe2\x82\n",
+        "t.lesson:4:8: error: byte 0xE2 is not valid UTF-8 (a lesson is UTF-8 text)");
+    BAD("keys \xed\xa0\x80\n", /* a surrogate */
+        "t.lesson:4:6: error: byte 0xED is not valid UTF-8 (a lesson is UTF-8 text)");
+    BAD("keys \xc3\xa9\xc3\xa9\n",
+        "t.lesson:4:6: error: unknown key '\xc3\xa9\xc3\xa9': a character, or Space, Tab, "
+        "Shift-Tab, Esc, Enter, Home, End, Left, Right, Up, Down, PgUp, PgDn, Backspace, F1, each "
+        "apart ('P P')");
     BAD("stop\n",
         "t.lesson:4:1: error: this stop has no narration: add a 'say TEXT' line after it");
 #undef BAD
@@ -255,6 +265,77 @@ static void test_room(void **state)
     lesson_free(&ls);
 }
 
+/* A key may be any one UTF-8 character: its key is its code point, as the
+ * TUI reads it (get_wch); the named keys keep their codes past Unicode. */
+static void test_utf8_keys(void **state)
+{
+    (void)state;
+    lesson ls;
+    char got[1024];
+    assert_int_equal(parse_into("graph g\nstop\nsay a\nkeys / \xc3\xa9 \xe2\x82\xac "
+                                "\xf0\x9f\x98\x80 a Enter\n",
+                                &ls, got, sizeof got),
+                     0);
+    assert_string_equal(got, "");
+    const lesson_stop *s = &ls.stops[0];
+    assert_int_equal(s->nacts, 6);
+    const int want[] = {'/', 0xE9, 0x20AC, 0x1F600, 'a', K_ENTER};
+    const unsigned long cols[] = {6, 8, 10, 12, 14, 16}; /* code points from 1 */
+    for (size_t i = 0; i < 6; i++) {
+        assert_int_equal(s->acts[i].key, want[i]);
+        assert_int_equal(s->acts[i].col, cols[i]);
+    }
+    assert_true(K_UP > 0x10FFFF); /* no character's key is a named key's */
+    lesson_free(&ls);
+    /* a C1 control is no character: refused as the line's bytes are */
+    expect_error("graph g\nstop\nsay a\nkeys \xc2\x85\n",
+                 "t.lesson:4:6: error: byte 0xC2 is not text (a lesson is UTF-8 text)");
+}
+
+/* The limits the man page gives: LESSON_MAX_STOPS stops, LESSON_MAX_BYTES bytes. */
+static void test_limits(void **state)
+{
+    (void)state;
+    size_t cap = (size_t)(LESSON_MAX_STOPS + 2) * 16 + 64, n = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    n += (size_t)snprintf(text, cap, "graph g\n");
+    for (int i = 0; i < LESSON_MAX_STOPS; i++)
+        n += (size_t)snprintf(text + n, cap - n, "stop\nsay a\n");
+    lesson ls;
+    char got[1024];
+    assert_int_equal(parse_into(text, &ls, got, sizeof got), 0); /* as many as it may have */
+    assert_int_equal(ls.nstops, LESSON_MAX_STOPS);
+    lesson_free(&ls);
+    n += (size_t)snprintf(text + n, cap - n, "stop\nsay a\nstop\nsay b\n");
+    assert_int_equal(parse_into(text, &ls, got, sizeof got), -1); /* one more: one error */
+    char want[256];
+    snprintf(want, sizeof want,
+             "t.lesson:%d:1: error: a stop past the 100000 a lesson may have: split the lesson\n",
+             2 * LESSON_MAX_STOPS + 2);
+    assert_string_equal(got, want);
+    lesson_free(&ls);
+    free(text);
+
+    size_t big = LESSON_MAX_BYTES + 1;
+    text = malloc(big + 1);
+    assert_non_null(text);
+    for (size_t i = 0; i < big; i++) text[i] = i % 64 == 63 ? '\n' : '#'; /* comments */
+    text[big] = 0;
+    assert_int_equal(parse_into(text, &ls, got, sizeof got), -1);
+    assert_string_equal(got, "t.lesson:1:1: error: the lesson is 16777217 bytes, more than the "
+                             "16777216 (16 MiB) a lesson may have: split it\n");
+    lesson_free(&ls);
+    text[big - 1] = 0; /* 16 MiB of comment: read, no stop in it */
+    assert_int_equal(parse_into(text, &ls, got, sizeof got), -1);
+    assert_string_equal(got, "t.lesson:262144:1: error: no 'graph PATH' before the first stop: "
+                             "a lesson shows one graph\n"
+                             "t.lesson:262144:1: error: no 'stop': a lesson needs at least one "
+                             "stop with its 'say TEXT'\n");
+    lesson_free(&ls);
+    free(text);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) cmocka_set_test_filter(argv[i]);
@@ -268,6 +349,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_step_past_graph),
         cmocka_unit_test(test_wrap_at_words),
         cmocka_unit_test(test_room),
+        cmocka_unit_test(test_utf8_keys),
+        cmocka_unit_test(test_limits),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);

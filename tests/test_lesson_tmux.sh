@@ -128,6 +128,33 @@ check "step N" "step 12/61"
 keys q
 check "q quits" "EXIT=0"
 
+# A key given as one UTF-8 character (issue 45): 'keys / é Enter' types é into the find prompt
+# as the TUI reads it from the terminal (get_wch), and a user typing é there finds the same.
+cat >"$work/class/cafe.json" <<'EOF'
+{"Nodes": [{"Id": 0, "Op": "ALLOC", "Size": 1024, "BufId": 1},
+           {"Id": 1, "Op": "Matmul", "Inputs": [1], "Name": "plain"},
+           {"Id": 2, "Op": "Relu", "Inputs": [1], "Name": "café_relu"},
+           {"Id": 3, "Op": "FREE", "BufId": 1}],
+ "Edges": [[0, 1], [1, 2], [2, 3]]}
+EOF
+printf 'title Accents\ngraph cafe.json\nstop Find\nkeys / é Enter\nsay é finds a name.\n' \
+    >"$work/class/cafe.lesson"
+printf 'stop Typing\nkeys / € 😀 Backspace\nsay The prompt takes any character.\n' \
+    >>"$work/class/cafe.lesson"
+start accents "$bin" lesson class/cafe.lesson
+check "keys é: the stop found the node named with é" "node 2 (café_relu) pops at step 3"
+check "... the find bar says what it found" "Find 'é'"
+keys Escape Space
+check "keys € 😀 Backspace: the prompt holds €, the emoji taken back whole" "Find node (id, name or op): €_"
+keys Escape Escape / é
+check "é typed on the terminal: the prompt shows it" "Find node (id, name or op): é_"
+keys BSpace
+check "Backspace takes é back whole" "Find node (id, name or op): _ "
+keys é Enter
+check "é typed and Enter: the same node as the lesson's" "node 2 (café_relu) pops at step 3"
+keys Escape q
+check "q quits" "EXIT=0"
+
 # A bad lesson: refused before the UI, FILE:LINE:COLUMN, status 1.
 printf 'graph demo.json\nstop\nsay hi\nkeys P PP\nstep 99\n' >"$work/class/bad.lesson"
 out=$(cd "$work" && "$bin" lesson class/bad.lesson 2>&1 >/dev/null)

@@ -148,6 +148,38 @@ static void trailing_garbage(void **state)
                     TU_SOURCE ":1:28: error:", "unexpected data after the top-level object");
 }
 
+/* A \u0000 inside a string is valid JSON, but every string memtris keeps ends
+ * at a NUL: "weight\u0000x" would be read as "weight". Refused in any string
+ * (the fields the loader compares, names, keys, Measured's "how"), at the
+ * escape's line and column; a string without one (or "\u0001") loads. */
+static void nul_inside_a_string(void **state)
+{
+    (void)state;
+    const char *why = "\\u0000 (a NUL character) inside a string: memtris refuses it";
+    TU_EXPECT_ERROR("{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 4, \"BufId\": 1,\n"
+                    "  \"Category\": \"weight\\u0000x\"}], \"Edges\": []}",
+                    TU_SOURCE ":2:22: error:", why, "at '\\u0000x\"}]");
+    const char *fields[] = {"\"Op\": \"ALL\\u0000OC\"", "\"Op\": \"X\", \"Name\": \"a\\u0000\"",
+                            "\"Op\": \"X\", \"Phase\": \"forward\\u0000\"", "\"Op\": \"\\u0000\"",
+                            "\"Op\": \"X\", \"Ty\\u0000pe\": 1"};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        char json[256];
+        snprintf(json, sizeof json, "{\"Nodes\": [{\"Id\": 0, %s}], \"Edges\": []}", fields[i]);
+        TU_EXPECT_ERROR(json, TU_SOURCE ":1:", why);
+    }
+    TU_EXPECT_ERROR("{\"Nod\\u0000es\": [], \"Edges\": []}", TU_SOURCE ":1:6: error:", why);
+    TU_EXPECT_ERROR("{\"Nodes\": [" N0 "], \"Edges\": [], \"Measured\": {\"peak\": 1, "
+                    "\"how\": \"torch\\u0000\"}}",
+                    TU_SOURCE ":1:", why);
+    diag d; /* other escapes load as they are */
+    graph *g =
+        tu_load("{\"Nodes\": [{\"Id\": 0, \"Op\": \"a\\u0001b\\u00e9\"}], \"Edges\": []}", &d);
+    assert_non_null(g);
+    assert_string_equal(graph_op(g, 0), "a\001b\xc3\xa9");
+    graph_free(g);
+    diag_free(&d);
+}
+
 /* JSON text is UTF-8: a string with a byte that is not (a damaged file, a
  * Latin-1 name) is refused at that byte, not shown as garbage later. */
 static void invalid_utf8_in_a_string(void **state)
@@ -424,6 +456,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(huge_number),
         cmocka_unit_test(size_exactly_2_53_minus_1_accepted),
         cmocka_unit_test(invalid_utf8_in_a_string),
+        cmocka_unit_test(nul_inside_a_string),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -235,14 +235,15 @@ cu = h.make_model(h.make_graph([h.make_node("Foo", ["X"], ["Y"], name="mystery",
 ok, msg = refused(cu, ["'Y'", "mystery", "Foo", "cannot be inferred"])
 check(ok, f"an uninferrable shape is refused naming the node: {msg}")
 
-# The CLI: usage errors exit 2, a bad model 1, a good one 0.
+# The CLI: usage errors exit 2, a bad or missing model 1 (issue 45: a missing one was 2), a
+# good one 0.
 with tempfile.TemporaryDirectory() as tmp:
     good, bad = os.path.join(tmp, "sym.onnx"), os.path.join(tmp, "bad.onnx")
     onnx.save(sym, good)
     with open(bad, "w") as f:
         f.write("not a model")
     for args, rc, words in ((["--dim", "S5", good], 2, "NAME=VALUE"), (["--dim", "S=0", good], 2, "NAME=VALUE"),
-                            ([os.path.join(tmp, "none.onnx")], 2, "no such file"), ([bad], 1, "bad.onnx"),
+                            ([os.path.join(tmp, "none.onnx")], 1, "none.onnx: cannot read it: No such file"), ([bad], 1, "bad.onnx"),
                             ([good], 1, "symbolic"), (["--batch", "2", "--dim", "S=3", good], 0, "")):
         r = subprocess.run(["/usr/bin/python3", TOOL, *args], capture_output=True, text=True)
         check(r.returncode == rc and words in r.stderr, f"{args}: status {r.returncode}, {r.stderr.strip()[-200:]}")

@@ -406,6 +406,10 @@ static void malformed_files(void **state)
         {"\"max_excess_step\": 0", "\"max_excess_step\": 3",
          "\"max_excess_step\" is 3, outside 0..2"},
         {"\"seconds\": 0.00075", "\"seconds\": \"fast\"", "\"seconds\" is a string, not a number"},
+        /* a NUL inside a string would cut it there (the policy compared, "fi"): refused */
+        {"\"policy\": \"fifo\"", "\"policy\": \"fi\\u0000fo\"",
+         "line 1, column 49: \\u0000 (a NUL character) inside a string: memtris refuses it"},
+        {"\"device\": \"host\"", "\"device\": \"\\u0000\"", "line 1, column 65: \\u0000"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *text = variant(cases[i].from, cases[i].to);

@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """test_tool_errors.py: every error of tools/onnx2memtris.py, tools/fx2memtris.py
 and tools/assign_streams.py is one line naming the file, the node or the
-option, never a traceback, with status 1 (a bad model or input, an output that
-cannot be written) or 2 (a usage error): -o into a missing folder, a folder,
-/dev/full or ''; option values out of range; and the models onnx2memtris
+option, never a traceback nor a Python object's repr, with status 1 (a bad,
+missing or unreadable model or input, an output that cannot be written) or 2
+(a usage error): -o into a missing folder, a folder, /dev/full or ''; option
+values out of range, an --input-shape of '' or '3,,4'; a shape the model
+cannot run (the node named, torch's words); graphkit.describe's words for a
+wrapped SystemError; a junk ONNX file; and the models onnx2memtris
 refuses, each built here with onnx.helper: an empty file, every truncation of
 a model, a node reading its own output, a longer cycle, nodes out of order, a
 tensor made twice or by nobody, a negative dimension, tensors over 2^53-1
@@ -89,6 +92,30 @@ with tempfile.TemporaryDirectory() as tmp:
     cli("assign_streams.py", [deep, "--streams", "2"], 1, ["deep.json", "nested"], "assign_streams: nesting")
     os.unlink(deep)
 
+# ---------------------------------------------------------------- graphkit.describe
+def wrapped():
+    """A SystemError around a RuntimeWarning, as protobuf's C code raises it."""
+    try:
+        try:
+            raise RuntimeWarning("Unexpected end-group tag: Not all data was converted")
+        except RuntimeWarning:
+            raise SystemError(f"<built-in method ParseFromString of ModelProto object at {hex(id(exe))}> "
+                              "returned a result with an exception set")
+    except SystemError as e:
+        return e
+
+
+check(graphkit.describe(wrapped()) == "Unexpected end-group tag: Not all data was converted",
+      f"describe: the warning inside the SystemError, not its repr: {graphkit.describe(wrapped())!r}")
+check(graphkit.first_line(wrapped()) == "RuntimeWarning: Unexpected end-group tag: Not all data was converted",
+      f"first_line: the inner exception's type: {graphkit.first_line(wrapped())!r}")
+check(graphkit.describe(ValueError(f"bad <object object at {hex(id(exe))}>\nmore")) == "bad an object",
+      "describe: a repr in a message becomes words, one line")
+check(graphkit.describe(KeyError()) == "KeyError", "describe: an empty message is the type")
+rc, err, _ = in_process("tool", lambda argv: (_ for _ in ()).throw(wrapped()), [])
+one_line("tool", rc, err, 1, ["internal error: RuntimeWarning: Unexpected end-group tag"], "run_tool's net")
+check(" at 0x" not in err, f"run_tool's net: no repr: {err!r}")
+
 # ---------------------------------------------------------------- onnx2memtris.py
 try:
     import onnx
@@ -133,12 +160,32 @@ if onnx is not None:
                             (["--bogus"], ["--bogus"])):
             rc, err, _ = in_process("onnx2memtris", onnx2memtris.main, [path, *args])
             one_line("onnx2memtris", rc, err, 2, words, f"onnx2memtris {args}")
-        rc, err, _ = in_process("onnx2memtris", onnx2memtris.main, [tmp])
-        one_line("onnx2memtris", rc, err, 2, [tmp, "folder"], "onnx2memtris on a folder")
+        # a model file missing, unreadable or a folder is bad input, status 1 as for memtris (issue
+        # 45: a missing one was a usage error, 2), one line naming it
+        for m, words in ((tmp, [tmp, "Is a directory"]), (os.path.join(tmp, "missing.onnx"),
+                                                            ["missing.onnx", "No such file"]),
+                         (os.path.join(path, "x.onnx"), ["good.onnx/x.onnx", "Not a directory"]),
+                         ("", ["''", "No such file"])):
+            rc, err, out = in_process("onnx2memtris", onnx2memtris.main, [m])
+            one_line("onnx2memtris", rc, err, 1, words, f"onnx2memtris on {m!r}")
+        cli("onnx2memtris.py", [os.path.join(tmp, "missing.onnx")], 1, ["missing.onnx", "No such file"],
+            "onnx2memtris.py missing.onnx (the issue's run)")
+        if os.geteuid() != 0:   # root reads any file
+            locked = os.path.join(tmp, "locked.onnx")
+            onnx.save(good, locked)
+            os.chmod(locked, 0)
+            rc, err, _ = in_process("onnx2memtris", onnx2memtris.main, [locked])
+            one_line("onnx2memtris", rc, err, 1, ["locked.onnx", "Permission denied"], "an unreadable model")
+            os.unlink(locked)
         rc, err, out = in_process("onnx2memtris", onnx2memtris.main, [path, "--batch", "3"])
         check(rc == 0 and err == "" and json.loads(out)["Nodes"][0]["Size"] == 48, f"the good model exports: {err}")
 
         refused(tmp, b"", ["empty", "0 bytes"], "a 0-byte file")
+        # junk: protobuf's warning comes wrapped in a SystemError whose text is a repr
+        # ("<built-in method ParseFromString of ModelProto object at 0x7f...>"): its words instead
+        err = refused(tmp, b"hello junk\n", ["cannot read an ONNX model", "Not all data was converted"],
+                      "a junk file")
+        check(" at 0x" not in err and "<built-in" not in err, f"a junk file: no Python repr in {err!r}")
         # Every truncation of a model with a weight: none exports.
         W = h.make_tensor("W", T.FLOAT, [4], [1.0, 2.0, 3.0, 4.0])
         full = model([h.make_node("Add", ["X", "W"], ["S"], name="add"), relu("S", "Y", "r")],
@@ -148,7 +195,7 @@ if onnx is not None:
             with open(os.path.join(tmp, "m.onnx"), "wb") as f:
                 f.write(full[:n])
             rc, err, out = in_process("onnx2memtris", onnx2memtris.main, [os.path.join(tmp, "m.onnx")])
-            if rc != 1 or len(err.splitlines()) != 1 or "Traceback" in err or out:
+            if rc != 1 or len(err.splitlines()) != 1 or "Traceback" in err or " at 0x" in err or out:
                 bad.append((n, rc, err[-200:]))
         check(not bad, f"every one of the {len(full)} truncations of a model is refused in one line: {bad[:3]}")
         refused(tmp, full[:len(full) // 2], ["truncated"], "a model cut in half")
@@ -202,7 +249,8 @@ if onnx is not None:
             rc, err, out = in_process("onnx2memtris", onnx2memtris.main, args)
             kinds[rc] = kinds.get(rc, 0) + 1
             lines = len(err.splitlines())
-            if rc not in (0, 1) or "internal error" in err or lines != (rc == 1) or (rc == 0) != bool(out):
+            if rc not in (0, 1) or "internal error" in err or lines != (rc == 1) or (rc == 0) != bool(out) \
+                    or " at 0x" in err:
                 bad.append((k, rc, err[-200:]))
         check(not bad and kinds.get(1), f"400 corrupted models: one line or an export each ({kinds}): {bad[:3]}")
         mm = model([h.make_node("MatMul", ["A", "A"], ["C"], name="mm")], [vi("A", [2**20, 2**20], T.FLOAT16)],
@@ -237,9 +285,15 @@ if torch is not None:
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "tiny.py"), "w") as f:
             f.write("import torch\nclass Tiny(torch.nn.Module):\n    def forward(self, x):\n        return x * 2\n"
-                    "def Broken():\n    raise ValueError('no model today')\n")
+                    "def Broken():\n    raise ValueError('no model today')\n"
+                    "class Lin(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                    "        self.l = torch.nn.Linear(4, 3)\n    def forward(self, x):\n        return self.l(x)\n")
         outputs("fx2memtris.py", ["tiny:Tiny", "--input-shape", "4"], tmp, "fx2memtris.py", cwd=tmp)
-        for args, words in ((["--input-shape", "3,99999999,99999999"], ["--input-shape 3,99999999,99999999", "2^53-1"]),
+        for args, words in ((["--input", ""], ["--input-shape", "got ''"]),   # the issue's run
+                            (["--input-shape", ""], ["--input-shape", "got ''"]),
+                            (["--input-shape", "3,,4"], ["--input-shape", "got '3,,4'"]),
+                            (["--input-shape", "4,"], ["--input-shape", "got '4,'"]),
+                            (["--input-shape", "3,99999999,99999999"], ["--input-shape 3,99999999,99999999", "2^53-1"]),
                             (["--input-shape", str(2 * MEMORY // 4)], ["--input-shape", "memory"]),
                             (["--input-shape", "3,0,4"], ["--input-shape", "[1, 3, 0, 4]"]),
                             (["--input-shape", "3,-1,4"], ["--input-shape"]),
@@ -255,6 +309,16 @@ if torch is not None:
                             ("tiny:Nope", ["tiny:Nope"])):
             rc, err, _ = in_process("fx2memtris", fx2memtris.main, [spec, "--input-shape", "4"])
             one_line("fx2memtris", rc, err, 1, words, f"fx2memtris {spec}")
+        # a shape the model cannot run: one line naming the node and torch's words (ShapeProp
+        # printed the traceback and said "ShapeProp error for: node=%l : [#users=1] = ...")
+        for extra in ([], ["--make-fx"], ["--train"]):
+            rc, err, _ = in_process("fx2memtris", fx2memtris.main, ["tiny:Lin", "--input-shape", "5", *extra])
+            one_line("fx2memtris", rc, err, 1, ["Lin", "mat1 and mat2 shapes cannot be multiplied (1x5 and 4x3)"],
+                     f"fx2memtris tiny:Lin --input-shape 5 {extra}")
+            check("ShapeProp" not in err and "#users" not in err, f"no fx internals in {err!r}")
+        rc, err, _ = in_process("fx2memtris", fx2memtris.main, ["tiny:Lin", "--input-shape", "5"])
+        one_line("fx2memtris", rc, err, 1, ["running Lin on an input of shape [1, 5] failed at its node l:"],
+                 "the node that failed is named")
         os.chdir(cwd)
         ex = fx2memtris.Exporter(None, torch.float32, False)
         meta = TensorMetadata(torch.Size([2**30, 2**30, 2**5]), torch.float32, False, (1, 1, 1),

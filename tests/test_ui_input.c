@@ -3,6 +3,8 @@
  * help's pages, clicks on the curve, and the reactions returned. */
 #define _GNU_SOURCE
 #include "uiutil.h"
+#include "ui/app_keys.h"
+#include "util/utf8.h"
 
 static void test_keys_stepping(void **state)
 {
@@ -36,6 +38,44 @@ static void test_keys_stepping(void **state)
     assert_int_equal(a->st[0].k, a->st[0].r.peak_step);
     uint32_t at;
     assert_int_equal(step_peak(&a->st[0], &at), a->st[0].r.peak);
+    close_app(&f);
+}
+
+/* The prompts take any character (a name may hold é): Backspace takes back a whole one, the
+ * line shows them in their columns, shortened from the left a character at a time. */
+static void test_prompt_utf8(void **state)
+{
+    (void)state;
+    fixture f;
+    open_app(&f, "demo.json", 0);
+    app *a = &f.a;
+    app_resize(a, 120, 35);
+    app_key(a, '/');
+    const int typed[] = {0xE9, 0x20AC, 0x1F600, K_BACKSPACE, 0x85 /* C1: not taken */};
+    for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) app_key(a, typed[i]);
+    assert_string_equal(a->prompt.buf, "\xc3\xa9\xe2\x82\xac");
+    app_key(a, K_BACKSPACE);
+    assert_string_equal(a->prompt.buf, "\xc3\xa9");
+    size_t len; /* é is one column in any locale (the canvas draws € by the locale's wcwidth) */
+    char *screen = render(a, 120, 35, 1, 0, &len);
+    assert_non_null(strstr(screen, "Find node (id, name or op): \xc3\xa9_ "));
+    free(screen);
+    for (int i = 0; i < 60; i++) app_key(a, 0xE9); /* 61 characters, 122 bytes */
+    screen = render(a, 60, 35, 1, 0, &len);        /* " Find: ", then the end of what was typed */
+    const char *at = strstr(screen, " Find: \xe2\x80\xa6\xc3\xa9\xc3\xa9");
+    if (!at) fail_msg("the shortened prompt is not on the screen");
+    else { /* the line whole: 60 columns, the ellipsis, é to the cursor, nothing cut */
+        const char *eol = strchr(at, '\n');
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)(eol - at), at);
+        assert_int_equal(utf8_count(line), 60);
+        assert_non_null(strstr(line, "\xc3\xa9_"));
+    }
+    free(screen);
+    app_key(a, K_ENTER);
+    assert_non_null(strstr(a->msg, "no node matches '\xc3\xa9\xc3\xa9"));
+    char name[8];
+    assert_string_equal(app_key_name(0xE9, name, sizeof name), "\xc3\xa9");
     close_app(&f);
 }
 
@@ -571,6 +611,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_peak_of_either),
         cmocka_unit_test(test_export_svg),
         cmocka_unit_test(test_help_legend),
+        cmocka_unit_test(test_prompt_utf8),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -173,6 +173,27 @@ static void fit_left(void **state)
     assert_string_equal(utf8_fit_left("abcdefgh", 3, tiny, sizeof tiny), "\xe2\x80\xa6g");
 }
 
+/* A code point encoded: what utf8_decode reads back; no bytes for a non-character. */
+static void encode_round_trip(void **state)
+{
+    (void)state;
+    const uint32_t cps[] = {0x41,   0x7F,   0x80,    0xE9,    0x7FF,   0x800,
+                            0x20AC, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF};
+    const int lens[] = {1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4};
+    for (size_t i = 0; i < sizeof cps / sizeof cps[0]; i++) {
+        char out[8];
+        uint32_t back;
+        assert_int_equal(utf8_encode(cps[i], out), lens[i]);
+        assert_int_equal(strlen(out), lens[i]);
+        assert_int_equal(utf8_decode(out, NULL, &back), lens[i]);
+        assert_int_equal(back, cps[i]);
+    }
+    char out[8] = "x";
+    assert_int_equal(utf8_encode(0xD800, out), 0);
+    assert_string_equal(out, "");
+    assert_int_equal(utf8_encode(0x110000, out), 0);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +205,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(json_escapes_controls), /* JSON's escapes */
         cmocka_unit_test(json_replaces_invalid), /* always valid JSON */
         cmocka_unit_test(fit_left),              /* "…weight" */
+        cmocka_unit_test(encode_round_trip),     /* code point -> UTF-8 */
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

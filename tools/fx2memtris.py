@@ -59,7 +59,9 @@ Both round to 4 significant digits.
   the oldest line), as tools/assign_streams.py does to any graph.
 """
 import argparse
+import contextlib
 import importlib
+import io
 import math
 import operator
 import os
@@ -106,9 +108,16 @@ class ExportError(Exception):
     pass
 
 
-def first_line(e):
-    lines = str(e).strip().splitlines()
-    return f"{type(e).__name__}: {lines[0]}" if lines else type(e).__name__
+first_line = graphkit.first_line
+
+
+class _ShapeProp(ShapeProp):
+    """ShapeProp that keeps the node it runs (at): a failure names it."""
+    at = None
+
+    def run_node(self, n):
+        self.at = n
+        return super().run_node(n)
 
 
 def load_model(spec):
@@ -448,13 +457,15 @@ def export(model, shape, dtype, params, latency="none", repeats=5, threads=1, st
         example = torch.randn(*shape)
     except Exception as e:   # RuntimeError when it cannot be allocated
         raise ExportError(f"cannot make an input of shape {list(shape)} to trace with: {first_line(e)}")
-    try:
-        with torch.no_grad():
-            ShapeProp(gm).propagate(example)
+    prop = _ShapeProp(gm)
+    try:   # ShapeProp prints the traceback of an op's failure: kept from the user
+        with torch.no_grad(), contextlib.redirect_stderr(io.StringIO()):
+            prop.propagate(example)
     except Exception as e:
-        msg = str(e).strip().splitlines()
-        raise ExportError(f"running {type(model).__name__} on an input of shape {list(shape)} failed: "
-                          f"{' '.join(msg[:2]) if msg else type(e).__name__}")
+        inner = e.__cause__ or e.__context__ or e   # ShapeProp's wraps the op's own error
+        at = f" at its node {prop.at.name}" if prop.at is not None else ""
+        raise ExportError(f"running {type(model).__name__} on an input of shape {list(shape)} failed{at}: "
+                          f"{first_line(inner)}")
     ex = Exporter(gm, dtype, params)
     graph = ex.run(example)
     if latency == "measure":
@@ -584,8 +595,8 @@ def main(argv=None):
                  f"{a.threads}")
     if not 1 <= a.streams <= graphkit.MAX_STREAMS:
         ap.error(f"--streams wants an integer from 1 to {graphkit.MAX_STREAMS}, not {a.streams}")
-    try:
-        shape = [a.batch] + [int(x) for x in a.input_shape.split(",") if x.strip()]
+    try:   # every part an integer: '' or '3,,4' is a usage error, not a shape the model fails on
+        shape = [a.batch] + [int(x) for x in a.input_shape.split(",")]
     except ValueError:
         ap.error(f"--input-shape must be comma-separated integers, got '{a.input_shape}'")
     if not 0 <= a.seed < 2**63:

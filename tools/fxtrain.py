@@ -151,9 +151,7 @@ def trace_train(model, shape, optimizer, loss, classes):
     return gm, flat, roles, names, n_params
 
 
-def first_line(e):
-    lines = str(e).strip().splitlines()
-    return f"{type(e).__name__}: {lines[0]}" if lines else type(e).__name__
+first_line = graphkit.first_line
 
 
 # ---------------------------------------------------------------- values

@@ -6,8 +6,8 @@ And the fork rule that spreads any memtris graph's compute nodes over streams
 round_sig, write_compact and the FLOP estimate of --latency flops (op_flops,
 flops_ms) for the exporters; open_output,
 the output file whole or absent, for every tool that writes one; and what
-makes every tool's error one line and never a traceback (ArgumentParser, say,
-write_output, run_tool). And the exporters' post-passes: free_after_last_use
+makes every tool's error one line, never a traceback nor a repr (ArgumentParser, say,
+describe, first_line, write_output, run_tool). And the exporters' post-passes: free_after_last_use
 (Ids in execution order, each FREE right after its buffer's last use) and
 inplace (--inplace: an elementwise op or a reshape writes its output over a
 same-size input that dies there, as ONNX Runtime does)."""
@@ -16,6 +16,7 @@ import contextlib
 import heapq
 import json
 import os
+import re
 import signal
 import stat
 import sys
@@ -45,6 +46,35 @@ def printable(text):
     would act on."""
     return "".join(c if " " <= c < "\x7f" or "\xa0" <= c < "\ud800" or "\ue000" <= c <= "\U0010ffff"
                    else f"\\x{ord(c) & 0xFF:02x}" for c in str(text))
+
+
+_REPR = re.compile(r"<[^<>]* at 0x[0-9a-fA-F]+>")
+
+
+def _inner(e):
+    """The exception Python wrapped in SystemError e ("<built-in method
+    ParseFromString of ModelProto object at 0x7f...> returned a result with an
+    exception set"), or e."""
+    seen = set()
+    while isinstance(e, SystemError) and (e.__cause__ or e.__context__) and id(e) not in seen:
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return e
+
+
+def describe(e):
+    """What exception e says, for a one-line message: its first line (of the
+    exception inside a SystemError), never an object's repr ("<... at 0x...>")."""
+    e = _inner(e)
+    lines = [_REPR.sub("an object", line).strip() for line in str(e).strip().splitlines()]
+    return lines[0] if lines and lines[0] else type(e).__name__
+
+
+def first_line(e):
+    """"TYPE: MESSAGE" of exception e (describe's), the type of the one inside
+    a SystemError."""
+    e, message = _inner(e), describe(e)
+    return f"{type(e).__name__}: {message}" if message != type(e).__name__ else message
 
 
 def say(name, message):
@@ -125,8 +155,7 @@ def run_tool(name, main):
         say(name, "out of memory")
         rc = 1
     except Exception as e:  # the net: every known error has its own message
-        lines = str(e).strip().splitlines()
-        say(name, f"internal error: {type(e).__name__}: {lines[0] if lines else ''}".rstrip(": "))
+        say(name, f"internal error: {first_line(e)}")
         rc = 1
     try:
         sys.stdout.flush()

@@ -56,10 +56,11 @@ tensor without an inferred shape, with a negative dimension, or over 2^53-1
 bytes (memtris's largest Size), and a Concat whose inferred length is not the
 sum of its inputs' (ONNX 1.12 adds them in 32 bits: two of 2^31 make 0);
 with --latency flops, an estimate over 1e9 ms (memtris's largest Latency);
-a model that crashes ONNX's shape inference (run in a child process). Usage errors exit 2: an option value out of
-range (--batch and --dim values from 1 to 2^53-1), -o '', a missing model
-file. An -o that cannot be written (a missing folder, a folder, a full disk)
-is one line and exit 1, leaving no file.
+a model that crashes ONNX's shape inference (run in a child process); a
+model file missing, unreadable or a folder. Usage errors exit 2: an option
+value out of range (--batch and --dim values from 1 to 2^53-1), -o ''. An -o
+that cannot be written (a missing folder, a folder, a full disk) is one line
+and exit 1, leaving no file.
 
 --latency flops estimates each compute node's time from shapes by
 graphkit.op_flops, the estimate fx2memtris.py uses: Conv
@@ -128,8 +129,7 @@ def _infer_here(model):
     try:
         return onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
     except Exception as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise ExportError(f"ONNX shape inference failed: {first}")
+        raise ExportError(f"ONNX shape inference failed: {graphkit.describe(e)}")
 
 
 def infer(model):
@@ -496,9 +496,8 @@ def load(path):
         raise
     except OSError as e:
         raise ExportError(f"cannot read it: {e.strerror or e}")
-    except Exception as e:
-        first = str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
-        raise ExportError(f"cannot read an ONNX model (truncated, or not ONNX): {first}")
+    except Exception as e:   # protobuf's DecodeError, its RuntimeWarning, ...: words, no repr
+        raise ExportError(f"cannot read an ONNX model (truncated, or not ONNX): {graphkit.describe(e)[:200]}")
 
 
 def main(argv=None):
@@ -526,16 +525,12 @@ def main(argv=None):
             ap.error(f"--dim wants NAME=VALUE with VALUE an integer from 1 to 2^53-1, got '{d}'")
         dims[name] = value
     graphkit.check_output_option(ap, a.output)
-    if os.path.isdir(a.model):
-        ap.error(f"{a.model}: a folder, not an ONNX model file")
-    if not os.path.exists(a.model):
-        ap.error(f"{a.model}: no such file")
     if graphkit.output_problem("onnx2memtris", a.output):
         return 1
-    try:
+    try:   # a missing, unreadable or folder MODEL is bad input (1), as for memtris
         graph = export(load(a.model), a.batch, dims, a.params, a.latency, a.inplace)
     except ExportError as e:
-        graphkit.say("onnx2memtris", f"{a.model}: {e}")
+        graphkit.say("onnx2memtris", f"{a.model or repr(a.model)}: {e}")
         return 1
     return graphkit.write_compact(graph, a.output, "onnx2memtris")
 

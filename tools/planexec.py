@@ -24,6 +24,8 @@ import weakref
 
 import torch
 
+import graphkit
+
 # After each event of the measured run a marker tensor of this many bytes is
 # made and dropped: its allocation and free, one after the other in the
 # profiler's record, end the event (no tensor of the traced steps is 4099
@@ -454,9 +456,8 @@ def execute(run, events, on_event=None, budget=False):
             else:
                 run.fetch(x, why)
         except RuntimeError as e:      # torch's: out of memory, a kernel's refusal
-            lines = str(e).strip().splitlines()
             raise PlanError(f"{why}{' (' + run.bd.fx[x].name + ')' if kind == 'run' else ''} failed: "
-                            f"{type(e).__name__}: {lines[0] if lines else ''}")
+                            f"{graphkit.first_line(e)}")
         if on_event:
             on_event(k)
         if kind == "run" and span.get(x, (k, k))[0] < k == span[x][1]:

@@ -477,7 +477,7 @@ def main(argv=None):
     if not 0 <= a.seed < 2**63:
         ap.error(f"--seed must be from 0 to 2^63-1, got {a.seed}")
     try:
-        shape = [a.batch] + [int(x) for x in a.input_shape.split(",") if x.strip()]
+        shape = [a.batch] + [int(x) for x in a.input_shape.split(",")]   # "" or "3,,4": usage
     except ValueError:
         ap.error(f"--input-shape must be comma-separated integers, got '{a.input_shape}'")
     fx2memtris.input_bytes_check(ap, shape)

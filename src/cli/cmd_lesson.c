@@ -10,6 +10,7 @@
 #include "cli_cmds.h"
 #include "cli_lesson.h"
 #include "cli_opts.h"
+#include "cli_progress.h"
 #include "defaults.h"
 #include "sched/graph/load.h"
 #include "ui/app_lesson.h"
@@ -40,7 +41,8 @@ static void print_help(void)
           "first built-in lesson. A FILE is a lesson a teacher writes: a directive a\n"
           "line (graph, policy, compare, placer, stop, say, keys, step), see LESSON\n"
           "FILES in 'man memtris'; a FILE named like a built-in lesson is read as\n"
-          "./NAME.\n"
+          "./NAME. A lesson has at most 100000 stops and 16 MiB; a key is a name\n"
+          "(Enter, Left, ...) or any one UTF-8 character.\n"
           "\n"
           "  -l, --list       list the built-in lessons and exit\n"
           "      --check      read the lesson and its graph, set every stop up without\n"
@@ -164,15 +166,19 @@ typedef struct lesson_opts {
     int ascii, mono, mouse, check;
 } lesson_opts;
 
-/* --check: every stop set up without the UI. */
+/* --check: every stop set up without the UI, with a progress line on a
+ * terminal (cli_progress draws it at most ten times a second). */
 static int check_stops(app *a, const char *source)
 {
-    for (size_t i = 0; i < a->lesson->nstops; i++)
+    for (size_t i = 0; i < a->lesson->nstops; i++) {
+        cli_progress("lesson --check: stop %zu of %zu", i + 1, a->lesson->nstops);
         if (app_lesson_go(a, i) & APP_QUIT) {
             cli_eprintf("%s: error: stop %zu cannot be set up: %s\n", source, i + 1, a->err);
             return EXIT_BAD;
         }
+    }
     size_t n = a->lesson->nstops;
+    cli_progress_clear();
     printf("%s: %zu stop%s on %s (%u nodes): ok\n", source, n, n == 1 ? "" : "s", a->lesson->graph,
            (a->bud.on ? a->bud.g : a->g)->n); /* the lesson's graph, not a budget's plan */
     return EXIT_OK;

@@ -354,11 +354,13 @@ int replay_load_json(const char *path, replay_result *res, char *err, size_t err
     textpos tp;
     textpos_init(&tp, buf, t.len);
     const char *at, *what;
-    if (jscan_value(p, e, &at, &what)) {
+    int scanned = jscan_value(p, e, &at, &what);
+    if (scanned) { /* a syntax error, or a \u0000 in a string (JSCAN_NUL: JSON, but cut there) */
         jscan_report r;
         jscan_report_at(&tp, at, what, &r);
         fileio_release(&t);
-        return bad(&L, "line %lu, column %lu: invalid JSON: %s", r.line, r.col, r.msg);
+        return bad(&L, "line %lu, column %lu: %s%s", r.line, r.col,
+                   scanned == JSCAN_NUL ? "" : "invalid JSON: ", r.msg);
     }
     const char *after = at;
     while (after < e && strchr(" \t\r\n", *after) && *after) after++;

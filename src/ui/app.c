@@ -251,11 +251,20 @@ static int init_other(app *a, const policy *pol)
 int app_init(app *a, const graph *g, const char *title, const policy *pol, const policy *cmp_pol,
              int compare, const placer *pl, const solve_ctx *c)
 {
+    return app_init_known(a, g, title, pol, cmp_pol, compare, pl, c, NULL);
+}
+
+int app_init_known(app *a, const graph *g, const char *title, const policy *pol,
+                   const policy *cmp_pol, int compare, const placer *pl, const solve_ctx *c,
+                   const int64_t *bound)
+{
     memset(a, 0, sizeof *a);
     a->g = g;
     if (c) a->ctx = *c;
     a->ctx.watch = NULL; /* each search in the background has its own */
-    a->bound = policy_lower_bound(g);
+    a->bound = bound ? *bound : policy_lower_bound(g);
+    a->lesson_g = g; /* g's bound for a lesson's next stop, whatever the budget view shows */
+    a->lesson_bound = a->bound;
     a->title = title;
     a->cmp.pol = cmp_pol;
     a->focus = P_READY;

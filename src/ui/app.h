@@ -98,6 +98,8 @@ typedef struct app {
     const struct lesson *lesson;
     size_t lesson_at;
     int lesson_rows;
+    const graph *lesson_g; /* the graph app_init opened, its bound: a lesson's stops show one */
+    int64_t lesson_bound;
     /* The budget view (m, app_budget_view.c): while bud.on, g is bud.pg (the plan as a graph),
      * stepped under given; bud.g is the graph the app was opened on. */
     app_budget bud;

@@ -45,6 +45,12 @@ app_reaction app_budget_explain_key(app *a);
  * says so. */
 int app_budget_refuses(app *a, int key);
 
+/* app_init with g's lower bound already known (bound not NULL: policy_lower_bound(g), which
+ * app_init computes; a lesson's stops, all on one graph, take it from the first). */
+int app_init_known(app *a, const graph *g, const char *title, const policy *pol,
+                   const policy *cmp_pol, int compare, const placer *pl, const solve_ctx *c,
+                   const int64_t *bound);
+
 /* app_lesson.c */
 /* The app made again for stop `at` of a->lesson (there is one) on its graph with the stop's
  * policy, compare side and placer, the display's settings and size kept, a->lesson_at set: the

@@ -12,6 +12,7 @@
 #include "app_train.h"
 #include "sched/policy/bycat.h"
 #include "util/units.h"
+#include "util/utf8.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -628,7 +629,9 @@ const char *app_key_name(int key, char *buf, size_t cap)
                  {K_F1, "F1"},       {K_F10, "F10"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (names[i].key == key) return names[i].name;
+    char c[8];
     if (key > ' ' && key <= '~') snprintf(buf, cap, "%c", key);
+    else if (key >= 0xA0 && utf8_encode((uint32_t)key, c)) snprintf(buf, cap, "%s", c);
     else snprintf(buf, cap, "key %d", key);
     return buf;
 }

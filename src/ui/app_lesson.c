@@ -18,7 +18,10 @@ static int reset(app *a, const lesson_stop *s)
     const policy *other = s->cmp ? s->cmp : app_train_other(g, s->pol); /* given: priority */
     for (size_t i = 0; !other && policy_at(i); i++)
         if (policy_at(i) != s->pol) other = policy_at(i); /* compare's side until c picks one */
-    if (app_init(a, g, keep.title, s->pol, other, s->cmp != NULL, s->plc, &keep.ctx)) return -1;
+    /* The graph's bound is the same at every stop: work out once, not per stop. */
+    const int64_t *bound = keep.lesson_g == g ? &keep.lesson_bound : NULL;
+    if (app_init_known(a, g, keep.title, s->pol, other, s->cmp != NULL, s->plc, &keep.ctx, bound))
+        return -1;
     a->utf8 = keep.utf8;
     a->mono = keep.mono;
     a->mouse = keep.mouse;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "keys.h"
+#include "util/utf8.h"
 #include "find.h"
 
 void app_prompt_open(app_prompt *p, int kind, const char *offered)
@@ -73,10 +74,12 @@ app_prompt_ask app_prompt_key(app_prompt *p, int key, uint32_t nsteps, uint32_t 
     } else if (key == K_ENTER || key == '\n' || key == '\r') {
         return finish(p, nsteps, step, msg, cap);
     } else if (key == K_BACKSPACE || key == 127 || key == 8) {
+        while (len && ((unsigned char)p->buf[len - 1] & 0xC0) == 0x80) len--; /* the character */
         if (len) p->buf[len - 1] = 0;
-    } else if (key >= ' ' && key <= '~' && len + 1 < sizeof p->buf) {
-        p->buf[len] = (char)key;
-        p->buf[len + 1] = 0;
+    } else if ((key >= ' ' && key <= '~') || (key >= 0xA0 && key <= 0x10FFFF)) {
+        char c[8]; /* a character of any script (a name may hold one), as UTF-8 */
+        int n = utf8_encode((uint32_t)key, c);
+        if (n && len + (size_t)n < sizeof p->buf) memcpy(p->buf + len, c, (size_t)n + 1);
     }
     return APP_PROMPT_EDIT;
 }

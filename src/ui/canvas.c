@@ -177,20 +177,9 @@ int canvas_fit(canvas *cv, int x, int y, int maxw, int style, const char *s)
 
 static void put_utf8(FILE *f, uint32_t cp)
 {
-    if (cp < 0x80) fputc((int)cp, f);
-    else if (cp < 0x800) {
-        fputc((int)(0xC0 | (cp >> 6)), f);
-        fputc((int)(0x80 | (cp & 0x3F)), f);
-    } else if (cp < 0x10000) {
-        fputc((int)(0xE0 | (cp >> 12)), f);
-        fputc((int)(0x80 | ((cp >> 6) & 0x3F)), f);
-        fputc((int)(0x80 | (cp & 0x3F)), f);
-    } else {
-        fputc((int)(0xF0 | (cp >> 18)), f);
-        fputc((int)(0x80 | ((cp >> 12) & 0x3F)), f);
-        fputc((int)(0x80 | ((cp >> 6) & 0x3F)), f);
-        fputc((int)(0x80 | (cp & 0x3F)), f);
-    }
+    char b[8];
+    int n = utf8_encode(cp, b); /* a cell holds a character: never 0 bytes */
+    fwrite(n ? b : "?", 1, n ? (size_t)n : 1, f);
 }
 
 void canvas_dump(const canvas *cv, FILE *f, int styles)

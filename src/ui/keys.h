@@ -1,10 +1,11 @@
 /* keys.h: the key codes beyond ASCII, as the TUI's state sees them
- * (ui_curses.c maps ncurses' to these). Exports the K_* codes. */
+ * (ui_curses.c maps ncurses' to these); a character's key is its Unicode
+ * code point, so these start past U+10FFFF. Exports the K_* codes. */
 #ifndef MEMTRIS_KEYS_H
 #define MEMTRIS_KEYS_H
 
 enum {
-    K_UP = 0x1000,
+    K_UP = 0x110000, /* past every code point */
     K_DOWN,
     K_LEFT,
     K_RIGHT,

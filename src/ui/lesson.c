@@ -11,7 +11,8 @@
 #include "util/wrap.h"
 #include "keys.h"
 
-/* The keys a 'keys' line names by word; any other key is one character. */
+/* The keys a 'keys' line names by word; any other key is one character (a UTF-8 one: its
+ * key is its code point, as the TUI reads it). */
 static const struct {
     const char *name;
     int key;
@@ -37,6 +38,7 @@ typedef struct parse {
     const placer *plc;
     unsigned long say_line; /* the current stop's first 'say' */
     int failed;
+    int stop; /* past a limit: no line more is read */
 } parse;
 
 /* The column of p in the line (code points from 1). */
@@ -84,6 +86,16 @@ static void placer_names(char *out, size_t cap)
         n += (size_t)snprintf(out + n, cap - n, "%s%s", i ? ", " : "", placer_at(i)->name);
 }
 
+/* Room for item n of an array of n items of size bytes, grown to twice its
+ * size when n is a power of two (its capacity then): a lesson of many stops
+ * or keys is read in linear time. The array, moved, or NULL (out of memory). */
+static void *grow(void *arr, size_t n, size_t size)
+{
+    if (n & (n - 1)) return arr; /* room left */
+    size_t cap = n ? 2 * n : 1;
+    return cap > SIZE_MAX / size ? NULL : realloc(arr, cap * size);
+}
+
 /* The end of a stop: what it must have, checked. */
 static void end_stop(parse *ps)
 {
@@ -125,7 +137,10 @@ static void parse_keys(parse *ps, lesson_stop *s, const char *arg, const char *e
         memcpy(tok, w, len);
         tok[len] = 0;
         int key = 0;
+        uint32_t cp;
         if (len == 1 && *w > ' ' && *w <= '~') key = (unsigned char)*w;
+        else if ((size_t)(p - w) == len && utf8_decode(w, p, &cp) == (int)len && cp >= 0xA0)
+            key = (int)cp; /* one UTF-8 character (parse_line took the line as text) */
         for (size_t i = 0; !key && i < sizeof key_names / sizeof key_names[0]; i++)
             if (!strcmp(tok, key_names[i].name)) key = key_names[i].key;
         if (key == 'q' || !strcmp(tok, "F10")) {
@@ -139,7 +154,7 @@ static void parse_keys(parse *ps, lesson_stop *s, const char *arg, const char *e
                    tok);
             continue;
         }
-        lesson_act *na = realloc(s->acts, (s->nacts + 1) * sizeof *na);
+        lesson_act *na = grow(s->acts, s->nacts, sizeof *na);
         if (!na) {
             err_at(ps, w, "out of memory");
             return;
@@ -157,7 +172,7 @@ static void parse_step(parse *ps, lesson_stop *s, const char *arg)
         err_at(ps, arg, "'step' needs a step number (0 to the graph's last step), not '%s'", arg);
         return;
     }
-    lesson_act *na = realloc(s->acts, (s->nacts + 1) * sizeof *na);
+    lesson_act *na = grow(s->acts, s->nacts, sizeof *na);
     if (!na) return;
     s->acts = na;
     s->acts[s->nacts++] = (lesson_act){LESSON_STEP_KEY, (uint32_t)v, ps->line, col_of(ps, arg)};
@@ -207,7 +222,13 @@ static void start_stop(parse *ps, const char *arg)
 {
     end_stop(ps);
     lesson *ls = ps->ls;
-    lesson_stop *ns = realloc(ls->stops, (ls->nstops + 1) * sizeof *ns);
+    if (ls->nstops == LESSON_MAX_STOPS) {
+        err_at(ps, NULL, "a stop past the %d a lesson may have: split the lesson",
+               LESSON_MAX_STOPS);
+        ps->stop = 1;
+        return;
+    }
+    lesson_stop *ns = grow(ls->stops, ls->nstops, sizeof *ns);
     if (!ns) {
         err_at(ps, NULL, "out of memory");
         return;
@@ -237,7 +258,8 @@ static void parse_line(parse *ps, char *line)
         if (!n || (cp < 0x20 && cp != '\t') || cp == 0x7F || (cp >= 0x80 && cp < 0xA0)) {
             char b[8];
             snprintf(b, sizeof b, "0x%02X", (unsigned char)*p);
-            err_at(ps, p, "byte %s is not text (a lesson is UTF-8 text)", b);
+            err_at(ps, p, "byte %s is not %s (a lesson is UTF-8 text)", b,
+                   n ? "text" : "valid UTF-8");
             return;
         }
         p += n;
@@ -306,7 +328,13 @@ int lesson_parse(const char *text, size_t len, lesson *ls, diag *d)
     char buf[2048];
     const char *p = text, *end = text + len;
     if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3; /* a byte order mark */
-    while (p < end) {
+    if (len > LESSON_MAX_BYTES) {
+        diag_add(d, DIAG_ERROR, DC_LIMIT, 1, 1,
+                 "the lesson is %zu bytes, more than the %u (16 MiB) a lesson may have: split it",
+                 len, LESSON_MAX_BYTES);
+        return -1;
+    }
+    while (p < end && !ps.stop) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
         ps.line++;

@@ -18,6 +18,10 @@
 #define LESSON_SAY_WIDTH 78
 #define LESSON_SAY_MAX   1024 /* bytes of one stop's narration */
 #define LESSON_STEP_KEY  (-2) /* an act that jumps to step arg instead of a key */
+/* The most a lesson may be (the man page's LESSON FILES): stops, and bytes of file. A stop
+ * holds its narration whole (about 1.2 KiB), so 100000 stops take about 120 MiB. */
+#define LESSON_MAX_STOPS 100000
+#define LESSON_MAX_BYTES (16u << 20)
 
 /* One thing a stop does after its reset, in the file's order: a key
  * pressed as in 'memtris view' (key), or 'step N' (key LESSON_STEP_KEY). */

@@ -174,7 +174,9 @@ static int map_key(int rc, wint_t ch)
     case 27: return K_ESC;
     case 127:
     case 8: return K_BACKSPACE;
-    default: return ch < 128 ? (int)ch : -1;
+    default: /* a character: its code point (not a C1 control, a surrogate, past Unicode) */
+        return ch < 128 || (ch >= 0xA0 && ch <= 0x10FFFF && (ch < 0xD800 || ch > 0xDFFF)) ? (int)ch
+                                                                                          : -1;
     }
 }
 

@@ -106,8 +106,7 @@ static void prompt_line(canvas *cv, const app *a, rect r)
         snprintf(q[1], sizeof q[1], " Find: ");
     }
     canvas_fill(cv, r, ' ', ST_PROMPT);
-    int typed =
-        (int)strlen(a->prompt.buf) + 1; /* ASCII (the prompt takes no other), and the cursor */
+    int typed = utf8_count(a->prompt.buf) + 1; /* its characters, and the cursor */
     const char *label = utf8_count(q[0]) + typed + 2 <= r.w ? q[0] : q[1];
     int x = r.x + canvas_text(cv, r.x, r.y, r.w, ST_PROMPT, label), end = r.x + r.w;
     int room = end - x - 1;
@@ -115,7 +114,10 @@ static void prompt_line(canvas *cv, const app *a, rect r)
     const char *t = a->prompt.buf;
     if (typed > room) { /* the end of what was typed, after an ellipsis */
         x += canvas_text(cv, x, r.y, 1, ST_PROMPT, cv->utf8 ? "\u2026" : "<");
-        while ((int)strlen(t) + 1 > room - 1) t++;
+        while (utf8_count(t) + 1 > room - 1) { /* a character at a time */
+            t++;
+            while (((unsigned char)*t & 0xC0) == 0x80) t++;
+        }
     }
     x += canvas_text(cv, x, r.y, end - x, ST_PROMPT, t);
     x += canvas_text(cv, x, r.y, end - x, ST_PROMPT, "_");

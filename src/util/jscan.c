@@ -12,6 +12,7 @@
 typedef struct scan {
     const char *p, *end;
     const char *where, *what;
+    int nul; /* the failure is a \u0000 (JSCAN_NUL), not the syntax */
 } scan;
 
 static int fail(scan *s, const char *at, const char *what)
@@ -54,6 +55,12 @@ static int string(scan *s)
                     if (s->p + i >= s->end || !strchr("0123456789abcdefABCDEF", s->p[i]) ||
                         !s->p[i])
                         return fail(s, s->p + i, "bad \\u escape in a string");
+                if (!memcmp(s->p + 1, "0000", 4)) {
+                    s->nul = 1;
+                    return fail(s, s->p - 1,
+                                "\\u0000 (a NUL character) inside a string: memtris refuses it, "
+                                "as it would cut the string there");
+                }
                 s->p += 5;
                 continue;
             }
@@ -153,14 +160,14 @@ static int value(scan *s, int depth)
 
 int jscan_value(const char *p, const char *end, const char **where, const char **what)
 {
-    scan s = {p, end, NULL, NULL};
+    scan s = {p, end, NULL, NULL, 0};
     if (value(&s, 0) == 0) {
         *where = s.p;
         return 0;
     }
     *where = s.where;
     *what = s.what;
-    return -1;
+    return s.nul ? JSCAN_NUL : -1;
 }
 
 static int blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }

@@ -8,7 +8,11 @@
 /* Checks one JSON value starting at p (white space before it is skipped).
  * Returns 0 when it is well formed, with *where just after it; else -1 with
  * *where at the offending character (end for truncation) and *what a short
- * reason ("unexpected end of input", "expected ':' after a key", ...). */
+ * reason ("unexpected end of input", "expected ':' after a key", ...), or
+ * JSCAN_NUL with *where at a "\u0000" in a string (a key's or a value's):
+ * valid JSON, but every string memtris reads (cJSON's too) ends at a NUL, so
+ * "weight\u0000x" would be read as "weight". */
+#define JSCAN_NUL (-2)
 int jscan_value(const char *p, const char *end, const char **where, const char **what);
 
 /* A syntax error as messages give it: its line and column (a truncation is

@@ -138,3 +138,15 @@ int utf8_fwrite_printable(const char *s, size_t len, FILE *f, int lines)
     }
     return 0;
 }
+
+int utf8_encode(uint32_t cp, char *out)
+{
+    unsigned char *o = (unsigned char *)out;
+    int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) n = 0;
+    static const unsigned char lead[] = {0, 0, 0xC0, 0xE0, 0xF0};
+    for (int i = n - 1; i > 0; i--, cp >>= 6) o[i] = (unsigned char)(0x80 | (cp & 0x3F));
+    if (n) o[0] = (unsigned char)(n == 1 ? cp : lead[n] | cp);
+    o[n] = 0;
+    return n;
+}

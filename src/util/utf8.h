@@ -12,6 +12,10 @@
  * 0 when it is not well formed (overlong, a surrogate, past U+10FFFF, cut
  * short, a stray continuation byte, or the end). */
 int utf8_decode(const char *p, const char *end, uint32_t *cp);
+/* Encodes code point cp (not a surrogate, at most U+10FFFF) into out (at
+ * least 5 bytes), NUL-terminated; returns its length, 1 to 4, or 0 (out "")
+ * for a value that is not a character. */
+int utf8_encode(uint32_t cp, char *out);
 /* Code points in a NUL-terminated string (each byte of an ill-formed
  * sequence counts as one): the columns it takes on the canvas. */
 int utf8_count(const char *s);

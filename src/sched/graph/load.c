@@ -56,13 +56,18 @@ static const char *skip_ws(const char *p, const char *end)
     return p;
 }
 
-/* Reports a syntax error at p (at the end of the input: a truncation). */
-static void syntax_error(reader *r, const char *p, const char *what)
+/* Reports what jscan_value refused (rc, its result) at p (at the end of the
+ * input: a truncation): a syntax error, or valid JSON memtris cannot keep (a
+ * \u0000 in a string, JSCAN_NUL). */
+static void scan_error(reader *r, const char *p, const char *what, int rc)
 {
     jscan_report rep;
     jscan_report_at(&r->tp, p, what, &rep);
-    diag_add(r->d, DIAG_ERROR, DC_SYNTAX, rep.line, rep.col, "invalid JSON: %s", rep.msg);
+    diag_add(r->d, DIAG_ERROR, rc == JSCAN_NUL ? DC_FIELD : DC_SYNTAX, rep.line, rep.col, "%s%s",
+             rc == JSCAN_NUL ? "" : "invalid JSON: ", rep.msg);
 }
+
+static void syntax_error(reader *r, const char *p, const char *what) { scan_error(r, p, what, -1); }
 
 /* Parses one JSON value at p; on failure reports where and why (cJSON only
  * says roughly where, so jscan finds the exact place) and returns NULL. */
@@ -80,11 +85,13 @@ static cJSON *parse_value(reader *r, const char *p, const char **after)
     if (r->timing) r->parse_s += (clock_seconds() - t0) * weight;
     if (!v) {
         const char *where, *what;
-        if (jscan_value(p, end, &where, &what) == 0) {
+        int rc = jscan_value(p, end, &where, &what);
+        if (rc == 0) {
             where = stop && stop >= p && stop <= end ? stop : p;
             what = "cJSON cannot parse this value";
+            rc = -1;
         }
-        syntax_error(r, where, what);
+        scan_error(r, where, what, rc);
         return NULL;
     }
     *after = stop;
@@ -631,9 +638,9 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     const char *bad_at, *bad_why, *start = text, *end = text + len;
     if (len >= 3 && !memcmp(start, "\xEF\xBB\xBF", 3)) start += 3; /* a UTF-8 byte order mark */
     double ts = clock_seconds();
-    int bad = skip_ws(start, end) < end && jscan_value(start, end, &bad_at, &bad_why);
+    int bad = skip_ws(start, end) < end ? jscan_value(start, end, &bad_at, &bad_why) : 0;
     double syntax_s = clock_seconds() - ts;
-    if (bad) syntax_error(&r, bad_at, bad_why);
+    if (bad) scan_error(&r, bad_at, bad_why, bad);
     else bad = read_document(&r) || r.b.oom;
     if (release) release(ctx);
     r.text = NULL;
