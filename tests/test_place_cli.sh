@@ -380,6 +380,15 @@ json.dump({"Nodes": nodes, "Edges": edges}, open(sys.argv[2], "w"))' "$TMP/f.jso
     run "$M" plan "$TMP/f.json" --placer exact --align 1 -f json --max-states 100
     s2=$(sed -n 's/.*"arena": \([0-9]*\),.*"search": \({[^}]*}\).*/\1 \2/p' "$OUT")
     if [ -n "$s1" ] && [ "$s1" = "$s2" ]; then ok; else bad "one problem, two searches: '$s1' / '$s2'"; fi
+    # MiniMalloc's E one event a step and as the chain graph: the same
+    # canonical problem (buffers, order, lifetimes, sizes), so the same
+    # search, node for node and probe for probe, stopped at the same place
+    forms minimalloc-E E
+    run "$M" place "$TMP/E.steps.csv" --placer exact --align 1 -f json --max-states 3000
+    s1=$(sed -n 's/.*"arena": \([0-9]*\),.*"search": \({[^}]*}\).*/\1 \2/p' "$OUT")
+    run "$M" plan "$TMP/E.json" --placer exact --align 1 -f json --max-states 3000
+    s2=$(sed -n 's/.*"arena": \([0-9]*\),.*"search": \({[^}]*}\).*/\1 \2/p' "$OUT")
+    if [ -n "$s1" ] && [ "$s1" = "$s2" ]; then ok; else bad "E: steps '$s1', graph '$s2'"; fi
 }
 
 # MiniMalloc's E (tests/data/minimalloc-E.csv, 1048576 bytes at most): its
