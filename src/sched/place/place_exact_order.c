@@ -9,7 +9,9 @@
 /* The static order of MiniMalloc's heuristics: W the lifetime's width
  * (canonical), A the area (size x width), T the largest section total over
  * its sections; V and B the width and the area in the problem's own times,
- * where it has them (a CSV's); N the buffers it overlaps, O their bytes; s
+ * where it has them (a CSV's); N the buffers it overlaps, O their bytes; X
+ * the sum of its sections' totals (the live bytes its lifetime crosses, in
+ * canonical time: a lifetime's weight where the problem has no times); s
  * the size, the smaller first. Each larger first, then the buffer. */
 int64_t xp_key(const xp *P, uint32_t b, char c)
 {
@@ -21,6 +23,12 @@ int64_t xp_key(const xp *P, uint32_t b, char c)
         int64_t a;
         return __builtin_mul_overflow(P->size[b], c == 'A' ? P->w[b] : P->tw[b], &a) ? INT64_MAX
                                                                                      : a;
+    }
+    if (c == 'X') {
+        int64_t x = 0;
+        for (uint32_t s = P->s0[b]; s < P->s1[b]; s++)
+            if (__builtin_add_overflow(x, P->total0[s], &x)) return INT64_MAX;
+        return x;
     }
     int64_t t = 0;
     for (uint32_t s = P->s0[b]; s < P->s1[b]; s++)
