@@ -138,7 +138,7 @@ uint64_t place_best_greedy_budget(uint32_t nbufs);
 /* Best's last step, a bounded run of exact's search seeded with the plan
  * in pl->offset as its incumbent: half the nodes probe the lower bound in
  * the order of the buffers in the heaviest sections first (one run; without
- * own times half of that half in TWA, half in TWs's dynamic order), the
+ * own times a third of that half each in TWA, TXW and TWs's dynamic order), the
  * rest go to exact's capacity search from the plan's arena down. At most
  * max_nodes search nodes in all, within c's deadline and cancel; no
  * capacity is asked of it (c->capacity is ignored: a plan found is only

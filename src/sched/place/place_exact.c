@@ -553,16 +553,18 @@ int64_t place_exact_improve(const graph *g, const run *r, const lifetimes *lt, i
         uint64_t w0 = P.work, n1 = max_nodes / 2, w1 = EXACT_IMPROVE_WORK / 2;
         /* half the nodes for the bound in the heaviest sections' order
          * first (where the bound is the answer, as it mostly is, that order
-         * finds it soonest); without own times, half of that in TWs's
+         * finds it soonest); without own times, a third each in TWA, in
+         * TXW (it fits MiniMalloc's I as a chain of events) and in TWs's
          * dynamic order (TWs+: it fits MiniMalloc's E as a chain of events,
          * where TWA does not); the rest for the capacity search's usual
          * orders and capacities */
         if (P.has_time) {
             improve_pass(&P, &sub, "TVB", n1, w1, align, &lo, &hi, &tmp);
         } else {
-            improve_pass(&P, &sub, "TWA", n1 / 2, w1 / 2, align, &lo, &hi, &tmp);
-            improve_pass(&P, &sub, "TWs+", n1 - n1 / 2, work_left(w1, P.work - w0), align, &lo, &hi,
-                         &tmp);
+            improve_pass(&P, &sub, "TWA", n1 / 3, w1 / 3, align, &lo, &hi, &tmp);
+            improve_pass(&P, &sub, "TXW", n1 / 3, w1 / 3, align, &lo, &hi, &tmp);
+            improve_pass(&P, &sub, "TWs+", n1 - 2 * (n1 / 3), work_left(w1, P.work - w0), align,
+                         &lo, &hi, &tmp);
         }
         improve_pass(&P, &sub, NULL, max_nodes - n1, work_left(EXACT_IMPROVE_WORK, P.work - w0),
                      align, &lo, &hi, &tmp);
