@@ -97,6 +97,7 @@ int live_rows_build(live_rows *lr, const graph *g, const stepper *s,
     }
     for (int c = 0; c < GRAPH_NCAT; c++) key[c] = want[c] ? bytes[c] + 1 : 0;
     int order[GRAPH_NCAT], nc = bycat_order(key, order);
+    if (nc > GRAPH_NCAT) nc = GRAPH_NCAT; /* never: GCC's -O2 cannot see it (stringop-overflow) */
     uint32_t gw[GRAPH_NCAT] = {0};
     uint8_t gf[GRAPH_NCAT] = {0};
     at[0] = 0;
