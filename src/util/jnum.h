@@ -1,0 +1,21 @@
+/* jnum.h: JSON numbers from text without strtod's locale: plain integers
+ * exactly, any number correctly rounded to a double. For the graph loader's
+ * single pass (issue 46); the text need not end in a NUL. Exports jnum_*. */
+#ifndef MEMTRIS_JNUM_H
+#define MEMTRIS_JNUM_H
+#include <stdint.h>
+
+/* A plain non-negative integer at p: 1 to 15 digits, no leading zero but
+ * "0" alone, and no fraction or exponent after it (so its value is the
+ * double cJSON would make, and at most 2^53-1). 0 with *out and *after (just
+ * past it) set; -1 for anything else, with nothing set. */
+int jnum_uint(const char *p, const char *end, uint64_t *out, const char **after);
+
+/* A JSON number (RFC 8259's grammar, any length) at p: 0 with *out set to
+ * its value correctly rounded (to the nearest double, ties to even; +-inf
+ * past the largest, as strtod) and *after just past it (a leading zero ends
+ * it: "01" is 0, then "1"); -1 when p holds no such number (or, past 63
+ * characters, memory is out). The same in every locale. */
+int jnum_double(const char *p, const char *end, double *out, const char **after);
+
+#endif
