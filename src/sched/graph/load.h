@@ -16,13 +16,16 @@ typedef struct load_opts {
     void *progress_ctx;
     /* Refuse a graph of more nodes than this ("too large"); 0: LOAD_MAX_NODES. */
     uint32_t max_nodes;
+    /* Skip the single pass (load_fast.c): the tree walk alone, as before issue 46 (for the
+     * tests that compare the two and the benchmark's "before"). */
+    int walk_only;
 } load_opts;
 
 /* Timings of the phases, for the benchmark (seconds). */
 typedef struct load_stats {
     double syntax_s; /* the strict JSON syntax check (jscan) */
-    double parse_s;  /* inside cJSON (parse and delete, sampled) */
-    double build_s;  /* everything else: fields, maps, CSR, validation */
+    double parse_s; /* inside cJSON (parse and delete, sampled), or the single pass (load_fast.c) */
+    double build_s; /* everything else: fields, maps, CSR, validation */
     size_t bytes;
 } load_stats;
 

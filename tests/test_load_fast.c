@@ -1,0 +1,190 @@
+/* test_load_fast.c: the loader's single pass (load_fast.c) against the walk it speeds up
+ * (load_opts.walk_only): on every graph of the fuzz corpus, tests/data and samples/, and on
+ * each of them cut short and with a byte changed at a few places, both give the same messages
+ * (text, place, order) and, when they accept, the same graph array for array; and the single
+ * pass takes the common graph (every field load.c reads) by itself. */
+#include <dirent.h>
+#include <math.h>
+#include "testutil.h"
+
+#ifndef MEMTRIS_SOURCE_DIR
+#error "MEMTRIS_SOURCE_DIR must point at the source tree"
+#endif
+
+static graph *load(const char *text, size_t len, int walk_only, diag *d, load_stats *st)
+{
+    load_opts o;
+    memset(&o, 0, sizeof o);
+    o.walk_only = walk_only;
+    diag_init(d, TU_SOURCE);
+    return load_buffer(text, len, TU_SOURCE, d, &o, st);
+}
+
+#define SAME_ARRAY(a, b, cnt, what)                                               \
+    do {                                                                          \
+        if (((a) == NULL) != ((b) == NULL) ||                                     \
+            ((a) && (cnt) && memcmp((a), (b), (size_t)(cnt) * sizeof *(a)) != 0)) \
+            fail_msg("%s: %s differs", where, what);                              \
+    } while (0)
+
+static void same_graph(const graph *a, const graph *b, const char *where)
+{
+    if (a->n != b->n || a->nedges != b->nedges || a->nbufs != b->nbufs)
+        fail_msg("%s: sizes differ", where);
+    uint32_t n = a->n;
+    SAME_ARRAY(a->id, b->id, n, "id");
+    SAME_ARRAY(a->change, b->change, n, "change");
+    SAME_ARRAY(a->kind, b->kind, n, "kind");
+    SAME_ARRAY(a->buf, b->buf, n, "buf");
+    SAME_ARRAY(a->succ_off, b->succ_off, n + 1, "succ_off");
+    SAME_ARRAY(a->succ, b->succ, a->nedges, "succ");
+    SAME_ARRAY(a->pred_off, b->pred_off, n + 1, "pred_off");
+    SAME_ARRAY(a->pred, b->pred, a->nedges, "pred");
+    SAME_ARRAY(a->in_off, b->in_off, n + 1, "in_off");
+    SAME_ARRAY(a->inputs, b->inputs, a->in_off[n], "inputs");
+    SAME_ARRAY(a->latency, b->latency, n, "latency"); /* bit for bit, NANs included */
+    SAME_ARRAY(a->stream, b->stream, n, "stream");
+    SAME_ARRAY(a->tag, b->tag, n, "tag");
+    SAME_ARRAY(a->rerun, b->rerun, n, "rerun");
+    SAME_ARRAY(a->inplace, b->inplace, a->in_off[n], "inplace");
+    SAME_ARRAY(a->buf_id, b->buf_id, a->nbufs, "buf_id");
+    SAME_ARRAY(a->buf_size, b->buf_size, a->nbufs, "buf_size");
+    SAME_ARRAY(a->buf_alloc, b->buf_alloc, a->nbufs, "buf_alloc");
+    SAME_ARRAY(a->buf_free, b->buf_free, a->nbufs, "buf_free");
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(a->ops[a->op[i]], b->ops[b->op[i]]) ||
+            strcmp(graph_name(a, i), graph_name(b, i)))
+            fail_msg("%s: node %u's Op or Name differs", where, i);
+    if (a->measured_peak != b->measured_peak ||
+        (a->measured_how == NULL) != (b->measured_how == NULL) ||
+        (a->measured_how && strcmp(a->measured_how, b->measured_how)))
+        fail_msg("%s: Measured differs", where);
+}
+
+/* Both ways agree on text[0, len). */
+static void agree(const char *text, size_t len, const char *where)
+{
+    diag d1, d2;
+    graph *slow = load(text, len, 1, &d1, NULL);
+    graph *fast = load(text, len, 0, &d2, NULL);
+    if (d1.nerrors != d2.nerrors || d1.nwarnings != d2.nwarnings || d1.nlines != d2.nlines)
+        fail_msg("%s: %zu errors, %zu warnings by the walk; %zu, %zu by the single pass", where,
+                 d1.nerrors, d1.nwarnings, d2.nerrors, d2.nwarnings);
+    for (size_t i = 0; i < d1.nlines; i++)
+        if (strcmp(d1.lines[i], d2.lines[i]) || d1.severity[i] != d2.severity[i])
+            fail_msg("%s: \"%s\" by the walk, \"%s\" by the single pass", where, d1.lines[i],
+                     d2.lines[i]);
+    if ((slow == NULL) != (fast == NULL)) fail_msg("%s: one way failed", where);
+    if (slow) same_graph(slow, fast, where);
+    graph_free(slow);
+    graph_free(fast);
+    diag_free(&d1);
+    diag_free(&d2);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = NULL;
+    size_t cap = 0, n = 0, r;
+    do {
+        if (n + 4096 > cap) {
+            cap = (n + 4096) * 2;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+        r = fread(buf + n, 1, cap - n, f);
+        n += r;
+    } while (r);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* Every file of dir (ending in .json when json_only), whole, cut short and changed. */
+static void agree_on_dir(const char *dir, int json_only)
+{
+    char path[1024], where[1100];
+    snprintf(path, sizeof path, "%s/%s", MEMTRIS_SOURCE_DIR, dir);
+    DIR *dp = opendir(path);
+    assert_non_null(dp);
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(dp))) {
+        size_t nl = strlen(e->d_name);
+        if (e->d_name[0] == '.' || (json_only && (nl < 5 || strcmp(e->d_name + nl - 5, ".json"))))
+            continue;
+        snprintf(path, sizeof path, "%s/%s/%s", MEMTRIS_SOURCE_DIR, dir, e->d_name);
+        size_t len;
+        char *text = slurp(path, &len);
+        snprintf(where, sizeof where, "%s/%s", dir, e->d_name);
+        agree(text, len, where);
+        static const char subst[] = "\"1-.x\\ }]{[,:0e";
+        for (size_t k = 1; k <= 8 && len; k++) {
+            size_t at = len * k / 9;
+            snprintf(where, sizeof where, "%s/%s cut at %zu", dir, e->d_name, at);
+            agree(text, at, where);
+            char was = text[at];
+            text[at] = subst[(k + at) % (sizeof subst - 1)];
+            snprintf(where, sizeof where, "%s/%s byte %zu changed", dir, e->d_name, at);
+            agree(text, len, where);
+            text[at] = was;
+        }
+        free(text);
+        files++;
+    }
+    closedir(dp);
+    assert_true(files > 0);
+}
+
+static void agree_on_the_fuzz_corpus(void **state)
+{
+    (void)state;
+    agree_on_dir("tests/fuzz/corpus/load", 0);
+}
+
+static void agree_on_test_data_and_samples(void **state)
+{
+    (void)state;
+    agree_on_dir("tests/data", 1);
+    agree_on_dir("samples", 1);
+}
+
+/* Every field load.c reads, in the forms graph files use: the single pass takes it (no syntax
+ * pass timed: load.c times that only for the walk) and both ways agree. */
+static void single_pass_takes_the_common_graph(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "\xEF\xBB\xBF{\"Nodes\": [\n"
+        " {\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": 1048576, \"BufId\": 1, \"Name\": \"a.out\","
+        " \"Category\": \"activation\", \"Extra\": {\"x\": [1, 2.5, null]}},\n"
+        " {\"Id\": 1, \"Op\": \"relu_\", \"Name\": \"r\", \"Inputs\": [1, 1], \"InPlace\": [1],"
+        " \"Latency\": 0.012421, \"Stream\": 2, \"Phase\": \"forward\", \"Rerun\": false},\n"
+        " {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 1, \"Size\": 1048576, \"Id\": 9},\n"
+        " {\"Id\": 3, \"Op\": \"Sum\", \"Latency\": 1e-3, \"Size\": \"ignored\"}\n"
+        "], \"Edges\": [[0, 1], [1, 2], [ 1 , 3 ]], \"Comment\": \"\xC3\xA9\"}\n";
+    diag d;
+    load_stats st;
+    graph *g = load(text, sizeof text - 1, 0, &d, &st);
+    assert_non_null(g);
+    assert_true(st.syntax_s == 0);
+    assert_int_equal(g->n, 4);
+    assert_true(g->latency[1] == 0.012421 && g->latency[3] == 1e-3 && isnan(g->latency[0]));
+    assert_int_equal(g->id[2], 2); /* the first of a repeated key */
+    graph_free(g);
+    diag_free(&d);
+    agree(text, sizeof text - 1, "the common graph");
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(agree_on_the_fuzz_corpus),
+        cmocka_unit_test(agree_on_test_data_and_samples),
+        cmocka_unit_test(single_pass_takes_the_common_graph),
+    };
+    if (argc > 1) cmocka_set_test_filter(argv[1]);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
