@@ -164,7 +164,8 @@ static void single_pass_takes_the_common_graph(void **state)
         " \"Latency\": 0.012421, \"Stream\": 2, \"Phase\": \"forward\", \"Rerun\": false},\n"
         " {\"Id\": 2, \"Op\": \"FREE\", \"BufId\": 1, \"Size\": 1048576, \"Id\": 9},\n"
         " {\"Id\": 3, \"Op\": \"Sum\", \"Latency\": 1e-3, \"Size\": \"ignored\"}\n"
-        "], \"Edges\": [[0, 1], [1, 2], [ 1 , 3 ]], \"Comment\": \"\xC3\xA9\"}\n";
+        "], \"Edges\": [[0, 1], [1, 2], [ 1 , 3 ]], \"Comment\": \"\xC3\xA9\",\n"
+        " \"Measured\": {\"how\": \"by hand\", \"peak\": 1048576, \"peak\": 5, \"x\": [[]]}}\n";
     diag d;
     load_stats st;
     graph *g = load(text, sizeof text - 1, 0, &d, &st);
@@ -173,6 +174,8 @@ static void single_pass_takes_the_common_graph(void **state)
     assert_int_equal(g->n, 4);
     assert_true(g->latency[1] == 0.012421 && g->latency[3] == 1e-3 && isnan(g->latency[0]));
     assert_int_equal(g->id[2], 2); /* the first of a repeated key */
+    assert_int_equal(g->measured_peak, 1048576);
+    assert_string_equal(g->measured_how, "by hand");
     graph_free(g);
     diag_free(&d);
     agree(text, sizeof text - 1, "the common graph");

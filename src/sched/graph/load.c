@@ -639,7 +639,8 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
     const char *bad_at, *bad_why, *start = text, *end = text + len;
     if (len >= 3 && !memcmp(start, "\xEF\xBB\xBF", 3)) start += 3; /* a UTF-8 byte order mark */
     double ts = clock_seconds();
-    int fast = !(opts && opts->walk_only) && !load_fast_document(&r.b, text, len, opts);
+    int fast = !(opts && opts->walk_only) &&
+               !load_fast_document(&r.b, text, len, opts, &r.measured_peak, &r.measured_how);
     r.parse_s = fast ? clock_seconds() - ts : 0;
     int bad = !fast && skip_ws(start, end) < end ? jscan_value(start, end, &bad_at, &bad_why) : 0;
     double syntax_s = fast ? 0 : clock_seconds() - ts;

@@ -6,20 +6,10 @@
 #include <stdint.h>
 #include "diag.h"
 #include "graph.h"
+#include "load_opts.h"
 
 /* The most nodes (and buffers) the loader takes: all a graph holds. */
 #define LOAD_MAX_NODES GRAPH_MAX_NODES
-
-typedef struct load_opts {
-    /* Called now and then while parsing with bytes done and total; may be NULL. */
-    void (*progress)(void *ctx, size_t done, size_t total);
-    void *progress_ctx;
-    /* Refuse a graph of more nodes than this ("too large"); 0: LOAD_MAX_NODES. */
-    uint32_t max_nodes;
-    /* Skip the single pass (load_fast.c): the tree walk alone, as before issue 46 (for the
-     * tests that compare the two and the benchmark's "before"). */
-    int walk_only;
-} load_opts;
 
 /* Timings of the phases, for the benchmark (seconds). */
 typedef struct load_stats {

@@ -1,9 +1,10 @@
 /* load_fast.c: one pass from a graph file's bytes to the builder, no JSON tree, no strtod: the
  * common case of load.c's walk. It takes only what it is sure load.c takes the same way (plain
  * integers, strings without escapes, the fields in their right types and ranges) and gives up
- * (GIVE_UP) at anything else, bad or merely unusual ("Measured", "InPlace", a key with an
- * escape); load.c then loads the text again its own way and says what is wrong, as before.
+ * (GIVE_UP) at anything else, bad or merely unusual (a key with an escape, an integer
+ * written 1e3); load.c then loads the text again its own way and says what is wrong, as before.
  * Exports load_fast_*. */
+#define _GNU_SOURCE
 #include "load_fast.h"
 #include <setjmp.h>
 #include <stdint.h>
@@ -18,6 +19,8 @@ typedef struct fast {
     const load_opts *opts;
     const char *text, *p, *end;
     size_t next_progress;
+    int64_t measured_peak; /* "Measured": -1 absent */
+    char *measured_how;
     char *scratch; /* Op and Name, NUL-terminated for the builder */
     size_t scap;
     jmp_buf give_up;
@@ -315,6 +318,36 @@ static void array(fast *f, void (*fn)(fast *, size_t))
     expect(f, ']');
 }
 
+/* The top-level "Measured": {"peak": bytes, "how": "..."}, its other members ignored and
+ * the first of a repeated one taken (as cJSON_GetObjectItemCaseSensitive). */
+static void measured(fast *f)
+{
+    const char *peak = NULL, *how = NULL;
+    if (f->measured_peak >= 0) GIVE_UP(f); /* twice */
+    expect(f, '{');
+    if (!next_is(f, '}')) {
+        do {
+            const char *k;
+            size_t n;
+            string(f, &k, &n);
+            expect(f, ':');
+            if (n == 4 && !memcmp(k, "peak", 4) && !peak) peak = f->p;
+            if (n == 3 && !memcmp(k, "how", 3) && !how) how = f->p;
+            skip_value(f, 2);
+        } while (next_is(f, ','));
+        expect(f, '}');
+    }
+    const char *after = f->p;
+    if (!peak) GIVE_UP(f);
+    if (how) {
+        f->p = how;
+        keep_string(f, 0);
+        if (!(f->measured_how = strdup(f->scratch))) GIVE_UP(f);
+    }
+    f->measured_peak = uint_at(f, peak);
+    f->p = after;
+}
+
 static void document(fast *f)
 {
     int seen_nodes = 0, seen_edges = 0;
@@ -327,7 +360,10 @@ static void document(fast *f)
             string(f, &k, &n);
             expect(f, ':');
             int nodes = n == 5 && !memcmp(k, "Nodes", 5), edges = n == 5 && !memcmp(k, "Edges", 5);
-            if (n == 8 && !memcmp(k, "Measured", 8)) GIVE_UP(f);
+            if (n == 8 && !memcmp(k, "Measured", 8)) {
+                measured(f);
+                continue;
+            }
             if ((nodes && seen_nodes++) || (edges && seen_edges++)) GIVE_UP(f);
             if (nodes || edges) array(f, nodes ? node : edge);
             else skip_value(f, 1);
@@ -347,17 +383,23 @@ static int walk(fast *f)
     return 0;
 }
 
-int load_fast_document(graph_builder *b, const char *text, size_t len, const load_opts *opts)
+int load_fast_document(graph_builder *b, const char *text, size_t len, const load_opts *opts,
+                       int64_t *measured_peak, char **measured_how)
 {
     fast f;
     memset(&f, 0, sizeof f);
+    f.measured_peak = -1;
     f.b = b;
     f.opts = opts;
     f.text = f.p = text;
     f.end = text + len;
     int gave_up = walk(&f);
     free(f.scratch);
-    if (gave_up) {
+    if (!gave_up) {
+        *measured_peak = f.measured_peak;
+        *measured_how = f.measured_how;
+    } else {
+        free(f.measured_how);
         diag *d = b->d;
         uint32_t max = b->max_nodes;
         graph_build_free(b);

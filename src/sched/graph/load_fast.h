@@ -5,12 +5,15 @@
 #ifndef MEMTRIS_LOAD_FAST_H
 #define MEMTRIS_LOAD_FAST_H
 #include <stddef.h>
+#include <stdint.h>
 #include "graph_build.h"
-#include "load.h"
+#include "load_opts.h"
 
 /* Fills b (fresh from graph_build_init) from the graph file text[0, len): 0 when all of it was
  * taken (no diag written); 1 when it gave up, with b emptied and initialised again for the
- * slow walk. Calls opts' progress as the slow walk does. */
-int load_fast_document(graph_builder *b, const char *text, size_t len, const load_opts *opts);
+ * slow walk. Calls opts' progress as the slow walk does. The top-level "Measured" goes to
+ * *measured_peak (left alone when absent) and *measured_how (a copy, or left alone). */
+int load_fast_document(graph_builder *b, const char *text, size_t len, const load_opts *opts,
+                       int64_t *measured_peak, char **measured_how);
 
 #endif
