@@ -121,6 +121,26 @@ static int word(fast *f, const char *w)
     return 1;
 }
 
+/* An object's members: if (open_object(f)) do { key(f, &k, &n); VALUE } while (more(f)). */
+static int open_object(fast *f)
+{
+    expect(f, '{');
+    return !next_is(f, '}');
+}
+
+static void key(fast *f, const char **k, size_t *n)
+{
+    string(f, k, n);
+    expect(f, ':');
+}
+
+static int more(fast *f)
+{
+    if (next_is(f, ',')) return 1;
+    expect(f, '}');
+    return 0;
+}
+
 /* The members of a node load.c reads; the first of a repeated key wins. */
 enum {
     M_ID,
@@ -155,19 +175,17 @@ typedef struct members {
 
 static void scan_members(fast *f, members *m)
 {
+    const char *k;
+    size_t n;
     memset(m, 0, sizeof *m);
-    expect(f, '{');
-    if (next_is(f, '}')) return;
-    do {
-        const char *k;
-        size_t n;
-        string(f, &k, &n);
-        expect(f, ':');
-        int which = member_of(k, n);
-        if (which >= 0 && !m->at[which]) m->at[which] = f->p;
-        skip_value(f, 3);
-    } while (next_is(f, ','));
-    expect(f, '}');
+    if (open_object(f)) {
+        do {
+            key(f, &k, &n);
+            int which = member_of(k, n);
+            if (which >= 0 && !m->at[which]) m->at[which] = f->p;
+            skip_value(f, 3);
+        } while (more(f));
+    }
 }
 
 static int64_t uint_at(fast *f, const char *at)
@@ -322,20 +340,16 @@ static void array(fast *f, void (*fn)(fast *, size_t))
  * the first of a repeated one taken (as cJSON_GetObjectItemCaseSensitive). */
 static void measured(fast *f)
 {
-    const char *peak = NULL, *how = NULL;
+    const char *peak = NULL, *how = NULL, *k;
+    size_t n;
     if (f->measured_peak >= 0) GIVE_UP(f); /* twice */
-    expect(f, '{');
-    if (!next_is(f, '}')) {
+    if (open_object(f)) {
         do {
-            const char *k;
-            size_t n;
-            string(f, &k, &n);
-            expect(f, ':');
+            key(f, &k, &n);
             if (n == 4 && !memcmp(k, "peak", 4) && !peak) peak = f->p;
             if (n == 3 && !memcmp(k, "how", 3) && !how) how = f->p;
             skip_value(f, 2);
-        } while (next_is(f, ','));
-        expect(f, '}');
+        } while (more(f));
     }
     const char *after = f->p;
     if (!peak) GIVE_UP(f);
@@ -351,24 +365,18 @@ static void measured(fast *f)
 static void document(fast *f)
 {
     int seen_nodes = 0, seen_edges = 0;
+    const char *k;
+    size_t n;
     if (f->end - f->p >= 3 && !memcmp(f->p, "\xEF\xBB\xBF", 3)) f->p += 3;
-    expect(f, '{');
-    if (!next_is(f, '}')) {
+    if (open_object(f)) {
         do {
-            const char *k;
-            size_t n;
-            string(f, &k, &n);
-            expect(f, ':');
+            key(f, &k, &n);
             int nodes = n == 5 && !memcmp(k, "Nodes", 5), edges = n == 5 && !memcmp(k, "Edges", 5);
-            if (n == 8 && !memcmp(k, "Measured", 8)) {
-                measured(f);
-                continue;
-            }
-            if ((nodes && seen_nodes++) || (edges && seen_edges++)) GIVE_UP(f);
-            if (nodes || edges) array(f, nodes ? node : edge);
+            if (n == 8 && !memcmp(k, "Measured", 8)) measured(f);
+            else if ((nodes && seen_nodes++) || (edges && seen_edges++)) GIVE_UP(f);
+            else if (nodes || edges) array(f, nodes ? node : edge);
             else skip_value(f, 1);
-        } while (next_is(f, ','));
-        expect(f, '}');
+        } while (more(f));
     }
     if (f->p != f->end || !seen_nodes || !seen_edges) GIVE_UP(f);
 }
