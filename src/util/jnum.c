@@ -17,9 +17,9 @@ int jnum_uint(const char *p, const char *end, uint64_t *out, const char **after)
 {
     const char *q = p;
     uint64_t v = 0;
-    while (digit(q, end) && q - p < 16) v = v * 10 + (uint64_t)(*q++ - '0');
+    while (digit(q, end) && q - p < 17) v = v * 10 + (uint64_t)(*q++ - '0');
     size_t n = (size_t)(q - p);
-    if (n == 0 || n > 15 || (n > 1 && *p == '0')) return -1;
+    if (n == 0 || n > 16 || v > JNUM_UINT_MAX || (n > 1 && *p == '0')) return -1;
     if (q < end && (*q == '.' || *q == 'e' || *q == 'E')) return -1;
     *out = v;
     *after = q;

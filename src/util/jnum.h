@@ -5,10 +5,13 @@
 #define MEMTRIS_JNUM_H
 #include <stdint.h>
 
-/* A plain non-negative integer at p: 1 to 15 digits, no leading zero but
- * "0" alone, and no fraction or exponent after it (so its value is the
- * double cJSON would make, and at most 2^53-1). 0 with *out and *after (just
- * past it) set; -1 for anything else, with nothing set. */
+/* The largest integer jnum_uint takes: 2^53-1, so that every one is exactly a double. */
+#define JNUM_UINT_MAX 9007199254740991ULL
+
+/* A plain non-negative integer at p: 1 to 16 digits, at most JNUM_UINT_MAX, no leading zero
+ * but "0" alone, and no fraction or exponent after it (so its value is the double cJSON
+ * would make). 0 with *out and *after (just past it) set; -1 for anything else, with
+ * nothing set. */
 int jnum_uint(const char *p, const char *end, uint64_t *out, const char **after);
 
 /* A JSON number (RFC 8259's grammar, any length) at p: 0 with *out set to
