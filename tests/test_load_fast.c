@@ -5,6 +5,7 @@
  * pass takes the common graph (every field load.c reads) by itself. */
 #include <dirent.h>
 #include <math.h>
+#include "graph_same.h"
 #include "testutil.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
@@ -20,62 +21,22 @@ static graph *load(const char *text, size_t len, int walk_only, diag *d, load_st
     return load_buffer(text, len, TU_SOURCE, d, &o, st);
 }
 
-#define SAME_ARRAY(a, b, cnt, what)                                               \
-    do {                                                                          \
-        if (((a) == NULL) != ((b) == NULL) ||                                     \
-            ((a) && (cnt) && memcmp((a), (b), (size_t)(cnt) * sizeof *(a)) != 0)) \
-            fail_msg("%s: %s differs", where, what);                              \
-    } while (0)
-
-static void same_graph(const graph *a, const graph *b, const char *where)
-{
-    if (a->n != b->n || a->nedges != b->nedges || a->nbufs != b->nbufs)
-        fail_msg("%s: sizes differ", where);
-    uint32_t n = a->n;
-    SAME_ARRAY(a->id, b->id, n, "id");
-    SAME_ARRAY(a->change, b->change, n, "change");
-    SAME_ARRAY(a->kind, b->kind, n, "kind");
-    SAME_ARRAY(a->buf, b->buf, n, "buf");
-    SAME_ARRAY(a->succ_off, b->succ_off, n + 1, "succ_off");
-    SAME_ARRAY(a->succ, b->succ, a->nedges, "succ");
-    SAME_ARRAY(a->pred_off, b->pred_off, n + 1, "pred_off");
-    SAME_ARRAY(a->pred, b->pred, a->nedges, "pred");
-    SAME_ARRAY(a->in_off, b->in_off, n + 1, "in_off");
-    SAME_ARRAY(a->inputs, b->inputs, a->in_off[n], "inputs");
-    SAME_ARRAY(a->latency, b->latency, n, "latency"); /* bit for bit, NANs included */
-    SAME_ARRAY(a->stream, b->stream, n, "stream");
-    SAME_ARRAY(a->tag, b->tag, n, "tag");
-    SAME_ARRAY(a->rerun, b->rerun, n, "rerun");
-    SAME_ARRAY(a->inplace, b->inplace, a->in_off[n], "inplace");
-    SAME_ARRAY(a->buf_id, b->buf_id, a->nbufs, "buf_id");
-    SAME_ARRAY(a->buf_size, b->buf_size, a->nbufs, "buf_size");
-    SAME_ARRAY(a->buf_alloc, b->buf_alloc, a->nbufs, "buf_alloc");
-    SAME_ARRAY(a->buf_free, b->buf_free, a->nbufs, "buf_free");
-    for (uint32_t i = 0; i < n; i++)
-        if (strcmp(a->ops[a->op[i]], b->ops[b->op[i]]) ||
-            strcmp(graph_name(a, i), graph_name(b, i)))
-            fail_msg("%s: node %u's Op or Name differs", where, i);
-    if (a->measured_peak != b->measured_peak ||
-        (a->measured_how == NULL) != (b->measured_how == NULL) ||
-        (a->measured_how && strcmp(a->measured_how, b->measured_how)))
-        fail_msg("%s: Measured differs", where);
-}
-
 /* Both ways agree on text[0, len). */
 static void agree(const char *text, size_t len, const char *where)
 {
     diag d1, d2;
     graph *slow = load(text, len, 1, &d1, NULL);
     graph *fast = load(text, len, 0, &d2, NULL);
-    if (d1.nerrors != d2.nerrors || d1.nwarnings != d2.nwarnings || d1.nlines != d2.nlines)
-        fail_msg("%s: %zu errors, %zu warnings by the walk; %zu, %zu by the single pass", where,
-                 d1.nerrors, d1.nwarnings, d2.nerrors, d2.nwarnings);
-    for (size_t i = 0; i < d1.nlines; i++)
-        if (strcmp(d1.lines[i], d2.lines[i]) || d1.severity[i] != d2.severity[i])
-            fail_msg("%s: \"%s\" by the walk, \"%s\" by the single pass", where, d1.lines[i],
-                     d2.lines[i]);
+    long line = diag_differs(&d1, &d2);
+    if (line >= 0)
+        fail_msg("%s: %zu errors, %zu warnings by the walk; %zu, %zu by the single pass; line %ld"
+                 " \"%s\" by the walk, \"%s\" by the single pass",
+                 where, d1.nerrors, d1.nwarnings, d2.nerrors, d2.nwarnings, line,
+                 (size_t)line < d1.nlines ? d1.lines[line] : "",
+                 (size_t)line < d2.nlines ? d2.lines[line] : "");
     if ((slow == NULL) != (fast == NULL)) fail_msg("%s: one way failed", where);
-    if (slow) same_graph(slow, fast, where);
+    const char *what = slow ? graph_differs(slow, fast) : NULL;
+    if (what) fail_msg("%s: %s differs", where, what);
     graph_free(slow);
     graph_free(fast);
     diag_free(&d1);
@@ -151,8 +112,19 @@ static void agree_on_test_data_and_samples(void **state)
     agree_on_dir("samples", 1);
 }
 
-/* Every field load.c reads, in the forms graph files use: the single pass takes it (no syntax
- * pass timed: load.c times that only for the walk) and both ways agree. */
+/* text loaded by the single pass alone (no syntax pass timed: load.c times that only for the
+ * walk). */
+static graph *taken(const char *text, size_t len, diag *d)
+{
+    load_stats st;
+    graph *g = load(text, len, 0, d, &st);
+    assert_non_null(g);
+    assert_true(st.syntax_s == 0);
+    return g;
+}
+
+/* Every field load.c reads, in the forms graph files use: the single pass takes it and both
+ * ways agree. */
 static void single_pass_takes_the_common_graph(void **state)
 {
     (void)state;
@@ -167,10 +139,7 @@ static void single_pass_takes_the_common_graph(void **state)
         "], \"Edges\": [[0, 1], [1, 2], [ 1 , 3 ]], \"Comment\": \"\xC3\xA9\",\n"
         " \"Measured\": {\"how\": \"by hand\", \"peak\": 1048576, \"peak\": 5, \"x\": [[]]}}\n";
     diag d;
-    load_stats st;
-    graph *g = load(text, sizeof text - 1, 0, &d, &st);
-    assert_non_null(g);
-    assert_true(st.syntax_s == 0);
+    graph *g = taken(text, sizeof text - 1, &d);
     assert_int_equal(g->n, 4);
     assert_true(g->latency[1] == 0.012421 && g->latency[3] == 1e-3 && isnan(g->latency[0]));
     assert_int_equal(g->id[2], 2); /* the first of a repeated key */
@@ -181,12 +150,37 @@ static void single_pass_takes_the_common_graph(void **state)
     agree(text, sizeof text - 1, "the common graph");
 }
 
+/* Integers of 16 digits up to 2^53-1 stay on the single pass; 2^53 gets the walk's message. */
+static void single_pass_takes_16_digits(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"Nodes\": [{\"Id\": 1000000000000000, \"Op\": \"ALLOC\", \"Size\": 9007199254740991,"
+        " \"BufId\": 4503599627370496}, {\"Id\": 0, \"Op\": \"FREE\", \"BufId\": "
+        "4503599627370496}],"
+        " \"Edges\": [[1000000000000000, 0]]}";
+    diag d;
+    graph *g = taken(text, sizeof text - 1, &d);
+    assert_true(g->id[0] == 1000000000000000LL && g->buf_id[0] == 4503599627370496LL);
+    assert_true(g->buf_size[0] == 9007199254740991LL);
+    graph_free(g);
+    diag_free(&d);
+    agree(text, sizeof text - 1, "16 digits");
+    static const char over[] = "{\"Nodes\": [{\"Id\": 0, \"Op\": \"ALLOC\", \"Size\": "
+                               "9007199254740992, \"BufId\": 1}], \"Edges\": []}";
+    assert_null(load(over, sizeof over - 1, 0, &d, NULL));
+    assert_true(d.nerrors == 1 && strstr(d.lines[0], "9007199254740992, which is above 2^53-1"));
+    diag_free(&d);
+    agree(over, sizeof over - 1, "2^53");
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(agree_on_the_fuzz_corpus),
         cmocka_unit_test(agree_on_test_data_and_samples),
         cmocka_unit_test(single_pass_takes_the_common_graph),
+        cmocka_unit_test(single_pass_takes_16_digits),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);
