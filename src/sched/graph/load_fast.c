@@ -23,6 +23,8 @@ typedef struct fast {
     char *measured_how;
     char *scratch; /* Op and Name, NUL-terminated for the builder */
     size_t scap;
+    int64_t *ins, *ipl; /* a node's Inputs and InPlace as read */
+    size_t inscap, iplcap;
     jmp_buf give_up;
 } fast;
 
@@ -30,7 +32,8 @@ typedef struct fast {
 
 static void ws(fast *f)
 {
-    while (f->p < f->end && (*f->p == ' ' || *f->p == '\t' || *f->p == '\n' || *f->p == '\r'))
+    while (f->p < f->end && (unsigned char)*f->p <= ' ' &&
+           (*f->p == ' ' || *f->p == '\t' || *f->p == '\n' || *f->p == '\r'))
         f->p++;
 }
 
@@ -55,13 +58,29 @@ static int next_is(fast *f, char c)
     return 0;
 }
 
+/* Whether one of the 8 bytes at q needs a look of its own in a string: '"', '\\', a control
+ * character or a byte of a multi-byte character (a set bit for each, and maybe above it). */
+static uint64_t special8(const char *q)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    uint64_t w, quote, backslash;
+    memcpy(&w, q, 8);
+    quote = w ^ (ones * '"');
+    backslash = w ^ (ones * '\\');
+    return (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | (w - ones * 0x20) | w) &
+           high;
+}
+
 /* A string without escapes, its bytes valid inside a JSON string: *s, *n. */
 static void string(fast *f, const char **s, size_t *n)
 {
     if (f->p >= f->end || *f->p != '"') GIVE_UP(f);
     const char *q = ++f->p;
-    while (q < f->end && *q != '"') {
+    for (;;) {
+        while (f->end - q >= 8 && !special8(q)) q += 8;
+        if (q >= f->end) GIVE_UP(f);
         unsigned char c = (unsigned char)*q;
+        if (c == '"') break;
         if (c < 0x20 || c == '\\') GIVE_UP(f);
         if (c < 0x80) {
             q++;
@@ -72,18 +91,14 @@ static void string(fast *f, const char **s, size_t *n)
         if (!k) GIVE_UP(f);
         q += k;
     }
-    if (q >= f->end) GIVE_UP(f);
     *s = f->p;
     *n = (size_t)(q - f->p);
     f->p = q + 1;
 }
 
-/* A string value copied NUL-terminated into the scratch at offset at: its offset. */
-static size_t keep_string(fast *f, size_t at)
+/* s[0, n) copied NUL-terminated into the scratch at offset at: at. */
+static size_t copy_span(fast *f, size_t at, const char *s, size_t n)
 {
-    const char *s;
-    size_t n;
-    string(f, &s, &n);
     if (at + n + 1 > f->scap) {
         size_t cap = (at + n + 1) * 2;
         char *q = realloc(f->scratch, cap);
@@ -96,6 +111,15 @@ static size_t keep_string(fast *f, size_t at)
     return at;
 }
 
+/* A string value copied NUL-terminated into the scratch at offset at: its offset. */
+static size_t keep_string(fast *f, size_t at)
+{
+    const char *s;
+    size_t n;
+    string(f, &s, &n);
+    return copy_span(f, at, s, n);
+}
+
 static int64_t uint_value(fast *f)
 {
     uint64_t v;
@@ -103,6 +127,12 @@ static int64_t uint_value(fast *f)
     if (jnum_uint(f->p, f->end, &v, &after)) GIVE_UP(f);
     f->p = after;
     return (int64_t)v;
+}
+
+static int64_t uint_at(fast *f, const char *at)
+{
+    f->p = at;
+    return uint_value(f);
 }
 
 /* Any value, nested depth levels deep in the document, checked as jscan checks it. */
@@ -160,147 +190,186 @@ enum {
 static const char *const member_key[M_NUM] = {"Id",       "Op",     "Size",    "BufId",
                                               "Name",     "Inputs", "Latency", "Stream",
                                               "Category", "Phase",  "Rerun",   "InPlace"};
+static const unsigned char member_len[M_NUM] = {2, 2, 4, 5, 4, 6, 7, 6, 8, 5, 5, 7};
 
 static int member_of(const char *k, size_t n)
 {
     for (int m = 0; m < M_NUM; m++)
-        if (strlen(member_key[m]) == n && !memcmp(member_key[m], k, n)) return m;
+        if (member_len[m] == n && member_key[m][0] == k[0] && !memcmp(member_key[m], k, n))
+            return m;
     return -1;
 }
 
-/* Where each member's value starts (NULL: absent). */
+/* A node's members, each read where it stands in the one form the single pass takes (any
+ * other gives up), but Size and BufId, which a compute node does not read: those may have
+ * another form (then skipped as jscan checks it, and marked in other). */
 typedef struct members {
-    const char *at[M_NUM];
+    const char *at[M_NUM]; /* where each value starts; NULL: absent */
+    const char *str[M_NUM];
+    size_t len[M_NUM]; /* the strings: Op, Name, Category, Phase */
+    int64_t id, size, bufid, stream;
+    double latency;
+    int rerun, other;
+    size_t nin, ninplace; /* in f->ins, f->ipl */
 } members;
 
-static void scan_members(fast *f, members *m)
-{
-    const char *k;
-    size_t n;
-    memset(m, 0, sizeof *m);
-    if (open_object(f)) {
-        do {
-            key(f, &k, &n);
-            int which = member_of(k, n);
-            if (which >= 0 && !m->at[which]) m->at[which] = f->p;
-            skip_value(f, 3);
-        } while (more(f));
-    }
-}
-
-static int64_t uint_at(fast *f, const char *at)
-{
-    f->p = at;
-    return uint_value(f);
-}
-
-/* Inputs at `at` into in (n of them); counts them when in is NULL. */
-static size_t inputs(fast *f, const char *at, int64_t *in)
+/* An array of plain integers into *a (grown to *cap): how many. */
+static size_t uint_list(fast *f, int64_t **a, size_t *cap)
 {
     size_t n = 0;
-    f->p = at;
     expect(f, '[');
     if (next_is(f, ']')) return 0;
     do {
-        int64_t v = uint_value(f);
-        if (in) in[n] = v;
-        n++;
+        if (n == *cap) {
+            size_t c = *cap ? 2 * *cap : 16;
+            int64_t *q = realloc(*a, c * sizeof *q);
+            if (!q) GIVE_UP(f);
+            *a = q;
+            *cap = c;
+        }
+        (*a)[n++] = uint_value(f);
     } while (next_is(f, ','));
     expect(f, ']');
     return n;
 }
 
-/* The optional members: Name (into the scratch after the Op), Latency, Stream, Category,
+/* Size or BufId: a plain integer, or else any value (m->other). */
+static int64_t soft_uint(fast *f, members *m)
+{
+    uint64_t v;
+    const char *after;
+    if (!jnum_uint(f->p, f->end, &v, &after)) {
+        f->p = after;
+        return (int64_t)v;
+    }
+    m->other = 1;
+    skip_value(f, 3);
+    return -1;
+}
+
+/* The value of member which, read. */
+static void member(fast *f, members *m, int which)
+{
+    const char *after;
+    m->at[which] = f->p;
+    switch (which) {
+    case M_ID: m->id = uint_value(f); break;
+    case M_SIZE: m->size = soft_uint(f, m); break;
+    case M_BUF: m->bufid = soft_uint(f, m); break;
+    case M_IN: m->nin = uint_list(f, &f->ins, &f->inscap); break;
+    case M_INPLACE: m->ninplace = uint_list(f, &f->ipl, &f->iplcap); break;
+    case M_STR:
+        m->stream = uint_value(f);
+        if (m->stream > GRAPH_MAX_STREAM) GIVE_UP(f);
+        break;
+    case M_LAT:
+        if (jnum_double(f->p, f->end, &m->latency, &after) || !(m->latency >= 0) ||
+            m->latency > GRAPH_MAX_LATENCY)
+            GIVE_UP(f);
+        f->p = after;
+        break;
+    case M_RERUN:
+        m->rerun = word(f, "true") ? GRAPH_RERUN_YES : word(f, "false") ? GRAPH_RERUN_NO : -1;
+        if (m->rerun < 0) GIVE_UP(f);
+        break;
+    default: string(f, &m->str[which], &m->len[which]); /* Op, Name, Category, Phase */
+    }
+}
+
+static int span_is(const members *m, int which, const char *w)
+{
+    return m->len[which] == strlen(w) && !memcmp(m->str[which], w, m->len[which]);
+}
+
+/* The optional members into s: Name (into the scratch at name_at), Latency, Stream, Category,
  * Phase, Rerun. */
 static void optional(fast *f, const members *m, graph_node_spec *s, size_t name_at)
 {
     if (m->at[M_NAME]) {
-        f->p = m->at[M_NAME];
-        keep_string(f, name_at);
+        copy_span(f, name_at, m->str[M_NAME], m->len[M_NAME]);
+        s->name = f->scratch + name_at;
     }
-    if (m->at[M_LAT]) {
-        const char *after;
-        if (jnum_double(m->at[M_LAT], f->end, &s->latency, &after) || !(s->latency >= 0) ||
-            s->latency > GRAPH_MAX_LATENCY)
-            GIVE_UP(f);
-        s->has_latency = 1;
-    }
-    s->stream = m->at[M_STR] ? uint_at(f, m->at[M_STR]) : -1;
-    if (s->stream > GRAPH_MAX_STREAM) GIVE_UP(f);
+    s->has_latency = m->at[M_LAT] != NULL;
+    s->latency = m->latency;
+    s->stream = m->at[M_STR] ? m->stream : -1;
     /* Category belongs on an ALLOC, Phase on a compute node. */
     if ((s->kind != NODE_ALLOC && m->at[M_CAT]) || (s->kind != NODE_COMPUTE && m->at[M_PHASE]))
         GIVE_UP(f);
     int k = s->kind == NODE_ALLOC ? M_CAT : M_PHASE;
     if (m->at[k]) {
-        f->p = m->at[k];
-        size_t at =
-            keep_string(f, name_at + (m->at[M_NAME] ? strlen(f->scratch + name_at) + 1 : 0));
-        s->tag =
-            k == M_CAT ? graph_category_parse(f->scratch + at) : graph_phase_parse(f->scratch + at);
+        char word[32];
+        if (m->len[k] >= sizeof word) GIVE_UP(f);
+        memcpy(word, m->str[k], m->len[k]);
+        word[m->len[k]] = '\0';
+        s->tag = k == M_CAT ? graph_category_parse(word) : graph_phase_parse(word);
         if (s->tag < 0) GIVE_UP(f);
     }
     if (m->at[M_RERUN]) {
-        f->p = m->at[M_RERUN];
         if (s->kind != NODE_COMPUTE) GIVE_UP(f);
-        s->rerun = word(f, "true") ? GRAPH_RERUN_YES : word(f, "false") ? GRAPH_RERUN_NO : -1;
-        if (s->rerun < 0) GIVE_UP(f);
+        s->rerun = m->rerun;
     }
 }
 
-/* "InPlace" at `at` of a node of kind kind, its n Inputs in (from the builder's entry base):
- * each a plain integer that is one of the Inputs; marks them as store_node (load.c) does. */
-static void inplace(fast *f, const char *at, int kind, const int64_t *in, size_t n, size_t base)
+/* "InPlace" (f->ipl, n of them) of a compute node, its Inputs in (from the builder's entry
+ * base): each one of the Inputs; marks them as store_node (load.c) does. */
+static void inplace(fast *f, size_t n, const int64_t *in, size_t nin, size_t base)
 {
-    if (kind != NODE_COMPUTE) GIVE_UP(f);
-    f->p = at;
-    expect(f, '[');
-    if (next_is(f, ']')) return;
-    do {
-        int64_t v = uint_value(f);
+    for (size_t j = 0; j < n; j++) {
+        int64_t v = f->ipl[j];
         size_t k = 0;
-        while (k < n && in[k] != v) k++;
-        if (k == n) GIVE_UP(f);
-        for (; k < n; k++)
+        while (k < nin && in[k] != v) k++;
+        if (k == nin) GIVE_UP(f);
+        for (; k < nin; k++)
             if (in[k] == v && graph_build_inplace(f->b, base + k)) GIVE_UP(f);
-    } while (next_is(f, ','));
-    expect(f, ']');
+    }
 }
 
 /* Nodes[index]. */
 static void node(fast *f, size_t index)
 {
     members m;
+    const char *k;
+    size_t n;
+    memset(m.at, 0, sizeof m.at);
+    m.other = 0;
+    if (open_object(f)) {
+        do {
+            key(f, &k, &n);
+            int which = member_of(k, n);
+            if (which >= 0 && !m.at[which]) member(f, &m, which);
+            else skip_value(f, 3);
+        } while (more(f));
+    }
+    if (!m.at[M_ID] || !m.at[M_OP]) GIVE_UP(f);
     graph_node_spec s;
     memset(&s, 0, sizeof s);
-    scan_members(f, &m);
-    const char *after = f->p;
-    if (!m.at[M_ID] || !m.at[M_OP]) GIVE_UP(f);
-    s.id = uint_at(f, m.at[M_ID]);
-    f->p = m.at[M_OP];
-    size_t name_at = keep_string(f, 0) + strlen(f->scratch) + 1;
-    s.kind = !strcmp(f->scratch, "ALLOC")  ? NODE_ALLOC
-             : !strcmp(f->scratch, "FREE") ? NODE_FREE
-                                           : NODE_COMPUTE;
+    s.id = m.id;
+    s.kind = span_is(&m, M_OP, "ALLOC")  ? NODE_ALLOC
+             : span_is(&m, M_OP, "FREE") ? NODE_FREE
+                                         : NODE_COMPUTE;
     s.size = s.bufid = -1;
     if (s.kind != NODE_COMPUTE) {
-        if (!m.at[M_BUF] || (s.kind == NODE_ALLOC && !m.at[M_SIZE])) GIVE_UP(f);
-        s.bufid = uint_at(f, m.at[M_BUF]);
-        if (m.at[M_SIZE]) s.size = uint_at(f, m.at[M_SIZE]);
+        if (!m.at[M_BUF] || (s.kind == NODE_ALLOC && !m.at[M_SIZE]) || m.other) GIVE_UP(f);
+        s.bufid = m.bufid;
+        if (m.at[M_SIZE]) s.size = m.size;
     }
-    optional(f, &m, &s, name_at);
-    s.ninputs = m.at[M_IN] ? inputs(f, m.at[M_IN], NULL) : 0;
-    s.op = f->scratch;
-    s.name = m.at[M_NAME] ? f->scratch + name_at : NULL;
+    s.op = f->scratch + copy_span(f, 0, m.str[M_OP], m.len[M_OP]);
+    optional(f, &m, &s, m.len[M_OP] + 1);
+    s.op = f->scratch; /* the scratch may have moved */
+    if (s.name) s.name = f->scratch + m.len[M_OP] + 1;
+    s.ninputs = m.at[M_IN] ? m.nin : 0;
     uint32_t dup, other;
     int64_t *in;
     uint32_t i = graph_build_node(f->b, &s, (uint32_t)index, &dup, &in);
     if (i == GRAPH_NONE) GIVE_UP(f);
-    if (s.ninputs) inputs(f, m.at[M_IN], in);
-    if (m.at[M_INPLACE]) inplace(f, m.at[M_INPLACE], s.kind, in, s.ninputs, f->b->in_off[i]);
+    if (s.ninputs) memcpy(in, f->ins, s.ninputs * sizeof *in);
+    if (m.at[M_INPLACE]) {
+        if (s.kind != NODE_COMPUTE) GIVE_UP(f);
+        inplace(f, m.ninplace, in, s.ninputs, f->b->in_off[i]);
+    }
     if (s.kind != NODE_COMPUTE &&
         graph_build_buffer(f->b, i, s.bufid, s.size, &other) != GRAPH_BUILD_OK)
         GIVE_UP(f);
-    f->p = after;
 }
 
 /* Edges[index]: [u, v]. */
@@ -403,6 +472,8 @@ int load_fast_document(graph_builder *b, const char *text, size_t len, const loa
     f.end = text + len;
     int gave_up = walk(&f);
     free(f.scratch);
+    free(f.ins);
+    free(f.ipl);
     if (!gave_up) {
         *measured_peak = f.measured_peak;
         *measured_how = f.measured_how;
