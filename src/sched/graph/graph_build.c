@@ -403,9 +403,20 @@ void graph_build_free_changes(graph *g)
 static size_t resolve_edges(graph_builder *b, const graph *g, uint32_t *pairs)
 {
     size_t m = 0;
+    /* Ids 0, 1, 2... in order (as gen and most exporters write them): the Id is the index. */
+    uint32_t i = 0;
+    while (i < g->n && g->id[i] == i) i++;
+    int identity = i == g->n;
     for (size_t e = 0; e < b->ne; e++) {
         int64_t iu = b->ep[2 * e], iv = b->ep[2 * e + 1];
-        uint32_t u = imap_get(&g->ids, iu), v = imap_get(&g->ids, iv);
+        uint32_t u, v;
+        if (identity) {
+            u = iu >= 0 && iu < g->n ? (uint32_t)iu : IMAP_NONE;
+            v = iv >= 0 && iv < g->n ? (uint32_t)iv : IMAP_NONE;
+        } else {
+            u = imap_get(&g->ids, iu);
+            v = imap_get(&g->ids, iv);
+        }
         if (u == IMAP_NONE || v == IMAP_NONE) {
             ERR(b, DC_EDGE, "Edges[%zu] = [%lld, %lld]: node %lld does not exist", e, (long long)iu,
                 (long long)iv, (long long)(u == IMAP_NONE ? iu : iv));
