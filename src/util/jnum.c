@@ -13,19 +13,6 @@
 
 static int digit(const char *p, const char *end) { return p < end && *p >= '0' && *p <= '9'; }
 
-int jnum_uint(const char *p, const char *end, uint64_t *out, const char **after)
-{
-    const char *q = p;
-    uint64_t v = 0;
-    while (digit(q, end) && q - p < 17) v = v * 10 + (uint64_t)(*q++ - '0');
-    size_t n = (size_t)(q - p);
-    if (n == 0 || n > 16 || v > JNUM_UINT_MAX || (n > 1 && *p == '0')) return -1;
-    if (q < end && (*q == '.' || *q == 'e' || *q == 'E')) return -1;
-    *out = v;
-    *after = q;
-    return 0;
-}
-
 /* Where the JSON number at p ends, or NULL when there is none. */
 static const char *number_end(const char *p, const char *end)
 {

@@ -3,6 +3,7 @@
  * single pass (issue 46); the text need not end in a NUL. Exports jnum_*. */
 #ifndef MEMTRIS_JNUM_H
 #define MEMTRIS_JNUM_H
+#include <stddef.h>
 #include <stdint.h>
 
 /* The largest integer jnum_uint takes: 2^53-1, so that every one is exactly a double. */
@@ -12,7 +13,18 @@
  * but "0" alone, and no fraction or exponent after it (so its value is the double cJSON
  * would make). 0 with *out and *after (just past it) set; -1 for anything else, with
  * nothing set. */
-int jnum_uint(const char *p, const char *end, uint64_t *out, const char **after);
+static inline int jnum_uint(const char *p, const char *end, uint64_t *out, const char **after)
+{
+    const char *q = p, *stop = end - p > 17 ? p + 17 : end;
+    uint64_t v = 0;
+    while (q < stop && (unsigned char)(*q - '0') < 10) v = v * 10 + (uint64_t)(*q++ - '0');
+    size_t n = (size_t)(q - p);
+    if (n == 0 || n > 16 || v > JNUM_UINT_MAX || (n > 1 && *p == '0')) return -1;
+    if (q < end && (*q == '.' || *q == 'e' || *q == 'E')) return -1;
+    *out = v;
+    *after = q;
+    return 0;
+}
 
 /* A JSON number (RFC 8259's grammar, any length) at p: 0 with *out set to
  * its value correctly rounded (to the nearest double, ties to even; +-inf
