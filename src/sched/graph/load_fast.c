@@ -77,7 +77,17 @@ static void string(fast *f, const char **s, size_t *n)
     if (f->p >= f->end || *f->p != '"') GIVE_UP(f);
     const char *q = ++f->p;
     for (;;) {
-        while (f->end - q >= 8 && !special8(q)) q += 8;
+        while (f->end - q >= 8) {
+            uint64_t m = special8(q);
+            if (!m) {
+                q += 8;
+                continue;
+            }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            q += __builtin_ctzll(m) / 8; /* the first flagged byte is a true one */
+#endif
+            break;
+        }
         if (q >= f->end) GIVE_UP(f);
         unsigned char c = (unsigned char)*q;
         if (c == '"') break;
@@ -353,9 +363,9 @@ static void node(fast *f, size_t index)
         s.bufid = m.bufid;
         if (m.at[M_SIZE]) s.size = m.size;
     }
-    s.op = f->scratch + copy_span(f, 0, m.str[M_OP], m.len[M_OP]);
+    copy_span(f, 0, m.str[M_OP], m.len[M_OP]);
     optional(f, &m, &s, m.len[M_OP] + 1);
-    s.op = f->scratch; /* the scratch may have moved */
+    s.op = f->scratch; /* after optional: the scratch may have moved */
     if (s.name) s.name = f->scratch + m.len[M_OP] + 1;
     s.ninputs = m.at[M_IN] ? m.nin : 0;
     uint32_t dup, other;
