@@ -113,29 +113,8 @@ static void drop_value(reader *r, cJSON *v)
 
 #define type_word json_type_word
 
-/* Describes why v is not an integer in [0, 2^53-1]: "found -3", "found a string". */
-static void describe_bad_int(const cJSON *v, char *out, size_t cap)
-{
-    if (!cJSON_IsNumber(v)) {
-        snprintf(out, cap, "found %s", type_word(v));
-        return;
-    }
-    double x = v->valuedouble;
-    if (!isfinite(x)) snprintf(out, cap, "found a number out of range");
-    else if (x != floor(x)) snprintf(out, cap, "found %.17g, which is not an integer", x);
-    else if (x < 0) snprintf(out, cap, "found %.17g, which is negative", x);
-    else snprintf(out, cap, "found %.17g, which is above 2^53-1", x);
-}
-
-/* 0 and *out set when v is an integer in [0, 2^53-1]; -1 otherwise. */
-static int get_uint53(const cJSON *v, int64_t *out)
-{
-    if (!cJSON_IsNumber(v)) return -1;
-    double x = v->valuedouble;
-    if (!isfinite(x) || x != floor(x) || x < 0 || x > (double)GRAPH_MAX_SIZE) return -1;
-    *out = (int64_t)x;
-    return 0;
-}
+#define describe_bad_int load_field_bad_int
+#define get_uint53       load_field_uint53
 
 /* ----------------------------------------------------------- nodes */
 

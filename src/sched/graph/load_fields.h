@@ -18,4 +18,9 @@ int load_field_inplace(const cJSON *v, int kind, const cJSON *in, char *why, siz
 /* Whether a valid "InPlace" (v) names buffer id. */
 int load_field_inplace_has(const cJSON *v, int64_t id);
 
+/* 0 and *out set when v is an integer in [0, 2^53-1]; -1 otherwise. */
+int load_field_uint53(const cJSON *v, int64_t *out);
+/* Describes why v is not an integer in [0, 2^53-1]: "found -3", "found a string". */
+void load_field_bad_int(const cJSON *v, char *out, size_t cap);
+
 #endif
