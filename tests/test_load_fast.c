@@ -5,7 +5,9 @@
  * pass takes the common graph (every field load.c reads) by itself. */
 #include <dirent.h>
 #include <math.h>
+#include <unistd.h>
 #include "graph_same.h"
+#include "sched/graph/load_fast.h"
 #include "testutil.h"
 
 #ifndef MEMTRIS_SOURCE_DIR
@@ -21,26 +23,56 @@ static graph *load(const char *text, size_t len, int walk_only, diag *d, load_st
     return load_buffer(text, len, TU_SOURCE, d, &o, st);
 }
 
-/* Both ways agree on text[0, len). */
-static void agree(const char *text, size_t len, const char *where)
+/* The walk's graph and messages (slow, d1) against the single pass's; frees them. */
+static void same_load(graph *slow, diag *d1, graph *fast, diag *d2, const char *where)
 {
-    diag d1, d2;
-    graph *slow = load(text, len, 1, &d1, NULL);
-    graph *fast = load(text, len, 0, &d2, NULL);
-    long line = diag_differs(&d1, &d2);
+    long line = diag_differs(d1, d2);
     if (line >= 0)
         fail_msg("%s: %zu errors, %zu warnings by the walk; %zu, %zu by the single pass; line %ld"
                  " \"%s\" by the walk, \"%s\" by the single pass",
-                 where, d1.nerrors, d1.nwarnings, d2.nerrors, d2.nwarnings, line,
-                 (size_t)line < d1.nlines ? d1.lines[line] : "",
-                 (size_t)line < d2.nlines ? d2.lines[line] : "");
+                 where, d1->nerrors, d1->nwarnings, d2->nerrors, d2->nwarnings, line,
+                 (size_t)line < d1->nlines ? d1->lines[line] : "",
+                 (size_t)line < d2->nlines ? d2->lines[line] : "");
     if ((slow == NULL) != (fast == NULL)) fail_msg("%s: one way failed", where);
     const char *what = slow ? graph_differs(slow, fast) : NULL;
     if (what) fail_msg("%s: %s differs", where, what);
     graph_free(slow);
     graph_free(fast);
-    diag_free(&d1);
-    diag_free(&d2);
+    diag_free(d1);
+    diag_free(d2);
+}
+
+/* text[0, len) written to a temporary file, loaded by load_file (the single pass reading it
+ * in windows of window bytes, then the walk if it gives up). */
+static graph *load_via_file(const char *text, size_t len, size_t window, const load_opts *o,
+                            diag *d, load_stats *st)
+{
+    const char *tmp = getenv("TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/memtris_load_fast.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_true(write(fd, text, len) == (ssize_t)len);
+    close(fd);
+    diag_init(d, TU_SOURCE);
+    load_fast_set_window(window);
+    graph *g = load_file(path, d, o, st);
+    load_fast_set_window(0);
+    unlink(path);
+    return g;
+}
+
+/* Both ways agree on text[0, len), the single pass given the text whole and read from a file
+ * in windows (a few hundred bytes up to a few KB: elements cut at every place). */
+static void agree(const char *text, size_t len, const char *where)
+{
+    for (int way = 0; way < 2; way++) {
+        diag d1, d2;
+        graph *slow = load(text, len, 1, &d1, NULL);
+        graph *fast = way ? load_via_file(text, len, 256u << (len % 5), NULL, &d2, NULL)
+                          : load(text, len, 0, &d2, NULL);
+        same_load(slow, &d1, fast, &d2, where);
+    }
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -174,6 +206,90 @@ static void single_pass_takes_16_digits(void **state)
     agree(over, sizeof over - 1, "2^53");
 }
 
+/* Escapes in the strings memtris keeps (Op, Name, Category, Phase, Measured.how) stay on the
+ * single pass, decoded as cJSON decodes them; what cJSON or jscan refuse gets the walk's
+ * message. */
+static void single_pass_decodes_escapes(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"\\u0041LLOC\", \"Size\": 8, \"BufId\": 1,"
+        " \"Name\": \"a\\\"b\\\\c\\/d\\n\\t\\u00e9\\ud83d\\ude00\\b\\f\\r\","
+        " \"Category\": \"activ\\u0061tion\"},"
+        " {\"Id\": 1, \"Op\": \"FREE\", \"BufId\": 1, \"Name\": \"\\u00E9t\\u00e9\"}],"
+        " \"Edges\": [[0, 1]], \"Measured\": {\"peak\": 8, \"how\": \"by \\\"hand\\\"\"}}";
+    diag d;
+    graph *g = taken(text, sizeof text - 1, &d);
+    assert_int_equal(g->kind[0], NODE_ALLOC);
+    assert_string_equal(graph_name(g, 0), "a\"b\\c/d\n\t\xC3\xA9\xF0\x9F\x98\x80\b\f\r");
+    assert_string_equal(graph_name(g, 1), "\xC3\xA9t\xC3\xA9");
+    assert_int_equal(g->tag[0], graph_category_parse("activation"));
+    assert_string_equal(g->measured_how, "by \"hand\"");
+    graph_free(g);
+    diag_free(&d);
+    agree(text, sizeof text - 1, "escapes");
+    static const char *const refused[] = {
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"a\\ud83d\"}], \"Edges\": []}",
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"a\\ude00x\"}], \"Edges\": []}",
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"a\\ud83d\\u0041\"}], \"Edges\": []}",
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"a\\u0000\"}], \"Edges\": []}",
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"a\\u00g0\"}], \"Edges\": []}",
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"a\\x\"}], \"Edges\": []}",
+        "{\"Nodes\": [{\"Id\": 0, \"Op\": \"a\\",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_null(load(refused[i], strlen(refused[i]), 0, &d, NULL));
+        diag_free(&d);
+        agree(refused[i], strlen(refused[i]), refused[i]);
+    }
+}
+
+/* A graph of thousands of nodes read from a file in windows of 1 KiB: taken by the single
+ * pass across every refill, the same graph as the walk's, progress to the end. */
+static void progress_last(void *ctx, size_t done, size_t total)
+{
+    size_t *last = ctx;
+    assert_true(done <= total && done >= last[0]);
+    last[0] = done;
+    last[1] = total;
+}
+
+static void single_pass_reads_a_file_in_windows(void **state)
+{
+    (void)state;
+    size_t cap = 1 << 20, len = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    len += (size_t)snprintf(text + len, cap - len, "{\"Nodes\": [\n");
+    for (int i = 0; i < 3000; i++)
+        len += (size_t)snprintf(
+            text + len, cap - len,
+            "{\"Id\": %d, \"Op\": \"ALLOC\", \"Size\": %d, \"BufId\": %d},\n"
+            "{\"Id\": %d, \"Op\": \"op%d\", \"Inputs\": [%d], \"Latency\": 0.0%d},\n"
+            "{\"Id\": %d, \"Op\": \"FREE\", \"BufId\": %d}%s\n",
+            3 * i, 64 + i, i, 3 * i + 1, i % 7, i, i + 1, 3 * i + 2, i, i < 2999 ? "," : "");
+    len += (size_t)snprintf(text + len, cap - len, "], \"Edges\": [");
+    for (int i = 0; i < 3000; i++)
+        len += (size_t)snprintf(text + len, cap - len, "[%d, %d], [%d, %d]%s", 3 * i, 3 * i + 1,
+                                3 * i + 1, 3 * i + 2, i < 2999 ? ", " : "]}\n");
+    assert_true(len < cap);
+    diag d1, d2;
+    load_stats st;
+    graph *slow = load(text, len, 1, &d1, NULL);
+    size_t last[2] = {0, 0};
+    load_opts o;
+    memset(&o, 0, sizeof o);
+    o.progress = progress_last;
+    o.progress_ctx = last;
+    graph *fast = load_via_file(text, len, 1024, &o, &d2, &st);
+    assert_non_null(fast);
+    assert_true(st.syntax_s == 0 && st.bytes == len);
+    assert_true(last[0] == len && last[1] == len);
+    assert_int_equal(fast->n, 9000);
+    same_load(slow, &d1, fast, &d2, "windows of 1 KiB");
+    free(text);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -181,6 +297,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(agree_on_test_data_and_samples),
         cmocka_unit_test(single_pass_takes_the_common_graph),
         cmocka_unit_test(single_pass_takes_16_digits),
+        cmocka_unit_test(single_pass_decodes_escapes),
+        cmocka_unit_test(single_pass_reads_a_file_in_windows),
     };
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,7 +20,10 @@ typedef struct load_stats {
 } load_stats;
 
 /* Each returns the graph, or NULL with at least one error in d. Warnings go
- * to d as well. opts and stats may be NULL. */
+ * to d as well. opts and stats may be NULL. load_file reads a regular file in
+ * windows of a few MB (the graph plus a constant in memory), and reads it
+ * whole, as a pipe or standard input always is, only when the file is bad or
+ * unusual (see load_fast.h), or changed while it was read. */
 graph *load_file(const char *path, diag *d, const load_opts *opts, load_stats *stats);
 graph *load_buffer(const char *buf, size_t len, const char *source, diag *d, const load_opts *opts,
                    load_stats *stats);

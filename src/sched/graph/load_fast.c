@@ -3,13 +3,19 @@
  * integers, strings without escapes, the fields in their right types and ranges) and gives up
  * (GIVE_UP) at anything else, bad or merely unusual (a key with an escape, an integer
  * written 1e3); load.c then loads the text again its own way and says what is wrong, as before.
+ * A regular file is read in windows (refill): memory is the graph plus a constant; a file
+ * that changes while it is read is given up on too (the walk reads it again and says so).
+ * Never mapped: a file shrunk by another process must not kill memtris with SIGBUS.
  * Exports load_fast_*. */
 #define _GNU_SOURCE
 #include "load_fast.h"
+#include <errno.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "util/jnum.h"
 #include "util/jscan.h"
 #include "util/utf8.h"
@@ -17,12 +23,21 @@
 typedef struct fast {
     graph_builder *b;
     const load_opts *opts;
-    const char *text, *p, *end;
+    const char *p, *end;
+    size_t base, total; /* the file's offset of buf[0]; its length */
     size_t next_progress;
+    /* Reading a file in windows (fd >= 0): buf[0, cap), refilled to keep `ahead` bytes. */
+    int fd, eof;
+    char *buf;
+    const char *origin; /* buf, or the text */
+    size_t cap, ahead;
+    struct stat st;        /* the file when opened */
     int64_t measured_peak; /* "Measured": -1 absent */
     char *measured_how;
     char *scratch; /* Op and Name, NUL-terminated for the builder */
     size_t scap;
+    char esc[4096]; /* a node's kept strings with escapes, decoded: [0, esclen) */
+    size_t esclen;
     int64_t *ins, *ipl; /* a node's Inputs and InPlace as read */
     size_t inscap, iplcap;
     jmp_buf give_up;
@@ -71,8 +86,83 @@ static uint64_t special8(const char *q)
            high;
 }
 
-/* A string without escapes, its bytes valid inside a JSON string: *s, *n. */
-static void string(fast *f, const char **s, size_t *n)
+/* The 4 hex digits at q, as cJSON's parse_hex4 reads them. */
+static uint32_t hex4(fast *f, const char *q)
+{
+    uint32_t v = 0;
+    if (f->end - q < 4) GIVE_UP(f);
+    for (int i = 0; i < 4; i++) {
+        char c = q[i];
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+        if (d < 0) GIVE_UP(f);
+        v = v * 16 + (uint32_t)d;
+    }
+    return v;
+}
+
+/* The rest of a string from q (its first byte at start), escapes decoded as cJSON decodes
+ * them, into f->esc: *s, *n. Gives up where cJSON or jscan would refuse (\u0000, a surrogate
+ * not in a pair), and past f->esc's room (the walk then takes it). */
+static void decode_string(fast *f, const char *start, const char *q, const char **s, size_t *n)
+{
+    char *o = f->esc + f->esclen, *lim = f->esc + sizeof f->esc;
+    if ((size_t)(q - start) > (size_t)(lim - o)) GIVE_UP(f);
+    memcpy(o, start, (size_t)(q - start));
+    o += q - start;
+    for (;;) {
+        if (q >= f->end || lim - o < 5) GIVE_UP(f);
+        unsigned char c = (unsigned char)*q;
+        uint32_t cp;
+        if (c == '"') break;
+        if (c < 0x20) GIVE_UP(f);
+        if (c != '\\') {
+            int k = c < 0x80 ? 1 : utf8_decode(q, f->end, &cp);
+            if (!k) GIVE_UP(f);
+            memcpy(o, q, (size_t)k);
+            o += k;
+            q += k;
+            continue;
+        }
+        if (f->end - q < 2) GIVE_UP(f);
+        if (q[1] != 'u') {
+            char e = q[1] == '"' || q[1] == '\\' || q[1] == '/' ? q[1]
+                     : q[1] == 'b'                              ? '\b'
+                     : q[1] == 'f'                              ? '\f'
+                     : q[1] == 'n'                              ? '\n'
+                     : q[1] == 'r'                              ? '\r'
+                     : q[1] == 't'                              ? '\t'
+                                                                : 0;
+            if (!e) GIVE_UP(f);
+            *o++ = e;
+            q += 2;
+            continue;
+        }
+        cp = hex4(f, q + 2);
+        q += 6;
+        if (cp == 0 || (cp >= 0xDC00 && cp <= 0xDFFF)) GIVE_UP(f);
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (f->end - q < 6 || q[0] != '\\' || q[1] != 'u') GIVE_UP(f);
+            uint32_t lo = hex4(f, q + 2);
+            if (lo < 0xDC00 || lo > 0xDFFF) GIVE_UP(f);
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            q += 6;
+        }
+        int k = utf8_encode(cp, o);
+        if (!k) GIVE_UP(f);
+        o += k;
+    }
+    *s = f->esc + f->esclen;
+    *n = (size_t)(o - *s);
+    f->esclen = (size_t)(o - f->esc);
+    f->p = q + 1;
+}
+
+/* A string, its bytes valid inside a JSON string: *s, *n; escapes only when decode (into
+ * f->esc), else the single pass gives up at one. */
+static void string_of(fast *f, const char **s, size_t *n, int decode)
 {
     if (f->p >= f->end || *f->p != '"') GIVE_UP(f);
     const char *q = ++f->p;
@@ -91,6 +181,10 @@ static void string(fast *f, const char **s, size_t *n)
         if (q >= f->end) GIVE_UP(f);
         unsigned char c = (unsigned char)*q;
         if (c == '"') break;
+        if (c == '\\' && decode) {
+            decode_string(f, f->p, q, s, n);
+            return;
+        }
         if (c < 0x20 || c == '\\') GIVE_UP(f);
         if (c < 0x80) {
             q++;
@@ -105,6 +199,9 @@ static void string(fast *f, const char **s, size_t *n)
     *n = (size_t)(q - f->p);
     f->p = q + 1;
 }
+
+/* A string without escapes (a key): *s, *n. */
+static void string(fast *f, const char **s, size_t *n) { string_of(f, s, n, 0); }
 
 /* s[0, n) copied NUL-terminated into the scratch at offset at: at. */
 static size_t copy_span(fast *f, size_t at, const char *s, size_t n)
@@ -126,7 +223,8 @@ static size_t keep_string(fast *f, size_t at)
 {
     const char *s;
     size_t n;
-    string(f, &s, &n);
+    f->esclen = 0;
+    string_of(f, &s, &n, 1);
     return copy_span(f, at, s, n);
 }
 
@@ -282,7 +380,7 @@ static void member(fast *f, members *m, int which)
         m->rerun = word(f, "true") ? GRAPH_RERUN_YES : word(f, "false") ? GRAPH_RERUN_NO : -1;
         if (m->rerun < 0) GIVE_UP(f);
         break;
-    default: string(f, &m->str[which], &m->len[which]); /* Op, Name, Category, Phase */
+    default: string_of(f, &m->str[which], &m->len[which], 1); /* Op, Name, Category, Phase */
     }
 }
 
@@ -342,6 +440,7 @@ static void node(fast *f, size_t index)
     size_t n;
     memset(m.at, 0, sizeof m.at);
     m.other = 0;
+    f->esclen = 0;
     if (open_object(f)) {
         do {
             key(f, &k, &n);
@@ -397,10 +496,39 @@ static void edge(fast *f, size_t index)
 static void progress(fast *f)
 {
     if (!f->opts || !f->opts->progress) return;
-    size_t off = (size_t)(f->p - f->text), len = (size_t)(f->end - f->text);
+    size_t off = f->base + (size_t)(f->p - f->origin), len = f->total;
     if (off < f->next_progress) return;
     f->opts->progress(f->opts->progress_ctx, off, len);
     f->next_progress = off + (len / 100 > 65536 ? len / 100 : 65536);
+}
+
+/* A file read in windows: once fewer than f->ahead bytes are left past p (or always, when
+ * force), moves them to the buffer's start and reads on until it is full or the file ends.
+ * Every element of Nodes and Edges (and every top-level member) shorter than f->ahead is
+ * then whole in the buffer; one that is not is cut, and the single pass gives up there. */
+static void refill(fast *f, int force)
+{
+    if (f->fd < 0 || f->eof || (!force && (size_t)(f->end - f->p) >= f->ahead)) return;
+    size_t keep = (size_t)(f->end - f->p);
+    memmove(f->buf, f->p, keep);
+    f->base += (size_t)(f->p - f->buf);
+    f->p = f->buf;
+    while (!f->eof && keep < f->cap) {
+        ssize_t r = read(f->fd, f->buf + keep, f->cap - keep);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) GIVE_UP(f);
+        f->eof = r == 0;
+        keep += (size_t)r;
+    }
+    f->end = f->buf + keep;
+    if (f->eof) {
+        /* The file as it was when opened, or the walk reads it again (and says what changed). */
+        struct stat now;
+        if (fstat(f->fd, &now) || f->base + keep != f->total || now.st_size != f->st.st_size ||
+            now.st_mtim.tv_sec != f->st.st_mtim.tv_sec ||
+            now.st_mtim.tv_nsec != f->st.st_mtim.tv_nsec)
+            GIVE_UP(f);
+    }
 }
 
 static void array(fast *f, void (*fn)(fast *, size_t))
@@ -411,6 +539,7 @@ static void array(fast *f, void (*fn)(fast *, size_t))
     do {
         fn(f, i++);
         progress(f);
+        refill(f, 0);
     } while (next_is(f, ','));
     expect(f, ']');
 }
@@ -449,6 +578,7 @@ static void document(fast *f)
     if (f->end - f->p >= 3 && !memcmp(f->p, "\xEF\xBB\xBF", 3)) f->p += 3;
     if (open_object(f)) {
         do {
+            refill(f, 0);
             key(f, &k, &n);
             int nodes = n == 5 && !memcmp(k, "Nodes", 5), edges = n == 5 && !memcmp(k, "Edges", 5);
             if (n == 8 && !memcmp(k, "Measured", 8)) measured(f);
@@ -456,6 +586,10 @@ static void document(fast *f)
             else if (nodes || edges) array(f, nodes ? node : edge);
             else skip_value(f, 1);
         } while (more(f));
+    }
+    while (f->p == f->end && !f->eof && f->fd >= 0) {
+        refill(f, 1);
+        ws(f);
     }
     if (f->p != f->end || !seen_nodes || !seen_edges) GIVE_UP(f);
 }
@@ -465,22 +599,40 @@ static void document(fast *f)
 static int walk(fast *f)
 {
     if (setjmp(f->give_up)) return 1;
+    refill(f, 1);
     document(f);
     if (f->b->oom) GIVE_UP(f);
     return 0;
 }
 
-int load_fast_document(graph_builder *b, const char *text, size_t len, const load_opts *opts,
-                       int64_t *measured_peak, char **measured_how)
+static size_t window = LOAD_FAST_WINDOW;
+
+void load_fast_set_window(size_t bytes) { window = bytes >= 64 ? bytes : LOAD_FAST_WINDOW; }
+
+int load_fast_document(graph_builder *b, const char *text, size_t *len, int fd,
+                       const load_opts *opts, int64_t *measured_peak, char **measured_how)
 {
     fast f;
     memset(&f, 0, sizeof f);
     f.measured_peak = -1;
     f.b = b;
     f.opts = opts;
-    f.text = f.p = text;
-    f.end = text + len;
-    int gave_up = walk(&f);
+    f.fd = text ? -1 : fd;
+    f.total = *len;
+    int gave_up = 1;
+    if (text) {
+        f.origin = f.p = text;
+        f.end = text + *len;
+        gave_up = walk(&f);
+    } else if (!fstat(fd, &f.st) && (uint64_t)f.st.st_size == *len) {
+        f.cap = window;
+        f.ahead = f.cap / 8;
+        if ((f.buf = malloc(f.cap))) {
+            f.origin = f.p = f.end = f.buf;
+            gave_up = walk(&f);
+        }
+        free(f.buf);
+    }
     free(f.scratch);
     free(f.ins);
     free(f.ipl);

@@ -4,6 +4,7 @@
 #include "load_fields.h"
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "graph.h"
 #include "util/json.h"
 
@@ -89,4 +90,32 @@ int load_field_uint53(const cJSON *v, int64_t *out)
     if (!isfinite(x) || x != floor(x) || x < 0 || x > (double)GRAPH_MAX_SIZE) return -1;
     *out = (int64_t)x;
     return 0;
+}
+
+void load_field_members(const cJSON *v, node_members *m)
+{
+    memset(m, 0, sizeof *m);
+    for (const cJSON *c = v->child; c; c = c->next) {
+        const char *k = c->string;
+        const cJSON **slot = NULL;
+        switch (k[0]) {
+        case 'I':
+            slot = !strcmp(k, "Id")        ? &m->id
+                   : !strcmp(k, "Inputs")  ? &m->in
+                   : !strcmp(k, "InPlace") ? &m->inplace
+                                           : NULL;
+            break;
+        case 'O': slot = !strcmp(k, "Op") ? &m->op : NULL; break;
+        case 'S':
+            slot = !strcmp(k, "Size") ? &m->size : !strcmp(k, "Stream") ? &m->str : NULL;
+            break;
+        case 'B': slot = !strcmp(k, "BufId") ? &m->buf : NULL; break;
+        case 'N': slot = !strcmp(k, "Name") ? &m->name : NULL; break;
+        case 'L': slot = !strcmp(k, "Latency") ? &m->lat : NULL; break;
+        case 'C': slot = !strcmp(k, "Category") ? &m->cat : NULL; break;
+        case 'P': slot = !strcmp(k, "Phase") ? &m->phase : NULL; break;
+        case 'R': slot = !strcmp(k, "Rerun") ? &m->rerun : NULL; break;
+        }
+        if (slot && !*slot) *slot = c;
+    }
 }
