@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "util/imap.h"
 #include "util/jnum.h"
 #include "util/jscan.h"
 #include "util/utf8.h"
@@ -32,6 +33,7 @@ typedef struct fast {
     const char *origin; /* buf, or the text */
     size_t cap, ahead;
     struct stat st;        /* the file when opened */
+    int dense;             /* every node so far has Id = its index */
     int64_t measured_peak; /* "Measured": -1 absent */
     char *measured_how;
     char *scratch; /* Op and Name, NUL-terminated for the builder */
@@ -471,6 +473,7 @@ static void node(fast *f, size_t index)
     int64_t *in;
     uint32_t i = graph_build_node(f->b, &s, (uint32_t)index, &dup, &in);
     if (i == GRAPH_NONE) GIVE_UP(f);
+    f->dense &= s.id == i;
     if (s.ninputs) memcpy(in, f->ins, s.ninputs * sizeof *in);
     if (m.at[M_INPLACE]) {
         if (s.kind != NODE_COMPUTE) GIVE_UP(f);
@@ -481,16 +484,25 @@ static void node(fast *f, size_t index)
         GIVE_UP(f);
 }
 
+/* The index of the node with Id id, added before (an edge to a node not yet read, or to none,
+ * gives up: the walk resolves or reports it). */
+static uint32_t node_index(fast *f, int64_t id)
+{
+    uint32_t i = f->dense && id < f->b->n ? (uint32_t)id : imap_get(&f->b->ids, id);
+    if (i == IMAP_NONE) GIVE_UP(f);
+    return i;
+}
+
 /* Edges[index]: [u, v]. */
 static void edge(fast *f, size_t index)
 {
     (void)index;
     expect(f, '[');
-    int64_t u = uint_value(f);
+    uint32_t u = node_index(f, uint_value(f));
     expect(f, ',');
-    int64_t v = uint_value(f);
+    uint32_t v = node_index(f, uint_value(f));
     expect(f, ']');
-    if (graph_build_edge(f->b, u, v)) GIVE_UP(f);
+    if (u == v || graph_build_edge_nodes(f->b, u, v)) GIVE_UP(f);
 }
 
 static void progress(fast *f)
@@ -615,6 +627,7 @@ int load_fast_document(graph_builder *b, const char *text, size_t *len, int fd,
     fast f;
     memset(&f, 0, sizeof f);
     f.measured_peak = -1;
+    f.dense = 1;
     f.b = b;
     f.opts = opts;
     f.fd = text ? -1 : fd;
