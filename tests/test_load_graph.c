@@ -480,7 +480,7 @@ static void too_many_nodes_is_too_large(void **state)
     (void)state;
     const char *json = "{\"Nodes\": [{\"Id\": 0, \"Op\": \"A\"}, {\"Id\": 1, \"Op\": \"A\"}, "
                        "{\"Id\": 2, \"Op\": \"A\"}, {\"Id\": 3, \"Op\": \"A\"}], \"Edges\": []}";
-    load_opts opts = {NULL, NULL, 3};
+    load_opts opts = {NULL, NULL, 3, 0};
     diag d;
     diag_init(&d, TU_SOURCE);
     graph *g = load_buffer(json, strlen(json), TU_SOURCE, &d, &opts, NULL);
@@ -589,7 +589,7 @@ static void load_reports_progress(void **state)
         len += (size_t)sprintf(json + len, "%s[%d, %d]", i > 1 ? ", " : "", i - 1, i);
     len += (size_t)sprintf(json + len, "]}");
     progress_log p = {0, 0, 0, 1};
-    load_opts opts = {on_progress, &p, 0};
+    load_opts opts = {on_progress, &p, 0, 0};
     diag d;
     diag_init(&d, TU_SOURCE);
     graph *g = load_buffer(json, len, TU_SOURCE, &d, &opts, NULL);

@@ -21,7 +21,7 @@ static void load_progress(void *ctx, size_t done, size_t total)
 graph *cli_load_diag(const char *path, int quiet_warnings, diag *d)
 {
     diag_init(d, strcmp(path, "-") == 0 ? "<stdin>" : path);
-    load_opts lo = {load_progress, (void *)(uintptr_t)d->source, 0};
+    load_opts lo = {load_progress, (void *)(uintptr_t)d->source, 0, 0};
     graph *g = load_file(path, d, cli_progress_on() ? &lo : NULL, NULL);
     cli_progress_clear();
     for (size_t i = 0; i < d->nlines; i++)

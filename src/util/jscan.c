@@ -160,8 +160,13 @@ static int value(scan *s, int depth)
 
 int jscan_value(const char *p, const char *end, const char **where, const char **what)
 {
+    return jscan_value_at(p, end, 0, where, what);
+}
+
+int jscan_value_at(const char *p, const char *end, int depth, const char **where, const char **what)
+{
     scan s = {p, end, NULL, NULL, 0};
-    if (value(&s, 0) == 0) {
+    if (value(&s, depth) == 0) {
         *where = s.p;
         return 0;
     }

@@ -14,6 +14,11 @@
  * "weight\u0000x" would be read as "weight". */
 #define JSCAN_NUL (-2)
 int jscan_value(const char *p, const char *end, const char **where, const char **what);
+/* The same for a value nested depth levels deep in a document (the top
+ * level's value is at 0, its members' at 1), so the nesting limit counts
+ * from the document's top as a whole-document check does. */
+int jscan_value_at(const char *p, const char *end, int depth, const char **where,
+                   const char **what);
 
 /* A syntax error as messages give it: its line and column (a truncation is
  * placed just after the last character that is not white space) and

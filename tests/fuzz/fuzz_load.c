@@ -1,7 +1,10 @@
 /* fuzz_load.c: libFuzzer harness of the graph loader: load_buffer on the
  * input's bytes; when it accepts, every policy's schedule is checked, and on
  * graphs of at most FUZZ_PLACE_MAX nodes every placer's plan is verified and
- * the stepper is walked forward and back. Exports LLVMFuzzerTestOneInput. */
+ * the stepper is walked forward and back; the loader's single pass and its walk
+ * (load_opts.walk_only) give the same messages and the same graph. Exports
+ * LLVMFuzzerTestOneInput. */
+#include "../graph_same.h"
 #include "fuzz_util.h"
 #include "sched/place/place.h"
 
@@ -46,6 +49,26 @@ static void check_graph(const graph *g, const diag *d)
                    "buf_free");
     }
     for (uint32_t i = 0; i < g->n; i++) (void)strlen(graph_name(g, i));
+}
+
+/* The walk alone says what load_buffer said (d) and builds the same graph (g, or NULL). */
+static void check_walk_agrees(const uint8_t *data, size_t size, const graph *g, const diag *d)
+{
+    diag dw;
+    diag_init(&dw, "fuzz.json");
+    load_opts o;
+    memset(&o, 0, sizeof o);
+    o.walk_only = 1;
+    graph *w = load_buffer((const char *)data, size, "fuzz.json", &dw, &o, NULL);
+    long line = diag_differs(d, &dw);
+    FUZZ_CHECK(line < 0, "message %ld: \"%s\" by the single pass, \"%s\" by the walk", line,
+               (size_t)line < d->nlines ? d->lines[line] : "",
+               (size_t)line < dw.nlines ? dw.lines[line] : "");
+    FUZZ_CHECK((g == NULL) == (w == NULL), "one way failed");
+    const char *what = g ? graph_differs(g, w) : NULL;
+    FUZZ_CHECK(!what, "%s differs between the single pass and the walk", what);
+    graph_free(w);
+    diag_free(&dw);
 }
 
 static void check_placers(const graph *g, const run *r, int64_t align)
@@ -94,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                d.nerrors);
     for (size_t i = 0; i < d.nlines; i++)
         FUZZ_CHECK(d.lines[i] && strlen(d.lines[i]) < 4096, "diagnostic line");
+    check_walk_agrees(data, size, g, &d);
     if (!g) {
         diag_free(&d);
         return 0;

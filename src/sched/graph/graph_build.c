@@ -33,6 +33,7 @@ void graph_build_free(graph_builder *b)
     free(b->inputs);
     free(b->inplace);
     free(b->ep);
+    free(b->ei);
     if (b->ops)
         for (uint32_t i = 0; i < b->nops; i++) free(b->ops[i]);
     free(b->ops);
@@ -322,6 +323,14 @@ int graph_build_edge(graph_builder *b, int64_t u, int64_t v)
     return 0;
 }
 
+int graph_build_edge_nodes(graph_builder *b, uint32_t u, uint32_t v)
+{
+    if (grow(b, (void **)&b->ei, &b->eicap, b->nei + 2, sizeof *b->ei)) return -1;
+    b->ei[b->nei++] = u;
+    b->ei[b->nei++] = v;
+    return 0;
+}
+
 /* ----------------------------------------------------------- the graph */
 
 graph *graph_build_take(graph_builder *b, const char *source)
@@ -403,9 +412,20 @@ void graph_build_free_changes(graph *g)
 static size_t resolve_edges(graph_builder *b, const graph *g, uint32_t *pairs)
 {
     size_t m = 0;
+    /* Ids 0, 1, 2... in order (as gen and most exporters write them): the Id is the index. */
+    uint32_t i = 0;
+    while (i < g->n && g->id[i] == i) i++;
+    int identity = i == g->n;
     for (size_t e = 0; e < b->ne; e++) {
         int64_t iu = b->ep[2 * e], iv = b->ep[2 * e + 1];
-        uint32_t u = imap_get(&g->ids, iu), v = imap_get(&g->ids, iv);
+        uint32_t u, v;
+        if (identity) {
+            u = iu >= 0 && iu < g->n ? (uint32_t)iu : IMAP_NONE;
+            v = iv >= 0 && iv < g->n ? (uint32_t)iv : IMAP_NONE;
+        } else {
+            u = imap_get(&g->ids, iu);
+            v = imap_get(&g->ids, iv);
+        }
         if (u == IMAP_NONE || v == IMAP_NONE) {
             ERR(b, DC_EDGE, "Edges[%zu] = [%lld, %lld]: node %lld does not exist", e, (long long)iu,
                 (long long)iv, (long long)(u == IMAP_NONE ? iu : iv));
@@ -450,8 +470,9 @@ static uint32_t drop_repeats(graph_builder *b, graph *g, uint32_t *succ, uint32_
 int graph_build_edges(graph_builder *b, graph *g)
 {
     uint32_t n = g->n;
-    if (b->ne > UINT32_MAX - 1) {
-        ERR(b, DC_LIMIT, "too many edges (%zu); the limit is %u", b->ne, UINT32_MAX - 1);
+    if (b->ne + b->nei / 2 > UINT32_MAX - 1) {
+        ERR(b, DC_LIMIT, "too many edges (%zu); the limit is %u", b->ne + b->nei / 2,
+            UINT32_MAX - 1);
         return -1;
     }
     g->succ_off = calloc((size_t)n + 1, sizeof *g->succ_off);
@@ -460,8 +481,8 @@ int graph_build_edges(graph_builder *b, graph *g)
         b->oom = 1;
         return -1;
     }
-    uint32_t *pairs = (uint32_t *)b->ep;
-    size_t m = resolve_edges(b, g, pairs);
+    uint32_t *pairs = b->ei ? b->ei : (uint32_t *)b->ep;
+    size_t m = b->ei ? b->nei / 2 : resolve_edges(b, g, pairs);
     if (b->d->nerrors) return -1;
 
     /* Stable counting sort by source keeps each node's edges in input order. */
@@ -478,7 +499,9 @@ int graph_build_edges(graph_builder *b, graph *g)
     memcpy(fill, g->succ_off, (size_t)n * sizeof *fill);
     for (size_t e = 0; e < m; e++) succ[fill[pairs[2 * e]]++] = pairs[2 * e + 1];
     free(b->ep);
+    free(b->ei);
     b->ep = NULL;
+    b->ei = NULL;
 
     uint32_t w = drop_repeats(b, g, succ, fill);
     g->nedges = w;

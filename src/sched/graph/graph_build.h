@@ -35,6 +35,8 @@ typedef struct graph_builder {
 
     int64_t *ep; /* edges as written: u, v pairs of Ids */
     size_t ne, ecap;
+    uint32_t *ei; /* or (graph_build_edge_nodes) u, v pairs of node indices */
+    size_t nei, eicap;
 
     char **ops; /* interned Op strings and their hash table */
     uint32_t nops, opscap;
@@ -86,6 +88,9 @@ int graph_build_buffer(graph_builder *b, uint32_t i, int64_t bufid, int64_t size
 int graph_build_inplace(graph_builder *b, size_t k);
 /* Records the edge [u, v] (Ids, resolved by graph_build_edges); 0 or -1 (b->oom). */
 int graph_build_edge(graph_builder *b, int64_t u, int64_t v);
+/* Records the edge [u, v] of node indices (both added, u != v) the caller resolved; a builder
+ * takes its edges one way or the other, not both. 0 or -1 (b->oom). */
+int graph_build_edge_nodes(graph_builder *b, uint32_t u, uint32_t v);
 
 /* Moves the nodes, buffers and names into a new graph named source, without
  * edges, each FREE's change still as graph_node_spec.size gave it (see

@@ -1,6 +1,7 @@
-/* load.c: reads a graph's text (a file, "-" or a buffer), checks its JSON syntax, walks it with
- * cJSON one node or edge at a time (one small tree alive at once) decoding each into the builder of
- * graph_build.c, then has the graph validated (validate.c). Exports load_*. */
+/* load.c: reads a graph (a file, "-" or a buffer): first by the single pass (load_fast.c; a
+ * regular file in windows), and when that gives up: the whole text's JSON syntax checked, then
+ * walked with cJSON one node or edge at a time (one small tree alive at once) decoding each into
+ * the builder of graph_build.c; then has the graph validated (validate.c). Exports load_*. */
 #define _GNU_SOURCE
 #include "load.h"
 #include "util/clock.h"
@@ -9,7 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "graph_build.h"
+#include "load_fast.h"
 #include "load_fields.h"
 #include "util/fileio.h"
 #include "util/jscan.h"
@@ -112,65 +117,12 @@ static void drop_value(reader *r, cJSON *v)
 
 #define type_word json_type_word
 
-/* Describes why v is not an integer in [0, 2^53-1]: "found -3", "found a string". */
-static void describe_bad_int(const cJSON *v, char *out, size_t cap)
-{
-    if (!cJSON_IsNumber(v)) {
-        snprintf(out, cap, "found %s", type_word(v));
-        return;
-    }
-    double x = v->valuedouble;
-    if (!isfinite(x)) snprintf(out, cap, "found a number out of range");
-    else if (x != floor(x)) snprintf(out, cap, "found %.17g, which is not an integer", x);
-    else if (x < 0) snprintf(out, cap, "found %.17g, which is negative", x);
-    else snprintf(out, cap, "found %.17g, which is above 2^53-1", x);
-}
-
-/* 0 and *out set when v is an integer in [0, 2^53-1]; -1 otherwise. */
-static int get_uint53(const cJSON *v, int64_t *out)
-{
-    if (!cJSON_IsNumber(v)) return -1;
-    double x = v->valuedouble;
-    if (!isfinite(x) || x != floor(x) || x < 0 || x > (double)GRAPH_MAX_SIZE) return -1;
-    *out = (int64_t)x;
-    return 0;
-}
+#define describe_bad_int load_field_bad_int
+#define get_uint53       load_field_uint53
 
 /* ----------------------------------------------------------- nodes */
 
-/* A node's members that memtris reads, found in one pass over the object;
- * the first of a repeated key wins. */
-typedef struct node_members {
-    const cJSON *id, *op, *size, *buf, *name, *in, *lat, *str, *cat, *phase, *rerun, *inplace;
-} node_members;
-
-static void find_members(const cJSON *v, node_members *m)
-{
-    memset(m, 0, sizeof *m);
-    for (const cJSON *c = v->child; c; c = c->next) {
-        const char *k = c->string;
-        const cJSON **slot = NULL;
-        switch (k[0]) {
-        case 'I':
-            slot = !strcmp(k, "Id")        ? &m->id
-                   : !strcmp(k, "Inputs")  ? &m->in
-                   : !strcmp(k, "InPlace") ? &m->inplace
-                                           : NULL;
-            break;
-        case 'O': slot = !strcmp(k, "Op") ? &m->op : NULL; break;
-        case 'S':
-            slot = !strcmp(k, "Size") ? &m->size : !strcmp(k, "Stream") ? &m->str : NULL;
-            break;
-        case 'B': slot = !strcmp(k, "BufId") ? &m->buf : NULL; break;
-        case 'N': slot = !strcmp(k, "Name") ? &m->name : NULL; break;
-        case 'L': slot = !strcmp(k, "Latency") ? &m->lat : NULL; break;
-        case 'C': slot = !strcmp(k, "Category") ? &m->cat : NULL; break;
-        case 'P': slot = !strcmp(k, "Phase") ? &m->phase : NULL; break;
-        case 'R': slot = !strcmp(k, "Rerun") ? &m->rerun : NULL; break;
-        }
-        if (slot && !*slot) *slot = c;
-    }
-}
+#define find_members load_field_members
 
 /* Node errors start "Nodes[3] (Id 7)"; formatted only when one is reported. */
 #define LAB  "Nodes[%zu] (Id %lld)"
@@ -614,35 +566,66 @@ static graph *build_graph(reader *r, const char *source)
     return g;
 }
 
-/* Loads text; release (if not NULL) is called once the text is no longer
- * needed, so a mapped file can go before the graph is packed. */
+/* A graph file: read in windows by the single pass (fd), and whole (f) only for the walk. */
+typedef struct file_src {
+    const char *path;
+    int fd;
+    fileio_text f;
+} file_src;
+
+/* Reads src whole into src->f: 0, or -1 with the reason in d. A pipe or a device is read no
+ * further than a first character that cannot start a graph (load_text says what it is). */
+static int read_whole(file_src *src, diag *d)
+{
+    char why[160];
+    fileio_status st = fileio_read(src->path, '{', &src->f, why, sizeof why);
+    if (st == FILEIO_OK) return 0;
+    diag_add(d, DIAG_ERROR,
+             st == FILEIO_OUT_OF_MEMORY || st == FILEIO_TOO_LARGE ? DC_LIMIT : DC_OTHER, 0, 0, "%s",
+             why);
+    return -1;
+}
+
+/* Loads text, or (text NULL) the regular file src of len bytes; the text read is let go
+ * before the graph is packed. */
 static graph *load_text(const char *text, size_t len, const char *source, diag *d,
-                        const load_opts *opts, load_stats *stats, void (*release)(void *ctx),
-                        void *ctx)
+                        const load_opts *opts, load_stats *stats, file_src *src)
 {
     reader r;
     memset(&r, 0, sizeof r);
     r.d = d;
     r.opts = opts;
-    r.text = text;
-    r.len = len;
     r.measured_peak = -1;
-    textpos_init(&r.tp, text, len);
     graph_build_init(&r.b, d,
                      opts && opts->max_nodes && opts->max_nodes < LOAD_MAX_NODES ? opts->max_nodes
                                                                                  : LOAD_MAX_NODES);
     double t0 = clock_seconds();
     graph *g = NULL;
 
-    /* cJSON accepts some text that is not JSON: check the syntax first. */
-    const char *bad_at, *bad_why, *start = text, *end = text + len;
-    if (len >= 3 && !memcmp(start, "\xEF\xBB\xBF", 3)) start += 3; /* a UTF-8 byte order mark */
     double ts = clock_seconds();
-    int bad = skip_ws(start, end) < end ? jscan_value(start, end, &bad_at, &bad_why) : 0;
-    double syntax_s = clock_seconds() - ts;
+    int fast =
+        !(opts && opts->walk_only) && !load_fast_document(&r.b, text, &len, src ? src->fd : -1,
+                                                          opts, &r.measured_peak, &r.measured_how);
+    if (!fast && !text) {
+        if (read_whole(src, d)) {
+            graph_build_free(&r.b);
+            return NULL;
+        }
+        text = src->f.text;
+        len = src->f.len;
+    }
+    r.parse_s = fast ? clock_seconds() - ts : 0;
+    r.text = text ? text : "";
+    r.len = text ? len : 0;
+    textpos_init(&r.tp, r.text, r.len);
+    /* cJSON accepts some text that is not JSON: check the syntax first. */
+    const char *bad_at, *bad_why, *start = r.text, *end = r.text + r.len;
+    if (r.len >= 3 && !memcmp(start, "\xEF\xBB\xBF", 3)) start += 3; /* a UTF-8 byte order mark */
+    int bad = !fast && skip_ws(start, end) < end ? jscan_value(start, end, &bad_at, &bad_why) : 0;
+    double syntax_s = fast ? 0 : clock_seconds() - ts;
     if (bad) scan_error(&r, bad_at, bad_why, bad);
-    else bad = read_document(&r) || r.b.oom;
-    if (release) release(ctx);
+    else if (!fast) bad = read_document(&r) || r.b.oom;
+    if (src) fileio_release(&src->f);
     r.text = NULL;
     if (!bad) {
         if (opts && opts->progress) opts->progress(opts->progress_ctx, len, len);
@@ -673,23 +656,20 @@ static graph *load_text(const char *text, size_t len, const char *source, diag *
 graph *load_buffer(const char *text, size_t len, const char *source, diag *d, const load_opts *opts,
                    load_stats *stats)
 {
-    return load_text(text, len, source, d, opts, stats, NULL, NULL);
+    return load_text(text, len, source, d, opts, stats, NULL);
 }
-
-static void release_file(void *ctx) { fileio_release(ctx); }
 
 graph *load_file(const char *path, diag *d, const load_opts *opts, load_stats *stats)
 {
-    /* A pipe or a device is read no further than a first character that
-     * cannot start a graph (load_text then says what it found there). */
-    fileio_text f;
-    char why[160];
-    fileio_status st = fileio_read(path, '{', &f, why, sizeof why);
-    if (st != FILEIO_OK) {
-        diag_add(d, DIAG_ERROR,
-                 st == FILEIO_OUT_OF_MEMORY || st == FILEIO_TOO_LARGE ? DC_LIMIT : DC_OTHER, 0, 0,
-                 "%s", why);
-        return NULL;
-    }
-    return load_text(f.text, f.len, d->source, d, opts, stats, release_file, &f);
+    file_src src = {path, -1, {"", 0, NULL}};
+    struct stat st;
+    /* A regular file goes to the single pass in windows; anything else is read whole. */
+    if (strcmp(path, "-") && !(opts && opts->walk_only) && !stat(path, &st) && S_ISREG(st.st_mode))
+        src.fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (src.fd < 0 && read_whole(&src, d)) return NULL;
+    graph *g =
+        load_text(src.fd < 0 ? src.f.text : NULL, src.fd < 0 ? src.f.len : (size_t)st.st_size,
+                  d->source, d, opts, stats, &src);
+    if (src.fd >= 0) close(src.fd);
+    return g;
 }
