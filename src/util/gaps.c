@@ -251,6 +251,21 @@ uint32_t gaps_succ(const gaps *t, int64_t addr)
     return best;
 }
 
+void gaps_around(const gaps *t, int64_t addr, uint32_t *le, uint32_t *gt)
+{
+    uint32_t i = t->root;
+    *le = *gt = GAPS_NONE; /* both lie on addr's path down */
+    while (i != GAPS_NONE) {
+        if (t->n[i].off <= addr) {
+            *le = i;
+            i = t->n[i].right;
+        } else {
+            *gt = i;
+            i = t->n[i].left;
+        }
+    }
+}
+
 /* ------------------------------------------------------------ checks */
 
 /* A walk of one treap in order, counting what is wrong. */
