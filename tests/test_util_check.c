@@ -167,6 +167,18 @@ static void random_gaps(int sized)
             uint32_t b = gaps_best_fit(&t, want);
             assert_int_equal(b == GAPS_NONE ? -1 : t.n[b].off, best);
         }
+        /* the neighbours of an address, one by one and both at once, as the model has them */
+        int64_t at = rnd(SPAN), le = -1, gt = -1;
+        for (int i = 0; i < m->n; i++) {
+            if (m->off[i] <= at && m->off[i] > le) le = m->off[i];
+            if (m->off[i] > at && (gt < 0 || m->off[i] < gt)) gt = m->off[i];
+        }
+        uint32_t p, q;
+        gaps_around(&t, at, &p, &q);
+        assert_int_equal(p == GAPS_NONE ? -1 : t.n[p].off, le);
+        assert_int_equal(q == GAPS_NONE ? -1 : t.n[q].off, gt);
+        assert_int_equal(p, gaps_pred(&t, at + 1));
+        assert_int_equal(q, gaps_succ(&t, at));
     }
     free(m);
     gaps_free(&t);

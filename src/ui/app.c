@@ -12,6 +12,7 @@
 #include "util/optimal.h"
 #include "util/units.h"
 #include "app_internal.h"
+#include "app_start.h"
 #include "defaults.h"
 #include "find.h"
 #include "hit.h"
@@ -131,17 +132,28 @@ static void after_move(app *a)
     follow_cursor(a);
 }
 
-/* Builds a stepper (and with pl, its placement) for pol into the caller's
- * structs; on failure leaves them empty and sets a->err. */
-static int make_side(app *a, const policy *pol, stepper *st, placement *pl)
+/* Builds a stepper (and with pl, its placement; with tl, its timeline, or
+ * an empty one without memory for it) for pol into the caller's structs;
+ * on failure leaves them empty and sets a->err. The placement runs on a
+ * thread of its own while the timeline is made (app_start.c). */
+static int make_side_timed(app *a, const policy *pol, stepper *st, placement *pl, timeline *tl)
 {
     if (step_init(st, a->g, pol, &a->ctx, a->err, sizeof a->err)) return -1;
-    if (pl && place_run_checked(a->g, &st->r, a->placer, PLACE_ALIGN_DEFAULT, &a->ctx, pl, a->err,
-                                sizeof a->err)) {
+    app_placing job;
+    if (pl) app_placing_start(&job, a->g, &st->r, a->placer, &a->ctx);
+    char err[64];
+    if (tl && timeline_run(a->g, &st->r, tl, err, sizeof err)) memset(tl, 0, sizeof *tl);
+    if (pl && app_placing_wait(&job, pl, a->err, sizeof a->err)) {
+        if (tl) timeline_free(tl);
         step_free(st);
         return -1;
     }
     return 0;
+}
+
+static int make_side(app *a, const policy *pol, stepper *st, placement *pl)
+{
+    return make_side_timed(a, pol, st, pl, NULL);
 }
 
 static int cmp_span_desc(const void *x, const void *y, void *ctx)
@@ -216,14 +228,16 @@ static int init_main(app *a, const policy *pol)
 {
     stepper st;
     placement pl;
-    if (make_side(a, pol, &st, &pl)) return -1;
+    timeline tl;
+    if (make_side_timed(a, pol, &st, &pl, &tl)) return -1;
     step_free(&a->st[0]);
     place_free(&a->pl);
     a->st[0] = st;
     a->pl = pl;
     a->pol = pol;
     a->place_gen++;
-    retime(a);
+    timeline_free(&a->tl); /* st's, as retime makes it */
+    a->tl = tl;
     return 0;
 }
 
@@ -262,9 +276,8 @@ int app_init_known(app *a, const graph *g, const char *title, const policy *pol,
     a->g = g;
     if (c) a->ctx = *c;
     a->ctx.watch = NULL; /* each search in the background has its own */
-    a->bound = bound ? *bound : policy_lower_bound(g);
-    a->lesson_g = g; /* g's bound for a lesson's next stop, whatever the budget view shows */
-    a->lesson_bound = a->bound;
+    app_bounding lb;     /* policy_lower_bound(g) beside the sides (app_start.c) */
+    if (!bound) app_bounding_start(&lb, g);
     a->title = title;
     a->cmp.pol = cmp_pol;
     a->focus = P_READY;
@@ -277,9 +290,12 @@ int app_init_known(app *a, const graph *g, const char *title, const policy *pol,
     a->utf8 = 1;
     a->mouse = 1;
     app_replay_init(&a->rp);
-    if (init_main(a, pol)) return -1;
-    if (compare && init_other(a, cmp_pol)) return -1;
-    sort_by_span(a);
+    int bad = init_main(a, pol) || (compare && init_other(a, cmp_pol));
+    if (!bad) sort_by_span(a);
+    a->bound = bound ? *bound : app_bounding_wait(&lb);
+    a->lesson_g = g; /* g's bound for a lesson's next stop, whatever the budget view shows */
+    a->lesson_bound = a->bound;
+    if (bad) return -1;
     a->cmp.shown = compare;
     after_move(a);
     layout_compute(80, 24, a->cmp.shown, &a->lay);

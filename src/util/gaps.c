@@ -150,9 +150,19 @@ uint32_t gaps_insert(gaps *t, int64_t off, int64_t len)
     t->seed ^= t->seed << 17; /* xorshift64 */
     t->n[i] = (gap_node){off,       len,      len, GAPS_NONE, GAPS_NONE, (uint32_t)(t->seed >> 32),
                          GAPS_NONE, GAPS_NONE};
+    /* Down to where i belongs, the nodes of higher priority above it (each of
+     * them gains i below: its max at least len), then i takes that place with
+     * the subtree there split around off: one path, not three. */
+    uint32_t *at = &t->root;
+    while (*at != GAPS_NONE && t->n[*at].prio > t->n[i].prio) {
+        gap_node *x = &t->n[*at];
+        if (x->max < len) x->max = len;
+        at = off < x->off ? &x->left : &x->right;
+    }
+    split(t, *at, off, &t->n[i].left, &t->n[i].right);
+    pull(t, i);
+    *at = i;
     uint32_t a, b;
-    split(t, t->root, off, &a, &b);
-    t->root = merge(t, merge(t, a, i), b);
     if (t->sized) {
         ssplit(t, t->sroot, len, off, &a, &b);
         t->sroot = smerge(t, smerge(t, a, i), b);
@@ -162,11 +172,29 @@ uint32_t gaps_insert(gaps *t, int64_t off, int64_t len)
     return i;
 }
 
+/* Takes the node at off (into *gone) out of subtree i: its children merged
+ * in its place, the max of each node above it made again; returns the
+ * subtree's root. */
+static uint32_t take_out(gaps *t, uint32_t i, int64_t off, uint32_t *gone)
+{
+    if (i == GAPS_NONE) return GAPS_NONE;
+    gap_node *x = &t->n[i];
+    if (off == x->off) {
+        *gone = i;
+        uint32_t m = merge(t, x->left, x->right);
+        x->left = x->right = GAPS_NONE;
+        return m;
+    }
+    if (off < x->off) x->left = take_out(t, x->left, off, gone);
+    else x->right = take_out(t, x->right, off, gone);
+    if (*gone != GAPS_NONE) pull(t, i);
+    return i;
+}
+
 void gaps_remove(gaps *t, int64_t off)
 {
-    uint32_t a, b, c, d;
-    split(t, t->root, off, &a, &b);
-    split(t, b, off + 1, &c, &d); /* c: the node at off, if any */
+    uint32_t c = GAPS_NONE; /* the node at off, if any */
+    t->root = take_out(t, t->root, off, &c);
     if (c != GAPS_NONE) {
         if (t->sized) { /* out of the size index too: split off exactly (len, off) */
             uint32_t e, f, g, h;
@@ -181,9 +209,9 @@ void gaps_remove(gaps *t, int64_t off)
         t->n[c].left = t->free_list;
         t->free_list = c;
     }
-    t->root = merge(t, a, d);
     MEMTRIS_ASSERT(t->root == GAPS_NONE ||
-                   (t->n[t->root].prio >= max_prio(t, a) && t->n[t->root].prio >= max_prio(t, d)));
+                   (t->n[t->root].prio >= max_prio(t, t->n[t->root].left) &&
+                    t->n[t->root].prio >= max_prio(t, t->n[t->root].right)));
     MEMTRIS_ASSERT_SAMPLED(&t->ops, gaps_check(t) == 0);
 }
 
@@ -221,6 +249,21 @@ uint32_t gaps_succ(const gaps *t, int64_t addr)
         } else i = t->n[i].right;
     }
     return best;
+}
+
+void gaps_around(const gaps *t, int64_t addr, uint32_t *le, uint32_t *gt)
+{
+    uint32_t i = t->root;
+    *le = *gt = GAPS_NONE; /* both lie on addr's path down */
+    while (i != GAPS_NONE) {
+        if (t->n[i].off <= addr) {
+            *le = i;
+            i = t->n[i].right;
+        } else {
+            *gt = i;
+            i = t->n[i].left;
+        }
+    }
 }
 
 /* ------------------------------------------------------------ checks */

@@ -39,6 +39,8 @@ uint32_t gaps_best_fit(const gaps *t, int64_t len);
 /* The gap with the largest off below (pred) or smallest off above (succ) addr. */
 uint32_t gaps_pred(const gaps *t, int64_t addr);
 uint32_t gaps_succ(const gaps *t, int64_t addr);
+/* Both in one walk down: *le = gaps_pred(t, addr + 1), *gt = gaps_succ(t, addr). */
+void gaps_around(const gaps *t, int64_t addr, uint32_t *le, uint32_t *gt);
 
 /* The whole structure checked: 0 when whole, else the number of problems
  * found: the address treap in order (offsets strictly increasing) and in

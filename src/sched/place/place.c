@@ -224,7 +224,8 @@ int place_verify(const graph *g, const run *r, const placement *pl, char *err, s
             continue;
         }
         if (g->kind[u] != NODE_ALLOC) continue;
-        uint32_t p = gaps_pred(&live, off + 1), q = gaps_succ(&live, off);
+        uint32_t p, q; /* the live blocks at or below off, and above it */
+        gaps_around(&live, off, &p, &q);
         uint32_t hit = p != GAPS_NONE && live.n[p].off + live.n[p].len > off ? p
                        : q != GAPS_NONE && live.n[q].off < off + span        ? q
                                                                              : GAPS_NONE;
