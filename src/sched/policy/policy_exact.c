@@ -253,11 +253,16 @@ static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, siz
                        : POLICY_BOUND_CAP;
     /* the bounds check the clock and the watcher themselves; cut short, each is what it
      * proved: the closure bound first (the stronger, a cut a node) within half of the
-     * bound's share, then the sets from it */
+     * bound's share, then the must-live sets from it, with a third of what is left (they
+     * add little to it: the search gets the rest), none once it meets best's peak */
     double bdl = L.stopped ? -HUGE_VAL : until < end ? until : end;
-    double cdl = L.stopped ? -HUGE_VAL : t0 + (bdl - t0) / 2;
-    int64_t lb = L.stopped ? 0 : policy_closure_bound(g, c, cdl, cap, 0, r->peak);
-    lb = policy_lower_bound_from(g, c, bdl, cap, lb);
+    int64_t lb = 0;
+    if (!L.stopped && n <= POLICY_CLOSURE_MAX) {
+        lb = policy_closure_bound(g, c, t0 + (bdl - t0) / 2, cap, 0, r->peak);
+        double t1 = solve_now(c);
+        bdl = t1 + (bdl - t1) / 3;
+    }
+    if (lb < r->peak || L.stopped) lb = policy_lower_bound_from(g, c, bdl, cap, lb);
     exact_ws W = {0};
     int rc = 0;
     if (L.stopped || policy_piece_tick(&L, PIECE_CHECK)) {
