@@ -130,7 +130,22 @@ int64_t policy_lower_bound_plain_until(const graph *g, const solve_ctx *c, doubl
  * on the words it visits: what the nodes and buffers done by then prove
  * (policy_bound.c); the clock and the watcher are read every 4096 nodes. */
 int64_t policy_lower_bound_until(const graph *g, const solve_ctx *c, double deadline, uint64_t cap);
+/* The same from lb, a bound proven before: the greater of the two, the sets
+ * of nodes kept only where they raise it. */
+int64_t policy_lower_bound_from(const graph *g, const solve_ctx *c, double deadline, uint64_t cap,
+                                int64_t lb);
 #define POLICY_BOUND_CAP (1ull << 31) /* exact's cap on the bound's word visits */
+/* The closure bound (policy_closure.c): the least live bytes of any prefix
+ * of an order just after node v's step (v and its ancestors run, none of its
+ * strict descendants), one minimum cut a node, over the nodes in index order,
+ * then over the orders of small sets of nodes, while the deadline on c's
+ * clock, c's watcher and the cap on arc visits allow; the greater of it and
+ * lb. At least the must-live bytes of the nodes done; graphs of more than
+ * POLICY_CLOSURE_MAX nodes are not tried (lb). The sets stop once the bound
+ * reaches enough (a known order's peak: no bound passes it). */
+int64_t policy_closure_bound(const graph *g, const solve_ctx *c, double deadline, uint64_t cap,
+                             int64_t lb, int64_t enough);
+#define POLICY_CLOSURE_MAX (1u << 16)
 
 void policy_run_free(run *r);
 /* First step (0-based) where the orders differ, or n if they never do. */

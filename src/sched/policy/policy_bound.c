@@ -353,7 +353,7 @@ static uint64_t *node_ancestors(const bound_ws *W)
 
 /* The must-live sums, block by block while the cap and the clock allow;
  * then, when one block held every buffer, the pairs and the sets. */
-static int64_t must_live(bound_ws *W, const solve_ctx *c, double deadline, uint64_t cap)
+static int64_t must_live(bound_ws *W, const solve_ctx *c, double deadline, uint64_t cap, int64_t lb)
 {
     const graph *g = W->g;
     uint32_t n = W->n, wall = (W->nbits + 63) / 64;
@@ -382,7 +382,6 @@ static int64_t must_live(bound_ws *W, const solve_ctx *c, double deadline, uint6
             if (__builtin_add_overflow(W->need[v], s, &W->need[v])) W->need[v] = INT64_MAX;
         }
     }
-    int64_t lb = 0;
     for (uint32_t v = 0; v < n; v++) lb = max64(lb, W->need[v]);
     if (W->w < wall || b0 == 0 || n > BOUND_PAIRS ||
         work + (uint64_t)n * n * (W->w + 4) > cap) /* the pairs: about n^2 (w + 4) */
@@ -395,14 +394,20 @@ static int64_t must_live(bound_ws *W, const solve_ctx *c, double deadline, uint6
     return lb;
 }
 
-int64_t policy_lower_bound_until(const graph *g, const solve_ctx *c, double deadline, uint64_t cap)
+int64_t policy_lower_bound_from(const graph *g, const solve_ctx *c, double deadline, uint64_t cap,
+                                int64_t lb)
 {
-    int64_t lb = policy_lower_bound_plain_until(g, c, deadline);
+    lb = max64(lb, policy_lower_bound_plain_until(g, c, deadline));
     bound_ws W = {0};
     if (g->n && g->nbufs && !policy_past(c, deadline) && !ws_init(&W, g))
-        lb = max64(lb, must_live(&W, c, deadline, cap));
+        lb = max64(lb, must_live(&W, c, deadline, cap, lb));
     ws_free(&W);
     return lb;
+}
+
+int64_t policy_lower_bound_until(const graph *g, const solve_ctx *c, double deadline, uint64_t cap)
+{
+    return policy_lower_bound_from(g, c, deadline, cap, 0);
 }
 
 int64_t policy_lower_bound(const graph *g)

@@ -4,6 +4,8 @@
  * How. The memory after a set of executed nodes depends only on the set, so
  * the search runs over sets, from the order "best" found (the first upper
  * bound; under a tight --time-limit only its first members run).
+ *  - The lower bound: the closure bound (policy_closure.c, a minimum cut a
+ *    node), then the must-live sets (policy_bound.c) from it.
  *  - A ready node whose change is <= 0 runs at once: running it earlier never
  *    raises a later state. So only ALLOCs branch, and each state is closed.
  *  - A node that every other node reaches or is reached from (a cut) splits
@@ -249,12 +251,18 @@ static int exact_plan(const graph *g, const solve_ctx *c, run *r, char *err, siz
     uint64_t cap = L.max_states < POLICY_BOUND_CAP / BOUND_PER_STATE
                        ? L.max_states * BOUND_PER_STATE
                        : POLICY_BOUND_CAP;
-    /* the bound checks the clock and the watcher itself; cut short, it is what it proved */
-    int64_t lb = policy_lower_bound_until(g, c,
-                                          L.stopped     ? -HUGE_VAL
-                                          : until < end ? until
-                                                        : end,
-                                          cap);
+    /* the bounds check the clock and the watcher themselves; cut short, each is what it
+     * proved: the closure bound first (the stronger, a cut a node) within half of the
+     * bound's share, then the must-live sets from it, with a third of what is left (they
+     * add little to it: the search gets the rest), none once it meets best's peak */
+    double bdl = L.stopped ? -HUGE_VAL : until < end ? until : end;
+    int64_t lb = 0;
+    if (!L.stopped && n <= POLICY_CLOSURE_MAX) {
+        lb = policy_closure_bound(g, c, t0 + (bdl - t0) / 2, cap, 0, r->peak);
+        double t1 = solve_now(c);
+        bdl = t1 + (bdl - t1) / 3;
+    }
+    if (lb < r->peak || L.stopped) lb = policy_lower_bound_from(g, c, bdl, cap, lb);
     exact_ws W = {0};
     int rc = 0;
     if (L.stopped || policy_piece_tick(&L, PIECE_CHECK)) {

@@ -111,8 +111,9 @@ int64_t policy_piece_beam(const piece *P, piece_limits *L, uint32_t width, const
  * remembers what each is proven to cost at least (ub side: the budget just
  * below the best found; lb side: the bound proven, each round raising it).
  * Returns the least peak found (< P->ub) with its ALLOCs in path[0..*npath),
- * or P->ub when it found none. *lb: what it proved no order of the piece
- * peaks below. Stops at L's limits (L->stopped). */
+ * or P->ub when it found none. *lb: no order of the graph peaks below it
+ * (its rounds at the bound start at L->lb, what was proven before). Stops at
+ * L's limits (L->stopped). */
 int64_t policy_piece_search(const piece *P, piece_limits *L, uint32_t *path, uint32_t *npath,
                             int64_t *lb);
 

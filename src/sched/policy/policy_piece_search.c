@@ -374,6 +374,10 @@ int64_t policy_piece_search(const piece *P, piece_limits *L, uint32_t *path, uin
     uint32_t s0 = lookup(&D);
     if (L->stopped) goto out;
     if (value(&D, s0) > low) low = value(&D, s0);
+    /* No order of the graph peaks below L->lb: a round under it proves nothing new, so the
+     * rounds at the bound start there (what they prove holds of the graph, whose peak is at
+     * least this piece's). */
+    if (L->lb > low) low = L->lb;
     /* Rounds: just below the best found (a better order, or the proof that
      * there is none), then at the bound (raising it), each with twice the
      * effort of the last when neither settles. */
