@@ -3,6 +3,7 @@
 #include <string.h>
 #include "check.h"
 #include "json.h"
+#include "numfmt.h"
 
 void jw_init(jw *w, outbuf *o)
 {
@@ -98,7 +99,12 @@ void jw_uint(jw *w, uint64_t v)
 void jw_g(jw *w, double v, int prec)
 {
     item(w);
-    outbuf_printf(w->o, "%.*g", prec, v);
+    if (prec < 1 || prec > 17) {
+        outbuf_printf(w->o, "%.*g", prec, v);
+        return;
+    }
+    char t[NUMFMT_G_CAP];
+    outbuf_bytes(w->o, t, numfmt_g(t, v, prec));
 }
 
 void jw_f(jw *w, double v, int prec)

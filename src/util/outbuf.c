@@ -1,5 +1,6 @@
 /* outbuf.c: buffered output through a write callback (outbuf.h). */
 #include "outbuf.h"
+#include "numfmt.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,17 +52,7 @@ void outbuf_bytes_slow(outbuf *o, const char *s, size_t n)
     o->len += n;
 }
 
-char *outbuf_digits(char *out, uint64_t v)
-{
-    char t[20];
-    int k = 20;
-    do {
-        t[--k] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    memcpy(out, t + k, (size_t)(20 - k));
-    return out + (20 - k);
-}
+char *outbuf_digits(char *out, uint64_t v) { return numfmt_u64(out, v); }
 
 void outbuf_u64(outbuf *o, uint64_t v)
 {
