@@ -19,24 +19,51 @@ static const char pairs[201] = "000102030405060708091011121314151617181920212223
                                "50515253545556575859606162636465666768697071727374"
                                "75767778798081828384858687888990919293949596979899";
 
-/* The number of decimal digits of v (1 for 0). */
+static const uint64_t pow10u[20] = {1u,
+                                    10u,
+                                    100u,
+                                    1000u,
+                                    10000u,
+                                    100000u,
+                                    1000000u,
+                                    10000000u,
+                                    100000000u,
+                                    1000000000u,
+                                    10000000000u,
+                                    100000000000u,
+                                    1000000000000u,
+                                    10000000000000u,
+                                    100000000000000u,
+                                    1000000000000000u,
+                                    10000000000000000u,
+                                    100000000000000000u,
+                                    1000000000000000000u,
+                                    10000000000000000000u};
+
+/* The number of decimal digits of v (1 for 0), without a loop: log10 from
+ * the bit length (1233/4096 ~ log10(2)), one less below that power of ten
+ * (10^k is even, so v | 1 has v's digits). */
 static int digits_of(uint64_t v)
 {
-    int n = 1;
-    for (;;) {
-        if (v < 10) return n;
-        if (v < 100) return n + 1;
-        if (v < 1000) return n + 2;
-        if (v < 10000) return n + 3;
-        v /= 10000;
-        n += 4;
-    }
+    v |= 1; /* the same number of digits, and a bit for clz */
+    int t = (64 - __builtin_clzll(v)) * 1233 >> 12;
+    return t + 1 - (v < pow10u[t]);
 }
 
 char *numfmt_u64(char *out, uint64_t v)
 {
     int n = digits_of(v);
     char *p = out + n;
+    if (v <= UINT32_MAX) { /* the common case, in cheaper 32-bit arithmetic */
+        uint32_t u = (uint32_t)v;
+        while (u >= 100) {
+            unsigned k = u % 100 * 2;
+            u /= 100;
+            *--p = pairs[k + 1];
+            *--p = pairs[k];
+        }
+        v = u;
+    }
     while (v >= 100) {
         unsigned k = (unsigned)(v % 100) * 2;
         v /= 100;

@@ -1,6 +1,5 @@
 /* outbuf.c: buffered output through a write callback (outbuf.h). */
 #include "outbuf.h"
-#include "numfmt.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +50,6 @@ void outbuf_bytes_slow(outbuf *o, const char *s, size_t n)
     memcpy(o->p + o->len, s, n);
     o->len += n;
 }
-
-char *outbuf_digits(char *out, uint64_t v) { return numfmt_u64(out, v); }
 
 void outbuf_u64(outbuf *o, uint64_t v)
 {
