@@ -92,7 +92,7 @@ void cli_plan_json(FILE *f, const cli_plan *cp)
 {
     const placement *pl = cp->pl;
     jw w;
-    jw_file(&w, f);
+    jw_file_big(&w, f);
     jw_object(&w);
     if (cp->policy) jw_kstring(&w, "policy", cp->policy);
     jw_kstring(&w, "placer", pl->placer);

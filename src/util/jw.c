@@ -19,10 +19,17 @@ void jw_file(jw *w, FILE *f)
     jw_init(w, &w->file);
 }
 
+void jw_file_big(jw *w, FILE *f)
+{
+    if (outbuf_open(&w->file, JW_BIG, outbuf_file, f))
+        outbuf_init(&w->file, w->mem, sizeof w->mem, outbuf_file, f);
+    jw_init(w, &w->file);
+}
+
 int jw_end(jw *w)
 {
     outbuf_char(w->o, '\n');
-    return outbuf_flush(w->o);
+    return w->o == &w->file ? outbuf_close(w->o) : outbuf_flush(w->o);
 }
 
 void jw_break(jw *w, const char *ws) { w->brk = ws; }
@@ -135,8 +142,13 @@ void jw_g(jw *w, double v, int prec)
         outbuf_printf(w->o, "%.*g", prec, v);
         return;
     }
+    outbuf *o = w->o;
+    if (o->cap - o->len >= NUMFMT_G_CAP) { /* room: straight in */
+        o->len += numfmt_g(o->p + o->len, v, prec);
+        return;
+    }
     char t[NUMFMT_G_CAP];
-    outbuf_bytes(w->o, t, numfmt_g(t, v, prec));
+    outbuf_bytes(o, t, numfmt_g(t, v, prec));
 }
 
 void jw_f(jw *w, double v, int prec)

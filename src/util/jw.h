@@ -23,10 +23,15 @@ typedef struct jw {
 
 /* Starts a writer on f (buffered; jw_end flushes it). */
 void jw_file(jw *w, FILE *f);
+/* The same with a buffer of JW_BIG bytes from the heap (jw_file's when out
+ * of memory), for documents of megabytes; jw_end frees it. */
+#define JW_BIG ((size_t)1 << 16)
+void jw_file_big(jw *w, FILE *f);
 /* Starts a writer on o (the caller flushes or closes o). */
 void jw_init(jw *w, outbuf *o);
 /* Ends the document: a newline after the top-level value, then the output
- * flushed. 0, or -1 when a write failed. */
+ * flushed (and a jw_file or jw_file_big buffer freed). 0, or -1 when a write
+ * failed. */
 int jw_end(jw *w);
 
 /* Containers: "{" ... "}" and "[" ... "]". */

@@ -94,43 +94,53 @@ size_t numfmt_g_fast(char *out, double v, int prec)
         return n;
     }
     double a = fabs(v);
-    if (!(a >= 1e-4 && a < 1e15)) return 0; /* NaN, infinities and style e */
-    int x = 0;                              /* floor(log10(a)), or one off near 10^x */
-    if (a >= 1) {
-        while (x < 14 && a >= pow10d[x + 1]) x++;
-    } else {
+    if (!(a >= 1e-4 && a < 1e15)) return 0;     /* NaN, infinities and style e */
+    int x;                                      /* floor(log10(a)), or one off near 10^x */
+    if (a >= 1) x = digits_of((uint64_t)a) - 1; /* a < 1e15: exact */
+    else {
         x = -1;
         while (x > -4 && a < 1 / pow10d[-x]) x--;
     }
     int d = prec - 1 - x;
-    if (d < 0) return 0; /* style e */
-    double s = a * pow10d[d], f = floor(s), frac = s - f;
-    if (fabs(frac - 0.5) <= s * 0x1p-52) return 0; /* too near a half to tell */
+    if (d < 0) return 0;                                             /* style e */
+    double s = a * pow10d[d], f = (double)(uint64_t)s, frac = s - f; /* 0 <= s < 2^53 */
+    if (fabs(frac - 0.5) <= s * 0x1p-52) return 0;                   /* too near a half to tell */
     uint64_t r = (uint64_t)f + (frac > 0.5);
     uint64_t lo = (uint64_t)pow10d[prec - 1], hi = (uint64_t)pow10d[prec];
     if (r < lo || r >= hi) return 0; /* x was one off, or rounding carried */
-    while (d > 0 && r % 10 == 0) {
-        r /= 10;
-        d--;
+    /* trailing zeros, 8, 4, 2 and 1 at a time (constant divisors: no division) */
+    if (d >= 8 && r % 100000000u == 0) {
+        r /= 100000000u;
+        d -= 8;
     }
-    char dig[24];
-    int nd = (int)(numfmt_u64(dig, r) - dig);
+    if (d >= 4 && r % 10000u == 0) {
+        r /= 10000u;
+        d -= 4;
+    }
+    if (d >= 2 && r % 100u == 0) {
+        r /= 100u;
+        d -= 2;
+    }
+    if (d >= 1 && r % 10u == 0) {
+        r /= 10u;
+        d -= 1;
+    }
     size_t n = 0;
     if (v < 0) out[n++] = '-';
-    if (nd > d) { /* an integer part */
-        memcpy(out + n, dig, (size_t)(nd - d));
-        n += (size_t)(nd - d);
+    int nd = digits_of(r);
+    if (nd > d) { /* an integer part: r's digits, then the point moved in */
+        char *e = numfmt_u64(out + n, r);
         if (d) {
-            out[n++] = '.';
-            memcpy(out + n, dig + nd - d, (size_t)d);
-            n += (size_t)d;
+            for (int k = 0; k < d; k++) e[-k] = e[-k - 1];
+            e[-d] = '.';
+            e++;
         }
+        n = (size_t)(e - out);
     } else { /* 0.000ddd */
         out[n++] = '0';
         out[n++] = '.';
         for (int k = nd; k < d; k++) out[n++] = '0';
-        memcpy(out + n, dig, (size_t)nd);
-        n += (size_t)nd;
+        n = (size_t)(numfmt_u64(out + n, r) - out);
     }
     out[n] = 0;
     return n;
