@@ -115,9 +115,9 @@ static void g_edges(void **state)
     (void)state;
     const double special[] = {0.0,
                               -0.0,
-                              INFINITY,
-                              -INFINITY,
-                              NAN,
+                              HUGE_VAL,
+                              -HUGE_VAL,
+                              (double)NAN,
                               DBL_MIN,
                               DBL_MAX,
                               DBL_TRUE_MIN,
@@ -149,11 +149,11 @@ static void g_edges(void **state)
     }
     for (int e = -8; e <= 17; e++) { /* powers of ten, their neighbours, halves near them */
         double p = pow(10, e);
-        double near[] = {p,        nextafter(p, 0), nextafter(p, INFINITY), p * 0.5,
+        double near[] = {p,        nextafter(p, 0), nextafter(p, HUGE_VAL), p * 0.5,
                          p * 0.95, p * 0.995,       p * 0.9999995,          p * 1.0000005};
         for (size_t i = 0; i < sizeof near / sizeof *near; i++) {
             double v = near[i];
-            for (int k = 0; k < 4; k++, v = nextafter(v, INFINITY)) check_g_all_precs(v);
+            for (int k = 0; k < 4; k++, v = nextafter(v, HUGE_VAL)) check_g_all_precs(v);
         }
     }
     uint64_t s = 4;
@@ -162,7 +162,7 @@ static void g_edges(void **state)
         double v = ((double)(next(&s) % 100000000u) + 0.5) / pow(10, d);
         check_g(v, prec);
         check_g(nextafter(v, 0), prec);
-        check_g(nextafter(v, INFINITY), prec);
+        check_g(nextafter(v, HUGE_VAL), prec);
     }
 }
 

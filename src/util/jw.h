@@ -1,6 +1,6 @@
 /* jw.h: a small JSON writer over an outbuf or a FILE: objects and arrays,
  * keys, the commas between items, strings escaped as json_string does,
- * integers and doubles (%.*g byte for byte as printf, without it); the layout is
+ * integers, doubles as %.*g (numfmt.h: printf's bytes, no printf) or %.*f; the layout is
  * memtris's (", " and ": "), with line breaks where the caller asks. Exports jw_*. */
 #ifndef MEMTRIS_JW_H
 #define MEMTRIS_JW_H
