@@ -76,14 +76,13 @@ static void buffer_json(jw *w, const cli_plan *cp, uint32_t b)
         jw_kint(w, "lower", cp->prob->lower[row]);
         jw_kint(w, "upper", cp->prob->upper[row]);
     } else {
-        char fs[16];
-        free_step_text(fs, sizeof fs, cp, b, "null");
         jw_kint(w, "buf", g->buf_id[b]);
         jw_kint(w, "offset", cp->pl->offset[b]);
         jw_kint(w, "size", g->buf_size[b]);
         jw_kuint(w, "alloc_step", cp->lt->alloc_step[b] + 1);
-        jw_key(w, "free_step");
-        jw_raw(w, fs);
+        jw_key(w, "free_step"); /* free_step_text's, without a printf a buffer */
+        if (g->buf_free[b] == GRAPH_NONE) jw_null(w);
+        else jw_uint(w, cp->lt->free_step[b] + 1);
     }
     jw_object_end(w);
 }
@@ -92,7 +91,7 @@ void cli_plan_json(FILE *f, const cli_plan *cp)
 {
     const placement *pl = cp->pl;
     jw w;
-    jw_file(&w, f);
+    jw_file_big(&w, f);
     jw_object(&w);
     if (cp->policy) jw_kstring(&w, "policy", cp->policy);
     jw_kstring(&w, "placer", pl->placer);

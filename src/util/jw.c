@@ -3,6 +3,7 @@
 #include <string.h>
 #include "check.h"
 #include "json.h"
+#include "numfmt.h"
 
 void jw_init(jw *w, outbuf *o)
 {
@@ -18,28 +19,38 @@ void jw_file(jw *w, FILE *f)
     jw_init(w, &w->file);
 }
 
+void jw_file_big(jw *w, FILE *f)
+{
+    if (outbuf_open(&w->file, JW_BIG, outbuf_file, f))
+        outbuf_init(&w->file, w->mem, sizeof w->mem, outbuf_file, f);
+    jw_init(w, &w->file);
+}
+
 int jw_end(jw *w)
 {
     outbuf_char(w->o, '\n');
-    return outbuf_flush(w->o);
+    return w->o == &w->file ? outbuf_close(w->o) : outbuf_flush(w->o);
 }
 
 void jw_break(jw *w, const char *ws) { w->brk = ws; }
 
 /* What goes before an item: nothing after a key, else its comma and space. */
-static void item(jw *w)
+static inline void item(jw *w)
 {
     if (w->after_key) {
         w->after_key = 0;
         return;
     }
     if (!w->depth) return;
-    int first = w->first[w->depth - 1];
-    if (!first) outbuf_char(w->o, ',');
-    if (w->brk) outbuf_str(w->o, w->brk);
-    else if (!first) outbuf_char(w->o, ' ');
-    w->brk = NULL;
-    w->first[w->depth - 1] = 0;
+    uint8_t *first = &w->first[w->depth - 1];
+    if (!w->brk) {
+        if (!*first) outbuf_bytes(w->o, ", ", 2);
+    } else {
+        if (!*first) outbuf_char(w->o, ',');
+        outbuf_str(w->o, w->brk);
+        w->brk = NULL;
+    }
+    *first = 0;
 }
 
 static void push(jw *w, char c)
@@ -65,22 +76,51 @@ void jw_array_end(jw *w) { pop(w, ']'); }
 
 static void put(void *ctx, const char *p, size_t n) { outbuf_bytes(ctx, p, n); }
 
-void jw_key(jw *w, const char *k)
+void jw_keyn(jw *w, const char *k, size_t n)
 {
     item(w);
-    size_t n = strlen(k);
     for (size_t i = 0; MEMTRIS_CHECKING && i < n; i++) /* nothing to escape */
         MEMTRIS_ASSERT(k[i] != '"' && k[i] != '\\' && (unsigned char)k[i] >= 0x20);
-    outbuf_char(w->o, '"');
-    outbuf_bytes(w->o, k, n);
-    outbuf_bytes(w->o, "\": ", 3);
+    outbuf *o = w->o;
+    if (o->cap - o->len >= n + 4) { /* room: "k": in one piece */
+        char *p = o->p + o->len;
+        p[0] = '"';
+        memcpy(p + 1, k, n);
+        memcpy(p + 1 + n, "\": ", 3);
+        o->len += n + 4;
+    } else {
+        outbuf_char(o, '"');
+        outbuf_bytes(o, k, n);
+        outbuf_bytes(o, "\": ", 3);
+    }
     w->after_key = 1;
 }
+
+/* The bytes json_string_to writes as they are: printable ASCII but " and backslash. */
+static const uint8_t plain[256] = {
+    [0x20] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x22 is " */
+    [0x30] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    [0x40] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    [0x50] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* 0x5C is backslash */
+    [0x60] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    [0x70] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, /* 0x7F is DEL */
+};
 
 void jw_string(jw *w, const char *s)
 {
     item(w);
-    json_string_to(s, put, w->o);
+    size_t n = 0; /* the common case: printable ASCII, nothing to escape, in one piece */
+    while (plain[(unsigned char)s[n]]) n++;
+    outbuf *o = w->o;
+    if (s[n] || o->cap - o->len < n + 2) {
+        json_string_to(s, put, o);
+        return;
+    }
+    char *p = o->p + o->len;
+    p[0] = '"';
+    memcpy(p + 1, s, n);
+    p[n + 1] = '"';
+    o->len += n + 2;
 }
 
 void jw_int(jw *w, int64_t v)
@@ -98,7 +138,17 @@ void jw_uint(jw *w, uint64_t v)
 void jw_g(jw *w, double v, int prec)
 {
     item(w);
-    outbuf_printf(w->o, "%.*g", prec, v);
+    if (prec < 1 || prec > 17) {
+        outbuf_printf(w->o, "%.*g", prec, v);
+        return;
+    }
+    outbuf *o = w->o;
+    if (o->cap - o->len >= NUMFMT_G_CAP) { /* room: straight in */
+        o->len += numfmt_g(o->p + o->len, v, prec);
+        return;
+    }
+    char t[NUMFMT_G_CAP];
+    outbuf_bytes(o, t, numfmt_g(t, v, prec));
 }
 
 void jw_f(jw *w, double v, int prec)
@@ -116,32 +166,20 @@ void jw_raw(jw *w, const char *text)
     outbuf_str(w->o, text);
 }
 
-void jw_kstring(jw *w, const char *k, const char *s)
+void jw_pair(jw *w, int64_t a, int64_t b)
 {
-    jw_key(w, k);
-    jw_string(w, s);
-}
-
-void jw_kint(jw *w, const char *k, int64_t v)
-{
-    jw_key(w, k);
-    jw_int(w, v);
-}
-
-void jw_kuint(jw *w, const char *k, uint64_t v)
-{
-    jw_key(w, k);
-    jw_uint(w, v);
-}
-
-void jw_kg(jw *w, const char *k, double v, int prec)
-{
-    jw_key(w, k);
-    jw_g(w, v, prec);
-}
-
-void jw_kbool(jw *w, const char *k, int v)
-{
-    jw_key(w, k);
-    jw_bool(w, v);
+    item(w);
+    outbuf *o = w->o;
+    if (o->cap - o->len < 48) outbuf_flush(o);
+    char t[48], *p = o->cap - o->len >= 48 ? o->p + o->len : t, *start = p;
+    *p++ = '[';
+    if (a < 0) *p++ = '-';
+    p = outbuf_digits(p, a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a);
+    *p++ = ',';
+    *p++ = ' ';
+    if (b < 0) *p++ = '-';
+    p = outbuf_digits(p, b < 0 ? (uint64_t)0 - (uint64_t)b : (uint64_t)b);
+    *p++ = ']';
+    if (start == t) outbuf_bytes(o, t, (size_t)(p - t)); /* a buffer under 48 bytes */
+    else o->len += (size_t)(p - start);
 }

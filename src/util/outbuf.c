@@ -51,18 +51,6 @@ void outbuf_bytes_slow(outbuf *o, const char *s, size_t n)
     o->len += n;
 }
 
-char *outbuf_digits(char *out, uint64_t v)
-{
-    char t[20];
-    int k = 20;
-    do {
-        t[--k] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    memcpy(out, t + k, (size_t)(20 - k));
-    return out + (20 - k);
-}
-
 void outbuf_u64(outbuf *o, uint64_t v)
 {
     if (o->cap - o->len >= 20) { /* room: the digits go straight in */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "numfmt.h"
 
 /* Receives the output in chunks; returns 0, or nonzero to stop writing. */
 typedef int (*outbuf_write_fn)(void *ctx, const char *data, size_t len);
@@ -41,7 +42,7 @@ static inline void outbuf_bytes(outbuf *o, const char *s, size_t n)
 static inline void outbuf_str(outbuf *o, const char *s) { outbuf_bytes(o, s, strlen(s)); }
 static inline void outbuf_char(outbuf *o, char c) { outbuf_bytes(o, &c, 1); }
 /* Writes v's decimal digits at out (room for 20) and returns their end. */
-char *outbuf_digits(char *out, uint64_t v);
+static inline char *outbuf_digits(char *out, uint64_t v) { return numfmt_u64(out, v); }
 /* Decimal integers, as printf's PRIu64 and PRId64 write them. */
 void outbuf_u64(outbuf *o, uint64_t v);
 void outbuf_i64(outbuf *o, int64_t v);

@@ -71,6 +71,10 @@ static uint32_t stream_of(const gen_graph *g, uint32_t u, uint32_t streams)
     return line ? 1 + (line - 1) % (streams - 1) : 0;
 }
 
+/* How many nodes or edges ahead gen_node and gen_edge ask for what they
+ * will read: Ids and the combined indices jump about gen's arrays. */
+#define AHEAD 16
+
 /* gen's graph as the graph writer's source: Ids in order, each the node
  * order[id] of the combined index (past n: a FREE), and the edges. */
 typedef struct gen_src {
@@ -86,6 +90,12 @@ static void gen_node(void *ctx, uint32_t id, graph_wnode *v)
     gen_src *s = ctx;
     const gen_graph *g = s->g;
     uint32_t u = g->order[id];
+    if (id + AHEAD < g->n + g->nb && g->order[id + AHEAD] < g->n) {
+        uint32_t w = g->order[id + AHEAD];
+        __builtin_prefetch(&g->kind[w]);
+        __builtin_prefetch(&g->ref[w]);
+        __builtin_prefetch(&g->in_off[w]);
+    }
     *v = (graph_wnode){.id = id, .stream = -1};
     if (u >= g->n) {
         v->kind = NODE_FREE;
@@ -119,6 +129,10 @@ static int gen_edge(void *ctx, int64_t *from, int64_t *to)
     gen_src *s = ctx;
     const gen_graph *g = s->g;
     if (s->e >= g->ne) return 0;
+    if (s->e + AHEAD < g->ne) {
+        __builtin_prefetch(&g->id[g->eu[s->e + AHEAD]]);
+        __builtin_prefetch(&g->id[g->ev[s->e + AHEAD]]);
+    }
     *from = g->id[g->eu[s->e]];
     *to = g->id[g->ev[s->e++]];
     return 1;

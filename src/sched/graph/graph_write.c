@@ -75,10 +75,7 @@ int graph_write_source(const graph_wsource *s, outbuf_write_fn write, void *ctx,
     int64_t from, to;
     for (size_t e = 0; !o.failed && s->edge(s->ctx, &from, &to); e++) {
         if (e % 8 == 0 && !s->edges_one_line) jw_break(&w, "\n");
-        jw_array(&w);
-        jw_int(&w, from);
-        jw_int(&w, to);
-        jw_array_end(&w);
+        jw_pair(&w, from, to);
     }
     if (!s->edges_one_line) jw_break(&w, "\n");
     jw_array_end(&w);
