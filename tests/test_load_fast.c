@@ -188,6 +188,72 @@ static void single_pass_takes_the_common_graph(void **state)
     agree(text, sizeof text - 1, "the common graph");
 }
 
+/* n nodes (Ids 0..n-1) and the edges e[0, 2m) into text. */
+static size_t edges_text(char *text, size_t cap, uint32_t n, const uint32_t *e, size_t m)
+{
+    size_t k = (size_t)snprintf(text, cap, "{\"Nodes\": [");
+    for (uint32_t i = 0; i < n; i++)
+        k += (size_t)snprintf(text + k, cap - k, "%s{\"Id\": %u, \"Op\": \"X\"}", i ? ", " : "", i);
+    k += (size_t)snprintf(text + k, cap - k, "], \"Edges\": [");
+    for (size_t j = 0; j < m; j++)
+        k += (size_t)snprintf(text + k, cap - k, "%s[%u, %u]", j ? ", " : "", e[2 * j],
+                              e[2 * j + 1]);
+    k += (size_t)snprintf(text + k, cap - k, "]}");
+    assert_true(k < cap);
+    return k;
+}
+
+/* The node lists (graph_build_edges) do not depend on the order of the edges: sorted or only
+ * grouped by target (sources in any order within one: the one-pass way) or not, every
+ * predecessor list is ascending and every successor list in input order; repeated edges, and a
+ * target of 66 sources, give the same lists and warnings in target order as in another. */
+static void edge_lists_in_any_order(void **state)
+{
+    (void)state;
+    static char t1[8192], t2[8192];
+    /* by target, sources descending / by source */
+    static const uint32_t a[] = {2, 3, 1, 3, 0, 3, 3, 4, 0, 4, 1, 5, 0, 5, 4, 5};
+    static const uint32_t b[] = {0, 3, 0, 4, 0, 5, 1, 3, 1, 5, 2, 3, 3, 4, 4, 5};
+    static const uint32_t pred[] = {0, 1, 2, 0, 3, 0, 1, 4}, succ[] = {3, 4, 5, 3, 5, 3, 4, 5};
+    diag d1, d2;
+    graph *g = taken(t1, edges_text(t1, sizeof t1, 6, a, 8), &d1);
+    graph *h = taken(t2, edges_text(t2, sizeof t2, 6, b, 8), &d2);
+    assert_int_equal(g->nedges, 8);
+    assert_memory_equal(g->pred, pred, sizeof pred);
+    assert_memory_equal(g->succ, succ, sizeof succ);
+    same_load(h, &d2, g, &d1, "edges by target and by source");
+    /* grouped by target, targets not in order (5, 3, 4) / not grouped, same order per source */
+    static const uint32_t c[] = {4, 5, 0, 5, 1, 5, 2, 3, 1, 3, 0, 3, 3, 4, 0, 4};
+    static const uint32_t cs[] = {0, 5, 0, 3, 4, 5, 1, 5, 2, 3, 1, 3, 0, 4, 3, 4};
+    static const uint32_t csucc[] = {5, 3, 4, 5, 3, 3, 4, 5};
+    g = taken(t1, edges_text(t1, sizeof t1, 6, c, 8), &d1);
+    assert_memory_equal(g->pred, pred, sizeof pred);
+    assert_memory_equal(g->succ, csucc, sizeof csucc);
+    h = taken(t2, edges_text(t2, sizeof t2, 6, cs, 8), &d2);
+    same_load(h, &d2, g, &d1, "edges grouped by target and not");
+    /* repeats in target order: [0, 3] and [1, 4] twice */
+    static const uint32_t r[] = {0, 3, 1, 3, 0, 3, 0, 4, 1, 4, 1, 4};
+    static const uint32_t rs[] = {0, 3, 0, 3, 1, 3, 0, 4, 1, 4, 1, 4};
+    g = taken(t1, edges_text(t1, sizeof t1, 5, r, 6), &d1);
+    assert_int_equal(g->nedges, 4);
+    assert_int_equal(d1.nwarnings, 2);
+    TU_ASSERT_LINE(&d1, "warning:", "edge [0, 3]", "more than once");
+    TU_ASSERT_LINE(&d1, "warning:", "edge [1, 4]", "more than once");
+    h = taken(t2, edges_text(t2, sizeof t2, 5, rs, 6), &d2);
+    same_load(h, &d2, g, &d1, "repeated edges in two orders");
+    /* 66 sources of node 66, descending (target order) and ascending */
+    static uint32_t w[132], ws[132];
+    for (uint32_t i = 0; i < 66; i++) {
+        w[2 * i] = 65 - i;
+        ws[2 * i] = i;
+        w[2 * i + 1] = ws[2 * i + 1] = 66;
+    }
+    g = taken(t1, edges_text(t1, sizeof t1, 67, w, 66), &d1);
+    for (uint32_t i = 0; i < 66; i++) assert_int_equal(g->pred[i], i);
+    h = taken(t2, edges_text(t2, sizeof t2, 67, ws, 66), &d2);
+    same_load(h, &d2, g, &d1, "a target of 66 sources");
+}
+
 /* Integers of 16 digits up to 2^53-1 stay on the single pass; 2^53 gets the walk's message. */
 static void single_pass_takes_16_digits(void **state)
 {
@@ -356,6 +422,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(agree_on_the_fuzz_corpus),
         cmocka_unit_test(agree_on_test_data_and_samples),
         cmocka_unit_test(single_pass_takes_the_common_graph),
+        cmocka_unit_test(edge_lists_in_any_order),
         cmocka_unit_test(single_pass_takes_16_digits),
         cmocka_unit_test(single_pass_decodes_escapes),
         cmocka_unit_test(single_pass_reads_a_file_in_windows),

@@ -467,6 +467,84 @@ static uint32_t drop_repeats(graph_builder *b, graph *g, uint32_t *succ, uint32_
     return w;
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, c = *(const uint32_t *)y;
+    return (a > c) - (a < c);
+}
+
+/* Sorts each target's sources ascending, as the general path below leaves them. Returns 0, or
+ * 1 when a source repeats (the general path's business: its warnings in its order). */
+static int sort_sources(const graph *g, uint32_t *pred)
+{
+    for (uint32_t v = 0; v < g->n; v++) {
+        uint32_t lo = g->pred_off[v], hi = g->pred_off[v + 1];
+        if (hi - lo > 32) {
+            qsort(pred + lo, hi - lo, sizeof *pred, cmp_u32);
+            for (uint32_t i = lo + 1; i < hi; i++)
+                if (pred[i] == pred[i - 1]) return 1;
+            continue;
+        }
+        for (uint32_t i = lo + 1; i < hi; i++) {
+            uint32_t x = pred[i], j = i;
+            for (; j > lo && pred[j - 1] > x; j--) pred[j] = pred[j - 1];
+            if (j > lo && pred[j - 1] == x) return 1;
+            pred[j] = x;
+        }
+    }
+    return 0;
+}
+
+/* The edges grouped by target (each target's edges one after another, as gen and the
+ * exporters write them) and none repeated: each predecessor list is a group, sorted; the
+ * successor lists are filled in input order. The same arrays as the general path below,
+ * without its scattered passes over the predecessors and the repeats. Returns 0 when built, 1
+ * when the edges are not so (nothing changed), -1 when out of memory. */
+static int edges_by_target(graph *g, const uint32_t *pairs, size_t m)
+{
+    uint32_t n = g->n, last = UINT32_MAX;
+    size_t e = 0;
+    for (; e < m; e++) {
+        uint32_t v = pairs[2 * e + 1];
+        if (v != last && g->pred_off[v + 1]) break; /* v's group again */
+        last = v;
+        g->succ_off[pairs[2 * e] + 1]++;
+        g->pred_off[v + 1]++;
+    }
+    int rc = e < m;
+    if (!rc) {
+        for (uint32_t i = 0; i < n; i++) {
+            g->succ_off[i + 1] += g->succ_off[i];
+            g->pred_off[i + 1] += g->pred_off[i];
+        }
+        g->pred = malloc((m + 1) * sizeof *g->pred);
+        if (!g->pred) return -1;
+        for (e = 0; e < m;) { /* a group at a time */
+            uint32_t v = pairs[2 * e + 1], at = g->pred_off[v];
+            for (; e < m && pairs[2 * e + 1] == v; e++) g->pred[at++] = pairs[2 * e];
+        }
+        rc = sort_sources(g, g->pred);
+    }
+    if (rc) {
+        free(g->pred);
+        g->pred = NULL;
+        memset(g->succ_off, 0, ((size_t)n + 1) * sizeof *g->succ_off);
+        memset(g->pred_off, 0, ((size_t)n + 1) * sizeof *g->pred_off);
+        return 1;
+    }
+    uint32_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
+    g->succ = malloc((m + 1) * sizeof *g->succ);
+    if (!fill || !g->succ) {
+        free(fill);
+        return -1;
+    }
+    memcpy(fill, g->succ_off, (size_t)n * sizeof *fill);
+    for (e = 0; e < m; e++) g->succ[fill[pairs[2 * e]]++] = pairs[2 * e + 1];
+    free(fill);
+    g->nedges = (uint32_t)m;
+    return 0;
+}
+
 int graph_build_edges(graph_builder *b, graph *g)
 {
     uint32_t n = g->n;
@@ -484,6 +562,15 @@ int graph_build_edges(graph_builder *b, graph *g)
     uint32_t *pairs = b->ei ? b->ei : (uint32_t *)b->ep;
     size_t m = b->ei ? b->nei / 2 : resolve_edges(b, g, pairs);
     if (b->d->nerrors) return -1;
+    int fast = edges_by_target(g, pairs, m);
+    if (fast <= 0) {
+        free(b->ep);
+        free(b->ei);
+        b->ep = NULL;
+        b->ei = NULL;
+        if (fast < 0) b->oom = 1;
+        return fast;
+    }
 
     /* Stable counting sort by source keeps each node's edges in input order. */
     for (size_t e = 0; e < m; e++) g->succ_off[pairs[2 * e] + 1]++;
