@@ -2,7 +2,10 @@
  * what the same calls give one after the other: the lower bound, the stepped
  * side's order, its checked placement and its timeline, with and without
  * compare mode, on a generated graph and a sample; and the threads' parts
- * alone (app_bounding, app_placing) their calls' answers. */
+ * alone (app_bounding, app_placing) their calls' answers; the plan's check
+ * deferred past app_init (app_start_defer_check): the same plan once it
+ * passed, and an invalid plan (injected by the test hook) stops the app at
+ * its next key or tick with place_run_checked's message. */
 #define _GNU_SOURCE
 #include "uiutil.h"
 #include "sched/time/timeline.h"
@@ -63,7 +66,7 @@ static void test_parts_alone(void **state)
     assert_int_equal(policy_run(g, policy_find("fifo"), NULL, &r, err, sizeof err), 0);
     const placer *p = placer_find("best-fit");
     app_placing s;
-    app_placing_start(&s, g, &r, p, NULL);
+    app_placing_start(&s, g, &r, p, NULL, 1);
     placement got, want;
     assert_int_equal(app_placing_wait(&s, &got, err, sizeof err), 0);
     assert_int_equal(place_run_checked(g, &r, p, PLACE_ALIGN_DEFAULT, NULL, &want, err, sizeof err),
@@ -76,6 +79,60 @@ static void test_parts_alone(void **state)
     graph_free(g);
 }
 
+static void test_deferred_check_passes(void **state)
+{
+    (void)state;
+    graph *g = tu_gen_load("randwire", 3000, 4);
+    const policy *pol = policy_find("priority");
+    for (int compare = 0; compare <= 1; compare++) {
+        app a;
+        app_start_defer_check();
+        assert_int_equal(app_init(&a, g, "t", pol, policy_find("fifo"), compare, NULL, NULL), 0);
+        assert_int_equal(app_start_take_defer(), 0); /* app_init took the request */
+        assert_true(a.check.started);
+        assert_int_equal(app_check_wait(&a), 0);
+        same_as_one_by_one(&a, g, pol);
+        assert_int_equal(app_key(&a, K_RESIZE) & APP_QUIT, 0);
+        assert_int_equal(app_tick(&a) & APP_QUIT, 0);
+        app_free(&a);
+    }
+    app a; /* a check still running when the app goes: app_free waits for it */
+    app_start_defer_check();
+    assert_int_equal(app_init(&a, g, "t", pol, NULL, 0, NULL, NULL), 0);
+    app_free(&a);
+    assert_int_equal(app_init(&a, g, "t", pol, NULL, 0, NULL, NULL), 0);
+    assert_false(a.check.started); /* not asked for: checked before app_init returns */
+    app_free(&a);
+    graph_free(g);
+}
+
+static uint32_t hook_nbufs; /* the graph's buffers, for the hook */
+static void all_at_zero(placement *pl)
+{
+    memset(pl->offset, 0, (size_t)hook_nbufs * sizeof *pl->offset);
+}
+
+static void test_deferred_check_fails(void **state)
+{
+    (void)state;
+    graph *g = tu_gen_load("randwire", 3000, 5);
+    const policy *pol = policy_find("priority");
+    for (int by_key = 0; by_key <= 1; by_key++) {
+        app a;
+        app_start_defer_check();
+        hook_nbufs = g->nbufs;
+        app_start_check_hook = all_at_zero;
+        assert_int_equal(app_init(&a, g, "t", pol, NULL, 0, NULL, NULL), 0);
+        app_start_check_hook = NULL;
+        app_reaction r = by_key ? app_key(&a, K_RESIZE) : app_tick(&a);
+        assert_true(r & APP_QUIT);
+        assert_non_null(strstr(a.err, "internal error: placer first-fit made an invalid plan"));
+        assert_int_equal(app_check_wait(&a), -1); /* asked again: the same answer */
+        app_free(&a);
+    }
+    graph_free(g);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -83,6 +140,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_start_as_one_by_one),
         cmocka_unit_test(test_parts_alone),
+        cmocka_unit_test(test_deferred_check_passes),
+        cmocka_unit_test(test_deferred_check_fails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

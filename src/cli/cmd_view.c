@@ -157,6 +157,7 @@ static int view_run(const view_opts *o, graph *g, const char *title, const polic
                     const policy *cmp, const placer *plc, int utf8, int mono, const diag *d)
 {
     app a;
+    if (!o->saved) app_start_defer_check(); /* the plan checked beside the first frame */
     if (app_init(&a, g, title, pol, cmp, o->cname != NULL, plc, &o->ctx)) {
         cli_eprintf("%s: error: %s\n", title, a.err);
         app_free(&a);

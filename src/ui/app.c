@@ -135,12 +135,14 @@ static void after_move(app *a)
 /* Builds a stepper (and with pl, its placement; with tl, its timeline, or
  * an empty one without memory for it) for pol into the caller's structs;
  * on failure leaves them empty and sets a->err. The placement runs on a
- * thread of its own while the timeline is made (app_start.c). */
-static int make_side_timed(app *a, const policy *pol, stepper *st, placement *pl, timeline *tl)
+ * thread of its own while the timeline is made (app_start.c); with check 0
+ * the plan is place_run's, for the caller to check. */
+static int make_side_timed(app *a, const policy *pol, stepper *st, placement *pl, timeline *tl,
+                           int check)
 {
     if (step_init(st, a->g, pol, &a->ctx, a->err, sizeof a->err)) return -1;
     app_placing job;
-    if (pl) app_placing_start(&job, a->g, &st->r, a->placer, &a->ctx);
+    if (pl) app_placing_start(&job, a->g, &st->r, a->placer, &a->ctx, check);
     char err[64];
     if (tl && timeline_run(a->g, &st->r, tl, err, sizeof err)) memset(tl, 0, sizeof *tl);
     if (pl && app_placing_wait(&job, pl, a->err, sizeof a->err)) {
@@ -153,7 +155,7 @@ static int make_side_timed(app *a, const policy *pol, stepper *st, placement *pl
 
 static int make_side(app *a, const policy *pol, stepper *st, placement *pl)
 {
-    return make_side_timed(a, pol, st, pl, NULL);
+    return make_side_timed(a, pol, st, pl, NULL, 1);
 }
 
 static int cmp_span_desc(const void *x, const void *y, void *ctx)
@@ -229,7 +231,8 @@ static int init_main(app *a, const policy *pol)
     stepper st;
     placement pl;
     timeline tl;
-    if (make_side_timed(a, pol, &st, &pl, &tl)) return -1;
+    int defer = app_start_take_defer(); /* the plan's check after app_init (app_check_wait) */
+    if (make_side_timed(a, pol, &st, &pl, &tl, !defer)) return -1;
     step_free(&a->st[0]);
     place_free(&a->pl);
     a->st[0] = st;
@@ -238,8 +241,12 @@ static int init_main(app *a, const policy *pol)
     a->place_gen++;
     timeline_free(&a->tl); /* st's, as retime makes it */
     a->tl = tl;
+    if (defer && app_start_check_hook) app_start_check_hook(&a->pl);
+    if (defer) app_checking_start(&a->check, a->g, &a->st[0].r, &a->pl, a->placer->name);
     return 0;
 }
+
+int app_check_wait(app *a) { return app_checking_wait(&a->check, a->err, sizeof a->err); }
 
 /* st (taken) becomes the other side for pol, at the stepped side's step. */
 static void install_other(app *a, stepper *st, const policy *pol)
@@ -304,6 +311,7 @@ int app_init_known(app *a, const graph *g, const char *title, const policy *pol,
 
 void app_free(app *a)
 {
+    app_check_wait(a);         /* the plan's check reads st[0] and pl */
     app_place_free(&a->place); /* stop it, wait for it, drop its plan */
     app_pool_free(a);
     app_replay_stop(&a->rp); /* stop it, wait for it, drop what it measured */
@@ -475,6 +483,7 @@ static app_reaction tick(app *a)
 
 app_reaction app_tick(app *a)
 {
+    if (app_check_wait(a)) return APP_QUIT; /* a->err says why */
     app_reaction r = tick(a);
     return r ? r | app_why_follow(a) : r;
 }

@@ -10,6 +10,7 @@
 #include "app_play.h"
 #include "app_prompt.h"
 #include "app_replay.h"
+#include "app_start.h"
 #include "gpu/replay.h"
 #include "keys.h"
 #include "layout.h"
@@ -54,6 +55,7 @@ typedef struct app {
     const placer *placer;        /* the arena panel's placer */
     app_place place;             /* the background job (app_place.c) */
     placement pl;                /* its placement of st[0]'s run */
+    app_checking check;          /* pl's check when app_init deferred it (app_start.h) */
     uint64_t place_gen;          /* bumped whenever pl changes: the views' caches are keyed on it */
     uint32_t *by_span;           /* buffers by span, largest first (timeline painting order) */
     uint32_t zoom_lo, zoom_span; /* the curve's window of steps (zoom_span 0: every step) */
@@ -123,8 +125,13 @@ app_reaction app_click(app *a, int x, int y);
 int app_tick_ms(const app *a);
 /* Polls the running jobs (and takes their results when they have
  * finished), and makes the next auto-play step when it is due; returns
- * what changed. */
+ * what changed; APP_QUIT when the plan's deferred check failed. */
 app_reaction app_tick(app *a);
+/* Waits for the stepped side's plan check that app_init deferred
+ * (app_start_defer_check), if any: 0, or -1 with a->err why the plan is
+ * invalid. The first frame may be drawn before; a key, tick or app_free
+ * waits for it. */
+int app_check_wait(app *a);
 void app_jump(app *a, uint32_t k);
 /* The steps the curve shows, lo .. lo + span - 1: the zoom's window, or
  * every step 0 .. n. */

@@ -605,6 +605,7 @@ static app_reaction dispatch(app *a, unsigned mode, int key)
 
 app_reaction app_key(app *a, int key)
 {
+    if (app_check_wait(a)) return APP_QUIT; /* the plan is invalid: a->err */
     int had_msg = a->msg[0] != 0;
     a->msg[0] = 0; /* one-shot: any key takes it away */
     a->msg_moment = 0;

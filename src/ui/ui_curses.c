@@ -256,6 +256,11 @@ int ui_run(app *a)
             refresh();
         }
         react = 0;
+        if (app_check_wait(a)) { /* the first frame came before the plan's check */
+            why = a->err;
+            status = 1;
+            break;
+        }
 
         int tick = app_tick_ms(a);
         timeout(tick >= 0 ? tick : 250);
