@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "load_unescape.h"
 #include "util/imap.h"
 #include "util/jnum.h"
 #include "util/jscan.h"
@@ -99,78 +100,17 @@ static uint64_t special8(const char *q)
            high;
 }
 
-/* The 4 hex digits at q, as cJSON's parse_hex4 reads them. */
-static uint32_t hex4(fast *f, const char *q)
-{
-    uint32_t v = 0;
-    if (f->end - q < 4) GIVE_UP(f);
-    for (int i = 0; i < 4; i++) {
-        char c = q[i];
-        int d = c >= '0' && c <= '9'   ? c - '0'
-                : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                       : -1;
-        if (d < 0) GIVE_UP(f);
-        v = v * 16 + (uint32_t)d;
-    }
-    return v;
-}
-
 /* The rest of a string from q (its first byte at start), escapes decoded as cJSON decodes
- * them, into f->esc: *s, *n. Gives up where cJSON or jscan would refuse (\u0000, a surrogate
- * not in a pair), and past f->esc's room (the walk then takes it). */
+ * them, into f->esc: *s, *n (load_unescape gives up where cJSON or jscan would refuse, and past
+ * f->esc's room: the walk then takes it). */
 static void decode_string(fast *f, const char *start, const char *q, const char **s, size_t *n)
 {
-    char *o = f->esc + f->esclen, *lim = f->esc + sizeof f->esc;
-    if ((size_t)(q - start) > (size_t)(lim - o)) GIVE_UP(f);
-    memcpy(o, start, (size_t)(q - start));
-    o += q - start;
-    for (;;) {
-        if (q >= f->end || lim - o < 5) GIVE_UP(f);
-        unsigned char c = (unsigned char)*q;
-        uint32_t cp;
-        if (c == '"') break;
-        if (c < 0x20) GIVE_UP(f);
-        if (c != '\\') {
-            int k = c < 0x80 ? 1 : utf8_decode(q, f->end, &cp);
-            if (!k) GIVE_UP(f);
-            memcpy(o, q, (size_t)k);
-            o += k;
-            q += k;
-            continue;
-        }
-        if (f->end - q < 2) GIVE_UP(f);
-        if (q[1] != 'u') {
-            char e = q[1] == '"' || q[1] == '\\' || q[1] == '/' ? q[1]
-                     : q[1] == 'b'                              ? '\b'
-                     : q[1] == 'f'                              ? '\f'
-                     : q[1] == 'n'                              ? '\n'
-                     : q[1] == 'r'                              ? '\r'
-                     : q[1] == 't'                              ? '\t'
-                                                                : 0;
-            if (!e) GIVE_UP(f);
-            *o++ = e;
-            q += 2;
-            continue;
-        }
-        cp = hex4(f, q + 2);
-        q += 6;
-        if (cp == 0 || (cp >= 0xDC00 && cp <= 0xDFFF)) GIVE_UP(f);
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-            if (f->end - q < 6 || q[0] != '\\' || q[1] != 'u') GIVE_UP(f);
-            uint32_t lo = hex4(f, q + 2);
-            if (lo < 0xDC00 || lo > 0xDFFF) GIVE_UP(f);
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            q += 6;
-        }
-        int k = utf8_encode(cp, o);
-        if (!k) GIVE_UP(f);
-        o += k;
-    }
+    const char *close;
+    if (load_unescape(start, q, f->end, f->esc + f->esclen, sizeof f->esc - f->esclen, n, &close))
+        GIVE_UP(f);
     *s = f->esc + f->esclen;
-    *n = (size_t)(o - *s);
-    f->esclen = (size_t)(o - f->esc);
-    f->p = q + 1;
+    f->esclen += *n;
+    f->p = close + 1;
 }
 
 /* A string, its bytes valid inside a JSON string: *s, *n; escapes only when decode (into
