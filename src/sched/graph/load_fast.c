@@ -274,6 +274,41 @@ typedef struct members {
     size_t nin, ninplace; /* in f->ins, f->ipl */
 } members;
 
+/* The key at p when it is member_key[m] as gen writes it (no escape), then ':': taken, 1; else
+ * 0 and nothing taken. The words of the key and its quotes compared at once. */
+static int key_is(fast *f, int m)
+{
+    size_t n = member_len[m] + 2u; /* with its quotes: at most 10 */
+    char want[16] = {'"'};
+    uint64_t w[2], k[2];
+    if (f->end - f->p < 16) return 0;
+    memcpy(want + 1, member_key[m], member_len[m]);
+    want[n - 1] = '"';
+    memcpy(w, f->p, 16);
+    memcpy(k, want, 16);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t lo = n >= 8 ? ~0ULL : (1ULL << (8 * n)) - 1,
+             hi = n > 8 ? (1ULL << (8 * (n - 8))) - 1 : 0;
+    if (((w[0] ^ k[0]) & lo) | ((w[1] ^ k[1]) & hi)) return 0;
+#else
+    if (memcmp(w, k, n)) return 0;
+#endif
+    f->p += n;
+    expect(f, ':');
+    return 1;
+}
+
+/* The member gen writes after member m (ALLOC: Id Op Size BufId Name; FREE: Id Op BufId
+ * Name; else Id Op Name Inputs Latency), a guess: -1 for none. */
+static int member_after(const members *m, int which)
+{
+    static const signed char after[M_NUM] = {M_OP, -1, M_BUF, M_NAME, M_IN, M_LAT,
+                                             -1,   -1, -1,    -1,     -1,   -1};
+    if (which != M_OP) return after[which];
+    if (m->len[M_OP] == 5 && m->str[M_OP][0] == 'A') return M_SIZE;
+    return m->len[M_OP] == 4 && m->str[M_OP][0] == 'F' ? M_BUF : M_NAME;
+}
+
 /* An array of plain integers into *a (grown to *cap): how many. */
 static size_t uint_list(fast *f, int64_t **a, size_t *cap)
 {
@@ -395,11 +430,17 @@ static void node(fast *f, size_t index)
     m.other = 0;
     f->esclen = 0;
     if (open_object(f)) {
+        int guess = M_ID, which;
         do {
-            key(f, &k, &n);
-            int which = member_of(k, n);
-            if (which >= 0 && !m.at[which]) member(f, &m, which);
-            else skip_value(f, 3);
+            if (guess < 0 || !key_is(f, guess)) {
+                key(f, &k, &n);
+                which = member_of(k, n);
+            } else which = guess;
+            guess = -1;
+            if (which >= 0 && !m.at[which]) {
+                member(f, &m, which);
+                guess = member_after(&m, which);
+            } else skip_value(f, 3);
         } while (more(f));
     }
     if (!m.at[M_ID] || !m.at[M_OP]) GIVE_UP(f);
