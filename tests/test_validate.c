@@ -356,6 +356,44 @@ static void wide_free_not_depending_found_by_the_bitset_pass(void **state)
     diag_free(&d);
 }
 
+/* Every edge from a lower index to a higher one (as gen writes graphs): the FREE order is
+ * checked in index order first, but its messages come in Kahn's order all the same. Kahn's
+ * order starts from the sources: ALLOC 11 (index 3, a source) before ALLOC 10 (index 2, behind
+ * nodes 1 and 2); both buffers go to the bitset pass (WIDE dead ends from each ALLOC, WIDE
+ * sources into each FREE), whose messages follow the ALLOCs' places in that order. */
+static void free_order_messages_in_kahns_order(void **state)
+{
+    (void)state;
+    tv_spec s = {0};
+    tv_add(&s, (tv_node)C(1));
+    tv_add(&s, (tv_node)C(2));
+    tv_add(&s, (tv_node)A(10, 1, 64));
+    tv_add(&s, (tv_node)A(11, 2, 64));
+    tv_add(&s, (tv_node)C(3));
+    tv_add(&s, (tv_node)C(4));
+    for (int64_t i = 0; i < WIDE; i++) tv_add(&s, (tv_node)C(30000 + i));
+    for (int64_t i = 0; i < 2 * WIDE; i++) tv_add(&s, (tv_node)C(40000 + i));
+    tv_add(&s, (tv_node)F(20, 1));
+    tv_add(&s, (tv_node)F(21, 2));
+    int64_t chain[] = {1, 2, 2, 10, 2, 3, 3, 4, 4, 20, 4, 21};
+    for (size_t e = 0; e < sizeof chain / sizeof *chain; e += 2)
+        tv_edge(&s, chain[e], chain[e + 1]);
+    for (int64_t i = 0; i < WIDE; i++) {
+        tv_edge(&s, 10, 40000 + i);
+        tv_edge(&s, 11, 40000 + WIDE + i);
+        tv_edge(&s, 30000 + i, 20);
+        tv_edge(&s, 30000 + i, 21);
+    }
+    diag d;
+    assert_int_equal(tv_check(&s, validate_graph, &d), VALIDATE_BAD);
+    expect_counts(&d, 2, 0);
+    assert_non_null(
+        strstr(d.lines[0], "FREE node 21 of buffer 2 does not depend on ALLOC node 11"));
+    assert_non_null(
+        strstr(d.lines[1], "FREE node 20 of buffer 1 does not depend on ALLOC node 10"));
+    diag_free(&d);
+}
+
 /* ------------------------------------------------------------ buffers */
 
 static void free_of_a_buffer_no_alloc_creates(void **state)
@@ -449,6 +487,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(chain_frees_by_position),
         cmocka_unit_test(wide_frees_settled_by_the_bitset_pass),
         cmocka_unit_test(wide_free_not_depending_found_by_the_bitset_pass),
+        cmocka_unit_test(free_order_messages_in_kahns_order),
         cmocka_unit_test(free_of_a_buffer_no_alloc_creates),
         cmocka_unit_test(buffer_never_freed_is_a_warning),
         cmocka_unit_test(free_declaring_another_size),

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "load_unescape.h"
 #include "util/imap.h"
 #include "util/jnum.h"
 #include "util/jscan.h"
@@ -47,11 +48,22 @@ typedef struct fast {
 
 #define GIVE_UP(f) longjmp((f)->give_up, 1)
 
-static void ws(fast *f)
+static void ws_run(fast *f)
 {
     while (f->p < f->end && (unsigned char)*f->p <= ' ' &&
            (*f->p == ' ' || *f->p == '\t' || *f->p == '\n' || *f->p == '\r'))
         f->p++;
+}
+
+/* White space skipped; most often there is none, or one space (gen writes ", " and ": "). */
+static inline __attribute__((always_inline)) void ws(fast *f)
+{
+    if (f->p < f->end && (unsigned char)*f->p > ' ') return;
+    if (f->end - f->p >= 2 && f->p[0] == ' ' && (unsigned char)f->p[1] > ' ') {
+        f->p++;
+        return;
+    }
+    ws_run(f);
 }
 
 /* The character c next (after white space), taken. */
@@ -88,78 +100,17 @@ static uint64_t special8(const char *q)
            high;
 }
 
-/* The 4 hex digits at q, as cJSON's parse_hex4 reads them. */
-static uint32_t hex4(fast *f, const char *q)
-{
-    uint32_t v = 0;
-    if (f->end - q < 4) GIVE_UP(f);
-    for (int i = 0; i < 4; i++) {
-        char c = q[i];
-        int d = c >= '0' && c <= '9'   ? c - '0'
-                : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                       : -1;
-        if (d < 0) GIVE_UP(f);
-        v = v * 16 + (uint32_t)d;
-    }
-    return v;
-}
-
 /* The rest of a string from q (its first byte at start), escapes decoded as cJSON decodes
- * them, into f->esc: *s, *n. Gives up where cJSON or jscan would refuse (\u0000, a surrogate
- * not in a pair), and past f->esc's room (the walk then takes it). */
+ * them, into f->esc: *s, *n (load_unescape gives up where cJSON or jscan would refuse, and past
+ * f->esc's room: the walk then takes it). */
 static void decode_string(fast *f, const char *start, const char *q, const char **s, size_t *n)
 {
-    char *o = f->esc + f->esclen, *lim = f->esc + sizeof f->esc;
-    if ((size_t)(q - start) > (size_t)(lim - o)) GIVE_UP(f);
-    memcpy(o, start, (size_t)(q - start));
-    o += q - start;
-    for (;;) {
-        if (q >= f->end || lim - o < 5) GIVE_UP(f);
-        unsigned char c = (unsigned char)*q;
-        uint32_t cp;
-        if (c == '"') break;
-        if (c < 0x20) GIVE_UP(f);
-        if (c != '\\') {
-            int k = c < 0x80 ? 1 : utf8_decode(q, f->end, &cp);
-            if (!k) GIVE_UP(f);
-            memcpy(o, q, (size_t)k);
-            o += k;
-            q += k;
-            continue;
-        }
-        if (f->end - q < 2) GIVE_UP(f);
-        if (q[1] != 'u') {
-            char e = q[1] == '"' || q[1] == '\\' || q[1] == '/' ? q[1]
-                     : q[1] == 'b'                              ? '\b'
-                     : q[1] == 'f'                              ? '\f'
-                     : q[1] == 'n'                              ? '\n'
-                     : q[1] == 'r'                              ? '\r'
-                     : q[1] == 't'                              ? '\t'
-                                                                : 0;
-            if (!e) GIVE_UP(f);
-            *o++ = e;
-            q += 2;
-            continue;
-        }
-        cp = hex4(f, q + 2);
-        q += 6;
-        if (cp == 0 || (cp >= 0xDC00 && cp <= 0xDFFF)) GIVE_UP(f);
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-            if (f->end - q < 6 || q[0] != '\\' || q[1] != 'u') GIVE_UP(f);
-            uint32_t lo = hex4(f, q + 2);
-            if (lo < 0xDC00 || lo > 0xDFFF) GIVE_UP(f);
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            q += 6;
-        }
-        int k = utf8_encode(cp, o);
-        if (!k) GIVE_UP(f);
-        o += k;
-    }
+    const char *close;
+    if (load_unescape(start, q, f->end, f->esc + f->esclen, sizeof f->esc - f->esclen, n, &close))
+        GIVE_UP(f);
     *s = f->esc + f->esclen;
-    *n = (size_t)(o - *s);
-    f->esclen = (size_t)(o - f->esc);
-    f->p = q + 1;
+    f->esclen += *n;
+    f->p = close + 1;
 }
 
 /* A string, its bytes valid inside a JSON string: *s, *n; escapes only when decode (into
@@ -323,6 +274,41 @@ typedef struct members {
     size_t nin, ninplace; /* in f->ins, f->ipl */
 } members;
 
+/* The key at p when it is member_key[m] as gen writes it (no escape), then ':': taken, 1; else
+ * 0 and nothing taken. The words of the key and its quotes compared at once. */
+static int key_is(fast *f, int m)
+{
+    size_t n = member_len[m] + 2u; /* with its quotes: at most 10 */
+    char want[16] = {'"'};
+    uint64_t w[2], k[2];
+    if (f->end - f->p < 16) return 0;
+    memcpy(want + 1, member_key[m], member_len[m]);
+    want[n - 1] = '"';
+    memcpy(w, f->p, 16);
+    memcpy(k, want, 16);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t lo = n >= 8 ? ~0ULL : (1ULL << (8 * n)) - 1,
+             hi = n > 8 ? (1ULL << (8 * (n - 8))) - 1 : 0;
+    if (((w[0] ^ k[0]) & lo) | ((w[1] ^ k[1]) & hi)) return 0;
+#else
+    if (memcmp(w, k, n)) return 0;
+#endif
+    f->p += n;
+    expect(f, ':');
+    return 1;
+}
+
+/* The member gen writes after member m (ALLOC: Id Op Size BufId Name; FREE: Id Op BufId
+ * Name; else Id Op Name Inputs Latency), a guess: -1 for none. */
+static int member_after(const members *m, int which)
+{
+    static const signed char after[M_NUM] = {M_OP, -1, M_BUF, M_NAME, M_IN, M_LAT,
+                                             -1,   -1, -1,    -1,     -1,   -1};
+    if (which != M_OP) return after[which];
+    if (m->len[M_OP] == 5 && m->str[M_OP][0] == 'A') return M_SIZE;
+    return m->len[M_OP] == 4 && m->str[M_OP][0] == 'F' ? M_BUF : M_NAME;
+}
+
 /* An array of plain integers into *a (grown to *cap): how many. */
 static size_t uint_list(fast *f, int64_t **a, size_t *cap)
 {
@@ -444,11 +430,17 @@ static void node(fast *f, size_t index)
     m.other = 0;
     f->esclen = 0;
     if (open_object(f)) {
+        int guess = M_ID, which;
         do {
-            key(f, &k, &n);
-            int which = member_of(k, n);
-            if (which >= 0 && !m.at[which]) member(f, &m, which);
-            else skip_value(f, 3);
+            if (guess < 0 || !key_is(f, guess)) {
+                key(f, &k, &n);
+                which = member_of(k, n);
+            } else which = guess;
+            guess = -1;
+            if (which >= 0 && !m.at[which]) {
+                member(f, &m, which);
+                guess = member_after(&m, which);
+            } else skip_value(f, 3);
         } while (more(f));
     }
     if (!m.at[M_ID] || !m.at[M_OP]) GIVE_UP(f);
