@@ -82,11 +82,7 @@ int app_placing_wait(app_placing *s, placement *pl, char *err, size_t cap)
 static void *checking_main(void *arg)
 {
     app_checking *k = arg;
-    char why[400];
-    k->bad = place_verify(k->g, k->r, k->pl, why, sizeof why) != 0;
-    if (k->bad)
-        snprintf(k->err, sizeof k->err, "internal error: placer %s made an invalid plan for %s: %s",
-                 k->pname, k->g->source ? k->g->source : "the graph", why);
+    k->bad = place_check(k->g, k->r, k->pl, k->pname, k->err, sizeof k->err) != 0;
     return NULL;
 }
 

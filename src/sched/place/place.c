@@ -169,15 +169,22 @@ int64_t place_lower_bound(const graph *g, const run *r, int64_t align)
     return peak;
 }
 
+int place_check(const graph *g, const run *r, const placement *pl, const char *pname, char *err,
+                size_t errcap)
+{
+    char why[512];
+    if (place_verify(g, r, pl, why, sizeof why) == 0) return 0;
+    snprintf(err, errcap, "internal error: placer %s made an invalid plan for %s: %s", pname,
+             g->source ? g->source : "the graph", why);
+    return -1;
+}
+
 int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align,
                       const solve_ctx *c, placement *pl, char *err, size_t errcap)
 {
     if (place_run(g, r, p, align, c, pl, err, errcap)) return PLACE_FAILED;
-    char why[512];
-    if (place_verify(g, r, pl, why, sizeof why) == 0) return PLACE_OK;
+    if (place_check(g, r, pl, p->name, err, errcap) == 0) return PLACE_OK;
     place_free(pl);
-    snprintf(err, errcap, "internal error: placer %s made an invalid plan for %s: %s", p->name,
-             g->source ? g->source : "the graph", why);
     return PLACE_INVALID;
 }
 

@@ -102,7 +102,12 @@ int place_verify(const graph *g, const run *r, const placement *pl, char *err, s
  * SOURCE: " and what is wrong with it. */
 enum { PLACE_OK = 0, PLACE_FAILED = -1, PLACE_INVALID = -2 };
 
-/* place_run, then place_verify on its plan. On PLACE_FAILED and PLACE_INVALID
+/* place_verify, and on a refusal the internal error above in err, naming the
+ * placer pname: 0, or -1. */
+int place_check(const graph *g, const run *r, const placement *pl, const char *pname, char *err,
+                size_t errcap);
+
+/* place_run, then place_check on its plan. On PLACE_FAILED and PLACE_INVALID
  * pl holds no plan (place_free on it is harmless). */
 int place_run_checked(const graph *g, const run *r, const placer *p, int64_t align,
                       const solve_ctx *c, placement *pl, char *err, size_t errcap);
